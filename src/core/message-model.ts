@@ -1,0 +1,106 @@
+/**
+ * The neutral message model (DESIGN.md, "What a person sees"). The core builds these from
+ * runs and outcomes; `slack/render-*.ts` turns them into Block Kit and `github/render-*.ts`
+ * into Markdown. Nothing here knows a platform's markup: text fields are plain text, and each
+ * renderer escapes them for its platform.
+ */
+
+/** Where an applied setting came from: inline option > channel/repo default > service. */
+export type SettingSource = 'inline' | 'default' | 'service';
+
+export type OptionKey = 'model' | 'env' | 'skill' | 'name' | 'title' | 'mode' | 'factory';
+
+export interface AppliedSetting {
+  key: OptionKey;
+  /** Absent when the service chose (source 'service'). */
+  value?: string;
+  source: SettingSource;
+}
+
+export interface StateView {
+  /** The service's state string, as-is (unknown states are shown as they come). */
+  name: string;
+  /** A short human label: "Queued", "Running", "Succeeded", … */
+  label: string;
+  /** A unicode emoji (Slack renderers may map it to a :shortcode:). */
+  emoji: string;
+  live: boolean;
+  ended: boolean;
+  blocked: boolean;
+  /** SUCCEEDED (true), FAILED/ERROR/CANCELLED (false), otherwise undefined. */
+  success?: boolean;
+}
+
+export interface LinkView {
+  kind: 'session' | 'pull_request' | 'plan' | 'reference' | 'file' | 'screenshot' | 'run';
+  label: string;
+  url?: string;
+}
+
+export interface PersonView {
+  platform: 'slack' | 'github';
+  id: string;
+  name?: string;
+}
+
+export interface RunView {
+  runId: string;
+  title: string;
+  state: StateView;
+  requester?: PersonView;
+  applied: AppliedSetting[];
+  factory?: { alias?: string; name?: string };
+  sessionLink?: string;
+  links: LinkView[];
+  /** Human duration, e.g. "4m 12s". */
+  runTime?: string;
+  /** The service's status_message (shown on failure and BLOCKED). */
+  statusMessage?: string;
+  /** Actions a person may take now. */
+  actions: ('cancel' | 'status')[];
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+export type MessageModel =
+  /** The one status message of a run, edited in place. */
+  | { type: 'run_status'; run: RunView }
+  /** A new reply when a run ends or becomes BLOCKED; mentions the requester. */
+  | { type: 'run_outcome'; run: RunView }
+  /** Follow-up accepted (a short confirmation where a reaction is not possible). */
+  | { type: 'followup_sent'; run: RunView; message: string }
+  /** `list`: recent runs with the filters that applied. */
+  | {
+      type: 'run_list';
+      runs: RunView[];
+      filters: { state?: string[]; name?: string; mine?: boolean };
+      truncated: boolean;
+    }
+  /** `config`: the defaults of this channel/repo. */
+  | {
+      type: 'config';
+      scope: string;
+      settings: { key: OptionKey; value: string; updatedBy?: string }[];
+      changed: OptionKey[];
+    }
+  /** `help`: usage, with the command word of this platform (`/agent`, `@agent-relay`). */
+  | { type: 'help'; invocation: string; options: OptionKey[] }
+  /** Plain words: errors, refusals, "the service is down, retrying", "already ended". */
+  | {
+      type: 'notice';
+      tone: 'info' | 'warning' | 'error';
+      text: string;
+      /** The right form of a command, shown as code. */
+      usage?: string;
+      /** Mention this person (GitHub refusals, Slack errors in a thread). */
+      mention?: PersonView;
+    }
+  /** Factory alias resolved to zero or several factories. */
+  | {
+      type: 'factory_choice';
+      alias: string;
+      candidates: { uid: string; name: string; alias?: string }[];
+    };
+
+/** Reactions the core asks for; each notifier maps them to its platform's names. */
+export type ReactionName = 'seen' | 'accepted' | 'succeeded' | 'failed' | 'blocked' | 'cancelled';

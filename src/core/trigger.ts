@@ -1,0 +1,103 @@
+/**
+ * The neutral event every ingress produces (DESIGN.md, "The flow"). Slack and GitHub turn
+ * their payloads into a Trigger, write it to the inbox, and only then acknowledge.
+ */
+export type Platform = 'slack' | 'github';
+
+export interface Actor {
+  /** Slack user id (U…) or GitHub login. */
+  id: string;
+  /** Display name where the platform gave one. */
+  name?: string;
+  /** GitHub `author_association` (OWNER, MEMBER, …); absent on Slack. */
+  association?: string;
+}
+
+/** What kind of platform event produced the trigger. */
+export type TriggerKind =
+  | 'slash_command'
+  | 'mention'
+  | 'thread_reply'
+  | 'direct_message'
+  | 'cancel_button'
+  | 'issue_comment'
+  | 'review_comment'
+  | 'issue_opened'
+  | 'pull_request_opened'
+  | 'label';
+
+/**
+ * A message that the bot can react to or point back at. `id` is opaque to the core: only the
+ * platform's notifier reads it (Slack: `channel:ts`; GitHub: `issue:<comment id>`,
+ * `review:<comment id>`, `issue-body:<number>`).
+ */
+export interface MessageRef {
+  threadKey: string;
+  id: string;
+  url?: string;
+}
+
+/** Context the agent gets with a new run (DESIGN.md, "Context the agent gets"). */
+export interface TriggerContext {
+  /** Earlier messages of the Slack thread, oldest first, already bounded by the ingress. */
+  threadMessages?: { author: string; text: string; isBot?: boolean }[];
+  /** GitHub issue or pull request the comment belongs to. */
+  issue?: {
+    repo: string; // owner/name
+    number: number;
+    title: string;
+    body: string; // bounded by the ingress
+    url: string;
+    isPullRequest: boolean;
+    headRef?: string;
+    baseRef?: string;
+  };
+  /** The triggering comment (GitHub). */
+  comment?: { url: string; body: string };
+  /** Review-comment runs: where the comment sits in the diff. */
+  review?: { path: string; line?: number; diffHunk: string };
+  /** A link to the triggering message, recorded as the run's trigger_url. */
+  permalink?: string;
+}
+
+export interface Trigger {
+  platform: Platform;
+  kind: TriggerKind;
+  /** Opaque thread key (see thread-key.ts); parsed only by its encoder/decoder. */
+  threadKey: string;
+  actor: Actor;
+  /**
+   * The words addressed to the bot. When `addressed` is true the ingress already knows the
+   * bot is addressed (slash command, DM, Slack mention with the mention stripped, button)
+   * and `text` is just the words; otherwise the parser looks for the mention or `/agent`.
+   */
+  text: string;
+  addressed: boolean;
+  context: TriggerContext;
+  /** The platform's delivery id (Slack event_id / trigger_id; GitHub X-GitHub-Delivery). */
+  deliveryId: string;
+  /** RFC 3339 time the ingress accepted it. */
+  receivedAt: string;
+  /** The message that triggered this (for reactions); absent for slash commands. */
+  triggerMessage?: MessageRef;
+  /**
+   * Scope whose defaults apply (`slack:{team}:{channel}` or `github:{owner}/{repo}`), and
+   * where `config key=value` writes.
+   */
+  settingsScope: string;
+  /**
+   * Slash commands and buttons: answer only the caller (ephemeral), except a prompt which
+   * posts the status message for everyone. Absent: answer in the thread.
+   */
+  replyPrivatelyTo?: string;
+  /**
+   * Slash-command prompts have no thread yet: the run's status message becomes the thread.
+   * The thread key then names the channel with an empty thread part, and the notifier
+   * returns the new thread's key when it posts.
+   */
+  anchorsNewThread?: boolean;
+  /** Run id carried by a button (Cancel on the status message). */
+  runId?: string;
+  /** A GitHub `factory:<alias>` label dispatches to that factory. */
+  factoryAlias?: string;
+}
