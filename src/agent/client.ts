@@ -1,0 +1,93 @@
+/**
+ * The Agent Run Service client (shared/agent-api.md): implements the core's `AgentService`
+ * port, plus `getFactory`, an async iterator over all runs (`runs.list`), and `withResponse`
+ * (the same calls answering `{data, status, headers}`).
+ */
+import type { Dispatcher } from 'undici';
+import { systemClock, type AgentService, type CallOptions, type Clock } from '../core/ports.js';
+import { createEndpoints, type AgentClientWithResponse } from './endpoints.js';
+import { createHttp, type AgentRequestInfo } from './http.js';
+import { validateClientOptions } from './options.js';
+import { iterateRuns } from './pagination.js';
+import type { Factory, ListRunsQuery, RunItem } from './schemas.js';
+import { packageVersion } from './version.js';
+
+export type { AgentClientWithResponse } from './endpoints.js';
+
+export interface AgentClientOptions {
+  /** Versioned root, e.g. `http://127.0.0.1:8787/api/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Per attempt; default 60 s. */
+  timeoutMs?: number;
+  /** Retries after the first attempt; default 2. */
+  maxRetries?: number;
+  /** Default `agent-relay/<package version>`. */
+  userAgent?: string;
+  dispatcher?: Dispatcher;
+  /** Jitter source in [0, 1); default Math.random. */
+  random?: () => number;
+  /** Waits between retries (tests record the delays instead of waiting). */
+  sleep?: (ms: number) => Promise<void>;
+  /** For Retry-After HTTP dates and the reconciliation window; default the system clock. */
+  clock?: Clock;
+  /** Called after every HTTP attempt (metrics); `route` is the path template. */
+  onRequest?: (info: AgentRequestInfo) => void;
+}
+
+export interface AgentClient extends AgentService {
+  listFactories(query?: { search?: string }, options?: CallOptions): Promise<Factory[]>;
+  getFactory(uid: string, options?: CallOptions): Promise<Factory>;
+  findRunByRequest(
+    requestId: string,
+    createdAfter: string,
+    options?: CallOptions,
+  ): Promise<RunItem | undefined>;
+  readonly runs: {
+    /** Every run matching `query`, page after page: `for await (const run of client.runs.list())`. */
+    list(query?: ListRunsQuery, options?: CallOptions): AsyncIterable<RunItem>;
+  };
+  readonly withResponse: AgentClientWithResponse;
+}
+
+export function createAgentClient(options: AgentClientOptions): AgentClient {
+  validateClientOptions(options);
+  const clock = options.clock ?? systemClock;
+  const now = (): number => clock.now();
+  const http = createHttp({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    timeoutMs: options.timeoutMs ?? 60_000,
+    maxRetries: options.maxRetries ?? 2,
+    userAgent: options.userAgent ?? `agent-relay/${packageVersion()}`,
+    dispatcher: options.dispatcher,
+    random: options.random ?? Math.random,
+    sleep: options.sleep,
+    now,
+    onRequest: options.onRequest,
+  });
+  const api = createEndpoints(http, now);
+  const { listRunPage, ...withResponse } = api;
+
+  return {
+    createRun: async (request, o) => (await api.createRun(request, o)).data,
+    listRuns: async (query, o) => (await api.listRuns(query, o)).data,
+    getRun: async (runId, o) => (await api.getRun(runId, o)).data,
+    sendFollowup: async (runId, body, o) => {
+      await api.sendFollowup(runId, body, o);
+    },
+    cancelRun: async (runId, o) => {
+      await api.cancelRun(runId, o);
+    },
+    listFactories: async (query, o) => (await api.listFactories(query, o)).data,
+    getFactory: async (uid, o) => (await api.getFactory(uid, o)).data,
+    dispatchToFactory: async (uid, body, o) => (await api.dispatchToFactory(uid, body, o)).data,
+    findRunByRequest: async (requestId, createdAfter, o) =>
+      (await api.findRunByRequest(requestId, createdAfter, o)).data,
+    runs: {
+      list: (query = {}, o) =>
+        iterateRuns((cursor) => listRunPage({ ...query, cursor }, o), query.cursor),
+    },
+    withResponse,
+  };
+}

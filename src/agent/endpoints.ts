@@ -1,0 +1,166 @@
+/**
+ * Every call of the contract as one function answering `{data, status, headers}`: the layer
+ * under the client's plain methods, exposed to callers as `client.withResponse`.
+ */
+import type { CallOptions, RunPage } from '../core/ports.js';
+import type { ApiResponse, Endpoint, Http } from './http.js';
+import {
+  createWithReconcile,
+  RECONCILE_PAGE_LIMIT,
+  scanForRequest,
+  type CreateApiResponse,
+  type RunPageResponse,
+} from './reconcile.js';
+import {
+  CancelResponseSchema,
+  CreateRunResponseSchema,
+  DispatchResponseSchema,
+  FactorySchema,
+  FollowupResponseSchema,
+  ListFactoriesResponseSchema,
+  ListRunsResponseSchema,
+  RunItemSchema,
+  type CreateRunRequest,
+  type DispatchRequest,
+  type DispatchResponse,
+  type Factory,
+  type FollowupRequest,
+  type ListRunsQuery,
+  type RunItem,
+} from './schemas.js';
+
+/** Every call again, answering `{data, status, headers}`; void calls answer their parsed body. */
+export interface AgentClientWithResponse {
+  /** `reconciled: true` when the run was found by its `relay_request` stamp after an unknown outcome. */
+  createRun(request: CreateRunRequest, options?: CallOptions): Promise<CreateApiResponse>;
+  listRuns(query?: ListRunsQuery, options?: CallOptions): Promise<ApiResponse<RunPage>>;
+  getRun(runId: string, options?: CallOptions): Promise<ApiResponse<RunItem>>;
+  sendFollowup(
+    runId: string,
+    body: FollowupRequest,
+    options?: CallOptions,
+  ): Promise<ApiResponse<Record<string, unknown>>>;
+  /** `data`: the service's answer, normally the run id as a string (an object is tolerated). */
+  cancelRun(
+    runId: string,
+    options?: CallOptions,
+  ): Promise<ApiResponse<string | Record<string, unknown> | undefined>>;
+  listFactories(
+    query?: { search?: string },
+    options?: CallOptions,
+  ): Promise<ApiResponse<Factory[]>>;
+  getFactory(uid: string, options?: CallOptions): Promise<ApiResponse<Factory>>;
+  dispatchToFactory(
+    uid: string,
+    body: DispatchRequest,
+    options?: CallOptions,
+  ): Promise<ApiResponse<DispatchResponse>>;
+  /** Status and headers are those of the last list page read. */
+  findRunByRequest(
+    requestId: string,
+    createdAfter: string,
+    options?: CallOptions,
+  ): Promise<ApiResponse<RunItem | undefined>>;
+}
+
+export interface Endpoints extends AgentClientWithResponse {
+  /** One list page with the answer's status and headers (pagination and reconciliation). */
+  listRunPage(query: ListRunsQuery, options?: CallOptions): Promise<RunPageResponse>;
+}
+
+function get<T>(ep: Omit<Endpoint<T>, 'method' | 'policy'>): Endpoint<T> {
+  return { ...ep, method: 'GET', policy: 'idempotent' };
+}
+
+/** POSTs that must not be repeated blindly (no idempotency key): create, dispatch, follow-up. */
+function unsafePost<T>(ep: Omit<Endpoint<T>, 'method' | 'policy'>): Endpoint<T> {
+  return { ...ep, method: 'POST', policy: 'unsafe' };
+}
+
+export function createEndpoints(http: Http, now: () => number): Endpoints {
+  async function listRunPage(query: ListRunsQuery, o?: CallOptions): Promise<RunPageResponse> {
+    const res = await http(get({ route: '/agent/runs', query, schema: ListRunsResponseSchema }), o);
+    const next = res.data.page_info.next_cursor;
+    return {
+      runs: res.data.runs,
+      hasNextPage: res.data.page_info.has_next_page,
+      ...(next ? { nextCursor: next } : {}),
+      status: res.status,
+      headers: res.headers,
+    };
+  }
+
+  const findRunByRequest = (requestId: string, createdAfter: string, o?: CallOptions) =>
+    scanForRequest((cursor) => {
+      const query: ListRunsQuery = {
+        created_after: createdAfter,
+        sort_by: 'created_at',
+        sort_order: 'desc',
+        limit: RECONCILE_PAGE_LIMIT,
+        cursor,
+      };
+      return listRunPage(query, o);
+    }, requestId);
+
+  return {
+    listRunPage,
+    findRunByRequest,
+    createRun: (request, o) =>
+      createWithReconcile(
+        {
+          create: () =>
+            http(
+              unsafePost({ route: '/agent/run', body: request, schema: CreateRunResponseSchema }),
+              o,
+            ),
+          find: (requestId, createdAfter) => findRunByRequest(requestId, createdAfter, o),
+          now,
+        },
+        request.metadata?.relay_request,
+      ),
+    listRuns: async (query = {}, o) => {
+      const { status, headers, ...page } = await listRunPage(query, o);
+      return { data: page, status, headers };
+    },
+    getRun: (runId, o) =>
+      http(get({ route: '/agent/runs/{runId}', params: { runId }, schema: RunItemSchema }), o),
+    sendFollowup: async (runId, body, o) => {
+      const route = '/agent/runs/{runId}/followups';
+      const schema = FollowupResponseSchema.optional();
+      const res = await http(unsafePost({ route, params: { runId }, body, schema }), o);
+      return { ...res, data: res.data ?? {} };
+    },
+    // Cancelling twice is harmless, so cancel retries like a read.
+    cancelRun: (runId, o) =>
+      http(
+        {
+          method: 'POST',
+          route: '/agent/runs/{runId}/cancel',
+          params: { runId },
+          schema: CancelResponseSchema.optional(),
+          policy: 'idempotent',
+        },
+        o,
+      ),
+    listFactories: async (query = {}, o) => {
+      const schema = ListFactoriesResponseSchema;
+      const res = await http(
+        get({ route: '/factory', query: { search: query.search }, schema }),
+        o,
+      );
+      return { ...res, data: res.data.factories };
+    },
+    getFactory: (uid, o) =>
+      http(get({ route: '/factory/{uid}', params: { uid }, schema: FactorySchema }), o),
+    dispatchToFactory: (uid, body, o) =>
+      http(
+        unsafePost({
+          route: '/factory/{uid}/runs',
+          params: { uid },
+          body,
+          schema: DispatchResponseSchema,
+        }),
+        o,
+      ),
+  };
+}

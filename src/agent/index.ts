@@ -1,0 +1,27 @@
+/** The Agent Run Service client: the factory, its types and its errors. */
+export {
+  createAgentClient,
+  type AgentClient,
+  type AgentClientOptions,
+  type AgentClientWithResponse,
+} from './client.js';
+export type { ApiResponse, AgentRequestInfo } from './http.js';
+export type { CreateApiResponse } from './reconcile.js';
+export {
+  AgentApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  ConnectionTimeoutError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+  type AgentApiErrorInit,
+  type ResponseHeaders,
+  type ValidationIssue,
+} from './errors.js';
+export { errorCodeFromType } from './response-error.js';

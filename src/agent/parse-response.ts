@@ -1,0 +1,63 @@
+/**
+ * What an answer means: a 2xx body must be JSON that passes the endpoint's zod schema (else
+ * ResponseValidationError naming the failing field paths); anything else is a typed error.
+ */
+import type { z } from 'zod';
+import { ResponseValidationError, type ResponseHeaders, type ValidationIssue } from './errors.js';
+import { errorFromResponse } from './response-error.js';
+
+const MAX_ISSUES_IN_MESSAGE = 5;
+
+export interface AnswerContext {
+  method: string;
+  route: string;
+  status: number;
+  headers: ResponseHeaders;
+  rawBody: string;
+  now: number;
+  redact: (text: string) => string;
+}
+
+/** The validated body of a 2xx answer; throws the matching AgentApiError otherwise. */
+export function parseAnswer<T>(schema: z.ZodType<T>, ctx: AnswerContext): T {
+  if (ctx.status < 200 || ctx.status >= 300) throw errorFromResponse(ctx);
+  let json: unknown;
+  if (ctx.rawBody.trim() !== '') {
+    try {
+      json = JSON.parse(ctx.rawBody);
+    } catch (err) {
+      throw validationError(ctx, [{ path: '(body)', message: 'not JSON' }], err);
+    }
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => ({
+      path: issue.path.length > 0 ? issue.path.map(String).join('.') : '(body)',
+      message: issue.message,
+    }));
+    throw validationError(ctx, issues);
+  }
+  return parsed.data;
+}
+
+function validationError(
+  ctx: AnswerContext,
+  issues: ValidationIssue[],
+  cause?: unknown,
+): ResponseValidationError {
+  const listed = issues
+    .slice(0, MAX_ISSUES_IN_MESSAGE)
+    .map((issue) => `${issue.path}: ${issue.message}`)
+    .join('; ');
+  return new ResponseValidationError({
+    message: ctx.redact(
+      `${ctx.method} ${ctx.route} answered ${ctx.status} with an invalid body: ${listed}`,
+    ),
+    status: ctx.status,
+    retryable: false,
+    headers: ctx.headers,
+    rawBody: ctx.redact(ctx.rawBody),
+    issues,
+    cause,
+  });
+}

@@ -1,0 +1,216 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  AgentApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+  errorCodeFromType,
+} from '../../src/agent/index.js';
+import { isServiceError } from '../../src/core/ports.js';
+import {
+  API_KEY,
+  createHarness,
+  JSON_HEADERS,
+  PROBLEM_HEADERS,
+  problem,
+  runItem,
+  type Harness,
+} from './client-fixtures.js';
+
+let h: Harness;
+beforeEach(() => {
+  h = createHarness({ maxRetries: 0 });
+});
+afterEach(async () => {
+  h.agent.assertNoPendingInterceptors();
+  await h.close();
+});
+
+const RUN_PATH = '/api/v1/agent/runs/run-1';
+
+function failWith(status: number, body: string, headers: Record<string, string> = PROBLEM_HEADERS) {
+  h.pool.intercept({ method: 'GET', path: RUN_PATH }).reply(status, body, { headers });
+}
+
+async function getRunError(): Promise<AgentApiError> {
+  const err = await h.client.getRun('run-1').then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(AgentApiError);
+  return err as AgentApiError;
+}
+
+describe('agent client: errors by status', () => {
+  const table = [
+    [400, BadRequestError, 'bad_request', 'invalid_request'],
+    [401, AuthenticationError, 'authentication', 'authentication_required'],
+    [403, PermissionDeniedError, 'permission_denied', 'not_authorized'],
+    [404, NotFoundError, 'not_found', 'resource_not_found'],
+    [409, ConflictError, 'conflict', 'conflict'],
+    [422, UnprocessableEntityError, 'unprocessable', 'operation_not_supported'],
+    [429, RateLimitError, 'rate_limit', 'resource_unavailable'],
+    [500, InternalServerError, 'internal_server', 'internal_error'],
+    [502, InternalServerError, 'internal_server', 'bad_gateway'],
+    [503, InternalServerError, 'internal_server', 'service_unavailable'],
+  ] as const;
+
+  it.each(table)('%i -> %o', async (status, ErrorClass, kind, code) => {
+    failWith(status, JSON.stringify(problem(status, code, { detail: `detail ${status}` })));
+    const err = await getRunError();
+    expect(err).toBeInstanceOf(ErrorClass);
+    expect(err.kind).toBe(kind);
+    expect(err.status).toBe(status);
+    expect(err.code).toBe(code);
+    expect(err.detail).toBe(`detail ${status}`);
+    expect(isServiceError(err)).toBe(true);
+    expect(err.message).toContain(String(status));
+    expect(err.message).toContain('GET /agent/runs/{runId}');
+  });
+
+  it('another 4xx is a generic AgentApiError of kind bad_request', async () => {
+    failWith(418, JSON.stringify(problem(418, 'teapot')));
+    const err = await getRunError();
+    expect(err.constructor).toBe(AgentApiError);
+    expect(err).toMatchObject({
+      kind: 'bad_request',
+      status: 418,
+      code: 'teapot',
+      retryable: false,
+    });
+  });
+
+  it('retryable follows the status unless the problem body says otherwise', async () => {
+    failWith(409, JSON.stringify(problem(409, 'conflict')));
+    expect((await getRunError()).retryable).toBe(true);
+    failWith(404, JSON.stringify(problem(404, 'resource_not_found')));
+    expect((await getRunError()).retryable).toBe(false);
+    failWith(500, JSON.stringify(problem(500, 'environment_setup_failed', { retryable: false })));
+    expect((await getRunError()).retryable).toBe(false);
+  });
+});
+
+describe('agent client: problem bodies', () => {
+  it('parses code, detail, trace_id, retryable, retry-after and keeps headers and raw body', async () => {
+    const body = JSON.stringify(
+      problem(429, 'resource_unavailable', {
+        detail: 'Capacity is full, try again soon',
+        retryable: true,
+        trace_id: 'trace-42',
+        queue_position: 3,
+      }),
+    );
+    failWith(429, body, { ...PROBLEM_HEADERS, 'retry-after': '7' });
+    const err = await getRunError();
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(err).toMatchObject({
+      code: 'resource_unavailable',
+      detail: 'Capacity is full, try again soon',
+      traceId: 'trace-42',
+      retryable: true,
+      retryAfterMs: 7000,
+      rawBody: body,
+    });
+    expect(err.headers['retry-after']).toBe('7');
+    expect(err.message).toContain('Capacity is full');
+  });
+
+  it('keeps an unknown error code as a string', async () => {
+    failWith(403, JSON.stringify({ type: 'quota_of_the_future', status: 403, title: 'No' }));
+    expect((await getRunError()).code).toBe('quota_of_the_future');
+  });
+
+  it('a body with ill-typed members keeps the well-typed ones', async () => {
+    failWith(
+      400,
+      JSON.stringify({ type: 'invalid_request', status: '400', detail: 42, title: 'Bad prompt' }),
+    );
+    const err = await getRunError();
+    expect(err).toMatchObject({ code: 'invalid_request', status: 400, detail: undefined });
+    expect(err.message).toContain('Bad prompt');
+  });
+
+  it('a non-JSON error body still yields the typed error with status and raw text', async () => {
+    failWith(502, '<html><body>Bad Gateway</body></html>', { 'content-type': 'text/html' });
+    const err = await getRunError();
+    expect(err).toBeInstanceOf(InternalServerError);
+    expect(err.status).toBe(502);
+    expect(err.code).toBeUndefined();
+    expect(err.rawBody).toBe('<html><body>Bad Gateway</body></html>');
+    expect(err.message).toContain('Bad Gateway');
+  });
+
+  it('an empty error body still yields the typed error', async () => {
+    failWith(404, '', {});
+    const err = await getRunError();
+    expect(err).toBeInstanceOf(NotFoundError);
+    expect(err.rawBody).toBe('');
+  });
+
+  it('never puts the API key in a message', async () => {
+    failWith(
+      401,
+      JSON.stringify(problem(401, 'authentication_required', { detail: `bad key ${API_KEY}` })),
+    );
+    const err = await getRunError();
+    expect(err).toBeInstanceOf(AuthenticationError);
+    expect(err.message).not.toContain(API_KEY);
+    expect(err.rawBody).not.toContain(API_KEY);
+  });
+
+  it.each([
+    ['https://service.example/errors/resource_unavailable', 'resource_unavailable'],
+    ['resource_unavailable', 'resource_unavailable'],
+    ['https://service.example/errors/internal_error/', 'internal_error'],
+    ['https://service.example/problems#budget_exceeded', 'budget_exceeded'],
+    ['about:blank', undefined],
+    [undefined, undefined],
+  ])('errorCodeFromType(%s) = %s', (type, code) => {
+    expect(errorCodeFromType(type)).toBe(code);
+  });
+});
+
+describe('agent client: response validation', () => {
+  it('a 2xx body failing the schema names the failing fields', async () => {
+    h.pool
+      .intercept({ method: 'GET', path: RUN_PATH })
+      .reply(200, JSON.stringify(runItem({ state: 7, created_at: undefined })), {
+        headers: JSON_HEADERS,
+      });
+    const err = await getRunError();
+    expect(err).toBeInstanceOf(ResponseValidationError);
+    expect(err).toMatchObject({ kind: 'response_validation', status: 200, retryable: false });
+    expect(err.message).toMatch(/\bstate\b/);
+    expect(err.message).toMatch(/\bcreated_at\b/);
+    expect((err as ResponseValidationError).issues.map((i) => i.path).sort()).toEqual([
+      'created_at',
+      'state',
+    ]);
+  });
+
+  it('names nested paths in a list', async () => {
+    const body = {
+      runs: [runItem(), runItem({ run_id: '' })],
+      page_info: { has_next_page: false },
+    };
+    h.pool
+      .intercept({ method: 'GET', path: '/api/v1/agent/runs' })
+      .reply(200, JSON.stringify(body));
+    const err = await h.client.listRuns().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ResponseValidationError);
+    expect((err as Error).message).toContain('runs.1.run_id');
+  });
+
+  it('a 2xx body that is not JSON is a validation error', async () => {
+    h.pool.intercept({ method: 'GET', path: RUN_PATH }).reply(200, 'ok');
+    const err = await getRunError();
+    expect(err).toBeInstanceOf(ResponseValidationError);
+    expect(err.rawBody).toBe('ok');
+  });
+});
