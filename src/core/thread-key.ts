@@ -1,0 +1,122 @@
+/**
+ * Thread keys (DESIGN.md, "Threads and runs"): opaque strings with the platform first. This
+ * module is their only encoder and decoder; everything else treats a key as an opaque string.
+ *
+ * - Slack: `slack:{team}:{channel}:{thread_ts}` (thread_ts '' = not yet anchored: a slash
+ *   command whose status message will become the thread)
+ * - GitHub issue or PR conversation: `github:{owner}/{repo}#{number}`
+ * - GitHub review-comment thread: `github:{owner}/{repo}#{number}/r{root_comment_id}`
+ *
+ * Pieces are kept as given (no case folding), so `decode(encode(a))` equals `a`.
+ */
+import type { Platform } from './trigger.js';
+
+export type ThreadAddress =
+  | {
+      platform: 'slack';
+      team: string;
+      channel: string;
+      /** '' = not yet anchored (slash command). */
+      threadTs: string;
+    }
+  | {
+      platform: 'github';
+      owner: string;
+      repo: string;
+      number: number;
+      reviewCommentId?: number;
+    };
+
+export class InvalidThreadAddressError extends Error {
+  override readonly name = 'InvalidThreadAddressError';
+  readonly code = 'invalid_thread_address';
+}
+
+/** Slack team/enterprise/channel ids are alphanumeric (T…, E…, C…, D…, G…). */
+const SLACK_ID = /^[A-Za-z0-9]{1,64}$/;
+/** Slack message timestamps: `1712345678.123456`. */
+const SLACK_TS = /^(?:\d{1,20}\.\d{1,20})?$/;
+/** GitHub logins/orgs: alphanumerics and hyphens, not starting with a hyphen, at most 39. */
+const GITHUB_OWNER = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/;
+/** GitHub repository names: alphanumerics, '.', '_', '-', at most 100, not '.' or '..'. */
+const GITHUB_REPO = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
+const POSITIVE_INT = /^[1-9]\d{0,15}$/;
+
+const SLACK_KEY = /^slack:([^:]*):([^:]*):([^:]*)$/;
+const GITHUB_KEY = /^github:([^/#]*)\/([^/#]*)#([^/#]*)(?:\/r([^/#]*))?$/;
+
+function isPositiveInt(n: unknown): n is number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
+}
+
+function parsePositiveInt(s: string | undefined): number | undefined {
+  if (s === undefined || !POSITIVE_INT.test(s)) return undefined;
+  const n = Number(s);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+export function isValidThreadAddress(addr: ThreadAddress): boolean {
+  if (addr.platform === 'slack') {
+    return SLACK_ID.test(addr.team) && SLACK_ID.test(addr.channel) && SLACK_TS.test(addr.threadTs);
+  }
+  return (
+    GITHUB_OWNER.test(addr.owner) &&
+    GITHUB_REPO.test(addr.repo) &&
+    isPositiveInt(addr.number) &&
+    (addr.reviewCommentId === undefined || isPositiveInt(addr.reviewCommentId))
+  );
+}
+
+/** Encode an address. Throws `InvalidThreadAddressError` when a piece is malformed. */
+export function encodeThreadKey(addr: ThreadAddress): string {
+  if (!isValidThreadAddress(addr)) {
+    throw new InvalidThreadAddressError(`invalid ${addr.platform} thread address`);
+  }
+  if (addr.platform === 'slack') return `slack:${addr.team}:${addr.channel}:${addr.threadTs}`;
+  const base = `github:${addr.owner}/${addr.repo}#${addr.number}`;
+  return addr.reviewCommentId === undefined ? base : `${base}/r${addr.reviewCommentId}`;
+}
+
+/** Decode a key; `undefined` for anything that is not a valid key. Never throws. */
+export function decodeThreadKey(key: string): ThreadAddress | undefined {
+  if (typeof key !== 'string' || key.length > 512) return undefined;
+  const slack = SLACK_KEY.exec(key);
+  if (slack) {
+    const [, team = '', channel = '', threadTs = ''] = slack;
+    const addr: ThreadAddress = { platform: 'slack', team, channel, threadTs };
+    return isValidThreadAddress(addr) ? addr : undefined;
+  }
+  const gh = GITHUB_KEY.exec(key);
+  if (gh) {
+    const [, owner = '', repo = '', numberText, reviewText] = gh;
+    const number = parsePositiveInt(numberText);
+    if (number === undefined) return undefined;
+    const addr: ThreadAddress = { platform: 'github', owner, repo, number };
+    if (reviewText !== undefined) {
+      const reviewCommentId = parsePositiveInt(reviewText);
+      if (reviewCommentId === undefined) return undefined;
+      addr.reviewCommentId = reviewCommentId;
+    }
+    return isValidThreadAddress(addr) ? addr : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The scope whose defaults apply: `slack:{team}:{channel}` or `github:{owner}/{repo}`.
+ * Given a key that does not decode, `undefined`.
+ */
+export function settingsScopeOf(addr: ThreadAddress): string;
+export function settingsScopeOf(key: string): string | undefined;
+export function settingsScopeOf(addrOrKey: ThreadAddress | string): string | undefined {
+  const addr = typeof addrOrKey === 'string' ? decodeThreadKey(addrOrKey) : addrOrKey;
+  if (addr === undefined) return undefined;
+  return addr.platform === 'slack'
+    ? `slack:${addr.team}:${addr.channel}`
+    : `github:${addr.owner}/${addr.repo}`;
+}
+
+/** The platform of a key, or `undefined` when the key does not decode. */
+export function platformOf(key: string): Platform | undefined {
+  return decodeThreadKey(key)?.platform;
+}
