@@ -1,0 +1,130 @@
+/**
+ * Opens the store named by a database URL, runs the migrations, and wires the repositories.
+ */
+import { Kysely, Migrator, sql } from 'kysely';
+import type { Dialect } from 'kysely';
+import type { Logger, Store, StoreTx } from '../core/ports.js';
+import { parseDatabaseUrl } from './database-url.js';
+import { withErrorMapping } from './error-mapping-dialect.js';
+import { StoreError, toStoreError } from './errors.js';
+import { createInboxQueue, createInboxRepo } from './inbox-repo.js';
+import { migrationProvider } from './migrations/index.js';
+import { createOutboxQueue, createOutboxRepo } from './outbox-repo.js';
+import { createPostgresDialect } from './postgres-dialect.js';
+import type { RepoContext } from './repo-context.js';
+import { createRunsRepo } from './runs-repo.js';
+import type { Database, DatabaseKind } from './schema.js';
+import { createSettingsRepo } from './settings-repo.js';
+import { createSqliteDialect, DEFAULT_BUSY_TIMEOUT_MS } from './sqlite-dialect.js';
+import { createThreadsRepo } from './threads-repo.js';
+import { createTransactionRunner } from './transaction-runner.js';
+
+export interface OpenStoreOptions {
+  /** `sqlite:PATH`, `sqlite::memory:` (tests), a plain file path, or `postgres://…`. */
+  databaseUrl: string;
+  logger?: Logger;
+  /** SQLite: how long a statement waits for another connection's lock (default 5000). */
+  busyTimeoutMs?: number;
+  /** PostgreSQL: connections in this process's pool (default 10). */
+  poolSize?: number;
+}
+
+export interface OpenedStore extends Store {
+  /** Apply pending migrations (already done by `openStore`; safe to call again). */
+  migrate(): Promise<void>;
+}
+
+const silentLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child: () => silentLogger,
+};
+
+function createTx(ctx: RepoContext): StoreTx {
+  return {
+    threads: createThreadsRepo(ctx),
+    runs: createRunsRepo(ctx),
+    inbox: createInboxRepo(ctx),
+    outbox: createOutboxRepo(ctx),
+    settings: createSettingsRepo(ctx),
+  };
+}
+
+async function migrateToLatest(
+  db: Kysely<Database>,
+  kind: DatabaseKind,
+  logger: Logger,
+): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider(kind) });
+  const { error, results } = await migrator.migrateToLatest();
+  for (const result of results ?? []) {
+    if (result.status === 'Success')
+      logger.info({ migration: result.migrationName }, 'migration applied');
+  }
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    const cause = toStoreError(error, kind);
+    throw new StoreError(
+      cause.code,
+      failed
+        ? `migration ${failed} failed: ${cause.message}`
+        : `migrations failed: ${cause.message}`,
+      { cause: error, retryable: cause.retryable },
+    );
+  }
+}
+
+function createDialect(
+  options: OpenStoreOptions,
+  logger: Logger,
+): { dialect: Dialect; kind: DatabaseKind } {
+  const target = parseDatabaseUrl(options.databaseUrl);
+  if (target.kind === 'postgres') {
+    const { poolSize } = options;
+    return {
+      dialect: createPostgresDialect({
+        url: target.url,
+        logger,
+        ...(poolSize ? { poolSize } : {}),
+      }),
+      kind: 'postgres',
+    };
+  }
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  return { dialect: createSqliteDialect(target.path, busyTimeoutMs), kind: 'sqlite' };
+}
+
+export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
+  const logger = (options.logger ?? silentLogger).child({ component: 'store' });
+  const { dialect, kind } = createDialect(options, logger);
+  const db = new Kysely<Database>({ dialect: withErrorMapping(dialect, kind) });
+  const transactions = createTransactionRunner(db, logger);
+  const ctx: RepoContext = { db: () => transactions.current(), kind, logger };
+  let closed: Promise<void> | undefined;
+
+  const store: OpenedStore = {
+    ...createTx(ctx),
+    inboxQueue: createInboxQueue(ctx),
+    outboxQueue: createOutboxQueue(ctx),
+    transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
+    migrate: () => migrateToLatest(db, kind, logger),
+    async ping() {
+      if (closed) throw new StoreError('closed', 'the store is closed');
+      await sql`select 1`.execute(transactions.current());
+    },
+    close() {
+      closed ??= db.destroy();
+      return closed;
+    },
+  };
+
+  try {
+    await store.migrate();
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+  return store;
+}

@@ -1,0 +1,145 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OpenedStore } from '../../src/store/index.js';
+import { sampleTrigger } from './harness.js';
+import type { HarnessFactory, StoreHarness } from './harness.js';
+
+const A = 'slack:T1:C1:1.1';
+const B = 'github:octo/repo:7';
+
+export function describeInboxContract(createHarness: HarnessFactory): void {
+  describe('inbox', () => {
+    let temp: StoreHarness;
+    let store: OpenedStore;
+    beforeEach(async () => {
+      temp = await createHarness();
+      store = await temp.open();
+    });
+    afterEach(() => temp.cleanup());
+
+    async function add(deliveryId: string, threadKey: string, now = 0): Promise<void> {
+      expect(await store.inbox.add(sampleTrigger({ deliveryId, threadKey }), now)).toBe(true);
+    }
+    const ids = (items: { deliveryId: string }[]): string[] => items.map((i) => i.deliveryId);
+
+    it('accepts a delivery once and reports duplicates', async () => {
+      const trigger = sampleTrigger({ deliveryId: 'Ev-dup' });
+      expect(await store.inbox.add(trigger, 10)).toBe(true);
+      expect(await store.inbox.add({ ...trigger, text: 'again' }, 20)).toBe(false);
+      expect(await store.inboxQueue.depth()).toBe(1);
+      const [item] = await store.inboxQueue.claim(30, 1000, 10);
+      expect(item).toMatchObject({
+        deliveryId: 'Ev-dup',
+        threadKey: trigger.threadKey,
+        status: 'processing',
+        attempts: 0,
+        nextAttemptAt: 10,
+        waitNoticeSent: false,
+        createdAt: 10,
+      });
+      expect(item?.trigger).toEqual(trigger);
+      expect(await store.inbox.get(item!.id)).toEqual(item);
+    });
+
+    it('claims one item per thread, oldest first, and the next only after completion', async () => {
+      await add('a1', A);
+      await add('b1', B);
+      await add('a2', A);
+      await add('b2', B);
+      await add('a3', A);
+
+      const first = await store.inboxQueue.claim(100, 60_000, 10);
+      expect(ids(first)).toEqual(['a1', 'b1']);
+      expect(first.every((i) => i.status === 'processing')).toBe(true);
+      // Both threads hold a live claim: nothing else comes out.
+      expect(await store.inboxQueue.claim(101, 60_000, 10)).toEqual([]);
+
+      await store.inbox.complete(first[0]!.id, 102);
+      expect(ids(await store.inboxQueue.claim(103, 60_000, 10))).toEqual(['a2']);
+      await store.inbox.fail(first[1]!.id, 'gave up', 104);
+      expect(ids(await store.inboxQueue.claim(105, 60_000, 10))).toEqual(['b2']);
+      expect(await store.inboxQueue.depth()).toBe(3); // a2, b2 processing; a3 pending
+      expect((await store.inbox.get(first[1]!.id))?.lastError).toBe('gave up');
+    });
+
+    it('respects the limit, oldest heads first', async () => {
+      await add('b1', B);
+      await add('a1', A);
+      expect(ids(await store.inboxQueue.claim(1, 1000, 1))).toEqual(['b1']);
+      expect(ids(await store.inboxQueue.claim(1, 1000, 1))).toEqual(['a1']);
+      expect(await store.inboxQueue.claim(1, 1000, 0)).toEqual([]);
+    });
+
+    it("hands a crashed worker's item back when its lease runs out", async () => {
+      await add('a1', A);
+      await add('a2', A);
+      const [claimed] = await store.inboxQueue.claim(1_000, 5_000, 10);
+      expect(claimed?.deliveryId).toBe('a1');
+      // The worker "crashes": no complete. Before the lease ends the thread stays blocked.
+      expect(await store.inboxQueue.claim(5_999, 5_000, 10)).toEqual([]);
+      const again = await store.inboxQueue.claim(6_000, 5_000, 10);
+      expect(ids(again)).toEqual(['a1']);
+      expect(again[0]?.id).toBe(claimed?.id);
+      expect(again[0]?.attempts).toBe(0);
+    });
+
+    it('survives a restart mid-claim: the lease is stored, not held in memory', async () => {
+      await add('a1', A);
+      await store.inboxQueue.claim(1_000, 5_000, 10);
+      await store.close();
+      const reopened = await temp.open();
+      expect(await reopened.inboxQueue.claim(2_000, 5_000, 10)).toEqual([]);
+      expect(ids(await reopened.inboxQueue.claim(6_000, 5_000, 10))).toEqual(['a1']);
+    });
+
+    it('retryLater delays the item and blocks later items of that thread only', async () => {
+      await add('a1', A);
+      await add('a2', A);
+      await add('b1', B);
+      await add('b2', B);
+      const first = await store.inboxQueue.claim(0, 60_000, 10);
+      expect(ids(first)).toEqual(['a1', 'b1']);
+      const a1 = first[0]!;
+      await store.inbox.retryLater(a1.id, 5_000, 'service unavailable', true);
+      await store.inbox.complete(first[1]!.id, 10);
+
+      // a1 waits for its retry time and keeps a2 behind it; B moves on.
+      const [b2] = await store.inboxQueue.claim(20, 60_000, 10);
+      expect(b2?.deliveryId).toBe('b2');
+      await store.inbox.complete(b2!.id, 30);
+      expect(await store.inboxQueue.claim(4_999, 60_000, 10)).toEqual([]);
+      const retried = await store.inboxQueue.claim(5_000, 60_000, 10);
+      expect(ids(retried)).toEqual(['a1']);
+      expect(retried[0]).toMatchObject({
+        attempts: 1,
+        nextAttemptAt: 5_000,
+        waitNoticeSent: true,
+        lastError: 'service unavailable',
+      });
+
+      // A later retry without the flag keeps the notice state; attempts keep counting.
+      await store.inbox.retryLater(a1.id, 6_000, 'still down');
+      const [third] = await store.inboxQueue.claim(6_000, 60_000, 10);
+      expect(third).toMatchObject({ deliveryId: 'a1', attempts: 2, waitNoticeSent: true });
+    });
+
+    it('skips a corrupt row, marks it failed, and lets its thread continue', async () => {
+      await add('a1', A);
+      await add('a2', A);
+      await temp.exec("update inbox set trigger = '{not json' where delivery_id = 'a1'");
+
+      expect(await store.inboxQueue.claim(10, 1000, 10)).toEqual([]);
+      expect(ids(await store.inboxQueue.claim(11, 1000, 10))).toEqual(['a2']);
+      await expect(store.inbox.get(1)).rejects.toMatchObject({
+        name: 'StoreError',
+        code: 'corrupt',
+      });
+    });
+
+    it('rejects a row whose JSON has the wrong shape', async () => {
+      await add('a1', A);
+      await temp.exec(`update inbox set trigger = '{"platform":"irc"}'`);
+      expect(await store.inboxQueue.claim(10, 1000, 10)).toEqual([]);
+      expect(await store.inboxQueue.depth()).toBe(0);
+    });
+  });
+}

@@ -1,0 +1,115 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OpenedStore } from '../../src/store/index.js';
+import { samplePayload } from './harness.js';
+import type { HarnessFactory, StoreHarness } from './harness.js';
+
+const A = 'slack:T1:C1:1.1';
+const B = 'github:octo/repo:7';
+
+export function describeOutboxContract(createHarness: HarnessFactory): void {
+  describe('outbox', () => {
+    let temp: StoreHarness;
+    let store: OpenedStore;
+    beforeEach(async () => {
+      temp = await createHarness();
+      store = await temp.open();
+    });
+    afterEach(() => temp.cleanup());
+
+    const texts = (items: { payload: { message?: unknown } }[]): string[] =>
+      items.map((i) => (i.payload.message as { text: string }).text);
+
+    it('enqueues and claims one notification per thread, in order', async () => {
+      const a1 = await store.outbox.enqueue(samplePayload(A, 'a1'), 10);
+      await store.outbox.enqueue(samplePayload(B, 'b1'), 11);
+      await store.outbox.enqueue(samplePayload(A, 'a2'), 12);
+      expect(a1).toBeGreaterThan(0);
+      expect(await store.outboxQueue.depth()).toBe(3);
+
+      const first = await store.outboxQueue.claim(20, 30_000, 10);
+      expect(texts(first)).toEqual(['a1', 'b1']);
+      expect(first[0]).toMatchObject({
+        id: a1,
+        threadKey: A,
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: 10,
+        createdAt: 10,
+        payload: samplePayload(A, 'a1'),
+      });
+      // Leased: nothing more for either thread until delivered or the lease ends.
+      expect(await store.outboxQueue.claim(21, 30_000, 10)).toEqual([]);
+
+      await store.outboxQueue.delivered(a1, 22);
+      expect(texts(await store.outboxQueue.claim(23, 30_000, 10))).toEqual(['a2']);
+      expect(await store.outboxQueue.depth()).toBe(2);
+    });
+
+    it('gives a leased notification back after the lease expires', async () => {
+      await store.outbox.enqueue(samplePayload(A, 'a1'), 0);
+      expect(texts(await store.outboxQueue.claim(0, 1_000, 10))).toEqual(['a1']);
+      expect(await store.outboxQueue.claim(999, 1_000, 10)).toEqual([]);
+      expect(texts(await store.outboxQueue.claim(1_000, 1_000, 10))).toEqual(['a1']);
+    });
+
+    it('retryLater keeps per-thread order, other threads continue', async () => {
+      const a1 = await store.outbox.enqueue(samplePayload(A, 'a1'), 0);
+      await store.outbox.enqueue(samplePayload(A, 'a2'), 0);
+      const b1 = await store.outbox.enqueue(samplePayload(B, 'b1'), 0);
+      await store.outbox.enqueue(samplePayload(B, 'b2'), 0);
+      await store.outboxQueue.claim(0, 60_000, 10);
+      await store.outboxQueue.retryLater(a1, 5_000, 'rate limited');
+      await store.outboxQueue.delivered(b1, 1);
+
+      expect(texts(await store.outboxQueue.claim(2, 60_000, 10))).toEqual(['b2']);
+      const [retried] = await store.outboxQueue.claim(5_000, 60_000, 10);
+      expect(retried).toMatchObject({
+        id: a1,
+        attempts: 1,
+        nextAttemptAt: 5_000,
+        lastError: 'rate limited',
+      });
+    });
+
+    it('parks a notification for good and moves on', async () => {
+      const a1 = await store.outbox.enqueue(samplePayload(A, 'a1'), 0);
+      await store.outbox.enqueue(samplePayload(A, 'a2'), 0);
+      await store.outboxQueue.claim(0, 60_000, 10);
+      await store.outboxQueue.park(a1, 'channel_not_found', 5);
+      expect(texts(await store.outboxQueue.claim(6, 60_000, 10))).toEqual(['a2']);
+      const parked = await store.outboxQueue.list({ status: 'parked' });
+      expect(parked).toHaveLength(1);
+      expect(parked[0]).toMatchObject({ id: a1, status: 'parked', lastError: 'channel_not_found' });
+    });
+
+    it('lists by thread and status, oldest first', async () => {
+      const a1 = await store.outbox.enqueue(samplePayload(A, 'a1'), 0);
+      const b1 = await store.outbox.enqueue(samplePayload(B, 'b1'), 0);
+      const a2 = await store.outbox.enqueue(samplePayload(A, 'a2'), 0);
+      await store.outboxQueue.delivered(a1, 1);
+
+      expect((await store.outboxQueue.list()).map((i) => i.id)).toEqual([a1, b1, a2]);
+      expect((await store.outboxQueue.list({ threadKey: A })).map((i) => i.id)).toEqual([a1, a2]);
+      expect((await store.outboxQueue.list({ status: 'delivered' })).map((i) => i.id)).toEqual([
+        a1,
+      ]);
+      expect(
+        (await store.outboxQueue.list({ threadKey: A, status: 'pending' })).map((i) => i.id),
+      ).toEqual([a2]);
+      expect(await store.outboxQueue.depth()).toBe(2);
+    });
+
+    it('keeps the full payload (status kind with run id, react kind with target)', async () => {
+      const react = {
+        kind: 'react' as const,
+        destination: { threadKey: B },
+        target: { threadKey: B, id: 'issue:42', url: 'https://github.com/octo/repo/issues/7#c42' },
+        reaction: 'accepted' as const,
+        observedAt: 123,
+      };
+      const id = await store.outbox.enqueue(react, 0);
+      const [item] = await store.outboxQueue.list({ threadKey: B });
+      expect(item).toMatchObject({ id, payload: react });
+    });
+  });
+}
