@@ -1,0 +1,88 @@
+/**
+ * `agent-relay emulator [--port 8787] [--host 127.0.0.1] [--api-key KEY] [--fast] [--quiet]`:
+ * runs the emulator until SIGINT/SIGTERM. The first stdout line is the base URL alone.
+ */
+import { parseArgs } from 'node:util';
+import { FAST_TIMINGS, startEmulator } from './index.js';
+import type { Emulator } from './types.js';
+
+export class EmulatorCliError extends Error {
+  override readonly name = 'EmulatorCliError';
+  readonly code = 'invalid_argument';
+}
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+  /** Resolves when the emulator should stop (default: SIGINT or SIGTERM). */
+  stopSignal?: Promise<unknown>;
+  onReady?(emulator: Emulator): void;
+}
+
+const USAGE = `usage: emulator [--port 8787] [--host 127.0.0.1] [--api-key dev-key] [--fast] [--quiet]
+  --fast   short state timings (a run ends in about 0.3 s)
+  --quiet  no request log`;
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string', default: '8787' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'api-key': { type: 'string', default: 'dev-key' },
+        fast: { type: 'boolean', default: false },
+        quiet: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (err) {
+    throw new EmulatorCliError(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+  }
+}
+
+function signalPromise(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: string) => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.once('SIGINT', on);
+    process.once('SIGTERM', on);
+  });
+}
+
+/** Starts the emulator and resolves once it has closed after a stop signal. */
+export async function runEmulatorCli(argv: string[], io?: CliIo): Promise<void> {
+  const out = io?.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const err = io?.err ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const args = parse(argv);
+  if (args.help) {
+    out(USAGE);
+    return;
+  }
+  if (!/^\d{1,5}$/.test(args.port) || Number(args.port) > 65535) {
+    throw new EmulatorCliError(`--port must be 0-65535, got ${JSON.stringify(args.port)}`);
+  }
+  if (args['api-key'].trim() === '') throw new EmulatorCliError('--api-key must not be empty');
+  const emulator = await startEmulator({
+    port: Number(args.port),
+    host: args.host,
+    apiKey: args['api-key'],
+    ...(args.fast ? { timings: FAST_TIMINGS } : {}),
+    ...(args.quiet ? {} : { log: err }),
+  });
+  const stop = io?.stopSignal ?? signalPromise();
+  out(emulator.baseUrl);
+  err(
+    `Agent Run Service emulator listening on ${emulator.baseUrl} (admin: ${emulator.url}/_emulator/stats)`,
+  );
+  err('Prompt markers: [fail] [error] [block] [slow] [pending] [nocancel]. Ctrl-C stops.');
+  io?.onReady?.(emulator);
+  await stop;
+  await emulator.close();
+  err('emulator stopped');
+}

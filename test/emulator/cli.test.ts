@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { EmulatorCliError, runEmulatorCli } from '../../src/emulator/cli.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { createApi } from './helpers.js';
+
+describe('runEmulatorCli', () => {
+  it('prints the base URL first, serves with the given key, and stops on its signal', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    let stop!: () => void;
+    const stopSignal = new Promise<void>((resolve) => (stop = resolve));
+    let ready!: (e: Emulator) => void;
+    const readyP = new Promise<Emulator>((resolve) => (ready = resolve));
+    const done = runEmulatorCli(['--port', '0', '--api-key', 'k1', '--fast'], {
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+      stopSignal,
+      onReady: ready,
+    });
+    const emu = await readyP;
+    expect(out[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    expect(out[0]).toBe(emu.baseUrl);
+    expect((await createApi(emu.baseUrl, 'k1')('GET', '/agent/runs')).status).toBe(200);
+    expect((await createApi(emu.baseUrl, 'dev-key')('GET', '/agent/runs')).status).toBe(401);
+    expect(err.some((l) => /GET \/api\/v1\/agent\/runs 200/.test(l))).toBe(true);
+    expect(err.join('\n')).not.toContain('k1');
+    stop();
+    await done;
+    await expect(fetch(emu.baseUrl + '/agent/runs')).rejects.toThrow();
+  });
+
+  it.each([
+    [['--port', 'abc']],
+    [['--port', '70000']],
+    [['--bogus']],
+    [['extra-positional']],
+    [['--api-key', ' ']],
+  ])('rejects %j with an EmulatorCliError', async (argv) => {
+    await expect(
+      runEmulatorCli(argv, { out() {}, err() {}, stopSignal: Promise.resolve() }),
+    ).rejects.toBeInstanceOf(EmulatorCliError);
+  });
+
+  it('prints usage for --help without starting', async () => {
+    const out: string[] = [];
+    await runEmulatorCli(['--help'], { out: (l) => out.push(l), err() {} });
+    expect(out.join('\n')).toMatch(/--port 8787/);
+  });
+
+  it('closes on SIGTERM in a real process', async () => {
+    const cli = fileURLToPath(new URL('../../src/emulator/cli.ts', import.meta.url));
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import(${JSON.stringify(cli)}).then((m) => m.runEmulatorCli(['--port', '0', '--quiet']))`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      const lines = createInterface({ input: child.stdout });
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        lines.once('line', resolve);
+        child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
+      });
+      expect((await createApi(baseUrl, 'dev-key')('GET', '/agent/runs')).status).toBe(200);
+      const exited = new Promise<number | null>((resolve) =>
+        child.once('exit', (code) => resolve(code)),
+      );
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});

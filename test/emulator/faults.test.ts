@@ -1,0 +1,141 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/index.js';
+import { createApi, startTestEmulator, type Api } from './helpers.js';
+
+let emu: Emulator;
+let api: Api;
+let admin: Api;
+beforeEach(async () => {
+  ({ emu, api } = await startTestEmulator());
+  admin = createApi(`${emu.url}/_emulator`, emu.apiKey);
+});
+afterEach(() => emu.close());
+
+describe('failNext', () => {
+  it('answers the next n contract requests with 503 + Retry-After, processing nothing', async () => {
+    emu.faults.failNext(2, 503);
+    for (let i = 0; i < 2; i++) {
+      const res = await api('POST', '/agent/run', { prompt: 'p' });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(res.body).toMatchObject({ status: 503, retryable: true });
+      expect(res.body.type).toMatch(/\/resource_unavailable$/);
+    }
+    expect(emu.runs.count()).toBe(0);
+    expect((await api('POST', '/agent/run', { prompt: 'p' })).status).toBe(200);
+    expect(emu.runs.count()).toBe(1);
+  });
+
+  it('supports 429 with a chosen Retry-After, and 500 without one', async () => {
+    emu.faults.failNext(1, 429, { retryAfterSeconds: 7 });
+    emu.faults.failNext(1, 500);
+    const limited = await api('GET', '/agent/runs');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('7');
+    expect(limited.body.type).toMatch(/\/resource_unavailable$/);
+    const broken = await api('GET', '/agent/runs');
+    expect(broken.status).toBe(500);
+    expect(broken.headers.get('retry-after')).toBeNull();
+    expect(broken.body).toMatchObject({ retryable: true });
+    expect(broken.body.type).toMatch(/\/internal_error$/);
+  });
+
+  it('applies before auth, and only to requests of the given route', async () => {
+    emu.faults.failNext(1, 503, { route: 'POST /agent/run' });
+    expect((await createApi(emu.baseUrl, 'wrong')('GET', '/agent/runs')).status).toBe(401);
+    expect((await api('GET', '/agent/runs')).status).toBe(200);
+    expect(
+      (await createApi(emu.baseUrl, 'wrong')('POST', '/agent/run', { prompt: 'p' })).status,
+    ).toBe(503);
+    expect(emu.faults.snapshot().rules).toEqual([]);
+  });
+
+  it('rejects nonsense arguments', () => {
+    expect(() => emu.faults.failNext(-1, 503)).toThrow(RangeError);
+    expect(() => emu.faults.failNext(1, 200)).toThrow(RangeError);
+    expect(() => emu.faults.setLatency(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('dropNext', () => {
+  it('destroys the socket before processing by default', async () => {
+    emu.faults.dropNext(1);
+    await expect(api('POST', '/agent/run', { prompt: 'p' })).rejects.toThrow();
+    expect(emu.runs.count()).toBe(0);
+    expect((await api('GET', '/agent/runs')).status).toBe(200);
+  });
+
+  it('can process the request first (a create whose answer is lost)', async () => {
+    emu.faults.dropNext(1, { afterProcessing: true });
+    await expect(
+      api('POST', '/agent/run', { prompt: 'p', metadata: { relay_request: 'r1' } }),
+    ).rejects.toThrow();
+    expect(emu.runs.all().map((r) => r.metadata)).toEqual([{ relay_request: 'r1' }]);
+  });
+});
+
+describe('latency', () => {
+  it('delays contract requests until cleared', async () => {
+    emu.faults.setLatency(150);
+    const t = performance.now();
+    await api('GET', '/agent/runs');
+    expect(performance.now() - t).toBeGreaterThanOrEqual(140);
+    emu.faults.clear();
+    expect(emu.faults.snapshot()).toEqual({ latencyMs: 0, rules: [] });
+    expect((await api('GET', '/agent/runs')).status).toBe(200);
+  });
+});
+
+describe('admin surface', () => {
+  it('sets, shows and clears faults over HTTP', async () => {
+    const set = await admin('POST', '/faults', {
+      failNext: 1,
+      status: 429,
+      retryAfterSeconds: 3,
+      dropNext: 1,
+      latencyMs: 5,
+    });
+    expect(set.status).toBe(200);
+    expect(set.body.rules).toHaveLength(2);
+    expect((await api('GET', '/agent/runs')).headers.get('retry-after')).toBe('3');
+    await expect(api('GET', '/agent/runs')).rejects.toThrow();
+    expect((await api('GET', '/agent/runs')).status).toBe(200);
+    expect((await admin('GET', '/faults')).body).toEqual({ latencyMs: 5, rules: [] });
+    expect((await admin('DELETE', '/faults')).body.latencyMs).toBe(0);
+    expect((await admin('POST', '/faults', { failNext: 1, status: 200 })).status).toBe(400);
+    expect((await admin('POST', '/faults', { bogus: true })).status).toBe(400);
+  });
+
+  it('does not apply faults to admin requests, and reports stats', async () => {
+    emu.faults.failNext(5, 503);
+    expect((await admin('GET', '/stats')).status).toBe(200);
+    await api('GET', '/agent/runs');
+    await api('GET', '/agent/runs/x');
+    const stats = (await admin('GET', '/stats')).body;
+    expect(stats.requests).toEqual({ 'GET /agent/runs': 1, 'GET /agent/runs/:id': 1 });
+    expect(stats.requests_total).toBe(2);
+    expect(stats.runs).toEqual({ total: 0, by_state: {} });
+    await admin('POST', '/stats/reset');
+    expect(emu.requests.total()).toBe(0);
+  });
+
+  it('seeds runs and lists follow-ups', async () => {
+    const seeded = await admin('POST', '/seed', {
+      count: 3,
+      state: 'SUCCEEDED',
+      metadata: { batch: 'b1' },
+    });
+    expect(seeded.body.created).toBe(3);
+    const id = seeded.body.run_ids[0] as string;
+    await api('POST', `/agent/runs/${id}/followups`, { message: 'hello' });
+    expect((await admin('GET', `/followups?run_id=${id}`)).body.followups).toEqual([
+      { runId: id, message: 'hello', at: expect.any(Number) },
+    ]);
+    expect((await admin('GET', '/followups?run_id=other')).body.followups).toEqual([]);
+    expect((await admin('GET', '/stats')).body.runs.by_state).toEqual({ SUCCEEDED: 2, QUEUED: 1 });
+    expect((await admin('POST', '/seed', { count: 0 })).status).toBe(400);
+    expect((await admin('POST', '/seed', { count: 1, metadata: { 'bad key': 'v' } })).status).toBe(
+      400,
+    );
+  });
+});
