@@ -1,0 +1,107 @@
+/**
+ * The tracker's decision for one run (pure): given what the store holds and what the service
+ * says now, the patch to write and the notifications to queue with it, in one transaction.
+ * The status message is edited on every change; an ended or BLOCKED state gets one reply
+ * and one reaction per episode (`notifiedState`); a live state opens a new episode.
+ */
+import type { RunItem } from '../agent/schemas.js';
+import type { OutboxPayload, RunRecord } from '../core/ports.js';
+import { runOutcomeMessage, runStatusMessage } from '../core/render-model.js';
+import { stateView } from '../core/state-view.js';
+import { outcomeReaction, viewOf } from './run-view.js';
+
+/** `notifiedState` value meaning "nothing notified in this episode" (the store keeps ''). */
+export const NOT_NOTIFIED = '';
+
+export interface TrackingIntervals {
+  baseMs: number;
+  maxMs: number;
+  blockedMs: number;
+}
+
+export interface Observation {
+  changed: boolean;
+  patch: Partial<Omit<RunRecord, 'runId'>>;
+  notifications: OutboxPayload[];
+}
+
+export function hasChanged(
+  record: RunRecord,
+  item: Pick<RunItem, 'state' | 'updated_at'>,
+): boolean {
+  return item.state !== record.state || item.updated_at !== record.serviceUpdatedAt;
+}
+
+/** The next per-run interval while nothing changes: grows by half up to the cap. */
+export function grownInterval(record: RunRecord, intervals: TrackingIntervals): number {
+  const state = stateView(record.state);
+  if (state.blocked || state.ended) return intervals.blockedMs;
+  const current = Math.max(intervals.baseMs, record.checkIntervalMs);
+  return Math.min(intervals.maxMs, Math.round(current * 1.5));
+}
+
+export function observeRun(input: {
+  record: RunRecord;
+  item: RunItem;
+  now: number;
+  intervals: TrackingIntervals;
+}): Observation {
+  const { record, item, now, intervals } = input;
+  const state = stateView(item.state);
+  const settledAndNotified = state.ended && record.notifiedState === item.state;
+  if (!hasChanged(record, item)) {
+    const interval = grownInterval(record, intervals);
+    const patch: Observation['patch'] = { nextCheckAt: now + interval, checkIntervalMs: interval };
+    if (settledAndNotified) patch.tracked = false;
+    return { changed: false, patch, notifications: [] };
+  }
+
+  const interval = state.blocked || state.ended ? intervals.blockedMs : intervals.baseMs;
+  const patch: Observation['patch'] = {
+    state: item.state,
+    serviceUpdatedAt: item.updated_at,
+    nextCheckAt: now + interval,
+    checkIntervalMs: interval,
+    updatedAt: now,
+  };
+  if (item.title && item.title !== record.title) patch.title = item.title;
+  const view = viewOf(record, item, now);
+  const destination = { threadKey: record.threadKey };
+  const notifications: OutboxPayload[] = [
+    {
+      kind: 'status',
+      destination,
+      runId: record.runId,
+      message: runStatusMessage(view),
+      observedAt: now,
+    },
+  ];
+
+  const episodeEnds = state.ended || state.blocked;
+  if (episodeEnds && record.notifiedState !== item.state) {
+    notifications.push({
+      kind: 'post',
+      destination,
+      runId: record.runId,
+      message: runOutcomeMessage(view),
+      observedAt: now,
+    });
+    const reaction = outcomeReaction(item.state);
+    if (record.triggerMessage && reaction) {
+      notifications.push({
+        kind: 'react',
+        destination,
+        runId: record.runId,
+        target: record.triggerMessage,
+        reaction,
+        observedAt: now,
+      });
+    }
+    patch.notifiedState = item.state;
+  } else if (!episodeEnds && record.notifiedState) {
+    patch.notifiedState = NOT_NOTIFIED;
+  }
+  if (state.ended && patch.notifiedState === item.state) patch.tracked = false;
+  if (state.ended && record.notifiedState === item.state) patch.tracked = false;
+  return { changed: true, patch, notifications };
+}

@@ -1,0 +1,158 @@
+/**
+ * The runs engine: the trigger handler, the inbox worker, the tracker and the outbox worker,
+ * composed over the ports, plus the TriggerSink the ingress hands its triggers to.
+ */
+import type {
+  AgentService,
+  Clock,
+  InboxItem,
+  Logger,
+  Metrics,
+  Notifier,
+  Random,
+  Store,
+  TriggerSink,
+} from '../core/ports.js';
+import { noopMetrics } from '../core/ports.js';
+import type { Platform } from '../core/trigger.js';
+import { defaultMayCancel } from './cancel-run.js';
+import { createTriggerHandler } from './handle-trigger.js';
+import { createInboxWorker, type InboxWorker } from './inbox-worker.js';
+import { createOutboxWorker, type OutboxWorker } from './outbox.js';
+import {
+  resolveEngineOptions,
+  type EngineOptions,
+  type MayCancel,
+  type RunsDeps,
+} from './runs-deps.js';
+import { createTracker, type Tracker } from './tracker.js';
+
+export interface EngineDeps {
+  store: Store;
+  agent: AgentService;
+  notifiers: Partial<Record<Platform, Notifier>>;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  metrics?: Metrics;
+  options: EngineOptions;
+  /** Waits between cancel attempts (tests pass a fast one). Default: setTimeout. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Who may cancel a run. Default: the requester, or (Slack) a user in slackAllowedUsers. */
+  mayCancel?: MayCancel;
+}
+
+export interface Engine {
+  handleTrigger(item: InboxItem): Promise<void>;
+  inbox: InboxWorker;
+  tracker: Tracker;
+  outbox: OutboxWorker;
+  sink: TriggerSink;
+  start(): void;
+  /** Stop taking work and drain what is in flight (bounded). */
+  stop(): Promise<void>;
+}
+
+const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createEngine(deps: EngineDeps): Engine {
+  const options = resolveEngineOptions(deps.options);
+  const metrics = deps.metrics ?? noopMetrics;
+  const logger = deps.logger.child({ component: 'runs' });
+  // The handler needs the workers' wake-ups and the workers need the handler: the closures
+  // below refer to workers created further down (they are called only after that).
+
+  const runsDeps: RunsDeps = {
+    store: deps.store,
+    agent: deps.agent,
+    notifiers: deps.notifiers,
+    clock: deps.clock,
+    random: deps.random,
+    logger,
+    metrics,
+    sleep: deps.sleep ?? realSleep,
+    options,
+    mayCancel: deps.mayCancel ?? defaultMayCancel(options.slackAllowedUsers),
+    notifyOutbox: () => outbox.wake(),
+    nudgeTracker: (runId) => tracker.nudge(runId),
+  };
+  const handleTrigger = createTriggerHandler(runsDeps);
+
+  const inbox = createInboxWorker({
+    store: deps.store,
+    clock: deps.clock,
+    logger,
+    metrics,
+    handle: handleTrigger,
+    options: {
+      leaseMs: options.leaseMs,
+      concurrency: options.inboxConcurrency,
+      pollMs: options.workerPollMs,
+      drainMs: options.drainMs,
+    },
+  });
+  const outbox = createOutboxWorker({
+    store: deps.store,
+    notifiers: deps.notifiers,
+    clock: deps.clock,
+    random: deps.random,
+    logger,
+    metrics,
+    options: {
+      leaseMs: options.leaseMs,
+      pollMs: options.workerPollMs,
+      maxAttempts: options.outboxMaxAttempts,
+      drainMs: options.drainMs,
+    },
+  });
+  const tracker = createTracker({
+    store: deps.store,
+    agent: deps.agent,
+    clock: deps.clock,
+    random: deps.random,
+    logger,
+    metrics,
+    notifyOutbox: () => outbox.wake(),
+    options: {
+      mode: options.trackerMode,
+      pollIntervalMs: options.pollIntervalMs,
+      maxCheckIntervalMs: options.maxCheckIntervalMs,
+      blockedCheckIntervalMs: options.blockedCheckIntervalMs,
+    },
+  });
+
+  const sink: TriggerSink = {
+    async accept(trigger) {
+      const added = await deps.store.inbox.add(trigger, deps.clock.now());
+      metrics.inc(added ? 'triggers_received' : 'duplicates_dropped', {
+        platform: trigger.platform,
+      });
+      if (added) inbox.wake();
+      return added ? 'accepted' : 'duplicate';
+    },
+    async threadHasRun(threadKey) {
+      const resolved = await deps.store.threads.resolve(threadKey);
+      const thread = await deps.store.threads.get(resolved);
+      return thread?.currentRunId !== undefined;
+    },
+  };
+
+  return {
+    handleTrigger,
+    inbox,
+    tracker,
+    outbox,
+    sink,
+    start() {
+      inbox.start();
+      tracker.start();
+      outbox.start();
+    },
+    async stop() {
+      // Inbox first (its items queue notifications), then the tracker, then the outbox.
+      await inbox.stop();
+      await tracker.stop();
+      await outbox.stop();
+    },
+  };
+}

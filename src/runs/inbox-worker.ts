@@ -1,0 +1,35 @@
+/**
+ * The inbox worker: claims due triggers (one per thread at a time, as a lease that survives
+ * a crash) and hands each to the trigger handler, several threads concurrently.
+ */
+import type { Clock, InboxItem, Logger, Metrics, Store } from '../core/ports.js';
+import { createPump, type Pump } from './pump.js';
+
+export type InboxWorker = Pump;
+
+export interface InboxWorkerDeps {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  metrics?: Metrics;
+  handle(item: InboxItem): Promise<void>;
+  options: { leaseMs: number; concurrency: number; pollMs: number; drainMs: number };
+}
+
+export function createInboxWorker(deps: InboxWorkerDeps): InboxWorker {
+  const { store, clock, options } = deps;
+  const logger = deps.logger.child({ component: 'inbox' });
+  return createPump({
+    name: 'inbox',
+    logger,
+    concurrency: options.concurrency,
+    pollMs: options.pollMs,
+    drainMs: options.drainMs,
+    claim: async (limit) => {
+      const items = await store.inboxQueue.claim(clock.now(), options.leaseMs, limit);
+      if (deps.metrics) deps.metrics.set('inbox_depth', await store.inboxQueue.depth());
+      return items;
+    },
+    process: (item) => deps.handle(item),
+  });
+}

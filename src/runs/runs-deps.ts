@@ -1,0 +1,91 @@
+/**
+ * What the use cases of runs/ are built from. `createEngine` (engine.ts) fills it from
+ * `EngineDeps`; each part takes only this and calls the ports, never an adapter.
+ */
+import type {
+  AgentService,
+  Clock,
+  Logger,
+  Metrics,
+  Notifier,
+  Random,
+  RunRecord,
+  Store,
+} from '../core/ports.js';
+import type { Platform, Trigger } from '../core/trigger.js';
+
+export interface EngineOptions {
+  /** GitHub @-mention handle (without @). */
+  botHandle: string;
+  /** Slack slash command / GitHub line command, e.g. `/agent`. */
+  commandWord: string;
+  /** The tracker's base interval (POLL_INTERVAL_MS). */
+  pollIntervalMs: number;
+  trackerMode: 'batch' | 'per-run';
+  /** Upper bound of a run's prompt including the thread context. */
+  maxPromptChars: number;
+  /** Slack users who may cancel runs other people started. */
+  slackAllowedUsers?: string[];
+  /** Triggers handled at once (different threads). Default 4. */
+  inboxConcurrency?: number;
+  /** Inbox/outbox claim lease. Default 120 s. */
+  leaseMs?: number;
+  /** Idle poll of the inbox and outbox workers. Default 250 ms. */
+  workerPollMs?: number;
+  /** Longest per-run check interval of a live run. Default 30 s. */
+  maxCheckIntervalMs?: number;
+  /** Check interval of BLOCKED runs. Default 60 s. */
+  blockedCheckIntervalMs?: number;
+  /** Inbox retry schedule for an unavailable service (ms); its length bounds the attempts. */
+  inboxRetryDelaysMs?: number[];
+  /** Waits between cancel attempts while the run is PENDING (409). Default 1 s, 2 s, 4 s. */
+  cancelRetryDelaysMs?: number[];
+  /** Attempts before a notification is parked. Default 10. */
+  outboxMaxAttempts?: number;
+  /** Bound on draining in-flight work on stop(). Default 10 s. */
+  drainMs?: number;
+}
+
+export type ResolvedEngineOptions = Required<Omit<EngineOptions, 'slackAllowedUsers'>> & {
+  slackAllowedUsers: string[];
+};
+
+export const DEFAULT_INBOX_RETRY_DELAYS_MS = [
+  5_000, 15_000, 60_000, 120_000, 300_000, 300_000, 300_000,
+];
+
+export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOptions {
+  return {
+    ...options,
+    slackAllowedUsers: options.slackAllowedUsers ?? [],
+    inboxConcurrency: options.inboxConcurrency ?? 4,
+    leaseMs: options.leaseMs ?? 120_000,
+    workerPollMs: options.workerPollMs ?? 250,
+    maxCheckIntervalMs: options.maxCheckIntervalMs ?? 30_000,
+    blockedCheckIntervalMs: options.blockedCheckIntervalMs ?? 60_000,
+    inboxRetryDelaysMs: options.inboxRetryDelaysMs ?? DEFAULT_INBOX_RETRY_DELAYS_MS,
+    cancelRetryDelaysMs: options.cancelRetryDelaysMs ?? [1_000, 2_000, 4_000],
+    outboxMaxAttempts: options.outboxMaxAttempts ?? 10,
+    drainMs: options.drainMs ?? 10_000,
+  };
+}
+
+/** Whether `trigger.actor` may cancel `run` (undefined: a run this relay did not start). */
+export type MayCancel = (trigger: Trigger, run: RunRecord | undefined) => boolean;
+
+export interface RunsDeps {
+  store: Store;
+  agent: AgentService;
+  notifiers: Partial<Record<Platform, Notifier>>;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  metrics: Metrics;
+  sleep: (ms: number) => Promise<void>;
+  options: ResolvedEngineOptions;
+  mayCancel: MayCancel;
+  /** Tell the outbox that notifications were enqueued. */
+  notifyOutbox: () => void;
+  /** Tell the tracker to look at a run soon (after a follow-up or cancel). */
+  nudgeTracker: (runId: string) => void;
+}

@@ -1,0 +1,117 @@
+/**
+ * One run, one look: fetch its detail and write what changed (state, check interval) and the
+ * notifications it calls for in ONE transaction. Shared by both tracker modes.
+ */
+import type { RunItem } from '../agent/schemas.js';
+import type {
+  AgentService,
+  Clock,
+  Logger,
+  Metrics,
+  Random,
+  RunRecord,
+  Store,
+} from '../core/ports.js';
+import { isServiceError } from '../core/ports.js';
+import { observeRun, type TrackingIntervals } from './detect-changes.js';
+
+export type TrackerMode = 'batch' | 'per-run';
+
+export interface TrackerDeps {
+  store: Store;
+  agent: AgentService;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  metrics: Metrics;
+  /** Called after notifications were queued. */
+  notifyOutbox?: () => void;
+  options: {
+    mode: TrackerMode;
+    pollIntervalMs: number;
+    maxCheckIntervalMs: number;
+    blockedCheckIntervalMs: number;
+    /** Margin subtracted from the `updated_after` watermark (clock skew). Default 60 s. */
+    safetyMarginMs?: number;
+    listPageLimit?: number;
+    maxListPages?: number;
+    /** Detail fetches in flight at once. Default 8. */
+    concurrency?: number;
+    /** Due runs per cycle in per-run mode. Default 500. */
+    perRunLimit?: number;
+  };
+}
+
+export interface CycleStats {
+  mode: TrackerMode;
+  /** Set when the cycle did nothing because the service asked us to slow down. */
+  paused: boolean;
+  tracked: number;
+  listRequests: number;
+  detailRequests: number;
+  changed: number;
+  notifications: number;
+  durationMs: number;
+}
+
+export class RateLimited extends Error {
+  override readonly name = 'RateLimited';
+  readonly code = 'rate_limited';
+  constructor(readonly retryAfterMs: number | undefined) {
+    super('the service asked the tracker to slow down');
+  }
+}
+
+export function createRunObserver(deps: {
+  store: Store;
+  agent: AgentService;
+  clock: Clock;
+  log: Logger;
+  intervals: TrackingIntervals;
+  /** Called before each fetch (the tracker forgets a nudge once the run is looked at). */
+  onLook?: (runId: string) => void;
+}): { fetchAndApply(run: RunRecord, stats: CycleStats): Promise<void> } {
+  const { store, agent, clock, log, intervals } = deps;
+  async function apply(runId: string, item: RunItem, stats: CycleStats): Promise<void> {
+    const now = clock.now();
+    const queued = await store.transaction(async (tx) => {
+      const record = await tx.runs.get(runId);
+      if (!record) return 0;
+      const observation = observeRun({ record, item, now, intervals });
+      await tx.runs.update(runId, observation.patch);
+      for (const payload of observation.notifications) await tx.outbox.enqueue(payload, now);
+      if (observation.changed) stats.changed += 1;
+      return observation.notifications.length;
+    });
+    stats.notifications += queued;
+  }
+
+  async function fetchAndApply(run: RunRecord, stats: CycleStats): Promise<void> {
+    deps.onLook?.(run.runId);
+    let item: RunItem;
+    try {
+      stats.detailRequests += 1;
+      item = await agent.getRun(run.runId);
+    } catch (err) {
+      if (isServiceError(err) && err.kind === 'rate_limit') throw new RateLimited(err.retryAfterMs);
+      if (isServiceError(err) && err.kind === 'not_found') {
+        log.warn({ runId: run.runId }, 'tracked run is unknown to the service; no longer tracked');
+        await store.runs.update(run.runId, { tracked: false, updatedAt: clock.now() });
+        return;
+      }
+      const interval = Math.min(
+        intervals.maxMs,
+        Math.max(intervals.baseMs, run.checkIntervalMs) * 2,
+      );
+      log.warn({ err, runId: run.runId }, 'could not fetch run detail; will look again');
+      await store.runs.update(run.runId, {
+        nextCheckAt: clock.now() + interval,
+        checkIntervalMs: interval,
+      });
+      return;
+    }
+    await apply(run.runId, item, stats);
+  }
+
+  return { fetchAndApply };
+}

@@ -1,0 +1,171 @@
+/**
+ * The tracker: finds state changes of every tracked run and writes the new state and its
+ * notifications in one transaction (so a crash neither loses nor repeats one). Batch mode
+ * lists live runs once per cycle and fetches detail only where something changed; per-run
+ * mode fetches every due run. A 429 from the service slows the whole tracker down.
+ */
+import type { RunRecord } from '../core/ports.js';
+import { isServiceError } from '../core/ports.js';
+import { backoffDelay, createWaiter } from './backoff.js';
+import type { TrackingIntervals } from './detect-changes.js';
+import { forEachLimit } from './for-each-limit.js';
+import { listLiveRuns, runsNeedingDetail } from './tracker-batch.js';
+import {
+  createRunObserver,
+  RateLimited,
+  type CycleStats,
+  type TrackerDeps,
+} from './tracker-observe.js';
+
+export type { CycleStats, TrackerDeps, TrackerMode } from './tracker-observe.js';
+
+export interface Tracker {
+  start(): void;
+  stop(): Promise<void>;
+  runCycle(): Promise<CycleStats>;
+  /** Look at this run at the next cycle (after a follow-up or cancel), and soon. */
+  nudge(runId: string): void;
+}
+
+export function createTracker(deps: TrackerDeps): Tracker {
+  const { store, agent, clock, metrics, options } = deps;
+  const log = deps.logger.child({ component: 'tracker' });
+  const intervals: TrackingIntervals = {
+    baseMs: options.pollIntervalMs,
+    maxMs: options.maxCheckIntervalMs,
+    blockedMs: options.blockedCheckIntervalMs,
+  };
+  const nudged = new Set<string>();
+  const { fetchAndApply } = createRunObserver({
+    store,
+    agent,
+    clock,
+    log,
+    intervals,
+    onLook: (runId) => nudged.delete(runId),
+  });
+  const waiter = createWaiter();
+  let pausedUntil = 0;
+  let rateLimitStreak = 0;
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let cycle: Promise<CycleStats> | undefined;
+
+  async function batchCycle(stats: CycleStats): Promise<void> {
+    const tracked = await store.runs.listTracked();
+    stats.tracked = tracked.length;
+    if (tracked.length === 0) return;
+    let listing;
+    try {
+      listing = await listLiveRuns({
+        agent,
+        tracked,
+        safetyMarginMs: options.safetyMarginMs ?? 60_000,
+        pageLimit: options.listPageLimit ?? 500,
+        maxPages: options.maxListPages ?? 10,
+      });
+    } catch (err) {
+      if (isServiceError(err) && err.kind === 'rate_limit') throw new RateLimited(err.retryAfterMs);
+      throw err;
+    }
+    stats.listRequests += listing.requests;
+    const due = runsNeedingDetail({ tracked, listing, now: clock.now(), nudged: new Set(nudged) });
+    await forEachLimit(due, options.concurrency ?? 8, (run) => fetchAndApply(run, stats));
+  }
+
+  async function perRunCycle(stats: CycleStats): Promise<void> {
+    stats.tracked = await store.runs.countTracked();
+    const due = await store.runs.listDue(clock.now(), options.perRunLimit ?? 500);
+    const dueIds = new Set(due.map((r) => r.runId));
+    const extra: RunRecord[] = [];
+    for (const runId of nudged) {
+      if (dueIds.has(runId)) continue;
+      const run = await store.runs.get(runId);
+      if (run?.tracked) extra.push(run);
+    }
+    await forEachLimit([...due, ...extra], options.concurrency ?? 8, (run) =>
+      fetchAndApply(run, stats),
+    );
+  }
+
+  async function runCycleNow(): Promise<CycleStats> {
+    const startedAt = clock.now();
+    const stats: CycleStats = {
+      mode: options.mode,
+      paused: false,
+      tracked: 0,
+      listRequests: 0,
+      detailRequests: 0,
+      changed: 0,
+      notifications: 0,
+      durationMs: 0,
+    };
+    if (startedAt < pausedUntil) {
+      stats.paused = true;
+      return stats;
+    }
+    const t0 = performance.now();
+    try {
+      if (options.mode === 'batch') await batchCycle(stats);
+      else await perRunCycle(stats);
+      rateLimitStreak = 0;
+    } catch (err) {
+      if (!(err instanceof RateLimited)) throw err;
+      const delay = Math.max(
+        err.retryAfterMs ?? 0,
+        backoffDelay(rateLimitStreak, {
+          baseMs: options.pollIntervalMs * 2,
+          maxMs: 120_000,
+          random: deps.random,
+        }),
+      );
+      rateLimitStreak += 1;
+      pausedUntil = clock.now() + delay;
+      log.warn({ delayMs: delay }, 'service answered 429: tracker slows down');
+    } finally {
+      stats.durationMs = performance.now() - t0;
+      metrics.observe('tracker_cycle_seconds', stats.durationMs / 1000, { mode: options.mode });
+      metrics.set('live_runs_tracked', stats.tracked);
+      if (stats.notifications > 0) deps.notifyOutbox?.();
+    }
+    return stats;
+  }
+
+  function runCycle(): Promise<CycleStats> {
+    // One cycle at a time: a nudge during a cycle waits for it instead of overlapping.
+    const next = (cycle ?? Promise.resolve()).catch(() => undefined).then(runCycleNow);
+    cycle = next;
+    return next;
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      try {
+        await runCycle();
+      } catch (err) {
+        log.error({ err }, 'tracker cycle failed');
+      }
+      if (!running) break;
+      const untilResume = pausedUntil - clock.now();
+      await waiter.wait(Math.max(options.pollIntervalMs, untilResume));
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      waiter.wake();
+      await loop;
+    },
+    runCycle,
+    nudge(runId) {
+      nudged.add(runId);
+      waiter.wake();
+    },
+  };
+}

@@ -1,0 +1,274 @@
+/**
+ * Shared wiring for the runs tests: a temp SQLite store, the real agent client against the
+ * in-process emulator (fast timings), recording notifiers, and trigger builders shaped like
+ * what the Slack and GitHub ingress produce.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAgentClient, type AgentClient } from '../../src/agent/index.js';
+import type { Logger, Metrics, Random, Store } from '../../src/core/ports.js';
+import type { Trigger } from '../../src/core/trigger.js';
+import {
+  FAST_TIMINGS,
+  startEmulator,
+  type Emulator,
+  type EmulatorOptions,
+} from '../../src/emulator/index.js';
+import { createEngine, type Engine, type EngineDeps } from '../../src/runs/engine.js';
+import type { EngineOptions } from '../../src/runs/runs-deps.js';
+import { openStore } from '../../src/store/index.js';
+import { createRecordingNotifier, type RecordingNotifier } from './recording-notifier.js';
+
+export interface LogLine {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  obj: object;
+  msg?: string;
+}
+
+export function createTestLogger(lines: LogLine[] = []): Logger & { lines: LogLine[] } {
+  const make = (bindings: Record<string, unknown>): Logger & { lines: LogLine[] } => {
+    const at =
+      (level: LogLine['level']) =>
+      (obj: object, msg?: string): void => {
+        lines.push({ level, obj: { ...bindings, ...obj }, ...(msg ? { msg } : {}) });
+      };
+    return {
+      lines,
+      debug: at('debug'),
+      info: at('info'),
+      warn: at('warn'),
+      error: at('error'),
+      child: (more) => make({ ...bindings, ...more }),
+    };
+  };
+  return make({});
+}
+
+export function createSeqRandom(): Random {
+  let n = 0;
+  return {
+    id: () => `id-${++n}`,
+    float: () => 0.5,
+  };
+}
+
+export function createCountingMetrics(): Metrics & {
+  counters: Map<string, number>;
+  observations: Map<string, number[]>;
+} {
+  const counters = new Map<string, number>();
+  const observations = new Map<string, number[]>();
+  return {
+    counters,
+    observations,
+    inc(name, _labels, value = 1) {
+      counters.set(name, (counters.get(name) ?? 0) + value);
+    },
+    observe(name, seconds) {
+      observations.set(name, [...(observations.get(name) ?? []), seconds]);
+    },
+    set() {},
+  };
+}
+
+export async function openTempStore(): Promise<{
+  store: Store;
+  url: string;
+  reopen(): Promise<Store>;
+  cleanup(): Promise<void>;
+}> {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-runs-'));
+  const url = `sqlite:${join(dir, 'relay.db')}`;
+  const opened: Store[] = [await openStore({ databaseUrl: url })];
+  return {
+    store: opened[0] as Store,
+    url,
+    async reopen() {
+      const store = await openStore({ databaseUrl: url });
+      opened.push(store);
+      return store;
+    },
+    async cleanup() {
+      for (const s of opened) await s.close().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let delivery = 0;
+export function nextDeliveryId(prefix = 'Ev'): string {
+  delivery += 1;
+  return `${prefix}${Date.now().toString(36)}${delivery}`;
+}
+
+/** An @-mention at the top of a Slack channel (the mention becomes the thread root). */
+export function slackMention(overrides: Partial<Trigger> = {}): Trigger {
+  const ts =
+    overrides.triggerMessage?.id.split(':')[1] ??
+    `1700000${String(++delivery).padStart(3, '0')}.000100`;
+  const threadKey = overrides.threadKey ?? `slack:T1:C1:${ts}`;
+  return {
+    platform: 'slack',
+    kind: 'mention',
+    threadKey,
+    actor: { id: 'U1', name: 'alice' },
+    text: 'fix the flaky test',
+    addressed: true,
+    context: {},
+    deliveryId: nextDeliveryId(),
+    receivedAt: new Date().toISOString(),
+    triggerMessage: { threadKey, id: `C1:${ts}` },
+    settingsScope: 'slack:T1:C1',
+    ...overrides,
+  };
+}
+
+/** A reply in an existing Slack thread (not its root). */
+export function slackReply(threadKey: string, overrides: Partial<Trigger> = {}): Trigger {
+  const ts = `1700009${String(++delivery).padStart(3, '0')}.000200`;
+  return slackMention({
+    threadKey,
+    kind: 'mention',
+    triggerMessage: { threadKey, id: `C1:${ts}` },
+    ...overrides,
+  });
+}
+
+/** A GitHub issue comment that mentions the bot. */
+export function githubComment(overrides: Partial<Trigger> = {}): Trigger {
+  const threadKey = overrides.threadKey ?? 'github:octo/widgets#7';
+  const id = ++delivery;
+  return {
+    platform: 'github',
+    kind: 'issue_comment',
+    threadKey,
+    actor: { id: 'octocat', association: 'OWNER' },
+    text: '@agent-relay fix the typo in the README',
+    addressed: false,
+    context: {
+      issue: {
+        repo: 'octo/widgets',
+        number: 7,
+        title: 'Typo in README',
+        body: 'The README says "teh".',
+        url: 'https://github.com/octo/widgets/issues/7',
+        isPullRequest: false,
+      },
+      comment: {
+        url: `https://github.com/octo/widgets/issues/7#issuecomment-${id}`,
+        body: '@agent-relay fix the typo in the README',
+      },
+    },
+    deliveryId: nextDeliveryId('gh-'),
+    receivedAt: new Date().toISOString(),
+    triggerMessage: { threadKey, id: `issue:${id}` },
+    settingsScope: 'github:octo/widgets',
+    ...overrides,
+  };
+}
+
+export const TEST_OPTIONS: EngineOptions = {
+  botHandle: 'agent-relay',
+  commandWord: '/agent',
+  pollIntervalMs: 50,
+  trackerMode: 'batch',
+  maxPromptChars: 8_000,
+  slackAllowedUsers: ['UADMIN'],
+  inboxConcurrency: 4,
+  leaseMs: 30_000,
+  workerPollMs: 20,
+  maxCheckIntervalMs: 200,
+  blockedCheckIntervalMs: 300,
+  inboxRetryDelaysMs: [50, 50, 50],
+  cancelRetryDelaysMs: [10, 10, 10],
+  outboxMaxAttempts: 4,
+  drainMs: 2_000,
+};
+
+export interface TestEnv {
+  emulator: Emulator;
+  agent: AgentClient;
+  store: Store;
+  slack: RecordingNotifier;
+  github: RecordingNotifier;
+  logger: ReturnType<typeof createTestLogger>;
+  metrics: ReturnType<typeof createCountingMetrics>;
+  engine: Engine;
+  /** Build another engine over the same emulator (e.g. after a restart). */
+  makeEngine(store: Store, overrides?: Partial<EngineDeps>): Engine;
+  reopenStore(): Promise<Store>;
+  close(): Promise<void>;
+}
+
+export async function startTestEnv(
+  input: {
+    emulator?: EmulatorOptions;
+    options?: Partial<EngineOptions>;
+    deps?: Partial<EngineDeps>;
+    agentMaxRetries?: number;
+  } = {},
+): Promise<TestEnv> {
+  const emulator = await startEmulator({ timings: FAST_TIMINGS, ...input.emulator });
+  const agent = createAgentClient({
+    baseUrl: emulator.baseUrl,
+    apiKey: emulator.apiKey,
+    maxRetries: input.agentMaxRetries ?? 0,
+    timeoutMs: 5_000,
+    sleep: async () => {},
+  });
+  const temp = await openTempStore();
+  const slack = createRecordingNotifier('slack');
+  const github = createRecordingNotifier('github');
+  const logger = createTestLogger();
+  const metrics = createCountingMetrics();
+  const engines: Engine[] = [];
+  const makeEngine = (store: Store, overrides: Partial<EngineDeps> = {}): Engine => {
+    const engine = createEngine({
+      store,
+      agent,
+      notifiers: { slack, github },
+      clock: { now: () => Date.now() },
+      random: createSeqRandom(),
+      logger,
+      metrics,
+      options: { ...TEST_OPTIONS, ...input.options },
+      sleep: async () => {},
+      ...input.deps,
+      ...overrides,
+    });
+    engines.push(engine);
+    return engine;
+  };
+  const engine = makeEngine(temp.store);
+  return {
+    emulator,
+    agent,
+    store: temp.store,
+    slack,
+    github,
+    logger,
+    metrics,
+    engine,
+    makeEngine,
+    reopenStore: () => temp.reopen(),
+    async close() {
+      for (const e of engines) await e.stop().catch(() => undefined);
+      await emulator.close();
+      await temp.cleanup();
+    },
+  };
+}
+
+/** Accept a trigger through the sink and handle every due inbox item once. */
+export async function handle(env: Pick<TestEnv, 'engine'>, trigger: Trigger): Promise<void> {
+  await env.engine.sink.accept(trigger);
+  await env.engine.inbox.runOnce();
+}
+
+/** Deliver every due notification (repeatedly, since the outbox takes one per thread). */
+export async function flushOutbox(env: Pick<TestEnv, 'engine'>, rounds = 20): Promise<void> {
+  for (let i = 0; i < rounds; i += 1) {
+    if ((await env.engine.outbox.runOnce()) === 0) return;
+  }
+}
