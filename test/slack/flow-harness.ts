@@ -1,0 +1,143 @@
+/**
+ * Slack end to end, in one process on loopback: the real Bolt receiver behind a node:http
+ * server, the runs engine over a temp SQLite store, the real agent client against the
+ * in-process emulator, and the Slack notifier against the fake Slack Web API.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAgentClient } from '../../src/agent/index.js';
+import type { Random, Store } from '../../src/core/ports.js';
+import { systemClock } from '../../src/core/ports.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Engine } from '../../src/runs/engine.js';
+import { createEngine } from '../../src/runs/engine.js';
+import type { SlackIngress } from '../../src/slack/ingress.js';
+import { createSlackIngress } from '../../src/slack/ingress.js';
+import { createSlackNotifier } from '../../src/slack/notifier.js';
+import { openStore } from '../../src/store/index.js';
+import { TEST_SIGNING_SECRET, postSlack } from '../helpers/slack.js';
+import type { FakeMessage, FakeSlackApi } from './fake-slack-api.js';
+import { startFakeSlackApi } from './fake-slack-api.js';
+import type { RecordingLogger } from './test-logger.js';
+import { createRecordingLogger } from './test-logger.js';
+
+export interface Flow {
+  url: string;
+  api: FakeSlackApi;
+  emulator: Emulator;
+  store: Store;
+  engine: Engine;
+  ingress: SlackIngress;
+  logger: RecordingLogger;
+  post(body: string, headers?: Record<string, string>): Promise<Response>;
+  /** Bot messages posted in a channel (top level and threads), oldest first. */
+  botMessages(channel?: string): FakeMessage[];
+  close(): Promise<void>;
+}
+
+export interface FlowOptions {
+  allowedUsers?: string[];
+  /** Emulator state timings (ms); the defaults show every state to a 25 ms tracker. */
+  timings?: {
+    queuedMs?: number;
+    pendingMs?: number;
+    claimedMs?: number;
+    runMs?: number;
+    slowRunMs?: number;
+  };
+}
+
+function seqRandom(): Random {
+  let n = 0;
+  return { id: () => `req-${++n}`, float: () => 0.5 };
+}
+
+export async function startFlow(options: FlowOptions = {}): Promise<Flow> {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-slack-flow-'));
+  const logger = createRecordingLogger();
+  const emulator = await startEmulator({
+    timings: {
+      queuedMs: 100,
+      pendingMs: 60,
+      claimedMs: 60,
+      runMs: 250,
+      slowRunMs: 5_000,
+      ...options.timings,
+    },
+    tickMs: 10,
+  });
+  const store = await openStore({ databaseUrl: `sqlite:${join(dir, 'relay.db')}` });
+  const api = await startFakeSlackApi();
+  const agent = createAgentClient({
+    baseUrl: emulator.baseUrl,
+    apiKey: emulator.apiKey,
+    maxRetries: 0,
+    timeoutMs: 5_000,
+  });
+  const notifier = createSlackNotifier({ botToken: 'xoxb-flow', apiUrl: api.url, logger });
+  const engine = createEngine({
+    store,
+    agent,
+    notifiers: { slack: notifier },
+    clock: systemClock,
+    random: seqRandom(),
+    logger,
+    options: {
+      botHandle: 'agent-relay',
+      commandWord: '/agent',
+      pollIntervalMs: 25,
+      trackerMode: 'batch',
+      maxPromptChars: 20_000,
+      slackAllowedUsers: options.allowedUsers ?? [],
+      workerPollMs: 10,
+      maxCheckIntervalMs: 100,
+      blockedCheckIntervalMs: 100,
+      cancelRetryDelaysMs: [50, 100, 200],
+      inboxRetryDelaysMs: [100, 200],
+      drainMs: 2_000,
+    },
+  });
+  const ingress = createSlackIngress({
+    signingSecret: TEST_SIGNING_SECRET,
+    botToken: 'xoxb-flow',
+    apiUrl: api.url,
+    commandName: '/agent',
+    allowedChannels: [],
+    allowedUsers: options.allowedUsers ?? [],
+    sink: engine.sink,
+    logger,
+    replyInThreadWithoutMention: true,
+  });
+  const server = createServer((req, res) => void ingress.handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+  await ingress.start();
+  engine.start();
+
+  return {
+    url,
+    api,
+    emulator,
+    store,
+    engine,
+    ingress,
+    logger,
+    post: (body, headers) => postSlack(url, body, headers === undefined ? {} : { headers }),
+    botMessages: (channel = 'CGENERAL1') =>
+      api.messages.filter((m) => m.channel === channel && m.bot_id === api.identity.bot_id),
+    async close() {
+      await engine.stop();
+      await ingress.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await api.close();
+      await emulator.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

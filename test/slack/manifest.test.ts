@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { z } from 'zod';
+
+const root = new URL('../../', import.meta.url);
+const manifestText = readFileSync(new URL('manifests/slack-app.yaml', root), 'utf8');
+const setupDoc = readFileSync(new URL('docs/slack-setup.md', root), 'utf8');
+
+const Manifest = z.object({
+  display_information: z.object({ name: z.string().min(1), description: z.string().max(140) }),
+  features: z.object({
+    app_home: z.object({
+      messages_tab_enabled: z.literal(true),
+      messages_tab_read_only_enabled: z.literal(false),
+    }),
+    bot_user: z.object({ display_name: z.string().min(1) }),
+    slash_commands: z
+      .array(z.object({ command: z.string(), url: z.string(), description: z.string() }))
+      .length(1),
+  }),
+  oauth_config: z.object({ scopes: z.object({ bot: z.array(z.string()) }).strict() }),
+  settings: z.object({
+    event_subscriptions: z.object({ request_url: z.string(), bot_events: z.array(z.string()) }),
+    interactivity: z.object({ is_enabled: z.literal(true), request_url: z.string() }),
+    socket_mode_enabled: z.boolean(),
+  }),
+});
+const manifest = Manifest.parse(parse(manifestText));
+
+/** Every Web API method the notifier and ingress call, and the event each listener needs. */
+const NEEDED_SCOPES = [
+  'app_mentions:read', // app_mention
+  'channels:history', // message.channels, conversations.replies (public)
+  'groups:history', // message.groups, conversations.replies (private)
+  'im:history', // message.im
+  'chat:write', // chat.postMessage, chat.update, chat.postEphemeral
+  'reactions:write', // reactions.add
+  'commands', // the slash command
+];
+
+describe('Slack app manifest', () => {
+  it('asks for exactly the bot scopes the code needs, and no user scopes', () => {
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...NEEDED_SCOPES].sort());
+  });
+
+  it('subscribes to the events the listeners handle', () => {
+    expect(manifest.settings.event_subscriptions.bot_events.sort()).toEqual(
+      ['app_mention', 'message.channels', 'message.groups', 'message.im'].sort(),
+    );
+  });
+
+  it('sends everything to the one endpoint, on a placeholder host', () => {
+    const urls = [
+      manifest.settings.event_subscriptions.request_url,
+      manifest.settings.interactivity.request_url,
+      ...manifest.features.slash_commands.map((c) => c.url),
+    ];
+    for (const url of urls) expect(url).toBe('https://YOUR-HOST.example.com/slack/events');
+    expect(manifest.features.slash_commands[0]?.command).toBe('/agent');
+    expect(manifest.settings.socket_mode_enabled).toBe(false);
+  });
+
+  it('has every scope explained in the setup guide', () => {
+    const table = setupDoc.slice(setupDoc.indexOf('### Bot scopes'));
+    const documented = [...table.matchAll(/^\| `([a-z_:.]+)` \|/gm)].map((m) => m[1]);
+    expect(documented.sort()).toEqual([...manifest.oauth_config.scopes.bot].sort());
+  });
+});
