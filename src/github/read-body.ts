@@ -1,0 +1,25 @@
+/**
+ * Read a request body into a Buffer, refusing more than `maxBytes` (413) before buffering it.
+ */
+import type { IncomingMessage } from 'node:http';
+
+export class BodyTooLargeError extends Error {
+  override readonly name = 'BodyTooLargeError';
+  readonly code = 'body_too_large';
+}
+
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    throw new BodyTooLargeError(`body of ${declared} bytes exceeds ${maxBytes}`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    size += buf.length;
+    if (size > maxBytes) throw new BodyTooLargeError(`body exceeds ${maxBytes} bytes`);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,281 @@
+/**
+ * End to end on loopback: signed webhooks -> the real ingress (@octokit/webhooks
+ * verification) -> the engine's sink (SQLite inbox) -> the engine -> the real agent client ->
+ * the in-process emulator; and back: tracker -> outbox -> the GitHub notifier (Octokit) ->
+ * the fake GitHub REST API, which records every comment, edit and reaction.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAgentClient } from '../../src/agent/index.js';
+import { systemClock, type Store } from '../../src/core/ports.js';
+import { FAST_TIMINGS, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { createGitHubIngress } from '../../src/github/ingress.js';
+import { createGitHubNotifier } from '../../src/github/notifier.js';
+import { createOutboxRefusalSink } from '../../src/github/refusal.js';
+import { createEngine, type Engine } from '../../src/runs/engine.js';
+import { openStore } from '../../src/store/index.js';
+import { postGitHub } from '../helpers/github.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { startFakeGitHub, type FakeComment, type FakeGitHub } from './fake-github-api.js';
+import { FIXTURE_EVENT, fixture, type Change, type FixtureName, type Payload } from './fixtures.js';
+import { createRecordingLogger } from './test-logger.js';
+
+interface Env {
+  url: string;
+  api: FakeGitHub;
+  emulator: Emulator;
+  store: Store;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+let env: Env;
+
+async function startEnv(): Promise<Env> {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-github-flow-'));
+  const emulator = await startEmulator({ timings: FAST_TIMINGS });
+  const store = await openStore({ databaseUrl: `sqlite:${join(dir, 'relay.db')}` });
+  const api = await startFakeGitHub({ token: 'ghp_flow' });
+  api.setPullRequest('octo-org', 'widgets', 7, { head: 'fix/parser', base: 'main' });
+  const logger = createRecordingLogger();
+  const notifier = createGitHubNotifier({
+    auth: { kind: 'token', token: 'ghp_flow' },
+    apiUrl: api.url,
+    logger,
+    minWriteIntervalMs: 0,
+    retryBaseMs: 5,
+    render: { commandWord: '/agent', botHandle: 'agent-relay' },
+  });
+  let n = 0;
+  const engine = createEngine({
+    store,
+    agent: createAgentClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, maxRetries: 0 }),
+    notifiers: { github: notifier },
+    clock: systemClock,
+    random: { id: () => `req-${++n}`, float: () => 0.5 },
+    logger,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 10))),
+    options: {
+      botHandle: 'agent-relay',
+      commandWord: '/agent',
+      pollIntervalMs: 40,
+      trackerMode: 'batch',
+      maxPromptChars: 8_000,
+      workerPollMs: 20,
+      maxCheckIntervalMs: 150,
+      blockedCheckIntervalMs: 200,
+      inboxRetryDelaysMs: [50, 50],
+      outboxMaxAttempts: 3,
+      drainMs: 2_000,
+    },
+  });
+  const ingress = createGitHubIngress({
+    secret: 'flow-secret',
+    botHandle: 'agent-relay',
+    triggerLabel: 'agent',
+    allowedAssociations: ['OWNER', 'MEMBER', 'COLLABORATOR'],
+    commandWord: '/agent',
+    sink: engine.sink,
+    refusals: createOutboxRefusalSink({ store, clock: systemClock }),
+    logger,
+    onInstallation: (owner, repo, id) => notifier.learnInstallation(owner, repo, id),
+    lookupPullRequest: (q) => notifier.lookupPullRequest(q),
+  });
+  const server: Server = createServer((req, res) => void ingress.handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  engine.start();
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/github/webhooks`,
+    api,
+    emulator,
+    store,
+    engine,
+    async close() {
+      await engine.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await api.close();
+      await emulator.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+beforeEach(async () => {
+  env = await startEnv();
+});
+afterEach(async () => {
+  await env.close();
+});
+
+let deliveries = 0;
+async function deliver(name: FixtureName, change?: Change, deliveryId = `flow-${++deliveries}`) {
+  const res = await postGitHub(env.url, JSON.stringify(fixture(name, change)), {
+    event: FIXTURE_EVENT[name],
+    deliveryId,
+    secret: 'flow-secret',
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+/** A comment on issue #42 by alice (MEMBER) with this body and comment id. */
+function comment(body: string, id: number) {
+  return (p: Payload) => {
+    p.comment.body = body;
+    p.comment.id = id;
+    p.comment.html_url = `https://github.com/octo-org/widgets/issues/42#issuecomment-${id}`;
+  };
+}
+
+const onIssue = (n: number): FakeComment[] => env.api.commentsOn('octo-org', 'widgets', n);
+const latest = (c: FakeComment | undefined): string => c?.edits.at(-1) ?? c?.body ?? '';
+
+async function outcomeComment(n: number, text: string): Promise<FakeComment> {
+  return waitUntil(() => onIssue(n).find((c) => c.body.includes(text)), {
+    timeoutMs: 8_000,
+    message: `a comment on #${n} containing ${JSON.stringify(text)}`,
+  });
+}
+
+describe('GitHub end to end', () => {
+  it('mention on an issue -> 👀 -> status comment edited through states -> final comment + 🚀', async () => {
+    expect(await deliver('issue-comment-created')).toEqual({
+      status: 202,
+      json: { ok: true, result: 'accepted' },
+    });
+    await waitUntil(() =>
+      env.api.reactions.some(
+        (r) => r.target === 'issue_comment' && r.id === 1001 && r.content === 'eyes',
+      ),
+    );
+
+    const outcome = await outcomeComment(42, 'succeeded');
+    expect(outcome.body.startsWith('@alice ✅ The run')).toBe(true);
+    const [status] = onIssue(42);
+    expect(status).not.toBe(outcome);
+    // Created once, then edited in place: never a second status comment.
+    expect(onIssue(42).filter((c) => c.body.includes('| Run |'))).toHaveLength(1);
+    const run = env.emulator.runs.all()[0]!;
+    expect(status?.body).toContain(run.run_id);
+    await waitUntil(() => latest(status).includes('✅ Succeeded'), {
+      message: 'final status edit',
+    });
+    const headings = [status!.firstBody, ...status!.edits].map((b) => b.split('\n')[0]);
+    expect(headings.at(-1)).toContain('Succeeded');
+    expect(headings.some((h) => /Queued|Pending|Starting|Running/.test(h ?? ''))).toBe(true);
+    await waitUntil(() => env.api.reactions.some((r) => r.id === 1001 && r.content === 'rocket'));
+
+    // The run got the issue as context and the relay's stamp.
+    expect(run.prompt).toContain('please fix the flaky test');
+    expect(run.prompt).toContain('Flaky parser test');
+    expect(run.metadata).toMatchObject({
+      relay_thread: 'github:octo-org/widgets#42',
+      relay_platform: 'github',
+    });
+
+    // Our own status comment coming back as a webhook starts nothing.
+    expect((await deliver('issue-comment-bot')).json.result).toBe('ignored');
+    expect(env.emulator.runs.count()).toBe(1);
+  });
+
+  it('review comment -> run with path, line and diff hunk; replies in the review thread', async () => {
+    expect((await deliver('review-comment-created')).status).toBe(202);
+    await waitUntil(() =>
+      env.api.reactions.some((r) => r.target === 'review_comment' && r.id === 2001),
+    );
+    const reply = await waitUntil(() =>
+      [...env.api.comments.values()].find(
+        (c) => c.kind === 'review' && c.body.includes('succeeded'),
+      ),
+    );
+    expect(reply.inReplyTo).toBe(2001);
+    const status = [...env.api.comments.values()].find(
+      (c) => c.kind === 'review' && c.body.includes('| Run |'),
+    );
+    expect(status?.inReplyTo).toBe(2001);
+    await waitUntil(() => (status?.edits.length ?? 0) > 0, { message: 'status reply edited' });
+    expect(env.api.comments.size).toBe(2); // no issue-level comments
+    const run = env.emulator.runs.all()[0]!;
+    expect(run.prompt).toContain('src/parser.ts line 13');
+    expect(run.prompt).toContain('@@ -10,6 +10,8 @@');
+    expect(run.prompt).toContain('Branches: fix/parser -> main');
+  });
+
+  it('a follow-up comment reaches the service', async () => {
+    await deliver(
+      'issue-comment-created',
+      comment('@agent-relay ask me which branch [block]', 3001),
+    );
+    await outcomeComment(42, 'waiting for your input');
+    const runId = env.emulator.runs.all()[0]!.run_id;
+    expect(
+      (await deliver('issue-comment-created', comment('@agent-relay target main', 3002))).status,
+    ).toBe(202);
+    await waitUntil(() => env.emulator.followups.find((f) => f.runId === runId), {
+      message: 'follow-up recorded',
+    });
+    expect(env.emulator.followups[0]?.message).toContain('target main');
+    expect(env.emulator.runs.count()).toBe(1);
+  });
+
+  it('/agent cancel cancels the running run', async () => {
+    await deliver('issue-comment-created', comment('@agent-relay long job [slow]', 4001));
+    const run = await waitUntil(
+      () => env.emulator.runs.all().find((r) => r.state === 'INPROGRESS'),
+      { timeoutMs: 5_000 },
+    );
+    expect((await deliver('issue-comment-created', comment('/agent cancel', 4002))).status).toBe(
+      202,
+    );
+    await waitUntil(() => env.emulator.runs.get(run.run_id)?.state === 'CANCELLED', {
+      message: 'cancelled',
+    });
+    await outcomeComment(42, 'was cancelled');
+  });
+
+  it('label trigger: the title and body become the prompt (a title saying "Cancel" included)', async () => {
+    expect((await deliver('issues-labeled-agent')).status).toBe(202);
+    await waitUntil(() =>
+      env.api.reactions.some((r) => r.target === 'issue' && r.id === 44 && r.content === 'eyes'),
+    );
+    await outcomeComment(44, 'succeeded');
+    const run = env.emulator.runs.all()[0]!;
+    expect(run.prompt).toContain('Cancel button does nothing');
+    expect(run.prompt).toContain('Clicking Cancel on the dialog leaves it open.');
+  });
+
+  it('factory:<alias> label dispatches to that factory', async () => {
+    expect((await deliver('issues-labeled-factory')).status).toBe(202);
+    await waitUntil(() => env.emulator.requests.get('POST /factory/:uid/runs') === 1, {
+      message: 'dispatched',
+    });
+    const status = await waitUntil(() => onIssue(45).find((c) => c.body.includes('| Run |')));
+    expect(latest(status)).toContain('Docs Factory');
+    expect(env.emulator.runs.all()[0]?.prompt).toContain('Document the exporter');
+  });
+
+  it('the same delivery twice -> one run', async () => {
+    const first = await deliver('issue-comment-created', undefined, 'dup-1');
+    const second = await deliver('issue-comment-created', undefined, 'dup-1');
+    expect([first.status, second.status]).toEqual([202, 200]);
+    await outcomeComment(42, 'succeeded');
+    expect(env.emulator.runs.count()).toBe(1);
+  });
+
+  it('an outsider gets one polite refusal and no run', async () => {
+    const outsider = (p: Payload) => {
+      p.comment.user = { login: 'mallory', type: 'User' };
+      p.comment.author_association = 'NONE';
+    };
+    expect((await deliver('issue-comment-created', outsider)).json.result).toBe('refused');
+    const refusal = await outcomeComment(42, 'only by the repository owner');
+    expect(refusal.body.startsWith('ℹ️ @mallory')).toBe(true);
+    expect(env.emulator.runs.count()).toBe(0);
+    expect(env.emulator.requests.total()).toBe(0);
+  });
+});
