@@ -25,11 +25,34 @@ export interface Observation {
   notifications: OutboxPayload[];
 }
 
+/** Epoch ms of an RFC 3339 timestamp, undefined when absent or unparsable. */
+export function epochOf(timestamp: string | null | undefined): number | undefined {
+  if (!timestamp) return undefined;
+  const ms = Date.parse(timestamp);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/**
+ * Whether the service's view differs from what the store holds. A view older than the one
+ * already seen (a lagging listing, an out-of-order commit) is not a change: applying it would
+ * move the run backwards.
+ */
 export function hasChanged(
   record: RunRecord,
   item: Pick<RunItem, 'state' | 'updated_at'>,
 ): boolean {
-  return item.state !== record.state || item.updated_at !== record.serviceUpdatedAt;
+  if (item.state === record.state && item.updated_at === record.serviceUpdatedAt) return false;
+  const seen = epochOf(record.serviceUpdatedAt);
+  const listed = epochOf(item.updated_at);
+  return seen === undefined || listed === undefined || listed >= seen;
+}
+
+/**
+ * A list item without any of the detail-only fields: a service whose list returns summaries.
+ * The final (ended or BLOCKED) message is then built from the run's detail instead.
+ */
+export function looksLikeSummary(item: RunItem): boolean {
+  return !('artifacts' in item) && !('status_message' in item) && !('run_time' in item);
 }
 
 /** The next per-run interval while nothing changes: grows by half up to the cap. */
@@ -48,10 +71,11 @@ export function observeRun(input: {
 }): Observation {
   const { record, item, now, intervals } = input;
   const state = stateView(item.state);
-  const settledAndNotified = state.ended && record.notifiedState === item.state;
   if (!hasChanged(record, item)) {
     const interval = grownInterval(record, intervals);
     const patch: Observation['patch'] = { nextCheckAt: now + interval, checkIntervalMs: interval };
+    const settledAndNotified =
+      stateView(record.state).ended && record.notifiedState === record.state;
     if (settledAndNotified) patch.tracked = false;
     return { changed: false, patch, notifications: [] };
   }

@@ -1,6 +1,6 @@
 /**
- * One run, one look: fetch its detail and write what changed (state, check interval) and the
- * notifications it calls for in ONE transaction. Shared by both tracker modes.
+ * One run, one look: write what changed (state, check interval) and the notifications it
+ * calls for in ONE transaction, from a list item (batch) or a fetched detail (both modes).
  */
 import type { RunItem } from '../agent/schemas.js';
 import type {
@@ -31,11 +31,28 @@ export interface TrackerDeps {
     pollIntervalMs: number;
     maxCheckIntervalMs: number;
     blockedCheckIntervalMs: number;
-    /** Margin subtracted from the `updated_after` watermark (clock skew). Default 60 s. */
+    /**
+     * Batch: margin subtracted from the high-water mark in `updated_after` (the filter is
+     * exclusive, and a service may commit out of order). Default 2 s.
+     */
     safetyMarginMs?: number;
+    /** Batch: items per listing page (1-500). Default 500. */
     listPageLimit?: number;
+    /** Batch: pages per listing; a cut listing continues next cycle. Default 10. */
     maxListPages?: number;
-    /** Detail fetches in flight at once. Default 8. */
+    /** Batch: a full sweep of live and BLOCKED runs every this many cycles. Default 150. */
+    sweepEveryCycles?: number;
+    /**
+     * Batch: how far before its record's last write a run that became tracked while the
+     * tracker runs (a new run, a follow-up on an ended run) is looked for. Default 60 s.
+     */
+    newlyTrackedLookBackMs?: number;
+    /**
+     * Batch: cycles a failing detail fetch of a summary list item (ended or BLOCKED) is tried
+     * before the list item is used as it is. Default 3.
+     */
+    summaryDetailAttempts?: number;
+    /** Detail fetches (and item writes) in flight at once. Default 8. */
     concurrency?: number;
     /** Due runs per cycle in per-run mode. Default 500. */
     perRunLimit?: number;
@@ -51,6 +68,10 @@ export interface CycleStats {
   detailRequests: number;
   changed: number;
   notifications: number;
+  /** Batch: the cycle included the periodic sweep of live and BLOCKED runs. */
+  swept: boolean;
+  /** Batch: a listing failed (the next cycle lists again from the same point). */
+  listFailed: boolean;
   durationMs: number;
 }
 
@@ -62,6 +83,13 @@ export class RateLimited extends Error {
   }
 }
 
+export interface RunObserver {
+  /** Write what `item` (the service's view of the run) calls for, in one transaction. */
+  apply(runId: string, item: RunItem, stats: CycleStats): Promise<void>;
+  /** Fetch the run's detail and apply it; a failed fetch reschedules the run (per-run mode). */
+  fetchAndApply(run: RunRecord, stats: CycleStats): Promise<void>;
+}
+
 export function createRunObserver(deps: {
   store: Store;
   agent: AgentService;
@@ -70,7 +98,7 @@ export function createRunObserver(deps: {
   intervals: TrackingIntervals;
   /** Called before each fetch (the tracker forgets a nudge once the run is looked at). */
   onLook?: (runId: string) => void;
-}): { fetchAndApply(run: RunRecord, stats: CycleStats): Promise<void> } {
+}): RunObserver {
   const { store, agent, clock, log, intervals } = deps;
   async function apply(runId: string, item: RunItem, stats: CycleStats): Promise<void> {
     const now = clock.now();
@@ -113,5 +141,5 @@ export function createRunObserver(deps: {
     await apply(run.runId, item, stats);
   }
 
-  return { fetchAndApply };
+  return { apply, fetchAndApply };
 }

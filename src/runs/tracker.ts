@@ -1,15 +1,15 @@
 /**
  * The tracker: finds state changes of every tracked run and writes the new state and its
  * notifications in one transaction (so a crash neither loses nor repeats one). Batch mode
- * lists live runs once per cycle and fetches detail only where something changed; per-run
- * mode fetches every due run. A 429 from the service slows the whole tracker down.
+ * (tracker-batch.ts) lists what changed since a high-water mark once per cycle for all runs;
+ * per-run mode fetches every due run's detail with a per-run backoff (the baseline, and the
+ * fallback for a service without `updated_after`). A 429 slows the whole tracker down.
  */
 import type { RunRecord } from '../core/ports.js';
-import { isServiceError } from '../core/ports.js';
 import { backoffDelay, createWaiter } from './backoff.js';
 import type { TrackingIntervals } from './detect-changes.js';
 import { forEachLimit } from './for-each-limit.js';
-import { listLiveRuns, runsNeedingDetail } from './tracker-batch.js';
+import { createBatchCycle } from './tracker-batch.js';
 import {
   createRunObserver,
   RateLimited,
@@ -23,7 +23,7 @@ export interface Tracker {
   start(): void;
   stop(): Promise<void>;
   runCycle(): Promise<CycleStats>;
-  /** Look at this run at the next cycle (after a follow-up or cancel), and soon. */
+  /** Look at this run soon (after a follow-up or cancel): wakes the tracker early. */
   nudge(runId: string): void;
 }
 
@@ -36,7 +36,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
     blockedMs: options.blockedCheckIntervalMs,
   };
   const nudged = new Set<string>();
-  const { fetchAndApply } = createRunObserver({
+  const observer = createRunObserver({
     store,
     agent,
     clock,
@@ -44,34 +44,28 @@ export function createTracker(deps: TrackerDeps): Tracker {
     intervals,
     onLook: (runId) => nudged.delete(runId),
   });
+  const concurrency = options.concurrency ?? 8;
+  const batchCycle = createBatchCycle({
+    store,
+    agent,
+    log,
+    observer,
+    options: {
+      marginMs: options.safetyMarginMs ?? 2_000,
+      pageLimit: options.listPageLimit ?? 500,
+      maxPages: options.maxListPages ?? 10,
+      sweepEveryCycles: Math.max(1, options.sweepEveryCycles ?? 150),
+      newlyTrackedLookBackMs: options.newlyTrackedLookBackMs ?? 60_000,
+      summaryDetailAttempts: Math.max(1, options.summaryDetailAttempts ?? 3),
+      concurrency,
+    },
+  });
   const waiter = createWaiter();
   let pausedUntil = 0;
   let rateLimitStreak = 0;
   let running = false;
   let loop: Promise<void> | undefined;
   let cycle: Promise<CycleStats> | undefined;
-
-  async function batchCycle(stats: CycleStats): Promise<void> {
-    const tracked = await store.runs.listTracked();
-    stats.tracked = tracked.length;
-    if (tracked.length === 0) return;
-    let listing;
-    try {
-      listing = await listLiveRuns({
-        agent,
-        tracked,
-        safetyMarginMs: options.safetyMarginMs ?? 60_000,
-        pageLimit: options.listPageLimit ?? 500,
-        maxPages: options.maxListPages ?? 10,
-      });
-    } catch (err) {
-      if (isServiceError(err) && err.kind === 'rate_limit') throw new RateLimited(err.retryAfterMs);
-      throw err;
-    }
-    stats.listRequests += listing.requests;
-    const due = runsNeedingDetail({ tracked, listing, now: clock.now(), nudged: new Set(nudged) });
-    await forEachLimit(due, options.concurrency ?? 8, (run) => fetchAndApply(run, stats));
-  }
 
   async function perRunCycle(stats: CycleStats): Promise<void> {
     stats.tracked = await store.runs.countTracked();
@@ -83,8 +77,8 @@ export function createTracker(deps: TrackerDeps): Tracker {
       const run = await store.runs.get(runId);
       if (run?.tracked) extra.push(run);
     }
-    await forEachLimit([...due, ...extra], options.concurrency ?? 8, (run) =>
-      fetchAndApply(run, stats),
+    await forEachLimit([...due, ...extra], concurrency, (run) =>
+      observer.fetchAndApply(run, stats),
     );
   }
 
@@ -98,6 +92,8 @@ export function createTracker(deps: TrackerDeps): Tracker {
       detailRequests: 0,
       changed: 0,
       notifications: 0,
+      swept: false,
+      listFailed: false,
       durationMs: 0,
     };
     if (startedAt < pausedUntil) {
@@ -164,7 +160,9 @@ export function createTracker(deps: TrackerDeps): Tracker {
     },
     runCycle,
     nudge(runId) {
-      nudged.add(runId);
+      // Batch: the follow-up or cancel moves the run's updated_at, so the next listing shows
+      // it; waking early is enough. Per-run: look at the run in the next cycle.
+      if (options.mode === 'per-run') nudged.add(runId);
       waiter.wake();
     },
   };

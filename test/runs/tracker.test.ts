@@ -183,19 +183,29 @@ describe('tracker', () => {
     const batch = await measure('batch');
     const perRun = await measure('per-run');
     expect(perRun).toBe(50 * cycles);
-    // One listing per cycle plus one detail per run the first time it is seen.
-    expect(batch).toBe(cycles + 50);
-    expect(batch * 5).toBeLessThan(perRun);
+    // One listing per cycle; list items are full RunItems, so no detail is fetched at all.
+    expect(batch).toBe(cycles);
+    expect(batch * 25).toBeLessThan(perRun);
 
-    // A change is still found in batch mode: the run leaves the live list, its detail is fetched.
+    // A change is still found in batch mode: the listing shows it, complete, so no detail.
     await track();
     const tr = tracker('batch', { clock });
     await tr.runCycle();
     env.emulator.setState(ids[7]!, 'SUCCEEDED');
     env.emulator.requests.reset();
     const stats = await tr.runCycle();
-    expect(stats).toMatchObject({ listRequests: 1, detailRequests: 1, changed: 1 });
+    expect(stats).toMatchObject({ listRequests: 1, detailRequests: 0, changed: 1 });
     expect(await env.store.runs.get(ids[7]!)).toMatchObject({ state: 'SUCCEEDED', tracked: false });
+    const outcome = (await env.store.outboxQueue.list()).find(
+      (i) => i.payload.runId === ids[7] && i.payload.kind === 'post',
+    );
+    expect(outcome?.payload.message).toMatchObject({
+      type: 'run_outcome',
+      run: {
+        state: { name: 'SUCCEEDED' },
+        links: expect.arrayContaining([expect.objectContaining({ kind: 'pull_request' })]),
+      },
+    });
   });
 
   it('a run the service no longer knows is dropped from tracking', async () => {
