@@ -1,0 +1,142 @@
+/**
+ * Every environment variable agent-relay reads, with its meaning and default: the single
+ * list the operator guide's table is checked against (test/config-variables.test.ts) and the
+ * one `redactedConfig` and the logger's redaction derive their secret names from.
+ */
+export interface ConfigVariable {
+  name: string;
+  meaning: string;
+  default: string;
+  /** Its value never appears in a log line, an error message or a printed config. */
+  secret?: boolean;
+}
+
+export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
+  { name: 'PORT', meaning: 'port of the one HTTP server (0: any free port)', default: '3000' },
+  { name: 'HOST', meaning: 'address the HTTP server binds', default: '0.0.0.0' },
+  {
+    name: 'DATABASE_URL',
+    meaning: '`sqlite:PATH`, a plain file path, or `postgres://…`',
+    default: './data/agent-relay.db',
+    secret: true, // a postgres URL may carry a password; printed with the password masked
+  },
+  {
+    name: 'AGENT_API_URL',
+    meaning: "the Agent Run Service's versioned root (`…/api/v1`)",
+    default: 'unset: embedded emulator',
+  },
+  {
+    name: 'AGENT_API_KEY',
+    meaning: 'bearer key for the service',
+    default: 'required with `AGENT_API_URL`',
+    secret: true,
+  },
+  { name: 'POLL_INTERVAL_MS', meaning: "the tracker's base interval", default: '2000' },
+  {
+    name: 'TRACKER_MODE',
+    meaning: '`batch` (list endpoint, few requests) or `per-run` (one detail request per run)',
+    default: 'batch',
+  },
+  {
+    name: 'MAX_PROMPT_CHARS',
+    meaning: 'longest prompt (with context) sent to the service',
+    default: '20000',
+  },
+  {
+    name: 'SLACK_SIGNING_SECRET',
+    meaning: 'with `SLACK_BOT_TOKEN`: enables Slack (HTTP mode, `POST /slack/events`)',
+    default: 'unset: Slack off',
+    secret: true,
+  },
+  {
+    name: 'SLACK_BOT_TOKEN',
+    meaning: 'Slack bot token (`xoxb-…`); with the signing secret or app token enables Slack',
+    default: 'unset: Slack off',
+    secret: true,
+  },
+  {
+    name: 'SLACK_APP_TOKEN',
+    meaning: 'app-level token (`xapp-…`): Socket Mode instead of HTTP',
+    default: 'unset',
+    secret: true,
+  },
+  { name: 'SLACK_API_URL', meaning: 'Slack Web API base', default: 'https://slack.com/api/' },
+  { name: 'SLACK_COMMAND', meaning: 'the slash command', default: '/agent' },
+  {
+    name: 'SLACK_ALLOWED_CHANNELS',
+    meaning: 'allowlist of channel ids (comma-separated)',
+    default: 'every channel',
+  },
+  {
+    name: 'SLACK_ALLOWED_USERS',
+    meaning: 'allowlist of user ids (comma-separated)',
+    default: 'everyone',
+  },
+  {
+    name: 'SLACK_REPLY_WITHOUT_MENTION',
+    meaning: 'a plain reply in a thread that has a run is a follow-up (`0`: only mentions)',
+    default: '1',
+  },
+  {
+    name: 'GITHUB_WEBHOOK_SECRET',
+    meaning: 'enables GitHub (`POST /github/webhooks`)',
+    default: 'unset: GitHub off',
+    secret: true,
+  },
+  {
+    name: 'GITHUB_WEBHOOK_SECRET_PREVIOUS',
+    meaning: 'the old secret, still accepted while rotating',
+    default: 'unset',
+    secret: true,
+  },
+  { name: 'GITHUB_APP_ID', meaning: 'GitHub App id (App auth)', default: 'unset' },
+  {
+    name: 'GITHUB_PRIVATE_KEY',
+    meaning: "the App's private key, PEM (`\\n` escapes allowed)",
+    default: 'unset',
+    secret: true,
+  },
+  {
+    name: 'GITHUB_PRIVATE_KEY_PATH',
+    meaning: "a file holding the App's private key (instead of `GITHUB_PRIVATE_KEY`)",
+    default: 'unset',
+  },
+  {
+    name: 'GITHUB_TOKEN',
+    meaning: 'token auth instead of an App',
+    default: 'unset',
+    secret: true,
+  },
+  {
+    name: 'GITHUB_API_URL',
+    meaning: 'REST base (GitHub Enterprise Server, fakes)',
+    default: 'https://api.github.com',
+  },
+  { name: 'GITHUB_BOT_HANDLE', meaning: 'the @-mention that triggers', default: 'agent-relay' },
+  { name: 'GITHUB_TRIGGER_LABEL', meaning: 'label that starts a run', default: 'agent' },
+  {
+    name: 'GITHUB_ALLOWED_ASSOCIATIONS',
+    meaning: 'author associations that may trigger',
+    default: 'OWNER,MEMBER,COLLABORATOR',
+  },
+  {
+    name: 'LOG_LEVEL',
+    meaning: '`trace`, `debug`, `info`, `warn`, `error`, `fatal` or `silent`',
+    default: 'info',
+  },
+  { name: 'LOG_PRETTY', meaning: 'human-readable logs (`1`/`0`)', default: 'pretty on a TTY' },
+  {
+    name: 'SHUTDOWN_TIMEOUT_MS',
+    meaning: 'how long SIGTERM waits for in-flight work before closing',
+    default: '10000',
+  },
+  {
+    name: 'EMULATOR_FAST',
+    meaning: 'the embedded emulator moves runs through their states in about a second',
+    default: '0',
+  },
+];
+
+export const SECRET_VARIABLES: ReadonlySet<string> = new Set(
+  CONFIG_VARIABLES.filter((v) => v.secret).map((v) => v.name),
+);

@@ -1,0 +1,120 @@
+/**
+ * `npm run demo`: in one process, the service with the embedded emulator, a fake Slack Web
+ * API and a fake GitHub API; then a scripted conversation through the real HTTP endpoints,
+ * with what a person would see in each thread printed as the runs progress.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunItem } from '../agent/schemas.js';
+import { loadConfig } from '../config.js';
+import type { Logger } from '../core/ports.js';
+import { FAST_TIMINGS } from '../emulator/index.js';
+import type { EmulatorTimings } from '../emulator/index.js';
+import { silentLogger } from '../logger.js';
+import { startService } from '../main.js';
+import { startFakeGitHub } from './fake-github.js';
+import { startFakeSlack } from './fake-slack.js';
+import * as scenes from './script.js';
+import type { Stage } from './script.js';
+import { createTranscript } from './transcript.js';
+import type { ThreadView } from './transcript.js';
+
+/** Slow enough to watch a status message move, fast enough for a one-minute demo. */
+export const DEMO_TIMINGS: EmulatorTimings = {
+  queuedMs: 400,
+  pendingMs: 300,
+  claimedMs: 300,
+  runMs: 1500,
+  slowRunMs: 8000,
+};
+
+export interface DemoOptions {
+  out?: (line: string) => void;
+  /** Test timings: the whole demo in a few seconds. */
+  fast?: boolean;
+  logger?: Logger;
+}
+
+export interface DemoResult {
+  slackThreads: ThreadView[];
+  githubThreads: ThreadView[];
+  runs: RunItem[];
+  followups: { runId: string; message: string }[];
+}
+
+const SLACK_SECRET = 'demo-signing-secret';
+const GITHUB_SECRET = 'demo-webhook-secret';
+
+export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
+  const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const dir = mkdtempSync(join(tmpdir(), 'agent-relay-demo-'));
+  const slack = await startFakeSlack();
+  const github = await startFakeGitHub();
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: join(dir, 'demo.db'),
+    POLL_INTERVAL_MS: options.fast ? '50' : '250',
+    SLACK_SIGNING_SECRET: SLACK_SECRET,
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_API_URL: slack.apiUrl,
+    GITHUB_WEBHOOK_SECRET: GITHUB_SECRET,
+    GITHUB_TOKEN: github.token,
+    GITHUB_API_URL: github.apiUrl,
+  });
+  const service = await startService(config, {
+    logger: options.logger ?? silentLogger(),
+    emulatorTimings: options.fast ? FAST_TIMINGS : DEMO_TIMINGS,
+    engineOptions: { workerPollMs: options.fast ? 20 : 100, cancelRetryDelaysMs: [200, 400, 800] },
+    platforms: { githubMinWriteIntervalMs: 0 },
+    announce: false,
+  });
+  const transcript = createTranscript(slack, github, out);
+  const names: [string, string][] = [
+    [scenes.PEOPLE.alice, 'Alice'],
+    [scenes.PEOPLE.bob, 'Bob'],
+    [scenes.PEOPLE.erin, 'Erin'],
+    [scenes.CHANNELS.eng, '#eng'],
+    [scenes.CHANNELS.design, '#design'],
+    [scenes.CHANNELS.product, '#product'],
+    [slack.botUserId, 'agent-relay'],
+  ];
+  for (const [id, name] of names) transcript.names.set(id, name);
+
+  try {
+    out('agent-relay demo: the service, the Agent Run Service emulator, a fake Slack and a');
+    out(`fake GitHub, all in this process. The relay listens on ${service.url}; every request`);
+    out('below is signed and sent to its real endpoints, as Slack and GitHub would send it.');
+    const stage: Stage = {
+      slack,
+      github,
+      emulator: service.emulator!,
+      slackTo: { url: service.url, signingSecret: SLACK_SECRET, teamId: slack.teamId },
+      githubTo: { url: service.url, secret: GITHUB_SECRET },
+      transcript,
+      command: config.slack?.command ?? '/agent',
+      botHandle: config.github?.botHandle ?? 'agent-relay',
+      timeoutMs: options.fast ? 10_000 : 30_000,
+    };
+    const status = await scenes.slackSlashCommand(stage);
+    await scenes.slackFollowUp(stage, status);
+    await scenes.slackCancel(stage);
+    await scenes.githubMention(stage);
+    await scenes.githubLabel(stage, config.github?.triggerLabel ?? 'agent');
+    await scenes.factoryDispatch(stage);
+    transcript.printFinal();
+    out('');
+    out('That is agent-relay: start, steer, cancel and follow runs without leaving the thread.');
+    return {
+      slackThreads: transcript.slackThreads(),
+      githubThreads: transcript.githubThreads(),
+      runs: service.emulator!.runs.all(),
+      followups: service.emulator!.followups.map((f) => ({ runId: f.runId, message: f.message })),
+    };
+  } finally {
+    await service.stop();
+    await Promise.all([slack.close(), github.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

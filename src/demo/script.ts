@@ -1,0 +1,239 @@
+/**
+ * The demo's conversation: what people do in Slack and GitHub, scene by scene, each sent as
+ * the platform would send it, each waiting until a person would see the answer.
+ */
+import type { Emulator } from '../emulator/index.js';
+import { isEndedState } from '../agent/schemas.js';
+import type { FakeGitHub } from './fake-github.js';
+import type { FakeSlack, SlackMessage } from './fake-slack.js';
+import * as send from './platform-requests.js';
+import type { DemoIssue, GitHubSender, SlackSender } from './platform-requests.js';
+import type { Transcript } from './transcript.js';
+import { slackButton } from './view.js';
+
+export interface Stage {
+  slack: FakeSlack;
+  github: FakeGitHub;
+  emulator: Emulator;
+  slackTo: SlackSender;
+  githubTo: GitHubSender;
+  transcript: Transcript;
+  command: string;
+  botHandle: string;
+  /** Bound on each wait. */
+  timeoutMs: number;
+}
+
+export const PEOPLE = { alice: 'UALICE', bob: 'UBOB', erin: 'UERIN' } as const;
+export const CHANNELS = { eng: 'C0ENG', design: 'C0DESIGN', product: 'C0PRODUCT' } as const;
+const CANCEL_ACTION_ID = 'agent_relay_cancel';
+
+export class DemoError extends Error {
+  override readonly name = 'DemoError';
+  readonly code = 'demo_timeout';
+}
+
+async function waitFor<T>(stage: Stage, what: string, probe: () => T | undefined): Promise<T> {
+  const deadline = Date.now() + stage.timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new DemoError(`the demo waited in vain for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const botPosts = (stage: Stage, channel: string) =>
+  stage.slack.messages(channel).filter((m) => m.bot && !m.onlyFor);
+const runEnded = (stage: Stage, runId: string) =>
+  isEndedState(stage.emulator.runs.get(runId)?.state ?? '') || undefined;
+/** The run a status message belongs to: the value of its Cancel button, or the newest run. */
+const newestRun = (stage: Stage, prompt: string) =>
+  stage.emulator.runs.all().find((r) => r.prompt.includes(prompt))?.run_id;
+
+export async function slackSlashCommand(stage: Stage): Promise<SlackMessage> {
+  const text = 'fix the flaky login test on Safari';
+  stage.transcript.scene(
+    'Slack: a slash command',
+    `Alice types "${stage.command} ${text}" in #eng.`,
+  );
+  await send.slashCommand(stage.slackTo, {
+    channel: CHANNELS.eng,
+    user: PEOPLE.alice,
+    userName: 'alice',
+    command: stage.command,
+    text,
+  });
+  const status = await waitFor(
+    stage,
+    'the status message in #eng',
+    () => botPosts(stage, CHANNELS.eng)[0],
+  );
+  const runId = await waitFor(stage, 'the run', () => newestRun(stage, text));
+  await waitFor(stage, 'the run to finish', () => runEnded(stage, runId));
+  await waitFor(stage, 'the outcome reply', () =>
+    stage.slack.thread(CHANNELS.eng, status.ts).find((m) => m.bot && m.threadTs === status.ts),
+  );
+  return status;
+}
+
+export async function slackFollowUp(stage: Stage, status: SlackMessage): Promise<void> {
+  const text = 'Also add a regression test for the Safari case, please.';
+  stage.transcript.scene(
+    'Slack: a follow-up in the thread',
+    `Alice replies in the thread: "${text}"`,
+  );
+  const said = stage.slack.say(CHANNELS.eng, PEOPLE.alice, text, status.ts);
+  await send.slackEvent(stage.slackTo, {
+    type: 'message',
+    channel: CHANNELS.eng,
+    channel_type: 'channel',
+    user: PEOPLE.alice,
+    text,
+    ts: said.ts,
+    thread_ts: status.ts,
+  });
+  const followup = await waitFor(stage, 'the follow-up to reach the service', () =>
+    stage.emulator.followups.find((f) => f.message.includes('regression test')),
+  );
+  await waitFor(
+    stage,
+    'the run to finish again',
+    () =>
+      runEnded(stage, followup.runId) &&
+      stage.emulator.history(followup.runId).filter((h) => isEndedState(h.state)).length >= 2,
+  );
+  await waitFor(
+    stage,
+    'the second outcome reply',
+    () =>
+      stage.slack
+        .thread(CHANNELS.eng, status.ts)
+        .filter((m) => m.bot && m.threadTs === status.ts && !m.onlyFor).length >= 2 || undefined,
+  );
+}
+
+export async function slackCancel(stage: Stage): Promise<void> {
+  const text = 'redesign the settings page [slow]';
+  stage.transcript.scene(
+    'Slack: cancel a run',
+    `Bob types "${stage.command} ${text}" in #design, then clicks Cancel.`,
+  );
+  await send.slashCommand(stage.slackTo, {
+    channel: CHANNELS.design,
+    user: PEOPLE.bob,
+    userName: 'bob',
+    command: stage.command,
+    text,
+  });
+  const runId = await waitFor(stage, 'the run', () =>
+    newestRun(stage, 'redesign the settings page'),
+  );
+  await waitFor(
+    stage,
+    'the run to start working',
+    () => stage.emulator.runs.get(runId)?.state === 'INPROGRESS' || undefined,
+  );
+  const { status, button } = await waitFor(stage, 'a Cancel button', () => {
+    const status = botPosts(stage, CHANNELS.design)[0];
+    const button = status && slackButton(status, CANCEL_ACTION_ID);
+    return status && button ? { status, button } : undefined;
+  });
+  await send.slackButton(stage.slackTo, {
+    channel: CHANNELS.design,
+    user: PEOPLE.bob,
+    messageTs: status.ts,
+    ...button,
+  });
+  await waitFor(
+    stage,
+    'the run to be cancelled',
+    () => stage.emulator.runs.get(runId)?.state === 'CANCELLED' || undefined,
+  );
+  await waitFor(stage, 'the cancelled outcome', () =>
+    stage.slack
+      .thread(CHANNELS.design, status.ts)
+      .find((m) => m.bot && m.threadTs === status.ts && !m.onlyFor && /cancel/i.test(m.text)),
+  );
+}
+
+const ISSUE_7: DemoIssue = {
+  owner: 'acme',
+  repo: 'webapp',
+  number: 7,
+  author: 'carol',
+  title: 'Login button misaligned on mobile',
+  body: 'On iPhone the login button overlaps the footer.',
+};
+const ISSUE_12: DemoIssue = {
+  owner: 'acme',
+  repo: 'webapp',
+  number: 12,
+  author: 'dave',
+  title: 'Upgrade lodash to 4.17.21',
+  body: 'Dependabot flagged CVE-2021-23337.',
+};
+
+async function githubRunFinished(stage: Stage, issue: DemoIssue, prompt: string): Promise<void> {
+  const key = `${issue.owner}/${issue.repo}#${issue.number}`;
+  const runId = await waitFor(stage, `a run for ${key}`, () => newestRun(stage, prompt));
+  await waitFor(stage, `the run for ${key} to finish`, () => runEnded(stage, runId));
+  await waitFor(
+    stage,
+    `the outcome comment on ${key}`,
+    () =>
+      stage.github.comments(key).filter((c) => c.author === stage.github.botLogin).length >= 2 ||
+      undefined,
+  );
+}
+
+export async function githubMention(stage: Stage): Promise<void> {
+  const body = `@${stage.botHandle} please center the button and keep it above the footer`;
+  stage.transcript.scene(
+    'GitHub: a mention in an issue comment',
+    `Carol comments on acme/webapp#7: "${body}"`,
+  );
+  const key = `${ISSUE_7.owner}/${ISSUE_7.repo}#${ISSUE_7.number}`;
+  const comment = stage.github.addHumanComment(key, 'carol', body);
+  await send.githubWebhook(
+    stage.githubTo,
+    'issue_comment',
+    send.issueComment(ISSUE_7, { id: comment.id, author: 'carol', body }),
+  );
+  await githubRunFinished(stage, ISSUE_7, 'center the button');
+}
+
+export async function githubLabel(stage: Stage, label: string): Promise<void> {
+  stage.transcript.scene(
+    'GitHub: a label',
+    `Dave adds the label "${label}" to acme/webapp#12 ("${ISSUE_12.title}").`,
+  );
+  await send.githubWebhook(stage.githubTo, 'issues', send.issueLabeled(ISSUE_12, label, 'dave'));
+  await githubRunFinished(stage, ISSUE_12, 'lodash');
+}
+
+export async function factoryDispatch(stage: Stage): Promise<void> {
+  const words = 'factory docs write the release notes for v1.2';
+  stage.transcript.scene(
+    'Slack: hand work to a factory',
+    `Erin writes in #product: "@agent-relay ${words}"`,
+  );
+  const text = `<@${stage.slack.botUserId}> ${words}`;
+  const said = stage.slack.say(CHANNELS.product, PEOPLE.erin, text);
+  await send.slackEvent(stage.slackTo, {
+    type: 'app_mention',
+    channel: CHANNELS.product,
+    user: PEOPLE.erin,
+    text,
+    ts: said.ts,
+  });
+  const runId = await waitFor(stage, 'the factory run', () => newestRun(stage, 'release notes'));
+  await waitFor(stage, 'the factory run to finish', () => runEnded(stage, runId));
+  await waitFor(
+    stage,
+    'the outcome reply in #product',
+    () =>
+      stage.slack.thread(CHANNELS.product, said.ts).filter((m) => m.bot && !m.onlyFor).length >=
+        2 || undefined,
+  );
+}

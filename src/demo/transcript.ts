@@ -1,0 +1,112 @@
+/**
+ * The demo's running commentary: every change on the fake Slack and GitHub printed the moment
+ * it happens, labelled by thread, then each thread as it finally looks.
+ */
+import type { FakeGitHub, GitHubChange } from './fake-github.js';
+import type { FakeSlack, SlackChange, SlackMessage } from './fake-slack.js';
+import { githubLines, slackLines } from './view.js';
+
+export interface ThreadView {
+  label: string;
+  lines: string[];
+}
+
+export interface Transcript {
+  /** A person's name for a Slack user id or a channel name for a channel id. */
+  names: Map<string, string>;
+  scene(title: string, what: string): void;
+  slackThreads(): ThreadView[];
+  githubThreads(): ThreadView[];
+  printFinal(): void;
+}
+
+export function createTranscript(
+  slack: FakeSlack,
+  github: FakeGitHub,
+  out: (line: string) => void,
+): Transcript {
+  const names = new Map<string, string>();
+  const slackRoots: { channel: string; ts: string }[] = [];
+  const issues: string[] = [];
+  const name = (id: string) => names.get(id) ?? id;
+  const rootOf = (m: SlackMessage) => m.threadTs ?? m.ts;
+  const slackLabel = (channel: string, ts: string) => {
+    let i = slackRoots.findIndex((r) => r.channel === channel && r.ts === ts);
+    if (i === -1) i = slackRoots.push({ channel, ts }) - 1;
+    return `${name(channel)} thread ${i + 1}`;
+  };
+  const issueLabel = (issue: string) => {
+    if (!issues.includes(issue)) issues.push(issue);
+    return issue;
+  };
+  const show = (label: string, head: string, lines: string[]) => {
+    out(`  ${label} │ ${head}${lines[0] ?? ''}`);
+    for (const line of lines.slice(1, 6)) out(`  ${' '.repeat(label.length)} │   ${line}`);
+  };
+
+  slack.onChange((change: SlackChange) => {
+    const m = change.message;
+    const label = slackLabel(m.channel, rootOf(m));
+    const to = m.onlyFor ? ` (only ${name(m.onlyFor)} sees this)` : '';
+    if (change.kind === 'react')
+      out(`  ${label} │ :${change.reaction}: on ${name(m.user)}'s message`);
+    else if (change.kind === 'post') show(label, `agent-relay${to}: `, slackLines(m, names));
+    else show(label, 'status message edited → ', slackLines(m, names).slice(0, 2));
+  });
+  github.onChange((change: GitHubChange) => {
+    if (change.kind === 'react') {
+      const on = change.target.startsWith('comment:') ? 'the triggering comment' : 'the issue';
+      return out(`  ${issueLabel(change.issue)} │ :${change.reaction}: on ${on}`);
+    }
+    const label = issueLabel(change.comment.issue);
+    const lines = githubLines(change.comment);
+    if (change.kind === 'comment') show(label, `${change.comment.author} commented: `, lines);
+    else show(label, 'comment edited → ', lines.slice(0, 2));
+  });
+
+  const slackThreads = () =>
+    slackRoots.map(({ channel, ts }) => ({
+      label: slackLabel(channel, ts),
+      lines: slack.thread(channel, ts).flatMap((m) => {
+        const who = m.bot ? 'agent-relay' : name(m.user);
+        const seen = m.onlyFor ? ` (only ${name(m.onlyFor)})` : '';
+        const reactions = m.reactions.length
+          ? `   [${m.reactions.map((r) => `:${r}:`).join(' ')}]`
+          : '';
+        const edited = m.edits ? ` (edited ${m.edits}×)` : '';
+        const [first = '', ...rest] = slackLines(m, names);
+        return [`${who}${seen}${edited}: ${first}${reactions}`, ...rest.map((l) => `    ${l}`)];
+      }),
+    }));
+  const githubThreads = () =>
+    issues.map((issue) => ({
+      label: issue,
+      lines: github.comments(issue).flatMap((c) => {
+        const edited = c.edits ? ` (edited ${c.edits}×)` : '';
+        const reactions = c.reactions.length ? `   [${c.reactions.join(' ')}]` : '';
+        const [first = '', ...rest] = githubLines(c);
+        return [`${c.author}${edited}: ${first}${reactions}`, ...rest.map((l) => `    ${l}`)];
+      }),
+    }));
+
+  return {
+    names,
+    scene(title, what) {
+      out('');
+      out(`▶ ${title}`);
+      out(`  ${what}`);
+    },
+    slackThreads,
+    githubThreads,
+    printFinal() {
+      out('');
+      out('════ What each conversation shows now ════');
+      for (const thread of [...slackThreads(), ...githubThreads()]) {
+        out('');
+        out(`┌ ${thread.label}`);
+        for (const line of thread.lines) out(`│ ${line}`);
+        out('└');
+      }
+    },
+  };
+}

@@ -1,0 +1,208 @@
+/**
+ * The composition root: config -> store -> agent client (the real service, or the embedded
+ * emulator) -> notifiers -> engine -> ingress -> one HTTP server. `startService` is what the
+ * CLI, the demo, the crash tests and the benchmarks embed; `stop()` drains in order.
+ */
+import { randomUUID } from 'node:crypto';
+import { StartupError } from './agent-key-check.js';
+import type { Config } from './config.js';
+import { connectAgent } from './connect-agent.js';
+import { systemClock } from './core/ports.js';
+import type { AgentService, Clock, Logger, Random, Store } from './core/ports.js';
+import type { Emulator, EmulatorFactory, EmulatorTimings } from './emulator/index.js';
+import { silentLogger } from './logger.js';
+import { createMetrics } from './metrics.js';
+import type { RuntimeMetrics } from './metrics.js';
+import { opsRoutes } from './ops-routes.js';
+import { commandWord, createPlatforms, DEFAULT_BOT_HANDLE, platformRoutes } from './platforms.js';
+import type { PlatformOverrides } from './platforms.js';
+import { createEngine } from './runs/engine.js';
+import type { Engine } from './runs/engine.js';
+import type { EngineOptions } from './runs/runs-deps.js';
+import { createServer } from './server.js';
+import type { Route } from './server.js';
+import { SlackAuthError } from './slack/ingress.js';
+import { describeStartup } from './startup-report.js';
+import { openStore } from './store/index.js';
+
+export const systemRandom: Random = { id: () => randomUUID(), float: () => Math.random() };
+
+export interface StartServiceOptions {
+  logger?: Logger;
+  clock?: Clock;
+  random?: Random;
+  /** Embedded emulator: timings (default: EMULATOR_FAST's choice) and factories. */
+  emulatorTimings?: Partial<EmulatorTimings>;
+  emulatorFactories?: EmulatorFactory[];
+  /** A metrics instance to share (benchmarks); default a fresh registry. */
+  metrics?: RuntimeMetrics;
+  /** Engine knobs beyond the config (tests, demo: faster polling). */
+  engineOptions?: Partial<EngineOptions>;
+  platforms?: PlatformOverrides;
+  /** Log the start-up block (default true). */
+  announce?: boolean;
+}
+
+export interface RunningService {
+  /** The bound URL, e.g. `http://127.0.0.1:3000` (port 0 resolved). */
+  url: string;
+  port: number;
+  /** The Agent Run Service base URL in use (the emulator's when embedded). */
+  agentUrl: string;
+  emulator?: Emulator;
+  agent: AgentService;
+  store: Store;
+  engine: Engine;
+  metrics: RuntimeMetrics;
+  /** Stop accepting, let in-flight triggers and deliveries finish (bounded), close. Idempotent. */
+  stop(): Promise<void>;
+}
+
+export async function startService(
+  config: Config,
+  options: StartServiceOptions = {},
+): Promise<RunningService> {
+  const logger = options.logger ?? silentLogger();
+  const clock = options.clock ?? systemClock;
+  const metrics = options.metrics ?? createMetrics();
+  const cleanup: (() => Promise<unknown>)[] = [];
+  const undo = async () => {
+    for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
+  };
+
+  try {
+    const store = await openStore({ databaseUrl: config.databaseUrl, logger }).catch((err) => {
+      const detail = err instanceof Error ? err.message : String(err);
+      throw new StartupError('database_unavailable', `cannot open the database: ${detail}`, {
+        cause: err,
+      });
+    });
+    cleanup.push(() => store.close());
+    metrics.gaugeSource('outbox_depth', () => store.outboxQueue.depth());
+    metrics.gaugeSource('inbox_depth', () => store.inboxQueue.depth());
+
+    const { agent, agentUrl, emulator } = await connectAgent(config, {
+      timings: options.emulatorTimings,
+      factories: options.emulatorFactories,
+      logger,
+      clock,
+      onRequest: metrics.agentRequestHook,
+    });
+    if (emulator) cleanup.push(() => emulator.close());
+
+    const platforms = createPlatforms({
+      config,
+      store,
+      clock,
+      logger,
+      metrics: metrics.metrics,
+      overrides: options.platforms,
+    });
+    const engine = createEngine({
+      store,
+      agent,
+      notifiers: platforms.notifiers,
+      clock,
+      random: options.random ?? systemRandom,
+      logger,
+      metrics: metrics.metrics,
+      options: {
+        botHandle: config.github?.botHandle ?? DEFAULT_BOT_HANDLE,
+        commandWord: commandWord(config),
+        pollIntervalMs: config.pollIntervalMs,
+        trackerMode: config.trackerMode,
+        maxPromptChars: config.maxPromptChars,
+        slackAllowedUsers: config.slack?.allowedUsers ?? [],
+        drainMs: config.shutdownTimeoutMs,
+        ...options.engineOptions,
+      },
+    });
+    const ingress = platforms.ingress(engine.sink);
+
+    let running = false;
+    const routes: Route[] = [
+      ...opsRoutes({
+        metrics: metrics.render,
+        checks: [
+          { name: 'database', check: () => store.ping() },
+          { name: 'workers', check: async () => (running ? undefined : 'stopped') },
+        ],
+      }),
+      ...platformRoutes(ingress),
+    ];
+    const server = createServer({
+      routes,
+      logger,
+      now: () => clock.now(),
+      onRequest(info) {
+        metrics.httpRequestHook(info);
+        if (info.route === '/slack/events')
+          metrics.metrics.observe('trigger_to_ack_seconds', info.durationMs / 1000, {
+            platform: 'slack',
+          });
+      },
+    });
+
+    if (ingress.slack) {
+      const slack = ingress.slack;
+      await slack.start().catch((err: unknown) => {
+        if (err instanceof SlackAuthError)
+          throw new StartupError('slack_auth_failed', err.message, { cause: err });
+        throw err;
+      });
+      cleanup.push(() => slack.stop());
+    }
+    const bound = await server.listen(config.port, config.host).catch((err: unknown) => {
+      const code = (err as { code?: unknown }).code;
+      throw new StartupError(
+        'listen_failed',
+        `cannot listen on ${config.host}:${config.port} (${String(code ?? err)})`,
+        { cause: err },
+      );
+    });
+    cleanup.push(() => server.close(config.shutdownTimeoutMs));
+    engine.start();
+    running = true;
+
+    if (options.announce !== false) {
+      const report = describeStartup(config, { url: bound.url, agentUrl });
+      logger.info(report.fields, report.lines.join('\n'));
+    }
+
+    let stopping: Promise<void> | undefined;
+    return {
+      ...bound,
+      agentUrl,
+      emulator,
+      agent,
+      store,
+      engine,
+      metrics,
+      stop() {
+        stopping ??= (async () => {
+          running = false;
+          cleanup.length = 0;
+          // Each phase runs even when an earlier one failed: the database always closes.
+          const phase = async (name: string, step: () => Promise<unknown> | undefined) => {
+            try {
+              await step();
+            } catch (err) {
+              logger.warn({ err, phase: name }, `shutdown: ${name} failed`);
+            }
+          };
+          // Stop accepting: Socket Mode first, then HTTP (in-flight requests finish).
+          await phase('slack', () => ingress.slack?.stop());
+          await phase('http server', () => server.close(config.shutdownTimeoutMs));
+          // Drain: triggers in flight, the tracker, notifications in flight (bounded).
+          await phase('workers', () => engine.stop());
+          await phase('emulator', () => emulator?.close());
+          await phase('database', () => store.close());
+        })();
+        return stopping;
+      },
+    };
+  } catch (err) {
+    await undo();
+    throw err;
+  }
+}

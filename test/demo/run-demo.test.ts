@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { runDemo } from '../../src/demo/run-demo.js';
+
+describe('npm run demo', () => {
+  it('plays the whole conversation through the real endpoints and shows every thread', async () => {
+    const lines: string[] = [];
+    const result = await runDemo({ fast: true, out: (line) => lines.push(line) });
+    const output = lines.join('\n');
+
+    // Five runs: slash command, cancelled run, GitHub mention, GitHub label, factory dispatch.
+    const byPrompt = (text: string) => result.runs.find((r) => r.prompt.includes(text));
+    expect(result.runs).toHaveLength(5);
+    expect(byPrompt('fix the flaky login test')?.state).toBe('SUCCEEDED');
+    expect(byPrompt('redesign the settings page')?.state).toBe('CANCELLED');
+    expect(byPrompt('center the button')?.state).toBe('SUCCEEDED');
+    expect(byPrompt('lodash')?.state).toBe('SUCCEEDED');
+    expect(byPrompt('release notes')?.state).toBe('SUCCEEDED');
+    // The follow-up went to the first run.
+    expect(result.followups).toEqual([
+      {
+        runId: byPrompt('fix the flaky login test')!.run_id,
+        message: expect.stringContaining('regression test') as unknown as string,
+      },
+    ]);
+
+    expect(result.slackThreads.map((t) => t.label)).toEqual([
+      '#eng thread 1',
+      '#design thread 2',
+      '#product thread 3',
+    ]);
+    const [eng, design, product] = result.slackThreads.map((t) => t.lines.join('\n'));
+    expect(eng).toMatch(/agent-relay \(edited \d+×\): ✅ fix the flaky login test on Safari/);
+    expect(eng).toContain('Alice: Also add a regression test');
+    expect(design).toMatch(/🚫 redesign the settings page \[slow\]/);
+    expect(design).toMatch(/Cancelled/);
+    expect(product).toContain('Erin: @agent-relay factory docs write the release notes');
+    expect(product).toMatch(/factory `docs`/);
+
+    expect(result.githubThreads.map((t) => t.label)).toEqual(['acme/webapp#7', 'acme/webapp#12']);
+    for (const thread of result.githubThreads) {
+      const bot = thread.lines.filter((l) => l.startsWith('agent-relay[bot]'));
+      expect(bot.length, thread.label).toBeGreaterThanOrEqual(2);
+      expect(thread.lines.join('\n')).toContain('Succeeded');
+    }
+
+    for (const scene of [
+      'Slack: a slash command',
+      'Slack: a follow-up in the thread',
+      'Slack: cancel a run',
+      'GitHub: a mention in an issue comment',
+      'GitHub: a label',
+      'Slack: hand work to a factory',
+      'What each conversation shows now',
+    ]) {
+      expect(output).toContain(scene);
+    }
+    expect(output).not.toMatch(
+      /demo-signing-secret|demo-webhook-secret|xoxb-demo-token|ghp_demo_token/,
+    );
+  });
+});

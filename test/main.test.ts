@@ -1,0 +1,189 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { StartupError } from '../src/agent-key-check.js';
+import { loadConfig } from '../src/config.js';
+import type { Logger } from '../src/core/ports.js';
+import { FAST_TIMINGS, startEmulator } from '../src/emulator/index.js';
+import type { Emulator } from '../src/emulator/index.js';
+import { startService } from '../src/main.js';
+import { openStore } from '../src/store/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'relay-main-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const running: { stop(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((r) => r.stop()));
+});
+
+let n = 0;
+function config(extra: Record<string, string> = {}) {
+  n += 1;
+  return loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: join(dir, `main-${n}.db`),
+    EMULATOR_FAST: '1',
+    POLL_INTERVAL_MS: '100',
+    ...extra,
+  });
+}
+
+function recordingLogger() {
+  const lines: { level: string; obj: Record<string, unknown>; msg?: string }[] = [];
+  const at = (level: string) => (obj: object, msg?: string) =>
+    void lines.push({ level, obj: obj as Record<string, unknown>, msg });
+  const logger: Logger = {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: () => logger,
+  };
+  return { logger, lines };
+}
+
+async function start(cfg = config(), opts: Parameters<typeof startService>[1] = {}) {
+  const service = await startService(cfg, opts);
+  running.push(service);
+  return service;
+}
+
+describe('startService', () => {
+  it('binds port 0, embeds the emulator, and is ready', async () => {
+    const { logger, lines } = recordingLogger();
+    const service = await start(config(), { logger });
+    expect(service.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(service.port).toBeGreaterThan(0);
+    expect(service.agentUrl).toBe(service.emulator?.baseUrl);
+    const ready = await fetch(`${service.url}/readyz`);
+    expect(ready.status).toBe(200);
+    const block = lines.find((l) => l.msg?.startsWith('agent-relay is listening on'));
+    expect(block?.obj).toMatchObject({ url: service.url, slack: 'off', github: 'off' });
+    expect(block?.msg).toContain('embedded emulator at');
+  });
+
+  it('/metrics exposes the named series', async () => {
+    const service = await start();
+    const body = await (await fetch(`${service.url}/metrics`)).text();
+    const series = [
+      'triggers_received_total counter',
+      'duplicates_dropped_total counter',
+      'runs_created_total counter',
+      'followups_sent_total counter',
+      'cancels_total counter',
+      'service_requests_total counter',
+      'service_request_duration_seconds histogram',
+      'tracker_cycle_seconds histogram',
+      'live_runs_tracked gauge',
+      'outbox_depth gauge',
+      'inbox_depth gauge',
+      'outbox_delivered_total counter',
+      'outbox_delivery_failures_total counter',
+      'trigger_to_ack_seconds histogram',
+      'state_change_to_notification_seconds histogram',
+      'http_requests_total counter',
+    ];
+    for (const s of series) expect(body).toContain(`# TYPE agent_relay_${s}`);
+    expect(body).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('the embedded emulator serves runs through the agent client', async () => {
+    const service = await start();
+    const created = await service.agent.createRun({ prompt: 'hello' });
+    expect(created.run_id).toBeTruthy();
+    const page = await service.agent.listRuns({ limit: 5 });
+    expect(page.runs.map((r) => r.run_id)).toContain(created.run_id);
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    expect(metrics).toMatch(
+      /agent_relay_service_requests_total\{method="POST",endpoint="POST \/agent\/run[s]?",status="200"\} 1/,
+    );
+  });
+
+  it('/readyz turns 503 when the database stops answering', async () => {
+    const service = await start();
+    await service.store.close();
+    const res = await fetch(`${service.url}/readyz`);
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { checks: Record<string, string> };
+    expect(body.checks.database).not.toBe('ok');
+    expect(body.checks.workers).toBe('ok');
+  });
+
+  it('stop() closes the server and the database, and is idempotent', async () => {
+    const service = await start();
+    await Promise.all([service.stop(), service.stop()]);
+    await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
+    await expect(service.store.ping()).rejects.toThrow();
+  });
+});
+
+describe('startService with AGENT_API_URL', () => {
+  let emulator: Emulator | undefined;
+  afterEach(async () => {
+    await emulator?.close();
+    emulator = undefined;
+  });
+
+  it('checks the key: a 401 is a StartupError with a one-line message', async () => {
+    emulator = await startEmulator({ apiKey: 'the-right-key', timings: FAST_TIMINGS });
+    const cfg = config({ AGENT_API_URL: emulator.baseUrl, AGENT_API_KEY: 'a-wrong-key' });
+    const error = await startService(cfg).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(StartupError);
+    expect(error).toMatchObject({ code: 'agent_key_rejected' });
+    const message = (error as Error).message;
+    expect(message).toContain(`AGENT_API_KEY was rejected by ${emulator.baseUrl} (401)`);
+    expect(message).not.toContain('a-wrong-key');
+    expect(message).not.toContain('\n');
+    // Nothing was left open: the database can be opened and closed again.
+    const store = await openStore({ databaseUrl: cfg.databaseUrl });
+    await store.close();
+  });
+
+  it('uses the real service when the key is accepted', async () => {
+    emulator = await startEmulator({ apiKey: 'k', timings: FAST_TIMINGS });
+    const service = await start(config({ AGENT_API_URL: emulator.baseUrl, AGENT_API_KEY: 'k' }));
+    expect(service.emulator).toBeUndefined();
+    expect(service.agentUrl).toBe(emulator.baseUrl);
+    await service.agent.createRun({ prompt: 'through the real client' });
+    expect(emulator.runs.count()).toBe(1);
+  });
+
+  it('an unreachable service is a warning, not a failure', async () => {
+    const port = await closedPort();
+    const { logger, lines } = recordingLogger();
+    const service = await start(
+      config({ AGENT_API_URL: `http://127.0.0.1:${port}/api/v1`, AGENT_API_KEY: 'k' }),
+      { logger },
+    );
+    expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+    expect(lines.some((l) => l.level === 'warn' && l.msg?.includes('did not answer'))).toBe(true);
+  });
+});
+
+describe('startService failures', () => {
+  it('a port in use is a StartupError naming the address', async () => {
+    const first = await start();
+    const error = await startService(config({ PORT: String(first.port) })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'listen_failed' });
+    expect((error as Error).message).toContain(`127.0.0.1:${first.port}`);
+  });
+
+  it('an unusable database is a StartupError', async () => {
+    const error = await startService(
+      config({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/x' }),
+    ).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'database_unavailable' });
+  });
+});
+
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

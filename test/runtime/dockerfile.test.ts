@@ -1,0 +1,137 @@
+/**
+ * No Docker engine runs here, so this checks what can be checked without one: the stages,
+ * and that every file, script and command the Dockerfile names exists in the repository.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ROOT } from './child-process.js';
+
+interface Instruction {
+  op: string;
+  args: string;
+}
+interface Stage {
+  image: string;
+  name?: string;
+  instructions: Instruction[];
+}
+
+function parseDockerfile(text: string): Stage[] {
+  const logical = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  const stages: Stage[] = [];
+  for (const line of logical) {
+    const [op = '', ...rest] = line.split(/\s+/);
+    const args = rest.join(' ');
+    if (op.toUpperCase() === 'FROM') {
+      const m = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args);
+      stages.push({ image: m?.[1] ?? '', name: m?.[2], instructions: [] });
+    } else {
+      stages.at(-1)?.instructions.push({ op: op.toUpperCase(), args });
+    }
+  }
+  return stages;
+}
+
+const dockerfile = parseDockerfile(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
+const dockerignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l !== '' && !l.startsWith('#'));
+const pkg = z
+  .object({ scripts: z.record(z.string(), z.string()), bin: z.record(z.string(), z.string()) })
+  .parse(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')));
+const buildConfig = z
+  .object({ compilerOptions: z.object({ rootDir: z.string(), outDir: z.string() }) })
+  .parse(JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')));
+
+const ops = (stage: Stage, op: string) => stage.instructions.filter((i) => i.op === op);
+const jsonArgs = (args: string) => z.array(z.string()).parse(JSON.parse(args));
+const [build, runtime] = dockerfile;
+
+/** dist/X.js in the image comes from src/X.ts through tsconfig.build.json. */
+function sourceOf(distPath: string): string {
+  const { rootDir, outDir } = buildConfig.compilerOptions;
+  return distPath.replace(new RegExp(`^${outDir}/`), `${rootDir}/`).replace(/\.js$/, '.ts');
+}
+
+describe('Dockerfile', () => {
+  it('has a build stage and a slim runtime stage, the runtime last', () => {
+    expect(dockerfile.map((s) => s.name)).toEqual(['build', 'runtime']);
+    expect(build?.image).toMatch(/^node:20/);
+    expect(runtime?.image).toMatch(/^node:20[\w.-]*-slim$/);
+  });
+
+  it('copies into the build stage only files that exist and are not ignored', () => {
+    const copies = ops(build!, 'COPY').filter((c) => !c.args.startsWith('--from'));
+    expect(copies.length).toBeGreaterThan(0);
+    for (const copy of copies) {
+      const parts = copy.args.split(/\s+/).filter((p) => !p.startsWith('--'));
+      for (const source of parts.slice(0, -1)) {
+        expect(existsSync(join(ROOT, source)), `${source} exists`).toBe(true);
+        expect(dockerignore, `${source} is not in .dockerignore`).not.toContain(source);
+      }
+    }
+  });
+
+  it('runs npm scripts that exist, and installs from the lockfile', () => {
+    const runs = ops(build!, 'RUN').map((r) => r.args);
+    expect(runs.some((r) => r.includes('npm ci'))).toBe(true);
+    expect(existsSync(join(ROOT, 'package-lock.json'))).toBe(true);
+    const scripts = runs.flatMap((r) => [...r.matchAll(/npm run (\S+)/g)].map((m) => m[1]!));
+    expect(scripts).toContain('build');
+    for (const script of scripts) expect(Object.keys(pkg.scripts)).toContain(script);
+    expect(pkg.scripts.build).toContain('tsconfig.build.json');
+  });
+
+  it('the runtime copies from the build stage what the build produced', () => {
+    const copies = ops(runtime!, 'COPY');
+    expect(copies.every((c) => c.args.includes('--from=build'))).toBe(true);
+    const copied = copies.map((c) => c.args.split(/\s+/).filter((p) => !p.startsWith('--'))[0]);
+    expect(copied).toEqual(
+      expect.arrayContaining([
+        '/app/package.json',
+        '/app/node_modules',
+        `/app/${buildConfig.compilerOptions.outDir}`,
+      ]),
+    );
+    expect(copied).not.toContain('/app/src');
+  });
+
+  it('runs the built CLI as a non-root user, with a health check and a data volume', () => {
+    const cmd = jsonArgs(ops(runtime!, 'CMD')[0]!.args);
+    expect(cmd).toEqual(['node', 'dist/cli.js', 'start']);
+    expect(existsSync(join(ROOT, sourceOf(cmd[1]!)))).toBe(true);
+    expect(pkg.bin['agent-relay']).toBe(cmd[1]);
+
+    const user = ops(runtime!, 'USER')[0]?.args;
+    expect(user).toBeDefined();
+    expect(['root', '0']).not.toContain(user);
+
+    const health = ops(runtime!, 'HEALTHCHECK')[0]?.args ?? '';
+    const healthCmd = jsonArgs(health.slice(health.indexOf('CMD') + 3).trim());
+    expect(healthCmd).toEqual(['node', 'dist/cli.js', 'healthcheck']);
+    const cli = readFileSync(join(ROOT, sourceOf(healthCmd[1]!)), 'utf8');
+    expect(cli).toContain("case 'healthcheck':");
+    expect(cli).toContain('/healthz');
+
+    const env = ops(runtime!, 'ENV')
+      .map((e) => e.args)
+      .join(' ');
+    expect(env).toMatch(/DATABASE_URL=\/data\//);
+    expect(ops(runtime!, 'VOLUME')[0]?.args).toContain('/data');
+    expect(env).toMatch(/PORT=3000/);
+    expect(ops(runtime!, 'EXPOSE')[0]?.args).toBe('3000');
+  });
+
+  it('.dockerignore keeps local state and installed modules out of the context', () => {
+    for (const entry of ['node_modules', 'dist', 'data', '.env', '.git']) {
+      expect(dockerignore).toContain(entry);
+    }
+  });
+});

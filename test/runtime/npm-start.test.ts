@@ -1,0 +1,133 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanEnv, startChild } from './child-process.js';
+import type { Child } from './child-process.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'relay-start-'));
+const children: Child[] = [];
+afterAll(() => {
+  for (const child of children) child.signalGroup('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const env = (name: string) =>
+  cleanEnv({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: join(dir, `${name}.db`) });
+
+describe.concurrent('npm start (child process)', () => {
+  it('starts on the embedded defaults, answers /healthz, /readyz, /metrics, and drains on SIGTERM', async () => {
+    const child = startChild('npm', ['start', '--silent'], env('npm'));
+    children.push(child);
+    const started = await child.waitForLine((l) => typeof l.url === 'string');
+    const url = started.url as string;
+    expect(started.msg).toContain(`agent-relay is listening on ${url}`);
+    expect(started.msg).toContain(`SQLite at ${join(dir, 'npm.db')}`);
+    expect(started.msg).toMatch(
+      /agent service: embedded emulator at http:\/\/127\.0\.0\.1:\d+\/api\/v1 \(AGENT_API_URL is unset/,
+    );
+    expect(started.msg).toMatch(/slack: +off \(set SLACK_SIGNING_SECRET and SLACK_BOT_TOKEN/);
+    expect(started.msg).toMatch(/github: +off \(set GITHUB_WEBHOOK_SECRET/);
+
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', workers: 'ok' },
+    });
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toContain('agent_relay_outbox_depth 0');
+    expect(metrics).toContain(
+      'agent_relay_http_requests_total{method="GET",route="/readyz",status="200"} 1',
+    );
+    // Slack and GitHub are off: their routes do not exist.
+    expect((await fetch(`${url}/slack/events`, { method: 'POST' })).status).toBe(404);
+
+    // A terminal's Ctrl-C / SIGTERM reaches the whole group (npm does not forward signals).
+    child.signalGroup('SIGTERM');
+    await child.outputClosed;
+    const messages = child.lines.map((l) => l.msg);
+    expect(messages).toContain(
+      'SIGTERM: stopping (in-flight work finishes, then the database closes)',
+    );
+    expect(messages.at(-1)).toBe('stopped');
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  });
+
+  it('the CLI itself exits 0 on SIGTERM (what the container runs)', async () => {
+    const child = startChild(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', 'start'],
+      env('cli'),
+    );
+    children.push(child);
+    await child.waitForLine((l) => typeof l.url === 'string');
+    child.process.kill('SIGTERM');
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    expect(child.lines.at(-1)?.msg).toBe('stopped');
+  });
+
+  it('still drains and exits 0 when the reader of its stdout has gone away', async () => {
+    // `start | head`: head exits after 200 bytes, so every later log line meets a closed pipe.
+    const port = await freePort();
+    const script =
+      'node --import tsx src/cli.ts start | head -c 200 > /dev/null; echo "node exit ${PIPESTATUS[0]}"';
+    const child = startChild('bash', ['-c', script], { ...env('epipe'), PORT: String(port) });
+    children.push(child);
+    await until(
+      async () =>
+        (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok === true,
+    );
+    const node = readFileSync(
+      `/proc/${child.process.pid}/task/${child.process.pid}/children`,
+      'utf8',
+    )
+      .trim()
+      .split(/\s+/)
+      .map(Number)
+      .find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('src/cli.ts'));
+    expect(node).toBeDefined();
+    process.kill(node!, 'SIGTERM');
+    await child.exited;
+    expect(child.stdout()).toBe('node exit 0\n');
+  });
+
+  it('a configuration error lists every problem and exits 1 without a stack trace', async () => {
+    const child = startChild(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', 'start'],
+      cleanEnv({
+        PORT: 'x',
+        AGENT_API_URL: 'http://127.0.0.1:9/api/v1',
+        SLACK_BOT_TOKEN: 'xoxb-hush-77',
+      }),
+    );
+    children.push(child);
+    expect((await child.exited).code).toBe(1);
+    const err = child.stderr();
+    expect(err).toContain('Invalid configuration (3 problems)');
+    for (const name of ['PORT', 'AGENT_API_KEY', 'SLACK_SIGNING_SECRET'])
+      expect(err).toContain(`${name}:`);
+    expect(err).not.toContain('hush-77');
+    expect(err).not.toMatch(/\n\s+at /);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function until(probe: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
