@@ -90,6 +90,31 @@ describe('startService', () => {
     expect(body).toContain('process_cpu_user_seconds_total');
   });
 
+  it('counts accepted triggers by platform and kind, and duplicates apart', async () => {
+    const service = await start();
+    const trigger = {
+      platform: 'slack' as const,
+      kind: 'mention' as const,
+      threadKey: 'slack:T1:C1:1700000000.000100',
+      actor: { id: 'U1' },
+      text: 'help',
+      addressed: true,
+      context: {},
+      deliveryId: 'Ev-metrics-1',
+      receivedAt: new Date().toISOString(),
+      settingsScope: 'slack:T1:C1',
+    };
+    expect(await service.engine.sink.accept(trigger)).toBe('accepted');
+    expect(await service.engine.sink.accept(trigger)).toBe('duplicate');
+    const body = await (await fetch(`${service.url}/metrics`)).text();
+    expect(body).toContain(
+      'agent_relay_triggers_received_total{platform="slack",kind="mention"} 1',
+    );
+    expect(body).toContain(
+      'agent_relay_duplicates_dropped_total{platform="slack",kind="mention"} 1',
+    );
+  });
+
   it('the embedded emulator serves runs through the agent client', async () => {
     const service = await start();
     const created = await service.agent.createRun({ prompt: 'hello' });

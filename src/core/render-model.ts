@@ -55,6 +55,30 @@ function runTimeOf(
   return formatDuration(end - start);
 }
 
+const CONFIG_FIELD: Partial<
+  Record<AppliedSetting['key'], 'model_id' | 'environment_id' | 'skill_spec'>
+> = { model: 'model_id', env: 'environment_id', skill: 'skill_spec' };
+
+/**
+ * The settings a person is shown: what the service chose is named when the run's
+ * agent_config says it (so "service default" still tells which model ran), and factory and
+ * mode are left out when nobody set them (there is nothing to tell).
+ */
+function shownSettings(applied: AppliedSetting[], run: RunViewSource): AppliedSetting[] {
+  const shown: AppliedSetting[] = [];
+  for (const setting of applied) {
+    if (setting.source !== 'service') {
+      shown.push(setting);
+      continue;
+    }
+    const field = CONFIG_FIELD[setting.key];
+    if (!field) continue;
+    const chosen = nonEmpty(run.agent_config?.[field]);
+    shown.push(chosen ? { ...setting, value: chosen } : setting);
+  }
+  return shown;
+}
+
 export function toRunView(input: RunViewInput): RunView {
   const { run, record } = input;
   const state = stateView(run.state);
@@ -63,7 +87,7 @@ export function toRunView(input: RunViewInput): RunView {
     runId: run.run_id,
     title: nonEmpty(run.title) ?? (deriveTitle(run.prompt ?? '') || run.run_id),
     state,
-    applied: record?.applied ?? [],
+    applied: shownSettings(record?.applied ?? [], run),
     links: runLinks(sessionLink, run.artifacts ?? []),
     actions:
       state.live && run.is_run_type_cancellable !== false ? ['cancel', 'status'] : ['status'],

@@ -133,7 +133,10 @@ export function renderRunOutcome(run: RunView, ctx: RenderContext): string {
   }
   const details: string[] = [];
   if (run.links.length > 0) details.push(`**Links:** ${linksText(run.links)}`);
-  if (run.sessionLink !== undefined) details.push(link('Session', run.sessionLink));
+  const sessionListed = run.links.some((l) => l.kind === 'session');
+  if (run.sessionLink !== undefined && !sessionListed) {
+    details.push(link('Session', run.sessionLink));
+  }
   if (run.runTime !== undefined) details.push(`Run time: ${escapeInline(run.runTime)}`);
   details.push(`Run ${codeSpan(run.runId)}`);
   out.push('', details.join(' · '));

@@ -91,15 +91,19 @@ export function observeRun(input: {
   if (item.title && item.title !== record.title) patch.title = item.title;
   const view = viewOf(record, item, now);
   const destination = { threadKey: record.threadKey };
-  const notifications: OutboxPayload[] = [
-    {
+  const notifications: OutboxPayload[] = [];
+  // Edit the status message only when what it shows moves: a new updated_at alone (the
+  // service touching the run) would cost a platform API call and change nothing on screen.
+  const firstLook = record.serviceUpdatedAt === undefined;
+  if (item.state !== record.state || (firstLook && Boolean(item.session_link))) {
+    notifications.push({
       kind: 'status',
       destination,
       runId: record.runId,
       message: runStatusMessage(view),
       observedAt: now,
-    },
-  ];
+    });
+  }
 
   const episodeEnds = state.ended || state.blocked;
   if (episodeEnds && record.notifiedState !== item.state) {

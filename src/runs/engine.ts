@@ -126,6 +126,7 @@ export function createEngine(deps: EngineDeps): Engine {
       const added = await deps.store.inbox.add(trigger, deps.clock.now());
       metrics.inc(added ? 'triggers_received' : 'duplicates_dropped', {
         platform: trigger.platform,
+        kind: trigger.kind,
       });
       if (added) inbox.wake();
       return added ? 'accepted' : 'duplicate';

@@ -284,3 +284,30 @@ describe('message builders', () => {
     });
   });
 });
+
+describe('toRunView settings shown', () => {
+  it('names what the service chose and leaves out factory and mode nobody set', () => {
+    const view = toRunView({
+      run: {
+        run_id: 'r1',
+        title: 't',
+        state: 'QUEUED',
+        agent_config: { model_id: 'model-from-service' },
+      },
+      record: {
+        applied: [
+          { key: 'model', source: 'service' },
+          { key: 'env', value: 'prod', source: 'inline' },
+          { key: 'skill', source: 'service' },
+          { key: 'factory', source: 'service' },
+          { key: 'mode', source: 'service' },
+        ],
+      },
+    });
+    expect(view.applied).toEqual([
+      { key: 'model', value: 'model-from-service', source: 'service' },
+      { key: 'env', value: 'prod', source: 'inline' },
+      { key: 'skill', source: 'service' },
+    ]);
+  });
+});

@@ -111,3 +111,15 @@ describe('renderGitHubMessage content', () => {
     for (const part of parts) expect(part.length).toBeLessThanOrEqual(300);
   });
 });
+
+describe('renderGitHubMessage outcome links', () => {
+  it('names the session once when the links already lead with it', () => {
+    const run = sampleRun('SUCCEEDED');
+    const withSession = {
+      ...run,
+      links: [{ kind: 'session' as const, label: 'Session', url: run.sessionLink }, ...run.links],
+    };
+    const body = renderGitHubMarkdown({ type: 'run_outcome', run: withSession });
+    expect(body.match(/\[Session\]\(/g)).toHaveLength(1);
+  });
+});

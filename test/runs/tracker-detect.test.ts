@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunItem } from '../../src/agent/schemas.js';
 import type { RunRecord } from '../../src/core/ports.js';
-import { hasChanged, looksLikeSummary } from '../../src/runs/detect-changes.js';
+import { hasChanged, looksLikeSummary, observeRun } from '../../src/runs/detect-changes.js';
 
 const record: RunRecord = {
   runId: 'run-1',
@@ -49,5 +49,27 @@ describe('looksLikeSummary', () => {
     expect(looksLikeSummary(item({ artifacts: [] }))).toBe(false);
     expect(looksLikeSummary(item({ run_time: 'PT3S' }))).toBe(false);
     expect(looksLikeSummary(item({ status_message: { message: 'x' } }))).toBe(false);
+  });
+});
+
+describe('observeRun', () => {
+  const intervals = { baseMs: 2_000, maxMs: 30_000, blockedMs: 60_000 };
+  const kinds = (i: RunItem, r: RunRecord = record) =>
+    observeRun({ record: r, item: i, now: 1, intervals }).notifications.map((n) => n.kind);
+
+  it('edits the status message when the state moves, not when only updated_at does', () => {
+    expect(kinds(item({ updated_at: '2030-01-01T00:00:11.000Z' }))).toEqual([]);
+    expect(kinds(item({ state: 'SUCCEEDED', updated_at: '2030-01-01T00:00:11.000Z' }))).toEqual([
+      'status',
+      'post',
+    ]);
+  });
+
+  it('on the first look, a session link the status message lacks is worth an edit', () => {
+    const fresh = { ...record, state: 'QUEUED', serviceUpdatedAt: undefined };
+    expect(kinds(item({ state: 'QUEUED' }), fresh)).toEqual([]);
+    expect(kinds(item({ state: 'QUEUED', session_link: 'https://s.example/1' }), fresh)).toEqual([
+      'status',
+    ]);
   });
 });
