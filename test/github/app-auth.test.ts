@@ -4,7 +4,7 @@ import { DeliveryError } from '../../src/core/ports.js';
 import { createGitHubNotifier, type GitHubNotifier } from '../../src/github/notifier.js';
 import { startFakeGitHub, type FakeGitHub } from './fake-github-api.js';
 import { sampleRun } from './models.js';
-import { createRecordingLogger } from './test-logger.js';
+import { createRecordingLogger } from '../helpers/test-logger.js';
 
 const APP_ID = 424242;
 const ISSUE = 'github:octo-org/widgets#42';

@@ -22,7 +22,7 @@ import { postGitHub } from '../helpers/github.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startFakeGitHub, type FakeComment, type FakeGitHub } from './fake-github-api.js';
 import { FIXTURE_EVENT, fixture, type Change, type FixtureName, type Payload } from './fixtures.js';
-import { createRecordingLogger } from './test-logger.js';
+import { createRecordingLogger } from '../helpers/test-logger.js';
 
 interface Env {
   url: string;

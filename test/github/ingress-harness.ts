@@ -10,7 +10,7 @@ import type { Trigger } from '../../src/core/trigger.js';
 import { createGitHubIngress, type GitHubIngressDeps } from '../../src/github/ingress.js';
 import { createOutboxRefusalSink } from '../../src/github/refusal.js';
 import { TEST_GITHUB_SECRET } from '../helpers/github.js';
-import { createRecordingLogger, type RecordingLogger } from './test-logger.js';
+import { createRecordingLogger, type RecordingLogger } from '../helpers/test-logger.js';
 
 export interface RecordingSink extends TriggerSink {
   triggers: Trigger[];

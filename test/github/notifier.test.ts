@@ -3,7 +3,7 @@ import { DeliveryError } from '../../src/core/ports.js';
 import { createGitHubNotifier, type GitHubNotifier } from '../../src/github/notifier.js';
 import { startFakeGitHub, type FakeGitHub } from './fake-github-api.js';
 import { SAMPLE_MODELS, sampleRun } from './models.js';
-import { createRecordingLogger, type RecordingLogger } from './test-logger.js';
+import { createRecordingLogger, type RecordingLogger } from '../helpers/test-logger.js';
 
 const ISSUE = 'github:octo-org/widgets#42';
 const REVIEW = 'github:octo-org/widgets#7/r2001';

@@ -22,8 +22,8 @@ import { openStore } from '../../src/store/index.js';
 import { TEST_SIGNING_SECRET, postSlack } from '../helpers/slack.js';
 import type { FakeMessage, FakeSlackApi } from './fake-slack-api.js';
 import { startFakeSlackApi } from './fake-slack-api.js';
-import type { RecordingLogger } from './test-logger.js';
-import { createRecordingLogger } from './test-logger.js';
+import type { RecordingLogger } from '../helpers/test-logger.js';
+import { createRecordingLogger } from '../helpers/test-logger.js';
 
 export interface Flow {
   url: string;

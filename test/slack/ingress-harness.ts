@@ -12,8 +12,8 @@ import { createSlackIngress } from '../../src/slack/ingress.js';
 import { TEST_SIGNING_SECRET } from '../helpers/slack.js';
 import type { FakeSlackApi } from './fake-slack-api.js';
 import { startFakeSlackApi } from './fake-slack-api.js';
-import type { RecordingLogger } from './test-logger.js';
-import { createRecordingLogger } from './test-logger.js';
+import type { RecordingLogger } from '../helpers/test-logger.js';
+import { createRecordingLogger } from '../helpers/test-logger.js';
 
 export class RecordingSink implements TriggerSink {
   readonly triggers: Trigger[] = [];

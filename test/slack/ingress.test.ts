@@ -12,7 +12,7 @@ import {
 import { waitUntil } from '../helpers/wait-until.js';
 import type { IngressHarness } from './ingress-harness.js';
 import { RecordingSink, startIngress } from './ingress-harness.js';
-import { createRecordingLogger } from './test-logger.js';
+import { createRecordingLogger } from '../helpers/test-logger.js';
 
 let h: IngressHarness | undefined;
 afterEach(async () => {

@@ -5,7 +5,7 @@ import type { SlackNotifier } from '../../src/slack/notifier.js';
 import { createSlackNotifier } from '../../src/slack/notifier.js';
 import type { FakeSlackApi } from './fake-slack-api.js';
 import { startFakeSlackApi } from './fake-slack-api.js';
-import { createRecordingLogger } from './test-logger.js';
+import { createRecordingLogger } from '../helpers/test-logger.js';
 
 let api: FakeSlackApi;
 let notifier: SlackNotifier;

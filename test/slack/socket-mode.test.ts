@@ -8,7 +8,7 @@ import { startFakeSlackApi } from './fake-slack-api.js';
 import type { FakeSocketMode } from './fake-socket-mode.js';
 import { startFakeSocketMode } from './fake-socket-mode.js';
 import { RecordingSink } from './ingress-harness.js';
-import { createRecordingLogger } from './test-logger.js';
+import { createRecordingLogger } from '../helpers/test-logger.js';
 
 let api: FakeSlackApi | undefined;
 let ws: FakeSocketMode | undefined;
