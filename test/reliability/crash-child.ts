@@ -1,0 +1,22 @@
+/**
+ * The service as the crash test runs it in a child process: exactly what `agent-relay start`
+ * does (src/cli.ts: loadConfig(env) -> createLogger -> startService), with two knobs the CLI
+ * does not expose yet: a short claim lease (argv[2], ms), so that work a killed process had
+ * claimed is taken up again within the test's time bound instead of after the default 120 s,
+ * and no spacing between GitHub writes. Run: node --import tsx test/reliability/crash-child.ts 1500
+ */
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startService } from '../../src/main.js';
+
+const leaseMs = Number(process.argv[2] ?? 1_500);
+const config = loadConfig(process.env);
+const logger = createLogger(config.log);
+const service = await startService(config, {
+  logger,
+  engineOptions: { leaseMs, workerPollMs: 25 },
+  platforms: { githubMinWriteIntervalMs: 0 },
+});
+process.once('SIGTERM', () => {
+  void service.stop().then(() => process.exit(0));
+});

@@ -1,0 +1,252 @@
+/**
+ * Everything around the crash test's child process, living in the test process so that it
+ * survives the kills: the emulator, the fake Slack and GitHub APIs behind gates, the child's
+ * lifecycle (start, SIGKILL of its whole process group, SIGTERM), its logs, and reads of the
+ * SQLite file between runs.
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator, EmulatorTimings } from '../../src/emulator/index.js';
+import { startFakeGitHub } from '../github/fake-github-api.js';
+import type { FakeGitHub } from '../github/fake-github-api.js';
+import { cleanEnv, startChild } from '../runtime/child-process.js';
+import type { Child } from '../runtime/child-process.js';
+import { startFakeSlackApi } from '../slack/fake-slack-api.js';
+import type { FakeSlackApi } from '../slack/fake-slack-api.js';
+import { crashSummary, crashTrace } from './crash-diagnostics.js';
+import { TOKEN } from './crash-triggers.js';
+import { startGate } from './gate-proxy.js';
+import { INSTALLATION_ID } from './relay-harness.js';
+import { GITHUB_APP_ID, GITHUB_PUBLIC_KEY, SECRETS } from './secrets.js';
+
+export const LEASE_MS = 1_500;
+
+export interface CrashWorld {
+  emulator: Emulator;
+  slack: FakeSlackApi;
+  github: FakeGitHub;
+  /** The running child's URL. */
+  url(): string;
+  start(): Promise<void>;
+  /**
+   * SIGKILL the child's process group and wait until it is gone. Deliveries to Slack and
+   * GitHub are held for 300 ms first (they are pending, not lost), so the kill never falls
+   * between a platform's answer and the relay recording it (that window:
+   * crash-restart.pending.ts). Every held request and answer is then dropped.
+   */
+  kill(): Promise<void>;
+  /** SIGKILL at once, whatever is in flight. */
+  killAnywhere(): Promise<void>;
+  /** SIGTERM (graceful) and wait. */
+  stop(): Promise<void>;
+  /** Hold requests to Slack and GitHub before they arrive. */
+  freeze(): void;
+  /** Let creates reach the Agent Run Service but hold its answers to them. */
+  freezeAgentAnswers(): void;
+  /** Let posts reach Slack and GitHub but hold their answers. */
+  freezePlatformAnswers(): void;
+  thaw(): void;
+  db(): { inboxOpen: number; outboxPending: number; runs: number; requestIds: string[] };
+  /** Texts of the outcome messages delivered (Slack replies and GitHub comments). */
+  outcomes(): string[];
+  /** Texts of the status messages as first posted (one per post). */
+  statusPosts(): string[];
+  /** The current text of every status message. */
+  finalStatuses(): string[];
+  countPerToken(texts: string[]): Record<string, number>;
+  /** What is where (for failure messages). */
+  summary(): string;
+  /** Every platform call and outbox row about one token's thread (for failure messages). */
+  trace(token: string): string;
+  logText(): string;
+  logLines(): number;
+  close(): Promise<void>;
+}
+
+export async function startCrashWorld(
+  databasePath: string,
+  timings: Partial<EmulatorTimings> = {},
+): Promise<CrashWorld> {
+  const emulator = await startEmulator({
+    apiKey: SECRETS.agentApiKey,
+    // Runs stay live ~3.3 s: longer than a restart plus a lease, so a run found by
+    // reconciliation is still live when it is recorded (a run that ended before it was
+    // recorded never gets its outcome: crash-restart.pending.ts).
+    timings: {
+      queuedMs: 100,
+      pendingMs: 100,
+      claimedMs: 100,
+      runMs: 3_000,
+      slowRunMs: 6_000,
+      ...timings,
+    },
+    tickMs: 10,
+  });
+  const slack = await startFakeSlackApi();
+  const github = await startFakeGitHub({
+    app: { appId: GITHUB_APP_ID, publicKey: GITHUB_PUBLIC_KEY },
+  });
+  github.setInstallation('octo-org', 'widgets', INSTALLATION_ID);
+  const slackGate = await startGate(slack.url);
+  const githubGate = await startGate(github.url);
+  const agentGate = await startGate(emulator.url);
+  const env = cleanEnv({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databasePath,
+    AGENT_API_URL: `${agentGate.url}/api/v1`,
+    AGENT_API_KEY: SECRETS.agentApiKey,
+    POLL_INTERVAL_MS: '100',
+    SHUTDOWN_TIMEOUT_MS: '2000',
+    SLACK_SIGNING_SECRET: SECRETS.slackSigningSecret,
+    SLACK_BOT_TOKEN: SECRETS.slackBotToken,
+    SLACK_API_URL: slackGate.url,
+    GITHUB_WEBHOOK_SECRET: SECRETS.githubWebhookSecret,
+    GITHUB_APP_ID: String(GITHUB_APP_ID),
+    GITHUB_PRIVATE_KEY: SECRETS.githubPrivateKey,
+    GITHUB_API_URL: githubGate.url,
+    LOG_LEVEL: 'debug',
+  });
+  const children: Child[] = [];
+  let current: { child: Child; url: string } | undefined;
+
+  const slackOutcomes = () =>
+    slack
+      .okCallsTo('chat.postMessage')
+      .filter((c) => String(c.params.text).startsWith('<@UALICE01> '));
+  const slackStatusPosts = () =>
+    slack
+      .okCallsTo('chat.postMessage')
+      .filter(
+        (c) =>
+          !String(c.params.text).startsWith('<@UALICE01> ') && TOKEN.test(String(c.params.text)),
+      );
+  const ghComments = () => [...github.comments.values()];
+  const isStatusComment = (body: string) => body.startsWith('### ');
+
+  const world: CrashWorld = {
+    emulator,
+    slack,
+    github,
+    url: () => current?.url ?? 'http://127.0.0.1:9',
+    async start() {
+      const child = startChild(
+        process.execPath,
+        ['--import', 'tsx', 'test/reliability/crash-child.ts', String(LEASE_MS)],
+        env,
+      );
+      children.push(child);
+      const line = await child.waitForLine(
+        (l) => typeof l.url === 'string' && String(l.msg).includes('listening'),
+        15_000,
+      );
+      current = { child, url: String(line.url) };
+    },
+    async kill() {
+      const c = current;
+      current = undefined;
+      if (!c) return;
+      // Hold new deliveries at the platforms' doors and let answered ones be recorded, so the
+      // kill never falls between a platform's answer and the relay recording it.
+      slackGate.freeze();
+      githubGate.freeze();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      c.child.signalGroup('SIGKILL');
+      await c.child.exited;
+      for (const gate of [slackGate, githubGate, agentGate]) {
+        gate.dropHeld();
+        gate.thaw();
+      }
+    },
+    async killAnywhere() {
+      const c = current;
+      current = undefined;
+      if (!c) return;
+      c.child.signalGroup('SIGKILL');
+      await c.child.exited;
+      for (const gate of [slackGate, githubGate, agentGate]) {
+        gate.dropHeld();
+        gate.thaw();
+      }
+    },
+    async stop() {
+      const c = current;
+      current = undefined;
+      if (!c) return;
+      c.child.signalGroup('SIGTERM');
+      await c.child.exited;
+    },
+    freeze() {
+      slackGate.freeze();
+      githubGate.freeze();
+    },
+    freezePlatformAnswers() {
+      slackGate.freezeAnswers(
+        (method, path) => method === 'POST' && path.endsWith('chat.postMessage'),
+      );
+      githubGate.freezeAnswers((method, path) => method === 'POST' && path.endsWith('/comments'));
+    },
+    freezeAgentAnswers: () =>
+      agentGate.freezeAnswers((method, path) => method === 'POST' && /\/agent\/runs?$/.test(path)),
+    thaw() {
+      slackGate.thaw();
+      githubGate.thaw();
+      agentGate.thaw();
+    },
+    db() {
+      const db = new BetterSqlite3(databasePath, { readonly: true, timeout: 5_000 });
+      try {
+        const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+        return {
+          inboxOpen: n(`select count(*) as n from inbox where status in ('pending', 'processing')`),
+          outboxPending: n(`select count(*) as n from outbox where status = 'pending'`),
+          runs: n('select count(*) as n from runs'),
+          requestIds: (
+            db.prepare('select request_id from runs').all() as { request_id: string }[]
+          ).map((r) => r.request_id),
+        };
+      } finally {
+        db.close();
+      }
+    },
+    outcomes: () => [
+      ...slackOutcomes().map((c) => String(c.params.text)),
+      ...ghComments()
+        .map((c) => c.body)
+        .filter((b) => b.startsWith('@alice ')),
+    ],
+    statusPosts: () => [
+      ...slackStatusPosts().map((c) => String(c.params.text)),
+      ...ghComments()
+        .filter((c) => isStatusComment(c.body))
+        .map((c) => c.body),
+    ],
+    finalStatuses: () => [
+      ...slack.messages
+        .filter((m) => m.bot_id && !m.text.startsWith('<@UALICE01> ') && TOKEN.test(m.text))
+        .map((m) => m.text),
+      ...ghComments()
+        .filter((c) => isStatusComment(c.body))
+        .map((c) => c.body),
+    ],
+    countPerToken(texts) {
+      const counts: Record<string, number> = {};
+      for (const text of texts) {
+        const token = TOKEN.exec(text)?.[1] ?? `?${text.slice(0, 40)}`;
+        counts[token] = (counts[token] ?? 0) + 1;
+      }
+      return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
+    },
+    summary: () => crashSummary(world, databasePath),
+    trace: (token) => crashTrace(world, databasePath, token, children),
+    logText: () => children.map((c) => c.stdout() + c.stderr()).join('\n'),
+    logLines: () => children.reduce((n, c) => n + c.lines.length, 0),
+    async close() {
+      for (const c of children) c.signalGroup('SIGKILL');
+      await Promise.all(children.map((c) => c.exited));
+      await Promise.all([slackGate.close(), githubGate.close(), agentGate.close()]);
+      await Promise.all([emulator.close(), slack.close(), github.close()]);
+    },
+  };
+  return world;
+}

@@ -1,0 +1,160 @@
+/**
+ * The Agent Run Service misbehaves for a while (issue: "Outages and rate limits"): it answers
+ * 500, 503 or 429 with Retry-After, or drops connections (before or after doing the work).
+ * The relay does not crash, every trigger is carried out once the service recovers (exactly
+ * one run each, found by reconciliation when a create's answer was lost), each person whose
+ * request waited is told once (not once per retry), and the tracker slows down on 429 and
+ * catches up afterwards.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitUntil } from '../helpers/wait-until.js';
+import { appMentionEvent, eventCallback } from '../helpers/slack.js';
+import { validGitHubBody } from './hostile-github.js';
+import { startRelay } from './relay-harness.js';
+import type { Relay, RelayOptions } from './relay-harness.js';
+import { leakedSecrets } from './secrets.js';
+
+const CREATE = 'POST /agent/run';
+const LIST = 'GET /agent/runs';
+const WAIT_NOTICE = /unavailable right now/;
+
+let relay: Relay | undefined;
+afterEach(async () => {
+  if (relay) {
+    expect(leakedSecrets(relay.logs.text())).toEqual([]);
+    await relay.close();
+  }
+  relay = undefined;
+});
+
+async function start(options: RelayOptions = {}): Promise<Relay> {
+  relay = await startRelay({
+    engineOptions: { inboxRetryDelaysMs: Array<number>(12).fill(250) },
+    ...options,
+  });
+  return relay;
+}
+
+const THREADS = ['1700002001.000100', '1700002002.000100', '1700002003.000100'];
+
+/** Three Slack threads and one GitHub issue ask for a run. */
+async function sendTriggers(r: Relay): Promise<void> {
+  for (const ts of THREADS) {
+    const body = eventCallback(appMentionEvent({ ts, text: `<@UBOT0001> fix thing ${ts}` }));
+    expect((await r.postSlack(body)).status).toBe(200);
+  }
+  const res = await r.postGitHub(validGitHubBody(), {
+    event: 'issue_comment',
+    deliveryId: 'outage-gh-1',
+  });
+  expect(res.status).toBe(202);
+}
+
+/** One run per trigger, each stamped with a distinct relay_request. */
+async function expectOneRunPerTrigger(r: Relay): Promise<void> {
+  await waitUntil(() => r.emulator.runs.count() >= 4 && r.rows().runs >= 4, { timeoutMs: 15_000 });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const runs = r.emulator.runs.all();
+  const requests = runs.map((run) => run.metadata?.relay_request);
+  expect(runs).toHaveLength(4);
+  expect(new Set(requests).size).toBe(4);
+  expect(r.rows().runs).toBe(4);
+}
+
+/** How often each thread was told its request waits. */
+function waitNotices(r: Relay): { slack: Record<string, number>; github: number } {
+  const slack: Record<string, number> = {};
+  for (const call of r.slack.okCallsTo('chat.postMessage')) {
+    if (!WAIT_NOTICE.test(String(call.params.text))) continue;
+    const ts = String(call.params.thread_ts);
+    slack[ts] = (slack[ts] ?? 0) + 1;
+  }
+  const github = [...r.github.comments.values()].filter((c) => WAIT_NOTICE.test(c.body)).length;
+  return { slack, github };
+}
+
+describe('the service answers errors for a while', () => {
+  it.each([
+    ['503 with Retry-After', 503, 1],
+    ['429 with Retry-After', 429, 1],
+    ['500', 500, undefined],
+  ])(
+    '%s: told once, carried out once after recovery',
+    async (_name, status, retryAfterSeconds) => {
+      const r = await start();
+      r.emulator.faults.failNext(14, status, {
+        route: CREATE,
+        ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
+      });
+      await sendTriggers(r);
+      await expectOneRunPerTrigger(r);
+      expect(r.emulator.faults.snapshot().rules).toEqual([]); // every fault was served
+      expect(r.emulator.requests.get(CREATE)).toBeGreaterThanOrEqual(14 + 4);
+      await waitUntil(() => r.slack.okCallsTo('chat.postMessage').length >= 6, {
+        timeoutMs: 5_000,
+      });
+      const notices = waitNotices(r);
+      expect(notices.slack).toEqual(Object.fromEntries(THREADS.map((ts) => [ts, 1])));
+      expect(notices.github).toBe(1);
+      expect((await fetch(`${r.url}/healthz`)).status).toBe(200);
+    },
+    25_000,
+  );
+
+  it('connections dropped before the service read them: carried out once after recovery', async () => {
+    const r = await start();
+    r.emulator.faults.dropNext(8, { route: CREATE });
+    await sendTriggers(r);
+    await expectOneRunPerTrigger(r);
+    expect(r.emulator.faults.snapshot().rules).toEqual([]);
+  }, 25_000);
+
+  it('connections dropped after the service created the run: reconciled, never a second run', async () => {
+    const r = await start();
+    r.emulator.faults.dropNext(4, { route: CREATE, afterProcessing: true });
+    await sendTriggers(r);
+    await expectOneRunPerTrigger(r);
+    expect(r.emulator.faults.snapshot().rules).toEqual([]);
+    // Each lost answer was followed by a search for the run by its relay_request stamp.
+    expect(r.emulator.requests.get(LIST)).toBeGreaterThanOrEqual(4);
+    expect(r.emulator.requests.get(CREATE)).toBe(4);
+  }, 25_000);
+});
+
+describe('the tracker under 429', () => {
+  it('slows down while the list endpoint answers 429, then catches up: every outcome once', async () => {
+    const r = await start({ timings: { runMs: 2_500 } });
+    await sendTriggers(r);
+    await waitUntil(() => r.rows().runs === 4, { timeoutMs: 8_000 });
+    // Baseline: list requests in one second of normal tracking (100 ms interval).
+    const base0 = r.emulator.requests.get(LIST);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const baseline = r.emulator.requests.get(LIST) - base0;
+    expect(baseline).toBeGreaterThanOrEqual(4);
+
+    const faults = 6;
+    const started = Date.now();
+    const at0 = r.emulator.requests.get(LIST);
+    r.emulator.faults.failNext(faults, 429, { route: LIST, retryAfterSeconds: 1 });
+    await waitUntil(() => r.emulator.faults.snapshot().rules.length === 0, { timeoutMs: 15_000 });
+    const elapsed = Date.now() - started;
+    const during = r.emulator.requests.get(LIST) - at0;
+    // Honouring Retry-After: 6 answers of 429 take at least ~5 s (at full speed: 0.6 s).
+    expect(elapsed).toBeGreaterThanOrEqual(4_000);
+    expect(during / (elapsed / 1000)).toBeLessThan(baseline / 2);
+
+    // Catch up: every run's outcome reaches its thread exactly once.
+    await waitUntil(() => r.emulator.runs.all().every((x) => x.state === 'SUCCEEDED'), {
+      timeoutMs: 8_000,
+    });
+    const outcomes = () => [
+      ...r.slack
+        .okCallsTo('chat.postMessage')
+        .filter((c) => /<@UALICE01>/.test(String(c.params.text))),
+      ...[...r.github.comments.values()].filter((c) => c.body.startsWith('@alice ')),
+    ];
+    await waitUntil(() => outcomes().length === 4, { timeoutMs: 8_000 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(outcomes()).toHaveLength(4);
+  }, 30_000);
+});

@@ -1,0 +1,151 @@
+/**
+ * The whole service in this process, as production wires it (`startService` from a config
+ * parsed by `loadConfig`): real HTTP server, real SQLite file, real Bolt and webhook ingress,
+ * the real agent client against an emulator on loopback, and the real notifiers against the
+ * fake Slack Web API and the fake GitHub REST API (App auth). Logs go through the product's
+ * pino logger (redaction included) at debug level into memory.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { loadConfig } from '../../src/config.js';
+import type { Config } from '../../src/config.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator, EmulatorTimings } from '../../src/emulator/index.js';
+import { startService } from '../../src/main.js';
+import type { RunningService } from '../../src/main.js';
+import type { EngineOptions } from '../../src/runs/runs-deps.js';
+import { startFakeGitHub } from '../github/fake-github-api.js';
+import type { FakeGitHub } from '../github/fake-github-api.js';
+import { postGitHub } from '../helpers/github.js';
+import type { PostGitHubOptions } from '../helpers/github.js';
+import { postSlack } from '../helpers/slack.js';
+import type { PostSlackOptions } from '../helpers/slack.js';
+import { startFakeSlackApi } from '../slack/fake-slack-api.js';
+import type { FakeSlackApi } from '../slack/fake-slack-api.js';
+import { captureLogs } from './log-capture.js';
+import type { LogCapture } from './log-capture.js';
+import { GITHUB_APP_ID, GITHUB_PUBLIC_KEY, SECRETS } from './secrets.js';
+
+/** The installation of the fixtures' repository (octo-org/widgets). */
+export const INSTALLATION_ID = 2311213;
+
+export const QUICK_TIMINGS: EmulatorTimings = {
+  queuedMs: 60,
+  pendingMs: 60,
+  claimedMs: 60,
+  runMs: 200,
+  slowRunMs: 3_000,
+};
+
+export interface RelayOptions {
+  /** Extra environment (e.g. SLACK_ALLOWED_USERS). */
+  env?: Record<string, string>;
+  engineOptions?: Partial<EngineOptions>;
+  timings?: Partial<EmulatorTimings>;
+  /** Reuse a database file (restart on the same database). */
+  databasePath?: string;
+}
+
+export interface Relay {
+  url: string;
+  config: Config;
+  service: RunningService;
+  emulator: Emulator;
+  slack: FakeSlackApi;
+  github: FakeGitHub;
+  logs: LogCapture;
+  databasePath: string;
+  slackEvents: string;
+  githubWebhooks: string;
+  postSlack(body: string, options?: PostSlackOptions): Promise<Response>;
+  postGitHub(body: string, options: PostGitHubOptions): Promise<Response>;
+  /** Rows per table, read through a second connection. */
+  rows(): Record<'inbox' | 'outbox' | 'runs' | 'threads', number>;
+  close(): Promise<void>;
+}
+
+export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-reliability-'));
+  const databasePath = options.databasePath ?? join(dir, 'relay.db');
+  const logs = captureLogs({ test: 'reliability' });
+  const emulator = await startEmulator({
+    apiKey: SECRETS.agentApiKey,
+    timings: { ...QUICK_TIMINGS, ...options.timings },
+    tickMs: 10,
+  });
+  const slack = await startFakeSlackApi();
+  const github = await startFakeGitHub({
+    app: { appId: GITHUB_APP_ID, publicKey: GITHUB_PUBLIC_KEY },
+  });
+  github.setInstallation('octo-org', 'widgets', INSTALLATION_ID);
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databasePath,
+    AGENT_API_URL: emulator.baseUrl,
+    AGENT_API_KEY: SECRETS.agentApiKey,
+    POLL_INTERVAL_MS: '100',
+    SHUTDOWN_TIMEOUT_MS: '2000',
+    SLACK_SIGNING_SECRET: SECRETS.slackSigningSecret,
+    SLACK_BOT_TOKEN: SECRETS.slackBotToken,
+    SLACK_API_URL: slack.url,
+    GITHUB_WEBHOOK_SECRET: SECRETS.githubWebhookSecret,
+    GITHUB_APP_ID: String(GITHUB_APP_ID),
+    GITHUB_PRIVATE_KEY: SECRETS.githubPrivateKey,
+    GITHUB_API_URL: github.url,
+    LOG_LEVEL: 'debug',
+    ...options.env,
+  });
+  const service = await startService(config, {
+    logger: logs.logger,
+    engineOptions: {
+      workerPollMs: 20,
+      inboxRetryDelaysMs: [300, 300, 300, 300],
+      ...options.engineOptions,
+    },
+    platforms: { githubMinWriteIntervalMs: 0 },
+  });
+  const slackEvents = `${service.url}/slack/events`;
+  const githubWebhooks = `${service.url}/github/webhooks`;
+  let closed = false;
+  return {
+    url: service.url,
+    config,
+    service,
+    emulator,
+    slack,
+    github,
+    logs,
+    databasePath,
+    slackEvents,
+    githubWebhooks,
+    postSlack: (body, o) => postSlack(slackEvents, body, o),
+    postGitHub: (body, o) => postGitHub(githubWebhooks, body, o),
+    rows: () => countRows(databasePath),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await service.stop().catch(() => undefined);
+      await Promise.all([emulator.close(), slack.close(), github.close()]);
+      if (options.databasePath === undefined) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function countRows(path: string): Record<'inbox' | 'outbox' | 'runs' | 'threads', number> {
+  const db = new BetterSqlite3(path, { readonly: true, timeout: 5_000 });
+  try {
+    const count = (table: string) =>
+      (db.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
+    return {
+      inbox: count('inbox'),
+      outbox: count('outbox'),
+      runs: count('runs'),
+      threads: count('threads'),
+    };
+  } finally {
+    db.close();
+  }
+}
