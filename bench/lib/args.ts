@@ -1,0 +1,94 @@
+/**
+ * `npm run bench -- [scenario …] [--quick] [--results-dir DIR] [--charts-dir DIR]
+ * [--profile] [--log-level LEVEL]`. No scenario named: all of them.
+ */
+export const SCENARIOS = ['ingest', 'tracking', 'footprint', 'e2e'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export interface BenchArgs {
+  scenarios: ScenarioName[];
+  quick: boolean;
+  /** Where the raw JSON (and the Markdown summary) go. */
+  resultsDir: string;
+  /** Where the SVG charts go; undefined: next to the results. */
+  chartsDir?: string;
+  /** Start the service with --cpu-prof (profiles land in the results dir). */
+  profile: boolean;
+  /** The service's LOG_LEVEL. */
+  logLevel: string;
+  /** Run nothing: render latest.md and the charts again from latest.json. */
+  reportOnly: boolean;
+  help: boolean;
+}
+
+export class ArgsError extends Error {
+  override readonly name = 'ArgsError';
+  readonly code = 'invalid_arguments';
+}
+
+export const USAGE = `usage: npm run bench -- [${SCENARIOS.join('|')} …] [options]
+
+  (no scenario)        run every scenario
+  --quick              CI-sized run: tiny N, short windows, one repetition
+  --results-dir DIR    raw JSON + Markdown summary (default bench/results)
+  --charts-dir DIR     SVG charts (default: the results dir)
+  --profile            start the service with --cpu-prof (profiles in the results dir)
+  --log-level LEVEL    the service's LOG_LEVEL (default info)
+  --report             run nothing; render latest.md and the charts from latest.json
+  --help               this text`;
+
+export function parseArgs(argv: readonly string[], defaults: { resultsDir: string }): BenchArgs {
+  const args: BenchArgs = {
+    scenarios: [],
+    quick: false,
+    resultsDir: defaults.resultsDir,
+    profile: false,
+    logLevel: 'info',
+    reportOnly: false,
+    help: false,
+  };
+  const value = (i: number, flag: string): string => {
+    const v = argv[i + 1];
+    if (v === undefined || v.startsWith('--')) throw new ArgsError(`${flag} needs a value`);
+    return v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const [flag, inline] = arg.startsWith('--') ? arg.split('=', 2) : [arg, undefined];
+    const take = () => inline ?? value(i++, flag ?? arg);
+    switch (flag) {
+      case '--quick':
+        args.quick = true;
+        break;
+      case '--results-dir':
+        args.resultsDir = take();
+        break;
+      case '--charts-dir':
+        args.chartsDir = take();
+        break;
+      case '--profile':
+        args.profile = true;
+        break;
+      case '--log-level':
+        args.logLevel = take();
+        break;
+      case '--report':
+        args.reportOnly = true;
+        break;
+      case '--help':
+      case '-h':
+        args.help = true;
+        break;
+      default: {
+        if (arg.startsWith('-')) throw new ArgsError(`unknown option ${arg}`);
+        if (!(SCENARIOS as readonly string[]).includes(arg)) {
+          throw new ArgsError(`unknown scenario "${arg}" (one of ${SCENARIOS.join(', ')})`);
+        }
+        const name = arg as ScenarioName;
+        if (!args.scenarios.includes(name)) args.scenarios.push(name);
+      }
+    }
+  }
+  if (args.scenarios.length === 0) args.scenarios = [...SCENARIOS];
+  return args;
+}

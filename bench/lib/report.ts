@@ -1,0 +1,259 @@
+/**
+ * The Markdown tables, one per scenario (printed and saved), made from a BenchResults (fresh,
+ * or merged with earlier runs of other scenarios), and the targets' verdicts.
+ */
+import type { IngestResult } from '../scenarios/ingest.js';
+import type { PhaseResult } from '../scenarios/ingest-phase.js';
+import type { TrackingResult } from '../scenarios/tracking.js';
+import { describeMachine } from './machine.js';
+import { formatNumber, markdownTable, verdict } from './markdown.js';
+import type { Cell } from './markdown.js';
+import type { BenchResults, Stamped } from './results.js';
+import { median } from './stats.js';
+import type { Summary } from './stats.js';
+import { checkTargets } from './targets.js';
+
+const MB = 1_000_000;
+/** JSON turns Infinity into null: both mean "never within the wait". */
+const ms = (v: number | null, never = 'never') =>
+  v === null || !Number.isFinite(v) ? never : formatNumber(v, v < 10 ? 2 : 1);
+const sec = (v: number | null, never = 'never') =>
+  v === null || !Number.isFinite(v) ? never : formatNumber(v / 1000, 2);
+const pct = (s: Summary, never?: string): Cell[] => [
+  ms(s.p50, never),
+  ms(s.p95, never),
+  ms(s.p99, never),
+];
+
+const lagMs = (p: PhaseResult) => (p.service?.nodejs_eventloop_lag_p99_seconds ?? NaN) * 1000;
+
+export function ingestTables(r: IngestResult): string {
+  const main = markdownTable(
+    [
+      'offered/s#',
+      'floor p50 ms#',
+      'floor p95#',
+      'floor p99#',
+      'relay p50 ms#',
+      'relay p95#',
+      'relay p99#',
+      'p99 ÷ floor#',
+      'errors relay/floor',
+      'answered/s relay/floor',
+      'relay loop delay p99 ms#',
+      'relay inbox queued#',
+    ],
+    r.rows.map((row) => {
+      const ours = r.phases.filter((p) => p.target === 'ours' && p.rate === row.rate);
+      return [
+        row.rate,
+        ...pct(row.floor),
+        ...pct(row.ours),
+        `${formatNumber(row.p99Ratio, 2)}×`,
+        `${row.oursErrors}/${row.floorErrors}`,
+        `${formatNumber(row.oursAchieved, 0)}/${formatNumber(row.floorAchieved, 0)}`,
+        median(ours.map((p) => lagMs(p))),
+        median(ours.map((p) => p.service?.agent_relay_inbox_depth ?? NaN)),
+      ];
+    }),
+  );
+  const ladder = r.max.ladder.length
+    ? '\n\n' +
+      markdownTable(
+        [
+          'offered/s#',
+          'answered/s#',
+          'errors#',
+          'relay p50 ms#',
+          'p95#',
+          'p99#',
+          'loop delay p99 ms#',
+          'inbox queued#',
+          'outbox queued#',
+        ],
+        r.max.ladder.map((p) => [
+          p.rate,
+          formatNumber(p.achievedRate, 0),
+          p.errorCount,
+          ...pct(p.latency.all),
+          lagMs(p),
+          p.service?.agent_relay_inbox_depth,
+          p.service?.agent_relay_outbox_depth,
+        ]),
+      )
+    : '';
+  const f = r.max.floorAtMax;
+  const max =
+    r.max.sustainableRate === undefined
+      ? 'No offered rate met the sustainability criterion.'
+      : `Highest sustainable rate found: **${r.max.sustainableRate} events/s** (${r.max.criterion}).` +
+        (f
+          ? ` The floor at that rate: p50 ${ms(f.latency.all.p50)} ms, p99 ${ms(f.latency.all.p99)} ms.`
+          : '');
+  const note =
+    '"loop delay": the service\'s event-loop delay p99 during the load; "queued": triggers ' +
+    '(inbox) and notifications (outbox) still waiting when the load stopped.';
+  return `${main}\n\n${max}${ladder}\n\n${note}`;
+}
+
+const MODE_NAMES: Record<TrackingResult['runs'][number]['mode'], string> = {
+  batch: 'batch',
+  'per-run': 'per-run',
+  'per-run-fixed': 'per-run, no back-off',
+};
+
+export function trackingTables(r: TrackingResult): string {
+  const table = markdownTable(
+    [
+      'live runs#',
+      'mode',
+      'req/min#',
+      'list/min#',
+      'detail/min#',
+      'changes#',
+      'delay p50 s#',
+      'p95 s#',
+      'p99 s#',
+      'Slack p95 s#',
+      'GitHub p95 s#',
+      'not shown#',
+    ],
+    r.runs.map((x) => [
+      x.n,
+      MODE_NAMES[x.mode],
+      formatNumber(x.requestsPerMinute, 0),
+      formatNumber(x.listPerMinute, 0),
+      formatNumber(x.detailPerMinute, 0),
+      x.changes,
+      sec(x.delay.p50),
+      sec(x.delay.p95),
+      sec(x.delay.p99),
+      sec(x.delaySlack.p95, '–'),
+      sec(x.delayGithub.p95, '–'),
+      x.missing,
+    ]),
+  );
+  const ratios = [...new Set(r.runs.map((x) => x.n))].flatMap((n) => {
+    const rpm = (mode: string) =>
+      r.runs.find((x) => x.n === n && x.mode === mode)?.requestsPerMinute;
+    const b = rpm('batch');
+    if (b === undefined) return [];
+    return (['per-run', 'per-run-fixed'] as const).flatMap((mode) => {
+      const p = rpm(mode);
+      return p === undefined ? [] : [`N=${n} ${MODE_NAMES[mode]}: ${formatNumber(p / b, 1)}×`];
+    });
+  });
+  return (
+    `${table}\n\nRequests relative to the batch tracker: ${ratios.join('; ')}. ` +
+    `Each run changes state on average every ${formatNumber(r.perRunMeanIntervalMs / 60_000, 1)} min ` +
+    `(a Poisson process over all runs); POLL_INTERVAL_MS=${r.pollIntervalMs}; ` +
+    `${Math.round(r.githubShare * 100)}% of the threads are GitHub issues, the rest Slack threads. ` +
+    '"per-run, no back-off" polls every run every POLL_INTERVAL_MS: per-run polling at the ' +
+    'batch tracker\'s delay. "not shown": changes whose message had not arrived by the end of ' +
+    'the wait (counted as infinitely late).'
+  );
+}
+
+export function renderMarkdown(
+  results: BenchResults,
+  options: { targets?: boolean; headingLevel?: number } = {},
+): string {
+  const out: string[] = [];
+  const s = results.scenarios;
+  const h = '#'.repeat(options.headingLevel ?? 3);
+  const header = (name: string, st: Stamped<unknown>) => {
+    const after = st.loadAverageAfter ? `, ${st.loadAverageAfter.join(' / ')} at the end` : '';
+    const minutes = formatNumber(st.durationMs / 60_000, 1);
+    return (
+      `${h} ${name}\n\n_${st.quick ? 'Quick run' : 'Full run'} of ${st.ranAt} (${minutes} min) on ` +
+      `${describeMachine(st.machine)}${after}._`
+    );
+  };
+  if (s.ingest)
+    out.push(header('Ingest: acknowledgement latency', s.ingest), ingestTables(s.ingest.result));
+  if (s.tracking)
+    out.push(header('Tracking: cost and delay', s.tracking), trackingTables(s.tracking.result));
+  if (s.footprint) {
+    const f = s.footprint.result;
+    const runnerName = (r: 'tsx' | 'compiled') =>
+      r === 'tsx' ? 'npm start (tsx)' : 'node dist/cli.js';
+    out.push(
+      header('Footprint', s.footprint),
+      markdownTable(
+        [
+          'runner',
+          'tracked threads#',
+          'RSS MB (median)#',
+          'RSS MB (max)#',
+          'heap used MB#',
+          'heap total MB#',
+          'idle RSS MB#',
+        ],
+        f.held.map((h) => [
+          runnerName(h.runner),
+          f.threads,
+          h.rssBytes / MB,
+          h.rssMaxBytes / MB,
+          (h.metrics.nodejs_heap_size_used_bytes ?? NaN) / MB,
+          (h.metrics.nodejs_heap_size_total_bytes ?? NaN) / MB,
+          (f.idleRssBytes[h.runner] ?? NaN) / MB,
+        ]),
+      ),
+      '',
+      markdownTable(
+        ['start → /readyz 200', 'database', 'median s#', 'samples s'],
+        f.ready.map((r) => [
+          runnerName(r.runner),
+          r.database === 'empty' ? 'empty' : `${f.threads} tracked threads`,
+          sec(r.medianMs),
+          r.samplesMs.map((x) => sec(x)).join(', '),
+        ]),
+      ),
+    );
+  }
+  if (s.e2e) {
+    const rows = s.e2e.result.rows;
+    out.push(
+      header('End to end: trigger → first status message, under the ingest load', s.e2e),
+      markdownTable(
+        [
+          'offered/s#',
+          'events',
+          'runs#',
+          'Slack p50 ms#',
+          'p95#',
+          'p99#',
+          'Slack delivered#',
+          'GitHub p50 ms#',
+          'p95#',
+          'p99#',
+          'GitHub delivered#',
+        ],
+        rows.map((r) => {
+          const never = `> ${formatNumber(r.waitedMs / 1000, 0)} s`;
+          const github: Cell[] =
+            r.githubAccepted > 0
+              ? [...pct(r.github, never), `${r.githubDelivered}/${r.githubAccepted}`]
+              : ['–', '–', '–', '–'];
+          return [
+            r.rate,
+            r.mix === 'slack' ? 'Slack only' : 'half Slack, half GitHub',
+            r.repeats,
+            ...pct(r.slack, never),
+            `${r.slackDelivered}/${r.slackAccepted}`,
+            ...github,
+          ];
+        }),
+      ),
+      '"delivered": first status messages received within the wait after the load ' +
+        '(the rest count as later than the wait).',
+    );
+  }
+  if (options.targets !== false) out.push(targetsSection(results, h));
+  return `${out.join('\n\n')}\n`;
+}
+
+export function targetsSection(results: BenchResults, h = '###'): string {
+  const rows = checkTargets(results).map((c) => [c.target, c.measured, verdict(c.met)]);
+  return `${h} Targets\n\n${markdownTable(['target', 'measured', 'verdict'], rows)}`;
+}

@@ -1,0 +1,84 @@
+/**
+ * How big each scenario is: the full run (the figures in the README, about 15 minutes on a
+ * 2-core machine) and the quick run (CI and the smoke test, well under a minute or two).
+ */
+export interface BenchSettings {
+  ingest: {
+    rates: number[];
+    repeats: number;
+    warmupMs: number;
+    durationMs: number;
+    /** Offered rates tried, in order, to find the highest sustainable one. */
+    ladder: number[];
+    /** Bisection steps between the last sustainable rate and the first that was not. */
+    bisectSteps: number;
+    /** How long to wait for the first status messages after the load (end to end). */
+    drainMs: number;
+  };
+  tracking: {
+    sizes: number[];
+    /** Sizes at which per-run polling also runs without back-off (at the batch delay). */
+    sameDelaySizes: number[];
+    /** Mean time between two state changes of one run (a Poisson process over all runs). */
+    perRunMeanIntervalMs: number;
+    githubShare: number;
+    pollIntervalMs: number;
+    warmupMs: number;
+    windowMs: number;
+    /** Time after the window for the last changes to reach the fake APIs, per mode. */
+    graceMs: { batch: number; 'per-run': number };
+  };
+  footprint: {
+    threads: number;
+    settleMs: number;
+    readyRepeats: number;
+    /** Also time `node dist/cli.js` built by tsc into a scratch directory. */
+    compiled: boolean;
+  };
+}
+
+export const FULL: BenchSettings = {
+  ingest: {
+    rates: [100, 300],
+    repeats: 3,
+    warmupMs: 2_000,
+    durationMs: 8_000,
+    ladder: [450, 675, 1000, 1500, 2250],
+    bisectSteps: 2,
+    drainMs: 12_000,
+  },
+  tracking: {
+    sizes: [100, 1_000, 5_000],
+    sameDelaySizes: [1_000],
+    perRunMeanIntervalMs: 600_000,
+    githubShare: 0.1,
+    pollIntervalMs: 2_000,
+    warmupMs: 4_000,
+    windowMs: 30_000,
+    graceMs: { batch: 8_000, 'per-run': 32_000 },
+  },
+  footprint: { threads: 10_000, settleMs: 20_000, readyRepeats: 3, compiled: true },
+};
+
+export const QUICK: BenchSettings = {
+  ingest: {
+    rates: [100],
+    repeats: 1,
+    warmupMs: 500,
+    durationMs: 1_500,
+    ladder: [200],
+    bisectSteps: 0,
+    drainMs: 3_000,
+  },
+  tracking: {
+    sizes: [20, 100],
+    sameDelaySizes: [100],
+    perRunMeanIntervalMs: 20_000,
+    githubShare: 0.1,
+    pollIntervalMs: 500,
+    warmupMs: 500,
+    windowMs: 2_500,
+    graceMs: { batch: 1_000, 'per-run': 1_000 },
+  },
+  footprint: { threads: 500, settleMs: 1_000, readyRepeats: 1, compiled: false },
+};

@@ -1,0 +1,145 @@
+/**
+ * `npm run bench -- [ingest|tracking|footprint|e2e …] [--quick]`: runs the scenarios on
+ * loopback against the real service process (the emulator as the Agent Run Service, local
+ * fake Slack/GitHub APIs), prints one Markdown table per scenario, writes the raw figures as
+ * JSON under bench/results/ (merged into latest.json), a Markdown summary and SVG charts.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ArgsError, parseArgs, USAGE } from './lib/args.js';
+import type { BenchArgs, ScenarioName } from './lib/args.js';
+import type { ScenarioContext } from './lib/context.js';
+import { machineInfo } from './lib/machine.js';
+import type { MachineInfo } from './lib/machine.js';
+import { ROOT, startBackends } from './lib/processes.js';
+import { summarizeProfiles } from './lib/profiles.js';
+import { renderCharts } from './lib/report-charts.js';
+import { renderMarkdown, targetsSection } from './lib/report.js';
+import { updateMarkedDocs } from './lib/update-docs.js';
+import type { BenchResults } from './lib/results.js';
+import { FULL, QUICK } from './lib/settings.js';
+import { runEndToEnd } from './scenarios/e2e.js';
+import { runFootprint } from './scenarios/footprint.js';
+import { runIngest } from './scenarios/ingest.js';
+import { runTracking } from './scenarios/tracking.js';
+
+const ORDER: readonly ScenarioName[] = ['ingest', 'e2e', 'tracking', 'footprint'];
+
+function log(line: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+}
+
+async function runScenarios(args: BenchArgs, stamp: string): Promise<BenchResults['scenarios']> {
+  const workDir = mkdtempSync(join(tmpdir(), 'agent-relay-bench-'));
+  const backends = await startBackends();
+  const ctx: ScenarioContext = {
+    settings: args.quick ? QUICK : FULL,
+    quick: args.quick,
+    backends,
+    workDir,
+    logLevel: args.logLevel,
+    ...(args.profile ? { profileDir: join(args.resultsDir, 'profiles', stamp) } : {}),
+    log,
+  };
+  const fresh: BenchResults['scenarios'] = {};
+  /** When and where a scenario started (the load average at its start), and how long it took. */
+  const stampOf = <T>(start: { at: number; machine: MachineInfo }, result: T) => ({
+    ranAt: new Date(start.at).toISOString(),
+    quick: args.quick,
+    machine: start.machine,
+    durationMs: Date.now() - start.at,
+    loadAverageAfter: machineInfo().loadAverage,
+    result,
+  });
+  try {
+    for (const name of ORDER.filter((n) => args.scenarios.includes(n))) {
+      log(`scenario ${name}${args.quick ? ' (quick)' : ''}…`);
+      const started = { at: Date.now(), machine: machineInfo() };
+      if (name === 'ingest') fresh.ingest = stampOf(started, await runIngest(ctx));
+      if (name === 'e2e')
+        fresh.e2e = stampOf(started, await runEndToEnd(ctx, fresh.ingest?.result));
+      if (name === 'tracking') fresh.tracking = stampOf(started, await runTracking(ctx));
+      if (name === 'footprint') fresh.footprint = stampOf(started, await runFootprint(ctx));
+      const only: BenchResults = { schema: 2, scenarios: { [name]: fresh[name] } };
+      process.stdout.write(`\n${renderMarkdown(only, { targets: false })}\n`);
+    }
+  } finally {
+    await backends.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  return fresh;
+}
+
+function readLatest(path: string): BenchResults | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as BenchResults;
+    return parsed.schema === 2 ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  let args: BenchArgs;
+  try {
+    args = parseArgs(argv, { resultsDir: join(ROOT, 'bench/results') });
+  } catch (err) {
+    if (!(err instanceof ArgsError)) throw err;
+    process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const prefix = args.quick ? 'quick-' : '';
+  const chartsDir = args.chartsDir ?? (args.quick ? args.resultsDir : join(ROOT, 'docs'));
+  mkdirSync(args.resultsDir, { recursive: true });
+  mkdirSync(chartsDir, { recursive: true });
+
+  const latestPath = join(args.resultsDir, `${prefix}latest.json`);
+  const fresh = args.reportOnly ? {} : await runScenarios(args, stamp);
+  if (!args.reportOnly) {
+    const run: BenchResults = { schema: 2, scenarios: fresh };
+    const file = join(args.resultsDir, `${prefix}${stamp}.json`);
+    writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
+  }
+  const merged: BenchResults = {
+    schema: 2,
+    scenarios: { ...readLatest(latestPath)?.scenarios, ...fresh },
+  };
+  writeFileSync(latestPath, `${JSON.stringify(merged, null, 2)}\n`);
+  const markdown = renderMarkdown(merged);
+  if (args.reportOnly) process.stdout.write(markdown);
+  writeFileSync(join(args.resultsDir, `${prefix}latest.md`), markdown);
+  for (const [file, svg] of Object.entries(renderCharts(merged))) {
+    writeFileSync(join(chartsDir, `${prefix}${file}`), svg);
+  }
+  if (!args.quick) {
+    const docs = [join(ROOT, 'README.md'), join(ROOT, 'docs/performance.md')];
+    for (const file of updateMarkedDocs(docs, renderMarkdown(merged, { headingLevel: 4 }))) {
+      log(`updated the generated tables in ${file}`);
+    }
+  }
+  process.stdout.write(`\n${targetsSection(merged)}\n`);
+  process.stdout.write(
+    `\n(latest figures of every scenario, merged: ${latestPath}; charts in ${chartsDir})\n`,
+  );
+  if (args.profile && !args.reportOnly) {
+    const summary = summarizeProfiles(join(args.resultsDir, 'profiles', stamp));
+    writeFileSync(join(args.resultsDir, 'profiles', stamp, 'summary.md'), summary);
+    process.stdout.write(`\n${summary}\n`);
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`bench: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

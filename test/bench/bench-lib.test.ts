@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { matchReceipts } from '../../bench/children/match-receipts.js';
+import type { SeededRun } from '../../bench/children/backends-api.js';
+import { ArgsError, parseArgs, SCENARIOS } from '../../bench/lib/args.js';
+import { markdownTable } from '../../bench/lib/markdown.js';
+import { median, percentileOfSorted, summarize } from '../../bench/lib/stats.js';
+import { lineChart } from '../../bench/lib/svg-chart.js';
+
+describe('bench stats', () => {
+  it('takes nearest-rank percentiles', () => {
+    const xs = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentileOfSorted(xs, 50)).toBe(50);
+    expect(percentileOfSorted(xs, 95)).toBe(95);
+    expect(percentileOfSorted(xs, 99)).toBe(99);
+    expect(percentileOfSorted([7], 99)).toBe(7);
+    expect(percentileOfSorted([], 50)).toBeNaN();
+  });
+
+  it('summarizes unsorted samples and keeps "never" (Infinity) at the top', () => {
+    const s = summarize([3, 1, 2, Number.POSITIVE_INFINITY]);
+    expect(s).toMatchObject({ n: 4, p50: 2, p99: Number.POSITIVE_INFINITY });
+  });
+
+  it('takes medians of odd and even counts, ignoring NaN', () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([Number.NaN, 2])).toBe(2);
+    expect(median([])).toBeNaN();
+  });
+});
+
+describe('bench arguments', () => {
+  const defaults = { resultsDir: '/r' };
+  it('runs every scenario by default and one when named', () => {
+    expect(parseArgs([], defaults).scenarios).toEqual([...SCENARIOS]);
+    expect(parseArgs(['tracking', '--quick'], defaults)).toMatchObject({
+      scenarios: ['tracking'],
+      quick: true,
+      resultsDir: '/r',
+    });
+    expect(parseArgs(['--results-dir=/x', '--charts-dir', '/c'], defaults)).toMatchObject({
+      resultsDir: '/x',
+      chartsDir: '/c',
+    });
+  });
+
+  it('refuses unknown scenarios and options, and options without values', () => {
+    expect(() => parseArgs(['trakcing'], defaults)).toThrow(ArgsError);
+    expect(() => parseArgs(['--fast'], defaults)).toThrow(/unknown option/);
+    expect(() => parseArgs(['--results-dir'], defaults)).toThrow(/needs a value/);
+  });
+});
+
+describe('bench output', () => {
+  it('writes a Markdown table with right-aligned number columns and escaped cells', () => {
+    const table = markdownTable(
+      ['name', 'p99 ms#'],
+      [
+        ['a|b', 12.345],
+        ['c', undefined],
+      ],
+    );
+    expect(table.split('\n')).toEqual([
+      '| name | p99 ms |',
+      '| --- | ---: |',
+      '| a\\|b | 12.3 |',
+      '| c | – |',
+    ]);
+  });
+
+  it('draws an SVG line chart with one polyline per series and a legend', () => {
+    const svg = lineChart({
+      title: 'T <1>',
+      xLabel: 'x',
+      yLabel: 'y',
+      logY: true,
+      series: [
+        {
+          name: 'a',
+          points: [
+            [1, 10],
+            [2, 100],
+          ],
+        },
+        {
+          name: 'b',
+          points: [
+            [1, 0],
+            [2, 5],
+            [3, 50],
+          ],
+        },
+      ],
+    });
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.match(/<polyline /g)).toHaveLength(2);
+    expect(svg).toContain('T &lt;1&gt;');
+    expect(svg).toContain('(log scale)');
+    // The point with y = 0 cannot sit on a log axis: left out, not drawn at -Infinity.
+    expect(svg).not.toContain('NaN');
+    expect(svg).not.toContain('Infinity');
+  });
+});
+
+describe('tracking delay matching', () => {
+  const runs: SeededRun[] = [
+    {
+      runId: 'r1',
+      threadKey: 'slack:T1:C1:1.1',
+      platform: 'slack',
+      title: 'One',
+      state: 'QUEUED',
+      updatedAt: '2024-01-01T00:00:00Z',
+      createdAt: 0,
+      statusRefId: 'C1:1.2',
+    },
+    {
+      runId: 'r2',
+      threadKey: 'github:o/r#1',
+      platform: 'github',
+      title: 'Two',
+      state: 'INPROGRESS',
+      updatedAt: '2024-01-01T00:00:00Z',
+      createdAt: 0,
+      statusRefId: 'issue:9',
+    },
+  ];
+
+  it('pairs each change with the first later edit that shows its state', () => {
+    const delays = matchReceipts({
+      runs,
+      changes: [
+        { runId: 'r1', state: 'PENDING', at: 1000 },
+        { runId: 'r1', state: 'CLAIMED', at: 2000 },
+        { runId: 'r1', state: 'INPROGRESS', at: 9000 },
+        { runId: 'r2', state: 'BLOCKED', at: 1000 },
+      ],
+      receipts: [
+        { refId: 'C1:1.2', at: 900, text: '⏳ One: Pending' }, // before the change: not it
+        { refId: 'C1:1.2', at: 2600, text: '🛫 One: Starting' },
+        { refId: 'issue:9', at: 4000, text: '| State | ✋ Waiting for input (`BLOCKED`) |' },
+        { refId: 'C1:9.9', at: 9100, text: '🏃 One: Running' }, // another message
+      ],
+    });
+    // PENDING was overtaken by CLAIMED before any edit showed it; INPROGRESS never arrived.
+    expect(delays).toEqual({ slack: [600], github: [3000], missing: 1, superseded: 1 });
+  });
+});

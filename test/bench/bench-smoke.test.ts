@@ -1,0 +1,93 @@
+/**
+ * The benchmark's quick mode, end to end, as a smoke test: every scenario runs against the
+ * real service process, prints its table, and writes JSON, Markdown and SVG. Structure
+ * only: no figure is asserted (these machines are too noisy for timing assertions).
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BenchResults } from '../../bench/lib/results.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function runQuickBench(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/run.ts', '--quick', '--results-dir', dir],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+const isNumberOrNull = (v: unknown) => typeof v === 'number' || v === null;
+
+describe('npm run bench -- --quick', () => {
+  it('runs every scenario and writes tables, JSON and charts', { timeout: 400_000 }, async () => {
+    const { code, stdout, stderr } = await runQuickBench();
+    expect(code, stderr).toBe(0);
+    for (const heading of [
+      '### Ingest: acknowledgement latency',
+      '### End to end: trigger → first status message',
+      '### Tracking: cost and delay',
+      '### Footprint',
+      '### Targets',
+    ]) {
+      expect(stdout).toContain(heading);
+    }
+    expect(stdout).toMatch(/^\| offered\/s \| floor p50 ms \|/m);
+    expect(stdout).toMatch(/^\| live runs \| mode \| req\/min \|/m);
+
+    const latest = JSON.parse(readFileSync(join(dir, 'quick-latest.json'), 'utf8')) as BenchResults;
+    expect(latest.schema).toBe(2);
+    const { ingest, tracking, footprint, e2e } = latest.scenarios;
+    expect(ingest?.quick).toBe(true);
+    expect(ingest?.machine.cpus).toBeGreaterThan(0);
+    const row = ingest?.result.rows[0];
+    expect(row?.rate).toBe(100);
+    for (const s of [row?.floor, row?.ours]) {
+      expect(s && [s.p50, s.p95, s.p99].every(isNumberOrNull)).toBe(true);
+    }
+    expect(ingest?.result.phases.map((p) => p.target).sort()).toEqual(['floor', 'ours']);
+    expect(ingest?.result.phases.every((p) => p.sent > 0)).toBe(true);
+
+    expect(e2e?.result.rows.map((r) => `${r.rate}/${r.mix}`)).toEqual(['100/both', '100/slack']);
+    expect(e2e?.result.rows[0]?.slackAccepted).toBeGreaterThan(0);
+
+    const runs = tracking?.result.runs ?? [];
+    expect(runs.map((r) => `${r.n}/${r.mode}`)).toEqual([
+      '20/batch',
+      '20/per-run',
+      '100/batch',
+      '100/per-run',
+      '100/per-run-fixed',
+    ]);
+    for (const r of runs) {
+      expect(r.requestsPerMinute).toBeGreaterThan(0);
+      expect(isNumberOrNull(r.delay.p95)).toBe(true);
+    }
+
+    expect(footprint?.result.threads).toBe(500);
+    expect(footprint?.result.held[0]?.rssBytes).toBeGreaterThan(0);
+    expect(footprint?.result.ready.map((r) => r.database)).toEqual(['empty', 'seeded']);
+
+    for (const chart of [
+      'quick-bench-ingest.svg',
+      'quick-bench-tracking-requests.svg',
+      'quick-bench-tracking-delay.svg',
+    ]) {
+      expect(readFileSync(join(dir, chart), 'utf8')).toMatch(/^<svg [\s\S]*<\/svg>\n$/);
+    }
+    expect(existsSync(join(dir, 'quick-latest.md'))).toBe(true);
+  });
+});
