@@ -374,8 +374,17 @@ export interface Store extends StoreTx {
     depth(): Promise<number>;
   };
   outboxQueue: {
-    /** Claim due notifications, at most one per thread (order per thread is kept), as a lease. */
-    claim(now: number, leaseMs: number, limit: number): Promise<OutboxItem[]>;
+    /**
+     * Claim due notifications, at most one per thread (order per thread is kept), as a lease.
+     * `filter.threadKeyPrefix` (e.g. `slack:`) claims only one platform's notifications, so a
+     * slow platform never holds up another's.
+     */
+    claim(
+      now: number,
+      leaseMs: number,
+      limit: number,
+      filter?: { threadKeyPrefix?: string },
+    ): Promise<OutboxItem[]>;
     delivered(id: number, now: number): Promise<void>;
     retryLater(id: number, at: number, error: string): Promise<void>;
     park(id: number, error: string, now: number): Promise<void>;

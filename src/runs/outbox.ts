@@ -141,17 +141,32 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     }
   }
 
-  return createPump({
-    name: 'outbox',
-    logger: log,
-    concurrency: options.concurrency ?? 8,
-    pollMs: options.pollMs,
-    drainMs: options.drainMs,
-    claim: async (limit) => {
-      const items = await store.outboxQueue.claim(clock.now(), options.leaseMs, limit);
-      metrics.set('outbox_depth', await store.outboxQueue.depth());
-      return items;
+  // One lane per platform: GitHub spaces its writes a second apart, and a Slack reply must
+  // not wait behind a queue of GitHub edits (nor the other way round).
+  const lanes = (['slack', 'github'] as const).map((platform) =>
+    createPump({
+      name: `outbox:${platform}`,
+      logger: log,
+      concurrency: options.concurrency ?? 8,
+      pollMs: options.pollMs,
+      drainMs: options.drainMs,
+      claim: async (limit) => {
+        const items = await store.outboxQueue.claim(clock.now(), options.leaseMs, limit, {
+          threadKeyPrefix: `${platform}:`,
+        });
+        metrics.set('outbox_depth', await store.outboxQueue.depth());
+        return items;
+      },
+      process: deliver,
+    }),
+  );
+  return {
+    start: () => lanes.forEach((lane) => lane.start()),
+    stop: async () => {
+      await Promise.all(lanes.map((lane) => lane.stop()));
     },
-    process: deliver,
-  });
+    wake: () => lanes.forEach((lane) => lane.wake()),
+    runOnce: async () =>
+      (await Promise.all(lanes.map((lane) => lane.runOnce()))).reduce((a, b) => a + b, 0),
+  };
 }

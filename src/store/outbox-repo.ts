@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { OutboxItem, Store, StoreTx } from '../core/ports.js';
 import { StoreError } from './errors.js';
 import type { RepoContext } from './repo-context.js';
@@ -29,7 +30,7 @@ export function createOutboxRepo(ctx: RepoContext): StoreTx['outbox'] {
 
 export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
   return {
-    async claim(now, leaseMs, limit) {
+    async claim(now, leaseMs, limit, filter) {
       if (limit <= 0) return [];
       const db = ctx.db();
       // Per thread only the oldest pending notification is a candidate (order per thread is
@@ -55,6 +56,15 @@ export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
         )
         .orderBy('h.id')
         .limit(limit);
+      if (filter?.threadKeyPrefix) {
+        // A thread's notifications share its key, hence its prefix: order per thread holds.
+        const prefix = filter.threadKeyPrefix;
+        heads = heads.where(
+          sql<string>`substr(h.thread_key, 1, ${sql.lit(prefix.length)})`,
+          '=',
+          prefix,
+        );
+      }
       if (ctx.kind === 'postgres') heads = heads.forUpdate().skipLocked();
 
       const rows = await db

@@ -215,3 +215,35 @@ describe('outbox worker', () => {
     await worker.stop();
   });
 });
+
+describe('outbox lanes', () => {
+  it('a GitHub notifier that hangs does not hold up Slack deliveries', async () => {
+    let release!: () => void;
+    const stuck = new Promise<void>((resolve) => (release = resolve));
+    const hanging: RecordingNotifier = {
+      ...github,
+      async post() {
+        await stuck;
+        return { ref: { threadKey: 'github:o/r#1', id: 'issue:1' } };
+      },
+    };
+    worker = makeWorker({ slack, github: hanging });
+    // More GitHub notifications (one per thread) than the lane has slots.
+    for (let i = 1; i <= 12; i += 1)
+      await store.outbox.enqueue(post(`gh ${i}`, `github:o/r#${i}`), t);
+    await store.outbox.enqueue(post('for slack'), t);
+    worker.start();
+    await waitUntil(() => slack.posts.length === 1, { message: 'the Slack post' });
+    expect(slack.posts[0]!.message).toEqual(say('for slack'));
+    release();
+  });
+
+  it('a claim filtered by prefix sees only that platform', async () => {
+    await store.outbox.enqueue(post('gh', 'github:o/r#1'), t);
+    await store.outbox.enqueue(post('sl'), t);
+    const gh = await store.outboxQueue.claim(t, 1_000, 10, { threadKeyPrefix: 'github:' });
+    expect(gh.map((i) => i.threadKey)).toEqual(['github:o/r#1']);
+    const sl = await store.outboxQueue.claim(t, 1_000, 10, { threadKeyPrefix: 'slack:' });
+    expect(sl.map((i) => i.threadKey)).toEqual([KEY]);
+  });
+});

@@ -45,6 +45,15 @@ export function describeOutboxContract(createHarness: HarnessFactory): void {
       expect(await store.outboxQueue.depth()).toBe(2);
     });
 
+    it('claims one platform only when asked by thread-key prefix', async () => {
+      await store.outbox.enqueue(samplePayload(A, 'a1'), 10);
+      await store.outbox.enqueue(samplePayload(B, 'b1'), 11);
+      const gh = await store.outboxQueue.claim(20, 30_000, 10, { threadKeyPrefix: 'github:' });
+      expect(texts(gh)).toEqual(['b1']);
+      const sl = await store.outboxQueue.claim(20, 30_000, 10, { threadKeyPrefix: 'slack:' });
+      expect(texts(sl)).toEqual(['a1']);
+    });
+
     it('gives a leased notification back after the lease expires', async () => {
       await store.outbox.enqueue(samplePayload(A, 'a1'), 0);
       expect(texts(await store.outboxQueue.claim(0, 1_000, 10))).toEqual(['a1']);
