@@ -131,6 +131,11 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: '10000',
   },
   {
+    name: 'LEASE_MS',
+    meaning: 'how long a claim on an inbox item or notification lasts (min 1000)',
+    default: '120000',
+  },
+  {
     name: 'EMULATOR_FAST',
     meaning: 'the embedded emulator moves runs through their states in about a second',
     default: '0',

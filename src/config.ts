@@ -54,6 +54,8 @@ export interface Config {
   trackerMode: 'batch' | 'per-run';
   maxPromptChars: number;
   shutdownTimeoutMs: number;
+  /** Inbox/outbox claim lease (LEASE_MS). */
+  leaseMs: number;
   /** Undefined: Slack is off. */
   slack?: SlackConfig;
   /** Undefined: GitHub is off. */
@@ -120,6 +122,7 @@ export function loadConfig(
     trackerMode: e.TRACKER_MODE ?? 'batch',
     maxPromptChars: e.MAX_PROMPT_CHARS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    leaseMs: e.LEASE_MS,
     slack: result.slack,
     github: result.github,
     log: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY ?? options.isTTY === true },

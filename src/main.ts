@@ -23,7 +23,7 @@ import { createServer } from './server.js';
 import type { Route } from './server.js';
 import { SlackAuthError } from './slack/ingress.js';
 import { describeStartup } from './startup-report.js';
-import { openStore } from './store/index.js';
+import { openStore, parseDatabaseUrl } from './store/index.js';
 
 export const systemRandom: Random = { id: () => randomUUID(), float: () => Math.random() };
 
@@ -58,6 +58,24 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/**
+ * SQLite is one replica by design: at start-up no other process can hold a claim, so the
+ * work a crashed process had claimed is taken again now instead of after its lease. Never
+ * with PostgreSQL, whose queues live replicas share.
+ */
+async function releaseLeftLeases(
+  store: Store,
+  config: Config,
+  clock: Clock,
+  logger: Logger,
+): Promise<void> {
+  if (parseDatabaseUrl(config.databaseUrl).kind !== 'sqlite' || !store.releaseLeases) return;
+  const released = await store.releaseLeases(clock.now());
+  if (released.inbox + released.outbox > 0) {
+    logger.info(released, 'released the claims a previous process left');
+  }
+}
+
 export async function startService(
   config: Config,
   options: StartServiceOptions = {},
@@ -78,6 +96,7 @@ export async function startService(
       });
     });
     cleanup.push(() => store.close());
+    await releaseLeftLeases(store, config, clock, logger);
     metrics.gaugeSource('outbox_depth', () => store.outboxQueue.depth());
     metrics.gaugeSource('inbox_depth', () => store.inboxQueue.depth());
 
@@ -114,6 +133,7 @@ export async function startService(
         maxPromptChars: config.maxPromptChars,
         slackAllowedUsers: config.slack?.allowedUsers ?? [],
         drainMs: config.shutdownTimeoutMs,
+        leaseMs: config.leaseMs,
         ...options.engineOptions,
       },
     });

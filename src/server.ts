@@ -7,6 +7,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BODY_LIMIT_BYTES } from './body-limit.js';
 import type { Logger } from './core/ports.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, rawBody: Buffer) => unknown;
@@ -28,7 +29,7 @@ export interface HttpRequestInfo {
 export interface HttpServerOptions {
   routes: readonly Route[];
   logger: Logger;
-  /** Largest accepted request body; default 1 MiB. */
+  /** Largest accepted request body; default BODY_LIMIT_BYTES (2 MiB). */
   bodyLimitBytes?: number;
   /** Called when each response ends (metrics). */
   onRequest?: (info: HttpRequestInfo) => void;
@@ -45,7 +46,7 @@ export interface HttpServer {
   readonly draining: boolean;
 }
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const DEFAULT_BODY_LIMIT = BODY_LIMIT_BYTES;
 
 export function createServer(options: HttpServerOptions): HttpServer {
   const { logger, routes } = options;

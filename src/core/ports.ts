@@ -363,6 +363,13 @@ export interface StoreTx {
 export interface Store extends StoreTx {
   /** Run `fn` in one transaction; everything it wrote is committed together or not at all. */
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /**
+   * Release every inbox/outbox claim (lease) at once, at start-up, so work a crashed
+   * process held is taken again now rather than when its lease runs out. Only for a
+   * database no other replica shares (SQLite): a live replica's claims would be taken too.
+   * An inbox item goes back to pending with its interrupted attempt counted.
+   */
+  releaseLeases?(now: number): Promise<{ inbox: number; outbox: number }>;
   inboxQueue: {
     /**
      * Claim up to `limit` pending triggers that are due, at most one per thread, never for a

@@ -7,7 +7,8 @@
  * - 400 missing `X-GitHub-Event`/`X-GitHub-Delivery`, malformed JSON, invalid payload;
  * - 401 missing or wrong signature (`createNodeMiddleware` would say 400; a bad signature is
  *   an authentication failure, and 401 tells an operator to look at the secret);
- * - 405 other methods, 413 bodies over 1 MiB, 503 when the inbox cannot take the trigger.
+ * - 405 other methods, 413 bodies over 2 MiB (BODY_LIMIT_BYTES), 415 a content type other
+ *   than JSON or form, 503 when the inbox cannot take the trigger.
  * Every answer is a short JSON object; nothing is recorded for a rejected request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -18,6 +19,8 @@ import {
   type Metrics,
   type TriggerSink,
 } from '../core/ports.js';
+import { BODY_LIMIT_BYTES } from '../body-limit.js';
+import { mediaTypeOf, WEBHOOK_MEDIA_TYPES } from '../media-type.js';
 import { createWebhookDispatcher, type PullRequestLookup } from './dispatch-webhook.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import type { RefusalSink } from './refusal.js';
@@ -45,7 +48,7 @@ export interface GitHubIngressDeps {
   metrics?: Metrics;
   /** Bound on the issue body / comment carried as context. Default 8,000. */
   maxBodyChars?: number;
-  /** Largest request body. Default 1 MiB. */
+  /** Largest request body. Default BODY_LIMIT_BYTES (2 MiB). */
   maxPayloadBytes?: number;
   onInstallation?: (owner: string, repo: string, installationId: number) => void;
   lookupPullRequest?: PullRequestLookup;
@@ -71,8 +74,8 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** JSON, or GitHub's form encoding (`payload=<json>`) when the hook was set up that way. */
-function parsePayload(raw: string, contentType: string | undefined): unknown {
-  if (contentType?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+function parsePayload(raw: string, mediaType: string): unknown {
+  if (mediaType === 'application/x-www-form-urlencoded') {
     const payload = new URLSearchParams(raw).get('payload');
     if (payload === null) throw new SyntaxError('form body without payload');
     return JSON.parse(payload) as unknown;
@@ -84,7 +87,7 @@ export function createGitHubIngress(deps: GitHubIngressDeps): GitHubIngress {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger.child({ component: 'github-ingress' });
   const verifier = createSignatureVerifier(deps.secret, deps.previousSecret);
-  const maxPayloadBytes = deps.maxPayloadBytes ?? 1024 * 1024;
+  const maxPayloadBytes = deps.maxPayloadBytes ?? BODY_LIMIT_BYTES;
   const dispatch = createWebhookDispatcher({
     ...deps,
     maxBodyChars: deps.maxBodyChars ?? 8_000,
@@ -109,6 +112,10 @@ export function createGitHubIngress(deps: GitHubIngressDeps): GitHubIngress {
     if (event.length > 100 || deliveryId.length > 200) {
       return fail(400, 'bad_header', 'X-GitHub-Event or X-GitHub-Delivery is too long');
     }
+    const mediaType = mediaTypeOf(req.headers['content-type']);
+    if (!WEBHOOK_MEDIA_TYPES.has(mediaType)) {
+      return fail(415, 'unsupported_media_type', 'use application/json (or form-encoded)');
+    }
     const log = logger.child({ deliveryId, event });
     const signature = headerOf(req, 'x-hub-signature-256');
     if (signature === undefined)
@@ -122,7 +129,7 @@ export function createGitHubIngress(deps: GitHubIngressDeps): GitHubIngress {
     if (matched === 'previous') log.info({}, 'webhook verified with the previous secret');
     let payload: unknown;
     try {
-      payload = parsePayload(raw, headerOf(req, 'content-type'));
+      payload = parsePayload(raw, mediaType);
     } catch {
       return fail(400, 'malformed_json', 'the body is not JSON');
     }

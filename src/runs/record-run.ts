@@ -3,9 +3,11 @@
  * record (tracked), the thread's current run, 👀 on the triggering message and the status
  * message. The handler commits them in one transaction with completing the inbox item.
  */
+import type { RunItem } from '../agent/schemas.js';
 import type { AppliedSetting } from '../core/message-model.js';
 import type { OutboxPayload, RunRecord } from '../core/ports.js';
 import { runStatusMessage } from '../core/render-model.js';
+import { observeRun } from './detect-changes.js';
 import { freshItem, viewOf } from './run-view.js';
 import type { RunsDeps } from './runs-deps.js';
 import type { Effects, TriggerJob } from './trigger-job.js';
@@ -18,13 +20,19 @@ export interface AcceptedRun {
   prompt: string;
   applied: AppliedSetting[];
   factory?: RunRecord['factory'];
+  /**
+   * The service's item when reconciliation found the run (an earlier attempt created it).
+   * It may have ended already: it is observed at once, as the tracker would, so its outcome
+   * reply and reaction go out exactly once and the tracker starts from its `updated_at`.
+   */
+  found?: RunItem;
 }
 
 export function recordNewRun(deps: RunsDeps, job: TriggerJob, run: AcceptedRun): Effects {
   const { trigger } = job;
   return async (tx, now) => {
     const interval = deps.options.pollIntervalMs;
-    const record: RunRecord = {
+    let record: RunRecord = {
       runId: run.runId,
       threadKey: job.threadKey,
       platform: trigger.platform,
@@ -44,6 +52,22 @@ export function recordNewRun(deps: RunsDeps, job: TriggerJob, run: AcceptedRun):
       createdAt: now,
       updatedAt: now,
     };
+    const observed: OutboxPayload[] = [];
+    if (run.found) {
+      const observation = observeRun({
+        record,
+        item: run.found,
+        now,
+        intervals: {
+          baseMs: interval,
+          maxMs: deps.options.maxCheckIntervalMs,
+          blockedMs: deps.options.blockedCheckIntervalMs,
+        },
+      });
+      record = { ...record, ...observation.patch };
+      // The status message below already shows the found item.
+      observed.push(...observation.notifications.filter((n) => n.kind !== 'status'));
+    }
     await tx.runs.insert(record);
     // A slash command's thread does not exist yet: the outbox creates it with the status
     // message. Otherwise the run becomes its thread's current run.
@@ -68,13 +92,15 @@ export function recordNewRun(deps: RunsDeps, job: TriggerJob, run: AcceptedRun):
         reaction: 'seen',
       });
     }
-    const item = freshItem({
-      runId: run.runId,
-      title: run.title,
-      prompt: run.prompt,
-      state: run.state,
-      at: now,
-    });
+    const item = run.found
+      ? { ...run.found, title: run.found.title || run.title }
+      : freshItem({
+          runId: run.runId,
+          title: run.title,
+          prompt: run.prompt,
+          state: run.state,
+          at: now,
+        });
     payloads.push({
       kind: 'status',
       destination,
@@ -82,6 +108,7 @@ export function recordNewRun(deps: RunsDeps, job: TriggerJob, run: AcceptedRun):
       message: runStatusMessage(viewOf(record, item, now)),
       observedAt: now,
     });
+    payloads.push(...observed);
     for (const payload of payloads) await tx.outbox.enqueue(payload, now);
     deps.metrics.inc('runs_created', { platform: trigger.platform });
   };

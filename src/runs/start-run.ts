@@ -3,11 +3,13 @@
  * the conversation's context in the prompt, the relay's metadata stamp, then one create.
  * A retried attempt reconciles first, so a create that reached the service is not repeated.
  */
-import type { CreateRunRequest } from '../agent/schemas.js';
+import type { CreateRunRequest, RunItem } from '../agent/schemas.js';
 import { appliedSettings, effectiveOptions } from '../core/applied-settings.js';
 import type { RunOptions } from '../core/command.js';
 import { deriveTitle } from '../core/derive-title.js';
+import { stateView } from '../core/state-view.js';
 import { buildPrompt } from './build-prompt.js';
+import { looksLikeSummary } from './detect-changes.js';
 import { reconcile } from './reconcile.js';
 import { recordNewRun } from './record-run.js';
 import { runMetadata } from './run-metadata.js';
@@ -44,6 +46,22 @@ export function createRequest(input: {
   return request;
 }
 
+/**
+ * A found run that already ended (or is BLOCKED) gets its outcome reply at once; when the
+ * search returned a summary, the detail makes that reply complete. Best effort: a failed
+ * fetch keeps the summary.
+ */
+async function foundDetail(deps: RunsDeps, job: TriggerJob, found: RunItem): Promise<RunItem> {
+  const state = stateView(found.state);
+  if (!(state.ended || state.blocked) || !looksLikeSummary(found)) return found;
+  try {
+    return await deps.agent.getRun(found.run_id);
+  } catch (err) {
+    job.log.warn({ err, runId: found.run_id }, 'could not fetch the found run; using its summary');
+    return found;
+  }
+}
+
 export async function startRun(
   deps: RunsDeps,
   job: TriggerJob,
@@ -56,13 +74,15 @@ export async function startRun(
   const earlier = await reconcile(deps, job);
   if (earlier.kind === 'recorded') return noEffects;
   if (earlier.kind === 'found') {
-    const { run_id, state } = earlier.run;
+    const found = await foundDetail(deps, job, earlier.run);
+    const { run_id, state } = found;
     return recordNewRun(deps, job, {
       runId: run_id,
       state,
-      title: earlier.run.title || title || run_id,
+      title: found.title || title || run_id,
       prompt: input.prompt,
       applied,
+      found,
     });
   }
 

@@ -10,7 +10,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver } from '@slack/bolt';
 import { HTTPModuleFunctions, HTTPResponseAck } from '@slack/bolt';
+import { BODY_LIMIT_BYTES } from '../body-limit.js';
 import type { Clock, Logger } from '../core/ports.js';
+import { mediaTypeOf, WEBHOOK_MEDIA_TYPES } from '../media-type.js';
 import { toBoltLogger } from './slack-logger.js';
 import { verifySlackSignature } from './verify.js';
 
@@ -22,7 +24,7 @@ export interface SlackHttpReceiverOptions {
   signingSecret: string;
   logger: Logger;
   clock: Clock;
-  /** Largest accepted body; Slack's payloads are far smaller. */
+  /** Largest accepted body; default BODY_LIMIT_BYTES (2 MiB). */
   bodyLimitBytes?: number;
   /** How long a listener may take before the request is answered anyway (ms). */
   ackTimeoutMs?: number;
@@ -32,6 +34,16 @@ function reply(res: ServerResponse, status: number): void {
   if (res.headersSent) return;
   res.writeHead(status);
   res.end();
+}
+
+function replyJson(res: ServerResponse, status: number, body: Record<string, unknown>): void {
+  if (res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
 }
 
 export function createSlackHttpReceiver(options: SlackHttpReceiverOptions): SlackHttpReceiver {
@@ -44,7 +56,7 @@ export function createSlackHttpReceiver(options: SlackHttpReceiverOptions): Slac
     try {
       buffered = await HTTPModuleFunctions.bufferIncomingMessage(
         req,
-        options.bodyLimitBytes ?? 1_048_576,
+        options.bodyLimitBytes ?? BODY_LIMIT_BYTES,
       );
     } catch (err) {
       const tooLarge = HTTPModuleFunctions.isRawBodyError(err) && err.statusCode === 413;
@@ -54,9 +66,17 @@ export function createSlackHttpReceiver(options: SlackHttpReceiverOptions): Slac
       );
       return reply(res, tooLarge ? 413 : 400);
     }
+    const mediaType = mediaTypeOf(req.headers['content-type']);
+    if (!WEBHOOK_MEDIA_TYPES.has(mediaType)) {
+      log.warn({ contentType: mediaType.slice(0, 100) }, 'Slack request with a wrong content type');
+      return replyJson(res, 415, {
+        ok: false,
+        error: 'unsupported_media_type',
+        message: 'use application/json or application/x-www-form-urlencoded',
+      });
+    }
     const raw = buffered.rawBody.toString('utf8');
-    const contentType = req.headers['content-type'] ?? '';
-    if (contentType.startsWith('application/x-www-form-urlencoded')) {
+    if (mediaType === 'application/x-www-form-urlencoded') {
       if (new URLSearchParams(raw).get('ssl_check') === '1') return reply(res, 200);
     }
     const verdict = verifySlackSignature(

@@ -1,6 +1,7 @@
 /**
  * Wraps a Kysely dialect so every statement's failure (queries, begin, commit, savepoints)
  * surfaces as a typed `StoreError`, in one place instead of in every repository method.
+ * It also tells `WriteHealth` which writes fail and succeed (for `ping()`, see write-health.ts).
  * For SQLite it also begins transactions with `BEGIN IMMEDIATE`, so a transaction takes the
  * write lock up front and waits `busy_timeout` for it rather than failing on lock upgrade.
  */
@@ -15,19 +16,36 @@ import type {
 } from 'kysely';
 import { toStoreError } from './errors.js';
 import type { DatabaseKind } from './schema.js';
+import type { WriteHealth } from './write-health.js';
+
+const WRITE_NODES = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode']);
 
 class ErrorMappingConnection implements DatabaseConnection {
+  /** Inside a transaction (begun through the driver), and whether it changed rows so far. */
+  inTransaction = false;
+  wroteRows = false;
+
   constructor(
     readonly inner: DatabaseConnection,
     private readonly kind: DatabaseKind,
+    private readonly health: WriteHealth,
   ) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    let result: QueryResult<R>;
     try {
-      return await this.inner.executeQuery<R>(compiledQuery);
+      result = await this.inner.executeQuery<R>(compiledQuery);
     } catch (err) {
-      throw toStoreError(err, this.kind);
+      const mapped = toStoreError(err, this.kind);
+      this.health.failed(mapped);
+      throw mapped;
     }
+    if (WRITE_NODES.has(compiledQuery.query.kind)) {
+      const wrote = (result.numAffectedRows ?? 0n) > 0n;
+      if (this.inTransaction) this.wroteRows ||= wrote;
+      else this.health.succeeded(wrote);
+    }
+    return result;
   }
 
   async *streamQuery<R>(
@@ -37,7 +55,9 @@ class ErrorMappingConnection implements DatabaseConnection {
     try {
       yield* this.inner.streamQuery<R>(compiledQuery, chunkSize);
     } catch (err) {
-      throw toStoreError(err, this.kind);
+      const mapped = toStoreError(err, this.kind);
+      this.health.failed(mapped);
+      throw mapped;
     }
   }
 }
@@ -48,6 +68,7 @@ class ErrorMappingDriver implements Driver {
   constructor(
     private readonly inner: Driver,
     private readonly kind: DatabaseKind,
+    private readonly health: WriteHealth,
   ) {}
 
   private unwrap(connection: DatabaseConnection): DatabaseConnection {
@@ -58,7 +79,16 @@ class ErrorMappingDriver implements Driver {
     try {
       return await work();
     } catch (err) {
-      throw toStoreError(err, this.kind);
+      const mapped = toStoreError(err, this.kind);
+      this.health.failed(mapped);
+      throw mapped;
+    }
+  }
+
+  private mark(connection: DatabaseConnection, inTransaction: boolean): void {
+    if (connection instanceof ErrorMappingConnection) {
+      connection.inTransaction = inTransaction;
+      connection.wroteRows = false;
     }
   }
 
@@ -70,25 +100,31 @@ class ErrorMappingDriver implements Driver {
     const connection = await this.guard(() => this.inner.acquireConnection());
     let wrapper = this.wrapped.get(connection);
     if (!wrapper) {
-      wrapper = new ErrorMappingConnection(connection, this.kind);
+      wrapper = new ErrorMappingConnection(connection, this.kind, this.health);
       this.wrapped.set(connection, wrapper);
     }
     return wrapper;
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    if (this.kind === 'sqlite') {
-      return connection.executeQuery(CompiledQuery.raw('begin immediate')).then(() => undefined);
-    }
-    return this.guard(() => this.inner.beginTransaction(this.unwrap(connection), settings));
+  async beginTransaction(
+    connection: DatabaseConnection,
+    settings: TransactionSettings,
+  ): Promise<void> {
+    if (this.kind === 'sqlite') await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    else await this.guard(() => this.inner.beginTransaction(this.unwrap(connection), settings));
+    this.mark(connection, true);
   }
 
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.guard(() => this.inner.commitTransaction(this.unwrap(connection)));
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const wrote = connection instanceof ErrorMappingConnection && connection.wroteRows;
+    await this.guard(() => this.inner.commitTransaction(this.unwrap(connection)));
+    this.mark(connection, false);
+    this.health.succeeded(wrote);
   }
 
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.guard(() => this.inner.rollbackTransaction(this.unwrap(connection)));
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    this.mark(connection, false);
+    await this.guard(() => this.inner.rollbackTransaction(this.unwrap(connection)));
   }
 
   savepoint(
@@ -133,10 +169,14 @@ class ErrorMappingDriver implements Driver {
   }
 }
 
-export function withErrorMapping(dialect: Dialect, kind: DatabaseKind): Dialect {
+export function withErrorMapping(
+  dialect: Dialect,
+  kind: DatabaseKind,
+  health: WriteHealth,
+): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
-    createDriver: () => new ErrorMappingDriver(dialect.createDriver(), kind),
+    createDriver: () => new ErrorMappingDriver(dialect.createDriver(), kind, health),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createIntrospector: (db) => dialect.createIntrospector(db),
   };

@@ -11,6 +11,7 @@ import { createInboxQueue, createInboxRepo } from './inbox-repo.js';
 import { migrationProvider } from './migrations/index.js';
 import { createOutboxQueue, createOutboxRepo } from './outbox-repo.js';
 import { createPostgresDialect } from './postgres-dialect.js';
+import { createLeaseRelease } from './release-leases.js';
 import type { RepoContext } from './repo-context.js';
 import { createRunsRepo } from './runs-repo.js';
 import type { Database, DatabaseKind } from './schema.js';
@@ -18,6 +19,7 @@ import { createSettingsRepo } from './settings-repo.js';
 import { createSqliteDialect, DEFAULT_BUSY_TIMEOUT_MS } from './sqlite-dialect.js';
 import { createThreadsRepo } from './threads-repo.js';
 import { createTransactionRunner } from './transaction-runner.js';
+import { createWriteHealth } from './write-health.js';
 
 export interface OpenStoreOptions {
   /** `sqlite:PATH`, `sqlite::memory:` (tests), a plain file path, or `postgres://…`. */
@@ -99,7 +101,8 @@ function createDialect(
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
   const logger = (options.logger ?? silentLogger).child({ component: 'store' });
   const { dialect, kind } = createDialect(options, logger);
-  const db = new Kysely<Database>({ dialect: withErrorMapping(dialect, kind) });
+  const health = createWriteHealth();
+  const db = new Kysely<Database>({ dialect: withErrorMapping(dialect, kind, health) });
   const transactions = createTransactionRunner(db, logger);
   const ctx: RepoContext = { db: () => transactions.current(), kind, logger };
   let closed: Promise<void> | undefined;
@@ -110,9 +113,16 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     outboxQueue: createOutboxQueue(ctx),
     transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
     migrate: () => migrateToLatest(db, kind, logger),
+    releaseLeases: createLeaseRelease(ctx),
     async ping() {
       if (closed) throw new StoreError('closed', 'the store is closed');
       await sql`select 1`.execute(transactions.current());
+      // `select 1` succeeds while every write fails (a held lock, a full disk): say so.
+      const failure = health.failure();
+      if (failure) {
+        const reason = `${failure.code}: writes are failing (${failure.message})`;
+        throw new StoreError(failure.code, reason, { cause: failure });
+      }
     },
     close() {
       closed ??= db.destroy();

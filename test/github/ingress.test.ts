@@ -23,6 +23,17 @@ async function deliver(name: FixtureName, deliveryId = `d-${name}`, change?: Cha
 }
 
 describe('GitHub ingress: accepted triggers', () => {
+  it('accepts JSON with a charset parameter (any case)', async () => {
+    h = await startIngress();
+    const res = await postGitHub(h.url, fixtureText('issue-comment-created'), {
+      event: 'issue_comment',
+      deliveryId: 'charset-1',
+      contentType: 'Application/JSON; charset=utf-8',
+    });
+    expect(res.status).toBe(202);
+    expect(h.sink.triggers).toHaveLength(1);
+  });
+
   it('a mention on an issue reaches the sink, then 202', async () => {
     h = await startIngress();
     const { status, json } = await deliver('issue-comment-created', 'delivery-1');
@@ -246,6 +257,19 @@ describe('GitHub ingress: rejected requests record nothing', () => {
     expect(h!.installations).toHaveLength(0);
   }
 
+  it('a signed body with a content type other than JSON or form -> 415', async () => {
+    h = await startIngress();
+    const body = fixtureText('issue-comment-created');
+    for (const contentType of ['text/plain', 'application/xml', '']) {
+      const res = await postGitHub(h.url, body, {
+        event: 'issue_comment',
+        deliveryId: `ct-${contentType}`,
+        contentType,
+      });
+      await expectRejected(res, 415, 'unsupported_media_type');
+    }
+  });
+
   it('bad signature -> 401', async () => {
     h = await startIngress();
     const body = fixtureText('issue-comment-created');
@@ -323,9 +347,9 @@ describe('GitHub ingress: rejected requests record nothing', () => {
     );
   });
 
-  it('a body over 1 MiB -> 413', async () => {
+  it('a body over 2 MiB -> 413', async () => {
     h = await startIngress();
-    const body = JSON.stringify({ action: 'created', pad: 'x'.repeat(1024 * 1024) });
+    const body = JSON.stringify({ action: 'created', pad: 'x'.repeat(2 * 1024 * 1024) });
     await expectRejected(
       await postGitHub(h.url, body, { event: 'issue_comment', deliveryId: 'x' }),
       413,

@@ -115,6 +115,36 @@ describe('a prompt far over the limit', () => {
   });
 });
 
+describe('a prompt of 1 MiB (under the 2 MiB body limit, far over the prompt limit)', () => {
+  it('Slack: a prompt of exactly 1 MiB gets a "too long" reply, not a 413', async () => {
+    const r = relay;
+    const res = await r.postSlack(validSlackBody(`<@UBOT0001> ${'y'.repeat(1024 * 1024)}`));
+    expect(res.status).toBe(200);
+    await waitUntil(
+      () =>
+        r.slack.okCallsTo('chat.postMessage').some((c) => /too long/i.test(String(c.params.text))),
+      { timeoutMs: 8_000 },
+    );
+    expect(r.emulator.runs.count()).toBe(0);
+    expect(serviceWrites()).toBe(0);
+  });
+
+  it('GitHub: a 1 MiB comment gets a "too long" reply with its full length, not a run', async () => {
+    const r = relay;
+    const body = validGitHubBody(`@agent-relay ${'y'.repeat(1024 * 1024)}`);
+    const res = await r.postGitHub(body, { event: 'issue_comment', deliveryId: 'one-mib-1' });
+    expect(res.status).toBe(202);
+    const reply = await waitUntil(
+      () => [...r.github.comments.values()].find((c) => /too long/i.test(c.body)),
+      { timeoutMs: 8_000 },
+    );
+    // The whole prompt was measured, not a copy truncated to the context bound.
+    expect(reply.body).toMatch(/1048576 characters/);
+    expect(r.emulator.runs.count()).toBe(0);
+    expect(serviceWrites()).toBe(0);
+  });
+});
+
 describe('after the corpus', () => {
   it('the service is still up and ready', async () => {
     expect((await fetch(`${relay.url}/healthz`)).status).toBe(200);

@@ -5,8 +5,8 @@
  * platform delivers again, nothing partial is stored, the process stays up, and once there is
  * space again the redelivery is carried out once.
  *
- * The lock held longer than the busy timeout, and /readyz during these faults, are in
- * outage-database.pending.ts (product gaps, see there).
+ * While writes fail /readyz says 503 (the store remembers the failed write). The lock held
+ * longer than the busy timeout is in outage-database.pending.ts (a product gap, see there).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,6 +85,11 @@ describe('the disk is full', () => {
       expect(r.rows()).toEqual(before);
       expect(r.emulator.runs.count()).toBe(0);
       expect((await fetch(`${r.url}/healthz`)).status).toBe(200);
+      // Reads still work, but /readyz says the database takes no writes.
+      const ready = await fetch(`${r.url}/readyz`);
+      expect(ready.status).toBe(503);
+      const answer = (await ready.json()) as { checks: Record<string, string> };
+      expect(answer.checks.database).toMatch(/^full: /);
 
       d.free();
       expect((await r.postSlack(slack)).status).toBe(200);
@@ -95,6 +100,7 @@ describe('the disk is full', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(r.emulator.runs.count()).toBe(2);
       expect(r.rows().inbox).toBe(before.inbox + 2);
+      expect((await fetch(`${r.url}/readyz`)).status).toBe(200);
     },
     20_000,
   );

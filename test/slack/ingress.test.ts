@@ -79,6 +79,24 @@ describe('Slack ingress: verification', () => {
     expect(sink.triggers[0]?.receivedAt).toBe('2030-01-01T00:00:00.000Z');
   });
 
+  it('answers 415 to a signed event with another content type; accepts a charset', async () => {
+    const { url, sink } = await harness();
+    const body = eventCallback(
+      appMentionEvent({ text: '<@UBOT0001> hi', ts: '1700000002.000100' }),
+    );
+    for (const contentType of ['text/plain', 'multipart/form-data']) {
+      const res = await postSlack(url, body, { headers: { 'content-type': contentType } });
+      expect(res.status).toBe(415);
+      expect(await res.json()).toMatchObject({ ok: false, error: 'unsupported_media_type' });
+    }
+    expect(sink.offered).toEqual([]);
+    const ok = await postSlack(url, body, {
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(ok.status).toBe(200);
+    expect(sink.offered).toHaveLength(1);
+  });
+
   it('answers 400 to a signed body that is not JSON, and 200 to an SSL check', async () => {
     const { url, sink } = await harness();
     expect((await postSlack(url, '{not json', { contentType: 'application/json' })).status).toBe(
