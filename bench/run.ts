@@ -119,7 +119,7 @@ async function main(argv: string[]): Promise<number> {
     writeFileSync(join(chartsDir, `${prefix}${file}`), svg);
   }
   if (!args.quick) {
-    const docs = [join(ROOT, 'README.md'), join(ROOT, 'docs/performance.md')];
+    const docs = [join(ROOT, 'README.md')];
     for (const file of updateMarkedDocs(docs, renderMarkdown(merged, { headingLevel: 4 }))) {
       log(`updated the generated tables in ${file}`);
     }

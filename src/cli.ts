@@ -31,7 +31,7 @@ commands:
   demo         a scripted Slack + GitHub conversation against local fakes (--fast)
   help         this text;  --version  the version
 
-Configuration comes from the environment (and ./.env when present); see docs/operations.md.`;
+Configuration comes from the environment (and ./.env when present); see "Configuration" in the README.`;
 
 const defaultIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -84,7 +84,7 @@ function configOrReport(io: CliIo, env: Record<string, string | undefined>) {
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     io.err(err.message);
-    io.err('See docs/operations.md for every variable, or run `agent-relay doctor`.');
+    io.err('See "Configuration" in the README for every variable, or run `agent-relay doctor`.');
     return undefined;
   }
 }

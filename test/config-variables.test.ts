@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, EnvSchema } from '../src/config.js';
 import { createMetrics } from '../src/metrics.js';
 
-const guide = readFileSync(new URL('../docs/operations.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+// The operator guide is the README's "Operating agent-relay" section.
+const guide = readme.slice(readme.indexOf('\n## Operating agent-relay'));
 const section = (title: string) => {
-  const start = guide.indexOf(`## ${title}`);
-  const end = guide.indexOf('\n## ', start + 1);
+  const start = guide.indexOf(`\n### ${title}`);
+  const end = guide.indexOf('\n##', start + 1);
   return guide.slice(start, end === -1 ? undefined : end);
 };
 

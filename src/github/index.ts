@@ -1,4 +1,4 @@
-/** The GitHub side: webhook ingress, notifier, Markdown renderer (see docs/github-setup.md). */
+/** The GitHub side: webhook ingress, notifier, Markdown renderer (see the README, "GitHub"). */
 export { createGitHubIngress, type GitHubIngress, type GitHubIngressDeps } from './ingress.js';
 export {
   createGitHubNotifier,

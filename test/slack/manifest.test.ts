@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 const root = new URL('../../', import.meta.url);
 const manifestText = readFileSync(new URL('manifests/slack-app.yaml', root), 'utf8');
-const setupDoc = readFileSync(new URL('docs/slack-setup.md', root), 'utf8');
+const setupDoc = readFileSync(new URL('README.md', root), 'utf8');
 
 const Manifest = z.object({
   display_information: z.object({ name: z.string().min(1), description: z.string().max(140) }),
@@ -62,7 +62,8 @@ describe('Slack app manifest', () => {
   });
 
   it('has every scope explained in the setup guide', () => {
-    const table = setupDoc.slice(setupDoc.indexOf('### Bot scopes'));
+    const start = setupDoc.indexOf('### Bot scopes');
+    const table = setupDoc.slice(start, setupDoc.indexOf('\n##', start + 1));
     const documented = [...table.matchAll(/^\| `([a-z_:.]+)` \|/gm)].map((m) => m[1]);
     expect(documented.sort()).toEqual([...manifest.oauth_config.scopes.bot].sort());
   });
