@@ -177,6 +177,18 @@ export interface Destination {
   privateTo?: string;
 }
 
+/**
+ * How the outbox posts one notification. `key` is stable across retries: the notifier marks
+ * the posted message with it (Slack message metadata, a hidden marker in a GitHub comment).
+ * `mayExist` says an earlier attempt may have reached the platform without the relay
+ * recording it (a crash, a timeout after the platform accepted): the notifier first looks
+ * for a message carrying `key` posted since `since` (epoch ms) and answers with that one.
+ */
+export interface PostOptions {
+  key?: string;
+  mayExist?: { since: number };
+}
+
 export interface PostResult {
   ref: MessageRef;
   /** Set when posting created a new thread (slash-command status message on Slack). */
@@ -190,7 +202,7 @@ export interface PostResult {
  */
 export interface Notifier {
   readonly platform: Platform;
-  post(to: Destination, message: MessageModel): Promise<PostResult>;
+  post(to: Destination, message: MessageModel, options?: PostOptions): Promise<PostResult>;
   update(ref: MessageRef, message: MessageModel): Promise<void>;
   react(target: MessageRef, reaction: ReactionName): Promise<void>;
   /**
@@ -370,6 +382,12 @@ export interface Store extends StoreTx {
    * An inbox item goes back to pending with its interrupted attempt counted.
    */
   releaseLeases?(now: number): Promise<{ inbox: number; outbox: number }>;
+  /**
+   * Run `fn`'s store calls under a deadline: after `ms` it rejects with a retryable `busy`
+   * error, and none of its statements starts later (so nothing lands after the caller was
+   * told it failed). For requests that must be answered in time (Slack's 3 s).
+   */
+  withDeadline?<T>(ms: number, fn: () => Promise<T>): Promise<T>;
   inboxQueue: {
     /**
      * Claim up to `limit` pending triggers that are due, at most one per thread, never for a

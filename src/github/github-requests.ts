@@ -55,6 +55,57 @@ export async function createComment(
   return { id: { kind: 'issue', commentId: data.id }, url: data.html_url };
 }
 
+const ListedComment = z.object({
+  id: z.number().int().positive(),
+  body: z.string().nullish(),
+  html_url: z.string().optional(),
+  in_reply_to_id: z.number().optional(),
+});
+const ListedComments = z.array(ListedComment);
+export type ListedComment = z.infer<typeof ListedComment>;
+
+/**
+ * The thread's comments updated since `since` (epoch ms), oldest first, at most
+ * `maxPages` pages of 100: the conversation's comments, or the replies to a review thread.
+ */
+export async function listRecentComments(
+  t: Target,
+  where: { number: number; reviewCommentId?: number },
+  since: number,
+  maxPages = 5,
+): Promise<ListedComment[]> {
+  const { octokit, owner, repo } = t;
+  const common = {
+    owner,
+    repo,
+    since: new Date(since).toISOString(),
+    per_page: 100,
+    request: { signal: t.signal },
+  };
+  const found: ListedComment[] = [];
+  for (let page = 1; page <= maxPages; page++) {
+    const res =
+      where.reviewCommentId === undefined
+        ? await octokit.rest.issues.listComments({ ...common, issue_number: where.number, page })
+        : await octokit.rest.pulls.listReviewComments({
+            ...common,
+            pull_number: where.number,
+            page,
+          });
+    const comments = ListedComments.parse(res.data);
+    found.push(
+      ...comments.filter(
+        (c) =>
+          where.reviewCommentId === undefined ||
+          c.in_reply_to_id === where.reviewCommentId ||
+          c.id === where.reviewCommentId,
+      ),
+    );
+    if (comments.length < 100) break;
+  }
+  return found;
+}
+
 export async function editComment(
   t: Target,
   id: Extract<GitHubMessageId, { commentId: number }>,

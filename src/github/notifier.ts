@@ -11,6 +11,7 @@ import {
   type Destination,
   type Logger,
   type Notifier,
+  type PostOptions,
   type PostResult,
 } from '../core/ports.js';
 import { decodeThreadKey } from '../core/thread-key.js';
@@ -22,6 +23,7 @@ import {
   createComment,
   editComment,
   getPullRequestRefs,
+  listRecentComments,
   type Target,
 } from './github-requests.js';
 import { decodeMessageId, encodeMessageId } from './message-ref.js';
@@ -69,6 +71,18 @@ export interface GitHubNotifier extends Notifier {
   /** The underlying clients (tests read the token cache). */
   readonly clients: GitHubClients;
 }
+
+/**
+ * The hidden mark a posted part carries (see PostOptions): invisible in the rendered comment,
+ * and never produced from user text, whose HTML the renderer neutralises.
+ */
+export function notificationMarker(key: string, part: number): string {
+  return `<!-- agent-relay:notification ${key}/${part} -->`;
+}
+/** Room kept in each part for the mark. */
+const MARKER_ROOM = 80;
+/** How far back, before the notification was queued, a look for it starts (clock skew). */
+const LOOK_BACK_MS = 60_000;
 
 function githubAddress(threadKey: string) {
   const addr = decodeThreadKey(threadKey);
@@ -120,10 +134,47 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
     platform: 'github',
     clients,
 
-    async post(to: Destination, message: MessageModel): Promise<PostResult> {
+    async post(to: Destination, message: MessageModel, options?: PostOptions): Promise<PostResult> {
       const addr = githubAddress(to.threadKey);
+      const key = options?.key;
+      const parts =
+        key === undefined
+          ? renderGitHubMessage(message, deps.render)
+          : renderGitHubMessage(message, {
+              ...deps.render,
+              limit: GITHUB_COMMENT_LIMIT - MARKER_ROOM,
+            }).map((body, i) => `${body}\n\n${notificationMarker(key, i)}`);
+      // Parts an earlier attempt already posted (it may have stopped half-way).
+      const earlier = new Map<number, MessageRef>();
+      if (key !== undefined && options?.mayExist !== undefined) {
+        const since = Math.max(0, options.mayExist.since - LOOK_BACK_MS);
+        const comments = await call(to.threadKey, 'list comments', (t) =>
+          listRecentComments(t, addr, since),
+        );
+        parts.forEach((_, i) => {
+          const mark = notificationMarker(key, i);
+          const c = comments.find((comment) => comment.body?.includes(mark));
+          if (c === undefined) return;
+          const id =
+            addr.reviewCommentId === undefined
+              ? ({ kind: 'issue', commentId: c.id } as const)
+              : ({ kind: 'review', commentId: c.id } as const);
+          earlier.set(i, { threadKey: to.threadKey, id: encodeMessageId(id), url: c.html_url });
+        });
+        if (earlier.size > 0) {
+          logger.info(
+            { threadKey: to.threadKey, key, parts: parts.length, found: earlier.size },
+            'notification was already posted; not again',
+          );
+        }
+      }
       let first: MessageRef | undefined;
-      for (const body of renderGitHubMessage(message, deps.render)) {
+      for (const [i, body] of parts.entries()) {
+        const done = earlier.get(i);
+        if (done !== undefined) {
+          first ??= done;
+          continue;
+        }
         const made = await call(to.threadKey, 'post comment', (t) => createComment(t, addr, body));
         first ??= { threadKey: to.threadKey, id: encodeMessageId(made.id), url: made.url };
       }

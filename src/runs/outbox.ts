@@ -37,6 +37,14 @@ class ParkNow extends Error {
   readonly code = 'park_now';
 }
 
+/**
+ * A notification's mark on the platform: its outbox id and creation time, so that a new
+ * database (ids from 1 again) never matches an old message.
+ */
+export function notificationKey(item: Pick<OutboxItem, 'id' | 'createdAt'>): string {
+  return `${item.id}.${item.createdAt}`;
+}
+
 export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   const { store, clock, logger, metrics, options } = deps;
   const log = logger.child({ component: 'outbox' });
@@ -49,6 +57,12 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       throw new ParkNow(`no notifier for platform ${platform ?? 'unknown'} (${item.threadKey})`);
     }
     const run = payload.runId ? await store.runs.get(payload.runId) : undefined;
+    // Posts carry a stable key; an attempt after an interrupted or failed one first looks
+    // for a message an earlier attempt may have posted (exactly one message per notification).
+    const postOptions = {
+      key: notificationKey(item),
+      ...(item.attempts > 0 ? { mayExist: { since: item.createdAt } } : {}),
+    };
     switch (payload.kind) {
       case 'react': {
         if (!payload.target || !payload.reaction) throw new ParkNow('react without target');
@@ -61,7 +75,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         const destination = run
           ? { ...payload.destination, threadKey: run.threadKey }
           : payload.destination;
-        await notifier.post(destination, payload.message);
+        await notifier.post(destination, payload.message, postOptions);
         return;
       }
       case 'status': {
@@ -76,7 +90,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
             ilog.info({ runId: run.runId }, 'status message is gone; posting a new one');
           }
         }
-        const posted = await notifier.post(payload.destination, payload.message);
+        const posted = await notifier.post(payload.destination, payload.message, postOptions);
         if (!run) return;
         const now = clock.now();
         await store.transaction(async (tx) => {

@@ -4,7 +4,14 @@
  * its Retry-After), so the outbox decides when to try again.
  */
 import type { MessageModel, ReactionName } from '../core/message-model.js';
-import type { Clock, Destination, Logger, Notifier, PostResult } from '../core/ports.js';
+import type {
+  Clock,
+  Destination,
+  Logger,
+  Notifier,
+  PostOptions,
+  PostResult,
+} from '../core/ports.js';
 import { DeliveryError } from '../core/ports.js';
 import type { MessageRef } from '../core/trigger.js';
 import { slackErrorName, toDeliveryError } from './delivery-errors.js';
@@ -42,6 +49,29 @@ export const REACTION_EMOJI: Record<ReactionName, string> = {
 };
 
 const Posted = z.object({ ts: z.string().regex(/^\d{1,20}\.\d{1,20}$/) });
+
+/** The message metadata type that carries a notification's key (see PostOptions). */
+export const NOTIFICATION_EVENT_TYPE = 'agent_relay_notification';
+const MarkedMessages = z.object({
+  messages: z
+    .array(
+      z.object({
+        ts: z.string(),
+        metadata: z
+          .object({
+            event_type: z.string(),
+            event_payload: z.record(z.string(), z.unknown()).optional(),
+          })
+          .optional(),
+      }),
+    )
+    .default([]),
+  response_metadata: z.object({ next_cursor: z.string().optional() }).optional(),
+});
+/** A look for an earlier post reads at most this many pages of 200 messages. */
+const MAX_LOOKUP_PAGES = 5;
+/** How far back, before the notification was queued, a look for it starts (clock skew). */
+const LOOK_BACK_MS = 60_000;
 const PostedEphemeral = z.object({ message_ts: z.string().optional() });
 
 /** Slack rejected our blocks (a renderer bug): the words still reach the person. */
@@ -80,13 +110,65 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
     }
   }
 
+  /**
+   * The ts of a message of ours carrying `key`, posted since `since`: the thread's replies,
+   * or the channel's history for a top-level post. A lookup Slack refuses for good (a
+   * missing history scope) falls back to posting: a rare duplicate beats a lost message.
+   */
+  async function findMarked(
+    addr: ReturnType<typeof slackAddress>,
+    key: string,
+    since: number,
+  ): Promise<string | undefined> {
+    const oldest = (Math.max(0, since - LOOK_BACK_MS) / 1000).toFixed(6);
+    const method = addr.threadTs === '' ? 'conversations.history' : 'conversations.replies';
+    try {
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_LOOKUP_PAGES; page++) {
+        const query = {
+          channel: addr.channel,
+          oldest,
+          include_all_metadata: true,
+          limit: 200,
+          ...(cursor === undefined ? {} : { cursor }),
+        };
+        const raw =
+          addr.threadTs === ''
+            ? await client.conversations.history(query)
+            : await client.conversations.replies({ ...query, ts: addr.threadTs });
+        const parsed = MarkedMessages.safeParse(raw).data;
+        const marked = parsed?.messages.find(
+          (m) =>
+            m.metadata?.event_type === NOTIFICATION_EVENT_TYPE &&
+            m.metadata.event_payload?.key === key,
+        );
+        if (marked !== undefined) return marked.ts;
+        cursor = parsed?.response_metadata?.next_cursor || undefined;
+        if (cursor === undefined) return undefined;
+      }
+      return undefined;
+    } catch (err) {
+      const failure = toDeliveryError(err, method);
+      if (failure.retryable) throw failure;
+      log.warn({ err: failure, method }, 'could not look for an earlier post; posting');
+      return undefined;
+    }
+  }
+
   return {
     platform: 'slack',
 
-    async post(to: Destination, model: MessageModel): Promise<PostResult> {
+    async post(to: Destination, model: MessageModel, options?: PostOptions): Promise<PostResult> {
       const addr = slackAddress(to.threadKey);
       const message = renderSlackMessage(model);
       const thread = addr.threadTs === '' ? {} : { thread_ts: addr.threadTs };
+      const answer = (ts: string): PostResult => {
+        if (addr.threadTs !== '') {
+          return { ref: { threadKey: to.threadKey, id: messageId(addr.channel, ts) } };
+        }
+        const newThreadKey = slackThreadKey(addr.team, addr.channel, ts);
+        return { ref: { threadKey: newThreadKey, id: messageId(addr.channel, ts) }, newThreadKey };
+      };
       if (to.privateTo !== undefined) {
         const user = to.privateTo;
         const raw = await call(
@@ -104,6 +186,14 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
         const ts = PostedEphemeral.safeParse(raw).data?.message_ts ?? '0.0';
         return { ref: { threadKey: to.threadKey, id: messageId(addr.channel, ts) } };
       }
+      const key = options?.key;
+      if (key !== undefined && options?.mayExist !== undefined) {
+        const found = await findMarked(addr, key, options.mayExist.since);
+        if (found !== undefined) {
+          log.info({ threadKey: to.threadKey, key }, 'notification was already posted; not again');
+          return answer(found);
+        }
+      }
       const raw = await call(
         'chat.postMessage',
         (m) =>
@@ -114,6 +204,9 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
             ...thread,
             unfurl_links: false,
             unfurl_media: false,
+            ...(key === undefined
+              ? {}
+              : { metadata: { event_type: NOTIFICATION_EVENT_TYPE, event_payload: { key } } }),
           }),
         message,
       );
@@ -121,12 +214,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       if (!posted.success) {
         throw new DeliveryError('unknown', 'Slack chat.postMessage: answered without a ts', false);
       }
-      const ts = posted.data.ts;
-      if (addr.threadTs !== '') {
-        return { ref: { threadKey: to.threadKey, id: messageId(addr.channel, ts) } };
-      }
-      const newThreadKey = slackThreadKey(addr.team, addr.channel, ts);
-      return { ref: { threadKey: newThreadKey, id: messageId(addr.channel, ts) }, newThreadKey };
+      return answer(posted.data.ts);
     },
 
     async update(ref: MessageRef, model: MessageModel): Promise<void> {

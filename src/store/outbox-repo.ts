@@ -69,7 +69,13 @@ export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
 
       const rows = await db
         .updateTable('outbox')
-        .set({ lease_until: now + leaseMs, updated_at: now })
+        // A lease that ran out means a claim that never finished (another replica died):
+        // count it as an attempt, so the next delivery checks what that one may have posted.
+        .set({
+          lease_until: now + leaseMs,
+          attempts: sql<number>`case when lease_until is null then attempts else attempts + 1 end`,
+          updated_at: now,
+        })
         .where('id', 'in', heads)
         .returningAll()
         .execute();

@@ -2,7 +2,8 @@
  * Release every claim left by a previous process (SQLite: one replica, so at start-up no
  * other worker can hold one). An inbox item a crashed process was handling goes back to
  * pending with its interrupted attempt counted, so the next handling reconciles before
- * creating (a create may have reached the service); a notification's claim is dropped.
+ * creating (a create may have reached the service); so does a notification, so that its next
+ * delivery looks for a message the interrupted one may have posted.
  */
 import { sql } from 'kysely';
 import type { RepoContext } from './repo-context.js';
@@ -24,7 +25,7 @@ export function createLeaseRelease(
       .executeTakeFirst();
     const outbox = await db
       .updateTable('outbox')
-      .set({ lease_until: null, updated_at: now })
+      .set({ lease_until: null, attempts: sql<number>`attempts + 1`, updated_at: now })
       .where('status', '=', 'pending')
       .where('lease_until', 'is not', null)
       .executeTakeFirst();

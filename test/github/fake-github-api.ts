@@ -32,6 +32,8 @@ export interface FakeComment {
   /** Bodies after each edit, in order. */
   edits: string[];
   inReplyTo?: number;
+  /** Epoch ms of the creation or last edit (what the list endpoints' `since` filters on). */
+  updatedAt: number;
 }
 
 export interface FakeReaction {
@@ -156,8 +158,10 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     ...(c.inReplyTo === undefined ? {} : { in_reply_to_id: c.inReplyTo }),
   });
 
-  const create = (c: Omit<FakeComment, 'id' | 'edits' | 'firstBody'>): FakeComment => {
-    const comment = { ...c, id: ++nextId, firstBody: c.body, edits: [] };
+  const create = (
+    c: Omit<FakeComment, 'id' | 'edits' | 'firstBody' | 'updatedAt'>,
+  ): FakeComment => {
+    const comment = { ...c, id: ++nextId, firstBody: c.body, edits: [], updatedAt: now() };
     comments.set(comment.id, comment);
     return comment;
   };
@@ -167,6 +171,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     path: string,
     body: Record<string, unknown> | undefined,
     res: ServerResponse,
+    query: URLSearchParams = new URLSearchParams(),
   ): void => {
     const text = typeof body?.body === 'string' ? body.body : undefined;
     if (text !== undefined && text.length > 65_536) {
@@ -212,6 +217,27 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
           });
     }
     if (
+      method === 'GET' &&
+      (m = /^\/repos\/([^/]+)\/([^/]+)\/(issues|pulls)\/(\d+)\/comments$/.exec(path))
+    ) {
+      // The thread's comments (review comments for `pulls`), oldest first, `since` and pages.
+      const since = query.get('since');
+      const perPage = Number(query.get('per_page') ?? 30);
+      const page = Number(query.get('page') ?? 1);
+      const kind = m[3] === 'issues' ? 'issue' : 'review';
+      const all = [...comments.values()]
+        .filter(
+          (c) =>
+            c.kind === kind &&
+            c.owner.toLowerCase() === (m?.[1] ?? '').toLowerCase() &&
+            c.repo.toLowerCase() === (m?.[2] ?? '').toLowerCase() &&
+            c.number === Number(m?.[4]) &&
+            (since === null || c.updatedAt >= Date.parse(since)),
+        )
+        .sort((a, b) => a.id - b.id);
+      return send(res, 200, all.slice((page - 1) * perPage, page * perPage).map(commentJson));
+    }
+    if (
       method === 'POST' &&
       (m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(path))
     ) {
@@ -247,6 +273,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         return send(res, 404, { message: 'Not Found' });
       c.body = text ?? '';
       c.edits.push(c.body);
+      c.updatedAt = now();
       return send(res, 200, commentJson(c));
     }
     if (
@@ -274,7 +301,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const server = createServer((req, res) => {
     void (async () => {
       const method = req.method ?? 'GET';
-      const path = new URL(req.url ?? '/', 'http://fake').pathname;
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const path = url.pathname;
       const body = await readJson(req).catch(() => undefined);
       requests.push({
         method,
@@ -300,7 +328,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       }
       if (!authorized(path, req.headers.authorization))
         return send(res, 401, { message: 'Bad credentials' });
-      route(method, path, body, res);
+      route(method, path, body, res, url.searchParams);
     })().catch((err: unknown) => send(res, 500, { message: String(err) }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -238,3 +238,72 @@ describe('GitHub notifier: failures become DeliveryErrors', () => {
     expect(api.requests).toHaveLength(0);
   });
 });
+
+describe('GitHub notifier: one comment per notification across retries', () => {
+  const huge = Array.from({ length: 3000 }, (_, i) => `line ${i} ${'z'.repeat(40)}`).join('\n');
+  const long = { type: 'run_outcome', run: sampleRun('FAILED', { statusMessage: huge }) } as const;
+
+  it('marks each part with the key, hidden, within the size limit', async () => {
+    await notifier.post({ threadKey: ISSUE }, long, { key: '9.1700000000000' });
+    const posted = api.commentsOn('octo-org', 'widgets', 42);
+    expect(posted.length).toBeGreaterThan(1);
+    posted.forEach((c, i) => {
+      expect(c.body.endsWith(`<!-- agent-relay:notification 9.1700000000000/${i} -->`)).toBe(true);
+      expect(c.body.length).toBeLessThanOrEqual(65_536);
+    });
+  });
+
+  it('answers with the earlier comment instead of posting again', async () => {
+    const since = Date.now();
+    const first = await notifier.post({ threadKey: ISSUE }, status('QUEUED'), { key: 'a' });
+    const again = await notifier.post({ threadKey: ISSUE }, status('QUEUED'), {
+      key: 'a',
+      mayExist: { since },
+    });
+    expect(again.ref).toEqual(first.ref);
+    expect(api.comments.size).toBe(1);
+    // Another notification's mark is not this one's.
+    await notifier.post({ threadKey: ISSUE }, status('QUEUED'), { key: 'b', mayExist: { since } });
+    expect(api.comments.size).toBe(2);
+  });
+
+  it('posts only the parts an interrupted attempt did not', async () => {
+    const since = Date.now();
+    await notifier.post({ threadKey: ISSUE }, long, { key: 'c' });
+    const posted = api.commentsOn('octo-org', 'widgets', 42);
+    const last = posted.at(-1);
+    api.comments.delete(last?.id ?? -1); // that attempt died before the last part
+    const again = await notifier.post({ threadKey: ISSUE }, long, {
+      key: 'c',
+      mayExist: { since },
+    });
+    const now = api.commentsOn('octo-org', 'widgets', 42);
+    expect(now).toHaveLength(posted.length);
+    expect(now.at(-1)?.body).toBe(last?.body);
+    expect(again.ref.id).toBe(`issue:${posted[0]?.id}`);
+  });
+
+  it('finds a reply in a review thread', async () => {
+    const since = Date.now();
+    const first = await notifier.post({ threadKey: REVIEW }, status('QUEUED'), { key: 'd' });
+    const again = await notifier.post({ threadKey: REVIEW }, status('QUEUED'), {
+      key: 'd',
+      mayExist: { since },
+    });
+    expect(again.ref).toEqual(first.ref);
+    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /repos/octo-org/widgets/pulls/7/comments/2001/replies',
+      'GET /repos/octo-org/widgets/pulls/7/comments',
+    ]);
+  });
+
+  it('a failed look is a retryable failure, not a second post', async () => {
+    await notifier.post({ threadKey: ISSUE }, status('QUEUED'), { key: 'e' });
+    api.failNext({ method: 'GET', status: 503, times: 5 });
+    const err = await failure(
+      notifier.post({ threadKey: ISSUE }, status('QUEUED'), { key: 'e', mayExist: { since: 0 } }),
+    );
+    expect(err.retryable).toBe(true);
+    expect(api.comments.size).toBe(1);
+  });
+});

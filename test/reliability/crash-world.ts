@@ -30,9 +30,9 @@ export interface CrashWorld {
   start(): Promise<void>;
   /**
    * SIGKILL the child's process group and wait until it is gone. Deliveries to Slack and
-   * GitHub are held for 300 ms first (they are pending, not lost), so the kill never falls
-   * between a platform's answer and the relay recording it (that window:
-   * crash-restart.pending.ts). Every held request and answer is then dropped.
+   * GitHub are held for 300 ms first (they are pending, not lost), so the kill does not fall
+   * between a platform's answer and the relay recording it (that window has its own test,
+   * crash-mid-post.test.ts, with `killAnywhere`). Every held request and answer is dropped.
    */
   kill(): Promise<void>;
   /** SIGKILL at once, whatever is in flight. */
@@ -71,7 +71,7 @@ export async function startCrashWorld(
     apiKey: SECRETS.agentApiKey,
     // Runs stay live ~3.3 s: longer than a restart plus a lease, so a run found by
     // reconciliation is still live when it is recorded (a run that ended before it was
-    // recorded never gets its outcome: crash-restart.pending.ts).
+    // recorded gets its outcome too: crash-restart-reconcile.test.ts).
     timings: {
       queuedMs: 100,
       pendingMs: 100,

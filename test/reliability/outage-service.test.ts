@@ -121,6 +121,32 @@ describe('the service answers errors for a while', () => {
   }, 25_000);
 });
 
+describe('a lost create answer, and the run ends before the search finds it', () => {
+  it('the found run is recorded as ended: one status message, one outcome reply', async () => {
+    // The client's own search right after the lost answer returns the ended run; the
+    // tracker sees that no outcome was sent for it yet (notifiedState) and sends it once.
+    // Runs end within ~50 ms; every request to the service takes 300 ms, so the run the
+    // client finds by its stamp (right after the lost answer) has already SUCCEEDED.
+    const r = await start({
+      timings: { queuedMs: 10, pendingMs: 10, claimedMs: 10, runMs: 10, slowRunMs: 10 },
+    });
+    r.emulator.faults.setLatency(300);
+    r.emulator.faults.dropNext(1, { route: CREATE, afterProcessing: true });
+    const ts = THREADS[0]!;
+    const body = eventCallback(appMentionEvent({ ts, text: `<@UBOT0001> fix thing ${ts}` }));
+    expect((await r.postSlack(body)).status).toBe(200);
+    const posts = () => r.slack.okCallsTo('chat.postMessage');
+    await waitUntil(() => posts().length >= 2, { timeoutMs: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // a repeat would show now
+    expect(r.emulator.runs.all().map((x) => x.state)).toEqual(['SUCCEEDED']);
+    expect(r.emulator.requests.get(CREATE)).toBe(1);
+    const texts = posts().map((c) => String(c.params.text));
+    expect(texts).toHaveLength(2);
+    expect(texts.filter((t) => /<@UALICE01>/.test(t))).toHaveLength(1); // the outcome reply
+    expect(texts.filter((t) => /Succeeded/i.test(t)).length).toBeGreaterThanOrEqual(1);
+  }, 20_000);
+});
+
 describe('the tracker under 429', () => {
   it('slows down while the list endpoint answers 429, then catches up: every outcome once', async () => {
     const r = await start({ timings: { runMs: 2_500 } });

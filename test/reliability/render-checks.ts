@@ -209,10 +209,16 @@ function unescapedPipes(line: string): number {
   return n;
 }
 
-/** Problems in Markdown prose: HTML tags (but `<sub>`), mentions of people not named. */
+/** The notifier's own hidden mark, which ends a posted comment (see PostOptions). */
+const NOTIFICATION_MARK = /\n\n<!-- agent-relay:notification \d+\.\d+\/\d+ -->$/;
+
+/**
+ * Problems in Markdown prose: HTML tags (but `<sub>` and the notifier's final mark, exactly
+ * as it writes it), mentions of people not named.
+ */
 export function githubProseProblems(body: string, allowedLogins: Set<string>): string[] {
   const problems: string[] = [];
-  const { lines, openFenceAtEnd } = markdownProse(body);
+  const { lines, openFenceAtEnd } = markdownProse(body.replace(NOTIFICATION_MARK, ''));
   if (openFenceAtEnd) problems.push('a code fence is left open');
   for (const raw of lines) {
     // Link destinations are not text (an `@` in a URL mentions nobody).

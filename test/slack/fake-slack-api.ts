@@ -28,6 +28,8 @@ export interface FakeMessage {
   user?: string;
   bot_id?: string;
   subtype?: string;
+  /** Message metadata (chat.postMessage `metadata`), returned with `include_all_metadata`. */
+  metadata?: { event_type: string; event_payload?: Record<string, unknown> };
   /** Every text/blocks this message had, oldest first (chat.update history). */
   history: { text: string; blocks?: unknown[] }[];
   reactions: string[];
@@ -81,6 +83,14 @@ function parseParams(contentType: string, raw: string): Record<string, unknown> 
   return params;
 }
 
+function isMetadata(v: unknown): v is { event_type: string } {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as { event_type?: unknown }).event_type === 'string'
+  );
+}
+
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
@@ -99,8 +109,21 @@ export async function startFakeSlackApi(
   const calls: RecordedCall[] = [];
   const messages: FakeMessage[] = [];
   const failures = new Map<string, Failure[]>();
-  let tick = 0;
-  const nextTs = () => `1700000000.${String(++tick * 100).padStart(6, '0')}`;
+  // Like Slack's: the posting time in microseconds, strictly increasing.
+  let lastMicros = 0;
+  const nextTs = () => {
+    lastMicros = Math.max(lastMicros + 1, Math.floor(now() * 1000));
+    return `${Math.floor(lastMicros / 1e6)}.${String(lastMicros % 1e6).padStart(6, '0')}`;
+  };
+  const listed = (list: FakeMessage[], p: Record<string, unknown>) => {
+    const oldest = str(p.oldest);
+    const withMetadata = p.include_all_metadata === true || p.include_all_metadata === 'true';
+    return list
+      .filter((m) => oldest === undefined || Number(m.ts) >= Number(oldest))
+      .map(({ history: _h, reactions: _r, metadata, ...m }) =>
+        withMetadata && metadata ? { ...m, metadata } : m,
+      );
+  };
   const find = (channel: string, ts: string) =>
     messages.find((m) => m.channel === channel && m.ts === ts);
 
@@ -121,10 +144,12 @@ export async function startFakeSlackApi(
           reactions: [],
           ...(Array.isArray(p.blocks) ? { blocks: p.blocks } : {}),
           ...(str(p.thread_ts) ? { thread_ts: str(p.thread_ts) } : {}),
+          ...(isMetadata(p.metadata) ? { metadata: p.metadata } : {}),
         };
         m.history.push({ text: m.text, ...(m.blocks ? { blocks: m.blocks } : {}) });
         messages.push(m);
-        return { ok: true, channel, ts: m.ts, message: { ...m, history: undefined } };
+        const { history: _h, reactions: _r, ...posted } = m;
+        return { ok: true, channel, ts: m.ts, message: posted };
       }
       case 'chat.update': {
         const m = find(channel, str(p.ts) ?? '');
@@ -150,14 +175,25 @@ export async function startFakeSlackApi(
       }
       case 'conversations.replies': {
         const ts = str(p.ts) ?? '';
-        const thread = messages
+        const inThread = messages
           .filter((m) => m.channel === channel && (m.ts === ts || m.thread_ts === ts))
-          .sort((a, b) => (a.ts < b.ts ? -1 : 1))
-          .map(({ history: _h, reactions: _r, ...m }) => m);
-        if (thread.length === 0) return { ok: false, error: 'thread_not_found' };
+          .sort((a, b) => (a.ts < b.ts ? -1 : 1));
+        if (inThread.length === 0) return { ok: false, error: 'thread_not_found' };
         return {
           ok: true,
-          messages: thread,
+          messages: listed(inThread, p),
+          has_more: false,
+          response_metadata: { next_cursor: '' },
+        };
+      }
+      case 'conversations.history': {
+        // Top-level messages (and thread parents), newest first, as Slack lists them.
+        const top = messages
+          .filter((m) => m.channel === channel && (!m.thread_ts || m.thread_ts === m.ts))
+          .sort((a, b) => (a.ts < b.ts ? 1 : -1));
+        return {
+          ok: true,
+          messages: listed(top, p),
           has_more: false,
           response_metadata: { next_cursor: '' },
         };

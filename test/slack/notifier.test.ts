@@ -233,3 +233,54 @@ describe('Slack notifier: thread context', () => {
     expect(messages.reduce((n, m) => n + m.text.length, 0)).toBeLessThanOrEqual(250);
   });
 });
+
+describe('Slack notifier: one message per notification across retries', () => {
+  const top = { threadKey: 'slack:T0000001:CGENERAL1:' };
+
+  it('marks a keyed post with message metadata', async () => {
+    await notifier.post(top, hello, { key: '7.1700000000000' });
+    const [call] = api.okCallsTo('chat.postMessage');
+    expect(call?.params.metadata).toEqual({
+      event_type: 'agent_relay_notification',
+      event_payload: { key: '7.1700000000000' },
+    });
+  });
+
+  it('answers with the earlier post instead of posting again (channel top level)', async () => {
+    const since = Date.now();
+    const first = await notifier.post(top, hello, { key: 'k1' });
+    const again = await notifier.post(top, hello, { key: 'k1', mayExist: { since } });
+    expect(again).toEqual(first);
+    expect(api.okCallsTo('chat.postMessage')).toHaveLength(1);
+    const [lookup] = api.okCallsTo('conversations.history');
+    expect(lookup?.params).toMatchObject({ channel: 'CGENERAL1', include_all_metadata: 'true' });
+  });
+
+  it('looks in the thread for a threaded post, and posts when nothing carries the key', async () => {
+    const parent = api.seedMessage({ channel: 'CGENERAL1', text: 'hi', user: 'UALICE01' });
+    const thread = { threadKey: `slack:T0000001:CGENERAL1:${parent}` };
+    const since = Date.now();
+    const first = await notifier.post(thread, hello, { key: 'k2' });
+    expect(await notifier.post(thread, hello, { key: 'k2', mayExist: { since } })).toEqual(first);
+    await notifier.post(thread, hello, { key: 'k3', mayExist: { since } });
+    expect(api.okCallsTo('chat.postMessage')).toHaveLength(2);
+    expect(api.okCallsTo('conversations.replies')).toHaveLength(2);
+    expect(api.okCallsTo('conversations.history')).toHaveLength(0);
+  });
+
+  it('posts anyway when Slack refuses the look for good, and retries later when it is busy', async () => {
+    api.failNext('conversations.history', { error: 'missing_scope' });
+    await notifier.post(top, hello, { key: 'k4', mayExist: { since: Date.now() } });
+    expect(api.okCallsTo('chat.postMessage')).toHaveLength(1);
+
+    api.failNext('conversations.history', { status: 429, retryAfter: 2 });
+    const err = await rejection(notifier.post(top, hello, { key: 'k5', mayExist: { since: 0 } }));
+    expect(err).toMatchObject({ code: 'rate_limited', retryable: true });
+    expect(api.okCallsTo('chat.postMessage')).toHaveLength(1);
+  });
+
+  it('does not look when no attempt could have posted it', async () => {
+    await notifier.post(top, hello, { key: 'k6' });
+    expect(api.callsTo('conversations.history')).toHaveLength(0);
+  });
+});

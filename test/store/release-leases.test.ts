@@ -36,12 +36,28 @@ describe('releaseLeases (SQLite)', () => {
       ['Ev-1', 1],
       ['Ev-2', 1],
     ]);
-    expect(await store.outboxQueue.claim(50, 120_000, 10)).toHaveLength(2);
+    // A notification's interrupted delivery counts too: the next one looks before posting.
+    const notes = await store.outboxQueue.claim(50, 120_000, 10);
+    expect(notes.map((n) => n.attempts)).toEqual([1, 1]);
     // Nothing left to release; pending and finished rows are untouched.
     await store.inbox.complete(again[0]!.id, 60);
     expect(await store.releaseLeases!(70)).toEqual({ inbox: 1, outbox: 2 });
     expect(await store.inbox.get(again[0]!.id)).toMatchObject({ status: 'done', attempts: 1 });
     expect(await store.releaseLeases!(80)).toEqual({ inbox: 0, outbox: 0 });
     expect(await store.inboxQueue.depth()).toBe(2);
+  });
+
+  it('a notification claimed again after its lease ran out has that attempt counted', async () => {
+    const store = await temp.open();
+    await store.outbox.enqueue(samplePayload(A, 'a1'), 10);
+    const [first] = await store.outboxQueue.claim(20, 1_000, 10);
+    expect(first?.attempts).toBe(0);
+    expect(await store.outboxQueue.claim(500, 1_000, 10)).toHaveLength(0); // still leased
+    const [second] = await store.outboxQueue.claim(1_100, 1_000, 10); // lease over
+    expect(second).toMatchObject({ id: first?.id, attempts: 1 });
+    await store.outboxQueue.retryLater(second!.id, 1_200, 'boom');
+    const [third] = await store.outboxQueue.claim(1_300, 1_000, 10);
+    expect(third?.attempts).toBe(2); // a failed attempt counts once, not twice
+    await store.close();
   });
 });
