@@ -121,9 +121,12 @@ export function createEngine(deps: EngineDeps): Engine {
     },
   });
 
+  // Ingress answers in time even when the database is locked: Slack waits 3 s, then retries.
+  const inTime = <T>(fn: () => Promise<T>): Promise<T> =>
+    deps.store.withDeadline ? deps.store.withDeadline(options.ingressDeadlineMs, fn) : fn();
   const sink: TriggerSink = {
     async accept(trigger) {
-      const added = await deps.store.inbox.add(trigger, deps.clock.now());
+      const added = await inTime(() => deps.store.inbox.add(trigger, deps.clock.now()));
       metrics.inc(added ? 'triggers_received' : 'duplicates_dropped', {
         platform: trigger.platform,
         kind: trigger.kind,
@@ -132,9 +135,11 @@ export function createEngine(deps: EngineDeps): Engine {
       return added ? 'accepted' : 'duplicate';
     },
     async threadHasRun(threadKey) {
-      const resolved = await deps.store.threads.resolve(threadKey);
-      const thread = await deps.store.threads.get(resolved);
-      return thread?.currentRunId !== undefined;
+      return inTime(async () => {
+        const resolved = await deps.store.threads.resolve(threadKey);
+        const thread = await deps.store.threads.get(resolved);
+        return thread?.currentRunId !== undefined;
+      });
     },
   };
 

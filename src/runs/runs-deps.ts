@@ -44,6 +44,11 @@ export interface EngineOptions {
   outboxMaxAttempts?: number;
   /** Bound on draining in-flight work on stop(). Default 10 s. */
   drainMs?: number;
+  /**
+   * How long an incoming trigger may wait for the database before it is refused (500/503,
+   * the platform delivers it again). Default 2 s: Slack gives up after 3 s.
+   */
+  ingressDeadlineMs?: number;
 }
 
 export type ResolvedEngineOptions = Required<Omit<EngineOptions, 'slackAllowedUsers'>> & {
@@ -67,6 +72,7 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     cancelRetryDelaysMs: options.cancelRetryDelaysMs ?? [1_000, 2_000, 4_000],
     outboxMaxAttempts: options.outboxMaxAttempts ?? 10,
     drainMs: options.drainMs ?? 10_000,
+    ingressDeadlineMs: options.ingressDeadlineMs ?? 2_000,
   };
 }
 

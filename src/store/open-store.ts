@@ -5,6 +5,7 @@ import { Kysely, Migrator, sql } from 'kysely';
 import type { Dialect } from 'kysely';
 import type { Logger, Store, StoreTx } from '../core/ports.js';
 import { parseDatabaseUrl } from './database-url.js';
+import { withDeadline } from './deadline.js';
 import { withErrorMapping } from './error-mapping-dialect.js';
 import { StoreError, toStoreError } from './errors.js';
 import { createInboxQueue, createInboxRepo } from './inbox-repo.js';
@@ -98,11 +99,16 @@ function createDialect(
   return { dialect: createSqliteDialect(target.path, busyTimeoutMs), kind: 'sqlite' };
 }
 
+/** /readyz asks the store; a store that cannot answer a `select 1` in this time is not ready. */
+const PING_DEADLINE_MS = 1_000;
+
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
   const logger = (options.logger ?? silentLogger).child({ component: 'store' });
   const { dialect, kind } = createDialect(options, logger);
   const health = createWriteHealth();
-  const db = new Kysely<Database>({ dialect: withErrorMapping(dialect, kind, health) });
+  const busy =
+    kind === 'sqlite' ? { budgetMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS } : undefined;
+  const db = new Kysely<Database>({ dialect: withErrorMapping(dialect, kind, health, busy) });
   const transactions = createTransactionRunner(db, logger);
   const ctx: RepoContext = { db: () => transactions.current(), kind, logger };
   let closed: Promise<void> | undefined;
@@ -114,15 +120,17 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),
+    withDeadline,
     async ping() {
       if (closed) throw new StoreError('closed', 'the store is closed');
-      await sql`select 1`.execute(transactions.current());
-      // `select 1` succeeds while every write fails (a held lock, a full disk): say so.
+      // `select 1` succeeds while every write fails (a held lock, a full disk): say so, at
+      // once (the connection may be busy waiting for that lock).
       const failure = health.failure();
       if (failure) {
         const reason = `${failure.code}: writes are failing (${failure.message})`;
         throw new StoreError(failure.code, reason, { cause: failure });
       }
+      await withDeadline(PING_DEADLINE_MS, () => sql`select 1`.execute(transactions.current()));
     },
     close() {
       closed ??= db.destroy();

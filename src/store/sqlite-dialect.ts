@@ -1,6 +1,6 @@
 /**
  * The SQLite connection: one better-sqlite3 database with the pragmas a long-running
- * service wants (WAL, busy timeout, foreign keys, synchronous=NORMAL).
+ * service wants (WAL, a short synchronous busy timeout, foreign keys, synchronous=NORMAL).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -10,6 +10,11 @@ import type { Dialect, SqliteDatabase } from 'kysely';
 import { toStoreError } from './errors.js';
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+/**
+ * SQLite's own busy handler sleeps on the event loop's thread; it gets only this long per
+ * try. The rest of the wait for a lock is asynchronous (error-mapping-dialect.ts).
+ */
+export const SYNC_BUSY_TIMEOUT_MS = 20;
 const STATEMENT_CACHE_SIZE = 200;
 
 /**
@@ -42,8 +47,9 @@ export function createSqliteDialect(path: string, busyTimeoutMs: number): Dialec
   let database: BetterSqlite3.Database | undefined;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    database = new BetterSqlite3(path, { timeout: busyTimeoutMs });
-    database.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    const syncWait = Math.max(0, Math.floor(Math.min(busyTimeoutMs, SYNC_BUSY_TIMEOUT_MS)));
+    database = new BetterSqlite3(path, { timeout: syncWait });
+    database.pragma(`busy_timeout = ${syncWait}`);
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');

@@ -59,29 +59,23 @@ async function expectUntouched(before: Footprint): Promise<void> {
 }
 
 describe('hostile input to POST /slack/events', () => {
-  it.each(SLACK_CASES.filter((c) => !c.knownBug).map((c) => [c.name, c] as const))(
-    '%s',
-    async (_name, c) => {
-      const before = footprint();
-      const res = await c.send(relay.slackEvents);
-      await res.arrayBuffer();
-      expect(c.status, `answered ${res.status}`).toContain(res.status);
-      await expectUntouched(before);
-    },
-  );
+  it.each(SLACK_CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const before = footprint();
+    const res = await c.send(relay.slackEvents);
+    await res.arrayBuffer();
+    expect(c.status, `answered ${res.status}`).toContain(res.status);
+    await expectUntouched(before);
+  });
 });
 
 describe('hostile input to POST /github/webhooks', () => {
-  it.each(GITHUB_CASES.filter((c) => !c.knownBug).map((c) => [c.name, c] as const))(
-    '%s',
-    async (_name, c) => {
-      const before = footprint();
-      const res = await c.send(relay.githubWebhooks);
-      await res.arrayBuffer();
-      expect(c.status, `answered ${res.status}`).toContain(res.status);
-      await expectUntouched(before);
-    },
-  );
+  it.each(GITHUB_CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const before = footprint();
+    const res = await c.send(relay.githubWebhooks);
+    await res.arrayBuffer();
+    expect(c.status, `answered ${res.status}`).toContain(res.status);
+    await expectUntouched(before);
+  });
 });
 
 describe('a prompt far over the limit', () => {

@@ -12,11 +12,6 @@ export interface HostileCase {
   /** Acceptable answers (the first is the one we expect; others are equally safe). */
   status: number[];
   send(endpoint: string): Promise<Response>;
-  /**
-   * Set when the product does not meet this case yet: the case then runs only in
-   * hostile-input.pending.ts (not part of `npm test`), and the text says what is wrong.
-   */
-  knownBug?: string;
 }
 
 export const FIVE_MIB = 5 * 1024 * 1024;

@@ -5,8 +5,11 @@
  * platform delivers again, nothing partial is stored, the process stays up, and once there is
  * space again the redelivery is carried out once.
  *
- * While writes fail /readyz says 503 (the store remembers the failed write). The lock held
- * longer than the busy timeout is in outage-database.pending.ts (a product gap, see there).
+ * Locked for longer than Slack waits: the event loop stays free (SQLite's own busy handler
+ * only gets a few ms; the rest of the wait is asynchronous), so both platforms get their
+ * clear error in time, /healthz answers, and nothing lands late.
+ *
+ * While writes fail /readyz says 503 (the store remembers the failed write).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +53,46 @@ describe('the database is locked by another process for a moment', () => {
     expect(r.rows().inbox).toBe(2);
     expect((await fetch(`${r.url}/readyz`)).status).toBe(200);
   }, 20_000);
+});
+
+describe('the database is locked for longer than Slack waits', () => {
+  it('both platforms get a clear error in time, /readyz says 503, nothing lands; then it recovers', async () => {
+    const r = (relay = await startRelay());
+    const locker = lockDatabase(r.databasePath, 8_000);
+    await locker.held;
+    const slack = eventCallback(
+      appMentionEvent({ ts: '1700005001.000100', text: '<@UBOT0001> fix' }),
+    );
+    const github = validGitHubBody();
+    const t0 = Date.now();
+    const [s, g] = await Promise.all([
+      r.postSlack(slack),
+      r.postGitHub(github, { event: 'issue_comment', deliveryId: 'long-lock-1' }),
+    ]);
+    expect(Date.now() - t0).toBeLessThan(3_000); // Slack's deadline
+    expect([s.status, g.status]).toEqual([500, 503]);
+    // The process is not frozen behind the lock: liveness at once, readiness says why not.
+    const t1 = Date.now();
+    expect((await fetch(`${r.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${r.url}/readyz`)).status).toBe(503);
+    expect(Date.now() - t1).toBeLessThan(1_500);
+    locker.release();
+    await locker.released;
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a late write would land now
+    expect(r.rows().inbox).toBe(0);
+    // The platforms deliver again: carried out once.
+    expect((await r.postSlack(slack)).status).toBe(200);
+    expect(
+      (await r.postGitHub(github, { event: 'issue_comment', deliveryId: 'long-lock-1' })).status,
+    ).toBe(202);
+    await waitUntil(() => r.emulator.runs.count() === 2 && r.rows().runs === 2, {
+      timeoutMs: 8_000,
+    });
+    await waitUntil(async () => (await fetch(`${r.url}/readyz`)).status === 200, {
+      timeoutMs: 5_000,
+    });
+    expect(r.rows().inbox).toBe(2);
+  }, 25_000);
 });
 
 const disk = mountSmallDisk(mkdtempSync(join(tmpdir(), 'relay-full-')), 3 * 1024 * 1024);
