@@ -14,6 +14,7 @@ import type {
   TriggerSink,
 } from '../core/ports.js';
 import { noopMetrics } from '../core/ports.js';
+import { platformOf } from '../core/thread-key.js';
 import type { Platform } from '../core/trigger.js';
 import { defaultMayCancel } from './cancel-run.js';
 import { createTriggerHandler } from './handle-trigger.js';
@@ -121,12 +122,16 @@ export function createEngine(deps: EngineDeps): Engine {
     },
   });
 
-  // Ingress answers in time even when the database is locked: Slack waits 3 s, then retries.
-  const inTime = <T>(fn: () => Promise<T>): Promise<T> =>
-    deps.store.withDeadline ? deps.store.withDeadline(options.ingressDeadlineMs, fn) : fn();
+  // Ingress answers in time even when the database is locked (Slack waits 3 s, GitHub 10 s).
+  const inTime = <T>(platform: Platform, fn: () => Promise<T>): Promise<T> =>
+    deps.store.withDeadline
+      ? deps.store.withDeadline(options.ingressDeadlineMs[platform], fn)
+      : fn();
   const sink: TriggerSink = {
     async accept(trigger) {
-      const added = await inTime(() => deps.store.inbox.add(trigger, deps.clock.now()));
+      const added = await inTime(trigger.platform, () =>
+        deps.store.inbox.add(trigger, deps.clock.now()),
+      );
       metrics.inc(added ? 'triggers_received' : 'duplicates_dropped', {
         platform: trigger.platform,
         kind: trigger.kind,
@@ -135,7 +140,7 @@ export function createEngine(deps: EngineDeps): Engine {
       return added ? 'accepted' : 'duplicate';
     },
     async threadHasRun(threadKey) {
-      return inTime(async () => {
+      return inTime(platformOf(threadKey) ?? 'slack', async () => {
         const resolved = await deps.store.threads.resolve(threadKey);
         const thread = await deps.store.threads.get(resolved);
         return thread?.currentRunId !== undefined;
