@@ -275,6 +275,13 @@ export interface RunRecord {
 }
 
 export type InboxStatus = 'pending' | 'processing' | 'done' | 'failed';
+export interface TrackedBrief {
+  runId: string;
+  state: string;
+  serviceUpdatedAt?: string;
+  createdAt: number;
+}
+
 export interface InboxItem {
   id: number;
   deliveryId: string;
@@ -343,6 +350,15 @@ export interface StoreTx {
     listDue(now: number, limit: number): Promise<RunRecord[]>;
     /** All tracked runs (the tracker's batch view). */
     listTracked(limit?: number): Promise<RunRecord[]>;
+    /** These runs (those that exist), in no particular order. */
+    getMany(runIds: readonly string[]): Promise<RunRecord[]>;
+    /**
+     * Runs, tracked or not, whose record was written at or after `since` (epoch ms of the
+     * relay's clock): what changed in the store since the batch tracker last looked.
+     */
+    listWrittenSince(since: number): Promise<RunRecord[]>;
+    /** Id, state and when the service last changed it, for every tracked run (small rows). */
+    listTrackedBrief(): Promise<TrackedBrief[]>;
     countTracked(): Promise<number>;
     listByThread(threadKey: string, limit: number): Promise<RunRecord[]>;
   };

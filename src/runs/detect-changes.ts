@@ -76,7 +76,11 @@ export function observeRun(input: {
     const patch: Observation['patch'] = { nextCheckAt: now + interval, checkIntervalMs: interval };
     const settledAndNotified =
       stateView(record.state).ended && record.notifiedState === record.state;
-    if (settledAndNotified) patch.tracked = false;
+    if (settledAndNotified) {
+      // A record write the batch tracker notices (it reads the records written since).
+      patch.tracked = false;
+      patch.updatedAt = now;
+    }
     return { changed: false, patch, notifications: [] };
   }
 

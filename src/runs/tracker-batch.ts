@@ -24,6 +24,8 @@ export interface BatchOptions {
 
 export interface BatchDeps {
   store: Store;
+  /** The relay's clock (record writes carry its time). */
+  now: () => number;
   agent: AgentService;
   log: Logger;
   observer: RunObserver;
@@ -31,40 +33,71 @@ export interface BatchDeps {
 }
 
 /** Where the service's record of a run was last seen to change (epoch ms). */
-function lastSeen(run: RunRecord): number {
+function lastSeen(run: Pick<RunRecord, 'serviceUpdatedAt' | 'createdAt'>): number {
   return epochOf(run.serviceUpdatedAt) ?? run.createdAt;
 }
+
+/** How far back each cycle re-reads record writes (transactions commit a little late). */
+const SCAN_OVERLAP_MS = 2_000;
 
 export function createBatchCycle(deps: BatchDeps): (stats: CycleStats) => Promise<void> {
   const { store, agent, log, options } = deps;
   const applyListing = createListingApplier(deps);
   /** Every change up to `hwm` of every `covered` run has been listed. */
   let hwm: number | undefined;
-  /** The runs tracked at the last listing; undefined before the first one (a restart). */
+  /**
+   * The runs tracked at the last listing; undefined before the first one (a restart). Kept
+   * up to date from the records written since the last cycle, so that a cycle reads only
+   * those and the runs a listing shows, never every tracked run: its cost follows the
+   * changes, not the number of threads.
+   */
   let covered: Set<string> | undefined;
+  /** Tracked since the last listing: where its listing must reach back to, per run. */
+  const newcomers = new Map<string, number>();
+  /** The relay-clock time of the last read of record writes. */
+  let scannedAt: number | undefined;
   let cycles = 0;
 
-  /** The oldest point this cycle's listing must reach back to (before the margin). */
-  function listFrom(tracked: readonly RunRecord[]): number {
-    let from = Number.POSITIVE_INFINITY;
-    for (const run of tracked) {
-      if (covered === undefined) {
-        // First listing: catch up on everything since the run was last seen.
-        from = Math.min(from, lastSeen(run));
-      } else if (covered.has(run.runId) && hwm !== undefined) {
-        from = Math.min(from, hwm);
-      } else {
-        // Tracked since the last listing (a new run, a follow-up on an ended run): what
-        // matters follows its record's last write, however long ago the run was last seen.
-        const since = Math.max(lastSeen(run), run.updatedAt - options.newlyTrackedLookBackMs);
-        from = Math.min(from, since);
+  /** Tracked since the last listing (a new run, a follow-up on an ended run): what matters
+   * follows its record's last write, however long ago the run was last seen. */
+  function sinceForNewcomer(run: RunRecord): number {
+    return Math.max(lastSeen(run), run.updatedAt - options.newlyTrackedLookBackMs);
+  }
+
+  /** Bring `covered` and `newcomers` up to date with the store. */
+  async function scan(now: number): Promise<void> {
+    if (covered === undefined || scannedAt === undefined) {
+      // First cycle: catch up on everything since each run was last seen.
+      const brief = await store.runs.listTrackedBrief();
+      newcomers.clear();
+      for (const run of brief) newcomers.set(run.runId, lastSeen(run));
+      scannedAt = now;
+      return;
+    }
+    const written = await store.runs.listWrittenSince(scannedAt - SCAN_OVERLAP_MS);
+    scannedAt = now;
+    for (const run of written) {
+      if (!run.tracked) {
+        covered.delete(run.runId);
+        newcomers.delete(run.runId);
+      } else if (!covered.has(run.runId)) {
+        newcomers.set(
+          run.runId,
+          Math.min(newcomers.get(run.runId) ?? Infinity, sinceForNewcomer(run)),
+        );
       }
     }
+  }
+
+  /** The oldest point this cycle's listing must reach back to (before the margin). */
+  function listFrom(): number {
+    let from = covered !== undefined && covered.size > 0 && hwm !== undefined ? hwm : Infinity;
+    for (const since of newcomers.values()) from = Math.min(from, since);
     return from;
   }
 
-  async function listChanged(tracked: readonly RunRecord[], stats: CycleStats): Promise<void> {
-    const from = listFrom(tracked);
+  async function listChanged(stats: CycleStats): Promise<void> {
+    const from = listFrom();
     const listing = await listPaged({
       agent,
       maxPages: options.maxPages,
@@ -76,7 +109,7 @@ export function createBatchCycle(deps: BatchDeps): (stats: CycleStats) => Promis
       },
     });
     stats.listRequests += listing.requests;
-    const byId = new Map(tracked.map((r) => [r.runId, r]));
+    const byId = await trackedAmong(listing.items.map((item) => item.run_id));
     const heldFrom = await applyListing(listing, byId, stats);
     const seen = latestUpdate(listing.items);
     if (listing.complete || seen !== undefined) {
@@ -85,7 +118,9 @@ export function createBatchCycle(deps: BatchDeps): (stats: CycleStats) => Promis
       let next = listing.complete ? Math.max(hwm ?? from, from, seen ?? from) : (seen as number);
       if (heldFrom !== undefined) next = Math.min(next, heldFrom);
       hwm = next;
-      covered = new Set(byId.keys());
+      covered ??= new Set();
+      for (const runId of newcomers.keys()) covered.add(runId);
+      newcomers.clear();
     }
     if (listing.error !== undefined) {
       rethrowRateLimit(listing.error);
@@ -96,14 +131,21 @@ export function createBatchCycle(deps: BatchDeps): (stats: CycleStats) => Promis
     }
   }
 
+  /** The tracked runs among these ids, by id (the records a listing may apply to). */
+  async function trackedAmong(runIds: readonly string[]): Promise<Map<string, RunRecord>> {
+    const unique = [...new Set(runIds)];
+    const runs = unique.length === 0 ? [] : await store.runs.getMany(unique);
+    return new Map(runs.filter((r) => r.tracked).map((r) => [r.runId, r]));
+  }
+
   return async function batchCycle(stats) {
-    const tracked = await store.runs.listTracked();
-    stats.tracked = tracked.length;
-    if (tracked.length === 0) {
-      covered = new Set();
+    await scan(deps.now());
+    stats.tracked = (covered?.size ?? 0) + newcomers.size;
+    if (stats.tracked === 0) {
+      covered ??= new Set();
       return;
     }
-    await listChanged(tracked, stats);
+    await listChanged(stats);
     cycles += 1;
     if (cycles % options.sweepEveryCycles === 0) {
       await sweepWaitingRuns({ ...deps, applyListing }, stats);

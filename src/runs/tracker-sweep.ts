@@ -30,7 +30,7 @@ export async function sweepWaitingRuns(
 ): Promise<void> {
   const { store, agent, log, options } = deps;
   stats.swept = true;
-  const tracked = await store.runs.listTracked();
+  const tracked = await store.runs.listTrackedBrief();
   const listing = await listPaged({
     agent,
     maxPages: options.maxPages,
@@ -43,7 +43,14 @@ export async function sweepWaitingRuns(
     },
   });
   stats.listRequests += listing.requests;
-  await deps.applyListing(listing, new Map(tracked.map((r) => [r.runId, r])), stats);
+  const listedTracked = await store.runs.getMany([
+    ...new Set(listing.items.map((item) => item.run_id)),
+  ]);
+  await deps.applyListing(
+    listing,
+    new Map(listedTracked.filter((r) => r.tracked).map((r) => [r.runId, r])),
+    stats,
+  );
   if (listing.error !== undefined) {
     rethrowRateLimit(listing.error);
     stats.listFailed = true;
@@ -55,10 +62,13 @@ export async function sweepWaitingRuns(
     return;
   }
   const listed = new Set(listing.items.map((item) => item.run_id));
-  const missed = tracked.filter((run) => {
-    const state = stateView(run.state);
-    return (state.live || state.blocked) && !listed.has(run.runId);
-  });
+  const missedIds = tracked
+    .filter((run) => {
+      const state = stateView(run.state);
+      return (state.live || state.blocked) && !listed.has(run.runId);
+    })
+    .map((run) => run.runId);
+  const missed = missedIds.length === 0 ? [] : await store.runs.getMany(missedIds);
   if (missed.length > 0) log.info({ runs: missed.length }, 'sweep found runs changed unseen');
   await forEachLimit(missed, options.concurrency, (run) => deps.observer.fetchAndApply(run, stats));
 }

@@ -47,6 +47,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
   const concurrency = options.concurrency ?? 8;
   const batchCycle = createBatchCycle({
     store,
+    now: () => clock.now(),
     agent,
     log,
     observer,

@@ -102,6 +102,46 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
       return trackedRuns(await query.execute());
     },
 
+    async getMany(runIds) {
+      const runs: RunRecord[] = [];
+      // Bounded IN lists: SQLite allows 32,766 variables, PostgreSQL 65,535; stay far below.
+      for (let i = 0; i < runIds.length; i += 500) {
+        const rows = await ctx
+          .db()
+          .selectFrom('runs')
+          .selectAll()
+          .where('run_id', 'in', runIds.slice(i, i + 500))
+          .execute();
+        runs.push(...(await trackedRuns(rows)));
+      }
+      return runs;
+    },
+
+    async listWrittenSince(since) {
+      const rows = await ctx
+        .db()
+        .selectFrom('runs')
+        .selectAll()
+        .where('updated_at', '>=', since)
+        .execute();
+      return trackedRuns(rows);
+    },
+
+    async listTrackedBrief() {
+      const rows = await ctx
+        .db()
+        .selectFrom('runs')
+        .select(['run_id', 'state', 'service_updated_at', 'created_at'])
+        .where('tracked', '=', 1)
+        .execute();
+      return rows.map((r) => ({
+        runId: r.run_id,
+        state: r.state,
+        ...(r.service_updated_at === null ? {} : { serviceUpdatedAt: r.service_updated_at }),
+        createdAt: Number(r.created_at),
+      }));
+    },
+
     async countTracked() {
       const row = await ctx
         .db()

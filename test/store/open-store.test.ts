@@ -67,7 +67,7 @@ describe('openStore', () => {
       )
       .all();
     raw.close();
-    expect(applied).toEqual([{ name: '001-initial' }]);
+    expect(applied).toEqual([{ name: '001-initial' }, { name: '002-runs-updated-at' }]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'inbox',
       'outbox',

@@ -5,12 +5,14 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { DatabaseKind } from '../schema.js';
 import { initialMigration } from './001-initial.js';
+import { runsUpdatedAtMigration } from './002-runs-updated-at.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
   return {
     getMigrations: (): Promise<Record<string, Migration>> =>
       Promise.resolve({
         '001-initial': initialMigration(kind),
+        '002-runs-updated-at': runsUpdatedAtMigration(),
       }),
   };
 }
