@@ -17,6 +17,7 @@ import { opsRoutes } from './ops-routes.js';
 import { commandWord, createPlatforms, DEFAULT_BOT_HANDLE, platformRoutes } from './platforms.js';
 import type { PlatformOverrides } from './platforms.js';
 import { createEngine } from './runs/engine.js';
+import { createIngressPriority } from './runs/ingress-priority.js';
 import type { Engine } from './runs/engine.js';
 import type { EngineOptions } from './runs/runs-deps.js';
 import { createServer } from './server.js';
@@ -117,7 +118,11 @@ export async function startService(
       metrics: metrics.metrics,
       overrides: options.platforms,
     });
+    // Ingress first: during a burst of Slack/GitHub requests the workers make room.
+    const priority = createIngressPriority();
+    cleanup.push(async () => priority.close());
     const engine = createEngine({
+      priority,
       store,
       agent,
       notifiers: platforms.notifiers,
@@ -154,6 +159,9 @@ export async function startService(
       routes,
       logger,
       now: () => clock.now(),
+      onArrival(route) {
+        if (route === '/slack/events' || route === '/github/webhooks') priority.arrived();
+      },
       onRequest(info) {
         metrics.httpRequestHook(info);
         if (info.route === '/slack/events')

@@ -27,6 +27,7 @@ import {
   type RunsDeps,
 } from './runs-deps.js';
 import { createTracker, type Tracker } from './tracker.js';
+import type { IngressPriorityGate } from './tracker-observe.js';
 
 export interface EngineDeps {
   store: Store;
@@ -41,6 +42,8 @@ export interface EngineDeps {
   sleep?: (ms: number) => Promise<void>;
   /** Who may cancel a run. Default: the requester, or (Slack) a user in slackAllowedUsers. */
   mayCancel?: MayCancel;
+  /** Ingress first: the workers make room during a burst of requests (ingress-priority.ts). */
+  priority?: IngressPriorityGate;
 }
 
 export interface Engine {
@@ -85,6 +88,7 @@ export function createEngine(deps: EngineDeps): Engine {
     logger,
     metrics,
     handle: handleTrigger,
+    ...(deps.priority ? { priority: deps.priority } : {}),
     options: {
       leaseMs: options.leaseMs,
       concurrency: options.inboxConcurrency,
@@ -99,6 +103,7 @@ export function createEngine(deps: EngineDeps): Engine {
     random: deps.random,
     logger,
     metrics,
+    ...(deps.priority ? { priority: deps.priority } : {}),
     options: {
       leaseMs: options.leaseMs,
       pollMs: options.workerPollMs,
@@ -114,6 +119,7 @@ export function createEngine(deps: EngineDeps): Engine {
     logger,
     metrics,
     notifyOutbox: () => outbox.wake(),
+    ...(deps.priority ? { priority: deps.priority } : {}),
     options: {
       mode: options.trackerMode,
       pollIntervalMs: options.pollIntervalMs,

@@ -4,6 +4,7 @@
  */
 import type { Clock, InboxItem, Logger, Metrics, Store } from '../core/ports.js';
 import { createPump, type Pump } from './pump.js';
+import type { IngressPriorityGate } from './tracker-observe.js';
 
 export type InboxWorker = Pump;
 
@@ -13,6 +14,7 @@ export interface InboxWorkerDeps {
   logger: Logger;
   metrics?: Metrics;
   handle(item: InboxItem): Promise<void>;
+  priority?: IngressPriorityGate;
   options: { leaseMs: number; concurrency: number; pollMs: number; drainMs: number };
 }
 
@@ -31,5 +33,6 @@ export function createInboxWorker(deps: InboxWorkerDeps): InboxWorker {
       return items;
     },
     process: (item) => deps.handle(item),
+    ...(deps.priority ? { priority: deps.priority } : {}),
   });
 }

@@ -10,6 +10,7 @@ import { platformOf } from '../core/thread-key.js';
 import type { Platform } from '../core/trigger.js';
 import { backoffDelay } from './backoff.js';
 import { createPump, type Pump } from './pump.js';
+import type { IngressPriorityGate } from './tracker-observe.js';
 
 export interface OutboxWorkerDeps {
   store: Store;
@@ -18,6 +19,7 @@ export interface OutboxWorkerDeps {
   random: Random;
   logger: Logger;
   metrics: Metrics;
+  priority?: IngressPriorityGate;
   options: {
     leaseMs: number;
     concurrency?: number;
@@ -172,6 +174,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         return items;
       },
       process: deliver,
+      ...(deps.priority ? { priority: deps.priority } : {}),
     }),
   );
   return {

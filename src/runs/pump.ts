@@ -25,6 +25,8 @@ export function createPump<T>(deps: {
   drainMs: number;
   claim(limit: number): Promise<T[]>;
   process(item: T): Promise<void>;
+  /** Ingress first: wait for a burst of requests to ease before claiming (ingress-priority.ts). */
+  priority?: { busy(): boolean; clear(): Promise<void> };
 }): Pump {
   const inFlight = new Set<Promise<void>>();
   const waiter = createWaiter();
@@ -46,7 +48,11 @@ export function createPump<T>(deps: {
   }
 
   async function claimFree(): Promise<T[]> {
-    const free = deps.concurrency - inFlight.size;
+    if (inFlight.size >= deps.concurrency) return [];
+    await deps.priority?.clear();
+    // During a burst, one item at a time: the ingress keeps the event loop.
+    const limit = deps.priority?.busy() ? Math.min(1, deps.concurrency) : deps.concurrency;
+    const free = limit - inFlight.size;
     if (free <= 0) return [];
     try {
       return await deps.claim(free);

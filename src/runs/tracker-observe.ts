@@ -17,6 +17,11 @@ import { observeRun, type TrackingIntervals } from './detect-changes.js';
 
 export type TrackerMode = 'batch' | 'per-run';
 
+export interface IngressPriorityGate {
+  busy(): boolean;
+  clear(): Promise<void>;
+}
+
 export interface TrackerDeps {
   store: Store;
   agent: AgentService;
@@ -26,6 +31,8 @@ export interface TrackerDeps {
   metrics: Metrics;
   /** Called after notifications were queued. */
   notifyOutbox?: () => void;
+  /** Ingress first (ingress-priority.ts): a cycle waits for a burst of requests to ease. */
+  priority?: IngressPriorityGate;
   options: {
     mode: TrackerMode;
     pollIntervalMs: number;

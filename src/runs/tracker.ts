@@ -138,6 +138,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
   async function run(): Promise<void> {
     while (running) {
       try {
+        await deps.priority?.clear();
         await runCycle();
       } catch (err) {
         log.error({ err }, 'tracker cycle failed');

@@ -11,7 +11,6 @@ import { StoreError, toStoreError } from './errors.js';
 import { createInboxQueue, createInboxRepo } from './inbox-repo.js';
 import { migrationProvider } from './migrations/index.js';
 import { createOutboxQueue, createOutboxRepo } from './outbox-repo.js';
-import { createPostgresDialect } from './postgres-dialect.js';
 import { createLeaseRelease } from './release-leases.js';
 import type { RepoContext } from './repo-context.js';
 import { createRunsRepo } from './runs-repo.js';
@@ -79,12 +78,14 @@ async function migrateToLatest(
   }
 }
 
-function createDialect(
+async function createDialect(
   options: OpenStoreOptions,
   logger: Logger,
-): { dialect: Dialect; kind: DatabaseKind } {
+): Promise<{ dialect: Dialect; kind: DatabaseKind }> {
   const target = parseDatabaseUrl(options.databaseUrl);
   if (target.kind === 'postgres') {
+    // Loaded only when used: `pg` costs a SQLite deployment memory and start-up time.
+    const { createPostgresDialect } = await import('./postgres-dialect.js');
     const { poolSize } = options;
     return {
       dialect: createPostgresDialect({
@@ -104,7 +105,7 @@ const PING_DEADLINE_MS = 1_000;
 
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
   const logger = (options.logger ?? silentLogger).child({ component: 'store' });
-  const { dialect, kind } = createDialect(options, logger);
+  const { dialect, kind } = await createDialect(options, logger);
   const health = createWriteHealth();
   const busy =
     kind === 'sqlite' ? { budgetMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS } : undefined;
