@@ -33,25 +33,45 @@ function censor(value: unknown, path: string[]): unknown {
   return REDACTED;
 }
 
-/** The pino `redact` paths: every sensitive name at depth 0..MAX_DEPTH. */
-export function redactPaths(): string[] {
-  const names = [
-    ...SECRET_FIELDS,
-    ...HEADER_FIELDS,
-    ...OTHER_FIELDS,
-    ...URL_FIELDS,
-    ...SECRET_VARIABLES,
-  ];
-  const paths: string[] = [];
-  for (const name of names) {
-    const key = /^[A-Za-z_$][\w$]*$/.test(name) ? name : `["${name}"]`;
-    for (let depth = 0; depth <= MAX_DEPTH; depth++) {
-      const prefix = '*.'.repeat(depth);
-      paths.push(key.startsWith('[') ? `${prefix.slice(0, -1)}${key}` : `${prefix}${key}`);
-    }
+/** Every field name whose value never reaches a log line. */
+export const SECRET_NAMES: ReadonlySet<string> = new Set([
+  ...SECRET_FIELDS,
+  ...HEADER_FIELDS,
+  ...OTHER_FIELDS,
+  ...URL_FIELDS,
+  ...SECRET_VARIABLES,
+]);
+
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * `value` with every secret field (by name, at depth 0..MAX_DEPTH) censored. Copies only
+ * what changes: a line without secrets costs one walk over its keys and no allocation.
+ * (pino's own `redact` with a wildcard path per name and depth cost a fifth of the busy
+ * time of the ingress under load.) Errors are serialized first, so their own fields count.
+ */
+export function scrub(value: unknown, depth = 0): unknown {
+  if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return scrub({ ...pino.stdSerializers.err(value) }, depth);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const next = scrub(item, depth + 1);
+      if (next !== item) (copy ??= [...value])[i] = next;
+    });
+    return copy ?? value;
   }
-  // `["x"]` at depth 0 is not a valid path: keep only well-formed ones.
-  return paths.filter((p) => !p.startsWith('['));
+  if (!isPlainObject(value)) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    const next = SECRET_NAMES.has(key) ? censor(item, [key]) : scrub(item, depth + 1);
+    if (next !== item) (copy ??= { ...value })[key] = next;
+  }
+  return copy ?? value;
 }
 
 export interface LoggerOptions {
@@ -67,8 +87,19 @@ export function createLogger(options: LoggerOptions): AppLogger {
   const config = {
     level: options.level,
     base: { service: 'agent-relay', ...options.base },
-    redact: { paths: redactPaths(), censor },
-    serializers: { err: pino.stdSerializers.err },
+    // Secrets are censored by field name at any depth up to MAX_DEPTH, in the line's own
+    // fields, the child loggers' bindings and serialized errors.
+    formatters: {
+      log: (object: Record<string, unknown>) => {
+        const { err, ...rest } = object;
+        const clean = scrub(rest) as Record<string, unknown>;
+        return err === undefined ? clean : { ...clean, err };
+      },
+      bindings: (bindings: Record<string, unknown>) => scrub(bindings) as Record<string, unknown>,
+    },
+    serializers: {
+      err: (err: unknown) => scrub({ ...pino.stdSerializers.err(err as Error) }, 1),
+    },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   const destination = options.destination ?? stdout();
@@ -80,9 +111,21 @@ export function createLogger(options: LoggerOptions): AppLogger {
       ignore: 'pid,hostname,service',
       destination,
     });
-    return pino(config, stream);
+    return scrubChildren(pino(config, stream));
   }
-  return pino(config, destination);
+  return scrubChildren(pino(config, destination));
+}
+
+/**
+ * pino applies the bindings formatter to the root's bindings only; a child's bindings are
+ * scrubbed here. The own `child` shadows pino's for this logger and every descendant.
+ */
+function scrubChildren(root: AppLogger): AppLogger {
+  const childOf = root.child;
+  root.child = function (this: AppLogger, bindings, options) {
+    return childOf.call(this, scrub(bindings) as typeof bindings, options);
+  } as typeof root.child;
+  return root;
 }
 
 let stdoutGuarded = false;

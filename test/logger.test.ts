@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger, scrub } from '../src/logger.js';
 
 const PEM = '-----BEGIN PRIVATE KEY-----\nMIIsecretKEYbody\n-----END PRIVATE KEY-----';
 const SECRETS = {
@@ -75,5 +75,28 @@ describe('createLogger', () => {
     expect(out).toContain('r9');
     expect(out).not.toContain('SECRET-10');
     expect(out).not.toContain('too detailed');
+  });
+
+  it('censors secrets in child bindings, in errors and errors nested in fields, and in arrays', () => {
+    const { logger, text } = capture();
+    const failure = Object.assign(new Error('boom'), {
+      headers: { authorization: 'Bearer key-SECRET-11' },
+    });
+    const inner = Object.assign(new Error('inner'), { token: 'tok-SECRET-12' });
+    logger
+      .child({ auth: { token: 'ghs_SECRET-13' } })
+      .error(
+        { err: failure, detail: { cause: inner }, list: [{ apiKey: 'key-SECRET-14' }] },
+        'failed',
+      );
+    const out = text();
+    expect(out).not.toMatch(/SECRET-1[1-4]/);
+    const line = JSON.parse(out) as { err: { message: string; stack: string }; detail: unknown };
+    expect(line.err.message).toBe('boom');
+    expect(line.err.stack).toContain('Error: boom');
+    expect(line.detail).toMatchObject({ cause: { message: 'inner', token: '***' } });
+    // Objects without secrets are logged as they are, and not copied.
+    const plain = { a: { b: [1, 2, { c: 'x' }] } };
+    expect(scrub(plain)).toBe(plain);
   });
 });
