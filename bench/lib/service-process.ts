@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import type { BackendUrls } from '../children/backends-api.js';
+import { RUNTIME_NODE_OPTIONS } from '../../src/node-options.js';
 import { freePort, spawnLogged, stopChild, TSX } from './processes.js';
 import type { ServiceProcess } from './processes.js';
 import { BENCH_SECRETS } from './secrets.js';
@@ -51,6 +52,8 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
     LOG_LEVEL: options.logLevel,
     LOG_PRETTY: '0',
     SHUTDOWN_TIMEOUT_MS: '3000',
+    // The compiled runner stands for the container: it gets the container's node options.
+    ...(options.entry?.endsWith('.js') ? { NODE_OPTIONS: RUNTIME_NODE_OPTIONS } : {}),
   };
   const profile = options.profileDir
     ? ['--cpu-prof', `--cpu-prof-dir=${join(options.profileDir, options.name)}`]

@@ -21,7 +21,7 @@ export interface IngressPriority {
 export interface IngressPriorityOptions {
   /** Arrivals per second that make a burst. Default 40. */
   burstPerSecond?: number;
-  /** Event-loop utilisation (0..1) above which a burst makes the workers wait. Default 0.5. */
+  /** Event-loop utilisation (0..1) above which a burst makes the workers wait. Default 0.25. */
   busyUtilization?: number;
   /** Longest wait of one claim. Default 500 ms. */
   maxDeferMs?: number;
@@ -32,7 +32,7 @@ export interface IngressPriorityOptions {
 export function createIngressPriority(options: IngressPriorityOptions = {}): IngressPriority {
   const windowMs = options.windowMs ?? 250;
   const burst = Math.max(1, Math.round(((options.burstPerSecond ?? 40) * windowMs) / 1000));
-  const busyUtilization = options.busyUtilization ?? 0.5;
+  const busyUtilization = options.busyUtilization ?? 0.25;
   const maxDeferMs = options.maxDeferMs ?? 500;
 
   let arrivals = 0;

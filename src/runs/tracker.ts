@@ -14,6 +14,7 @@ import {
   createRunObserver,
   RateLimited,
   type CycleStats,
+  type RunObserver,
   type TrackerDeps,
 } from './tracker-observe.js';
 
@@ -36,7 +37,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
     blockedMs: options.blockedCheckIntervalMs,
   };
   const nudged = new Set<string>();
-  const observer = createRunObserver({
+  const observed = createRunObserver({
     store,
     agent,
     clock,
@@ -44,6 +45,21 @@ export function createTracker(deps: TrackerDeps): Tracker {
     intervals,
     onLook: (runId) => nudged.delete(runId),
   });
+  // Ingress first, also within a cycle: a listing of hundreds of changed runs (after a burst
+  // of new runs) is applied a run at a time between the requests of a burst.
+  const { priority } = deps;
+  const observer: RunObserver = priority
+    ? {
+        apply: async (runId, item, stats) => {
+          await priority.clear();
+          return observed.apply(runId, item, stats);
+        },
+        fetchAndApply: async (run, stats) => {
+          await priority.clear();
+          return observed.fetchAndApply(run, stats);
+        },
+      }
+    : observed;
   const concurrency = options.concurrency ?? 8;
   const batchCycle = createBatchCycle({
     store,

@@ -3,6 +3,7 @@
  * and that every file, script and command the Dockerfile names exists in the repository.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { RUNTIME_NODE_OPTIONS } from '../../src/node-options.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -126,6 +127,8 @@ describe('Dockerfile', () => {
     expect(env).toMatch(/DATABASE_URL=\/data\//);
     expect(ops(runtime!, 'VOLUME')[0]?.args).toContain('/data');
     expect(env).toMatch(/PORT=3000/);
+    // The benchmarks run the compiled service with the same options (src/node-options.ts).
+    expect(env).toContain(`NODE_OPTIONS=${RUNTIME_NODE_OPTIONS} `);
     expect(ops(runtime!, 'EXPOSE')[0]?.args).toBe('3000');
   });
 
