@@ -122,6 +122,14 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),
     withDeadline,
+    ...(kind === 'sqlite'
+      ? {
+          async maintain() {
+            // PASSIVE: copies what it can without waiting for readers or writers.
+            await sql`pragma wal_checkpoint(PASSIVE)`.execute(transactions.current());
+          },
+        }
+      : {}),
     async ping() {
       if (closed) throw new StoreError('closed', 'the store is closed');
       // `select 1` succeeds while every write fails (a held lock, a full disk): say so, at

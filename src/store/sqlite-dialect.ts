@@ -15,6 +15,7 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
  * try. The rest of the wait for a lock is asynchronous (error-mapping-dialect.ts).
  */
 export const SYNC_BUSY_TIMEOUT_MS = 20;
+const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 const STATEMENT_CACHE_SIZE = 200;
 
 /**
@@ -51,6 +52,9 @@ export function createSqliteDialect(path: string, busyTimeoutMs: number): Dialec
     database = new BetterSqlite3(path, { timeout: syncWait });
     database.pragma(`busy_timeout = ${syncWait}`);
     database.pragma('journal_mode = WAL');
+    // The service checkpoints when it is quiet (Store.maintain, about once a second); the
+    // automatic checkpoint inside a commit stays as a backstop for a log of ~40 MB.
+    database.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
   } catch (err) {
