@@ -27,7 +27,7 @@ import {
   type RunsDeps,
 } from './runs-deps.js';
 import { createTracker, type Tracker } from './tracker.js';
-import type { IngressPriorityGate } from './tracker-observe.js';
+import type { IngressPriorityGate } from './ingress-priority.js';
 
 export interface EngineDeps {
   store: Store;

@@ -4,7 +4,7 @@
  */
 import type { Clock, InboxItem, Logger, Metrics, Store } from '../core/ports.js';
 import { createPump, type Pump } from './pump.js';
-import type { IngressPriorityGate } from './tracker-observe.js';
+import type { IngressPriorityGate } from './ingress-priority.js';
 
 export type InboxWorker = Pump;
 

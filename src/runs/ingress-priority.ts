@@ -18,6 +18,9 @@ export interface IngressPriority {
   close(): void;
 }
 
+/** What the workers see of it. */
+export type IngressPriorityGate = Pick<IngressPriority, 'busy' | 'clear'>;
+
 export interface IngressPriorityOptions {
   /** Arrivals per second that make a burst. Default 40. */
   burstPerSecond?: number;

@@ -10,7 +10,7 @@ import { platformOf } from '../core/thread-key.js';
 import type { Platform } from '../core/trigger.js';
 import { backoffDelay } from './backoff.js';
 import { createPump, type Pump } from './pump.js';
-import type { IngressPriorityGate } from './tracker-observe.js';
+import type { IngressPriorityGate } from './ingress-priority.js';
 
 export interface OutboxWorkerDeps {
   store: Store;

@@ -14,13 +14,9 @@ import type {
 } from '../core/ports.js';
 import { isServiceError } from '../core/ports.js';
 import { observeRun, type TrackingIntervals } from './detect-changes.js';
+import type { IngressPriorityGate } from './ingress-priority.js';
 
 export type TrackerMode = 'batch' | 'per-run';
-
-export interface IngressPriorityGate {
-  busy(): boolean;
-  clear(): Promise<void>;
-}
 
 export interface TrackerDeps {
   store: Store;
