@@ -5,35 +5,25 @@
  * as service text); everything the bot then posts on Slack and GitHub is neutralised, while
  * the one legitimate mention (the requester, on the outcome) still works.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { safeUrl } from '../../src/slack/mrkdwn.js';
 import type { SlackMessage } from '../../src/slack/render-blocks.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import { validGitHubBody } from './hostile-github.js';
-import { startRelay } from './relay-harness.js';
-import type { Relay } from './relay-harness.js';
+import { relayPerTest } from './relay-harness.js';
 import { githubProseProblems, slackMrkdwn, slackTokenProblems } from './render-checks.js';
-import { leakedSecrets } from './secrets.js';
 
 const MARKUP =
   '<!channel> <!here> <!everyone> @everyone @here <@U0MALLORY> <#C0SECRET|secret> ' +
   '<https://evil.example/phish|click me> &lt;script&gt;alert(1)&lt;/script&gt; ' +
   '<img src=x onerror=alert(1)> | a | b | [x](javascript:alert(1)) **bold** @octocat ```';
 
-let relay: Relay | undefined;
-afterEach(async () => {
-  if (relay) {
-    expect(leakedSecrets(relay.logs.text())).toEqual([]);
-    await relay.close();
-  }
-  relay = undefined;
-});
+const startRelay = relayPerTest();
 
 describe('what the bot posts is neutralised', () => {
   it('Slack: status message, its edits and the outcome carry no mass mention or foreign link', async () => {
-    relay = await startRelay();
-    const r = relay;
+    const r = await startRelay();
     const title = 'title=" <!channel> @everyone <https://evil.example|x> <b>hi</b> "';
     const body = eventCallback(
       appMentionEvent({
@@ -79,8 +69,7 @@ describe('what the bot posts is neutralised', () => {
   });
 
   it('GitHub: status comment, its edits and the outcome carry no HTML, mention or script link', async () => {
-    relay = await startRelay();
-    const r = relay;
+    const r = await startRelay();
     const body = validGitHubBody(
       `@agent-relay title="@everyone <b>x</b> | y |" please [fail] ${MARKUP}`,
     );

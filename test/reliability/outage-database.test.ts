@@ -15,28 +15,19 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/wait-until.js';
 import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import { lockDatabase, mountSmallDisk } from './db-faults.js';
 import type { SmallDisk } from './db-faults.js';
 import { validGitHubBody } from './hostile-github.js';
-import { startRelay } from './relay-harness.js';
-import type { Relay } from './relay-harness.js';
-import { leakedSecrets } from './secrets.js';
+import { relayPerTest } from './relay-harness.js';
 
-let relay: Relay | undefined;
-afterEach(async () => {
-  if (relay) {
-    expect(leakedSecrets(relay.logs.text())).toEqual([]);
-    await relay.close();
-  }
-  relay = undefined;
-});
+const startRelay = relayPerTest();
 
 describe('the database is locked by another process for a moment', () => {
   it('requests wait for the lock; each trigger is stored and carried out once', async () => {
-    const r = (relay = await startRelay());
+    const r = await startRelay();
     const locker = lockDatabase(r.databasePath, 1_500);
     await locker.held;
     const slack = eventCallback(
@@ -58,7 +49,7 @@ describe('the database is locked by another process for a moment', () => {
 
 describe('the database is locked for longer than the platforms wait', () => {
   it('each platform gets a clear error in time, /readyz says 503, nothing lands; then it recovers', async () => {
-    const r = (relay = await startRelay());
+    const r = await startRelay();
     const locker = lockDatabase(r.databasePath, 15_000);
     await locker.held;
     const slack = eventCallback(
@@ -111,10 +102,10 @@ describe('the disk is full', () => {
     'a clear error to the platform, nothing partial stored, carried out once space is back',
     async () => {
       const d = disk as SmallDisk;
-      const r = (relay = await startRelay({
+      const r = await startRelay({
         databasePath: join(d.dir, 'relay.db'),
         env: { MAX_PROMPT_CHARS: '1000000' },
-      }));
+      });
       const before = r.rows();
       d.fill();
       // Large enough that the write-ahead log must grow.

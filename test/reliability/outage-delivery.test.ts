@@ -4,31 +4,22 @@
  * later, in order per thread; each run has one status message (posted once, then edited) and
  * its outcome arrives once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeComment } from '../github/fake-github-api.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import type { RecordedCall } from '../slack/fake-slack-api.js';
 import { validGitHubBody } from './hostile-github.js';
-import { startRelay } from './relay-harness.js';
-import type { Relay } from './relay-harness.js';
-import { leakedSecrets } from './secrets.js';
+import { relayPerTest } from './relay-harness.js';
 
-let relay: Relay | undefined;
-afterEach(async () => {
-  if (relay) {
-    expect(leakedSecrets(relay.logs.text())).toEqual([]);
-    await relay.close();
-  }
-  relay = undefined;
-});
+const startRelay = relayPerTest();
 
 const THREADS = ['1700003001.000100', '1700003002.000100', '1700003003.000100'];
 const isOutcome = (text: string) => /^<@UALICE01> /.test(text);
 
 describe('Slack answers 429 and 5xx for a while', () => {
   it('every message is delivered later, in order per thread, the status message once', async () => {
-    const r = (relay = await startRelay());
+    const r = await startRelay();
     r.slack.failNext('chat.postMessage', { status: 429, retryAfter: 1 }, 2);
     r.slack.failNext('chat.postMessage', { status: 503 }, 1);
     r.slack.failNext('chat.postMessage', { error: 'ratelimited' }, 1);
@@ -71,7 +62,7 @@ describe('Slack answers 429 and 5xx for a while', () => {
 
 describe('GitHub answers 429, 5xx and secondary rate limits for a while', () => {
   it('every comment is delivered later, in order per issue, the status comment once', async () => {
-    const r = (relay = await startRelay());
+    const r = await startRelay();
     r.github.failNext({
       method: 'POST',
       path: /\/issues\/\d+\/comments$/,

@@ -6,34 +6,20 @@
  * request waited is told once (not once per retry), and the tracker slows down on 429 and
  * catches up afterwards.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/wait-until.js';
 import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import { validGitHubBody } from './hostile-github.js';
-import { startRelay } from './relay-harness.js';
-import type { Relay, RelayOptions } from './relay-harness.js';
-import { leakedSecrets } from './secrets.js';
+import { relayPerTest } from './relay-harness.js';
+import type { Relay } from './relay-harness.js';
 
 const CREATE = 'POST /agent/run';
 const LIST = 'GET /agent/runs';
 const WAIT_NOTICE = /unavailable right now/;
 
-let relay: Relay | undefined;
-afterEach(async () => {
-  if (relay) {
-    expect(leakedSecrets(relay.logs.text())).toEqual([]);
-    await relay.close();
-  }
-  relay = undefined;
+const start = relayPerTest({
+  engineOptions: { inboxRetryDelaysMs: Array<number>(12).fill(250) },
 });
-
-async function start(options: RelayOptions = {}): Promise<Relay> {
-  relay = await startRelay({
-    engineOptions: { inboxRetryDelaysMs: Array<number>(12).fill(250) },
-    ...options,
-  });
-  return relay;
-}
 
 const THREADS = ['1700002001.000100', '1700002002.000100', '1700002003.000100'];
 

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, expect } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Config } from '../../src/config.js';
 import { startEmulator } from '../../src/emulator/index.js';
@@ -26,7 +27,7 @@ import { startFakeSlackApi } from '../slack/fake-slack-api.js';
 import type { FakeSlackApi } from '../slack/fake-slack-api.js';
 import { captureLogs } from './log-capture.js';
 import type { LogCapture } from './log-capture.js';
-import { GITHUB_APP_ID, GITHUB_PUBLIC_KEY, SECRETS } from './secrets.js';
+import { GITHUB_APP_ID, GITHUB_PUBLIC_KEY, leakedSecrets, SECRETS } from './secrets.js';
 
 /** The installation of the fixtures' repository (octo-org/widgets). */
 export const INSTALLATION_ID = 2311213;
@@ -131,6 +132,30 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       await Promise.all([emulator.close(), slack.close(), github.close()]);
       if (options.databasePath === undefined) rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * One relay per test (call at module level; returns the starter). After each test its relay
+ * is closed, and no log line it wrote may carry a test secret.
+ */
+export function relayPerTest(
+  defaults: RelayOptions = {},
+): (options?: RelayOptions) => Promise<Relay> {
+  let relay: Relay | undefined;
+  afterEach(async () => {
+    const r = relay;
+    relay = undefined;
+    if (!r) return;
+    try {
+      expect(leakedSecrets(r.logs.text())).toEqual([]);
+    } finally {
+      await r.close();
+    }
+  });
+  return async (options = {}) => {
+    relay = await startRelay({ ...defaults, ...options });
+    return relay;
   };
 }
 

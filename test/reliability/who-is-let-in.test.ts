@@ -4,7 +4,7 @@
  * not are each refused, and nothing of theirs reaches the Agent Run Service. A control in
  * each group shows the same request from someone allowed does get through.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixtureText } from '../github/fixtures.js';
 import type { Payload } from '../github/fixtures.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -14,23 +14,10 @@ import {
   eventCallback,
   slashCommandBody,
 } from '../helpers/slack.js';
-import { startRelay } from './relay-harness.js';
-import type { Relay, RelayOptions } from './relay-harness.js';
-import { leakedSecrets } from './secrets.js';
+import { relayPerTest } from './relay-harness.js';
+import type { Relay } from './relay-harness.js';
 
-let relay: Relay | undefined;
-afterEach(async () => {
-  if (relay) {
-    expect(leakedSecrets(relay.logs.text())).toEqual([]);
-    await relay.close();
-  }
-  relay = undefined;
-});
-
-async function start(options: RelayOptions = {}): Promise<Relay> {
-  relay = await startRelay(options);
-  return relay;
-}
+const start = relayPerTest();
 
 /** Requests to the service other than reads (create, follow-up, cancel, dispatch). */
 function serviceWrites(r: Relay): Record<string, number> {
