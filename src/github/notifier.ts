@@ -81,8 +81,6 @@ export function notificationMarker(key: string, part: number): string {
 }
 /** Room kept in each part for the mark. */
 const MARKER_ROOM = 80;
-/** How far back, before the notification was queued, a look for it starts (clock skew). */
-const LOOK_BACK_MS = 60_000;
 
 function githubAddress(threadKey: string) {
   const addr = decodeThreadKey(threadKey);
@@ -147,7 +145,7 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
       // Parts an earlier attempt already posted (it may have stopped half-way).
       const earlier = new Map<number, MessageRef>();
       if (key !== undefined && options?.mayExist !== undefined) {
-        const since = Math.max(0, options.mayExist.since - LOOK_BACK_MS);
+        const since = Math.max(0, options.mayExist.since);
         const comments = await call(to.threadKey, 'list comments', (t) =>
           listRecentComments(t, addr, since),
         );

@@ -43,6 +43,10 @@ class ParkNow extends Error {
  * A notification's mark on the platform: its outbox id and creation time, so that a new
  * database (ids from 1 again) never matches an old message.
  */
+/** A look for an earlier post starts this long before the notification was queued: our
+ * clock and the platform's may differ. */
+const CLOCK_SKEW_MS = 60_000;
+
 export function notificationKey(item: Pick<OutboxItem, 'id' | 'createdAt'>): string {
   return `${item.id}.${item.createdAt}`;
 }
@@ -63,7 +67,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     // for a message an earlier attempt may have posted (exactly one message per notification).
     const postOptions = {
       key: notificationKey(item),
-      ...(item.attempts > 0 ? { mayExist: { since: item.createdAt } } : {}),
+      ...(item.attempts > 0 ? { mayExist: { since: item.createdAt - CLOCK_SKEW_MS } } : {}),
     };
     switch (payload.kind) {
       case 'react': {

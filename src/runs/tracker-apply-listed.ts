@@ -6,7 +6,7 @@
  * a bound, after which the summary is used rather than stalling the listings.
  */
 import type { RunItem } from '../agent/schemas.js';
-import type { AgentService, Logger, RunRecord } from '../core/ports.js';
+import type { AgentService, Logger, RunRecord, Store } from '../core/ports.js';
 import { isServiceError } from '../core/ports.js';
 import { stateView } from '../core/state-view.js';
 import { epochOf, hasChanged, looksLikeSummary } from './detect-changes.js';
@@ -18,20 +18,20 @@ export function rethrowRateLimit(err: unknown): void {
   if (isServiceError(err) && err.kind === 'rate_limit') throw new RateLimited(err.retryAfterMs);
 }
 
-/** Apply what a listing shows; returns the earliest `updated_at` held back, if any. */
-export type ApplyListing = (
-  listing: Listing,
-  tracked: ReadonlyMap<string, RunRecord>,
-  stats: CycleStats,
-) => Promise<number | undefined>;
+/**
+ * Apply what a listing shows to the tracked runs among its items (their records are read
+ * here, only those); returns the earliest `updated_at` held back, if any.
+ */
+export type ApplyListing = (listing: Listing, stats: CycleStats) => Promise<number | undefined>;
 
 export function createListingApplier(deps: {
+  store: Store;
   agent: AgentService;
   log: Logger;
   observer: RunObserver;
   options: { concurrency: number; summaryDetailAttempts: number };
 }): ApplyListing {
-  const { agent, log, observer, options } = deps;
+  const { store, agent, log, observer, options } = deps;
   const summaryFailures = new Map<string, number>();
 
   /** False when the item should be listed again (its detail could not be fetched). */
@@ -62,7 +62,15 @@ export function createListingApplier(deps: {
     }
   }
 
-  return async (listing, tracked, stats) => {
+  /** The tracked runs among these ids, by id. */
+  async function trackedAmong(runIds: readonly string[]): Promise<Map<string, RunRecord>> {
+    const unique = [...new Set(runIds)];
+    const runs = unique.length === 0 ? [] : await store.runs.getMany(unique);
+    return new Map(runs.filter((r) => r.tracked).map((r) => [r.runId, r]));
+  }
+
+  return async (listing, stats) => {
+    const tracked = await trackedAmong(listing.items.map((item) => item.run_id));
     // Ascending order: a run listed twice (it changed while the listing paged) keeps its last.
     const latest = new Map<string, RunItem>();
     for (const item of listing.items) {

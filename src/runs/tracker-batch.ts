@@ -109,8 +109,7 @@ export function createBatchCycle(deps: BatchDeps): (stats: CycleStats) => Promis
       },
     });
     stats.listRequests += listing.requests;
-    const byId = await trackedAmong(listing.items.map((item) => item.run_id));
-    const heldFrom = await applyListing(listing, byId, stats);
+    const heldFrom = await applyListing(listing, stats);
     const seen = latestUpdate(listing.items);
     if (listing.complete || seen !== undefined) {
       // Complete: every change up to now was listed. Cut short: ascending order means every
@@ -129,13 +128,6 @@ export function createBatchCycle(deps: BatchDeps): (stats: CycleStats) => Promis
     } else if (!listing.complete) {
       log.warn({ pages: listing.requests }, 'listing cut short by the page bound; continuing');
     }
-  }
-
-  /** The tracked runs among these ids, by id (the records a listing may apply to). */
-  async function trackedAmong(runIds: readonly string[]): Promise<Map<string, RunRecord>> {
-    const unique = [...new Set(runIds)];
-    const runs = unique.length === 0 ? [] : await store.runs.getMany(unique);
-    return new Map(runs.filter((r) => r.tracked).map((r) => [r.runId, r]));
   }
 
   return async function batchCycle(stats) {

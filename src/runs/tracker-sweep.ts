@@ -43,14 +43,7 @@ export async function sweepWaitingRuns(
     },
   });
   stats.listRequests += listing.requests;
-  const listedTracked = await store.runs.getMany([
-    ...new Set(listing.items.map((item) => item.run_id)),
-  ]);
-  await deps.applyListing(
-    listing,
-    new Map(listedTracked.filter((r) => r.tracked).map((r) => [r.runId, r])),
-    stats,
-  );
+  await deps.applyListing(listing, stats);
   if (listing.error !== undefined) {
     rethrowRateLimit(listing.error);
     stats.listFailed = true;

@@ -70,8 +70,6 @@ const MarkedMessages = z.object({
 });
 /** A look for an earlier post reads at most this many pages of 200 messages. */
 const MAX_LOOKUP_PAGES = 5;
-/** How far back, before the notification was queued, a look for it starts (clock skew). */
-const LOOK_BACK_MS = 60_000;
 const PostedEphemeral = z.object({ message_ts: z.string().optional() });
 
 /** Slack rejected our blocks (a renderer bug): the words still reach the person. */
@@ -120,7 +118,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
     key: string,
     since: number,
   ): Promise<string | undefined> {
-    const oldest = (Math.max(0, since - LOOK_BACK_MS) / 1000).toFixed(6);
+    const oldest = (Math.max(0, since) / 1000).toFixed(6);
     const method = addr.threadTs === '' ? 'conversations.history' : 'conversations.replies';
     try {
       let cursor: string | undefined;
