@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { KNOWN_STATES } from '../../src/agent/schemas.js';
 import type { Command, RunOptions } from '../../src/core/command.js';
 import type { OptionKey } from '../../src/core/message-model.js';
+import { OPTION_KEYS } from '../../src/core/help-text.js';
 import { hostileText } from './fuzz-arbitraries.js';
 
 const SAFE_WORD = /^[a-z]{1,8}$/;
@@ -47,15 +48,7 @@ function optionsArb(keys: readonly OptionKey[]): fc.Arbitrary<RunOptions> {
     .map((pairs) => Object.fromEntries(pairs) as RunOptions);
 }
 
-const ALL_KEYS: readonly OptionKey[] = [
-  'model',
-  'env',
-  'skill',
-  'name',
-  'title',
-  'mode',
-  'factory',
-];
+const ALL_KEYS: readonly OptionKey[] = OPTION_KEYS;
 const CONFIG_KEYS = ALL_KEYS.filter((k) => k !== 'title');
 
 /** A trimmed, non-empty prompt: hostile text in quotes, or plain words first. */

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentClient, type AgentClient } from '../../src/agent/index.js';
-import type { Logger, Metrics, Random, Store } from '../../src/core/ports.js';
+import type { Metrics, Random, Store } from '../../src/core/ports.js';
 import type { Trigger } from '../../src/core/trigger.js';
 import {
   FAST_TIMINGS,
@@ -18,32 +18,11 @@ import {
 import { createEngine, type Engine, type EngineDeps } from '../../src/runs/engine.js';
 import type { EngineOptions } from '../../src/runs/runs-deps.js';
 import { openStore } from '../../src/store/index.js';
+import { createRecordingLogger } from '../helpers/test-logger.js';
 import { createRecordingNotifier, type RecordingNotifier } from './recording-notifier.js';
 
-export interface LogLine {
-  level: 'debug' | 'info' | 'warn' | 'error';
-  obj: object;
-  msg?: string;
-}
-
-export function createTestLogger(lines: LogLine[] = []): Logger & { lines: LogLine[] } {
-  const make = (bindings: Record<string, unknown>): Logger & { lines: LogLine[] } => {
-    const at =
-      (level: LogLine['level']) =>
-      (obj: object, msg?: string): void => {
-        lines.push({ level, obj: { ...bindings, ...obj }, ...(msg ? { msg } : {}) });
-      };
-    return {
-      lines,
-      debug: at('debug'),
-      info: at('info'),
-      warn: at('warn'),
-      error: at('error'),
-      child: (more) => make({ ...bindings, ...more }),
-    };
-  };
-  return make({});
-}
+/** The shared recording logger, under the name these tests use. */
+export const createTestLogger = createRecordingLogger;
 
 export function createSeqRandom(): Random {
   let n = 0;
