@@ -101,7 +101,7 @@ export function parseListArgs(args: string): Parsed<Extract<Command, { type: 'li
 /** Keys a channel/repo default may set: every option but the per-run `title`. */
 export const CONFIG_KEYS: readonly OptionKey[] = OPTION_KEYS.filter((k) => k !== 'title');
 
-/** `config key=value …`; `key=` or `key=-` unsets the default. */
+/** `config key=value …`; `key=` or `key=-` unsets the default (a quoted `"-"` is text). */
 export function parseConfigArgs(args: string): Parsed<Extract<Command, { type: 'config' }>> {
   const set: RunOptions = {};
   const unset: OptionKey[] = [];
@@ -110,7 +110,8 @@ export function parseConfigArgs(args: string): Parsed<Extract<Command, { type: '
     (pair) => {
       if (pair.key === 'title') return badArguments('title is set per run; it cannot be a default');
       const value = pair.value.trim();
-      if (value !== '' && value !== '-') return addOption(set, pair, CONFIG_KEYS);
+      const unsets = value === '' || (value === '-' && !pair.quoted);
+      if (!unsets) return addOption(set, pair, CONFIG_KEYS);
       if (!isOptionKey(pair.key) || !CONFIG_KEYS.includes(pair.key)) {
         return unknownOptionError(pair.key);
       }

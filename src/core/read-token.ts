@@ -13,6 +13,8 @@ export interface PairToken {
   /** Lower-cased key. */
   key: string;
   value: string;
+  /** The value was written in quotes (so `name="-"` is the text "-", not a keyword). */
+  quoted: boolean;
   start: number;
   end: number;
 }
@@ -77,11 +79,11 @@ function readPair(s: string, i: number, inGroup: boolean): Token | undefined {
         message: `unexpected text right after the quoted value of ${key}`,
       };
     }
-    return { kind: 'pair', key, value: s.slice(j + 1, k), start: i, end: k + 1 };
+    return { kind: 'pair', key, value: s.slice(j + 1, k), quoted: true, start: i, end: k + 1 };
   }
   let p = j;
   while (!isValueEnd(s[p], inGroup)) p++;
-  return { kind: 'pair', key, value: s.slice(j, p), start: i, end: p };
+  return { kind: 'pair', key, value: s.slice(j, p), quoted: false, start: i, end: p };
 }
 
 function unbalancedBracket(): Token {

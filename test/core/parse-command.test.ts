@@ -126,6 +126,8 @@ const addressedRows: [string, Expected][] = [
   ['config', { type: 'config', set: {}, unset: [] }],
   ['config model=x env=e1', { type: 'config', set: { model: 'x', env: 'e1' }, unset: [] }],
   ['config model= env=-', { type: 'config', set: {}, unset: ['model', 'env'] }],
+  // Quoted, "-" is a name like any other (found by the round-trip fuzzer).
+  ['config name="-" env=-', { type: 'config', set: { name: '-' }, unset: ['env'] }],
   ['config [model=x, mode=PLAN]', { type: 'config', set: { model: 'x', mode: 'plan' }, unset: [] }],
   [
     'config factory=@fe skill=o/r:s',
