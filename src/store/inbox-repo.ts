@@ -85,49 +85,60 @@ export function createInboxQueue(ctx: RepoContext): Store['inboxQueue'] {
       // Per thread only the oldest open item is a candidate, and only when it is pending
       // and due, or claimed by a worker whose lease ran out (crash recovery). One UPDATE
       // statement, so two claimers can never both take an item.
-      let heads = db
-        .selectFrom('inbox as h')
-        .select('h.id')
-        .where('h.status', 'in', OPEN)
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('h.status', '=', 'pending'), eb('h.next_attempt_at', '<=', now)]),
-            eb.and([
-              eb('h.status', '=', 'processing'),
-              eb.or([eb('h.lease_until', 'is', null), eb('h.lease_until', '<=', now)]),
-            ]),
-          ]),
-        )
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('inbox as o')
-                .select('o.id')
-                .whereRef('o.thread_key', '=', 'h.thread_key')
-                .where('o.status', 'in', OPEN)
-                .whereRef('o.id', '<', 'h.id'),
+      const heads = () =>
+        db
+          .selectFrom('inbox as h')
+          .select('h.id')
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('inbox as o')
+                  .select('o.id')
+                  .whereRef('o.thread_key', '=', 'h.thread_key')
+                  .where('o.status', 'in', OPEN)
+                  .whereRef('o.id', '<', 'h.id'),
+              ),
             ),
-          ),
-        )
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('inbox as l')
-                .select('l.id')
-                .whereRef('l.thread_key', '=', 'h.thread_key')
-                .where('l.status', '=', 'processing')
-                .where('l.lease_until', '>', now),
+          )
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('inbox as l')
+                  .select('l.id')
+                  .whereRef('l.thread_key', '=', 'h.thread_key')
+                  .where('l.status', '=', 'processing')
+                  .where('l.lease_until', '>', now),
+              ),
             ),
-          ),
-        )
-        .orderBy('h.id')
+          )
+          .limit(limit);
+      // Two arms, each read in index order so the LIMIT stops the scan early: a backlog of
+      // thousands costs what one item does (one sorted arm over every open row took
+      // milliseconds of a busy event loop). Expired leases first, then what is due, oldest
+      // due first (per thread the order is by id all the same: only the head is a candidate).
+      let expired = heads()
+        .where('h.status', '=', 'processing')
+        .where((eb) => eb.or([eb('h.lease_until', 'is', null), eb('h.lease_until', '<=', now)]))
+        .orderBy('h.id');
+      let due = heads()
+        .where('h.status', '=', 'pending')
+        .where('h.next_attempt_at', '<=', now)
+        .orderBy('h.next_attempt_at')
+        .orderBy('h.id');
+      if (ctx.kind === 'postgres') {
+        expired = expired.forUpdate().skipLocked();
+        due = due.forUpdate().skipLocked();
+      }
+      const candidates = db
+        .selectFrom(expired.as('e'))
+        .select('e.id')
+        .unionAll(db.selectFrom(due.as('d')).select('d.id'))
         .limit(limit);
-      if (ctx.kind === 'postgres') heads = heads.forUpdate().skipLocked();
 
       const rows = await db
         .updateTable('inbox')
         .set({ status: 'processing', lease_until: now + leaseMs, updated_at: now })
-        .where('id', 'in', heads)
+        .where('id', 'in', candidates)
         .returningAll()
         .execute();
 

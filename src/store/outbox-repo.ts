@@ -54,6 +54,11 @@ export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
             ),
           ),
         )
+        // Oldest due first, read in the (status, next_attempt_at) index's order so the LIMIT
+        // stops the scan early; sorting every pending row by id cost milliseconds of a busy
+        // event loop at a backlog of thousands. Per thread the order stays by id: only the
+        // thread's oldest pending notification is a candidate.
+        .orderBy('h.next_attempt_at')
         .orderBy('h.id')
         .limit(limit);
       if (filter?.threadKeyPrefix) {

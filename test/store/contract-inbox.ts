@@ -69,6 +69,28 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
       expect(await store.inboxQueue.claim(1, 1000, 0)).toEqual([]);
     });
 
+    it('takes expired leases first, then the oldest due, and stops at the limit', async () => {
+      const C = 'slack:T1:C2:3.3';
+      await add('a1', A, 0);
+      await add('b1', B, 0);
+      const [a1, b1] = await store.inboxQueue.claim(0, 100, 10);
+      await store.inbox.retryLater(b1!.id, 400, 'service unavailable');
+      await add('c1', C, 300);
+      // At 500: a1's lease ran out (first), c1 was due at 300, b1's retry at 400.
+      expect(ids(await store.inboxQueue.claim(500, 60_000, 1))).toEqual(['a1']);
+      expect(ids(await store.inboxQueue.claim(500, 60_000, 1))).toEqual(['c1']);
+      expect(ids(await store.inboxQueue.claim(500, 60_000, 5))).toEqual(['b1']);
+      expect(a1?.deliveryId).toBe('a1');
+    });
+
+    it('claims from a backlog of thousands a few at a time, in order', async () => {
+      const values = Array.from({ length: 3_000 }, (_, i) => i);
+      for (const i of values) await add(`d${i}`, `slack:T1:C9:${i}.0`, i);
+      expect(ids(await store.inboxQueue.claim(10_000, 60_000, 3))).toEqual(['d0', 'd1', 'd2']);
+      expect(ids(await store.inboxQueue.claim(10_000, 60_000, 2))).toEqual(['d3', 'd4']);
+      expect(await store.inboxQueue.depth()).toBe(3_000);
+    });
+
     it("hands a crashed worker's item back when its lease runs out", async () => {
       await add('a1', A);
       await add('a2', A);

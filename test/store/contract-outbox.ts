@@ -80,6 +80,18 @@ export function describeOutboxContract(createHarness: HarnessFactory): void {
       });
     });
 
+    it('claims the oldest due first across threads (a retry waits its turn)', async () => {
+      const C = 'slack:T1:C2:3.3';
+      const a1 = await store.outbox.enqueue(samplePayload(A, 'a1'), 0);
+      await store.outboxQueue.claim(0, 60_000, 10);
+      await store.outboxQueue.retryLater(a1, 400, 'rate limited');
+      await store.outbox.enqueue(samplePayload(B, 'b1'), 300);
+      await store.outbox.enqueue(samplePayload(C, 'c1'), 450);
+      expect(texts(await store.outboxQueue.claim(500, 60_000, 1))).toEqual(['b1']);
+      expect(texts(await store.outboxQueue.claim(500, 60_000, 1))).toEqual(['a1']);
+      expect(texts(await store.outboxQueue.claim(500, 60_000, 1))).toEqual(['c1']);
+    });
+
     it('parks a notification for good and moves on', async () => {
       const a1 = await store.outbox.enqueue(samplePayload(A, 'a1'), 0);
       await store.outbox.enqueue(samplePayload(A, 'a2'), 0);
