@@ -86,7 +86,6 @@ export function createEngine(deps: EngineDeps): Engine {
     store: deps.store,
     clock: deps.clock,
     logger,
-    metrics,
     handle: handleTrigger,
     ...(deps.priority ? { priority: deps.priority } : {}),
     options: {

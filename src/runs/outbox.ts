@@ -170,13 +170,11 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       concurrency: options.concurrency ?? 8,
       pollMs: options.pollMs,
       drainMs: options.drainMs,
-      claim: async (limit) => {
-        const items = await store.outboxQueue.claim(clock.now(), options.leaseMs, limit, {
+      // The depth gauge is read at scrape time (main.ts), not counted after every claim.
+      claim: (limit) =>
+        store.outboxQueue.claim(clock.now(), options.leaseMs, limit, {
           threadKeyPrefix: `${platform}:`,
-        });
-        metrics.set('outbox_depth', await store.outboxQueue.depth());
-        return items;
-      },
+        }),
       process: deliver,
       ...(deps.priority ? { priority: deps.priority } : {}),
     }),
