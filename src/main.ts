@@ -28,9 +28,6 @@ import { openStore, parseDatabaseUrl } from './store/index.js';
 
 export const systemRandom: Random = { id: () => randomUUID(), float: () => Math.random() };
 
-/** How often the database gets its housekeeping (Store.maintain) when no burst is on. */
-const MAINTAIN_EVERY_MS = 1_000;
-
 export interface StartServiceOptions {
   logger?: Logger;
   clock?: Clock;
@@ -124,16 +121,6 @@ export async function startService(
     // Ingress first: during a burst of Slack/GitHub requests the workers make room.
     const priority = createIngressPriority();
     cleanup.push(async () => priority.close());
-    // Database housekeeping (SQLite's checkpoint) when no burst of requests is waiting.
-    if (store.maintain) {
-      const maintain = store.maintain.bind(store);
-      const timer = setInterval(() => {
-        if (priority.busy()) return;
-        maintain().catch((err: unknown) => logger.warn({ err }, 'database housekeeping failed'));
-      }, MAINTAIN_EVERY_MS);
-      timer.unref();
-      cleanup.push(async () => clearInterval(timer));
-    }
     const engine = createEngine({
       priority,
       store,

@@ -435,12 +435,6 @@ export interface Store extends StoreTx {
   };
   /** Cheap liveness check for /readyz. */
   ping(): Promise<void>;
-  /**
-   * Housekeeping the database can do at a moment of our choosing (SQLite: copy the
-   * write-ahead log back into the database file, a checkpoint), so that it does not happen
-   * inside a write while requests wait. Optional per backend.
-   */
-  maintain?(): Promise<void>;
   close(): Promise<void>;
 }
 

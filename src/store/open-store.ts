@@ -20,6 +20,8 @@ import { createSqliteDialect, DEFAULT_BUSY_TIMEOUT_MS } from './sqlite-dialect.j
 import { createThreadsRepo } from './threads-repo.js';
 import { createTransactionRunner } from './transaction-runner.js';
 import { createWriteHealth } from './write-health.js';
+import { startWalCheckpointer } from './wal-checkpointer.js';
+import type { WalCheckpointer } from './wal-checkpointer.js';
 
 export interface OpenStoreOptions {
   /** `sqlite:PATH`, `sqlite::memory:` (tests), a plain file path, or `postgres://…`. */
@@ -29,6 +31,11 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number;
   /** PostgreSQL: connections in this process's pool (default 10). */
   poolSize?: number;
+  /**
+   * SQLite file: how often a background thread checkpoints the write-ahead log
+   * (wal-checkpointer.ts; default 1000). 0: only commits do, past ~40 MB of log.
+   */
+  checkpointIntervalMs?: number;
 }
 
 export interface OpenedStore extends Store {
@@ -100,6 +107,9 @@ async function createDialect(
   return { dialect: createSqliteDialect(target.path, busyTimeoutMs), kind: 'sqlite' };
 }
 
+/** How often the background thread checkpoints SQLite's write-ahead log. */
+const CHECKPOINT_INTERVAL_MS = 1_000;
+
 /** /readyz asks the store; a store that cannot answer a `select 1` in this time is not ready. */
 const PING_DEADLINE_MS = 1_000;
 
@@ -113,6 +123,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   const transactions = createTransactionRunner(db, logger);
   const ctx: RepoContext = { db: () => transactions.current(), kind, logger };
   let closed: Promise<void> | undefined;
+  let checkpointer: WalCheckpointer | undefined;
 
   const store: OpenedStore = {
     ...createTx(ctx),
@@ -122,14 +133,6 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),
     withDeadline,
-    ...(kind === 'sqlite'
-      ? {
-          async maintain() {
-            // PASSIVE: copies what it can without waiting for readers or writers.
-            await sql`pragma wal_checkpoint(PASSIVE)`.execute(transactions.current());
-          },
-        }
-      : {}),
     async ping() {
       if (closed) throw new StoreError('closed', 'the store is closed');
       // `select 1` succeeds while every write fails (a held lock, a full disk): say so, at
@@ -142,7 +145,9 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
       await withDeadline(PING_DEADLINE_MS, () => sql`select 1`.execute(transactions.current()));
     },
     close() {
-      closed ??= db.destroy();
+      // The checkpoint thread's connection closes first, so the service's is the last one
+      // and SQLite folds the log back into the file as it closes.
+      closed ??= (checkpointer?.close() ?? Promise.resolve()).then(() => db.destroy());
       return closed;
     },
   };
@@ -152,6 +157,15 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   } catch (err) {
     await store.close().catch(() => undefined);
     throw err;
+  }
+  const target = parseDatabaseUrl(options.databaseUrl);
+  const intervalMs = options.checkpointIntervalMs ?? CHECKPOINT_INTERVAL_MS;
+  if (target.kind === 'sqlite' && target.path !== ':memory:' && intervalMs > 0) {
+    try {
+      checkpointer = startWalCheckpointer(target.path, { intervalMs, logger });
+    } catch (err) {
+      logger.warn({ err }, 'no WAL checkpoint thread; commits checkpoint the log themselves');
+    }
   }
   return store;
 }

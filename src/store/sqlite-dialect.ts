@@ -52,7 +52,7 @@ export function createSqliteDialect(path: string, busyTimeoutMs: number): Dialec
     database = new BetterSqlite3(path, { timeout: syncWait });
     database.pragma(`busy_timeout = ${syncWait}`);
     database.pragma('journal_mode = WAL');
-    // The service checkpoints when it is quiet (Store.maintain, about once a second); the
+    // A background thread checkpoints about once a second (wal-checkpointer.ts); the
     // automatic checkpoint inside a commit stays as a backstop for a log of ~40 MB.
     database.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     database.pragma('synchronous = NORMAL');
