@@ -1,17 +1,23 @@
 /**
  * Ingress first. Answering Slack (3 s) and GitHub (10 s) in time is the relay's one hard
  * deadline, and its workers (inbox, outbox, tracker) share the event loop with the ingress.
- * While requests arrive in a burst and the loop is busy, the workers make room: before each
- * claim they wait for the burst to ease, at most `maxDeferMs`, and then take one item at a
- * time. Work is never starved: at least one item per `maxDeferMs` goes on, and everything
- * queued is carried out at full speed once the burst is over.
+ * While requests arrive in a burst, the workers make room: before each claim they wait for
+ * the burst to ease, at most `maxDeferMs`, and then take one item at a time. Work is never
+ * starved: at least one item per `maxDeferMs` goes on, a burst holds the workers back for
+ * at most `maxBurstMs`, and everything queued is carried out at full speed once it is over.
+ *
+ * A burst is decided by the arrival rate alone. (An earlier version also required a busy
+ * event loop; but the loop is busy with the workers' own work too, so the gate opened and
+ * closed with it, and the workers ran in spurts right into the burst.) The rate threshold is
+ * far above what one Slack workspace can send for long (Slack caps the Events API at 30,000
+ * events an hour, about 8 a second), so below it nothing ever waits.
  */
 import { performance } from 'node:perf_hooks';
 
 export interface IngressPriority {
   /** A request to an ingress route arrived. */
   arrived(): void;
-  /** Requests are arriving in a burst and the event loop is busy. */
+  /** Requests are arriving in a burst (and it has not gone on past `maxBurstMs`). */
   busy(): boolean;
   /** Resolves once not busy, or after `maxDeferMs`. */
   clear(): Promise<void>;
@@ -24,10 +30,13 @@ export type IngressPriorityGate = Pick<IngressPriority, 'busy' | 'clear'>;
 export interface IngressPriorityOptions {
   /** Arrivals per second that make a burst. Default 40. */
   burstPerSecond?: number;
-  /** Event-loop utilisation (0..1) above which a burst makes the workers wait. Default 0.25. */
-  busyUtilization?: number;
   /** Longest wait of one claim. Default 500 ms. */
   maxDeferMs?: number;
+  /**
+   * Longest a burst holds the workers back. Past it the arrivals are sustained load, not a
+   * burst: the workers go on at full speed until a window below the threshold. Default 30 s.
+   */
+  maxBurstMs?: number;
   /** Measuring window. Default 250 ms. */
   windowMs?: number;
 }
@@ -35,24 +44,24 @@ export interface IngressPriorityOptions {
 export function createIngressPriority(options: IngressPriorityOptions = {}): IngressPriority {
   const windowMs = options.windowMs ?? 250;
   const burst = Math.max(1, Math.round(((options.burstPerSecond ?? 40) * windowMs) / 1000));
-  const busyUtilization = options.busyUtilization ?? 0.25;
   const maxDeferMs = options.maxDeferMs ?? 500;
+  const maxBurstMs = options.maxBurstMs ?? 30_000;
 
   let arrivals = 0;
   let lastWindowArrivals = 0;
-  let lastUtilization = 0;
-  let elu = performance.eventLoopUtilization();
+  /** When the current run of burst windows began; undefined: no burst. */
+  let burstSince: number | undefined;
   const timer = setInterval(() => {
-    const next = performance.eventLoopUtilization();
-    lastUtilization = performance.eventLoopUtilization(next, elu).utilization;
-    elu = next;
     lastWindowArrivals = arrivals;
     arrivals = 0;
+    if (lastWindowArrivals < burst) burstSince = undefined;
+    else burstSince ??= performance.now() - windowMs;
   }, windowMs);
   timer.unref();
 
   const busy = () =>
-    Math.max(arrivals, lastWindowArrivals) >= burst && lastUtilization >= busyUtilization;
+    Math.max(arrivals, lastWindowArrivals) >= burst &&
+    (burstSince === undefined || performance.now() - burstSince < maxBurstMs);
   const step = Math.max(5, Math.round(windowMs / 10));
 
   return {
