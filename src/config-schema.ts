@@ -57,6 +57,7 @@ export const EnvSchema = z.object({
   MAX_PROMPT_CHARS: wholeNumber(100, 1_000_000).default(20_000),
   SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000).default(10_000),
   LEASE_MS: wholeNumber(1_000, 3_600_000).default(120_000),
+  INGRESS_BURST_PER_SECOND: wholeNumber(0, 1_000_000).default(40),
   EMULATOR_FAST: flag.default(false),
   SLACK_SIGNING_SECRET: z.string().optional(),
   SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'must be a bot token (xoxb-…)').optional(),

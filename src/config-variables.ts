@@ -136,6 +136,13 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: '120000',
   },
   {
+    name: 'INGRESS_BURST_PER_SECOND',
+    meaning:
+      'Slack/GitHub requests per second above which the workers make room for the ' +
+      'acknowledgements (for at most 30 s); `0`: they never wait',
+    default: '40',
+  },
+  {
     name: 'EMULATOR_FAST',
     meaning: 'the embedded emulator moves runs through their states in about a second',
     default: '0',

@@ -56,6 +56,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Inbox/outbox claim lease (LEASE_MS). */
   leaseMs: number;
+  /** Arrivals per second that make a burst; 0: the workers never wait (INGRESS_BURST_PER_SECOND). */
+  ingressBurstPerSecond: number;
   /** Undefined: Slack is off. */
   slack?: SlackConfig;
   /** Undefined: GitHub is off. */
@@ -123,6 +125,7 @@ export function loadConfig(
     maxPromptChars: e.MAX_PROMPT_CHARS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     leaseMs: e.LEASE_MS,
+    ingressBurstPerSecond: e.INGRESS_BURST_PER_SECOND,
     slack: result.slack,
     github: result.github,
     log: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY ?? options.isTTY === true },

@@ -119,10 +119,14 @@ export async function startService(
       overrides: options.platforms,
     });
     // Ingress first: during a burst of Slack/GitHub requests the workers make room.
-    const priority = createIngressPriority();
-    cleanup.push(async () => priority.close());
+    // (INGRESS_BURST_PER_SECOND=0: they never wait.)
+    const priority =
+      config.ingressBurstPerSecond > 0
+        ? createIngressPriority({ burstPerSecond: config.ingressBurstPerSecond })
+        : undefined;
+    if (priority) cleanup.push(async () => priority.close());
     const engine = createEngine({
-      priority,
+      ...(priority ? { priority } : {}),
       store,
       agent,
       notifiers: platforms.notifiers,
@@ -160,7 +164,7 @@ export async function startService(
       logger,
       now: () => clock.now(),
       onArrival(route) {
-        if (route === '/slack/events' || route === '/github/webhooks') priority.arrived();
+        if (route === '/slack/events' || route === '/github/webhooks') priority?.arrived();
       },
       onRequest(info) {
         metrics.httpRequestHook(info);
