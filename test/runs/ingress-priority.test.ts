@@ -1,6 +1,6 @@
 /**
- * Ingress first: during a burst of requests the workers wait (bounded) and take one item at
- * a time; otherwise, and once a burst has gone on past maxBurstMs, they are not held back.
+ * Ingress first: during a burst of requests the workers wait for it to end; otherwise, and
+ * once a burst has gone on past maxBurstMs, they are not held back.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIngressPriority, type IngressPriority } from '../../src/runs/ingress-priority.js';
@@ -46,25 +46,39 @@ describe('ingress priority', () => {
     expect(performance.now() - t0).toBeLessThan(20);
   });
 
-  it('is busy during a burst, on an idle loop too; a claim waits at most maxDeferMs; it eases after', async () => {
-    const p = (priority = createIngressPriority({
-      windowMs: 50,
-      burstPerSecond: 100,
-      maxDeferMs: 150,
-    }));
+  it('is busy during a burst, on an idle loop too; a claim waits for the burst to end', async () => {
+    const p = (priority = createIngressPriority({ windowMs: 50, burstPerSecond: 100 }));
     // Many arrivals, yet the loop mostly sleeps: the workers make room all the same (their
     // own work would otherwise be what keeps the loop busy).
     for (let i = 0; i < 20; i++) p.arrived();
     expect(p.busy()).toBe(true);
-    // Still busy while the burst goes on, but the wait is bounded.
     const t0 = performance.now();
-    const waiting = p.clear();
-    await spin(400, () => p.arrived());
+    let cleared: number | undefined;
+    const waiting = p.clear().then(() => (cleared = performance.now()));
+    const burstEnd = performance.now() + 300;
+    await spin(300, () => p.arrived());
+    expect(cleared).toBeUndefined();
+    // The burst is over: after a quiet window the workers go on.
     await waiting;
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
-    // The burst is over: after a quiet window the workers go on at once.
-    await sleep(150);
+    expect(cleared! - t0).toBeGreaterThanOrEqual(290);
+    expect(cleared! - burstEnd).toBeLessThan(1_000);
     expect(p.busy()).toBe(false);
+  });
+
+  it('a claim waiting for a burst that outlasts maxBurstMs goes on after maxBurstMs', async () => {
+    const p = (priority = createIngressPriority({
+      windowMs: 50,
+      burstPerSecond: 100,
+      maxBurstMs: 300,
+    }));
+    for (let i = 0; i < 20; i++) p.arrived();
+    let cleared: number | undefined;
+    const t0 = performance.now();
+    void p.clear().then(() => (cleared = performance.now()));
+    await arrive(p, 400, 900);
+    expect(cleared).toBeDefined();
+    expect(cleared! - t0).toBeGreaterThanOrEqual(250);
+    expect(cleared! - t0).toBeLessThan(800);
   });
 
   it('stops holding the workers back when a burst outlasts maxBurstMs, and re-arms after a quiet window', async () => {
