@@ -58,6 +58,7 @@ export const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000).default(10_000),
   LEASE_MS: wholeNumber(1_000, 3_600_000).default(120_000),
   INGRESS_BURST_PER_SECOND: wholeNumber(0, 1_000_000).default(40),
+  RETENTION_DAYS: wholeNumber(0, 36_500).default(7),
   EMULATOR_FAST: flag.default(false),
   SLACK_SIGNING_SECRET: z.string().optional(),
   SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'must be a bot token (xoxb-…)').optional(),

@@ -143,6 +143,13 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: '40',
   },
   {
+    name: 'RETENTION_DAYS',
+    meaning:
+      'days finished triggers and delivered notifications are kept before they are deleted; ' +
+      '`0`: kept for ever',
+    default: '7',
+  },
+  {
     name: 'EMULATOR_FAST',
     meaning: 'the embedded emulator moves runs through their states in about a second',
     default: '0',

@@ -58,6 +58,8 @@ export interface Config {
   leaseMs: number;
   /** Arrivals per second that make a burst; 0: the workers never wait (INGRESS_BURST_PER_SECOND). */
   ingressBurstPerSecond: number;
+  /** Days finished inbox/outbox rows are kept; 0: for ever (RETENTION_DAYS). */
+  retentionDays: number;
   /** Undefined: Slack is off. */
   slack?: SlackConfig;
   /** Undefined: GitHub is off. */
@@ -126,6 +128,7 @@ export function loadConfig(
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     leaseMs: e.LEASE_MS,
     ingressBurstPerSecond: e.INGRESS_BURST_PER_SECOND,
+    retentionDays: e.RETENTION_DAYS,
     slack: result.slack,
     github: result.github,
     log: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY ?? options.isTTY === true },

@@ -17,6 +17,7 @@ import { opsRoutes } from './ops-routes.js';
 import { commandWord, createPlatforms, DEFAULT_BOT_HANDLE, platformRoutes } from './platforms.js';
 import type { PlatformOverrides } from './platforms.js';
 import { createEngine } from './runs/engine.js';
+import { createRetention } from './runs/retention.js';
 import { createIngressPriority } from './runs/ingress-priority.js';
 import type { Engine } from './runs/engine.js';
 import type { EngineOptions } from './runs/runs-deps.js';
@@ -194,6 +195,18 @@ export async function startService(
     });
     cleanup.push(() => server.close(config.shutdownTimeoutMs));
     engine.start();
+    const retention =
+      config.retentionDays > 0
+        ? createRetention({
+            store,
+            clock,
+            logger,
+            keepMs: config.retentionDays * 86_400_000,
+            ...(priority ? { busy: priority.busy } : {}),
+          })
+        : undefined;
+    retention?.start();
+    cleanup.push(async () => retention?.stop());
     running = true;
 
     if (options.announce !== false) {
@@ -227,6 +240,7 @@ export async function startService(
           await phase('http server', () => server.close(config.shutdownTimeoutMs));
           // Drain: triggers in flight, the tracker, notifications in flight (bounded).
           await phase('workers', () => engine.stop());
+          await phase('retention', () => retention?.stop());
           await phase('emulator', () => emulator?.close());
           await phase('database', () => store.close());
         })();

@@ -11,6 +11,7 @@ import { StoreError, toStoreError } from './errors.js';
 import { createInboxQueue, createInboxRepo } from './inbox-repo.js';
 import { migrationProvider } from './migrations/index.js';
 import { createOutboxQueue, createOutboxRepo } from './outbox-repo.js';
+import { createPruneFinished } from './prune-finished.js';
 import { createLeaseRelease } from './release-leases.js';
 import type { RepoContext } from './repo-context.js';
 import { createRunsRepo } from './runs-repo.js';
@@ -132,6 +133,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),
+    pruneFinished: createPruneFinished(ctx),
     withDeadline,
     async ping() {
       if (closed) throw new StoreError('closed', 'the store is closed');

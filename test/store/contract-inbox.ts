@@ -91,6 +91,37 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
       expect(await store.inboxQueue.depth()).toBe(3_000);
     });
 
+    it('prunes finished items last touched before the cutoff, a batch at a time', async () => {
+      for (const [id, t] of [
+        ['a1', 0],
+        ['b1', 10],
+        ['c1', 20],
+        ['d1', 30],
+        ['e1', 40],
+      ] as const) {
+        await add(id, `slack:T1:C1:${id}.1`, t);
+      }
+      const claimed = await store.inboxQueue.claim(100, 60_000, 10);
+      const byId = new Map(claimed.map((i) => [i.deliveryId, i.id]));
+      await store.inbox.complete(byId.get('a1')!, 200);
+      await store.inbox.fail(byId.get('b1')!, 'gave up', 210);
+      await store.inbox.complete(byId.get('c1')!, 900); // finished after the cutoff
+      await store.inbox.retryLater(byId.get('d1')!, 250, 'later'); // pending again
+      // e1 stays claimed (processing)
+      expect(await store.pruneFinished!(500, 1)).toMatchObject({ inbox: 1 });
+      expect(await store.pruneFinished!(500, 10)).toMatchObject({ inbox: 1 });
+      expect(await store.pruneFinished!(500, 10)).toMatchObject({ inbox: 0 });
+      expect(await store.inbox.get(byId.get('a1')!)).toBeUndefined();
+      expect(await store.inbox.get(byId.get('b1')!)).toBeUndefined();
+      expect((await store.inbox.get(byId.get('c1')!))?.status).toBe('done');
+      expect((await store.inbox.get(byId.get('d1')!))?.status).toBe('pending');
+      expect((await store.inbox.get(byId.get('e1')!))?.status).toBe('processing');
+      // A pruned delivery id is forgotten: the same delivery would be taken again.
+      expect(await store.inbox.add(sampleTrigger({ deliveryId: 'a1', threadKey: A }), 1_000)).toBe(
+        true,
+      );
+    });
+
     it("hands a crashed worker's item back when its lease runs out", async () => {
       await add('a1', A);
       await add('a2', A);

@@ -92,6 +92,26 @@ export function describeOutboxContract(createHarness: HarnessFactory): void {
       expect(texts(await store.outboxQueue.claim(500, 60_000, 1))).toEqual(['c1']);
     });
 
+    it('prunes delivered and parked notifications last touched before the cutoff', async () => {
+      const ids: number[] = [];
+      for (const [i, t] of [
+        ['n1', 0],
+        ['n2', 10],
+        ['n3', 20],
+        ['n4', 30],
+      ] as const) {
+        ids.push(await store.outbox.enqueue(samplePayload(`slack:T1:C1:${i}.1`, i), t));
+      }
+      await store.outboxQueue.claim(100, 60_000, 10);
+      await store.outboxQueue.delivered(ids[0]!, 200);
+      await store.outboxQueue.park(ids[1]!, 'refused', 210);
+      await store.outboxQueue.delivered(ids[2]!, 900); // after the cutoff
+      // n4 stays pending (claimed)
+      expect(await store.pruneFinished!(500, 10)).toEqual({ inbox: 0, outbox: 2 });
+      const left = await store.outboxQueue.list();
+      expect(left.map((i) => i.id).sort()).toEqual([ids[2], ids[3]].sort());
+    });
+
     it('parks a notification for good and moves on', async () => {
       const a1 = await store.outbox.enqueue(samplePayload(A, 'a1'), 0);
       await store.outbox.enqueue(samplePayload(A, 'a2'), 0);
