@@ -18,7 +18,7 @@ RUN npm run build \
 
 # ---- runtime: compiled JavaScript and production dependencies only ----
 FROM node:20-bookworm-slim AS runtime
-# NODE_OPTIONS: see src/node-options.ts (a smaller young generation keeps resident memory low).
+# NODE_OPTIONS: see src/service/node-options.ts (a smaller young generation keeps resident memory low).
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=2 \
     PORT=3000 \

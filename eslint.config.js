@@ -20,13 +20,13 @@ export default tseslint.config(
         'error',
         {
           selector: "MemberExpression[object.name='process'][property.name='env']",
-          message: 'Only src/config.ts reads process.env (see DESIGN.md).',
+          message: 'Only src/config/load.ts reads process.env (docs/architecture.md).',
         },
       ],
     },
   },
   {
-    files: ['src/config.ts', 'test/**', 'bench/**', 'scripts/**', '*.config.*'],
+    files: ['src/config/load.ts', 'test/**', 'bench/**', 'scripts/**', '*.config.*'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
@@ -38,11 +38,11 @@ export default tseslint.config(
           patterns: [
             {
               group: ['@slack/*', '@octokit/*', 'undici', 'better-sqlite3', 'pg', 'kysely'],
-              message: 'core/ and runs/ talk to ports, not platform SDKs (DESIGN.md).',
+              message: 'core/ and runs/ talk to ports, not platform SDKs (docs/architecture.md).',
             },
             {
               group: ['**/slack/**', '**/github/**', '**/store/**', '**/emulator/**'],
-              message: 'core/ and runs/ talk to ports, not adapters (DESIGN.md).',
+              message: 'core/ and runs/ talk to ports, not adapters (docs/architecture.md).',
             },
             {
               group: ['**/agent/**', '!**/agent/schemas.js'],

@@ -6,9 +6,9 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { packageVersion } from './agent/version.js';
-import { StartupError } from './agent-key-check.js';
-import { ConfigError, loadConfig, readEnvironment } from './config.js';
-import { createLogger } from './logger.js';
+import { StartupError } from './service/agent-key-check.js';
+import { ConfigError, loadConfig, readEnvironment } from './config/load.js';
+import { createLogger } from './service/logger.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -52,7 +52,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     case 'migrate':
       return migrate(io, env());
     case 'doctor': {
-      const { runDoctor } = await import('./doctor.js');
+      const { runDoctor } = await import('./service/doctor.js');
       return runDoctor({ env: env(), out: io.out });
     }
     case 'healthcheck':
@@ -137,7 +137,7 @@ async function migrate(io: CliIo, env: Record<string, string | undefined>): Prom
   const config = configOrReport(io, env);
   if (!config) return 1;
   const { openStore } = await import('./store/index.js');
-  const { describeDatabase } = await import('./startup-report.js');
+  const { describeDatabase } = await import('./service/startup-report.js');
   const logger = createLogger(config.log);
   try {
     const store = await openStore({ databaseUrl: config.databaseUrl, logger });

@@ -4,27 +4,32 @@
  * CLI, the demo, the crash tests and the benchmarks embed; `stop()` drains in order.
  */
 import { randomUUID } from 'node:crypto';
-import { StartupError } from './agent-key-check.js';
-import type { Config } from './config.js';
-import { connectAgent } from './connect-agent.js';
+import { StartupError } from './service/agent-key-check.js';
+import type { Config } from './config/load.js';
+import { connectAgent } from './service/connect-agent.js';
 import { systemClock } from './core/ports.js';
 import type { AgentService, Clock, Logger, Random, Store } from './core/ports.js';
 import type { Emulator, EmulatorFactory, EmulatorTimings } from './emulator/index.js';
-import { silentLogger } from './logger.js';
-import { createMetrics } from './metrics.js';
-import type { RuntimeMetrics } from './metrics.js';
-import { opsRoutes } from './ops-routes.js';
-import { commandWord, createPlatforms, DEFAULT_BOT_HANDLE, platformRoutes } from './platforms.js';
-import type { PlatformOverrides } from './platforms.js';
+import { silentLogger } from './service/logger.js';
+import { createMetrics } from './service/metrics.js';
+import type { RuntimeMetrics } from './service/metrics.js';
+import { opsRoutes } from './service/ops-routes.js';
+import {
+  commandWord,
+  createPlatforms,
+  DEFAULT_BOT_HANDLE,
+  platformRoutes,
+} from './service/platforms.js';
+import type { PlatformOverrides } from './service/platforms.js';
 import { createEngine } from './runs/engine.js';
-import { createRetention } from './runs/retention.js';
-import { createIngressPriority } from './runs/ingress-priority.js';
+import { createRetention } from './runs/workers/retention.js';
+import { createIngressPriority } from './runs/workers/ingress-priority.js';
 import type { Engine } from './runs/engine.js';
 import type { EngineOptions } from './runs/runs-deps.js';
-import { createServer } from './server.js';
-import type { Route } from './server.js';
-import { SlackAuthError } from './slack/ingress.js';
-import { describeStartup } from './startup-report.js';
+import { createServer } from './service/http-server.js';
+import type { Route } from './service/http-server.js';
+import { SlackAuthError } from './slack/ingress/slack-ingress.js';
+import { describeStartup } from './service/startup-report.js';
 import { openStore, parseDatabaseUrl } from './store/index.js';
 
 export const systemRandom: Random = { id: () => randomUUID(), float: () => Math.random() };

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/load.js';
 import type { Logger } from '../src/core/ports.js';
 import { startService } from '../src/main.js';
 import { openStore } from '../src/store/index.js';

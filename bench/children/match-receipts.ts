@@ -3,7 +3,7 @@
  * shows the new state (Slack: the status message's fallback text ends in the state's label;
  * GitHub: the status comment names the state in a code span), received by the fake API.
  */
-import { stateView } from '../../src/core/state-view.js';
+import { stateView } from '../../src/core/message/state-view.js';
 import type { SeededRun, StateChange, TrackingDelays } from './backends-api.js';
 
 export interface Receipt {

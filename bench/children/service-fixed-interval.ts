@@ -4,8 +4,8 @@
  * every POLL_INTERVAL_MS). The tracking benchmark uses it as "per-run polling at the batch
  * tracker's delay", the baseline the issue's ratio target names.
  */
-import { loadConfig, readEnvironment } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { loadConfig, readEnvironment } from '../../src/config/load.js';
+import { createLogger } from '../../src/service/logger.js';
 import { startService } from '../../src/main.js';
 
 const config = loadConfig(readEnvironment());

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { BackendUrls } from '../children/backends-api.js';
-import { RUNTIME_NODE_OPTIONS } from '../../src/node-options.js';
+import { RUNTIME_NODE_OPTIONS } from '../../src/service/node-options.js';
 import { freePort, spawnLogged, stopChild, TSX } from './processes.js';
 import type { ServiceProcess } from './processes.js';
 import { BENCH_SECRETS } from './secrets.js';

@@ -13,7 +13,12 @@ import type {
   ListRunsQuery,
   RunItem,
 } from '../agent/schemas.js';
-import type { AppliedSetting, MessageModel, OptionKey, ReactionName } from './message-model.js';
+import type {
+  AppliedSetting,
+  MessageModel,
+  OptionKey,
+  ReactionName,
+} from './message/message-model.js';
 import type { MessageRef, Platform, Trigger } from './trigger.js';
 
 // ---------------------------------------------------------------------------------------

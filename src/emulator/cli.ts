@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { FAST_TIMINGS, startEmulator } from './index.js';
-import type { Emulator } from './types.js';
+import type { Emulator } from './model/types.js';
 
 export class EmulatorCliError extends Error {
   override readonly name = 'EmulatorCliError';

@@ -3,21 +3,21 @@
  * benchmarks: `startEmulator()` listens on loopback and returns handles to drive it.
  */
 import type { AddressInfo } from 'node:net';
-import { createEmulatorCore } from './emulator-core.js';
-import { createFaults } from './faults.js';
-import { createRequestCounters } from './request-counters.js';
-import { validateCreateRequest } from './request-validation.js';
-import { createRunStore } from './run-store.js';
-import { toRunItem as wireItem } from './run-item.js';
-import { adminRoutes } from './routes-admin.js';
-import { factoryRoutes } from './routes-factories.js';
-import { runRoutes } from './routes-runs.js';
-import { API_PREFIX, createEmulatorServer } from './server.js';
-import { sessionRoutes } from './session-page.js';
-import { createStateMachine } from './state-machine.js';
-import type { Emulator, EmulatorFactory, EmulatorOptions, EmulatorTimings } from './types.js';
+import { createEmulatorCore } from './model/emulator-core.js';
+import { createFaults } from './model/faults.js';
+import { createRequestCounters } from './http/request-counters.js';
+import { validateCreateRequest } from './http/request-validation.js';
+import { createRunStore } from './model/run-store.js';
+import { toRunItem as wireItem } from './model/run-item.js';
+import { adminRoutes } from './http/routes-admin.js';
+import { factoryRoutes } from './http/routes-factories.js';
+import { runRoutes } from './http/routes-runs.js';
+import { API_PREFIX, createEmulatorServer } from './http/server.js';
+import { sessionRoutes } from './http/session-page.js';
+import { createStateMachine } from './model/state-machine.js';
+import type { Emulator, EmulatorFactory, EmulatorOptions, EmulatorTimings } from './model/types.js';
 
-export type * from './types.js';
+export type * from './model/types.js';
 
 export const DEFAULT_TIMINGS: EmulatorTimings = {
   queuedMs: 800,

@@ -1,22 +1,26 @@
 /** The GitHub side: webhook ingress, notifier, Markdown renderer (see the README, "GitHub"). */
-export { createGitHubIngress, type GitHubIngress, type GitHubIngressDeps } from './ingress.js';
+export {
+  createGitHubIngress,
+  type GitHubIngress,
+  type GitHubIngressDeps,
+} from './ingress/github-ingress.js';
 export {
   createGitHubNotifier,
   type GitHubNotifier,
   type GitHubNotifierDeps,
   type PullRequestRefs,
-} from './notifier.js';
-export type { GitHubAuth } from './github-client.js';
+} from './notify/notifier.js';
+export type { GitHubAuth } from './api/github-client.js';
 export {
   renderGitHubMessage,
   renderGitHubMarkdown,
   type RenderOptions,
-} from './render-markdown.js';
+} from './render/render-markdown.js';
 export {
   createOutboxRefusalSink,
   refusalMessage,
   type Refusal,
   type RefusalSink,
-} from './refusal.js';
-export { GITHUB_REACTION } from './reactions.js';
-export { decodeMessageId, encodeMessageId, type GitHubMessageId } from './message-ref.js';
+} from './ingress/refusal.js';
+export { GITHUB_REACTION } from './notify/reactions.js';
+export { decodeMessageId, encodeMessageId, type GitHubMessageId } from './api/message-ref.js';

@@ -16,18 +16,18 @@ import type {
 import { noopMetrics } from '../core/ports.js';
 import { platformOf } from '../core/thread-key.js';
 import type { Platform } from '../core/trigger.js';
-import { defaultMayCancel } from './cancel-run.js';
-import { createTriggerHandler } from './handle-trigger.js';
-import { createInboxWorker, type InboxWorker } from './inbox-worker.js';
-import { createOutboxWorker, type OutboxWorker } from './outbox.js';
+import { defaultMayCancel } from './use-cases/cancel-run.js';
+import { createTriggerHandler } from './use-cases/handle-trigger.js';
+import { createInboxWorker, type InboxWorker } from './workers/inbox-worker.js';
+import { createOutboxWorker, type OutboxWorker } from './workers/outbox-worker.js';
 import {
   resolveEngineOptions,
   type EngineOptions,
   type MayCancel,
   type RunsDeps,
 } from './runs-deps.js';
-import { createTracker, type Tracker } from './tracker.js';
-import type { IngressPriorityGate } from './ingress-priority.js';
+import { createTracker, type Tracker } from './tracker/tracker.js';
+import type { IngressPriorityGate } from './workers/ingress-priority.js';
 
 export interface EngineDeps {
   store: Store;

@@ -8,21 +8,21 @@ import { parseDatabaseUrl } from './database-url.js';
 import { withDeadline } from './deadline.js';
 import { withErrorMapping } from './error-mapping-dialect.js';
 import { StoreError, toStoreError } from './errors.js';
-import { createInboxQueue, createInboxRepo } from './inbox-repo.js';
+import { createInboxQueue, createInboxRepo } from './repos/inbox-repo.js';
 import { migrationProvider } from './migrations/index.js';
-import { createOutboxQueue, createOutboxRepo } from './outbox-repo.js';
-import { createPruneFinished } from './prune-finished.js';
-import { createLeaseRelease } from './release-leases.js';
-import type { RepoContext } from './repo-context.js';
-import { createRunsRepo } from './runs-repo.js';
+import { createOutboxQueue, createOutboxRepo } from './repos/outbox-repo.js';
+import { createPruneFinished } from './repos/prune-finished.js';
+import { createLeaseRelease } from './repos/release-leases.js';
+import type { RepoContext } from './repos/repo-context.js';
+import { createRunsRepo } from './repos/runs-repo.js';
 import type { Database, DatabaseKind } from './schema.js';
-import { createSettingsRepo } from './settings-repo.js';
-import { createSqliteDialect, DEFAULT_BUSY_TIMEOUT_MS } from './sqlite-dialect.js';
-import { createThreadsRepo } from './threads-repo.js';
+import { createSettingsRepo } from './repos/settings-repo.js';
+import { createSqliteDialect, DEFAULT_BUSY_TIMEOUT_MS } from './sqlite/sqlite-dialect.js';
+import { createThreadsRepo } from './repos/threads-repo.js';
 import { createTransactionRunner } from './transaction-runner.js';
 import { createWriteHealth } from './write-health.js';
-import { startWalCheckpointer } from './wal-checkpointer.js';
-import type { WalCheckpointer } from './wal-checkpointer.js';
+import { startWalCheckpointer } from './sqlite/wal-checkpointer.js';
+import type { WalCheckpointer } from './sqlite/wal-checkpointer.js';
 
 export interface OpenStoreOptions {
   /** `sqlite:PATH`, `sqlite::memory:` (tests), a plain file path, or `postgres://…`. */
@@ -93,7 +93,7 @@ async function createDialect(
   const target = parseDatabaseUrl(options.databaseUrl);
   if (target.kind === 'postgres') {
     // Loaded only when used: `pg` costs a SQLite deployment memory and start-up time.
-    const { createPostgresDialect } = await import('./postgres-dialect.js');
+    const { createPostgresDialect } = await import('./postgres/postgres-dialect.js');
     const { poolSize } = options;
     return {
       dialect: createPostgresDialect({

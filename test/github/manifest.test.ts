@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { interpretEvent } from '../../src/github/interpret-event.js';
+import { interpretEvent } from '../../src/github/ingress/interpret-event.js';
 import { FIXTURE_EVENT } from './fixtures.js';
 
 const manifest = parse(

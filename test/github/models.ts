@@ -1,6 +1,6 @@
 /** Sample MessageModels for renderer tests: one per type, with awkward user/service text. */
-import type { MessageModel, RunView } from '../../src/core/message-model.js';
-import { stateView } from '../../src/core/state-view.js';
+import type { MessageModel, RunView } from '../../src/core/message/message-model.js';
+import { stateView } from '../../src/core/message/state-view.js';
 
 export function sampleRun(state: string, patch: Partial<RunView> = {}): RunView {
   const view = stateView(state);

@@ -5,8 +5,8 @@
  * claimed is taken up again within the test's time bound instead of after the default 120 s,
  * and no spacing between GitHub writes. Run: node --import tsx test/reliability/crash-child.ts 1500
  */
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { loadConfig } from '../../src/config/load.js';
+import { createLogger } from '../../src/service/logger.js';
 import { startService } from '../../src/main.js';
 
 const leaseMs = Number(process.argv[2] ?? 1_500);

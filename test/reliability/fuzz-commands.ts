@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import { KNOWN_STATES } from '../../src/agent/schemas.js';
-import type { Command, RunOptions } from '../../src/core/command.js';
-import type { OptionKey } from '../../src/core/message-model.js';
-import { OPTION_KEYS } from '../../src/core/help-text.js';
+import type { Command, RunOptions } from '../../src/core/command/command.js';
+import type { OptionKey } from '../../src/core/message/message-model.js';
+import { OPTION_KEYS } from '../../src/core/command/help-text.js';
 import { hostileText } from './fuzz-arbitraries.js';
 
 const SAFE_WORD = /^[a-z]{1,8}$/;

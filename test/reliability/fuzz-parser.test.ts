@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../src/core/parse-command.js';
+import { parseCommand } from '../../src/core/command/parse-command.js';
 import {
   decodeThreadKey,
   encodeThreadKey,

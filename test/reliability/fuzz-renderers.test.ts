@@ -7,12 +7,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { MessageModel, PersonView, RunView } from '../../src/core/message-model.js';
-import { toRunView } from '../../src/core/render-model.js';
-import { OPTION_KEYS } from '../../src/core/help-text.js';
-import { renderGitHubMessage } from '../../src/github/render-markdown.js';
-import { safeUrl } from '../../src/slack/mrkdwn.js';
-import { renderSlackMessage } from '../../src/slack/render-blocks.js';
+import type { MessageModel, PersonView, RunView } from '../../src/core/message/message-model.js';
+import { toRunView } from '../../src/core/message/render-model.js';
+import { OPTION_KEYS } from '../../src/core/command/help-text.js';
+import { renderGitHubMessage } from '../../src/github/render/render-markdown.js';
+import { safeUrl } from '../../src/slack/render/mrkdwn.js';
+import { renderSlackMessage } from '../../src/slack/render/render-blocks.js';
 import { hostileText, runItemArb, sizedText } from './fuzz-arbitraries.js';
 import {
   GITHUB_COMMENT_LIMIT,

@@ -2,8 +2,8 @@
  * The product's own pino logger (src/logger.ts, with its redaction) at debug level, writing
  * to memory instead of stdout, so a test can read every line it produced and scan them.
  */
-import { createLogger } from '../../src/logger.js';
-import type { AppLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/service/logger.js';
+import type { AppLogger } from '../../src/service/logger.js';
 
 export interface LogCapture {
   logger: AppLogger;

@@ -6,8 +6,8 @@
  * the one legitimate mention (the requester, on the outcome) still works.
  */
 import { describe, expect, it } from 'vitest';
-import { safeUrl } from '../../src/slack/mrkdwn.js';
-import type { SlackMessage } from '../../src/slack/render-blocks.js';
+import { safeUrl } from '../../src/slack/render/mrkdwn.js';
+import type { SlackMessage } from '../../src/slack/render/render-blocks.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import { validGitHubBody } from './hostile-github.js';

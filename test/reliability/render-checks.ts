@@ -4,7 +4,7 @@
  * anyone the model did not name, no link the service did not give, no HTML tag, and the same
  * Markdown structure as the same message with harmless text.
  */
-import type { SlackMessage } from '../../src/slack/render-blocks.js';
+import type { SlackMessage } from '../../src/slack/render/render-blocks.js';
 
 /** Block Kit limits (https://docs.slack.dev/reference/block-kit/blocks). */
 export const SLACK = {

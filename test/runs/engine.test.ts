@@ -3,7 +3,7 @@
  * store, the real client against the emulator, and recording notifiers.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MessageModel } from '../../src/core/message-model.js';
+import type { MessageModel } from '../../src/core/message/message-model.js';
 import type { Store } from '../../src/core/ports.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { slackMention, slackReply, startTestEnv, type TestEnv } from './fixtures.js';

@@ -3,7 +3,7 @@
  * reaction, hands out message refs, and can be told to fail the next N calls with a
  * DeliveryError.
  */
-import type { MessageModel, ReactionName } from '../../src/core/message-model.js';
+import type { MessageModel, ReactionName } from '../../src/core/message/message-model.js';
 import type { Destination, Notifier, PostResult } from '../../src/core/ports.js';
 import { DeliveryError } from '../../src/core/ports.js';
 import type { MessageRef, Platform } from '../../src/core/trigger.js';

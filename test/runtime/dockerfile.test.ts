@@ -3,7 +3,7 @@
  * and that every file, script and command the Dockerfile names exists in the repository.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { RUNTIME_NODE_OPTIONS } from '../../src/node-options.js';
+import { RUNTIME_NODE_OPTIONS } from '../../src/service/node-options.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

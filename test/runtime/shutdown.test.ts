@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { startFakeGitHub } from '../../src/demo/fake-github.js';
 import type { FakeGitHub } from '../../src/demo/fake-github.js';
 import { githubWebhook, issueComment } from '../../src/demo/platform-requests.js';

@@ -3,7 +3,7 @@
  * engine over SQLite, the in-process emulator, and the Slack notifier against a fake Web API.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { CANCEL_ACTION_ID } from '../../src/slack/render-blocks.js';
+import { CANCEL_ACTION_ID } from '../../src/slack/render/render-blocks.js';
 import {
   appMentionEvent,
   blockActionsBody,

@@ -1,0 +1,147 @@
+/**
+ * The only reader of `process.env` (DESIGN.md). One zod schema over the environment turns
+ * strings into typed values; `checkCombinations` adds the rules between variables; every
+ * problem comes back at once, each naming its variable and never echoing a secret.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { checkCombinations } from './rules.js';
+import { EnvSchema } from './schema.js';
+import { CONFIG_VARIABLES } from './variables.js';
+import type { ConfigIssue } from './rules.js';
+
+export { CONFIG_VARIABLES, SECRET_VARIABLES } from './variables.js';
+export { redactedConfig } from './redact.js';
+export type { ConfigIssue } from './rules.js';
+export { EnvSchema } from './schema.js';
+export type { Env } from './schema.js';
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+
+export interface SlackConfig {
+  signingSecret?: string;
+  botToken: string;
+  /** Set: Socket Mode instead of HTTP. */
+  appToken?: string;
+  /** Web API base, ending in `/` (Bolt's `slackApiUrl`); undefined: Slack's. */
+  apiUrl?: string;
+  command: string;
+  allowedChannels: string[];
+  allowedUsers: string[];
+  /** A plain reply in a thread that has a run is a follow-up. */
+  replyWithoutMention: boolean;
+}
+
+export type GitHubAuth =
+  { kind: 'app'; appId: number; privateKey: string } | { kind: 'token'; token: string };
+
+export interface GitHubConfig {
+  webhookSecret: string;
+  previousWebhookSecret?: string;
+  auth: GitHubAuth;
+  apiUrl: string;
+  botHandle: string;
+  triggerLabel: string;
+  allowedAssociations: string[];
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  agent: { kind: 'emulator'; fast: boolean } | { kind: 'remote'; url: string; apiKey: string };
+  pollIntervalMs: number;
+  trackerMode: 'batch' | 'per-run';
+  maxPromptChars: number;
+  shutdownTimeoutMs: number;
+  /** Inbox/outbox claim lease (LEASE_MS). */
+  leaseMs: number;
+  /** Arrivals per second that make a burst; 0: the workers never wait (INGRESS_BURST_PER_SECOND). */
+  ingressBurstPerSecond: number;
+  /** Days finished inbox/outbox rows are kept; 0: for ever (RETENTION_DAYS). */
+  retentionDays: number;
+  /** Undefined: Slack is off. */
+  slack?: SlackConfig;
+  /** Undefined: GitHub is off. */
+  github?: GitHubConfig;
+  log: { level: LogLevel; pretty: boolean };
+  /** Things worth saying at start-up that are not errors (e.g. a credential that does nothing). */
+  notes: string[];
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly code = 'invalid_config';
+  constructor(readonly issues: ConfigIssue[]) {
+    super(
+      `Invalid configuration (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n` +
+        issues.map((i) => `  ${i.variable}: ${i.message}`).join('\n'),
+    );
+  }
+}
+
+export interface LoadConfigOptions {
+  /** Whether stdout is a terminal (LOG_PRETTY's default). */
+  isTTY?: boolean;
+  /** Reads GITHUB_PRIVATE_KEY_PATH; default fs.readFileSync. */
+  readFile?: (path: string) => string;
+}
+
+/** Parse the environment. Pure apart from reading GITHUB_PRIVATE_KEY_PATH. */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  options: LoadConfigOptions = {},
+): Config {
+  const known = Object.fromEntries(
+    CONFIG_VARIABLES.map((v) => [v.name, env[v.name]?.trim() || undefined]),
+  );
+  const parsed = EnvSchema.safeParse(known);
+  const issues: ConfigIssue[] = parsed.success
+    ? []
+    : parsed.error.issues.map((i) => ({
+        variable: String(i.path[0] ?? 'environment'),
+        message: i.message,
+      }));
+  const readFile = options.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
+  const result = checkCombinations(known, parsed.success ? parsed.data : undefined, readFile);
+  issues.push(...result.issues);
+  if (!parsed.success || issues.length > 0) {
+    const seen = new Set<string>();
+    throw new ConfigError(
+      issues.filter(
+        (i) => !seen.has(`${i.variable}|${i.message}`) && seen.add(`${i.variable}|${i.message}`),
+      ),
+    );
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    agent:
+      e.AGENT_API_URL !== undefined && e.AGENT_API_KEY !== undefined
+        ? { kind: 'remote', url: e.AGENT_API_URL.replace(/\/+$/, ''), apiKey: e.AGENT_API_KEY }
+        : { kind: 'emulator', fast: e.EMULATOR_FAST },
+    pollIntervalMs: e.POLL_INTERVAL_MS,
+    trackerMode: e.TRACKER_MODE ?? 'batch',
+    maxPromptChars: e.MAX_PROMPT_CHARS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    leaseMs: e.LEASE_MS,
+    ingressBurstPerSecond: e.INGRESS_BURST_PER_SECOND,
+    retentionDays: e.RETENTION_DAYS,
+    slack: result.slack,
+    github: result.github,
+    log: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY ?? options.isTTY === true },
+    notes: result.notes,
+  };
+}
+
+/**
+ * The process environment, with an optional `.env` file merged under it (real variables
+ * win). Loaded only when the file exists.
+ */
+export function readEnvironment(envFile = '.env'): Record<string, string | undefined> {
+  const path = resolve(envFile);
+  if (existsSync(path)) process.loadEnvFile(path);
+  return process.env;
+}

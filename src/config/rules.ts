@@ -1,0 +1,135 @@
+/**
+ * Rules between variables (what one variable requires of another), checked on the raw
+ * environment so they are reported together with the per-variable problems.
+ */
+import type { GitHubAuth, GitHubConfig, SlackConfig } from './load.js';
+import type { Env } from './schema.js';
+
+export interface ConfigIssue {
+  /** The environment variable at fault. */
+  variable: string;
+  /** What is wrong, in plain words; never the variable's value. */
+  message: string;
+}
+
+type Raw = Record<string, string | undefined>;
+
+export interface CombinationResult {
+  issues: ConfigIssue[];
+  notes: string[];
+  slack?: SlackConfig;
+  github?: GitHubConfig;
+}
+
+const PEM = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+-----END [A-Z ]*PRIVATE KEY-----/;
+
+export function checkCombinations(
+  raw: Raw,
+  env: Env | undefined,
+  readFile: (path: string) => string,
+): CombinationResult {
+  const issues: ConfigIssue[] = [];
+  const notes: string[] = [];
+  const has = (name: string) => raw[name] !== undefined;
+  const issue = (variable: string, message: string) => issues.push({ variable, message });
+
+  if (has('AGENT_API_URL') && !has('AGENT_API_KEY'))
+    issue('AGENT_API_KEY', 'required when AGENT_API_URL is set');
+  if (has('AGENT_API_KEY') && !has('AGENT_API_URL'))
+    notes.push('AGENT_API_KEY is set without AGENT_API_URL: the embedded emulator is used');
+
+  // Slack: a bot token plus a signing secret (HTTP) or an app token (Socket Mode).
+  const slackToken = has('SLACK_BOT_TOKEN');
+  const slackWay = has('SLACK_SIGNING_SECRET') || has('SLACK_APP_TOKEN');
+  if (slackToken && !slackWay)
+    issue(
+      'SLACK_SIGNING_SECRET',
+      'required with SLACK_BOT_TOKEN (or set SLACK_APP_TOKEN for Socket Mode)',
+    );
+  if (has('SLACK_SIGNING_SECRET') && !slackToken)
+    issue('SLACK_BOT_TOKEN', 'required with SLACK_SIGNING_SECRET (Slack needs both)');
+  if (has('SLACK_APP_TOKEN') && !slackToken)
+    issue('SLACK_BOT_TOKEN', 'required with SLACK_APP_TOKEN (Socket Mode needs both)');
+  if (!slackToken && !slackWay) {
+    const stray = ['SLACK_API_URL', 'SLACK_ALLOWED_CHANNELS', 'SLACK_ALLOWED_USERS'].filter(has);
+    if (stray.length > 0) notes.push(`${stray.join(', ')} set but Slack is off`);
+  }
+
+  // GitHub: a webhook secret plus App or token credentials to reply with.
+  const appId = has('GITHUB_APP_ID');
+  const keyInline = has('GITHUB_PRIVATE_KEY');
+  const keyPath = has('GITHUB_PRIVATE_KEY_PATH');
+  const token = has('GITHUB_TOKEN');
+  if (has('GITHUB_WEBHOOK_SECRET_PREVIOUS') && !has('GITHUB_WEBHOOK_SECRET'))
+    issue('GITHUB_WEBHOOK_SECRET', 'required with GITHUB_WEBHOOK_SECRET_PREVIOUS');
+  if (appId && !keyInline && !keyPath)
+    issue('GITHUB_PRIVATE_KEY', 'required with GITHUB_APP_ID (or set GITHUB_PRIVATE_KEY_PATH)');
+  if ((keyInline || keyPath) && !appId)
+    issue('GITHUB_APP_ID', 'required with GITHUB_PRIVATE_KEY / GITHUB_PRIVATE_KEY_PATH');
+  if (keyInline && keyPath)
+    issue('GITHUB_PRIVATE_KEY_PATH', 'set GITHUB_PRIVATE_KEY or GITHUB_PRIVATE_KEY_PATH, not both');
+  if (appId && token)
+    issue('GITHUB_TOKEN', 'set GITHUB_TOKEN or GITHUB_APP_ID (App auth), not both');
+  if (has('GITHUB_WEBHOOK_SECRET') && !appId && !token)
+    issue(
+      'GITHUB_TOKEN',
+      'GITHUB_WEBHOOK_SECRET enables GitHub, which needs credentials to reply: ' +
+        'set GITHUB_TOKEN, or GITHUB_APP_ID with GITHUB_PRIVATE_KEY (or _PATH)',
+    );
+  if (!has('GITHUB_WEBHOOK_SECRET') && (appId || token))
+    notes.push('GitHub credentials are set but GITHUB_WEBHOOK_SECRET is not: GitHub is off');
+
+  let privateKey: string | undefined;
+  if (keyInline) {
+    privateKey = raw.GITHUB_PRIVATE_KEY!.replace(/\\n/g, '\n');
+    if (!PEM.test(privateKey))
+      issue('GITHUB_PRIVATE_KEY', 'must be a PEM private key (-----BEGIN … PRIVATE KEY-----)');
+  } else if (keyPath) {
+    const path = raw.GITHUB_PRIVATE_KEY_PATH!;
+    try {
+      privateKey = readFile(path);
+      if (!PEM.test(privateKey))
+        issue('GITHUB_PRIVATE_KEY_PATH', `${path} does not hold a PEM private key`);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      issue('GITHUB_PRIVATE_KEY_PATH', `cannot read ${path} (${String(code ?? 'error')})`);
+    }
+  }
+
+  if (issues.length > 0 || env === undefined) return { issues, notes };
+  return { issues, notes, slack: slackConfig(env), github: githubConfig(env, privateKey) };
+}
+
+function slackConfig(env: Env): SlackConfig | undefined {
+  if (env.SLACK_BOT_TOKEN === undefined) return undefined;
+  return {
+    signingSecret: env.SLACK_SIGNING_SECRET,
+    botToken: env.SLACK_BOT_TOKEN,
+    appToken: env.SLACK_APP_TOKEN,
+    apiUrl: env.SLACK_API_URL?.replace(/\/*$/, '/'),
+    command: env.SLACK_COMMAND,
+    allowedChannels: env.SLACK_ALLOWED_CHANNELS,
+    allowedUsers: env.SLACK_ALLOWED_USERS,
+    replyWithoutMention: env.SLACK_REPLY_WITHOUT_MENTION,
+  };
+}
+
+function githubConfig(env: Env, privateKey: string | undefined): GitHubConfig | undefined {
+  if (env.GITHUB_WEBHOOK_SECRET === undefined) return undefined;
+  const auth: GitHubAuth | undefined =
+    env.GITHUB_APP_ID !== undefined && privateKey !== undefined
+      ? { kind: 'app', appId: env.GITHUB_APP_ID, privateKey }
+      : env.GITHUB_TOKEN !== undefined
+        ? { kind: 'token', token: env.GITHUB_TOKEN }
+        : undefined;
+  if (auth === undefined) return undefined;
+  return {
+    webhookSecret: env.GITHUB_WEBHOOK_SECRET,
+    previousWebhookSecret: env.GITHUB_WEBHOOK_SECRET_PREVIOUS,
+    auth,
+    apiUrl: env.GITHUB_API_URL.replace(/\/+$/, ''),
+    botHandle: env.GITHUB_BOT_HANDLE,
+    triggerLabel: env.GITHUB_TRIGGER_LABEL,
+    allowedAssociations: env.GITHUB_ALLOWED_ASSOCIATIONS,
+  };
+}

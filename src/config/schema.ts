@@ -1,0 +1,121 @@
+/**
+ * The one zod schema over the environment (config.ts drops empty values first): each
+ * variable's type, range and default, with messages that name the rule, never the value.
+ */
+import { z } from 'zod';
+import { parseDatabaseUrl } from '../store/database-url.js';
+
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
+const flag = z
+  .string()
+  .transform((s) => s.toLowerCase())
+  .pipe(
+    z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], {
+      message: 'must be 1 or 0 (true/false, yes/no, on/off)',
+    }),
+  )
+  .transform((s) => ['1', 'true', 'yes', 'on'].includes(s));
+const idList = (what: string, pattern: RegExp) =>
+  z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(pattern, `must be comma-separated ${what}`)));
+const ASSOCIATIONS = [
+  'OWNER',
+  'MEMBER',
+  'COLLABORATOR',
+  'CONTRIBUTOR',
+  'FIRST_TIME_CONTRIBUTOR',
+  'FIRST_TIMER',
+  'MANNEQUIN',
+  'NONE',
+] as const;
+
+/** The one schema over the environment (after empty values are dropped). */
+export const EnvSchema = z.object({
+  PORT: wholeNumber(0, 65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .refine(isDatabaseUrl, 'must be sqlite:PATH, a file path, or postgres://…')
+    .default('./data/agent-relay.db'),
+  AGENT_API_URL: httpUrl.optional(),
+  AGENT_API_KEY: z.string().optional(),
+  POLL_INTERVAL_MS: wholeNumber(50, 3_600_000).default(2000),
+  TRACKER_MODE: z.enum(['batch', 'per-run'], { message: 'must be batch or per-run' }).optional(),
+  MAX_PROMPT_CHARS: wholeNumber(100, 1_000_000).default(20_000),
+  SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000).default(10_000),
+  LEASE_MS: wholeNumber(1_000, 3_600_000).default(120_000),
+  INGRESS_BURST_PER_SECOND: wholeNumber(0, 1_000_000).default(40),
+  RETENTION_DAYS: wholeNumber(0, 36_500).default(7),
+  EMULATOR_FAST: flag.default(false),
+  SLACK_SIGNING_SECRET: z.string().optional(),
+  SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'must be a bot token (xoxb-…)').optional(),
+  SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'must be an app-level token (xapp-…)').optional(),
+  SLACK_API_URL: httpUrl.optional(),
+  SLACK_COMMAND: z
+    .string()
+    .regex(/^\/[\w-]+$/, 'must look like /agent')
+    .default('/agent'),
+  SLACK_ALLOWED_CHANNELS: idList('Slack channel ids (C0123…)', /^[A-Z0-9]{2,}$/).default([]),
+  SLACK_ALLOWED_USERS: idList('Slack user ids (U0123…)', /^[A-Z0-9]{2,}$/).default([]),
+  SLACK_REPLY_WITHOUT_MENTION: flag.default(true),
+  GITHUB_WEBHOOK_SECRET: z.string().optional(),
+  GITHUB_WEBHOOK_SECRET_PREVIOUS: z.string().optional(),
+  GITHUB_APP_ID: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
+  GITHUB_PRIVATE_KEY: z.string().optional(),
+  GITHUB_PRIVATE_KEY_PATH: z.string().optional(),
+  GITHUB_TOKEN: z.string().optional(),
+  GITHUB_API_URL: httpUrl.default('https://api.github.com'),
+  GITHUB_BOT_HANDLE: z
+    .string()
+    .transform((s) => s.replace(/^@/, ''))
+    .pipe(z.string().regex(/^[A-Za-z0-9-]+(\[bot\])?$/, 'must be a GitHub login, e.g. agent-relay'))
+    .default('agent-relay'),
+  GITHUB_TRIGGER_LABEL: z.string().min(1).default('agent'),
+  GITHUB_ALLOWED_ASSOCIATIONS: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim().toUpperCase())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.enum(ASSOCIATIONS, { message: `each must be one of ${ASSOCIATIONS.join(', ')}` }))
+        .min(1),
+    )
+    .default(['OWNER', 'MEMBER', 'COLLABORATOR']),
+  LOG_LEVEL: z
+    .string()
+    .transform((s) => s.toLowerCase())
+    .pipe(
+      z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], {
+        message: 'must be trace, debug, info, warn, error, fatal or silent',
+      }),
+    )
+    .default('info'),
+  LOG_PRETTY: flag.optional(),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+function isDatabaseUrl(url: string): boolean {
+  try {
+    parseDatabaseUrl(url);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * What the command parser produces (DESIGN.md, "Command grammar"): ignore, a direct reply
+ * (help or an error that shows the right form), or a command for the runs use cases.
+ */
+import type { OptionKey } from '../message/message-model.js';
+
+/** Options given inline (or stored as channel/repo defaults), already validated. */
+export type RunOptions = Partial<Record<OptionKey, string>>;
+
+export type Command =
+  /** A prompt: start a run here or follow up on the thread's run (`fresh`: `new <prompt>`). */
+  | { type: 'run'; prompt: string; options: RunOptions; fresh: boolean }
+  | { type: 'status'; runId?: string }
+  | { type: 'cancel'; runId?: string }
+  /** `state` values are upper-cased known states. */
+  | { type: 'list'; state?: string[]; name?: string; mine: boolean }
+  /** `factory <alias> <prompt>` or `@<alias> <prompt>`; the alias has no leading '@'. */
+  | { type: 'factory'; alias: string; prompt: string; options: RunOptions }
+  /** `config` shows (both empty); `config key=value …` sets; `key=` or `key=-` unsets. */
+  | { type: 'config'; set: RunOptions; unset: OptionKey[] }
+  | { type: 'help' };
+
+/** Stable codes of parse errors (tests and callers read these, never the message text). */
+export type ParseErrorCode =
+  | 'unknown_option'
+  | 'invalid_option_value'
+  | 'duplicate_option'
+  | 'unbalanced_quote'
+  | 'unbalanced_bracket'
+  | 'malformed_options'
+  | 'empty_prompt'
+  | 'prompt_too_long'
+  | 'unknown_state'
+  | 'bad_arguments'
+  | 'missing_factory_alias';
+
+export interface ParseErrorReply {
+  type: 'error';
+  code: ParseErrorCode;
+  /** A short plain-text sentence. */
+  message: string;
+  /** The right form, with this platform's invocation (`/agent …`, `@agent-relay …`). */
+  usage: string;
+}
+
+export type IgnoreReason =
+  /** No mention of the bot and no command line outside code and quotes. */
+  | 'not_addressed'
+  /** The bot is mentioned in passing (`thanks @agent-relay!`) with no words for it. */
+  | 'mention_without_words';
+
+export type ParseResult =
+  | { kind: 'ignore'; reason: IgnoreReason }
+  | { kind: 'reply'; reply: { type: 'help' } | ParseErrorReply }
+  | { kind: 'command'; command: Command };

@@ -1,0 +1,74 @@
+/**
+ * The one source of truth for the grammar's documentation: the help message on both
+ * platforms and the "right form" of every parse error come from here.
+ */
+import type { OptionKey } from '../message/message-model.js';
+
+/** Every option key, in the order help shows them. */
+export const OPTION_KEYS: readonly OptionKey[] = [
+  'model',
+  'env',
+  'skill',
+  'name',
+  'title',
+  'mode',
+  'factory',
+];
+
+export interface UsageLine {
+  /** The words after the invocation, e.g. `status [run_id]`. */
+  form: string;
+  meaning: string;
+}
+
+/** Forms a command can take, keyed so that errors can show the matching one. */
+export type UsageTopic =
+  'prompt' | 'new' | 'status' | 'cancel' | 'list' | 'factory' | 'config' | 'help';
+
+export const USAGE_BY_TOPIC: Record<UsageTopic, UsageLine> = {
+  prompt: {
+    form: '[options] <prompt>',
+    meaning: "start a run here, or follow up on this thread's run",
+  },
+  new: { form: 'new [options] <prompt>', meaning: 'start a fresh run even if the thread has one' },
+  status: { form: 'status [run_id]', meaning: "show the run's state, links and settings" },
+  cancel: { form: 'cancel [run_id]', meaning: "cancel this thread's run (or the one named)" },
+  list: {
+    form: 'list [state=A,B] [name=…] [mine]',
+    meaning: 'recent runs, with filters',
+  },
+  factory: {
+    form: 'factory <alias> [options] <prompt>  (or @<alias> <prompt>)',
+    meaning: "hand the work to a factory's foreman",
+  },
+  config: {
+    form: 'config [key=value …]  (key= or key=- unsets)',
+    meaning: 'show or set the defaults of this channel / repository',
+  },
+  help: { form: 'help', meaning: 'this help' },
+};
+
+export const USAGE: readonly UsageLine[] = Object.values(USAGE_BY_TOPIC);
+
+export const OPTION_DOCS: Record<OptionKey, UsageLine> = {
+  model: { form: 'model=<model id>', meaning: 'the model the agent uses' },
+  env: { form: 'env=<environment id>', meaning: 'the environment the agent runs in' },
+  skill: {
+    form: 'skill=<owner/repo:skill-name | owner/repo:path/to/SKILL.md>',
+    meaning: 'a skill to run',
+  },
+  name: { form: 'name=<config name>', meaning: 'the agent config name (also a list filter)' },
+  title: { form: 'title="<title>"', meaning: 'the run title (derived from the prompt if absent)' },
+  mode: { form: 'mode=normal|plan', meaning: 'plan first, or just do it' },
+  factory: { form: 'factory=<alias>', meaning: 'dispatch to this factory' },
+};
+
+/** How to write options: shown with option errors. */
+export const OPTIONS_FORM =
+  'key=value tokens before the prompt, or [key=value, key="quoted value"]; keys: ' +
+  OPTION_KEYS.join(', ');
+
+/** The usage line of a topic with this platform's invocation, e.g. `/agent status [run_id]`. */
+export function usageFor(topic: UsageTopic, invocation: string): string {
+  return `${invocation} ${USAGE_BY_TOPIC[topic].form}`;
+}

@@ -1,0 +1,62 @@
+/**
+ * Validation of option values (DESIGN.md, "Command grammar"). Values come back normalized
+ * (trimmed; `mode` lower-cased; a factory alias without its '@').
+ */
+import type { OptionKey } from '../message/message-model.js';
+import { OPTION_KEYS } from './help-text.js';
+
+export type ValueCheck = { ok: true; value: string } | { ok: false; message: string };
+
+/** `owner/repo:skill-name` or `owner/repo:path/to/SKILL.md`. */
+export const SKILL_SPEC =
+  /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}:(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99}|(?:[A-Za-z0-9._-]+\/)*SKILL\.md)$/;
+/** Model ids, environment ids, factory aliases/uids: one token, no spaces. */
+const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/;
+const FACTORY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const MODES = ['normal', 'plan'] as const;
+const MAX_TEXT = 256;
+
+export function isOptionKey(key: string): key is OptionKey {
+  return (OPTION_KEYS as readonly string[]).includes(key);
+}
+
+function freeText(key: OptionKey, value: string): ValueCheck {
+  const v = value.replace(/\s+/g, ' ').trim();
+  if (v.length > MAX_TEXT)
+    return { ok: false, message: `${key} is longer than ${MAX_TEXT} characters` };
+  return { ok: true, value: v };
+}
+
+export function checkOptionValue(key: OptionKey, raw: string): ValueCheck {
+  const value = raw.trim();
+  if (value === '') return { ok: false, message: `${key} needs a value` };
+  switch (key) {
+    case 'mode': {
+      const mode = value.toLowerCase();
+      return (MODES as readonly string[]).includes(mode)
+        ? { ok: true, value: mode }
+        : { ok: false, message: `mode must be ${MODES.join(' or ')}, not "${value}"` };
+    }
+    case 'skill':
+      return SKILL_SPEC.test(value)
+        ? { ok: true, value }
+        : {
+            ok: false,
+            message: `skill must look like owner/repo:skill-name or owner/repo:path/to/SKILL.md, not "${value}"`,
+          };
+    case 'factory': {
+      const alias = value.startsWith('@') ? value.slice(1) : value;
+      return FACTORY.test(alias)
+        ? { ok: true, value: alias }
+        : { ok: false, message: `factory must be a factory alias or id, not "${value}"` };
+    }
+    case 'model':
+    case 'env':
+      return IDENTIFIER.test(value)
+        ? { ok: true, value }
+        : { ok: false, message: `${key} must be one id without spaces, not "${value}"` };
+    case 'name':
+    case 'title':
+      return freeText(key, value);
+  }
+}

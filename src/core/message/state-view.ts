@@ -1,0 +1,55 @@
+/**
+ * How a run state looks to a person: emoji, label and its kind (live / blocked / ended).
+ * The table is keyed by the contract's known states, so the type checker notices a new one.
+ * Unknown future states are shown as they come and treated as live (agent-api.md, "States").
+ */
+import type { KnownRunState } from '../../agent/schemas.js';
+import type { StateView } from './message-model.js';
+
+type Kind = 'live' | 'blocked' | 'succeeded' | 'failed';
+
+const STATES: Record<KnownRunState, { label: string; emoji: string; kind: Kind }> = {
+  QUEUED: { label: 'Queued', emoji: '⏳', kind: 'live' },
+  PENDING: { label: 'Pending', emoji: '⏳', kind: 'live' },
+  CLAIMED: { label: 'Starting', emoji: '🛫', kind: 'live' },
+  INPROGRESS: { label: 'Running', emoji: '🏃', kind: 'live' },
+  BLOCKED: { label: 'Waiting for input', emoji: '✋', kind: 'blocked' },
+  SUCCEEDED: { label: 'Succeeded', emoji: '✅', kind: 'succeeded' },
+  FAILED: { label: 'Failed', emoji: '❌', kind: 'failed' },
+  ERROR: { label: 'Error', emoji: '💥', kind: 'failed' },
+  CANCELLED: { label: 'Cancelled', emoji: '🚫', kind: 'failed' },
+};
+
+/** Every state the contract names, in lifecycle order (live, BLOCKED, ended). */
+export const KNOWN_STATE_NAMES: readonly KnownRunState[] = Object.keys(STATES) as KnownRunState[];
+
+export function isKnownState(state: string): state is KnownRunState {
+  return Object.prototype.hasOwnProperty.call(STATES, state);
+}
+
+const UNKNOWN_EMOJI = '❔';
+
+export function stateView(state: string): StateView {
+  if (!isKnownState(state)) {
+    return {
+      name: state,
+      label: state,
+      emoji: UNKNOWN_EMOJI,
+      live: true,
+      ended: false,
+      blocked: false,
+    };
+  }
+  const { label, emoji, kind } = STATES[state];
+  const ended = kind === 'succeeded' || kind === 'failed';
+  const view: StateView = {
+    name: state,
+    label,
+    emoji,
+    live: kind === 'live',
+    ended,
+    blocked: kind === 'blocked',
+  };
+  if (ended) view.success = kind === 'succeeded';
+  return view;
+}

@@ -1,0 +1,162 @@
+/**
+ * The admin surface under /_emulator (bearer key required), so another process (benchmarks,
+ * crash tests) can inject faults, force states, seed runs and read counters.
+ */
+import { z } from 'zod';
+import { AgentConfigSchema } from '../../agent/schemas.js';
+import type { EmulatorCore } from '../model/emulator-core.js';
+import type { Faults } from '../model/faults.js';
+import type { Route } from './http-io.js';
+import { EmulatorProblem } from './problem.js';
+import { toRunItem } from '../model/run-item.js';
+import { parseBody } from './request-validation.js';
+import type { RequestCounters } from '../model/types.js';
+
+const count = z.number().int().min(0).max(1_000_000);
+const FaultsBody = z.strictObject({
+  failNext: count.optional(),
+  status: z.number().int().min(400).max(599).optional(),
+  retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
+  route: z.string().optional(),
+  dropNext: count.optional(),
+  dropAfterProcessing: z.boolean().optional(),
+  latencyMs: z.number().min(0).max(600_000).optional(),
+  clear: z.boolean().optional(),
+});
+const StateBody = z.strictObject({ state: z.string().min(1) });
+const AdvanceBody = z.strictObject({ state: z.string().min(1).optional() });
+const SeedBody = z.strictObject({
+  count: z.number().int().min(1).max(100_000),
+  prompt: z.string().min(1).optional(),
+  state: z.string().min(1).optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+  config: AgentConfigSchema.optional(),
+  spread_ms: z.number().int().min(0).optional(),
+  manual: z.boolean().optional(),
+});
+
+export interface AdminDeps {
+  core: EmulatorCore;
+  faults: Faults;
+  requests: RequestCounters;
+  startedAt: number;
+}
+
+export function adminRoutes({ core, faults, requests, startedAt }: AdminDeps): Route[] {
+  const run = (id: string | undefined) => {
+    const found = id === undefined ? undefined : core.store.get(id);
+    if (!found) throw new EmulatorProblem(404, 'resource_not_found', `no run with id ${id ?? ''}`);
+    return found;
+  };
+  const item = (id: string | undefined) => ({ status: 200, json: toRunItem(run(id), core.url()) });
+  return [
+    {
+      method: 'GET',
+      path: '/stats',
+      handle() {
+        const now = core.now();
+        return {
+          status: 200,
+          json: {
+            started_at: new Date(startedAt).toISOString(),
+            now: new Date(now).toISOString(),
+            requests: requests.snapshot(),
+            requests_total: requests.total(),
+            runs: { total: core.store.count(), by_state: core.store.countByState() },
+            followups: core.store.followups.length,
+          },
+        };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/stats/reset',
+      handle: () => (requests.reset(), { status: 200, json: {} }),
+    },
+    { method: 'GET', path: '/faults', handle: () => ({ status: 200, json: faults.snapshot() }) },
+    {
+      method: 'DELETE',
+      path: '/faults',
+      handle: () => (faults.clear(), { status: 200, json: faults.snapshot() }),
+    },
+    {
+      method: 'POST',
+      path: '/faults',
+      handle(req) {
+        const b = parseBody(FaultsBody, req.body);
+        if (b.clear) faults.clear();
+        if (b.failNext !== undefined) {
+          faults.failNext(b.failNext, b.status ?? 503, {
+            ...(b.retryAfterSeconds !== undefined
+              ? { retryAfterSeconds: b.retryAfterSeconds }
+              : {}),
+            ...(b.route ? { route: b.route } : {}),
+          });
+        }
+        if (b.dropNext !== undefined) {
+          faults.dropNext(b.dropNext, {
+            afterProcessing: b.dropAfterProcessing ?? false,
+            ...(b.route ? { route: b.route } : {}),
+          });
+        }
+        if (b.latencyMs !== undefined) faults.setLatency(b.latencyMs);
+        return { status: 200, json: faults.snapshot() };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/followups',
+      handle(req) {
+        const runId = req.query.get('run_id');
+        const all = core.store.followups;
+        return {
+          status: 200,
+          json: { followups: runId ? all.filter((f) => f.runId === runId) : all },
+        };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/runs/:id/history',
+      handle(req) {
+        core.now();
+        const r = run(req.params.id);
+        return { status: 200, json: { run_id: r.runId, history: r.history } };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/runs/:id/advance',
+      handle(req) {
+        const b = parseBody(AdvanceBody, req.body ?? {});
+        core.advance(run(req.params.id).runId, b.state);
+        return item(req.params.id);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/runs/:id/state',
+      handle(req) {
+        const b = parseBody(StateBody, req.body);
+        core.setState(run(req.params.id).runId, b.state);
+        return item(req.params.id);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/seed',
+      handle(req) {
+        const b = parseBody(SeedBody, req.body);
+        const ids = core.seed(b.count, {
+          ...(b.prompt ? { prompt: b.prompt } : {}),
+          ...(b.state ? { state: b.state } : {}),
+          ...(b.metadata ? { metadata: b.metadata } : {}),
+          ...(b.config ? { config: b.config } : {}),
+          ...(b.spread_ms !== undefined ? { spreadMs: b.spread_ms } : {}),
+          ...(b.manual !== undefined ? { manual: b.manual } : {}),
+        });
+        return { status: 200, json: { created: ids.length, run_ids: ids } };
+      },
+    },
+  ];
+}

@@ -1,0 +1,85 @@
+/**
+ * Injected faults for contract requests: answer with an error status, destroy the socket,
+ * or add latency. Rules are consumed in the order they were added.
+ */
+import { EmulatorProblem, codeForStatus } from '../http/problem.js';
+import type { DropOptions, FailOptions, FaultControls, FaultSnapshot } from './types.js';
+
+export type FaultDecision =
+  { kind: 'fail'; problem: EmulatorProblem } | { kind: 'drop'; afterProcessing: boolean };
+
+export interface Faults extends FaultControls {
+  /** The fault for a request to `route`, consuming one use of the first matching rule. */
+  take(route: string): FaultDecision | undefined;
+  latencyMs(): number;
+}
+
+interface Rule {
+  kind: 'fail' | 'drop';
+  remaining: number;
+  status?: number;
+  route?: string;
+  retryAfterSeconds?: number;
+  afterProcessing?: boolean;
+}
+
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
+function checkCount(n: number): void {
+  if (!Number.isInteger(n) || n < 0)
+    throw new RangeError(`fault count must be a whole number, got ${n}`);
+}
+
+export function createFaults(): Faults {
+  let rules: Rule[] = [];
+  let latency = 0;
+
+  function toProblem(rule: Rule): EmulatorProblem {
+    const status = rule.status ?? 500;
+    const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+    const retryAfter =
+      rule.retryAfterSeconds ??
+      (status === 429 || status === 503 ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
+    return new EmulatorProblem(status, codeForStatus(status), `injected fault: ${status}`, {
+      retryable,
+      ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
+    });
+  }
+
+  return {
+    failNext(n: number, status: number, opts: FailOptions = {}) {
+      checkCount(n);
+      if (!Number.isInteger(status) || status < 400 || status > 599) {
+        throw new RangeError(`fault status must be 400-599, got ${status}`);
+      }
+      if (n > 0) rules.push({ kind: 'fail', remaining: n, status, ...opts });
+    },
+    dropNext(n: number, opts: DropOptions = {}) {
+      checkCount(n);
+      if (n > 0) rules.push({ kind: 'drop', remaining: n, ...opts });
+    },
+    setLatency(ms: number) {
+      if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`latency must be >= 0, got ${ms}`);
+      latency = ms;
+    },
+    clear() {
+      rules = [];
+      latency = 0;
+    },
+    snapshot(): FaultSnapshot {
+      return { latencyMs: latency, rules: rules.map((r) => ({ ...r })) };
+    },
+    latencyMs: () => latency,
+    take(route) {
+      const rule = rules.find(
+        (r) => r.remaining > 0 && (r.route === undefined || r.route === route),
+      );
+      if (!rule) return undefined;
+      rule.remaining -= 1;
+      rules = rules.filter((r) => r.remaining > 0);
+      return rule.kind === 'fail'
+        ? { kind: 'fail', problem: toProblem(rule) }
+        : { kind: 'drop', afterProcessing: rule.afterProcessing ?? false };
+    },
+  };
+}

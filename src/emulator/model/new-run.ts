@@ -1,0 +1,72 @@
+/**
+ * Builds the emulator's record of a freshly created run (state QUEUED) from a validated
+ * request. Runs are ordinary whether they come from /agent/run, a factory or a seed.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CreateRunRequest } from '../../agent/schemas.js';
+import { isMarkedNonCancellable, parseScript } from './state-machine.js';
+import type { EmuRun, Principal } from './types.js';
+
+export const API_KEY_PRINCIPAL: Principal = {
+  uid: 'sa-api-key',
+  display_name: 'API key',
+  type: 'service_account',
+};
+
+const TITLE_MAX = 80;
+
+export function deriveTitle(prompt: string, skill?: string): string {
+  const line = prompt.split('\n').find((l) => l.trim() !== '') ?? '';
+  const text = line.replace(/\s+/g, ' ').trim();
+  if (text === '') return skill ? `Run skill ${skill}` : 'Untitled run';
+  return text.length <= TITLE_MAX ? text : `${text.slice(0, TITLE_MAX - 1).trimEnd()}…`;
+}
+
+export interface NewRunContext {
+  seq: number;
+  now: number;
+  creator?: Principal;
+  executor?: Principal;
+  triggerUrl?: string;
+}
+
+export function buildRun(req: CreateRunRequest, ctx: NewRunContext): EmuRun {
+  const prompt = req.prompt ?? '';
+  const title = req.title?.trim() ? req.title.trim() : deriveTitle(prompt, req.skill);
+  const runId = randomUUID();
+  const executor =
+    ctx.executor ??
+    (req.agent_identity_uid
+      ? {
+          uid: req.agent_identity_uid,
+          display_name: 'Agent identity',
+          type: 'service_account' as const,
+        }
+      : undefined);
+  return {
+    seq: ctx.seq,
+    runId,
+    title,
+    titleKey: title.toLowerCase(),
+    searchText: `${title}\n${prompt}`.toLowerCase(),
+    prompt,
+    state: 'QUEUED',
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    sessionId: randomUUID(),
+    ...(req.config ? { agentConfig: structuredClone(req.config) } : {}),
+    creator: ctx.creator ?? API_KEY_PRINCIPAL,
+    ...(executor ? { executor } : {}),
+    source: 'API',
+    artifacts: [],
+    ...(ctx.triggerUrl ? { triggerUrl: ctx.triggerUrl } : {}),
+    metadata: { ...(req.metadata ?? {}) },
+    conversationId: req.conversation_id ?? randomUUID(),
+    ...(req.parent_run_id ? { parentRunId: req.parent_run_id } : {}),
+    cancellable: !isMarkedNonCancellable(prompt),
+    history: [{ state: 'QUEUED', at: ctx.now }],
+    script: parseScript(prompt),
+    gen: 0,
+    manual: false,
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * The emulator's public types and its internal run record. The wire shapes come from the
+ * shared contract schemas (src/agent/schemas.ts).
+ */
+import type { AgentConfig, Artifact, CreateRunRequest, RunItem } from '../../agent/schemas.js';
+
+/** How long a run stays in each state (milliseconds). */
+export interface EmulatorTimings {
+  queuedMs: number;
+  pendingMs: number;
+  claimedMs: number;
+  /** INPROGRESS before the outcome. */
+  runMs: number;
+  /** INPROGRESS for `[slow]` runs, and PENDING for `[pending]` runs. */
+  slowRunMs: number;
+}
+
+export interface EmulatorFactory {
+  uid: string;
+  name: string;
+  alias?: string;
+}
+
+export interface EmulatorOptions {
+  /** 0 (default) = any free port. The CLI uses 8787. */
+  port?: number;
+  host?: string;
+  apiKey?: string;
+  timings?: Partial<EmulatorTimings>;
+  factories?: EmulatorFactory[];
+  clock?: { now(): number };
+  /** How often due state changes are applied (real time). Requests apply them too. */
+  tickMs?: number;
+  log?: (line: string) => void;
+}
+
+/** Type aliases (not interfaces) so they fit the schemas' loose object types. */
+export type Principal = {
+  uid: string;
+  display_name: string;
+  type: 'user' | 'service_account';
+  email?: string;
+};
+
+export type StatusMessage = {
+  message: string;
+  error_code?: string;
+  retryable?: boolean;
+};
+
+/** What an execution of a run does; derived from markers in the prompt or follow-up. */
+export interface Script {
+  outcome: 'SUCCEEDED' | 'FAILED' | 'ERROR' | 'BLOCKED';
+  slow: boolean;
+  holdPending: boolean;
+}
+
+/** The emulator's own record of a run (mutable, internal). */
+export interface EmuRun {
+  seq: number;
+  runId: string;
+  title: string;
+  /** Lower-cased title: the `title` sort key. */
+  titleKey: string;
+  /** Lower-cased title + prompt: what `q` searches. */
+  searchText: string;
+  prompt: string;
+  state: string;
+  createdAt: number;
+  updatedAt: number;
+  startedAt?: number;
+  runTimeMs?: number;
+  sessionId: string;
+  agentConfig?: AgentConfig;
+  creator: Principal;
+  executor?: Principal;
+  source: string;
+  statusMessage?: StatusMessage;
+  artifacts: Artifact[];
+  triggerUrl?: string;
+  metadata: Record<string, string>;
+  conversationId: string;
+  parentRunId?: string;
+  cancellable: boolean;
+  history: StateEntry[];
+  script: Script;
+  /** Scheduling generation: a queued transition applies only while it matches. */
+  gen: number;
+  /** Held by setState(): no automatic transitions until advanced or followed up. */
+  manual: boolean;
+}
+
+export interface StateEntry {
+  state: string;
+  /** Epoch ms when the state was entered. */
+  at: number;
+}
+
+export interface RecordedFollowup {
+  runId: string;
+  message: string;
+  mode?: string;
+  at: number;
+}
+
+export interface FailOptions {
+  retryAfterSeconds?: number;
+  /** Only requests to this route template (e.g. 'POST /agent/run') consume the fault. */
+  route?: string;
+}
+
+export interface DropOptions {
+  /** Handle the request first, then destroy the socket instead of answering. */
+  afterProcessing?: boolean;
+  route?: string;
+}
+
+export interface FaultControls {
+  /** Answer the next `n` contract requests with `status` (problem body, nothing processed). */
+  failNext(n: number, status: number, opts?: FailOptions): void;
+  /** Destroy the socket of the next `n` contract requests without an answer. */
+  dropNext(n: number, opts?: DropOptions): void;
+  /** Delay every contract request by `ms` (real time). */
+  setLatency(ms: number): void;
+  clear(): void;
+  snapshot(): FaultSnapshot;
+}
+
+export interface FaultSnapshot {
+  latencyMs: number;
+  rules: {
+    kind: 'fail' | 'drop';
+    remaining: number;
+    status?: number;
+    route?: string;
+    retryAfterSeconds?: number;
+    afterProcessing?: boolean;
+  }[];
+}
+
+export interface RequestCounters {
+  /** Requests seen for a route template such as 'GET /agent/runs' (0 when none). */
+  get(route: string): number;
+  snapshot(): Record<string, number>;
+  total(): number;
+  reset(): void;
+}
+
+export interface SeedOptions {
+  prompt?: string | ((i: number) => string);
+  state?: string;
+  metadata?: Record<string, string> | ((i: number) => Record<string, string>);
+  config?: AgentConfig;
+  /** created_at spacing, going back in time from now (default 1000 ms). */
+  spreadMs?: number;
+  /** Hold the seeded state: no automatic transitions (default false). */
+  manual?: boolean;
+}
+
+export interface DirectRunOptions {
+  state?: string;
+  manual?: boolean;
+  createdAt?: number;
+  creator?: Principal;
+}
+
+export interface Emulator {
+  /** e.g. http://127.0.0.1:PORT */
+  url: string;
+  /** url + '/api/v1' */
+  baseUrl: string;
+  apiKey: string;
+  close(): Promise<void>;
+  runs: { get(runId: string): RunItem | undefined; all(): RunItem[]; count(): number };
+  /** Every follow-up accepted, oldest first (live view). */
+  followups: readonly RecordedFollowup[];
+  requests: RequestCounters;
+  /** When each state was entered, oldest first ([] for an unknown run). */
+  history(runId: string): StateEntry[];
+  faults: FaultControls;
+  seedRuns(n: number, opts?: SeedOptions): string[];
+  createRunDirect(req: CreateRunRequest, opts?: DirectRunOptions): RunItem;
+  /** Next scripted state now (or `state`), then automatic progression from there. */
+  advance(runId: string, state?: string): RunItem | undefined;
+  /** Set `state` now and hold it (no automatic transitions). */
+  setState(runId: string, state: string): RunItem | undefined;
+  /** Apply every transition due by the clock now (requests and the tick do this too). */
+  tick(): void;
+}

@@ -1,0 +1,123 @@
+/**
+ * What the ingress does with a verified, parsed webhook: interpret it, drop what does not
+ * address the bot, apply the permission gate (refusing politely through the RefusalSink),
+ * and hand everything else to the TriggerSink. No run logic lives here.
+ */
+import { parseCommand } from '../../core/command/parse-command.js';
+import type { Logger, TriggerSink } from '../../core/ports.js';
+import type { Trigger } from '../../core/trigger.js';
+import { interpretEvent, type Permission } from './interpret-event.js';
+import { refusalMessage, type RefusalSink } from './refusal.js';
+
+export interface PullRequestLookup {
+  (q: {
+    owner: string;
+    repo: string;
+    number: number;
+  }): Promise<{ headRef: string; baseRef: string } | undefined>;
+}
+
+export interface DispatchDeps {
+  botHandle: string;
+  botLogin?: string;
+  triggerLabel: string;
+  allowedAssociations: string[];
+  commandWord: string;
+  sink: TriggerSink;
+  refusals?: RefusalSink;
+  maxBodyChars: number;
+  /** Tell the notifier which installation serves a repository (App auth). */
+  onInstallation?: (owner: string, repo: string, installationId: number) => void;
+  /** Head/base branches of a PR commented on (issue_comment payloads lack them). */
+  lookupPullRequest?: PullRequestLookup;
+  lookupTimeoutMs: number;
+}
+
+export type DispatchResult =
+  | { result: 'pong' | 'accepted' | 'duplicate' }
+  | { result: 'ignored'; reason: string }
+  | { result: 'refused'; detail: 'queued' | 'duplicate' | 'suppressed' | 'no_refusal_sink' }
+  | { result: 'invalid'; problem: string };
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([promise.catch(() => undefined), timeout]).finally(() => clearTimeout(timer));
+}
+
+export function createWebhookDispatcher(deps: DispatchDeps) {
+  const allowed = new Set(
+    deps.allowedAssociations.map((a) => a.trim().toUpperCase()).filter((a) => a !== ''),
+  );
+  const isAllowed = (p: Permission): boolean =>
+    p.kind === 'label-access' || allowed.has(p.value.toUpperCase());
+
+  async function addPullRequestRefs(trigger: Trigger, owner: string, repo: string, log: Logger) {
+    const issue = trigger.context.issue;
+    if (!issue?.isPullRequest || issue.headRef !== undefined || !deps.lookupPullRequest) return;
+    const refs = await withTimeout(
+      deps.lookupPullRequest({ owner, repo, number: issue.number }),
+      deps.lookupTimeoutMs,
+    );
+    if (refs === undefined) log.debug({}, 'pull request branches unknown; sent without them');
+    else Object.assign(issue, refs);
+  }
+
+  return async function dispatch(
+    event: string,
+    deliveryId: string,
+    payload: unknown,
+    receivedAt: string,
+    log: Logger,
+  ): Promise<DispatchResult> {
+    if (event === 'ping') return { result: 'pong' };
+    const meaning = interpretEvent(event, payload, {
+      botHandle: deps.botHandle,
+      botLogin: deps.botLogin,
+      triggerLabel: deps.triggerLabel,
+      maxBodyChars: deps.maxBodyChars,
+      deliveryId,
+      receivedAt,
+    });
+    if (meaning.kind !== 'candidate') {
+      return meaning.kind === 'ignore'
+        ? { result: 'ignored', reason: meaning.reason }
+        : { result: 'invalid', problem: meaning.problem };
+    }
+    const { trigger, owner, repo } = meaning;
+    if (meaning.installationId !== undefined) {
+      deps.onInstallation?.(owner, repo, meaning.installationId);
+    }
+    if (!trigger.addressed) {
+      const parsed = parseCommand({
+        text: trigger.text,
+        addressed: false,
+        platform: 'github',
+        botHandle: deps.botHandle,
+        commandWord: deps.commandWord,
+      });
+      if (parsed.kind === 'ignore') return { result: 'ignored', reason: parsed.reason };
+    }
+    const tlog = log.child({ threadKey: trigger.threadKey, actor: trigger.actor.id });
+    if (!isAllowed(meaning.permission)) {
+      tlog.info({ association: trigger.actor.association }, 'author may not trigger runs');
+      if (!deps.refusals) return { result: 'refused', detail: 'no_refusal_sink' };
+      const detail = await deps.refusals.refuse({
+        deliveryId,
+        threadKey: trigger.threadKey,
+        actor: trigger.actor,
+        triggerMessage: trigger.triggerMessage,
+        message: refusalMessage(trigger.actor, [...allowed]),
+      });
+      return { result: 'refused', detail };
+    }
+    await addPullRequestRefs(trigger, owner, repo, tlog);
+    const outcome = await deps.sink.accept(trigger);
+    tlog.info({ kind: trigger.kind, outcome }, 'GitHub trigger handed to the inbox');
+    return { result: outcome };
+  };
+}
+
+export type WebhookDispatcher = ReturnType<typeof createWebhookDispatcher>;

@@ -1,0 +1,108 @@
+/**
+ * The one polite reply to an author who may not trigger runs. The ingress runs no logic and
+ * reaches nothing of the service: it hands the reply to a `RefusalSink`, which the runtime
+ * wires to the outbox (`createOutboxRefusalSink`), so it is delivered, retried and parked
+ * like every other notification.
+ *
+ * Why a port of its own rather than the TriggerSink: the engine is told the platform gates
+ * happen at the ingress, and a refused trigger must not enter the inbox at all.
+ */
+import type { MessageModel } from '../../core/message/message-model.js';
+import type { Clock, Store } from '../../core/ports.js';
+import type { Actor, MessageRef } from '../../core/trigger.js';
+
+export interface Refusal {
+  deliveryId: string;
+  threadKey: string;
+  actor: Actor;
+  triggerMessage?: MessageRef;
+  message: MessageModel;
+}
+
+export interface RefusalSink {
+  /**
+   * Queue the reply. 'duplicate': this delivery was refused before (redelivery);
+   * 'suppressed': this person was already told in this thread recently.
+   */
+  refuse(refusal: Refusal): Promise<'queued' | 'duplicate' | 'suppressed'>;
+}
+
+const ASSOCIATION_WORDS: Record<string, string> = {
+  OWNER: 'the repository owner',
+  MEMBER: 'members of the organization',
+  COLLABORATOR: 'collaborators',
+  CONTRIBUTOR: 'contributors',
+  FIRST_TIME_CONTRIBUTOR: 'first-time contributors',
+  FIRST_TIMER: 'first-time GitHub users',
+  MANNEQUIN: 'mannequins',
+  NONE: 'anyone',
+};
+
+function listWords(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1] ?? ''}`;
+}
+
+/** The refusal notice: who may trigger runs, addressed to the person who tried. */
+export function refusalMessage(actor: Actor, allowedAssociations: string[]): MessageModel {
+  const who = listWords(allowedAssociations.map((a) => ASSOCIATION_WORDS[a.toUpperCase()] ?? a));
+  return {
+    type: 'notice',
+    tone: 'info',
+    mention: { platform: 'github', id: actor.id, name: actor.name },
+    text:
+      `Thanks for the request. Agent runs in this repository can be started, steered or ` +
+      `cancelled only by ${who || 'nobody (no author association is allowed)'}. ` +
+      `Please ask one of them to mention me for you.`,
+  };
+}
+
+export interface OutboxRefusalSinkDeps {
+  store: Pick<Store, 'outbox'>;
+  clock: Clock;
+  /** One refusal per person and thread within this window. Default 1 hour. */
+  windowMs?: number;
+  /** Delivery ids and (thread, person) pairs remembered. Default 5,000. */
+  remember?: number;
+}
+
+/** Drop the oldest entries (insertion order) beyond `max`. */
+function trim<K>(collection: Set<K> | Map<K, unknown>, max: number): void {
+  for (const key of collection.keys()) {
+    if (collection.size <= max) return;
+    collection.delete(key);
+  }
+}
+
+/**
+ * The outbox-backed sink. Redeliveries and repeated attempts are recognised in memory (one
+ * process's view; a redelivery to another replica may answer again, which is harmless).
+ */
+export function createOutboxRefusalSink(deps: OutboxRefusalSinkDeps): RefusalSink {
+  const windowMs = deps.windowMs ?? 60 * 60_000;
+  const remember = deps.remember ?? 5_000;
+  const deliveries = new Set<string>();
+  const told = new Map<string, number>();
+
+  return {
+    async refuse(refusal) {
+      if (deliveries.has(refusal.deliveryId)) return 'duplicate';
+      const now = deps.clock.now();
+      const key = `${refusal.threadKey}\u0000${refusal.actor.id.toLowerCase()}`;
+      const last = told.get(key);
+      const recentlyTold = last !== undefined && now - last < windowMs;
+      if (!recentlyTold) {
+        await deps.store.outbox.enqueue(
+          { kind: 'post', destination: { threadKey: refusal.threadKey }, message: refusal.message },
+          now,
+        );
+        told.delete(key);
+        told.set(key, now);
+        trim(told, remember);
+      }
+      deliveries.add(refusal.deliveryId);
+      trim(deliveries, remember);
+      return recentlyTold ? 'suppressed' : 'queued';
+    },
+  };
+}

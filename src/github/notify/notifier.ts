@@ -1,0 +1,219 @@
+/**
+ * The GitHub notifier (Notifier port): posts, edits and reacts through Octokit. Issue and PR
+ * conversations get issue comments; review-comment threads get replies to the thread's root
+ * review comment. Failures become `DeliveryError`s for the outbox (see delivery-error.ts).
+ */
+import type { MessageModel, ReactionName } from '../../core/message/message-model.js';
+import {
+  DeliveryError,
+  systemClock,
+  type Clock,
+  type Destination,
+  type Logger,
+  type Notifier,
+  type PostOptions,
+  type PostResult,
+} from '../../core/ports.js';
+import { decodeThreadKey } from '../../core/thread-key.js';
+import type { MessageRef } from '../../core/trigger.js';
+import { toDeliveryError } from './delivery-error.js';
+import { createGitHubClients, type GitHubAuth, type GitHubClients } from '../api/github-client.js';
+import {
+  addReaction,
+  createComment,
+  editComment,
+  getPullRequestRefs,
+  listRecentComments,
+  type Target,
+} from './github-requests.js';
+import { decodeMessageId, encodeMessageId } from '../api/message-ref.js';
+import { GITHUB_REACTION } from './reactions.js';
+import {
+  renderGitHubMarkdown,
+  renderGitHubMessage,
+  type RenderOptions,
+} from '../render/render-markdown.js';
+import { GITHUB_COMMENT_LIMIT, splitComment } from '../render/split-comment.js';
+
+export interface GitHubNotifierDeps {
+  auth: GitHubAuth;
+  apiUrl?: string;
+  logger: Logger;
+  clock?: Clock;
+  /** Resolve a repository's App installation; default asks GitHub with the App's JWT. */
+  installationIdFor?: (owner: string, repo: string) => Promise<number>;
+  /** The command word and bot handle shown in rendered comments. */
+  render?: Omit<RenderOptions, 'limit'>;
+  /** Per-request timeout. Default 15 s. */
+  requestTimeoutMs?: number;
+  /** Quick 5xx retries inside Octokit (default 1) and their base delay (default 500 ms). */
+  retries?: number;
+  retryBaseMs?: number;
+  /** Spacing of write requests; default 1 s. Tests pass 0. */
+  minWriteIntervalMs?: number;
+}
+
+export interface PullRequestRefs {
+  headRef: string;
+  baseRef: string;
+}
+
+export interface GitHubNotifier extends Notifier {
+  readonly platform: 'github';
+  /** Seed the installation cache from a webhook's `installation.id` (App auth). */
+  learnInstallation(owner: string, repo: string, installationId: number): void;
+  /** A pull request's head and base branches; `undefined` when GitHub does not say. */
+  lookupPullRequest(q: {
+    owner: string;
+    repo: string;
+    number: number;
+  }): Promise<PullRequestRefs | undefined>;
+  /** The underlying clients (tests read the token cache). */
+  readonly clients: GitHubClients;
+}
+
+/**
+ * The hidden mark a posted part carries (see PostOptions): invisible in the rendered comment,
+ * and never produced from user text, whose HTML the renderer neutralises.
+ */
+export function notificationMarker(key: string, part: number): string {
+  return `<!-- agent-relay:notification ${key}/${part} -->`;
+}
+/** Room kept in each part for the mark. */
+const MARKER_ROOM = 80;
+
+function githubAddress(threadKey: string) {
+  const addr = decodeThreadKey(threadKey);
+  if (addr?.platform !== 'github') {
+    throw new DeliveryError('invalid', `not a GitHub thread key: ${threadKey}`, false);
+  }
+  return addr;
+}
+
+export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
+  const clock = deps.clock ?? systemClock;
+  const logger = deps.logger.child({ component: 'github-notifier' });
+  const clients = createGitHubClients({
+    auth: deps.auth,
+    apiUrl: deps.apiUrl,
+    logger: deps.logger,
+    clock,
+    installationIdFor: deps.installationIdFor,
+    retries: deps.retries,
+    retryBaseMs: deps.retryBaseMs,
+    minWriteIntervalMs: deps.minWriteIntervalMs,
+  });
+  const timeoutMs = deps.requestTimeoutMs ?? 15_000;
+
+  /** Run one GitHub call for a thread, turning failures into DeliveryErrors. */
+  async function call<T>(
+    threadKey: string,
+    what: string,
+    fn: (t: Target) => Promise<T>,
+  ): Promise<T> {
+    const { owner, repo } = githubAddress(threadKey);
+    try {
+      const octokit = await clients.forRepo(owner, repo);
+      return await fn({ octokit, owner, repo, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (err) {
+      const failure = toDeliveryError(err, what, clock.now());
+      if (failure.code === 'not_found' || failure.code === 'forbidden') {
+        clients.forgetRepo(owner, repo);
+        logger.warn(
+          { threadKey, code: failure.code, what },
+          'GitHub refused the notification; it will be parked',
+        );
+      }
+      throw failure;
+    }
+  }
+
+  return {
+    platform: 'github',
+    clients,
+
+    async post(to: Destination, message: MessageModel, options?: PostOptions): Promise<PostResult> {
+      const addr = githubAddress(to.threadKey);
+      const key = options?.key;
+      const parts =
+        key === undefined
+          ? renderGitHubMessage(message, deps.render)
+          : renderGitHubMessage(message, {
+              ...deps.render,
+              limit: GITHUB_COMMENT_LIMIT - MARKER_ROOM,
+            }).map((body, i) => `${body}\n\n${notificationMarker(key, i)}`);
+      // Parts an earlier attempt already posted (it may have stopped half-way).
+      const earlier = new Map<number, MessageRef>();
+      if (key !== undefined && options?.mayExist !== undefined) {
+        const since = Math.max(0, options.mayExist.since);
+        const comments = await call(to.threadKey, 'list comments', (t) =>
+          listRecentComments(t, addr, since),
+        );
+        parts.forEach((_, i) => {
+          const mark = notificationMarker(key, i);
+          const c = comments.find((comment) => comment.body?.includes(mark));
+          if (c === undefined) return;
+          const id =
+            addr.reviewCommentId === undefined
+              ? ({ kind: 'issue', commentId: c.id } as const)
+              : ({ kind: 'review', commentId: c.id } as const);
+          earlier.set(i, { threadKey: to.threadKey, id: encodeMessageId(id), url: c.html_url });
+        });
+        if (earlier.size > 0) {
+          logger.info(
+            { threadKey: to.threadKey, key, parts: parts.length, found: earlier.size },
+            'notification was already posted; not again',
+          );
+        }
+      }
+      let first: MessageRef | undefined;
+      for (const [i, body] of parts.entries()) {
+        const done = earlier.get(i);
+        if (done !== undefined) {
+          first ??= done;
+          continue;
+        }
+        const made = await call(to.threadKey, 'post comment', (t) => createComment(t, addr, body));
+        first ??= { threadKey: to.threadKey, id: encodeMessageId(made.id), url: made.url };
+      }
+      if (first === undefined) throw new DeliveryError('invalid', 'nothing to post', false);
+      return { ref: first };
+    },
+
+    async update(ref: MessageRef, message: MessageModel): Promise<void> {
+      const id = decodeMessageId(ref.id);
+      if (id === undefined || id.kind === 'issue-body') {
+        throw new DeliveryError('invalid', `cannot edit GitHub message ${ref.id}`, false);
+      }
+      // An edited comment stays one comment: cut, with a note, rather than spill over.
+      const [body = ''] = splitComment(renderGitHubMarkdown(message, deps.render), {
+        limit: GITHUB_COMMENT_LIMIT,
+        continuedNote: '<sub>(truncated)</sub>',
+      });
+      await call(ref.threadKey, 'edit comment', (t) => editComment(t, id, body));
+    },
+
+    async react(target: MessageRef, reaction: ReactionName): Promise<void> {
+      const id = decodeMessageId(target.id);
+      if (id === undefined)
+        throw new DeliveryError('invalid', `cannot react to ${target.id}`, false);
+      await call(target.threadKey, 'add reaction', (t) =>
+        addReaction(t, id, GITHUB_REACTION[reaction]),
+      );
+    },
+
+    learnInstallation: (owner, repo, installationId) =>
+      clients.learnInstallation(owner, repo, installationId),
+
+    async lookupPullRequest({ owner, repo, number }) {
+      try {
+        const octokit = await clients.forRepo(owner, repo);
+        const signal = AbortSignal.timeout(timeoutMs);
+        return await getPullRequestRefs({ octokit, owner, repo, signal }, number);
+      } catch (err) {
+        logger.debug({ owner, repo, number, err: String(err) }, 'pull request lookup failed');
+        return undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The tracker's decision for one run (pure): given what the store holds and what the service
+ * says now, the patch to write and the notifications to queue with it, in one transaction.
+ * The status message is edited on every change; an ended or BLOCKED state gets one reply
+ * and one reaction per episode (`notifiedState`); a live state opens a new episode.
+ */
+import type { RunItem } from '../../agent/schemas.js';
+import type { OutboxPayload, RunRecord } from '../../core/ports.js';
+import { runOutcomeMessage, runStatusMessage } from '../../core/message/render-model.js';
+import { stateView } from '../../core/message/state-view.js';
+import { outcomeReaction, viewOf } from '../../core/message/run-view.js';
+
+/** `notifiedState` value meaning "nothing notified in this episode" (the store keeps ''). */
+export const NOT_NOTIFIED = '';
+
+export interface TrackingIntervals {
+  baseMs: number;
+  maxMs: number;
+  blockedMs: number;
+}
+
+export interface Observation {
+  changed: boolean;
+  patch: Partial<Omit<RunRecord, 'runId'>>;
+  notifications: OutboxPayload[];
+}
+
+/** Epoch ms of an RFC 3339 timestamp, undefined when absent or unparsable. */
+export function epochOf(timestamp: string | null | undefined): number | undefined {
+  if (!timestamp) return undefined;
+  const ms = Date.parse(timestamp);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/**
+ * Whether the service's view differs from what the store holds. A view older than the one
+ * already seen (a lagging listing, an out-of-order commit) is not a change: applying it would
+ * move the run backwards.
+ */
+export function hasChanged(
+  record: RunRecord,
+  item: Pick<RunItem, 'state' | 'updated_at'>,
+): boolean {
+  if (item.state === record.state && item.updated_at === record.serviceUpdatedAt) return false;
+  const seen = epochOf(record.serviceUpdatedAt);
+  const listed = epochOf(item.updated_at);
+  return seen === undefined || listed === undefined || listed >= seen;
+}
+
+/**
+ * A list item without any of the detail-only fields: a service whose list returns summaries.
+ * The final (ended or BLOCKED) message is then built from the run's detail instead.
+ */
+export function looksLikeSummary(item: RunItem): boolean {
+  return !('artifacts' in item) && !('status_message' in item) && !('run_time' in item);
+}
+
+/** The next per-run interval while nothing changes: grows by half up to the cap. */
+export function grownInterval(record: RunRecord, intervals: TrackingIntervals): number {
+  const state = stateView(record.state);
+  if (state.blocked || state.ended) return intervals.blockedMs;
+  const current = Math.max(intervals.baseMs, record.checkIntervalMs);
+  return Math.min(intervals.maxMs, Math.round(current * 1.5));
+}
+
+export function observeRun(input: {
+  record: RunRecord;
+  item: RunItem;
+  now: number;
+  intervals: TrackingIntervals;
+}): Observation {
+  const { record, item, now, intervals } = input;
+  const state = stateView(item.state);
+  if (!hasChanged(record, item)) {
+    const interval = grownInterval(record, intervals);
+    const patch: Observation['patch'] = { nextCheckAt: now + interval, checkIntervalMs: interval };
+    const settledAndNotified =
+      stateView(record.state).ended && record.notifiedState === record.state;
+    if (settledAndNotified) {
+      // A record write the batch tracker notices (it reads the records written since).
+      patch.tracked = false;
+      patch.updatedAt = now;
+    }
+    return { changed: false, patch, notifications: [] };
+  }
+
+  const interval = state.blocked || state.ended ? intervals.blockedMs : intervals.baseMs;
+  const patch: Observation['patch'] = {
+    state: item.state,
+    serviceUpdatedAt: item.updated_at,
+    nextCheckAt: now + interval,
+    checkIntervalMs: interval,
+    updatedAt: now,
+  };
+  if (item.title && item.title !== record.title) patch.title = item.title;
+  const view = viewOf(record, item, now);
+  const destination = { threadKey: record.threadKey };
+  const notifications: OutboxPayload[] = [];
+  // Edit the status message only when what it shows moves: a new updated_at alone (the
+  // service touching the run) would cost a platform API call and change nothing on screen.
+  const firstLook = record.serviceUpdatedAt === undefined;
+  if (item.state !== record.state || (firstLook && Boolean(item.session_link))) {
+    notifications.push({
+      kind: 'status',
+      destination,
+      runId: record.runId,
+      message: runStatusMessage(view),
+      observedAt: now,
+    });
+  }
+
+  const episodeEnds = state.ended || state.blocked;
+  if (episodeEnds && record.notifiedState !== item.state) {
+    notifications.push({
+      kind: 'post',
+      destination,
+      runId: record.runId,
+      message: runOutcomeMessage(view),
+      observedAt: now,
+    });
+    const reaction = outcomeReaction(item.state);
+    if (record.triggerMessage && reaction) {
+      notifications.push({
+        kind: 'react',
+        destination,
+        runId: record.runId,
+        target: record.triggerMessage,
+        reaction,
+        observedAt: now,
+      });
+    }
+    patch.notifiedState = item.state;
+  } else if (!episodeEnds && record.notifiedState) {
+    patch.notifiedState = NOT_NOTIFIED;
+  }
+  if (state.ended && patch.notifiedState === item.state) patch.tracked = false;
+  if (state.ended && record.notifiedState === item.state) patch.tracked = false;
+  return { changed: true, patch, notifications };
+}

@@ -1,0 +1,187 @@
+/**
+ * The tracker: finds state changes of every tracked run and writes the new state and its
+ * notifications in one transaction (so a crash neither loses nor repeats one). Batch mode
+ * (tracker-batch.ts) lists what changed since a high-water mark once per cycle for all runs;
+ * per-run mode fetches every due run's detail with a per-run backoff (the baseline, and the
+ * fallback for a service without `updated_after`). A 429 slows the whole tracker down.
+ */
+import type { RunRecord } from '../../core/ports.js';
+import { backoffDelay, createWaiter } from '../workers/backoff.js';
+import type { TrackingIntervals } from './detect-changes.js';
+import { forEachLimit } from '../workers/for-each-limit.js';
+import { createBatchCycle } from './batch-cycle.js';
+import {
+  createRunObserver,
+  RateLimited,
+  type CycleStats,
+  type RunObserver,
+  type TrackerDeps,
+} from './observe.js';
+
+export type { CycleStats, TrackerDeps, TrackerMode } from './observe.js';
+
+export interface Tracker {
+  start(): void;
+  stop(): Promise<void>;
+  runCycle(): Promise<CycleStats>;
+  /** Look at this run soon (after a follow-up or cancel): wakes the tracker early. */
+  nudge(runId: string): void;
+}
+
+export function createTracker(deps: TrackerDeps): Tracker {
+  const { store, agent, clock, metrics, options } = deps;
+  const log = deps.logger.child({ component: 'tracker' });
+  const intervals: TrackingIntervals = {
+    baseMs: options.pollIntervalMs,
+    maxMs: options.maxCheckIntervalMs,
+    blockedMs: options.blockedCheckIntervalMs,
+  };
+  const nudged = new Set<string>();
+  const observed = createRunObserver({
+    store,
+    agent,
+    clock,
+    log,
+    intervals,
+    onLook: (runId) => nudged.delete(runId),
+  });
+  // Ingress first, also within a cycle: a listing of hundreds of changed runs (after a burst
+  // of new runs) is applied a run at a time between the requests of a burst.
+  const { priority } = deps;
+  const observer: RunObserver = priority
+    ? {
+        apply: async (runId, item, stats) => {
+          await priority.clear();
+          return observed.apply(runId, item, stats);
+        },
+        fetchAndApply: async (run, stats) => {
+          await priority.clear();
+          return observed.fetchAndApply(run, stats);
+        },
+      }
+    : observed;
+  const concurrency = options.concurrency ?? 8;
+  const batchCycle = createBatchCycle({
+    store,
+    now: () => clock.now(),
+    agent,
+    log,
+    observer,
+    options: {
+      marginMs: options.safetyMarginMs ?? 2_000,
+      pageLimit: options.listPageLimit ?? 500,
+      maxPages: options.maxListPages ?? 10,
+      sweepEveryCycles: Math.max(1, options.sweepEveryCycles ?? 150),
+      newlyTrackedLookBackMs: options.newlyTrackedLookBackMs ?? 60_000,
+      summaryDetailAttempts: Math.max(1, options.summaryDetailAttempts ?? 3),
+      concurrency,
+    },
+  });
+  const waiter = createWaiter();
+  let pausedUntil = 0;
+  let rateLimitStreak = 0;
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let cycle: Promise<CycleStats> | undefined;
+
+  async function perRunCycle(stats: CycleStats): Promise<void> {
+    stats.tracked = await store.runs.countTracked();
+    const due = await store.runs.listDue(clock.now(), options.perRunLimit ?? 500);
+    const dueIds = new Set(due.map((r) => r.runId));
+    const extra: RunRecord[] = [];
+    for (const runId of nudged) {
+      if (dueIds.has(runId)) continue;
+      const run = await store.runs.get(runId);
+      if (run?.tracked) extra.push(run);
+    }
+    await forEachLimit([...due, ...extra], concurrency, (run) =>
+      observer.fetchAndApply(run, stats),
+    );
+  }
+
+  async function runCycleNow(): Promise<CycleStats> {
+    const startedAt = clock.now();
+    const stats: CycleStats = {
+      mode: options.mode,
+      paused: false,
+      tracked: 0,
+      listRequests: 0,
+      detailRequests: 0,
+      changed: 0,
+      notifications: 0,
+      swept: false,
+      listFailed: false,
+      durationMs: 0,
+    };
+    if (startedAt < pausedUntil) {
+      stats.paused = true;
+      return stats;
+    }
+    const t0 = performance.now();
+    try {
+      if (options.mode === 'batch') await batchCycle(stats);
+      else await perRunCycle(stats);
+      rateLimitStreak = 0;
+    } catch (err) {
+      if (!(err instanceof RateLimited)) throw err;
+      const delay = Math.max(
+        err.retryAfterMs ?? 0,
+        backoffDelay(rateLimitStreak, {
+          baseMs: options.pollIntervalMs * 2,
+          maxMs: 120_000,
+          random: deps.random,
+        }),
+      );
+      rateLimitStreak += 1;
+      pausedUntil = clock.now() + delay;
+      log.warn({ delayMs: delay }, 'service answered 429: tracker slows down');
+    } finally {
+      stats.durationMs = performance.now() - t0;
+      metrics.observe('tracker_cycle_seconds', stats.durationMs / 1000, { mode: options.mode });
+      metrics.set('live_runs_tracked', stats.tracked);
+      if (stats.notifications > 0) deps.notifyOutbox?.();
+    }
+    return stats;
+  }
+
+  function runCycle(): Promise<CycleStats> {
+    // One cycle at a time: a nudge during a cycle waits for it instead of overlapping.
+    const next = (cycle ?? Promise.resolve()).catch(() => undefined).then(runCycleNow);
+    cycle = next;
+    return next;
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      try {
+        await deps.priority?.clear();
+        await runCycle();
+      } catch (err) {
+        log.error({ err }, 'tracker cycle failed');
+      }
+      if (!running) break;
+      const untilResume = pausedUntil - clock.now();
+      await waiter.wait(Math.max(options.pollIntervalMs, untilResume));
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      waiter.wake();
+      await loop;
+    },
+    runCycle,
+    nudge(runId) {
+      // Batch: the follow-up or cancel moves the run's updated_at, so the next listing shows
+      // it; waking early is enough. Per-run: look at the run in the next cycle.
+      if (options.mode === 'per-run') nudged.add(runId);
+      waiter.wake();
+    },
+  };
+}

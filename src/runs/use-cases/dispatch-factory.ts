@@ -1,0 +1,84 @@
+/**
+ * Hand work to a factory's foreman (`factory <alias> …`, `@<alias> …`, `factory=<alias>`, or a
+ * GitHub `factory:<alias>` label). The alias is resolved by search, keeping the exact alias
+ * match (case-insensitive); none or several -> the person is shown the candidates.
+ */
+import type { DispatchRequest, Factory } from '../../agent/schemas.js';
+import { appliedSettings } from '../../core/message/applied-settings.js';
+import type { RunOptions } from '../../core/command/command.js';
+import { isServiceError } from '../../core/ports.js';
+import { factoryChoice, notice } from '../../core/message/render-model.js';
+import { buildPrompt } from './build-prompt.js';
+import { recordNewRun } from './record-run.js';
+import type { RunsDeps } from '../runs-deps.js';
+import { titleFor } from './start-run.js';
+import { fetchSlackThreadContext } from './thread-context.js';
+import { noEffects, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+
+export function pickFactory(alias: string, factories: readonly Factory[]): Factory[] {
+  const wanted = alias.replace(/^@/, '').toLowerCase();
+  return factories.filter((f) => (f.alias ?? '').replace(/^@/, '').toLowerCase() === wanted);
+}
+
+function ticketOf(job: TriggerJob): Pick<DispatchRequest, 'ticket_ref' | 'ticket_url'> {
+  const { issue, permalink, comment } = job.trigger.context;
+  const out: Pick<DispatchRequest, 'ticket_ref' | 'ticket_url'> = {};
+  if (issue) out.ticket_ref = `${issue.repo}#${issue.number}`;
+  const url = comment?.url ?? issue?.url ?? permalink;
+  if (url) out.ticket_url = url;
+  return out;
+}
+
+export async function dispatchFactory(
+  deps: RunsDeps,
+  job: TriggerJob,
+  input: { alias: string; prompt: string; inline: RunOptions; defaults: RunOptions },
+): Promise<Effects> {
+  // The dispatch carries no metadata stamp, so only our own record can prove an earlier
+  // attempt succeeded.
+  if (await deps.store.runs.getByRequest(job.requestId)) return noEffects;
+  const found = await deps.agent.listFactories({ search: input.alias });
+  const exact = pickFactory(input.alias, found);
+  const factory = exact.length === 1 ? exact[0] : undefined;
+  if (!factory) {
+    job.log.info({ alias: input.alias, candidates: found.length }, 'factory alias did not resolve');
+    return replyWith(job, factoryChoice(input.alias, exact.length > 1 ? exact : found));
+  }
+  const threadMessages = await fetchSlackThreadContext(deps, job);
+  const prompt = buildPrompt({
+    prompt: input.prompt,
+    context: job.trigger.context,
+    ...(threadMessages ? { threadMessages } : {}),
+    maxChars: deps.options.maxPromptChars,
+  });
+  const title = titleFor(input.prompt, { ...input.defaults, ...input.inline });
+  const body: DispatchRequest = { prompt, ...(title ? { title } : {}), ...ticketOf(job) };
+  let dispatched;
+  try {
+    dispatched = await deps.agent.dispatchToFactory(factory.uid, body);
+  } catch (err) {
+    // Without a metadata stamp there is nothing to reconcile by: a retry might dispatch twice.
+    if (!isServiceError(err) || !err.outcomeUnknown) throw err;
+    job.log.warn({ err, factory: factory.uid }, 'factory dispatch outcome unknown');
+    const text = `The Agent Run Service did not confirm the hand-off to ${factory.name}; the run may or may not have started. Check the list of runs before asking again.`;
+    return replyWith(job, notice('warning', text, undefined, job.actor));
+  }
+  job.log.info({ runId: dispatched.run_id, factory: factory.uid }, 'dispatched to factory');
+  // Model/env/skill do not travel with a dispatch: only the factory is reported.
+  const applied = appliedSettings(
+    { factory: input.inline.factory },
+    { factory: input.defaults.factory },
+  ).filter((s) => s.key === 'factory');
+  return recordNewRun(deps, job, {
+    runId: dispatched.run_id,
+    state: dispatched.state,
+    title: title ?? dispatched.run_id,
+    prompt: input.prompt,
+    applied,
+    factory: {
+      uid: factory.uid,
+      name: factory.name,
+      ...(factory.alias ? { alias: factory.alias } : {}),
+    },
+  });
+}

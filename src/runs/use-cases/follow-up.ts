@@ -1,0 +1,75 @@
+/**
+ * A message in a thread that has a run steers that run (DESIGN.md: also after it ended: the
+ * service continues the same conversation). Confirmed with an 'accepted' reaction, or a
+ * short reply where there is no message to react to. The run's next ended/BLOCKED state is a
+ * new episode, so its outcome is told again.
+ */
+import type { FollowupRequest } from '../../agent/schemas.js';
+import type { RunOptions } from '../../core/command/command.js';
+import type { RunRecord } from '../../core/ports.js';
+import { isServiceError } from '../../core/ports.js';
+import { followupSentMessage, notice } from '../../core/message/render-model.js';
+import { NOT_NOTIFIED } from '../tracker/detect-changes.js';
+import { viewOf } from '../../core/message/run-view.js';
+import type { RunsDeps } from '../runs-deps.js';
+import { enqueue, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+
+const MODES = new Set(['normal', 'plan', 'orchestrate']);
+
+export async function followUp(
+  deps: RunsDeps,
+  job: TriggerJob,
+  run: RunRecord,
+  input: { prompt: string; inline: RunOptions },
+): Promise<Effects> {
+  const body: FollowupRequest = { message: input.prompt };
+  if (input.inline.mode && MODES.has(input.inline.mode)) {
+    body.mode = input.inline.mode as NonNullable<FollowupRequest['mode']>;
+  }
+  try {
+    await deps.agent.sendFollowup(run.runId, body);
+  } catch (err) {
+    // A follow-up cannot be reconciled: sending it again might deliver it twice.
+    if (!isServiceError(err) || !err.outcomeUnknown) throw err;
+    job.log.warn({ err, runId: run.runId }, 'follow-up outcome unknown');
+    return replyWith(
+      job,
+      notice(
+        'warning',
+        `The Agent Run Service did not confirm your message to run ${run.runId}; it may or may not have arrived. Check the run's status before sending it again.`,
+        undefined,
+        job.actor,
+      ),
+    );
+  }
+  deps.metrics.inc('followups_sent', { platform: job.trigger.platform });
+  job.log.info({ runId: run.runId }, 'follow-up sent');
+  job.afterCommit.push(() => deps.nudgeTracker(run.runId));
+  const { trigger } = job;
+  const confirm: Effects = trigger.triggerMessage
+    ? enqueue({
+        kind: 'react',
+        destination: { threadKey: job.threadKey },
+        target: trigger.triggerMessage,
+        reaction: 'accepted',
+      })
+    : replyWith(
+        job,
+        followupSentMessage(
+          viewOf(run, { run_id: run.runId, title: run.title, state: run.state }, deps.clock.now()),
+          input.prompt,
+        ),
+      );
+  return async (tx, now) => {
+    const interval = deps.options.pollIntervalMs;
+    await tx.runs.update(run.runId, {
+      tracked: true,
+      nextCheckAt: now,
+      checkIntervalMs: interval,
+      notifiedState: NOT_NOTIFIED,
+      ...(trigger.triggerMessage ? { triggerMessage: trigger.triggerMessage } : {}),
+      updatedAt: now,
+    });
+    await confirm(tx, now);
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * Handle one inbox item: parse, route to its use case, and commit what it decided (writes
+ * and notifications) in ONE transaction together with completing the item. Failures become
+ * plain-words notices, a later retry (service unavailable: told once), or a final apology;
+ * the worker never dies of one.
+ */
+import type { InboxItem } from '../../core/ports.js';
+import { parseCommand } from '../../core/command/parse-command.js';
+import { notice } from '../../core/message/render-model.js';
+import { helpMessage } from '../../core/message/render-model.js';
+import { cancelRun } from './cancel-run.js';
+import { invocationOf, routeCommand } from './route-command.js';
+import type { RunsDeps } from '../runs-deps.js';
+import { decideFailure } from './service-failure.js';
+import { noEffects, prepareJob, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+
+async function decide(deps: RunsDeps, job: TriggerJob): Promise<Effects> {
+  const { trigger } = job;
+  if (trigger.kind === 'cancel_button') return cancelRun(deps, job, trigger.runId);
+  const parsed = parseCommand({
+    text: trigger.text,
+    addressed: trigger.addressed,
+    platform: trigger.platform,
+    botHandle: deps.options.botHandle,
+    commandWord: deps.options.commandWord,
+    maxPromptChars: deps.options.maxPromptChars,
+  });
+  switch (parsed.kind) {
+    case 'ignore':
+      job.log.debug({ reason: parsed.reason }, 'trigger ignored');
+      return noEffects;
+    case 'reply':
+      if (parsed.reply.type === 'help') return replyWith(job, helpMessage(invocationOf(deps, job)));
+      return replyWith(job, notice('error', parsed.reply.message, parsed.reply.usage, job.actor));
+    case 'command':
+      return routeCommand(deps, job, parsed.command);
+  }
+}
+
+async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise<void> {
+  const { item } = job;
+  const now = deps.clock.now();
+  const decision = decideFailure({
+    err,
+    item,
+    now,
+    retryDelaysMs: deps.options.inboxRetryDelaysMs,
+    mention: job.actor,
+  });
+  const level = decision.action === 'retry' ? 'warn' : 'error';
+  job.log[level]({ err, action: decision.action }, 'trigger failed');
+  await deps.store.transaction(async (tx) => {
+    if (decision.message) {
+      await tx.outbox.enqueue(
+        { kind: 'post', destination: job.reply, message: decision.message },
+        now,
+      );
+    }
+    if (decision.action === 'complete') await tx.inbox.complete(item.id, now);
+    else if (decision.action === 'fail') await tx.inbox.fail(item.id, decision.error, now);
+    else {
+      await tx.inbox.retryLater(
+        item.id,
+        decision.at,
+        decision.error,
+        item.waitNoticeSent || Boolean(decision.message),
+      );
+    }
+  });
+  if (decision.message) deps.notifyOutbox();
+}
+
+export function createTriggerHandler(deps: RunsDeps): (item: InboxItem) => Promise<void> {
+  return async (item) => {
+    const job = await prepareJob(deps, item);
+    try {
+      const effects = await decide(deps, job);
+      const now = deps.clock.now();
+      await deps.store.transaction(async (tx) => {
+        await effects(tx, now);
+        await tx.inbox.complete(item.id, now);
+      });
+    } catch (err) {
+      try {
+        await onFailure(deps, job, err);
+      } catch (storeErr) {
+        // The store itself failed: the item's lease runs out and it is claimed again.
+        job.log.error({ err: storeErr, cause: err }, 'could not record the failure of a trigger');
+      }
+      return;
+    }
+    for (const after of job.afterCommit) after();
+    deps.notifyOutbox();
+  };
+}

@@ -1,0 +1,69 @@
+/** Which use case a parsed command goes to (one registry, one place). */
+import type { Command, RunOptions } from '../../core/command/command.js';
+import { helpMessage } from '../../core/message/render-model.js';
+import { cancelRun } from './cancel-run.js';
+import { configCommand } from './config-command.js';
+import { currentRun } from './current-run.js';
+import { loadDefaults } from './defaults.js';
+import { dispatchFactory } from './dispatch-factory.js';
+import { followUp } from './follow-up.js';
+import { listRuns } from './list-runs.js';
+import type { RunsDeps } from '../runs-deps.js';
+import { showStatus } from './show-status.js';
+import { startRun } from './start-run.js';
+import { replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+
+export function invocationOf(deps: RunsDeps, job: TriggerJob): string {
+  return job.trigger.platform === 'slack' ? deps.options.commandWord : `@${deps.options.botHandle}`;
+}
+
+/** A prompt: follow up on the thread's run, or start one (here or at a factory). */
+async function prompt(
+  deps: RunsDeps,
+  job: TriggerJob,
+  input: { prompt: string; options: RunOptions; fresh: boolean },
+): Promise<Effects> {
+  const { trigger } = job;
+  const asksForFactory = Boolean(input.options.factory ?? trigger.factoryAlias);
+  if (!input.fresh && !trigger.anchorsNewThread && !asksForFactory) {
+    const run = await currentRun(deps, job.threadKey);
+    if (run) return followUp(deps, job, run, { prompt: input.prompt, inline: input.options });
+  }
+  const defaults = await loadDefaults(deps.store, trigger.settingsScope);
+  const inline: RunOptions = { ...input.options };
+  if (!inline.factory && trigger.factoryAlias) inline.factory = trigger.factoryAlias;
+  const alias = inline.factory ?? defaults.factory;
+  if (alias) return dispatchFactory(deps, job, { alias, prompt: input.prompt, inline, defaults });
+  return startRun(deps, job, { prompt: input.prompt, inline, defaults });
+}
+
+export async function routeCommand(
+  deps: RunsDeps,
+  job: TriggerJob,
+  command: Command,
+): Promise<Effects> {
+  switch (command.type) {
+    case 'run':
+      return prompt(deps, job, command);
+    case 'factory': {
+      const defaults = await loadDefaults(deps.store, job.trigger.settingsScope);
+      const inline: RunOptions = { ...command.options, factory: command.alias };
+      return dispatchFactory(deps, job, {
+        alias: command.alias,
+        prompt: command.prompt,
+        inline,
+        defaults,
+      });
+    }
+    case 'status':
+      return showStatus(deps, job, command.runId);
+    case 'cancel':
+      return cancelRun(deps, job, command.runId ?? job.trigger.runId);
+    case 'list':
+      return listRuns(deps, job, command);
+    case 'config':
+      return configCommand(job, command);
+    case 'help':
+      return replyWith(job, helpMessage(invocationOf(deps, job)));
+  }
+}

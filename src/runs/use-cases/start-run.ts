@@ -1,0 +1,110 @@
+/**
+ * Start a run (DESIGN.md, "The flow"): defaults applied (inline > channel/repo > service),
+ * the conversation's context in the prompt, the relay's metadata stamp, then one create.
+ * A retried attempt reconciles first, so a create that reached the service is not repeated.
+ */
+import type { CreateRunRequest, RunItem } from '../../agent/schemas.js';
+import { appliedSettings, effectiveOptions } from '../../core/message/applied-settings.js';
+import type { RunOptions } from '../../core/command/command.js';
+import { deriveTitle } from '../../core/command/derive-title.js';
+import { stateView } from '../../core/message/state-view.js';
+import { buildPrompt } from './build-prompt.js';
+import { looksLikeSummary } from '../tracker/detect-changes.js';
+import { reconcile } from './reconcile.js';
+import { recordNewRun } from './record-run.js';
+import { runMetadata } from './run-metadata.js';
+import type { RunsDeps } from '../runs-deps.js';
+import { fetchSlackThreadContext } from './thread-context.js';
+import { noEffects, type Effects, type TriggerJob } from './trigger-job.js';
+
+const MODES = new Set(['normal', 'plan', 'orchestrate']);
+
+export function titleFor(prompt: string, options: RunOptions): string | undefined {
+  const given = options.title?.trim();
+  if (given) return given;
+  return deriveTitle(prompt) || undefined;
+}
+
+export function createRequest(input: {
+  prompt: string;
+  title: string | undefined;
+  options: RunOptions;
+  metadata: Record<string, string>;
+}): CreateRunRequest {
+  const { options } = input;
+  const config: NonNullable<CreateRunRequest['config']> = {};
+  if (options.model) config.model_id = options.model;
+  if (options.env) config.environment_id = options.env;
+  if (options.skill) config.skill_spec = options.skill;
+  if (options.name) config.name = options.name;
+  const request: CreateRunRequest = { prompt: input.prompt, metadata: input.metadata };
+  if (input.title) request.title = input.title;
+  if (Object.keys(config).length > 0) request.config = config;
+  if (options.mode && MODES.has(options.mode)) {
+    request.mode = options.mode as NonNullable<CreateRunRequest['mode']>;
+  }
+  return request;
+}
+
+/**
+ * A found run that already ended (or is BLOCKED) gets its outcome reply at once; when the
+ * search returned a summary, the detail makes that reply complete. Best effort: a failed
+ * fetch keeps the summary.
+ */
+async function foundDetail(deps: RunsDeps, job: TriggerJob, found: RunItem): Promise<RunItem> {
+  const state = stateView(found.state);
+  if (!(state.ended || state.blocked) || !looksLikeSummary(found)) return found;
+  try {
+    return await deps.agent.getRun(found.run_id);
+  } catch (err) {
+    job.log.warn({ err, runId: found.run_id }, 'could not fetch the found run; using its summary');
+    return found;
+  }
+}
+
+export async function startRun(
+  deps: RunsDeps,
+  job: TriggerJob,
+  input: { prompt: string; inline: RunOptions; defaults: RunOptions },
+): Promise<Effects> {
+  const options = effectiveOptions(input.inline, input.defaults);
+  const applied = appliedSettings(input.inline, input.defaults);
+  const title = titleFor(input.prompt, options);
+
+  const earlier = await reconcile(deps, job);
+  if (earlier.kind === 'recorded') return noEffects;
+  if (earlier.kind === 'found') {
+    const found = await foundDetail(deps, job, earlier.run);
+    const { run_id, state } = found;
+    return recordNewRun(deps, job, {
+      runId: run_id,
+      state,
+      title: found.title || title || run_id,
+      prompt: input.prompt,
+      applied,
+      found,
+    });
+  }
+
+  const threadMessages = await fetchSlackThreadContext(deps, job);
+  const prompt = buildPrompt({
+    prompt: input.prompt,
+    context: job.trigger.context,
+    ...(threadMessages ? { threadMessages } : {}),
+    maxChars: deps.options.maxPromptChars,
+  });
+  const metadata = runMetadata({
+    trigger: job.trigger,
+    threadKey: job.threadKey,
+    requestId: job.requestId,
+  });
+  const created = await deps.agent.createRun(createRequest({ prompt, title, options, metadata }));
+  job.log.info({ runId: created.run_id, state: created.state }, 'run created');
+  return recordNewRun(deps, job, {
+    runId: created.run_id,
+    state: created.state,
+    title: title ?? created.run_id,
+    prompt: input.prompt,
+    applied,
+  });
+}

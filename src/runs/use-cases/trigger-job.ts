@@ -1,0 +1,76 @@
+/**
+ * One inbox item being handled: the trigger, its thread (aliases resolved), the request id
+ * stamped on a run it creates, where answers go, and a child logger. Use cases return
+ * `Effects`: the writes and notifications the handler commits in ONE transaction together
+ * with completing the inbox item.
+ */
+import type { MessageModel, PersonView } from '../../core/message/message-model.js';
+import type { Destination, InboxItem, Logger, OutboxPayload, StoreTx } from '../../core/ports.js';
+import type { Trigger } from '../../core/trigger.js';
+import { requestIdFor } from './run-metadata.js';
+import type { RunsDeps } from '../runs-deps.js';
+
+export interface TriggerJob {
+  item: InboxItem;
+  trigger: Trigger;
+  /** The thread key after alias resolution. */
+  threadKey: string;
+  requestId: string;
+  /** Where answers to this trigger go (privately to the caller for slash commands). */
+  reply: Destination;
+  /** The person who asked, for mentions in notices. */
+  actor: PersonView;
+  /**
+   * A run-creating attempt whose earlier attempt may have reached the service: a retry, or
+   * an item that waited at least one lease (a crashed worker). Reconcile before creating.
+   */
+  mayHaveRunBefore: boolean;
+  log: Logger;
+  /** Called after the handler's transaction committed (e.g. nudge the tracker). */
+  afterCommit: (() => void)[];
+}
+
+export type Effects = (tx: StoreTx, now: number) => Promise<void>;
+
+export const noEffects: Effects = async () => {};
+
+export function enqueue(...payloads: OutboxPayload[]): Effects {
+  return async (tx, now) => {
+    for (const payload of payloads) await tx.outbox.enqueue(payload, now);
+  };
+}
+
+/** A reply to the trigger (privately to the caller when the trigger asks for that). */
+export function replyWith(job: TriggerJob, message: MessageModel): Effects {
+  return enqueue({ kind: 'post', destination: job.reply, message });
+}
+
+export async function prepareJob(deps: RunsDeps, item: InboxItem): Promise<TriggerJob> {
+  const { trigger } = item;
+  const threadKey = await deps.store.threads.resolve(trigger.threadKey);
+  const now = deps.clock.now();
+  const reply: Destination = trigger.replyPrivatelyTo
+    ? { threadKey, privateTo: trigger.replyPrivatelyTo }
+    : { threadKey };
+  const actor: PersonView = {
+    platform: trigger.platform,
+    id: trigger.actor.id,
+    ...(trigger.actor.name ? { name: trigger.actor.name } : {}),
+  };
+  return {
+    item,
+    trigger,
+    threadKey,
+    requestId: requestIdFor(item),
+    reply,
+    actor,
+    mayHaveRunBefore: item.attempts > 0 || now - item.createdAt >= deps.options.leaseMs,
+    afterCommit: [],
+    log: deps.logger.child({
+      deliveryId: item.deliveryId,
+      threadKey,
+      inboxId: item.id,
+      attempt: item.attempts + 1,
+    }),
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * The outbox worker: delivers queued notifications through the thread's platform notifier,
+ * in order per thread, with retries and backoff, and keeps one status message per run
+ * (posted the first time, edited afterwards). A notification that keeps failing is parked,
+ * never retried forever.
+ */
+import type {
+  Clock,
+  Logger,
+  Metrics,
+  Notifier,
+  OutboxItem,
+  Random,
+  Store,
+} from '../../core/ports.js';
+import { DeliveryError } from '../../core/ports.js';
+import { platformOf } from '../../core/thread-key.js';
+import type { Platform } from '../../core/trigger.js';
+import { backoffDelay } from './backoff.js';
+import { createPump, type Pump } from './pump.js';
+import type { IngressPriorityGate } from './ingress-priority.js';
+
+export interface OutboxWorkerDeps {
+  store: Store;
+  notifiers: Partial<Record<Platform, Notifier>>;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  metrics: Metrics;
+  priority?: IngressPriorityGate;
+  options: {
+    leaseMs: number;
+    concurrency?: number;
+    pollMs: number;
+    maxAttempts: number;
+    drainMs: number;
+    /** First retry delay; doubles up to `maxRetryDelayMs`. */
+    retryBaseMs?: number;
+    maxRetryDelayMs?: number;
+  };
+}
+
+export type OutboxWorker = Pump;
+
+class ParkNow extends Error {
+  override readonly name = 'ParkNow';
+  readonly code = 'park_now';
+}
+
+/**
+ * A notification's mark on the platform: its outbox id and creation time, so that a new
+ * database (ids from 1 again) never matches an old message.
+ */
+/** A look for an earlier post starts this long before the notification was queued: our
+ * clock and the platform's may differ. */
+const CLOCK_SKEW_MS = 60_000;
+
+export function notificationKey(item: Pick<OutboxItem, 'id' | 'createdAt'>): string {
+  return `${item.id}.${item.createdAt}`;
+}
+
+export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
+  const { store, clock, logger, metrics, options } = deps;
+  const log = logger.child({ component: 'outbox' });
+
+  async function deliverOnce(item: OutboxItem, ilog: Logger): Promise<void> {
+    const { payload } = item;
+    const platform = platformOf(payload.destination.threadKey) ?? platformOf(item.threadKey);
+    const notifier = platform ? deps.notifiers[platform] : undefined;
+    if (!notifier) {
+      throw new ParkNow(`no notifier for platform ${platform ?? 'unknown'} (${item.threadKey})`);
+    }
+    const run = payload.runId ? await store.runs.get(payload.runId) : undefined;
+    // Posts carry a stable key; an attempt after an interrupted or failed one first looks
+    // for a message an earlier attempt may have posted (exactly one message per notification).
+    const postOptions = {
+      key: notificationKey(item),
+      ...(item.attempts > 0 ? { mayExist: { since: item.createdAt - CLOCK_SKEW_MS } } : {}),
+    };
+    switch (payload.kind) {
+      case 'react': {
+        if (!payload.target || !payload.reaction) throw new ParkNow('react without target');
+        await notifier.react(payload.target, payload.reaction);
+        return;
+      }
+      case 'post': {
+        if (!payload.message) throw new ParkNow('post without message');
+        // A run anchored in a new thread after this was queued: follow it there.
+        const destination = run
+          ? { ...payload.destination, threadKey: run.threadKey }
+          : payload.destination;
+        await notifier.post(destination, payload.message, postOptions);
+        return;
+      }
+      case 'status': {
+        if (!payload.message || !payload.runId) throw new ParkNow('status without message or run');
+        if (run?.statusMessage) {
+          try {
+            await notifier.update(run.statusMessage, payload.message);
+            return;
+          } catch (err) {
+            // The status message was deleted: post a new one (below) and keep that.
+            if (!(err instanceof DeliveryError && err.code === 'not_found')) throw err;
+            ilog.info({ runId: run.runId }, 'status message is gone; posting a new one');
+          }
+        }
+        const posted = await notifier.post(payload.destination, payload.message, postOptions);
+        if (!run) return;
+        const now = clock.now();
+        await store.transaction(async (tx) => {
+          const newKey = posted.newThreadKey;
+          if (newKey && newKey !== run.threadKey) {
+            // The status message became the run's thread (slash command): replies there
+            // find this run, and later notifications go there.
+            await tx.threads.upsert(
+              {
+                threadKey: newKey,
+                platform: run.platform,
+                currentRunId: run.runId,
+                startedBy: run.requester.id,
+              },
+              now,
+            );
+            await tx.runs.update(run.runId, { statusMessage: posted.ref, threadKey: newKey });
+          } else {
+            await tx.runs.update(run.runId, { statusMessage: posted.ref });
+          }
+        });
+        return;
+      }
+    }
+  }
+
+  async function deliver(item: OutboxItem): Promise<void> {
+    const ilog = log.child({
+      outboxId: item.id,
+      threadKey: item.threadKey,
+      kind: item.payload.kind,
+    });
+    try {
+      await deliverOnce(item, ilog);
+      const now = clock.now();
+      await store.outboxQueue.delivered(item.id, now);
+      metrics.inc('outbox_delivered', { kind: item.payload.kind });
+      if (item.payload.observedAt !== undefined) {
+        const seconds = Math.max(0, now - item.payload.observedAt) / 1000;
+        metrics.observe('state_change_to_notification_seconds', seconds, {
+          kind: item.payload.kind,
+        });
+      }
+    } catch (err) {
+      metrics.inc('outbox_delivery_failures', { kind: item.payload.kind });
+      const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      const now = clock.now();
+      const permanent = err instanceof ParkNow || (err instanceof DeliveryError && !err.retryable);
+      if (permanent || item.attempts + 1 >= options.maxAttempts) {
+        ilog.error({ err, attempts: item.attempts + 1 }, 'notification parked');
+        await store.outboxQueue.park(item.id, error, now);
+        return;
+      }
+      const delay = backoffDelay(item.attempts, {
+        baseMs: options.retryBaseMs ?? 1_000,
+        maxMs: options.maxRetryDelayMs ?? 300_000,
+        random: deps.random,
+      });
+      const retryAfter = err instanceof DeliveryError ? (err.retryAfterMs ?? 0) : 0;
+      ilog.warn({ err, attempts: item.attempts + 1 }, 'notification delivery failed; will retry');
+      await store.outboxQueue.retryLater(item.id, now + Math.max(delay, retryAfter), error);
+    }
+  }
+
+  // One lane per platform: GitHub spaces its writes a second apart, and a Slack reply must
+  // not wait behind a queue of GitHub edits (nor the other way round).
+  const lanes = (['slack', 'github'] as const).map((platform) =>
+    createPump({
+      name: `outbox:${platform}`,
+      logger: log,
+      concurrency: options.concurrency ?? 8,
+      pollMs: options.pollMs,
+      drainMs: options.drainMs,
+      // The depth gauge is read at scrape time (main.ts), not counted after every claim.
+      claim: (limit) =>
+        store.outboxQueue.claim(clock.now(), options.leaseMs, limit, {
+          threadKeyPrefix: `${platform}:`,
+        }),
+      process: deliver,
+      ...(deps.priority ? { priority: deps.priority } : {}),
+    }),
+  );
+  return {
+    start: () => lanes.forEach((lane) => lane.start()),
+    stop: async () => {
+      await Promise.all(lanes.map((lane) => lane.stop()));
+    },
+    wake: () => lanes.forEach((lane) => lane.wake()),
+    runOnce: async () =>
+      (await Promise.all(lanes.map((lane) => lane.runOnce()))).reduce((a, b) => a + b, 0),
+  };
+}

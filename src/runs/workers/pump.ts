@@ -1,0 +1,107 @@
+/**
+ * A claim-and-process loop shared by the inbox and outbox workers: claims as many items as
+ * it has free slots, processes them concurrently, claims again as slots free up, and sleeps
+ * `pollMs` (or until woken) when there is nothing to do. `stop()` drains in-flight items,
+ * bounded by `drainMs`.
+ */
+import type { Logger } from '../../core/ports.js';
+import { createWaiter } from './backoff.js';
+
+export interface Pump {
+  start(): void;
+  /** Stop claiming; let in-flight items finish (bounded). */
+  stop(): Promise<void>;
+  /** Look for work now (the ingress or a use case just queued some). */
+  wake(): void;
+  /** Claim once and process what was claimed; resolves with the number of items. */
+  runOnce(): Promise<number>;
+}
+
+export function createPump<T>(deps: {
+  name: string;
+  logger: Logger;
+  concurrency: number;
+  pollMs: number;
+  drainMs: number;
+  claim(limit: number): Promise<T[]>;
+  process(item: T): Promise<void>;
+  /** Ingress first: wait for a burst of requests to ease before claiming (ingress-priority.ts). */
+  priority?: { busy(): boolean; clear(): Promise<void> };
+}): Pump {
+  const inFlight = new Set<Promise<void>>();
+  const waiter = createWaiter();
+  let running = false;
+  let loop: Promise<void> | undefined;
+
+  function launch(item: T): Promise<void> {
+    const p: Promise<void> = deps
+      .process(item)
+      .catch((err: unknown) => {
+        deps.logger.error({ err }, `${deps.name}: item processing threw`);
+      })
+      .finally(() => {
+        inFlight.delete(p);
+        waiter.wake();
+      });
+    inFlight.add(p);
+    return p;
+  }
+
+  async function claimFree(): Promise<T[]> {
+    if (inFlight.size >= deps.concurrency) return [];
+    await deps.priority?.clear();
+    // During a burst, one item at a time: the ingress keeps the event loop.
+    const limit = deps.priority?.busy() ? Math.min(1, deps.concurrency) : deps.concurrency;
+    const free = limit - inFlight.size;
+    if (free <= 0) return [];
+    try {
+      return await deps.claim(free);
+    } catch (err) {
+      deps.logger.error({ err }, `${deps.name}: claim failed`);
+      return [];
+    }
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      const items = await claimFree();
+      for (const item of items) launch(item);
+      if (!running) break;
+      // Claimed a full batch and still have room? Look again at once; otherwise sleep.
+      if (items.length === 0 || inFlight.size >= deps.concurrency) {
+        await waiter.wait(deps.pollMs);
+      }
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      waiter.wake();
+      await loop;
+      if (inFlight.size === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), deps.drainMs);
+      });
+      const outcome = await Promise.race([Promise.allSettled([...inFlight]), timeout]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') {
+        deps.logger.warn({ inFlight: inFlight.size }, `${deps.name}: drain timed out`);
+      }
+    },
+    wake() {
+      waiter.wake();
+    },
+    async runOnce() {
+      const items = await claimFree();
+      await Promise.all(items.map((item) => launch(item)));
+      return items.length;
+    },
+  };
+}

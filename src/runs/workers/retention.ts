@@ -1,0 +1,75 @@
+/**
+ * Retention: every so often, delete the inbox items and notifications that finished more than
+ * `keepMs` ago (store.pruneFinished), a batch at a time, never during a burst of requests.
+ */
+import type { Clock, Logger, Store } from '../../core/ports.js';
+
+export interface RetentionDeps {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  /** How long a finished row is kept. */
+  keepMs: number;
+  /** How often to prune. Default 10 minutes. */
+  intervalMs?: number;
+  /** Rows per statement. Default 500. */
+  batch?: number;
+  /** A burst of requests is on: prune later (ingress-priority.ts). */
+  busy?: () => boolean;
+}
+
+export interface Retention {
+  /** Prune what is due now; resolves with the rows deleted. */
+  runOnce(): Promise<{ inbox: number; outbox: number }>;
+  start(): void;
+  /** Stop the timer and wait for a prune in progress. */
+  stop(): Promise<void>;
+}
+
+/** At most this many batches per run, so one run stays short even after a long pause. */
+const MAX_BATCHES = 40;
+
+export function createRetention(deps: RetentionDeps): Retention {
+  const batch = deps.batch ?? 500;
+  const logger = deps.logger.child({ component: 'retention' });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = false;
+
+  async function runOnce(): Promise<{ inbox: number; outbox: number }> {
+    const total = { inbox: 0, outbox: 0 };
+    const prune = deps.store.pruneFinished?.bind(deps.store);
+    if (!prune) return total;
+    const before = deps.clock.now() - deps.keepMs;
+    for (let i = 0; i < MAX_BATCHES && !stopped && !deps.busy?.(); i++) {
+      const deleted = await prune(before, batch);
+      total.inbox += deleted.inbox;
+      total.outbox += deleted.outbox;
+      if (deleted.inbox < batch && deleted.outbox < batch) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (total.inbox + total.outbox > 0) {
+      logger.info({ ...total, keptMs: deps.keepMs }, 'deleted finished triggers and notifications');
+    }
+    return total;
+  }
+
+  return {
+    runOnce,
+    start() {
+      if (timer) return;
+      timer = setInterval(() => {
+        if (running) return;
+        running = runOnce()
+          .catch((err: unknown) => logger.warn({ err }, 'retention: pruning failed'))
+          .finally(() => (running = undefined));
+      }, deps.intervalMs ?? 600_000);
+      timer.unref();
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The cheap start-up probe of the Agent Run Service: one `listRuns({limit: 1})`. A rejected
+ * key is fatal (nothing would work); an unreachable service is not (it may come back, and the
+ * inbox retries), so the caller only warns.
+ */
+import { isServiceError } from '../core/ports.js';
+import type { AgentService } from '../core/ports.js';
+
+export type AgentKeyCheck =
+  | { outcome: 'ok' }
+  | { outcome: 'rejected'; status: number }
+  | { outcome: 'unreachable'; detail: string };
+
+export async function checkAgentKey(
+  agent: Pick<AgentService, 'listRuns'>,
+  timeoutMs = 5_000,
+): Promise<AgentKeyCheck> {
+  try {
+    await agent.listRuns({ limit: 1 }, { timeoutMs, maxRetries: 0 });
+    return { outcome: 'ok' };
+  } catch (err) {
+    if (isServiceError(err) && (err.kind === 'authentication' || err.kind === 'permission_denied'))
+      return { outcome: 'rejected', status: err.status ?? 401 };
+    const detail = isServiceError(err)
+      ? `${err.kind}${err.status ? ` (${err.status})` : ''}`
+      : err instanceof Error
+        ? err.message
+        : String(err);
+    return { outcome: 'unreachable', detail };
+  }
+}
+
+/** Start-up failures that end the process with a one-line message and exit code 1. */
+export type StartupErrorCode =
+  'agent_key_rejected' | 'slack_auth_failed' | 'listen_failed' | 'database_unavailable';
+
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+  constructor(
+    readonly code: StartupErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export function keyRejectedMessage(url: string, status: number): string {
+  return (
+    `AGENT_API_KEY was rejected by ${url} (${status}). ` +
+    'Check the key (and that AGENT_API_URL is the versioned root, e.g. …/api/v1), then start again.'
+  );
+}

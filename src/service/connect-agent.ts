@@ -1,0 +1,63 @@
+/**
+ * The Agent Run Service the relay talks to: the real one (its key checked once at start-up:
+ * a 401 is fatal, no answer is only a warning), or the emulator embedded on loopback with a
+ * fresh random key when AGENT_API_URL is unset.
+ */
+import { randomUUID } from 'node:crypto';
+import { createAgentClient } from '../agent/index.js';
+import type { AgentRequestInfo } from '../agent/index.js';
+import { checkAgentKey, keyRejectedMessage, StartupError } from './agent-key-check.js';
+import type { Config } from '../config/load.js';
+import type { AgentService, Clock, Logger } from '../core/ports.js';
+import { FAST_TIMINGS, startEmulator } from '../emulator/index.js';
+import type { Emulator, EmulatorFactory, EmulatorTimings } from '../emulator/index.js';
+
+export interface ConnectedAgent {
+  agent: AgentService;
+  /** The base URL in use (the emulator's when embedded). */
+  agentUrl: string;
+  emulator?: Emulator;
+}
+
+/** The real service (its key checked once), or the embedded emulator on loopback. */
+export async function connectAgent(
+  config: Config,
+  deps: {
+    logger: Logger;
+    clock: Clock;
+    onRequest: (info: AgentRequestInfo) => void;
+    timings?: Partial<EmulatorTimings>;
+    factories?: EmulatorFactory[];
+  },
+): Promise<ConnectedAgent> {
+  const { logger, clock, onRequest } = deps;
+  if (config.agent.kind === 'emulator') {
+    const emulator = await startEmulator({
+      host: '127.0.0.1',
+      port: 0,
+      apiKey: randomUUID(),
+      clock,
+      timings: deps.timings ?? (config.agent.fast ? FAST_TIMINGS : undefined),
+      ...(deps.factories ? { factories: deps.factories } : {}),
+    });
+    const agent = createAgentClient({
+      baseUrl: emulator.baseUrl,
+      apiKey: emulator.apiKey,
+      clock,
+      onRequest,
+    });
+    return { agent, agentUrl: emulator.baseUrl, emulator };
+  }
+  const { url, apiKey } = config.agent;
+  const agent = createAgentClient({ baseUrl: url, apiKey, clock, onRequest });
+  const check = await checkAgentKey(agent);
+  if (check.outcome === 'rejected')
+    throw new StartupError('agent_key_rejected', keyRejectedMessage(url, check.status));
+  if (check.outcome === 'unreachable')
+    logger.warn(
+      { agentUrl: url, problem: check.detail },
+      `The Agent Run Service at ${url} did not answer (${check.detail}); starting anyway: ` +
+        'triggers wait in the inbox and are retried when it is back',
+    );
+  return { agent, agentUrl: url };
+}

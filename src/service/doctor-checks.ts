@@ -1,0 +1,149 @@
+/**
+ * The checks `agent-relay doctor` runs, one per dependency: the database, the Agent Run
+ * Service (reachability and key), Slack (auth.test) and GitHub (the token or App credentials).
+ * Each answers ok / fail / skip with one readable line; none prints a secret.
+ */
+import { createAppAuth } from '@octokit/auth-app';
+import { Octokit } from '@octokit/rest';
+import { z } from 'zod';
+import { createAgentClient } from '../agent/index.js';
+import { checkAgentKey } from './agent-key-check.js';
+import type { Config } from '../config/load.js';
+import { FAST_TIMINGS, startEmulator } from '../emulator/index.js';
+import { describeDatabase, describeGitHub, describeSlack } from './startup-report.js';
+import { openStore } from '../store/index.js';
+
+export type CheckStatus = 'ok' | 'fail' | 'skip';
+export interface CheckResult {
+  status: CheckStatus;
+  detail: string;
+}
+export interface DoctorCheck {
+  name: string;
+  run(): Promise<CheckResult>;
+}
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const ok = (detail: string): CheckResult => ({ status: 'ok', detail });
+const fail = (detail: string): CheckResult => ({ status: 'fail', detail });
+const skip = (detail: string): CheckResult => ({ status: 'skip', detail });
+
+export function doctorChecks(config: Config, timeoutMs: number): DoctorCheck[] {
+  return [
+    { name: 'database', run: () => checkDatabase(config) },
+    { name: 'agent service', run: () => checkAgentService(config, timeoutMs) },
+    { name: 'slack', run: () => checkSlack(config, timeoutMs) },
+    { name: 'github', run: () => checkGitHub(config, timeoutMs) },
+  ];
+}
+
+async function checkDatabase(config: Config): Promise<CheckResult> {
+  const where = describeDatabase(config.databaseUrl);
+  try {
+    const store = await openStore({ databaseUrl: config.databaseUrl });
+    try {
+      await store.ping();
+    } finally {
+      await store.close();
+    }
+    return ok(`${where}: reachable, migrations applied`);
+  } catch (err) {
+    return fail(`${where}: ${errorText(err)}`);
+  }
+}
+
+async function checkAgentService(config: Config, timeoutMs: number): Promise<CheckResult> {
+  if (config.agent.kind === 'emulator') {
+    const emulator = await startEmulator({ timings: FAST_TIMINGS });
+    try {
+      const client = createAgentClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey });
+      const result = await checkAgentKey(client, timeoutMs);
+      return result.outcome === 'ok'
+        ? ok(
+            'embedded emulator starts and answers (set AGENT_API_URL + AGENT_API_KEY for the real service)',
+          )
+        : fail(`embedded emulator did not answer: ${JSON.stringify(result)}`);
+    } finally {
+      await emulator.close();
+    }
+  }
+  const { url, apiKey } = config.agent;
+  const client = createAgentClient({ baseUrl: url, apiKey, maxRetries: 0, timeoutMs });
+  const result = await checkAgentKey(client, timeoutMs);
+  if (result.outcome === 'ok') return ok(`${url} answered; AGENT_API_KEY accepted`);
+  if (result.outcome === 'rejected')
+    return fail(`${url} rejected AGENT_API_KEY (${result.status})`);
+  return fail(`${url} unreachable: ${result.detail}`);
+}
+
+const SlackAuthTest = z.looseObject({
+  ok: z.boolean(),
+  error: z.string().optional(),
+  team: z.string().optional(),
+  user: z.string().optional(),
+});
+
+async function checkSlack(config: Config, timeoutMs: number): Promise<CheckResult> {
+  const slack = config.slack;
+  if (!slack) return skip(describeSlack(config, ''));
+  const base = slack.apiUrl ?? 'https://slack.com/api/';
+  try {
+    const res = await fetch(new URL('auth.test', base), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${slack.botToken}` },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const body = SlackAuthTest.parse(await res.json());
+    if (!body.ok)
+      return fail(`auth.test: ${body.error ?? `HTTP ${res.status}`} (check SLACK_BOT_TOKEN)`);
+    const mode = slack.appToken ? 'Socket Mode' : 'HTTP mode';
+    return ok(`auth.test ok: bot ${body.user ?? '?'} in team ${body.team ?? '?'} (${mode})`);
+  } catch (err) {
+    return fail(`Slack Web API at ${base} unreachable: ${errorText(err)}`);
+  }
+}
+
+async function checkGitHub(config: Config, timeoutMs: number): Promise<CheckResult> {
+  const github = config.github;
+  if (!github) return skip(describeGitHub(config, ''));
+  const request = { signal: AbortSignal.timeout(timeoutMs) };
+  try {
+    if (github.auth.kind === 'token') {
+      const octokit = new Octokit({ auth: github.auth.token, baseUrl: github.apiUrl, log: quiet });
+      const res = await octokit.request('GET /rate_limit', { request });
+      const remaining = res.data.resources.core.remaining;
+      return ok(`GITHUB_TOKEN accepted by ${github.apiUrl} (${remaining} core requests left)`);
+    }
+    const octokit = new Octokit({
+      authStrategy: createAppAuth,
+      auth: { appId: github.auth.appId, privateKey: github.auth.privateKey },
+      baseUrl: github.apiUrl,
+      log: quiet,
+    });
+    const res = await octokit.request('GET /app', { request });
+    const app = res.data as { slug?: string; installations_count?: number } | null;
+    return ok(
+      `GitHub App ${app?.slug ?? github.auth.appId} authenticated` +
+        (app?.installations_count !== undefined
+          ? `, ${app.installations_count} installation(s)`
+          : ''),
+    );
+  } catch (err) {
+    const status = (err as { status?: unknown }).status;
+    if (status === 401)
+      return fail(
+        github.auth.kind === 'token'
+          ? `GITHUB_TOKEN was rejected by ${github.apiUrl} (401)`
+          : `GitHub App ${github.auth.appId}: the private key was rejected by ${github.apiUrl} (401)`,
+      );
+    return fail(
+      `${github.apiUrl}: ${typeof status === 'number' ? `HTTP ${status}` : errorText(err)}`,
+    );
+  }
+}
+
+function errorText(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' ? `${err.message} (${code})` : err.message;
+}

@@ -1,0 +1,187 @@
+/**
+ * The one HTTP server. It routes by path, reads each POST body once (up to a limit, 413
+ * beyond it) and hands it to the route (also as `req.rawBody`, which Bolt's receiver reuses),
+ * answers 404/405 for what it does not serve, logs every request at debug with its latency,
+ * and drains on close: no new requests, in-flight ones finish (bounded).
+ */
+import { createServer as createHttpServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BODY_LIMIT_BYTES } from './body-limit.js';
+import type { Logger } from '../core/ports.js';
+
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse, rawBody: Buffer) => unknown;
+
+export interface Route {
+  path: string;
+  methods: readonly string[];
+  handler: RouteHandler;
+}
+
+export interface HttpRequestInfo {
+  method: string;
+  /** The matched route's path, or `unmatched`. */
+  route: string;
+  status: number;
+  durationMs: number;
+}
+
+export interface HttpServerOptions {
+  routes: readonly Route[];
+  logger: Logger;
+  /** Largest accepted request body; default BODY_LIMIT_BYTES (2 MiB). */
+  bodyLimitBytes?: number;
+  /** Called when a request arrives, with its route's path (or `unmatched`). */
+  onArrival?: (route: string) => void;
+  /** Called when each response ends (metrics). */
+  onRequest?: (info: HttpRequestInfo) => void;
+  /** Epoch ms for latency; default Date.now. */
+  now?: () => number;
+}
+
+export interface HttpServer {
+  readonly server: Server;
+  listen(port: number, host: string): Promise<{ url: string; port: number }>;
+  /** Stop accepting, let in-flight requests finish for up to `graceMs`, then close. */
+  close(graceMs: number): Promise<void>;
+  inFlight(): number;
+  readonly draining: boolean;
+}
+
+export const DEFAULT_BODY_LIMIT = BODY_LIMIT_BYTES;
+
+export function createServer(options: HttpServerOptions): HttpServer {
+  const { logger, routes } = options;
+  const limit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
+  const now = options.now ?? Date.now;
+  const byPath = new Map(routes.map((r) => [r.path, r]));
+  let inFlight = 0;
+  let draining = false;
+  const idle: (() => void)[] = [];
+
+  const server = createHttpServer((req, res) => {
+    const started = now();
+    const method = req.method ?? 'GET';
+    const path = pathOf(req.url);
+    const route = path === undefined ? undefined : byPath.get(path);
+    inFlight++;
+    options.onArrival?.(route?.path ?? 'unmatched');
+    res.on('close', () => {
+      inFlight--;
+      const info = { method, route: route?.path ?? 'unmatched', status: res.statusCode };
+      const durationMs = now() - started;
+      logger.debug({ ...info, path, durationMs }, 'http request');
+      options.onRequest?.({ ...info, durationMs });
+      if (inFlight === 0) idle.splice(0).forEach((f) => f());
+    });
+    if (draining) return reply(res, 503, { error: 'shutting_down' }, { connection: 'close' });
+    if (!route) return reply(res, 404, { error: 'not_found' });
+    if (!route.methods.includes(method))
+      return reply(res, 405, { error: 'method_not_allowed' }, { allow: route.methods.join(', ') });
+    void serve(route, req, res);
+  });
+  server.keepAliveTimeout = 5_000;
+
+  async function serve(route: Route, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const body = await readBody(req, limit);
+      if (body === 'too_large') {
+        reply(res, 413, { error: 'payload_too_large', limitBytes: limit }, { connection: 'close' });
+        return;
+      }
+      (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
+      await route.handler(req, res, body);
+    } catch (err) {
+      logger.error({ err, route: route.path }, 'request handler failed');
+      if (!res.headersSent) reply(res, 500, { error: 'internal_error' });
+      else res.end();
+    }
+  }
+
+  return {
+    server,
+    get draining() {
+      return draining;
+    },
+    inFlight: () => inFlight,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const bound = (server.address() as AddressInfo).port;
+          resolve({ url: `http://${urlHost(host)}:${bound}`, port: bound });
+        });
+      }),
+    async close(graceMs) {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, graceMs);
+          idle.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+      server.closeAllConnections();
+      if (server.listening) await closed;
+    },
+  };
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) return Promise.resolve('too_large');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        done = true;
+        resolve('too_large');
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!done) resolve(Buffer.concat(chunks));
+    });
+    req.on('error', (err) => {
+      if (!done) reject(err);
+    });
+  });
+}
+
+export function reply(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+function pathOf(url: string | undefined): string | undefined {
+  try {
+    return new URL(url ?? '/', 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}

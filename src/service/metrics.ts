@@ -1,0 +1,183 @@
+/**
+ * Prometheus series (prom-client, one registry per service instance). The core names events
+ * through the `Metrics` port; this binds them to counters, histograms and gauges. Labels the
+ * core passes that a series does not declare are dropped, never thrown on.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CounterName, GaugeName, HistogramName, Metrics } from '../core/ports.js';
+
+const PREFIX = 'agent_relay_';
+/** Labels a core event may carry (anything else is dropped). */
+const EVENT_LABELS = ['platform', 'kind', 'outcome', 'reason', 'code', 'state', 'mode'] as const;
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const DELAY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 60, 120];
+
+const COUNTERS: Record<CounterName, string> = {
+  triggers_received: 'Triggers accepted from Slack/GitHub, by platform and kind',
+  duplicates_dropped: 'Duplicate deliveries acknowledged and dropped',
+  runs_created: 'Runs created on the Agent Run Service (including factory dispatches)',
+  followups_sent: 'Follow-ups sent to runs',
+  cancels: 'Cancel requests sent to runs',
+  outbox_delivered: 'Notifications delivered to Slack/GitHub',
+  outbox_delivery_failures: 'Notification delivery attempts that failed',
+};
+const HISTOGRAMS: Record<HistogramName, { help: string; buckets: number[] }> = {
+  tracker_cycle_seconds: { help: 'Duration of one tracker cycle', buckets: LATENCY_BUCKETS },
+  state_change_to_notification_seconds: {
+    help: 'From a run state change being seen to its notification being delivered',
+    buckets: DELAY_BUCKETS,
+  },
+  trigger_to_ack_seconds: {
+    help: 'From a trigger arriving to its acknowledgement',
+    buckets: LATENCY_BUCKETS,
+  },
+};
+const GAUGES: Record<GaugeName, string> = {
+  live_runs_tracked: 'Runs the tracker is watching',
+  outbox_depth: 'Notifications waiting in the outbox',
+  inbox_depth: 'Triggers waiting in the inbox',
+};
+
+/** What the agent client reports per request (its `onRequest` hook). */
+export interface ServiceRequestInfo {
+  method: string;
+  /** The path template, e.g. `GET /agent/runs/{runId}` (bounded cardinality). */
+  route: string;
+  status?: number;
+  durationMs: number;
+  /** The error kind (string) or error when no status came back. */
+  error?: unknown;
+  /** 0 for the first attempt, 1 for the first retry… (not a label: bounded by retries). */
+  attempt?: number;
+}
+
+export interface RuntimeMetrics {
+  registry: Registry;
+  /** The `Metrics` port for the core. */
+  metrics: Metrics;
+  /** Pass as the agent client's `onRequest`. */
+  agentRequestHook(info: ServiceRequestInfo): void;
+  /** The HTTP server's per-request hook. */
+  httpRequestHook(info: {
+    route: string;
+    method: string;
+    status: number;
+    durationMs: number;
+  }): void;
+  /** Read a gauge from `source` at every scrape (e.g. queue depths from the store). */
+  gaugeSource(name: GaugeName, source: () => Promise<number>): void;
+  /** The Prometheus text exposition. */
+  render(): Promise<{ contentType: string; body: string }>;
+}
+
+export function createMetrics(options: { defaultMetrics?: boolean } = {}): RuntimeMetrics {
+  const registry = new Registry();
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const labelNames = [...EVENT_LABELS];
+
+  const counters = mapValues(
+    COUNTERS,
+    (help, name) => new Counter({ name: `${PREFIX}${name}_total`, help, labelNames, registers }),
+  );
+  const histograms = mapValues(
+    HISTOGRAMS,
+    (h, name) => new Histogram({ name: `${PREFIX}${name}`, ...h, labelNames, registers }),
+  );
+  const sources: Partial<Record<GaugeName, () => Promise<number>>> = {};
+  const gauges = mapValues(
+    GAUGES,
+    (help, name) =>
+      new Gauge({
+        name: `${PREFIX}${name}`,
+        help,
+        labelNames,
+        registers,
+        // A gauge with a source is read at scrape time (e.g. the outbox depth from the store).
+        async collect() {
+          const source = sources[name];
+          // A failing source (database closed) keeps the last value.
+          if (source)
+            await source().then(
+              (v) => this.set(v),
+              () => undefined,
+            );
+        },
+      }),
+  );
+  const serviceRequests = new Counter({
+    name: `${PREFIX}service_requests_total`,
+    help: 'Requests to the Agent Run Service, by endpoint and status',
+    labelNames: ['method', 'endpoint', 'status'],
+    registers,
+  });
+  const serviceLatency = new Histogram({
+    name: `${PREFIX}service_request_duration_seconds`,
+    help: 'Latency of requests to the Agent Run Service',
+    labelNames: ['method', 'endpoint'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const httpRequests = new Counter({
+    name: `${PREFIX}http_requests_total`,
+    help: 'HTTP requests served, by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers,
+  });
+  const httpLatency = new Histogram({
+    name: `${PREFIX}http_request_duration_seconds`,
+    help: 'Latency of HTTP requests served',
+    labelNames: ['route'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+
+  const metrics: Metrics = {
+    inc: (name, labels, value = 1) => counters[name]?.inc(pick(labels), value),
+    observe: (name, seconds, labels) => histograms[name]?.observe(pick(labels), seconds),
+    set: (name, value, labels) => gauges[name]?.set(pick(labels), value),
+  };
+
+  return {
+    registry,
+    metrics,
+    agentRequestHook(info) {
+      const endpoint = info.route.slice(0, 80);
+      const status = info.status !== undefined ? String(info.status) : errorKind(info.error);
+      serviceRequests.inc({ method: info.method, endpoint, status });
+      serviceLatency.observe({ method: info.method, endpoint }, info.durationMs / 1000);
+    },
+    httpRequestHook(info) {
+      httpRequests.inc({ method: info.method, route: info.route, status: String(info.status) });
+      httpLatency.observe({ route: info.route }, info.durationMs / 1000);
+    },
+    gaugeSource(name, source) {
+      sources[name] = source;
+    },
+    async render() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}
+
+function pick(labels: Record<string, string> | undefined): Record<string, string> {
+  if (!labels) return {};
+  const out: Record<string, string> = {};
+  for (const key of EVENT_LABELS) if (labels[key] !== undefined) out[key] = labels[key];
+  return out;
+}
+
+function errorKind(error: unknown): string {
+  if (typeof error === 'string' && error.length > 0) return error.slice(0, 40);
+  const kind = (error as { kind?: unknown } | undefined)?.kind;
+  return typeof kind === 'string' ? kind : 'error';
+}
+
+function mapValues<K extends string, V, R>(
+  record: Record<K, V>,
+  fn: (value: V, key: K) => R,
+): Record<K, R> {
+  return Object.fromEntries(
+    Object.entries(record).map(([k, v]) => [k, fn(v as V, k as K)]),
+  ) as Record<K, R>;
+}

@@ -1,0 +1,141 @@
+/**
+ * Slack and GitHub, wired from the config: each platform's notifier (for the outbox) and its
+ * ingress (for the HTTP server), or nothing when the platform is off.
+ */
+import type { Config } from '../config/load.js';
+import type { Clock, Logger, Metrics, Notifier, Store, TriggerSink } from '../core/ports.js';
+import type { Platform } from '../core/trigger.js';
+import {
+  createGitHubIngress,
+  createGitHubNotifier,
+  createOutboxRefusalSink,
+} from '../github/index.js';
+import type { GitHubIngress } from '../github/index.js';
+import { createSlackIngress } from '../slack/ingress/slack-ingress.js';
+import type { SlackIngress } from '../slack/ingress/slack-ingress.js';
+import { createSlackNotifier } from '../slack/notify/notifier.js';
+import type { Route } from './http-server.js';
+
+export const DEFAULT_BOT_HANDLE = 'agent-relay';
+export const DEFAULT_COMMAND_WORD = '/agent';
+
+export interface PlatformOverrides {
+  /** Slack: skip auth.test by naming the bot (tests, demo). */
+  slackBotUserId?: string;
+  slackTeamId?: string;
+  /** GitHub: spacing of writes (tests and the demo pass 0). */
+  githubMinWriteIntervalMs?: number;
+}
+
+export interface PlatformIngress {
+  slack?: SlackIngress;
+  github?: GitHubIngress;
+}
+
+/** `POST /slack/events` and `POST /github/webhooks`, for the platforms that are on. */
+export function platformRoutes(ingress: PlatformIngress): Route[] {
+  const routes: Route[] = [];
+  const { slack, github } = ingress;
+  if (slack)
+    routes.push({
+      path: '/slack/events',
+      methods: ['POST'],
+      handler: (q, s) => slack.handle(q, s),
+    });
+  if (github)
+    routes.push({
+      path: '/github/webhooks',
+      methods: ['POST'],
+      handler: (q, s, body) => github.handle(q, s, body),
+    });
+  return routes;
+}
+
+export interface Platforms {
+  notifiers: Partial<Record<Platform, Notifier>>;
+  /** Needs the engine's sink: call once the engine exists. */
+  ingress(sink: TriggerSink): PlatformIngress;
+}
+
+export interface PlatformDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  metrics: Metrics;
+  overrides?: PlatformOverrides;
+}
+
+export function commandWord(config: Config): string {
+  return config.slack?.command ?? DEFAULT_COMMAND_WORD;
+}
+
+export function createPlatforms(deps: PlatformDeps): Platforms {
+  const { config, clock, logger } = deps;
+  const o = deps.overrides ?? {};
+  const word = commandWord(config);
+  const slack = config.slack;
+  const github = config.github;
+
+  const slackNotifier = slack
+    ? createSlackNotifier({ botToken: slack.botToken, apiUrl: slack.apiUrl, logger, clock })
+    : undefined;
+  const githubNotifier = github
+    ? createGitHubNotifier({
+        auth: github.auth,
+        apiUrl: github.apiUrl,
+        logger,
+        clock,
+        render: { commandWord: word, botHandle: github.botHandle },
+        ...(o.githubMinWriteIntervalMs === undefined
+          ? {}
+          : { minWriteIntervalMs: o.githubMinWriteIntervalMs }),
+      })
+    : undefined;
+
+  return {
+    notifiers: {
+      ...(slackNotifier ? { slack: slackNotifier } : {}),
+      ...(githubNotifier ? { github: githubNotifier } : {}),
+    },
+    ingress(sink) {
+      const slackIngress = slack
+        ? createSlackIngress({
+            signingSecret: slack.signingSecret ?? '',
+            botToken: slack.botToken,
+            appToken: slack.appToken,
+            apiUrl: slack.apiUrl,
+            commandName: slack.command,
+            allowedChannels: slack.allowedChannels,
+            allowedUsers: slack.allowedUsers,
+            sink,
+            logger,
+            clock,
+            replyInThreadWithoutMention: slack.replyWithoutMention,
+            ...(o.slackBotUserId === undefined ? {} : { botUserId: o.slackBotUserId }),
+            ...(o.slackTeamId === undefined ? {} : { teamId: o.slackTeamId }),
+          })
+        : undefined;
+      const githubIngress =
+        github && githubNotifier
+          ? createGitHubIngress({
+              secret: github.webhookSecret,
+              previousSecret: github.previousWebhookSecret,
+              botHandle: github.botHandle,
+              triggerLabel: github.triggerLabel,
+              allowedAssociations: github.allowedAssociations,
+              commandWord: word,
+              sink,
+              refusals: createOutboxRefusalSink({ store: deps.store, clock }),
+              logger,
+              clock,
+              metrics: deps.metrics,
+              onInstallation: (owner, repo, id) =>
+                githubNotifier.learnInstallation(owner, repo, id),
+              lookupPullRequest: (q) => githubNotifier.lookupPullRequest(q),
+            })
+          : undefined;
+      return { slack: slackIngress, github: githubIngress };
+    },
+  };
+}

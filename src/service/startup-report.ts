@@ -1,0 +1,87 @@
+/**
+ * The start-up block: where the database is, which Agent Run Service is used, whether Slack
+ * and GitHub are on (and which variables would turn them on), and the listening URL. Plain
+ * lines for a person, the same facts as fields for a log search. No secret appears.
+ */
+import type { Config } from '../config/load.js';
+import { maskUrlPassword } from '../config/redact.js';
+import { DEFAULT_DATABASE_PATH, parseDatabaseUrl } from '../store/database-url.js';
+
+export interface StartupFacts {
+  url: string;
+  /** The service base URL actually used (the emulator's when embedded). */
+  agentUrl: string;
+}
+
+export interface StartupReport {
+  lines: string[];
+  fields: Record<string, string>;
+}
+
+export function describeDatabase(databaseUrl: string): string {
+  const target = parseDatabaseUrl(databaseUrl);
+  if (target.kind === 'postgres') return `PostgreSQL at ${maskUrlPassword(target.url)}`;
+  const isDefault = databaseUrl === DEFAULT_DATABASE_PATH;
+  return `SQLite at ${target.path}${isDefault ? ' (default; set DATABASE_URL to change)' : ''}`;
+}
+
+export function describeAgent(config: Config, agentUrl: string): string {
+  if (config.agent.kind === 'remote') return `Agent Run Service at ${agentUrl}`;
+  return (
+    `embedded emulator at ${agentUrl}${config.agent.fast ? ' (fast timings)' : ''} ` +
+    '(AGENT_API_URL is unset; set AGENT_API_URL and AGENT_API_KEY to use the real service)'
+  );
+}
+
+export function describeSlack(config: Config, url: string): string {
+  const slack = config.slack;
+  if (!slack)
+    return (
+      'off (set SLACK_SIGNING_SECRET and SLACK_BOT_TOKEN to receive POST /slack/events, ' +
+      'or SLACK_APP_TOKEN and SLACK_BOT_TOKEN for Socket Mode)'
+    );
+  const mode = slack.appToken ? 'Socket Mode' : `HTTP mode at POST ${url}/slack/events`;
+  const channels = slack.allowedChannels.length
+    ? `channels ${slack.allowedChannels.join(',')}`
+    : 'every channel';
+  const users = slack.allowedUsers.length ? `users ${slack.allowedUsers.join(',')}` : 'everyone';
+  return `on (${mode}, command ${slack.command}, ${channels}, ${users})`;
+}
+
+export function describeGitHub(config: Config, url: string): string {
+  const github = config.github;
+  if (!github)
+    return (
+      'off (set GITHUB_WEBHOOK_SECRET with GITHUB_TOKEN, or with GITHUB_APP_ID and ' +
+      'GITHUB_PRIVATE_KEY / GITHUB_PRIVATE_KEY_PATH, to receive POST /github/webhooks)'
+    );
+  const auth = github.auth.kind === 'app' ? `App ${github.auth.appId}` : 'token auth';
+  return (
+    `on (POST ${url}/github/webhooks, ${auth}, API ${github.apiUrl}, ` +
+    `@${github.botHandle}, label "${github.triggerLabel}", ` +
+    `allowed: ${github.allowedAssociations.join(',')})`
+  );
+}
+
+export function describeStartup(config: Config, facts: StartupFacts): StartupReport {
+  const database = describeDatabase(config.databaseUrl);
+  const tracker = `every ${config.pollIntervalMs} ms (${config.trackerMode})`;
+  const lines = [
+    `agent-relay is listening on ${facts.url}`,
+    `  database:      ${database}`,
+    `  agent service: ${describeAgent(config, facts.agentUrl)}`,
+    `  slack:         ${describeSlack(config, facts.url)}`,
+    `  github:        ${describeGitHub(config, facts.url)}`,
+    `  tracker:       ${tracker}`,
+    `  health:        ${facts.url}/healthz  ${facts.url}/readyz  ${facts.url}/metrics`,
+    ...config.notes.map((note) => `  note:          ${note}`),
+  ];
+  // Short facts for log search; the lines say the rest.
+  const fields = {
+    url: facts.url,
+    agentService: config.agent.kind === 'remote' ? facts.agentUrl : 'embedded emulator',
+    slack: config.slack ? (config.slack.appToken ? 'socket mode' : 'http') : 'off',
+    github: config.github ? config.github.auth.kind : 'off',
+  };
+  return { lines, fields };
+}

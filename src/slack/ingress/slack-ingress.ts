@@ -1,0 +1,191 @@
+/**
+ * The Slack ingress: a Bolt app in HTTP mode on the service's one server (`POST
+ * /slack/events`: events, slash commands, interactivity), or in Socket Mode when an app token
+ * is given (same listeners). It verifies, converts to a Trigger, hands it to the sink and
+ * acknowledges. Runs, replies and reactions are the core's business.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { App, SocketModeReceiver } from '@slack/bolt';
+import type { Clock, Logger, TriggerSink } from '../../core/ports.js';
+import { systemClock } from '../../core/ports.js';
+import { slackErrorName } from '../notify/delivery-errors.js';
+import { createSlackHttpReceiver } from './http-receiver.js';
+import type { BotIdentity } from '../api/identity.js';
+import { createIdentityResolver } from '../api/identity.js';
+import type { Whisper } from './listeners.js';
+import { registerListeners } from './listeners.js';
+import { toBoltLogger } from '../api/slack-logger.js';
+import { createWebClient, normaliseApiUrl } from '../api/web-client.js';
+
+export interface SlackIngressDeps {
+  signingSecret: string;
+  botToken: string;
+  /** Set: Socket Mode instead of HTTP. */
+  appToken?: string;
+  apiUrl?: string;
+  /** The slash command, e.g. `/agent`. */
+  commandName: string;
+  allowedChannels: string[];
+  allowedUsers: string[];
+  sink: TriggerSink;
+  logger: Logger;
+  clock?: Clock;
+  /** Plain replies (no mention) in a thread that has a run are follow-ups. Default false. */
+  replyInThreadWithoutMention?: boolean;
+  /** The bot's user id; when absent, auth.test tells. */
+  botUserId?: string;
+  /** A fixed team id for thread keys; when absent, auth.test's (else the payload's). */
+  teamId?: string;
+}
+
+export interface SlackIngress {
+  /** The runtime's HTTP server calls this for `POST /slack/events`. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Learns who the bot is (auth.test) and, in Socket Mode, connects. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  readonly mode: 'http' | 'socket';
+  readonly app: App;
+}
+
+/** The bot token was refused by Slack: nothing Slack-related can work. */
+export class SlackAuthError extends Error {
+  override readonly name = 'SlackAuthError';
+  readonly code = 'slack_auth_failed';
+}
+
+const AUTH_FAILURES = new Set([
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+]);
+
+export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
+  const clock = deps.clock ?? systemClock;
+  const log = deps.logger.child({ component: 'slack-ingress' });
+  const client = createWebClient({
+    token: deps.botToken,
+    apiUrl: deps.apiUrl,
+    logger: deps.logger,
+  });
+  const configured: BotIdentity = {
+    ...(deps.botUserId === undefined ? {} : { botUserId: deps.botUserId }),
+    ...(deps.teamId === undefined ? {} : { teamId: deps.teamId }),
+  };
+  const identity = createIdentityResolver(client, configured);
+  const mode = deps.appToken !== undefined && deps.appToken !== '' ? 'socket' : 'http';
+  const http =
+    mode === 'http'
+      ? createSlackHttpReceiver({ signingSecret: deps.signingSecret, logger: deps.logger, clock })
+      : undefined;
+  const receiver =
+    http ??
+    new SocketModeReceiver({
+      appToken: deps.appToken ?? '',
+      logger: toBoltLogger(deps.logger, 'slack-socket-mode'),
+      installerOptions: { clientOptions: { slackApiUrl: normaliseApiUrl(deps.apiUrl) } },
+    });
+  const app = new App({
+    receiver,
+    authorize: async () => {
+      const id = await identity.resolve().catch(() => identity.known());
+      return {
+        botToken: deps.botToken,
+        botUserId: id.botUserId,
+        botId: id.botId,
+        teamId: id.teamId,
+      };
+    },
+    logger: toBoltLogger(deps.logger, 'slack-bolt'),
+    clientOptions: { slackApiUrl: normaliseApiUrl(deps.apiUrl), retryConfig: { retries: 0 } },
+    convoStore: false,
+    ignoreSelf: true,
+  });
+  app.error(async (err) => {
+    log.error({ err }, 'Slack listener failed');
+    throw err;
+  });
+
+  const pending = new Set<Promise<unknown>>();
+  const whisper: Whisper = (to, text) => {
+    const p = client.chat
+      .postEphemeral({
+        channel: to.channel,
+        user: to.user,
+        text,
+        ...(to.threadTs ? { thread_ts: to.threadTs } : {}),
+      })
+      .catch((err: unknown) =>
+        log.warn({ err, slackError: slackErrorName(err) }, 'Slack ephemeral reply failed'),
+      )
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  };
+
+  const commandName = deps.commandName.startsWith('/') ? deps.commandName : `/${deps.commandName}`;
+  registerListeners(app, {
+    sink: deps.sink,
+    logger: deps.logger,
+    clock,
+    allowlists: { channels: deps.allowedChannels, users: deps.allowedUsers },
+    commandName,
+    replyInThreadWithoutMention: deps.replyInThreadWithoutMention ?? false,
+    identity,
+    ...(deps.teamId === undefined ? {} : { teamId: deps.teamId }),
+    whisper,
+  });
+
+  let started = false;
+  return {
+    mode,
+    app,
+    async handle(req, res) {
+      if (http === undefined) {
+        log.warn({}, 'Slack HTTP request received while in Socket Mode; answering 404');
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      await http.handle(req, res);
+    },
+    async start() {
+      try {
+        const id = await identity.resolve();
+        log.info(
+          {
+            mode,
+            botUserId: id.botUserId,
+            teamId: id.teamId,
+            bot: id.name,
+            command: commandName,
+            allowedChannels: deps.allowedChannels.length,
+            allowedUsers: deps.allowedUsers.length,
+          },
+          mode === 'http'
+            ? 'Slack enabled: HTTP mode on POST /slack/events'
+            : 'Slack enabled: Socket Mode',
+        );
+      } catch (err) {
+        const name = slackErrorName(err);
+        if (name !== undefined && AUTH_FAILURES.has(name)) {
+          throw new SlackAuthError(`Slack refused the bot token (${name}); check SLACK_BOT_TOKEN`, {
+            cause: err,
+          });
+        }
+        log.warn(
+          { err, slackError: name },
+          'Slack auth.test failed; will ask again on the first event',
+        );
+      }
+      await app.start();
+      started = true;
+    },
+    async stop() {
+      if (started) await app.stop();
+      started = false;
+      await Promise.allSettled([...pending]);
+    },
+  };
+}

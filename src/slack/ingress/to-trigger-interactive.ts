@@ -1,0 +1,84 @@
+/**
+ * Slash commands and button clicks -> neutral Triggers (pure).
+ */
+import { parseCommand } from '../../core/command/parse-command.js';
+import { settingsScopeOf } from '../../core/thread-key.js';
+import type { Trigger } from '../../core/trigger.js';
+import type { Conversion, ConvertContext } from './conversion.js';
+import { ignore, replyThread } from './conversion.js';
+import type { BlockActions, SlashCommand } from './payloads.js';
+import { slackThreadKey } from '../api/slack-address.js';
+import { toPlainText } from './slack-text.js';
+
+/** Commands whose answer is for everyone: a prompt (it posts the run's status message). */
+function isPublicPrompt(text: string, commandWord: string): boolean {
+  const parsed = parseCommand({
+    text,
+    addressed: true,
+    platform: 'slack',
+    botHandle: '',
+    commandWord,
+  });
+  if (parsed.kind !== 'command') return false;
+  return parsed.command.type === 'run' || parsed.command.type === 'factory';
+}
+
+/** The slash command: a prompt anchors a new thread; anything else answers the caller only. */
+export function fromSlashCommand(body: SlashCommand, ctx: ConvertContext): Conversion {
+  const team = ctx.teamId ?? body.team_id;
+  const text = toPlainText(body.text).trim();
+  const isPublic = isPublicPrompt(text, body.command);
+  const threadKey = slackThreadKey(team, body.channel_id, '');
+  const trigger: Trigger = {
+    platform: 'slack',
+    kind: 'slash_command',
+    threadKey,
+    actor: { id: body.user_id, ...(body.user_name === undefined ? {} : { name: body.user_name }) },
+    text,
+    addressed: true,
+    context: {},
+    deliveryId: `cmd:${body.trigger_id}`,
+    receivedAt: new Date(ctx.now).toISOString(),
+    settingsScope: settingsScopeOf({
+      platform: 'slack',
+      team,
+      channel: body.channel_id,
+      threadTs: '',
+    }),
+    ...(isPublic ? { anchorsNewThread: true } : { replyPrivatelyTo: body.user_id }),
+  };
+  return { type: 'trigger', trigger, channel: body.channel_id, user: body.user_id };
+}
+
+/** The Cancel button on a status message: `cancel <runId>`, answered to the clicker only. */
+export function fromCancelButton(
+  body: BlockActions,
+  action: { runId: string; actionTs?: string },
+  ctx: ConvertContext,
+): Conversion {
+  const channel = body.channel?.id ?? body.container?.channel_id;
+  const ts = body.message?.ts ?? body.container?.message_ts;
+  const team = ctx.teamId ?? body.team?.id ?? body.user.team_id;
+  if (channel === undefined || ts === undefined || team === undefined) {
+    return ignore('button outside a message');
+  }
+  const threadTs = body.message?.thread_ts ?? body.container?.thread_ts ?? ts;
+  const delivery = action.actionTs ?? body.trigger_id;
+  if (delivery === undefined) return ignore('no action id');
+  const name = body.user.username ?? body.user.name;
+  const trigger: Trigger = {
+    platform: 'slack',
+    kind: 'cancel_button',
+    threadKey: slackThreadKey(team, channel, threadTs),
+    actor: { id: body.user.id, ...(name === undefined ? {} : { name }) },
+    text: `cancel ${action.runId}`,
+    addressed: true,
+    context: {},
+    deliveryId: `action:${delivery}`,
+    receivedAt: new Date(ctx.now).toISOString(),
+    settingsScope: settingsScopeOf({ platform: 'slack', team, channel, threadTs: '' }),
+    replyPrivatelyTo: body.user.id,
+    runId: action.runId,
+  };
+  return { type: 'trigger', trigger, channel, user: body.user.id, ...replyThread(ts, threadTs) };
+}

@@ -1,0 +1,139 @@
+/**
+ * Slack events (mentions, messages, DMs) -> neutral Triggers (pure). The listeners decide what
+ * to do with the result; nothing here knows about runs.
+ */
+import { settingsScopeOf } from '../../core/thread-key.js';
+import type { Trigger, TriggerKind } from '../../core/trigger.js';
+import type { Conversion, ConvertContext } from './conversion.js';
+import { ignore, replyThread } from './conversion.js';
+import type { AppMentionEvent, EventEnvelope, MessageEvent } from './payloads.js';
+import { messageId, slackThreadKey } from '../api/slack-address.js';
+import { mentionsUser, toPlainText, wordsForBot } from './slack-text.js';
+
+export type { Conversion, ConvertContext, Origin } from './conversion.js';
+
+/** Subtypes that are still a person speaking; edits, deletions, joins etc. are not. */
+const SPOKEN_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast', 'me_message']);
+
+function envelopeTeam(envelope: EventEnvelope, fallback?: string): string | undefined {
+  return envelope.team_id ?? envelope.authorizations?.[0]?.team_id ?? fallback ?? undefined;
+}
+
+interface MessageLike {
+  kind: TriggerKind;
+  team: string;
+  channel: string;
+  user: string;
+  ts: string;
+  threadTs: string;
+  text: string;
+  deliveryId: string;
+  now: number;
+}
+
+function messageTrigger(m: MessageLike): Trigger {
+  const threadKey = slackThreadKey(m.team, m.channel, m.threadTs);
+  return {
+    platform: 'slack',
+    kind: m.kind,
+    threadKey,
+    actor: { id: m.user },
+    text: m.text,
+    addressed: true,
+    context: {},
+    deliveryId: m.deliveryId,
+    receivedAt: new Date(m.now).toISOString(),
+    triggerMessage: { threadKey, id: messageId(m.channel, m.ts) },
+    settingsScope: settingsScopeOf({
+      platform: 'slack',
+      team: m.team,
+      channel: m.channel,
+      threadTs: '',
+    }),
+  };
+}
+
+/** `app_mention`: in a channel or a thread; the mention is stripped from the words. */
+export function fromAppMention(
+  envelope: EventEnvelope,
+  event: AppMentionEvent,
+  ctx: ConvertContext,
+): Conversion {
+  if (event.bot_id !== undefined || event.subtype === 'bot_message') return ignore('from a bot');
+  if (event.user === undefined) return ignore('no user');
+  if (event.user === ctx.botUserId) return ignore('own message');
+  if (event.edited !== undefined) return ignore('edited message');
+  // Direct messages arrive as message.im; handling them once there avoids a second trigger.
+  if (event.channel.startsWith('D')) return ignore('direct message (handled as message.im)');
+  const team = ctx.teamId ?? event.team ?? envelopeTeam(envelope);
+  if (team === undefined) return ignore('no team');
+  const trigger = messageTrigger({
+    kind: 'mention',
+    team,
+    channel: event.channel,
+    user: event.user,
+    ts: event.ts,
+    threadTs: event.thread_ts ?? event.ts,
+    text: wordsForBot(event.text, ctx.botUserId),
+    deliveryId: envelope.event_id,
+    now: ctx.now,
+  });
+  const origin = {
+    channel: event.channel,
+    user: event.user,
+    ...replyThread(event.ts, event.thread_ts),
+  };
+  return { type: 'trigger', trigger, ...origin };
+}
+
+/**
+ * `message` (channels, private channels, DMs). DMs are like mentions. In channels, a message
+ * that mentions the bot is left to `app_mention`; a plain reply inside a thread may be a
+ * follow-up (`thread_reply`), which the listener confirms against the store.
+ */
+export function fromMessage(
+  envelope: EventEnvelope,
+  event: MessageEvent,
+  ctx: ConvertContext,
+): Conversion {
+  if (event.bot_id != null || event.subtype === 'bot_message') return ignore('from a bot');
+  if (!SPOKEN_SUBTYPES.has(event.subtype) || event.hidden === true) {
+    return ignore(`subtype ${event.subtype ?? ''}`);
+  }
+  if (event.user === undefined) return ignore('no user');
+  if (event.user === ctx.botUserId) return ignore('own message');
+  const team = ctx.teamId ?? event.team ?? envelopeTeam(envelope);
+  if (team === undefined) return ignore('no team');
+  const origin = {
+    channel: event.channel,
+    user: event.user,
+    ...replyThread(event.ts, event.thread_ts),
+  };
+  const base = {
+    team,
+    channel: event.channel,
+    user: event.user,
+    ts: event.ts,
+    threadTs: event.thread_ts ?? event.ts,
+    deliveryId: envelope.event_id,
+    now: ctx.now,
+  };
+  if (event.channel_type === 'im') {
+    const trigger = messageTrigger({
+      ...base,
+      kind: 'direct_message',
+      text: wordsForBot(event.text, ctx.botUserId),
+    });
+    return { type: 'trigger', trigger, ...origin };
+  }
+  if (ctx.botUserId !== undefined && mentionsUser(event.text, ctx.botUserId)) {
+    return ignore('mentions the bot (handled as app_mention)');
+  }
+  if (origin.threadTs === undefined) return ignore('not addressed to the bot');
+  const trigger = messageTrigger({
+    ...base,
+    kind: 'thread_reply',
+    text: toPlainText(event.text).trim(),
+  });
+  return { type: 'thread_reply', trigger, ...origin };
+}

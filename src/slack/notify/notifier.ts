@@ -1,0 +1,266 @@
+/**
+ * The Slack side of the outbox (Notifier port): post, edit in place, react, and read a
+ * thread's earlier messages. Every failure leaves as a `DeliveryError` at once (a 429 with
+ * its Retry-After), so the outbox decides when to try again.
+ */
+import type { MessageModel, ReactionName } from '../../core/message/message-model.js';
+import type {
+  Clock,
+  Destination,
+  Logger,
+  Notifier,
+  PostOptions,
+  PostResult,
+} from '../../core/ports.js';
+import { DeliveryError } from '../../core/ports.js';
+import type { MessageRef } from '../../core/trigger.js';
+import { slackErrorName, toDeliveryError } from './delivery-errors.js';
+import type { SlackMessage } from '../render/render-blocks.js';
+import { renderSlackMessage } from '../render/render-blocks.js';
+import { messageId, parseMessageId, slackAddress, slackThreadKey } from '../api/slack-address.js';
+import type { ThreadMessage } from './thread-messages.js';
+import { fetchThreadMessages } from './thread-messages.js';
+import type { WebClient } from '../api/web-client.js';
+import { createWebClient } from '../api/web-client.js';
+import { z } from 'zod';
+
+export interface SlackNotifierDeps {
+  botToken: string;
+  apiUrl?: string;
+  logger: Logger;
+  clock?: Clock;
+  /** Thread context bounds (defaults: 30 messages, 8,000 characters). */
+  maxThreadMessages?: number;
+  maxThreadChars?: number;
+  /** Per-request timeout of the Web API client (default 10 s). */
+  timeoutMs?: number;
+}
+
+export type SlackNotifier = Notifier & { readonly platform: 'slack' };
+
+/** Slack emoji names for the reactions the core asks for. */
+export const REACTION_EMOJI: Record<ReactionName, string> = {
+  seen: 'eyes',
+  accepted: 'ok_hand',
+  succeeded: 'white_check_mark',
+  failed: 'x',
+  blocked: 'double_vertical_bar',
+  cancelled: 'no_entry_sign',
+};
+
+const Posted = z.object({ ts: z.string().regex(/^\d{1,20}\.\d{1,20}$/) });
+
+/** The message metadata type that carries a notification's key (see PostOptions). */
+export const NOTIFICATION_EVENT_TYPE = 'agent_relay_notification';
+const MarkedMessages = z.object({
+  messages: z
+    .array(
+      z.object({
+        ts: z.string(),
+        metadata: z
+          .object({
+            event_type: z.string(),
+            event_payload: z.record(z.string(), z.unknown()).optional(),
+          })
+          .optional(),
+      }),
+    )
+    .default([]),
+  response_metadata: z.object({ next_cursor: z.string().optional() }).optional(),
+});
+/** A look for an earlier post reads at most this many pages of 200 messages. */
+const MAX_LOOKUP_PAGES = 5;
+const PostedEphemeral = z.object({ message_ts: z.string().optional() });
+
+/** Slack rejected our blocks (a renderer bug): the words still reach the person. */
+const BLOCKS_REJECTED = new Set(['invalid_blocks', 'invalid_blocks_format']);
+
+export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
+  const client: WebClient = createWebClient({
+    token: deps.botToken,
+    apiUrl: deps.apiUrl,
+    logger: deps.logger,
+    timeoutMs: deps.timeoutMs,
+  });
+  const log = deps.logger.child({ component: 'slack-notifier' });
+  const bounds = {
+    maxMessages: deps.maxThreadMessages ?? 30,
+    maxChars: deps.maxThreadChars ?? 8_000,
+  };
+
+  /** Call with blocks; if Slack rejects the blocks themselves, once more with text only. */
+  async function call<T>(
+    method: string,
+    send: (m: Partial<SlackMessage>) => Promise<T>,
+    message: SlackMessage,
+  ): Promise<T> {
+    try {
+      return await send(message);
+    } catch (err) {
+      const name = slackErrorName(err);
+      if (name === undefined || !BLOCKS_REJECTED.has(name)) throw toDeliveryError(err, method);
+      log.error({ err, method }, 'Slack rejected the rendered blocks; sending text only');
+      try {
+        return await send({ text: message.text });
+      } catch (again) {
+        throw toDeliveryError(again, method);
+      }
+    }
+  }
+
+  /**
+   * The ts of a message of ours carrying `key`, posted since `since`: the thread's replies,
+   * or the channel's history for a top-level post. A lookup Slack refuses for good (a
+   * missing history scope) falls back to posting: a rare duplicate beats a lost message.
+   */
+  async function findMarked(
+    addr: ReturnType<typeof slackAddress>,
+    key: string,
+    since: number,
+  ): Promise<string | undefined> {
+    const oldest = (Math.max(0, since) / 1000).toFixed(6);
+    const method = addr.threadTs === '' ? 'conversations.history' : 'conversations.replies';
+    try {
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_LOOKUP_PAGES; page++) {
+        const query = {
+          channel: addr.channel,
+          oldest,
+          include_all_metadata: true,
+          limit: 200,
+          ...(cursor === undefined ? {} : { cursor }),
+        };
+        const raw =
+          addr.threadTs === ''
+            ? await client.conversations.history(query)
+            : await client.conversations.replies({ ...query, ts: addr.threadTs });
+        const parsed = MarkedMessages.safeParse(raw).data;
+        const marked = parsed?.messages.find(
+          (m) =>
+            m.metadata?.event_type === NOTIFICATION_EVENT_TYPE &&
+            m.metadata.event_payload?.key === key,
+        );
+        if (marked !== undefined) return marked.ts;
+        cursor = parsed?.response_metadata?.next_cursor || undefined;
+        if (cursor === undefined) return undefined;
+      }
+      return undefined;
+    } catch (err) {
+      const failure = toDeliveryError(err, method);
+      if (failure.retryable) throw failure;
+      log.warn({ err: failure, method }, 'could not look for an earlier post; posting');
+      return undefined;
+    }
+  }
+
+  return {
+    platform: 'slack',
+
+    async post(to: Destination, model: MessageModel, options?: PostOptions): Promise<PostResult> {
+      const addr = slackAddress(to.threadKey);
+      const message = renderSlackMessage(model);
+      const thread = addr.threadTs === '' ? {} : { thread_ts: addr.threadTs };
+      const answer = (ts: string): PostResult => {
+        if (addr.threadTs !== '') {
+          return { ref: { threadKey: to.threadKey, id: messageId(addr.channel, ts) } };
+        }
+        const newThreadKey = slackThreadKey(addr.team, addr.channel, ts);
+        return { ref: { threadKey: newThreadKey, id: messageId(addr.channel, ts) }, newThreadKey };
+      };
+      if (to.privateTo !== undefined) {
+        const user = to.privateTo;
+        const raw = await call(
+          'chat.postEphemeral',
+          (m) =>
+            client.chat.postEphemeral({
+              channel: addr.channel,
+              user,
+              text: m.text ?? '',
+              ...(m.blocks ? { blocks: m.blocks } : {}),
+              ...thread,
+            }),
+          message,
+        );
+        const ts = PostedEphemeral.safeParse(raw).data?.message_ts ?? '0.0';
+        return { ref: { threadKey: to.threadKey, id: messageId(addr.channel, ts) } };
+      }
+      const key = options?.key;
+      if (key !== undefined && options?.mayExist !== undefined) {
+        const found = await findMarked(addr, key, options.mayExist.since);
+        if (found !== undefined) {
+          log.info({ threadKey: to.threadKey, key }, 'notification was already posted; not again');
+          return answer(found);
+        }
+      }
+      const raw = await call(
+        'chat.postMessage',
+        (m) =>
+          client.chat.postMessage({
+            channel: addr.channel,
+            text: m.text ?? '',
+            ...(m.blocks ? { blocks: m.blocks } : {}),
+            ...thread,
+            unfurl_links: false,
+            unfurl_media: false,
+            ...(key === undefined
+              ? {}
+              : { metadata: { event_type: NOTIFICATION_EVENT_TYPE, event_payload: { key } } }),
+          }),
+        message,
+      );
+      const posted = Posted.safeParse(raw);
+      if (!posted.success) {
+        throw new DeliveryError('unknown', 'Slack chat.postMessage: answered without a ts', false);
+      }
+      return answer(posted.data.ts);
+    },
+
+    async update(ref: MessageRef, model: MessageModel): Promise<void> {
+      const { channel, ts } = parseMessageId(ref);
+      const message = renderSlackMessage(model);
+      await call(
+        'chat.update',
+        (m) =>
+          client.chat.update({
+            channel,
+            ts,
+            text: m.text ?? '',
+            ...(m.blocks ? { blocks: m.blocks } : { blocks: [] }),
+          }),
+        message,
+      );
+    },
+
+    async react(target: MessageRef, reaction: ReactionName): Promise<void> {
+      const { channel, ts } = parseMessageId(target);
+      try {
+        await client.reactions.add({ channel, timestamp: ts, name: REACTION_EMOJI[reaction] });
+      } catch (err) {
+        if (slackErrorName(err) === 'already_reacted') return;
+        throw toDeliveryError(err, 'reactions.add');
+      }
+    },
+
+    async fetchThreadMessages(
+      threadKey: string,
+      beforeMessage?: MessageRef,
+    ): Promise<ThreadMessage[]> {
+      const addr = slackAddress(threadKey);
+      if (addr.threadTs === '') return [];
+      const beforeTs = beforeMessage === undefined ? undefined : parseMessageId(beforeMessage).ts;
+      try {
+        return await fetchThreadMessages(
+          client,
+          {
+            channel: addr.channel,
+            threadTs: addr.threadTs,
+            ...(beforeTs === undefined ? {} : { beforeTs }),
+          },
+          bounds,
+        );
+      } catch (err) {
+        throw toDeliveryError(err, 'conversations.replies');
+      }
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/** `list`: recent runs, one section each, with the filters that applied. */
+import type { MessageModel, RunView } from '../../core/message/message-model.js';
+import type { KnownBlock } from './blocks.js';
+import { LIMITS, context, header, section } from './blocks.js';
+import { code, escapeMrkdwn, link, oneLine, truncatePlain } from './mrkdwn.js';
+import { person } from './render-run-parts.js';
+import type { Rendered } from './render-run.js';
+
+type RunList = Extract<MessageModel, { type: 'run_list' }>;
+
+/** Header, filters and the "more" note take three blocks; the rest is one per run. */
+const MAX_RUNS = LIMITS.blocks - 3;
+
+function filtersText(filters: RunList['filters']): string {
+  const parts: string[] = [];
+  if (filters.state !== undefined && filters.state.length > 0) {
+    parts.push(`state=${filters.state.map(escapeMrkdwn).join(',')}`);
+  }
+  if (filters.name !== undefined) parts.push(`name=${escapeMrkdwn(filters.name)}`);
+  if (filters.mine === true) parts.push('mine');
+  return parts.length === 0 ? 'all recent runs' : `filters: ${parts.join(' ')}`;
+}
+
+function runLine(run: RunView): string {
+  const name = truncatePlain(oneLine(run.title) || run.runId, 150);
+  const titled =
+    run.sessionLink === undefined ? `*${escapeMrkdwn(name)}*` : `*${link(run.sessionLink, name)}*`;
+  const details = [
+    `${run.state.emoji} ${escapeMrkdwn(run.state.label)}`,
+    code(run.runId),
+    ...(run.requester === undefined ? [] : [`by ${person(run.requester)}`]),
+    ...(run.runTime === undefined ? [] : [escapeMrkdwn(run.runTime)]),
+  ];
+  return `${titled}\n${details.join(' · ')}`;
+}
+
+export function renderRunList(model: RunList): Rendered {
+  const shown = model.runs.slice(0, MAX_RUNS);
+  const blocks: KnownBlock[] = [header('Recent runs'), context([filtersText(model.filters)])];
+  if (shown.length === 0) blocks.push(section('No runs match.'));
+  for (const run of shown) blocks.push(section(runLine(run)));
+  if (model.truncated || model.runs.length > shown.length) {
+    blocks.push(context(['More runs exist: narrow the list with `state=`, `name=` or `mine`.']));
+  }
+  const lines = shown.map(
+    (r) =>
+      `${r.state.emoji} ${escapeMrkdwn(truncatePlain(oneLine(r.title), 80))} (${escapeMrkdwn(r.state.label)})`,
+  );
+  const text =
+    shown.length === 0 ? 'Recent runs: none match.' : `Recent runs:\n${lines.join('\n')}`;
+  return { text, blocks };
+}

@@ -1,0 +1,176 @@
+import type { InboxItem, Store, StoreTx } from '../../core/ports.js';
+import { StoreError } from '../errors.js';
+import type { RepoContext } from './repo-context.js';
+import { toInboxItem } from './row-mapping.js';
+
+/** Statuses of an inbox item that still has to be handled. */
+const OPEN = ['pending', 'processing'];
+
+export function createInboxRepo(ctx: RepoContext): StoreTx['inbox'] {
+  return {
+    async add(trigger, now) {
+      const inserted = await ctx
+        .db()
+        .insertInto('inbox')
+        .values({
+          delivery_id: trigger.deliveryId,
+          thread_key: trigger.threadKey,
+          trigger: JSON.stringify(trigger),
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: now,
+          lease_until: null,
+          wait_notice_sent: 0,
+          last_error: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.column('delivery_id').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      return inserted !== undefined;
+    },
+
+    async get(id) {
+      const row = await ctx
+        .db()
+        .selectFrom('inbox')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? toInboxItem(row) : undefined;
+    },
+
+    async complete(id, now) {
+      await ctx
+        .db()
+        .updateTable('inbox')
+        .set({ status: 'done', lease_until: null, updated_at: now })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async retryLater(id, at, error, waitNoticeSent) {
+      await ctx
+        .db()
+        .updateTable('inbox')
+        .set((eb) => ({
+          status: 'pending',
+          attempts: eb('attempts', '+', 1),
+          next_attempt_at: at,
+          lease_until: null,
+          last_error: error,
+          ...(waitNoticeSent === undefined ? {} : { wait_notice_sent: waitNoticeSent ? 1 : 0 }),
+        }))
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async fail(id, error, now) {
+      await ctx
+        .db()
+        .updateTable('inbox')
+        .set({ status: 'failed', lease_until: null, last_error: error, updated_at: now })
+        .where('id', '=', id)
+        .execute();
+    },
+  };
+}
+
+export function createInboxQueue(ctx: RepoContext): Store['inboxQueue'] {
+  return {
+    async claim(now, leaseMs, limit) {
+      if (limit <= 0) return [];
+      const db = ctx.db();
+      // Per thread only the oldest open item is a candidate, and only when it is pending
+      // and due, or claimed by a worker whose lease ran out (crash recovery). One UPDATE
+      // statement, so two claimers can never both take an item.
+      const heads = () =>
+        db
+          .selectFrom('inbox as h')
+          .select('h.id')
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('inbox as o')
+                  .select('o.id')
+                  .whereRef('o.thread_key', '=', 'h.thread_key')
+                  .where('o.status', 'in', OPEN)
+                  .whereRef('o.id', '<', 'h.id'),
+              ),
+            ),
+          )
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('inbox as l')
+                  .select('l.id')
+                  .whereRef('l.thread_key', '=', 'h.thread_key')
+                  .where('l.status', '=', 'processing')
+                  .where('l.lease_until', '>', now),
+              ),
+            ),
+          )
+          .limit(limit);
+      // Two arms, each read in index order so the LIMIT stops the scan early: a backlog of
+      // thousands costs what one item does (one sorted arm over every open row took
+      // milliseconds of a busy event loop). Expired leases first, then what is due, oldest
+      // due first (per thread the order is by id all the same: only the head is a candidate).
+      let expired = heads()
+        .where('h.status', '=', 'processing')
+        .where((eb) => eb.or([eb('h.lease_until', 'is', null), eb('h.lease_until', '<=', now)]))
+        .orderBy('h.id');
+      let due = heads()
+        .where('h.status', '=', 'pending')
+        .where('h.next_attempt_at', '<=', now)
+        .orderBy('h.next_attempt_at')
+        .orderBy('h.id');
+      if (ctx.kind === 'postgres') {
+        expired = expired.forUpdate().skipLocked();
+        due = due.forUpdate().skipLocked();
+      }
+      const candidates = db
+        .selectFrom(expired.as('e'))
+        .select('e.id')
+        .unionAll(db.selectFrom(due.as('d')).select('d.id'))
+        .limit(limit);
+
+      const rows = await db
+        .updateTable('inbox')
+        .set({ status: 'processing', lease_until: now + leaseMs, updated_at: now })
+        .where('id', 'in', candidates)
+        .returningAll()
+        .execute();
+
+      const items: InboxItem[] = [];
+      for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
+        try {
+          items.push(toInboxItem(row));
+        } catch (err) {
+          if (!(err instanceof StoreError) || err.code !== 'corrupt') throw err;
+          // A damaged row must not crash the worker or block its thread forever.
+          ctx.logger.error(
+            { err, inboxId: row.id, deliveryId: row.delivery_id, threadKey: row.thread_key },
+            'inbox item is unreadable; marked failed',
+          );
+          await db
+            .updateTable('inbox')
+            .set({ status: 'failed', lease_until: null, last_error: err.message, updated_at: now })
+            .where('id', '=', row.id)
+            .execute();
+        }
+      }
+      return items;
+    },
+
+    async depth() {
+      const row = await ctx
+        .db()
+        .selectFrom('inbox')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('status', 'in', OPEN)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}

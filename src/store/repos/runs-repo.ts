@@ -1,0 +1,168 @@
+import type { Selectable } from 'kysely';
+import type { RunRecord, StoreTx } from '../../core/ports.js';
+import { StoreError } from '../errors.js';
+import type { RepoContext } from './repo-context.js';
+import { runColumns, toRun } from './row-mapping.js';
+import type { RunsTable } from '../schema.js';
+
+export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
+  /**
+   * Map rows for the tracker's lists. A run whose stored JSON is damaged is logged and no
+   * longer tracked, so it cannot crash (or starve) every tracker cycle after it.
+   */
+  async function trackedRuns(rows: Selectable<RunsTable>[]): Promise<RunRecord[]> {
+    const runs: RunRecord[] = [];
+    for (const row of rows) {
+      try {
+        runs.push(toRun(row));
+      } catch (err) {
+        if (!(err instanceof StoreError) || err.code !== 'corrupt') throw err;
+        ctx.logger.error(
+          { err, runId: row.run_id, threadKey: row.thread_key },
+          'stored run is unreadable; it is no longer tracked',
+        );
+        await ctx
+          .db()
+          .updateTable('runs')
+          .set({ tracked: 0 })
+          .where('run_id', '=', row.run_id)
+          .execute();
+      }
+    }
+    return runs;
+  }
+
+  return {
+    async get(runId) {
+      const row = await ctx
+        .db()
+        .selectFrom('runs')
+        .selectAll()
+        .where('run_id', '=', runId)
+        .executeTakeFirst();
+      return row ? toRun(row) : undefined;
+    },
+
+    async getByRequest(requestId) {
+      const row = await ctx
+        .db()
+        .selectFrom('runs')
+        .selectAll()
+        .where('request_id', '=', requestId)
+        .executeTakeFirst();
+      return row ? toRun(row) : undefined;
+    },
+
+    async insert(run) {
+      const columns = runColumns(run) as RunsTable;
+      await ctx
+        .db()
+        .insertInto('runs')
+        .values({
+          ...columns,
+          service_updated_at: columns.service_updated_at ?? null,
+          factory: columns.factory ?? null,
+          trigger_message: columns.trigger_message ?? null,
+          status_message: columns.status_message ?? null,
+          notified_state: columns.notified_state ?? null,
+        })
+        .execute();
+    },
+
+    async update(runId, patch) {
+      const columns = runColumns(patch);
+      delete columns.run_id;
+      if (Object.keys(columns).length === 0) return;
+      await ctx.db().updateTable('runs').set(columns).where('run_id', '=', runId).execute();
+    },
+
+    async listDue(now, limit) {
+      const rows = await ctx
+        .db()
+        .selectFrom('runs')
+        .selectAll()
+        .where('tracked', '=', 1)
+        .where('next_check_at', '<=', now)
+        .orderBy('next_check_at')
+        .orderBy('run_id')
+        .limit(limit)
+        .execute();
+      return trackedRuns(rows);
+    },
+
+    async listTracked(limit) {
+      let query = ctx
+        .db()
+        .selectFrom('runs')
+        .selectAll()
+        .where('tracked', '=', 1)
+        .orderBy('next_check_at')
+        .orderBy('run_id');
+      if (limit !== undefined) query = query.limit(limit);
+      return trackedRuns(await query.execute());
+    },
+
+    async getMany(runIds) {
+      const runs: RunRecord[] = [];
+      // Bounded IN lists: SQLite allows 32,766 variables, PostgreSQL 65,535; stay far below.
+      for (let i = 0; i < runIds.length; i += 500) {
+        const rows = await ctx
+          .db()
+          .selectFrom('runs')
+          .selectAll()
+          .where('run_id', 'in', runIds.slice(i, i + 500))
+          .execute();
+        runs.push(...(await trackedRuns(rows)));
+      }
+      return runs;
+    },
+
+    async listWrittenSince(since) {
+      const rows = await ctx
+        .db()
+        .selectFrom('runs')
+        .selectAll()
+        .where('updated_at', '>=', since)
+        .execute();
+      return trackedRuns(rows);
+    },
+
+    async listTrackedBrief() {
+      const rows = await ctx
+        .db()
+        .selectFrom('runs')
+        .select(['run_id', 'state', 'service_updated_at', 'created_at'])
+        .where('tracked', '=', 1)
+        .execute();
+      return rows.map((r) => ({
+        runId: r.run_id,
+        state: r.state,
+        ...(r.service_updated_at === null ? {} : { serviceUpdatedAt: r.service_updated_at }),
+        createdAt: Number(r.created_at),
+      }));
+    },
+
+    async countTracked() {
+      const row = await ctx
+        .db()
+        .selectFrom('runs')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('tracked', '=', 1)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async listByThread(threadKey, limit) {
+      const rows = await ctx
+        .db()
+        .selectFrom('runs')
+        .selectAll()
+        .where('thread_key', '=', threadKey)
+        .orderBy('created_at', 'desc')
+        .orderBy('run_id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toRun);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { StoreTx } from '../../core/ports.js';
+import type { RepoContext } from './repo-context.js';
+import { toSetting } from './row-mapping.js';
+
+export function createSettingsRepo(ctx: RepoContext): StoreTx['settings'] {
+  return {
+    async list(scope) {
+      const rows = await ctx
+        .db()
+        .selectFrom('settings')
+        .selectAll()
+        .where('scope', '=', scope)
+        .orderBy('key')
+        .execute();
+      return rows.map(toSetting);
+    },
+
+    async set(scope, key, value, updatedBy, now) {
+      await ctx
+        .db()
+        .insertInto('settings')
+        .values({ scope, key, value, updated_by: updatedBy, updated_at: now })
+        .onConflict((oc) =>
+          oc.columns(['scope', 'key']).doUpdateSet((eb) => ({
+            value: eb.ref('excluded.value'),
+            updated_by: eb.ref('excluded.updated_by'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        )
+        .execute();
+    },
+
+    async unset(scope, key) {
+      await ctx
+        .db()
+        .deleteFrom('settings')
+        .where('scope', '=', scope)
+        .where('key', '=', key)
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_VARIABLES, EnvSchema } from '../../src/config/load.js';
+import { createMetrics } from '../../src/service/metrics.js';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+// The operator guide is the README's "Operating agent-relay" section.
+const guide = readme.slice(readme.indexOf('\n## Operating agent-relay'));
+const section = (title: string) => {
+  const start = guide.indexOf(`\n### ${title}`);
+  const end = guide.indexOf('\n##', start + 1);
+  return guide.slice(start, end === -1 ? undefined : end);
+};
+
+describe('the operator guide', () => {
+  it('has one configuration row per variable, and no unknown ones', () => {
+    const rows = [...section('Configuration').matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
+    expect(rows).toEqual(CONFIG_VARIABLES.map((v) => v.name));
+  });
+
+  it('the schema reads exactly the documented variables', () => {
+    expect(Object.keys(EnvSchema.shape).sort()).toEqual(CONFIG_VARIABLES.map((v) => v.name).sort());
+  });
+
+  it('lists every exported agent_relay_ series', async () => {
+    const { body } = await createMetrics({ defaultMetrics: false }).render();
+    const names = [...body.matchAll(/^# TYPE agent_relay_(\w+) /gm)].map((m) => m[1]!);
+    expect(names.length).toBeGreaterThan(10);
+    const documented = section('Metrics');
+    for (const name of names) expect(documented).toContain(`\`${name}\``);
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { OutboxPayload } from '../../../src/core/ports.js';
+import {
+  createOutboxRefusalSink,
+  refusalMessage,
+  type Refusal,
+} from '../../../src/github/ingress/refusal.js';
+
+function setup(options: { failing?: boolean } = {}) {
+  const queued: OutboxPayload[] = [];
+  let now = 1_000_000;
+  const clock = { now: () => now, advance: (ms: number) => (now += ms) };
+  const sink = createOutboxRefusalSink({
+    clock,
+    windowMs: 60_000,
+    store: {
+      outbox: {
+        enqueue: async (payload) => {
+          if (options.failing) throw new Error('database is locked');
+          return queued.push(payload);
+        },
+      },
+    },
+  });
+  return { sink, queued, clock };
+}
+
+const actor = { id: 'mallory', name: 'mallory', association: 'NONE' };
+const refusal = (deliveryId: string, threadKey = 'github:o/r#1'): Refusal => ({
+  deliveryId,
+  threadKey,
+  actor,
+  message: refusalMessage(actor, ['OWNER', 'MEMBER', 'COLLABORATOR']),
+});
+
+describe('refusals', () => {
+  it('the message names who may trigger runs and mentions the person', () => {
+    expect(refusalMessage(actor, ['OWNER', 'MEMBER', 'COLLABORATOR'])).toEqual({
+      type: 'notice',
+      tone: 'info',
+      mention: { platform: 'github', id: 'mallory', name: 'mallory' },
+      text:
+        'Thanks for the request. Agent runs in this repository can be started, steered or ' +
+        'cancelled only by the repository owner, members of the organization and collaborators. ' +
+        'Please ask one of them to mention me for you.',
+    });
+    expect((refusalMessage(actor, ['OWNER']) as { text: string }).text).toContain(
+      'only by the repository owner.',
+    );
+  });
+
+  it('queues one post per person and thread per window; redeliveries are duplicates', async () => {
+    const { sink, queued, clock } = setup();
+    expect(await sink.refuse(refusal('d1'))).toBe('queued');
+    expect(queued).toEqual([
+      { kind: 'post', destination: { threadKey: 'github:o/r#1' }, message: refusal('d1').message },
+    ]);
+    expect(await sink.refuse(refusal('d1'))).toBe('duplicate');
+    expect(await sink.refuse(refusal('d2'))).toBe('suppressed');
+    expect(await sink.refuse(refusal('d3', 'github:o/r#2'))).toBe('queued');
+    clock.advance(60_001);
+    expect(await sink.refuse(refusal('d4'))).toBe('queued');
+    expect(queued).toHaveLength(3);
+  });
+
+  it('a failed enqueue is not remembered, so a redelivery tries again', async () => {
+    const { sink } = setup({ failing: true });
+    await expect(sink.refuse(refusal('d1'))).rejects.toThrow('database is locked');
+    await expect(sink.refuse(refusal('d1'))).rejects.toThrow('database is locked');
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { RunItem } from '../../../src/agent/schemas.js';
+import type { RunRecord } from '../../../src/core/ports.js';
+import {
+  hasChanged,
+  looksLikeSummary,
+  observeRun,
+} from '../../../src/runs/tracker/detect-changes.js';
+
+const record: RunRecord = {
+  runId: 'run-1',
+  threadKey: 'slack:T1:C1:1700000000.000100',
+  platform: 'slack',
+  requestId: 'slack:r1',
+  requester: { id: 'U1' },
+  title: 't',
+  state: 'INPROGRESS',
+  serviceUpdatedAt: '2030-01-01T00:00:10.000Z',
+  applied: [],
+  nextCheckAt: 0,
+  checkIntervalMs: 2_000,
+  tracked: true,
+  createdAt: 0,
+  updatedAt: 0,
+};
+const item = (over: Partial<RunItem> = {}): RunItem => ({
+  run_id: 'run-1',
+  title: 't',
+  prompt: 'p',
+  state: 'INPROGRESS',
+  created_at: '2030-01-01T00:00:00.000Z',
+  updated_at: '2030-01-01T00:00:10.000Z',
+  ...over,
+});
+
+describe('hasChanged', () => {
+  it('a newer update or another state is a change; the same view is not', () => {
+    expect(hasChanged(record, item())).toBe(false);
+    expect(hasChanged(record, item({ updated_at: '2030-01-01T00:00:11.000Z' }))).toBe(true);
+    expect(hasChanged(record, item({ state: 'BLOCKED' }))).toBe(true);
+    expect(hasChanged({ ...record, serviceUpdatedAt: undefined }, item())).toBe(true);
+  });
+
+  it('a view older than the one already seen is not applied (it would move the run back)', () => {
+    const old = item({ state: 'CLAIMED', updated_at: '2030-01-01T00:00:09.000Z' });
+    expect(hasChanged(record, old)).toBe(false);
+  });
+});
+
+describe('looksLikeSummary', () => {
+  it('is a summary only without artifacts, status_message and run_time', () => {
+    expect(looksLikeSummary(item())).toBe(true);
+    expect(looksLikeSummary(item({ artifacts: [] }))).toBe(false);
+    expect(looksLikeSummary(item({ run_time: 'PT3S' }))).toBe(false);
+    expect(looksLikeSummary(item({ status_message: { message: 'x' } }))).toBe(false);
+  });
+});
+
+describe('observeRun', () => {
+  const intervals = { baseMs: 2_000, maxMs: 30_000, blockedMs: 60_000 };
+  const kinds = (i: RunItem, r: RunRecord = record) =>
+    observeRun({ record: r, item: i, now: 1, intervals }).notifications.map((n) => n.kind);
+
+  it('edits the status message when the state moves, not when only updated_at does', () => {
+    expect(kinds(item({ updated_at: '2030-01-01T00:00:11.000Z' }))).toEqual([]);
+    expect(kinds(item({ state: 'SUCCEEDED', updated_at: '2030-01-01T00:00:11.000Z' }))).toEqual([
+      'status',
+      'post',
+    ]);
+  });
+
+  it('on the first look, a session link the status message lacks is worth an edit', () => {
+    const fresh = { ...record, state: 'QUEUED', serviceUpdatedAt: undefined };
+    expect(kinds(item({ state: 'QUEUED' }), fresh)).toEqual([]);
+    expect(kinds(item({ state: 'QUEUED', session_link: 'https://s.example/1' }), fresh)).toEqual([
+      'status',
+    ]);
+  });
+});

@@ -1,0 +1,181 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MessageModel } from '../../../src/core/message/message-model.js';
+import {
+  flushOutbox,
+  githubComment,
+  handle,
+  slackMention,
+  slackReply,
+  startTestEnv,
+  type TestEnv,
+} from '../fixtures.js';
+
+let env: TestEnv;
+beforeEach(async () => {
+  env = await startTestEnv({
+    emulator: {
+      factories: [
+        { uid: 'f-docs', name: 'Docs Factory', alias: 'docs' },
+        { uid: 'f-docs2', name: 'Docs Two', alias: 'docs-two' },
+        { uid: 'f-a', name: 'Twin A', alias: 'twin' },
+        { uid: 'f-b', name: 'Twin B', alias: 'TWIN' },
+      ],
+    },
+  });
+});
+afterEach(() => env.close());
+
+function as<T extends MessageModel['type']>(
+  m: MessageModel | undefined,
+  type: T,
+): Extract<MessageModel, { type: T }> {
+  if (m?.type !== type) throw new Error(`expected a ${type} message, got ${m?.type ?? 'none'}`);
+  return m as Extract<MessageModel, { type: T }>;
+}
+
+async function replies(): Promise<MessageModel[]> {
+  await flushOutbox(env);
+  return env.slack.posts.map((p) => p.message);
+}
+
+describe('status', () => {
+  it("replies with the current run's status, or the named run's", async () => {
+    const first = slackMention({ text: 'first task' });
+    await handle(env, first);
+    const runId = (await env.store.threads.get(first.threadKey))!.currentRunId!;
+    await handle(env, slackReply(first.threadKey, { text: 'status' }));
+    await handle(env, slackMention({ text: `status ${runId}` }));
+    const statuses = (await replies()).filter((m) => m.type === 'run_status');
+    // The run's own status message, then two replies.
+    expect(statuses).toHaveLength(3);
+    const posts = env.slack.posts.filter((p) => p.message.type === 'run_status');
+    expect(posts[1]!.to.threadKey).toBe(first.threadKey);
+    expect(posts[2]!.message).toMatchObject({ run: { runId, requester: { id: 'U1' } } });
+  });
+
+  it('an unknown run id is said in plain words', async () => {
+    await handle(env, slackMention({ text: 'status run-does-not-exist' }));
+    const [notice] = await replies();
+    expect(notice).toMatchObject({ type: 'notice', tone: 'error' });
+  });
+});
+
+describe('list', () => {
+  it('lists recent runs with filters, at most ten', async () => {
+    env.emulator.seedRuns(12, { state: 'SUCCEEDED', manual: true });
+    env.emulator.seedRuns(2, { state: 'FAILED', manual: true });
+    await handle(env, slackMention({ text: 'list state=SUCCEEDED' }));
+    const [list] = await replies();
+    expect(list).toMatchObject({
+      type: 'run_list',
+      filters: { state: ['SUCCEEDED'] },
+      truncated: true,
+    });
+    expect(as(list, 'run_list').runs).toHaveLength(10);
+    expect(as(list, 'run_list').runs.every((r) => r.state.name === 'SUCCEEDED')).toBe(true);
+  });
+
+  it('`mine` keeps the runs this person started', async () => {
+    env.emulator.seedRuns(5, { manual: true, state: 'INPROGRESS' });
+    await handle(env, slackMention({ text: 'mine one' }));
+    await handle(env, slackMention({ text: 'someone else', actor: { id: 'U2' } }));
+    await handle(env, slackMention({ text: 'list mine' }));
+    const list = (await replies()).find((m) => m.type === 'run_list');
+    expect(as(list, 'run_list').runs.map((r) => r.title)).toEqual(['mine one']);
+    expect(list).toMatchObject({ filters: { mine: true }, truncated: false });
+  });
+});
+
+describe('factories', () => {
+  it('`factory <alias>` dispatches to the exact alias match', async () => {
+    await handle(env, slackMention({ text: 'factory docs write the API guide' }));
+    const run = env.emulator.runs.all()[0]!;
+    expect(run.agent_config).toMatchObject({ name: 'Docs Factory' });
+    const record = await env.store.runs.get(run.run_id);
+    expect(record).toMatchObject({
+      factory: { uid: 'f-docs', alias: 'docs', name: 'Docs Factory' },
+      tracked: true,
+    });
+    expect(record!.applied).toEqual([{ key: 'factory', value: 'docs', source: 'inline' }]);
+    const [status] = await replies();
+    expect(status).toMatchObject({
+      type: 'run_status',
+      run: { factory: { alias: 'docs', name: 'Docs Factory' } },
+    });
+  });
+
+  it('`@alias`, `factory=` and a GitHub label dispatch too', async () => {
+    await handle(env, slackMention({ text: '@docs write the FAQ' }));
+    await handle(env, slackMention({ text: 'factory=DOCS write the changelog' }));
+    await handle(
+      env,
+      githubComment({ kind: 'label', text: 'fix it', addressed: true, factoryAlias: 'docs' }),
+    );
+    const runs = env.emulator.runs.all();
+    expect(runs).toHaveLength(3);
+    expect(runs.every((r) => r.agent_config?.name === 'Docs Factory')).toBe(true);
+    // The GitHub dispatch names its ticket: the triggering comment.
+    const ticketed = runs.filter((r) =>
+      r.trigger_url?.startsWith('https://github.com/octo/widgets/issues/7#issuecomment-'),
+    );
+    expect(ticketed).toHaveLength(1);
+  });
+
+  it('a channel default factory applies to new runs', async () => {
+    await handle(env, slackMention({ text: 'config factory=docs' }));
+    await handle(env, slackMention({ text: 'document the CLI' }));
+    const run = env.emulator.runs.all()[0]!;
+    expect(run.agent_config).toMatchObject({ name: 'Docs Factory' });
+    expect((await env.store.runs.get(run.run_id))!.applied).toEqual([
+      { key: 'factory', value: 'docs', source: 'default' },
+    ]);
+  });
+
+  it('no match or several matches: shows the candidates, starts nothing', async () => {
+    await handle(env, slackMention({ text: 'factory doc write' }));
+    await handle(env, slackMention({ text: 'factory twin write' }));
+    await handle(env, slackMention({ text: 'factory nothing-like-it write' }));
+    expect(env.emulator.runs.count()).toBe(0);
+    const choices = (await replies()).filter((m) => m.type === 'factory_choice');
+    expect(
+      choices.map((c) => c.type === 'factory_choice' && c.candidates.map((x) => x.uid)),
+    ).toEqual([['f-docs', 'f-docs2'], ['f-a', 'f-b'], []]);
+  });
+});
+
+describe('config and help', () => {
+  it('sets, shows and unsets channel defaults', async () => {
+    await handle(env, slackMention({ text: 'config model=m-1 env=e-1' }));
+    await handle(env, slackMention({ text: 'config' }));
+    await handle(env, slackMention({ text: 'config model=' }));
+    const configs = (await replies()).filter((m) => m.type === 'config');
+    expect(configs[0]).toMatchObject({ scope: 'slack:T1:C1', changed: ['model', 'env'] });
+    expect(as(configs[0], 'config').settings.map((s) => [s.key, s.value, s.updatedBy])).toEqual([
+      ['model', 'm-1', 'U1'],
+      ['env', 'e-1', 'U1'],
+    ]);
+    expect(configs[1]).toMatchObject({ changed: [] });
+    expect(as(configs[2], 'config').settings.map((s) => s.key)).toEqual(['env']);
+    expect(await env.store.settings.list('slack:T1:C1')).toHaveLength(1);
+  });
+
+  it("help names this platform's invocation; a malformed option gets the right form", async () => {
+    await handle(env, slackMention({ text: 'help' }));
+    await handle(env, slackMention({ text: 'colour=blue do it' }));
+    const [help, error] = await replies();
+    expect(help).toMatchObject({ type: 'help', invocation: '/agent' });
+    expect(error).toMatchObject({ type: 'notice', tone: 'error', mention: { id: 'U1' } });
+    expect(as(error, 'notice').usage).toContain('/agent');
+    expect(env.emulator.runs.count()).toBe(0);
+  });
+
+  it('GitHub help uses the @-handle; a comment not addressed to the bot is ignored', async () => {
+    await handle(env, githubComment({ text: '@agent-relay help' }));
+    await handle(env, githubComment({ text: 'just a normal comment' }));
+    await flushOutbox(env);
+    expect(env.github.posts.map((p) => p.message)).toEqual([
+      expect.objectContaining({ type: 'help', invocation: '@agent-relay' }),
+    ]);
+    expect(await env.store.inboxQueue.depth()).toBe(0);
+  });
+});

@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AgentService } from '../../../src/core/ports.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+import { slackMention, slackReply, startTestEnv, TEST_OPTIONS, type TestEnv } from '../fixtures.js';
+
+let env: TestEnv;
+beforeEach(async () => {
+  env = await startTestEnv();
+});
+afterEach(() => env.close());
+
+describe('inbox worker', () => {
+  it('two quick messages in one thread: one run and a follow-up, never two runs', async () => {
+    const first = slackMention({ text: 'start [slow]' });
+    await env.engine.sink.accept(first);
+    await env.engine.sink.accept(slackReply(first.threadKey, { text: 'and also this' }));
+    env.engine.inbox.start();
+    await waitUntil(
+      async () => env.emulator.followups.length === 1 && (await env.store.inboxQueue.depth()) === 0,
+    );
+    expect(env.emulator.runs.count()).toBe(1);
+    await env.engine.inbox.stop();
+  });
+
+  it('handles different threads concurrently, bounded by the concurrency', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const real = env.agent;
+    const counting: AgentService = {
+      ...real,
+      listRuns: (q, o) => real.listRuns(q, o),
+      async createRun(request, options) {
+        inFlight += 1;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        try {
+          return await real.createRun(request, options);
+        } finally {
+          inFlight -= 1;
+        }
+      },
+    };
+    env.emulator.faults.setLatency(80);
+    const engine = env.makeEngine(env.store, {
+      agent: counting,
+      options: { ...TEST_OPTIONS, inboxConcurrency: 3 },
+    });
+    for (let i = 0; i < 6; i += 1) await engine.sink.accept(slackMention({ text: `task ${i}` }));
+    engine.inbox.start();
+    await waitUntil(() => env.emulator.runs.count() === 6, { timeoutMs: 5_000 });
+    await engine.inbox.stop();
+    expect(maxInFlight).toBeGreaterThan(1);
+    expect(maxInFlight).toBeLessThanOrEqual(3);
+  });
+
+  it('stop() lets the in-flight item finish', async () => {
+    env.emulator.faults.setLatency(150);
+    await env.engine.sink.accept(slackMention({ text: 'finish me' }));
+    env.engine.inbox.start();
+    await waitUntil(() => env.emulator.requests.total() > 0 || env.emulator.runs.count() > 0, {
+      timeoutMs: 2_000,
+      intervalMs: 5,
+    });
+    await env.engine.inbox.stop();
+    expect(env.emulator.runs.count()).toBe(1);
+    expect(await env.store.inboxQueue.depth()).toBe(0);
+    expect(await env.store.runs.listTracked()).toHaveLength(1);
+  });
+});

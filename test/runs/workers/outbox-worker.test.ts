@@ -1,0 +1,249 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MessageModel } from '../../../src/core/message/message-model.js';
+import type { OutboxPayload, RunRecord, Store } from '../../../src/core/ports.js';
+import { DeliveryError } from '../../../src/core/ports.js';
+import { notice } from '../../../src/core/message/render-model.js';
+import { createOutboxWorker, type OutboxWorker } from '../../../src/runs/workers/outbox-worker.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+import {
+  createCountingMetrics,
+  createSeqRandom,
+  createTestLogger,
+  openTempStore,
+} from '../fixtures.js';
+import {
+  createRecordingNotifier,
+  forbidden,
+  rateLimited,
+  type RecordingNotifier,
+} from '../recording-notifier.js';
+
+let temp: Awaited<ReturnType<typeof openTempStore>>;
+let store: Store;
+let slack: RecordingNotifier;
+let github: RecordingNotifier;
+let t: number;
+let worker: OutboxWorker;
+let logger: ReturnType<typeof createTestLogger>;
+let metrics: ReturnType<typeof createCountingMetrics>;
+
+const KEY = 'slack:T1:C1:1700000000.000100';
+
+function makeWorker(
+  notifiers: { slack?: RecordingNotifier; github?: RecordingNotifier },
+  maxAttempts = 3,
+): OutboxWorker {
+  return createOutboxWorker({
+    store,
+    notifiers,
+    clock: { now: () => t },
+    random: createSeqRandom(),
+    logger,
+    metrics,
+    options: {
+      leaseMs: 10_000,
+      pollMs: 10,
+      maxAttempts,
+      drainMs: 1_000,
+      retryBaseMs: 1_000,
+      maxRetryDelayMs: 60_000,
+    },
+  });
+}
+
+beforeEach(async () => {
+  temp = await openTempStore();
+  store = temp.store;
+  slack = createRecordingNotifier('slack');
+  github = createRecordingNotifier('github');
+  logger = createTestLogger();
+  metrics = createCountingMetrics();
+  t = 1_700_000_000_000;
+  worker = makeWorker({ slack, github });
+});
+afterEach(async () => {
+  await worker.stop();
+  await temp.cleanup();
+});
+
+function run(overrides: Partial<RunRecord> = {}): RunRecord {
+  return {
+    runId: 'run-1',
+    threadKey: KEY,
+    platform: 'slack',
+    requestId: 'slack:Ev1',
+    requester: { id: 'U1' },
+    title: 'a run',
+    state: 'QUEUED',
+    applied: [],
+    nextCheckAt: t,
+    checkIntervalMs: 1000,
+    tracked: true,
+    createdAt: t,
+    updatedAt: t,
+    ...overrides,
+  };
+}
+
+const say = (text: string): MessageModel => notice('info', text);
+const post = (text: string, threadKey = KEY): OutboxPayload => ({
+  kind: 'post',
+  destination: { threadKey },
+  message: say(text),
+});
+
+async function drain(rounds = 10): Promise<void> {
+  for (let i = 0; i < rounds; i += 1) if ((await worker.runOnce()) === 0) return;
+}
+
+describe('outbox worker', () => {
+  it('posts the status message once, then edits it, and stores its ref', async () => {
+    await store.runs.insert(run());
+    for (const state of ['QUEUED', 'INPROGRESS', 'SUCCEEDED']) {
+      await store.outbox.enqueue(
+        {
+          kind: 'status',
+          destination: { threadKey: KEY },
+          runId: 'run-1',
+          message: say(state),
+          observedAt: t - 500,
+        },
+        t,
+      );
+    }
+    await drain();
+    expect(slack.posts).toHaveLength(1);
+    expect(slack.updates.map((u) => u.message)).toEqual([say('INPROGRESS'), say('SUCCEEDED')]);
+    const ref = (await store.runs.get('run-1'))!.statusMessage!;
+    expect(ref).toEqual(slack.posts[0]!.ref);
+    expect(slack.historyOf(ref)).toEqual([say('QUEUED'), say('INPROGRESS'), say('SUCCEEDED')]);
+    expect(metrics.observations.get('state_change_to_notification_seconds')).toEqual([
+      0.5, 0.5, 0.5,
+    ]);
+  });
+
+  it('posts a new status message when the old one is gone', async () => {
+    await store.runs.insert(run({ statusMessage: { threadKey: KEY, id: 'deleted' } }));
+    slack.failNext(1, new DeliveryError('not_found', 'message_not_found', false), 'update');
+    await store.outbox.enqueue(
+      { kind: 'status', destination: { threadKey: KEY }, runId: 'run-1', message: say('RUNNING') },
+      t,
+    );
+    await drain();
+    expect(slack.posts.map((p) => p.message)).toEqual([say('RUNNING')]);
+    expect((await store.runs.get('run-1'))!.statusMessage).toEqual(slack.posts[0]!.ref);
+  });
+
+  it("keeps order per thread and delivers to each thread's platform", async () => {
+    await store.outbox.enqueue(post('one'), t);
+    await store.outbox.enqueue(post('gh', 'github:o/r#1'), t);
+    await store.outbox.enqueue(post('two'), t);
+    await store.outbox.enqueue(
+      {
+        kind: 'react',
+        destination: { threadKey: KEY },
+        target: { threadKey: KEY, id: 'C1:1' },
+        reaction: 'seen',
+      },
+      t,
+    );
+    await drain();
+    expect(slack.posts.map((p) => p.message)).toEqual([say('one'), say('two')]);
+    expect(github.posts.map((p) => p.message)).toEqual([say('gh')]);
+    expect(slack.reactions).toEqual([{ target: { threadKey: KEY, id: 'C1:1' }, reaction: 'seen' }]);
+    expect(await store.outboxQueue.depth()).toBe(0);
+  });
+
+  it("retries a retryable failure after Retry-After, holding the thread's later items", async () => {
+    slack.failNext(1, rateLimited(30_000));
+    await store.outbox.enqueue(post('first'), t);
+    await store.outbox.enqueue(post('second'), t);
+    await drain();
+    expect(slack.posts).toHaveLength(0);
+    const [pending] = await store.outboxQueue.list({ status: 'pending' });
+    expect(pending!.nextAttemptAt).toBeGreaterThanOrEqual(t + 30_000);
+    t += 29_000;
+    await drain();
+    expect(slack.posts).toHaveLength(0);
+    t += 1_001;
+    await drain();
+    expect(slack.posts.map((p) => p.message)).toEqual([say('first'), say('second')]);
+  });
+
+  it('parks a permanent failure at once, and a failing one after the bound', async () => {
+    slack.failNext(1, forbidden());
+    await store.outbox.enqueue(post('forbidden'), t);
+    await drain();
+    expect((await store.outboxQueue.list({ status: 'parked' })).map((i) => i.attempts)).toEqual([
+      0,
+    ]);
+
+    slack.failNext(99, rateLimited());
+    await store.outbox.enqueue(post('keeps failing'), t);
+    for (let i = 0; i < 5; i += 1) {
+      t += 120_000;
+      await drain();
+    }
+    const parked = await store.outboxQueue.list({ status: 'parked' });
+    expect(parked).toHaveLength(2);
+    expect(slack.calls.filter((c) => !c.ok)).toHaveLength(1 + 3);
+    expect(logger.lines.filter((l) => l.msg === 'notification parked')).toHaveLength(2);
+  });
+
+  it('parks a notification for a platform without a notifier, with a clear error', async () => {
+    worker = makeWorker({ slack });
+    await store.outbox.enqueue(post('to github', 'github:o/r#2'), t);
+    await drain();
+    const [parked] = await store.outboxQueue.list({ status: 'parked' });
+    expect(parked!.lastError).toMatch(/no notifier for platform github/);
+  });
+
+  it('runs as a loop: woken work is delivered without waiting for a poll', async () => {
+    worker = createOutboxWorker({
+      store,
+      notifiers: { slack },
+      clock: { now: () => Date.now() },
+      random: createSeqRandom(),
+      logger,
+      metrics,
+      options: { leaseMs: 10_000, pollMs: 5_000, maxAttempts: 3, drainMs: 1_000 },
+    });
+    worker.start();
+    await store.outbox.enqueue(post('hello'), Date.now());
+    worker.wake();
+    await waitUntil(() => slack.posts.length === 1, { timeoutMs: 2_000 });
+    await worker.stop();
+  });
+});
+
+describe('outbox lanes', () => {
+  it('a GitHub notifier that hangs does not hold up Slack deliveries', async () => {
+    let release!: () => void;
+    const stuck = new Promise<void>((resolve) => (release = resolve));
+    const hanging: RecordingNotifier = {
+      ...github,
+      async post() {
+        await stuck;
+        return { ref: { threadKey: 'github:o/r#1', id: 'issue:1' } };
+      },
+    };
+    worker = makeWorker({ slack, github: hanging });
+    // More GitHub notifications (one per thread) than the lane has slots.
+    for (let i = 1; i <= 12; i += 1)
+      await store.outbox.enqueue(post(`gh ${i}`, `github:o/r#${i}`), t);
+    await store.outbox.enqueue(post('for slack'), t);
+    worker.start();
+    await waitUntil(() => slack.posts.length === 1, { message: 'the Slack post' });
+    expect(slack.posts[0]!.message).toEqual(say('for slack'));
+    release();
+  });
+
+  it('a claim filtered by prefix sees only that platform', async () => {
+    await store.outbox.enqueue(post('gh', 'github:o/r#1'), t);
+    await store.outbox.enqueue(post('sl'), t);
+    const gh = await store.outboxQueue.claim(t, 1_000, 10, { threadKeyPrefix: 'github:' });
+    expect(gh.map((i) => i.threadKey)).toEqual(['github:o/r#1']);
+    const sl = await store.outboxQueue.claim(t, 1_000, 10, { threadKeyPrefix: 'slack:' });
+    expect(sl.map((i) => i.threadKey)).toEqual([KEY]);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Retention (src/runs/retention.ts) against a real SQLite store: finished triggers and
+ * notifications older than the window are deleted in batches; nothing while a burst is on.
+ */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { OpenedStore } from '../../../src/store/index.js';
+import { createRetention } from '../../../src/runs/workers/retention.js';
+import { createRecordingLogger } from '../../helpers/test-logger.js';
+import { createSqliteHarness, samplePayload, sampleTrigger } from '../../store/harness.js';
+import type { SqliteHarness } from '../../store/harness.js';
+
+const DAY = 86_400_000;
+let temp: SqliteHarness;
+let store: OpenedStore;
+let now = 0;
+const clock = { now: () => now };
+
+beforeEach(async () => {
+  temp = await createSqliteHarness();
+  store = await temp.open({ checkpointIntervalMs: 0 });
+  now = 0;
+});
+afterEach(() => temp.cleanup());
+
+/** `n` triggers and `n` notifications, finished at `at`. */
+async function finished(n: number, at: number, tag: string): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const key = `slack:T1:C1:${tag}${i}.1`;
+    await store.inbox.add(sampleTrigger({ deliveryId: `${tag}-${i}`, threadKey: key }), at);
+    await store.outbox.enqueue(samplePayload(key, tag), at);
+  }
+  for (const item of await store.inboxQueue.claim(at, 60_000, n)) {
+    await store.inbox.complete(item.id, at);
+  }
+  for (const item of await store.outboxQueue.claim(at, 60_000, n)) {
+    await store.outboxQueue.delivered(item.id, at);
+  }
+}
+
+it('deletes what finished before the window, in batches, and logs the count', async () => {
+  await finished(5, 0, 'old');
+  await finished(2, 6 * DAY, 'recent');
+  const logger = createRecordingLogger();
+  const retention = createRetention({ store, clock, logger, keepMs: 7 * DAY, batch: 2 });
+  now = 8 * DAY;
+  expect(await retention.runOnce()).toEqual({ inbox: 5, outbox: 5 });
+  expect(await retention.runOnce()).toEqual({ inbox: 0, outbox: 0 });
+  expect((await store.outboxQueue.list()).map((i) => i.threadKey)).toEqual([
+    'slack:T1:C1:recent0.1',
+    'slack:T1:C1:recent1.1',
+  ]);
+  expect(logger.lines.filter((l) => l.msg?.startsWith('deleted finished'))).toHaveLength(1);
+});
+
+it('waits while a burst of requests is on', async () => {
+  await finished(3, 0, 'old');
+  let busy = true;
+  const retention = createRetention({
+    store,
+    clock,
+    logger: createRecordingLogger(),
+    keepMs: DAY,
+    busy: () => busy,
+  });
+  now = 2 * DAY;
+  expect(await retention.runOnce()).toEqual({ inbox: 0, outbox: 0 });
+  busy = false;
+  expect(await retention.runOnce()).toEqual({ inbox: 3, outbox: 3 });
+});
+
+it('runs on its timer until stopped', async () => {
+  await finished(2, 0, 'old');
+  now = 2 * DAY;
+  const retention = createRetention({
+    store,
+    clock,
+    logger: createRecordingLogger(),
+    keepMs: DAY,
+    intervalMs: 20,
+  });
+  retention.start();
+  const deadline = Date.now() + 5_000;
+  while ((await store.outboxQueue.list()).length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await retention.stop();
+  expect(await store.outboxQueue.list()).toEqual([]);
+  // Stopped: what finishes later stays.
+  await finished(1, 2 * DAY, 'late');
+  now = 10 * DAY;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(await store.outboxQueue.list()).toHaveLength(1);
+});

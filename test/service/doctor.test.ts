@@ -1,0 +1,139 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGitHub } from '../../src/demo/fake-github.js';
+import type { FakeGitHub } from '../../src/demo/fake-github.js';
+import { startFakeSlack } from '../../src/demo/fake-slack.js';
+import type { FakeSlack } from '../../src/demo/fake-slack.js';
+import { runDoctor } from '../../src/service/doctor.js';
+import { FAST_TIMINGS, startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'relay-doctor-'));
+let emulator: Emulator;
+let slack: FakeSlack;
+let github: FakeGitHub;
+beforeAll(async () => {
+  [emulator, slack, github] = await Promise.all([
+    startEmulator({ apiKey: 'agent-key-ok', timings: FAST_TIMINGS }),
+    startFakeSlack({ botToken: 'xoxb-good-token' }),
+    startFakeGitHub({ token: 'ghp_good_token' }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([emulator.close(), slack.close(), github.close()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function doctor(env: Record<string, string>) {
+  const lines: string[] = [];
+  const code = await runDoctor({
+    env: { DATABASE_URL: join(dir, 'doctor.db'), ...env },
+    out: (line) => lines.push(line),
+    timeoutMs: 3_000,
+  });
+  return { code, text: lines.join('\n'), lines };
+}
+
+const line = (text: string, name: string) =>
+  text.split('\n').find((l) => l.includes(` ${name} `)) ?? '';
+
+describe('agent-relay doctor', () => {
+  it('reports every dependency as healthy', async () => {
+    const { code, text } = await doctor({
+      AGENT_API_URL: emulator.baseUrl,
+      AGENT_API_KEY: 'agent-key-ok',
+      SLACK_SIGNING_SECRET: 'sig',
+      SLACK_BOT_TOKEN: 'xoxb-good-token',
+      SLACK_API_URL: slack.apiUrl,
+      GITHUB_WEBHOOK_SECRET: 'wh',
+      GITHUB_TOKEN: 'ghp_good_token',
+      GITHUB_API_URL: github.apiUrl,
+    });
+    expect(line(text, 'configuration')).toMatch(/✔ configuration +valid/);
+    expect(line(text, 'database')).toMatch(/✔ database +SQLite at .*doctor\.db: reachable/);
+    expect(line(text, 'agent service')).toContain(
+      `✔ agent service  ${emulator.baseUrl} answered; AGENT_API_KEY accepted`,
+    );
+    expect(line(text, 'slack')).toMatch(
+      /✔ slack +auth\.test ok: bot agent-relay in team Demo \(HTTP mode\)/,
+    );
+    expect(line(text, 'github')).toMatch(
+      /✔ github +GITHUB_TOKEN accepted by http:\/\/127\.0\.0\.1:\d+/,
+    );
+    expect(text).toContain('5 ok, 0 failed, 0 skipped');
+    expect(code).toBe(0);
+  });
+
+  it('names each rejected credential and exits 1, without printing a secret', async () => {
+    const { code, text } = await doctor({
+      AGENT_API_URL: emulator.baseUrl,
+      AGENT_API_KEY: 'agent-key-WRONG',
+      SLACK_SIGNING_SECRET: 'sig',
+      SLACK_BOT_TOKEN: 'xoxb-WRONG',
+      SLACK_API_URL: slack.apiUrl,
+      GITHUB_WEBHOOK_SECRET: 'wh',
+      GITHUB_TOKEN: 'ghp_WRONG',
+      GITHUB_API_URL: github.apiUrl,
+    });
+    expect(line(text, 'agent service')).toContain(
+      `✘ agent service  ${emulator.baseUrl} rejected AGENT_API_KEY (401)`,
+    );
+    expect(line(text, 'slack')).toContain(
+      '✘ slack          auth.test: invalid_auth (check SLACK_BOT_TOKEN)',
+    );
+    expect(line(text, 'github')).toContain(
+      `✘ github         GITHUB_TOKEN was rejected by ${github.apiUrl} (401)`,
+    );
+    expect(text).toContain('2 ok, 3 failed, 0 skipped');
+    expect(text).not.toContain('WRONG');
+    expect(code).toBe(1);
+  });
+
+  it('checks a GitHub App with a JWT signed by its key', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    const { text } = await doctor({
+      GITHUB_WEBHOOK_SECRET: 'wh',
+      GITHUB_APP_ID: '4242',
+      GITHUB_PRIVATE_KEY: pem,
+      GITHUB_API_URL: github.apiUrl,
+    });
+    expect(line(text, 'github')).toContain(
+      '✔ github         GitHub App agent-relay authenticated, 1 installation(s)',
+    );
+    expect(text).not.toContain('PRIVATE KEY');
+  });
+
+  it('on the embedded defaults: the emulator answers, Slack and GitHub are skipped with how to enable them', async () => {
+    const { code, text } = await doctor({});
+    expect(line(text, 'agent service')).toContain(
+      '✔ agent service  embedded emulator starts and answers',
+    );
+    expect(line(text, 'slack')).toMatch(
+      /– slack +off \(set SLACK_SIGNING_SECRET and SLACK_BOT_TOKEN/,
+    );
+    expect(line(text, 'github')).toMatch(/– github +off \(set GITHUB_WEBHOOK_SECRET/);
+    expect(code).toBe(0);
+  });
+
+  it('an unreachable service fails its check; an invalid configuration stops early', async () => {
+    const unreachable = await doctor({
+      AGENT_API_URL: 'http://127.0.0.1:1/api/v1',
+      AGENT_API_KEY: 'k',
+    });
+    expect(line(unreachable.text, 'agent service')).toMatch(
+      /✘ agent service {2}http:\/\/127\.0\.0\.1:1\/api\/v1 unreachable: connection/,
+    );
+    expect(unreachable.code).toBe(1);
+
+    const invalid = await doctor({ PORT: 'abc', SLACK_SIGNING_SECRET: 'x' });
+    expect(invalid.text).toMatch(/✘ configuration +2 problem\(s\)/);
+    expect(invalid.text).toContain('PORT: must be a whole number');
+    expect(invalid.text).toContain('SLACK_BOT_TOKEN: required with SLACK_SIGNING_SECRET');
+    expect(invalid.text).not.toContain('database');
+    expect(invalid.code).toBe(1);
+  });
+});

@@ -1,0 +1,156 @@
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, reply } from '../../src/service/http-server.js';
+import type { HttpRequestInfo, HttpServer, Route } from '../../src/service/http-server.js';
+import type { Logger } from '../../src/core/ports.js';
+
+interface Line {
+  level: string;
+  obj: Record<string, unknown>;
+  msg?: string;
+}
+function recordingLogger(lines: Line[]): Logger {
+  const at =
+    (level: string) =>
+    (obj: object, msg?: string): void => {
+      lines.push({ level, obj: obj as Record<string, unknown>, msg });
+    };
+  const logger: Logger = {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: () => logger,
+  };
+  return logger;
+}
+
+const servers: HttpServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close(100)));
+});
+
+async function start(routes: Route[], bodyLimitBytes?: number) {
+  const lines: Line[] = [];
+  const requests: HttpRequestInfo[] = [];
+  const server = createServer({
+    routes,
+    logger: recordingLogger(lines),
+    bodyLimitBytes,
+    onRequest: (info) => requests.push(info),
+  });
+  servers.push(server);
+  const { url } = await server.listen(0, '127.0.0.1');
+  return { server, url, lines, requests };
+}
+
+const echo: Route = {
+  path: '/echo',
+  methods: ['POST'],
+  handler: (req, res, body) => {
+    const rawBody = (req as typeof req & { rawBody?: Buffer }).rawBody;
+    reply(res, 200, { length: body.length, same: rawBody === body, text: body.toString() });
+  },
+};
+
+describe('createServer', () => {
+  it('hands the raw body to the route, also as req.rawBody', async () => {
+    const { url } = await start([echo]);
+    const res = await fetch(`${url}/echo?x=1`, { method: 'POST', body: 'a=1&b=2' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ length: 7, same: true, text: 'a=1&b=2' });
+  });
+
+  it('answers 404 for unknown routes and 405 for the wrong method', async () => {
+    const { url } = await start([echo]);
+    const missing = await fetch(`${url}/nope`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: 'not_found' });
+    const wrong = await fetch(`${url}/echo`);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+  });
+
+  it('answers 413 beyond the body limit, declared or streamed', async () => {
+    const { url } = await start([echo], 1024);
+    const declared = await fetch(`${url}/echo`, { method: 'POST', body: 'x'.repeat(2048) });
+    expect(declared.status).toBe(413);
+
+    const streamed = await new Promise<number>((resolve, reject) => {
+      const req = request(`${url}/echo`, { method: 'POST' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.write('y'.repeat(800));
+      setTimeout(() => req.end('y'.repeat(800)), 20);
+    });
+    expect(streamed).toBe(413);
+
+    const within = await fetch(`${url}/echo`, { method: 'POST', body: 'z'.repeat(1024) });
+    expect(within.status).toBe(200);
+  });
+
+  it('logs every request at debug with its latency and reports it', async () => {
+    const { url, lines, requests } = await start([echo]);
+    await (await fetch(`${url}/echo`, { method: 'POST', body: 'hi' })).text();
+    await (await fetch(`${url}/missing`)).text();
+    await new Promise((r) => setTimeout(r, 20));
+    const logged = lines.filter((l) => l.level === 'debug' && l.msg === 'http request');
+    expect(logged.map((l) => [l.obj.path, l.obj.status])).toEqual([
+      ['/echo', 200],
+      ['/missing', 404],
+    ]);
+    for (const l of logged) expect(typeof l.obj.durationMs).toBe('number');
+    expect(requests.map((r) => r.route)).toEqual(['/echo', 'unmatched']);
+  });
+
+  it('turns a throwing handler into a 500 and logs it', async () => {
+    const boom: Route = {
+      path: '/boom',
+      methods: ['GET'],
+      handler: () => {
+        throw new Error('kaput');
+      },
+    };
+    const { url, lines } = await start([boom]);
+    const res = await fetch(`${url}/boom`);
+    expect(res.status).toBe(500);
+    expect(lines.some((l) => l.level === 'error')).toBe(true);
+  });
+
+  it('on close stops accepting but lets an in-flight request finish', async () => {
+    let release: () => void = () => {};
+    const slow: Route = {
+      path: '/slow',
+      methods: ['GET'],
+      handler: async (_req, res) => {
+        await new Promise<void>((r) => (release = r));
+        reply(res, 200, { done: true });
+      },
+    };
+    const { server, url } = await start([slow]);
+    const inFlight = fetch(`${url}/slow`).then(async (r) => [r.status, await r.json()]);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(server.inFlight()).toBe(1);
+    const closing = server.close(5_000);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(server.draining).toBe(true);
+    await expect(fetch(`${url}/slow`)).rejects.toThrow();
+    release();
+    expect(await inFlight).toEqual([200, { done: true }]);
+    await closing;
+    expect(server.server.listening).toBe(false);
+  });
+
+  it('bounds the wait for in-flight requests', async () => {
+    const stuck: Route = { path: '/stuck', methods: ['GET'], handler: () => new Promise(() => {}) };
+    const { server, url } = await start([stuck]);
+    const pending = fetch(`${url}/stuck`).catch((err: unknown) => err);
+    await new Promise((r) => setTimeout(r, 30));
+    const t0 = Date.now();
+    await server.close(150);
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(await pending).toBeInstanceOf(Error);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * The Slack ingress on a real loopback HTTP server (as the runtime mounts it), a fake Slack
+ * Web API, and a recording TriggerSink (an in-memory fake of the port, keyed by delivery id
+ * like the inbox).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Clock, TriggerSink } from '../../../src/core/ports.js';
+import type { Trigger } from '../../../src/core/trigger.js';
+import type { SlackIngress, SlackIngressDeps } from '../../../src/slack/ingress/slack-ingress.js';
+import { createSlackIngress } from '../../../src/slack/ingress/slack-ingress.js';
+import { TEST_SIGNING_SECRET } from '../../helpers/slack.js';
+import type { FakeSlackApi } from '../fake-slack-api.js';
+import { startFakeSlackApi } from '../fake-slack-api.js';
+import type { RecordingLogger } from '../../helpers/test-logger.js';
+import { createRecordingLogger } from '../../helpers/test-logger.js';
+
+export class RecordingSink implements TriggerSink {
+  readonly triggers: Trigger[] = [];
+  readonly offered: Trigger[] = [];
+  readonly threadsWithRuns = new Set<string>();
+  private readonly seen = new Set<string>();
+  failing = false;
+
+  async accept(trigger: Trigger): Promise<'accepted' | 'duplicate'> {
+    this.offered.push(trigger);
+    if (this.failing) throw new Error('inbox unavailable');
+    if (this.seen.has(trigger.deliveryId)) return 'duplicate';
+    this.seen.add(trigger.deliveryId);
+    this.triggers.push(trigger);
+    return 'accepted';
+  }
+
+  async threadHasRun(threadKey: string): Promise<boolean> {
+    return this.threadsWithRuns.has(threadKey);
+  }
+}
+
+export interface IngressHarness {
+  /** `http://127.0.0.1:PORT/slack/events` */
+  url: string;
+  api: FakeSlackApi;
+  sink: RecordingSink;
+  ingress: SlackIngress;
+  logger: RecordingLogger;
+  close(): Promise<void>;
+}
+
+export async function startIngress(
+  overrides: Partial<SlackIngressDeps> & { clock?: Clock } = {},
+): Promise<IngressHarness> {
+  const api = await startFakeSlackApi();
+  const sink = new RecordingSink();
+  const logger = createRecordingLogger();
+  const ingress = createSlackIngress({
+    signingSecret: TEST_SIGNING_SECRET,
+    botToken: 'xoxb-test-token',
+    apiUrl: api.url,
+    commandName: '/agent',
+    allowedChannels: [],
+    allowedUsers: [],
+    sink,
+    logger,
+    ...overrides,
+  });
+  await ingress.start();
+  const server = createServer((req, res) => {
+    if (req.method === 'POST' && req.url?.split('?')[0] === '/slack/events') {
+      void ingress.handle(req, res);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/slack/events`,
+    api,
+    sink,
+    ingress,
+    logger,
+    async close() {
+      await ingress.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await api.close();
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SlackIngress } from '../../../src/slack/ingress/slack-ingress.js';
+import { createSlackIngress } from '../../../src/slack/ingress/slack-ingress.js';
+import { appMentionEvent, eventCallback } from '../../helpers/slack.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+import type { FakeSlackApi } from '../fake-slack-api.js';
+import { startFakeSlackApi } from '../fake-slack-api.js';
+import type { FakeSocketMode } from './fake-socket-mode.js';
+import { startFakeSocketMode } from './fake-socket-mode.js';
+import { RecordingSink } from './harness.js';
+import { createRecordingLogger } from '../../helpers/test-logger.js';
+
+let api: FakeSlackApi | undefined;
+let ws: FakeSocketMode | undefined;
+let ingress: SlackIngress | undefined;
+afterEach(async () => {
+  await ingress?.stop();
+  await ws?.close();
+  await api?.close();
+  ingress = ws = api = undefined;
+});
+
+describe('Slack ingress in Socket Mode', () => {
+  it('connects with the app token and feeds the same listeners', async () => {
+    api = await startFakeSlackApi();
+    ws = await startFakeSocketMode();
+    api.socketUrl = ws.url;
+    const sink = new RecordingSink();
+    ingress = createSlackIngress({
+      signingSecret: '',
+      botToken: 'xoxb-socket',
+      appToken: 'xapp-socket',
+      apiUrl: api.url,
+      commandName: '/agent',
+      allowedChannels: [],
+      allowedUsers: [],
+      sink,
+      logger: createRecordingLogger(),
+    });
+    await ingress.start();
+    expect(api.okCallsTo('apps.connections.open')[0]?.token).toBe('xapp-socket');
+
+    const body = JSON.parse(
+      eventCallback(
+        appMentionEvent({ text: '<@UBOT0001> from the socket', ts: '1700000030.000100' }),
+        {
+          eventId: 'EvSOCK1',
+        },
+      ),
+    ) as Record<string, unknown>;
+    ws.send({
+      envelope_id: 'env-1',
+      type: 'events_api',
+      payload: body,
+      accepts_response_payload: false,
+      retry_attempt: 0,
+    });
+    ws.send({
+      envelope_id: 'env-2',
+      type: 'slash_commands',
+      payload: {
+        team_id: 'T0000001',
+        channel_id: 'CGENERAL1',
+        user_id: 'UALICE01',
+        user_name: 'alice',
+        command: '/agent',
+        text: 'help',
+        trigger_id: '999.888.777',
+      },
+      accepts_response_payload: true,
+    });
+
+    await waitUntil(() => ws?.received.length === 2);
+    expect(ws.received.map((m) => m.envelope_id).sort()).toEqual(['env-1', 'env-2']);
+    expect(sink.triggers.map((t) => [t.kind, t.deliveryId, t.text])).toEqual(
+      expect.arrayContaining([
+        ['mention', 'EvSOCK1', 'from the socket'],
+        ['slash_command', 'cmd:999.888.777', 'help'],
+      ]),
+    );
+  });
+});
