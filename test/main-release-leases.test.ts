@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
-import type { Logger } from '../src/core/ports.js';
+import type { Logger } from '../src/core/ports/index.js';
 import { startService } from '../src/main.js';
 import { openStore } from '../src/store/index.js';
 import { waitUntil } from './helpers/wait-until.js';

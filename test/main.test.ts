@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { StartupError } from '../src/service/agent-key-check.js';
 import { loadConfig } from '../src/config/load.js';
-import type { Logger } from '../src/core/ports.js';
+import type { Logger } from '../src/core/ports/index.js';
 import { FAST_TIMINGS, startEmulator } from '../src/emulator/index.js';
 import type { Emulator } from '../src/emulator/index.js';
 import { startService } from '../src/main.js';

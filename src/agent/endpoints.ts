@@ -2,7 +2,7 @@
  * Every call of the contract as one function answering `{data, status, headers}`: the layer
  * under the client's plain methods, exposed to callers as `client.withResponse`.
  */
-import type { CallOptions, RunPage } from '../core/ports.js';
+import type { CallOptions, RunPage } from '../core/ports/index.js';
 import type { ApiResponse, Endpoint, Http } from './http.js';
 import {
   createWithReconcile,

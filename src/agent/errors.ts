@@ -3,7 +3,7 @@
  * `isServiceError` in core/ports.ts recognizes it; callers branch on `kind`, `status`, `code`
  * and `retryable`, never on message text. Messages never contain the API key.
  */
-import type { ServiceErrorKind } from '../core/ports.js';
+import type { ServiceErrorKind } from '../core/ports/index.js';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 

@@ -5,7 +5,7 @@
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
-import type { CallOptions } from '../core/ports.js';
+import type { CallOptions } from '../core/ports/index.js';
 import { AgentApiError, type ResponseHeaders } from './errors.js';
 import { parseAnswer } from './parse-response.js';
 import { retryDelayMs, mayHaveBeenProcessed, shouldRetry, type RetryPolicy } from './retry.js';

@@ -2,7 +2,7 @@
  * Cursor pagination over the run list: follows `page_info.next_cursor` until the service says
  * there is no next page (or repeats a cursor, which would otherwise loop forever).
  */
-import type { RunPage } from '../core/ports.js';
+import type { RunPage } from '../core/ports/index.js';
 import type { RunItem } from './schemas.js';
 
 export type FetchRunPage<P extends RunPage = RunPage> = (cursor: string | undefined) => Promise<P>;

@@ -3,7 +3,7 @@
  * outcome is unknown we look for the run by our own stamp (`metadata.relay_request`) instead
  * of sending it again. The service has no metadata filter: we match on the client side.
  */
-import type { RunPage } from '../core/ports.js';
+import type { RunPage } from '../core/ports/index.js';
 import { AgentApiError } from './errors.js';
 import type { ApiResponse } from './http.js';
 import { iterateRunPages, type FetchRunPage } from './pagination.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunItem } from '../agent/schemas.js';
 import { loadConfig } from '../config/load.js';
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/ports/index.js';
 import { FAST_TIMINGS } from '../emulator/index.js';
 import type { EmulatorTimings } from '../emulator/index.js';
 import { silentLogger } from '../service/logger.js';

@@ -12,8 +12,8 @@ import type {
   Random,
   Store,
   TriggerSink,
-} from '../core/ports.js';
-import { noopMetrics } from '../core/ports.js';
+} from '../core/ports/index.js';
+import { noopMetrics } from '../core/ports/index.js';
 import { platformOf } from '../core/thread-key.js';
 import type { Platform } from '../core/trigger.js';
 import { defaultMayCancel } from './use-cases/cancel-run.js';

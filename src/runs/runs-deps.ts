@@ -11,7 +11,7 @@ import type {
   Random,
   RunRecord,
   Store,
-} from '../core/ports.js';
+} from '../core/ports/index.js';
 import type { Platform, Trigger } from '../core/trigger.js';
 
 export interface EngineOptions {

@@ -3,8 +3,8 @@
  * key is fatal (nothing would work); an unreachable service is not (it may come back, and the
  * inbox retries), so the caller only warns.
  */
-import { isServiceError } from '../core/ports.js';
-import type { AgentService } from '../core/ports.js';
+import { isServiceError } from '../core/ports/index.js';
+import type { AgentService } from '../core/ports/index.js';
 
 export type AgentKeyCheck =
   | { outcome: 'ok' }

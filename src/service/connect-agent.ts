@@ -8,7 +8,7 @@ import { createAgentClient } from '../agent/index.js';
 import type { AgentRequestInfo } from '../agent/index.js';
 import { checkAgentKey, keyRejectedMessage, StartupError } from './agent-key-check.js';
 import type { Config } from '../config/load.js';
-import type { AgentService, Clock, Logger } from '../core/ports.js';
+import type { AgentService, Clock, Logger } from '../core/ports/index.js';
 import { FAST_TIMINGS, startEmulator } from '../emulator/index.js';
 import type { Emulator, EmulatorFactory, EmulatorTimings } from '../emulator/index.js';
 

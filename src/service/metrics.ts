@@ -4,7 +4,7 @@
  * core passes that a series does not declare are dropped, never thrown on.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { CounterName, GaugeName, HistogramName, Metrics } from '../core/ports.js';
+import type { CounterName, GaugeName, HistogramName, Metrics } from '../core/ports/index.js';
 
 const PREFIX = 'agent_relay_';
 /** Labels a core event may carry (anything else is dropped). */

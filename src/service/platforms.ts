@@ -3,7 +3,7 @@
  * ingress (for the HTTP server), or nothing when the platform is off.
  */
 import type { Config } from '../config/load.js';
-import type { Clock, Logger, Metrics, Notifier, Store, TriggerSink } from '../core/ports.js';
+import type { Clock, Logger, Metrics, Notifier, Store, TriggerSink } from '../core/ports/index.js';
 import type { Platform } from '../core/trigger.js';
 import {
   createGitHubIngress,

@@ -3,7 +3,7 @@
  */
 import { Kysely, Migrator, sql } from 'kysely';
 import type { Dialect } from 'kysely';
-import type { Logger, Store, StoreTx } from '../core/ports.js';
+import type { Logger, Store, StoreTx } from '../core/ports/index.js';
 import { parseDatabaseUrl } from './database-url.js';
 import { withDeadline } from './deadline.js';
 import { withErrorMapping } from './error-mapping-dialect.js';

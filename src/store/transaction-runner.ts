@@ -12,7 +12,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ControlledTransaction, Kysely } from 'kysely';
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/ports/index.js';
 import type { Database } from './schema.js';
 
 interface Scope {

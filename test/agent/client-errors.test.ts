@@ -12,7 +12,7 @@ import {
   UnprocessableEntityError,
   errorCodeFromType,
 } from '../../src/agent/index.js';
-import { isServiceError } from '../../src/core/ports.js';
+import { isServiceError } from '../../src/core/ports/index.js';
 import {
   API_KEY,
   createHarness,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isServiceError } from '../../src/core/ports.js';
+import { isServiceError } from '../../src/core/ports/index.js';
 import {
   API_KEY,
   createHarness,

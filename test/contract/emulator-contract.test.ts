@@ -17,7 +17,7 @@ import {
   UnprocessableEntityError,
   type AgentClient,
 } from '../../src/agent/index.js';
-import { isServiceError } from '../../src/core/ports.js';
+import { isServiceError } from '../../src/core/ports/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 
 const TIMINGS = { queuedMs: 100, pendingMs: 100, claimedMs: 100, runMs: 1000, slowRunMs: 10_000 };

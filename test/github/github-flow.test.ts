@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgentClient } from '../../src/agent/index.js';
-import { systemClock, type Store } from '../../src/core/ports.js';
+import { systemClock, type Store } from '../../src/core/ports/index.js';
 import { FAST_TIMINGS, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { createGitHubIngress } from '../../src/github/ingress/github-ingress.js';
 import { createGitHubNotifier } from '../../src/github/notify/notifier.js';

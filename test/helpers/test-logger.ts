@@ -1,5 +1,5 @@
 /** A Logger that keeps its lines (for assertions) and prints nothing. */
-import type { Logger } from '../../src/core/ports.js';
+import type { Logger } from '../../src/core/ports/index.js';
 
 export interface LogLine {
   level: 'debug' | 'info' | 'warn' | 'error';

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MessageModel } from '../../src/core/message/message-model.js';
-import type { Store } from '../../src/core/ports.js';
+import type { Store } from '../../src/core/ports/index.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { slackMention, slackReply, startTestEnv, type TestEnv } from './fixtures.js';
 import type { RecordingNotifier } from './recording-notifier.js';

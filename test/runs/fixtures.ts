@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentClient, type AgentClient } from '../../src/agent/index.js';
-import type { Metrics, Random, Store } from '../../src/core/ports.js';
+import type { Metrics, Random, Store } from '../../src/core/ports/index.js';
 import type { Trigger } from '../../src/core/trigger.js';
 import {
   FAST_TIMINGS,

@@ -4,8 +4,8 @@
  * DeliveryError.
  */
 import type { MessageModel, ReactionName } from '../../src/core/message/message-model.js';
-import type { Destination, Notifier, PostResult } from '../../src/core/ports.js';
-import { DeliveryError } from '../../src/core/ports.js';
+import type { Destination, Notifier, PostResult } from '../../src/core/ports/index.js';
+import { DeliveryError } from '../../src/core/ports/index.js';
 import type { MessageRef, Platform } from '../../src/core/trigger.js';
 
 export interface RecordedPost {

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, reply } from '../../src/service/http-server.js';
 import type { HttpRequestInfo, HttpServer, Route } from '../../src/service/http-server.js';
-import type { Logger } from '../../src/core/ports.js';
+import type { Logger } from '../../src/core/ports/index.js';
 
 interface Line {
   level: string;

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import type { OutboxPayload, RunRecord } from '../../src/core/ports.js';
+import type { OutboxPayload, RunRecord } from '../../src/core/ports/index.js';
 import type { Trigger } from '../../src/core/trigger.js';
 import { openStore } from '../../src/store/index.js';
 import type { OpenedStore, OpenStoreOptions } from '../../src/store/index.js';

@@ -1,6 +1,6 @@
 /** A stored run plus the service's view of it -> the neutral RunView (render-model.ts). */
 import type { PersonView, ReactionName } from './message-model.js';
-import type { RunRecord } from '../ports.js';
+import type { RunRecord } from '../ports/index.js';
 import { toRunView, type RunViewSource } from './render-model.js';
 import { stateView } from './state-view.js';
 import type { RunView } from './message-model.js';

@@ -12,7 +12,7 @@ import { createAppAuth } from '@octokit/auth-app';
 import { retry } from '@octokit/plugin-retry';
 import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
-import type { Clock, Logger } from '../../core/ports.js';
+import type { Clock, Logger } from '../../core/ports/index.js';
 import { createInstallationIds, type InstallationIds } from './installation-ids.js';
 import { createTokenCache, type TokenCache } from './token-cache.js';
 

@@ -5,7 +5,7 @@
  * per repository. The ingress may seed the cache from a webhook's `installation.id`, which
  * saves the lookup.
  */
-import type { Clock } from '../../core/ports.js';
+import type { Clock } from '../../core/ports/index.js';
 
 export interface InstallationIds {
   get(owner: string, repo: string): Promise<number>;

@@ -7,7 +7,7 @@
  * auth-app stores `token|createdAt|expiresAt|…`; when the third field is no date (another
  * auth-app version), the entry lives `fallbackTtlMs` instead.
  */
-import type { Clock } from '../../core/ports.js';
+import type { Clock } from '../../core/ports/index.js';
 
 export interface TokenCache {
   get(key: string): string | undefined;

@@ -4,7 +4,7 @@
  * and hand everything else to the TriggerSink. No run logic lives here.
  */
 import { parseCommand } from '../../core/command/parse-command.js';
-import type { Logger, TriggerSink } from '../../core/ports.js';
+import type { Logger, TriggerSink } from '../../core/ports/index.js';
 import type { Trigger } from '../../core/trigger.js';
 import { interpretEvent, type Permission } from './interpret-event.js';
 import { refusalMessage, type RefusalSink } from './refusal.js';

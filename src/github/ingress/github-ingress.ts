@@ -18,7 +18,7 @@ import {
   type Logger,
   type Metrics,
   type TriggerSink,
-} from '../../core/ports.js';
+} from '../../core/ports/index.js';
 import { BODY_LIMIT_BYTES } from '../../service/body-limit.js';
 import { mediaTypeOf, WEBHOOK_MEDIA_TYPES } from '../../service/media-type.js';
 import { createWebhookDispatcher, type PullRequestLookup } from './dispatch-webhook.js';

@@ -8,7 +8,7 @@
  * happen at the ingress, and a refused trigger must not enter the inbox at all.
  */
 import type { MessageModel } from '../../core/message/message-model.js';
-import type { Clock, Store } from '../../core/ports.js';
+import type { Clock, Store } from '../../core/ports/index.js';
 import type { Actor, MessageRef } from '../../core/trigger.js';
 
 export interface Refusal {

@@ -7,7 +7,7 @@
  * - 404/410 (issue or comment deleted, repository gone): permanent `not_found`;
  * - other 401/403 (no access, locked issue): permanent `forbidden`; 400/422: permanent `invalid`.
  */
-import { DeliveryError } from '../../core/ports.js';
+import { DeliveryError } from '../../core/ports/index.js';
 
 interface OctokitLikeError {
   status: number;

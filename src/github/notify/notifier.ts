@@ -13,7 +13,7 @@ import {
   type Notifier,
   type PostOptions,
   type PostResult,
-} from '../../core/ports.js';
+} from '../../core/ports/index.js';
 import { decodeThreadKey } from '../../core/thread-key.js';
 import type { MessageRef } from '../../core/trigger.js';
 import { toDeliveryError } from './delivery-error.js';

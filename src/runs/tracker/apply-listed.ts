@@ -6,8 +6,8 @@
  * a bound, after which the summary is used rather than stalling the listings.
  */
 import type { RunItem } from '../../agent/schemas.js';
-import type { AgentService, Logger, RunRecord, Store } from '../../core/ports.js';
-import { isServiceError } from '../../core/ports.js';
+import type { AgentService, Logger, RunRecord, Store } from '../../core/ports/index.js';
+import { isServiceError } from '../../core/ports/index.js';
 import { stateView } from '../../core/message/state-view.js';
 import { epochOf, hasChanged, looksLikeSummary } from './detect-changes.js';
 import { forEachLimit } from '../workers/for-each-limit.js';

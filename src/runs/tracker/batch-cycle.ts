@@ -5,7 +5,7 @@
  * full RunItem). A tracked run absent from such a listing did not change, so no run is polled
  * on its own; a periodic sweep (tracker-sweep.ts) catches what a listing could not show.
  */
-import type { AgentService, Logger, RunRecord, Store } from '../../core/ports.js';
+import type { AgentService, Logger, RunRecord, Store } from '../../core/ports/index.js';
 import { epochOf } from './detect-changes.js';
 import { createListingApplier, rethrowRateLimit } from './apply-listed.js';
 import { latestUpdate, listPaged } from './listing.js';

@@ -5,7 +5,7 @@
  * and one reaction per episode (`notifiedState`); a live state opens a new episode.
  */
 import type { RunItem } from '../../agent/schemas.js';
-import type { OutboxPayload, RunRecord } from '../../core/ports.js';
+import type { OutboxPayload, RunRecord } from '../../core/ports/index.js';
 import { runOutcomeMessage, runStatusMessage } from '../../core/message/render-model.js';
 import { stateView } from '../../core/message/state-view.js';
 import { outcomeReaction, viewOf } from '../../core/message/run-view.js';

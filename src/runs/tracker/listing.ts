@@ -4,7 +4,7 @@
  * in ascending `updated_at` order is kept.
  */
 import type { ListRunsQuery, RunItem } from '../../agent/schemas.js';
-import type { AgentService } from '../../core/ports.js';
+import type { AgentService } from '../../core/ports/index.js';
 import { epochOf } from './detect-changes.js';
 
 export interface Listing {

@@ -11,8 +11,8 @@ import type {
   Random,
   RunRecord,
   Store,
-} from '../../core/ports.js';
-import { isServiceError } from '../../core/ports.js';
+} from '../../core/ports/index.js';
+import { isServiceError } from '../../core/ports/index.js';
 import { observeRun, type TrackingIntervals } from './detect-changes.js';
 import type { IngressPriorityGate } from '../workers/ingress-priority.js';
 

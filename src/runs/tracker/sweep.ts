@@ -4,7 +4,7 @@
  * changed without a listing showing it (a change committed behind the high-water mark): its
  * detail is fetched once.
  */
-import type { AgentService, Logger, Store } from '../../core/ports.js';
+import type { AgentService, Logger, Store } from '../../core/ports/index.js';
 import { KNOWN_STATE_NAMES, stateView } from '../../core/message/state-view.js';
 import { forEachLimit } from '../workers/for-each-limit.js';
 import { rethrowRateLimit, type ApplyListing } from './apply-listed.js';

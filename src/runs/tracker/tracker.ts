@@ -5,7 +5,7 @@
  * per-run mode fetches every due run's detail with a per-run backoff (the baseline, and the
  * fallback for a service without `updated_after`). A 429 slows the whole tracker down.
  */
-import type { RunRecord } from '../../core/ports.js';
+import type { RunRecord } from '../../core/ports/index.js';
 import { backoffDelay, createWaiter } from '../workers/backoff.js';
 import type { TrackingIntervals } from './detect-changes.js';
 import { forEachLimit } from '../workers/for-each-limit.js';

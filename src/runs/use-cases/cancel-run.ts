@@ -4,8 +4,8 @@
  * says it cannot be cancelled. Who may cancel is checked here, where the requester is known.
  */
 import type { Trigger } from '../../core/trigger.js';
-import type { RunRecord } from '../../core/ports.js';
-import { isServiceError } from '../../core/ports.js';
+import type { RunRecord } from '../../core/ports/index.js';
+import { isServiceError } from '../../core/ports/index.js';
 import { notice } from '../../core/message/render-model.js';
 import { usageFor } from '../../core/command/help-text.js';
 import { currentRunId } from './current-run.js';

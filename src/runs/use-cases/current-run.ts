@@ -1,5 +1,5 @@
 /** The run a thread-level command (status, cancel, follow-up) is about. */
-import type { RunRecord } from '../../core/ports.js';
+import type { RunRecord } from '../../core/ports/index.js';
 import type { RunsDeps } from '../runs-deps.js';
 
 export async function currentRunId(

@@ -1,6 +1,6 @@
 /** Channel/repo defaults (store.settings) as run options. */
 import type { RunOptions } from '../../core/command/command.js';
-import type { StoreTx } from '../../core/ports.js';
+import type { StoreTx } from '../../core/ports/index.js';
 
 export async function loadDefaults(
   store: Pick<StoreTx, 'settings'>,

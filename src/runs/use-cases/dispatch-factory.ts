@@ -6,7 +6,7 @@
 import type { DispatchRequest, Factory } from '../../agent/schemas.js';
 import { appliedSettings } from '../../core/message/applied-settings.js';
 import type { RunOptions } from '../../core/command/command.js';
-import { isServiceError } from '../../core/ports.js';
+import { isServiceError } from '../../core/ports/index.js';
 import { factoryChoice, notice } from '../../core/message/render-model.js';
 import { buildPrompt } from './build-prompt.js';
 import { recordNewRun } from './record-run.js';

@@ -6,8 +6,8 @@
  */
 import type { FollowupRequest } from '../../agent/schemas.js';
 import type { RunOptions } from '../../core/command/command.js';
-import type { RunRecord } from '../../core/ports.js';
-import { isServiceError } from '../../core/ports.js';
+import type { RunRecord } from '../../core/ports/index.js';
+import { isServiceError } from '../../core/ports/index.js';
 import { followupSentMessage, notice } from '../../core/message/render-model.js';
 import { NOT_NOTIFIED } from '../tracker/detect-changes.js';
 import { viewOf } from '../../core/message/run-view.js';

@@ -4,7 +4,7 @@
  * plain-words notices, a later retry (service unavailable: told once), or a final apology;
  * the worker never dies of one.
  */
-import type { InboxItem } from '../../core/ports.js';
+import type { InboxItem } from '../../core/ports/index.js';
 import { parseCommand } from '../../core/command/parse-command.js';
 import { notice } from '../../core/message/render-model.js';
 import { helpMessage } from '../../core/message/render-model.js';

@@ -3,7 +3,7 @@
  * store (then the item is simply done), then the service by our `relay_request` stamp.
  */
 import type { RunItem } from '../../agent/schemas.js';
-import type { RunRecord } from '../../core/ports.js';
+import type { RunRecord } from '../../core/ports/index.js';
 import type { RunsDeps } from '../runs-deps.js';
 import type { TriggerJob } from './trigger-job.js';
 

@@ -5,7 +5,7 @@
  */
 import type { RunItem } from '../../agent/schemas.js';
 import type { AppliedSetting } from '../../core/message/message-model.js';
-import type { OutboxPayload, RunRecord } from '../../core/ports.js';
+import type { OutboxPayload, RunRecord } from '../../core/ports/index.js';
 import { runStatusMessage } from '../../core/message/render-model.js';
 import { observeRun } from '../tracker/detect-changes.js';
 import { freshItem, viewOf } from '../../core/message/run-view.js';

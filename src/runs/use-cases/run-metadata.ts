@@ -4,7 +4,7 @@
  * find a run whose create may have reached the service (reconciliation).
  */
 import { createHash } from 'node:crypto';
-import type { InboxItem } from '../../core/ports.js';
+import type { InboxItem } from '../../core/ports/index.js';
 import type { Trigger } from '../../core/trigger.js';
 
 export const METADATA_VALUE_MAX_BYTES = 256;

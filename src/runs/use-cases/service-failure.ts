@@ -3,8 +3,8 @@
  * (issue: "Service failures"). Pure: the caller writes the decision in one transaction.
  */
 import type { MessageModel, PersonView } from '../../core/message/message-model.js';
-import type { InboxItem } from '../../core/ports.js';
-import { isServiceError } from '../../core/ports.js';
+import type { InboxItem } from '../../core/ports/index.js';
+import { isServiceError } from '../../core/ports/index.js';
 
 export type FailureDecision =
   /** Tell the person and complete the item: retrying would not help. */

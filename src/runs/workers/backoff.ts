@@ -1,5 +1,5 @@
 /** Retry delays: exponential with a cap and jitter from the injected Random. */
-import type { Random } from '../../core/ports.js';
+import type { Random } from '../../core/ports/index.js';
 
 export function backoffDelay(
   attempt: number,

@@ -2,7 +2,7 @@
  * The inbox worker: claims due triggers (one per thread at a time, as a lease that survives
  * a crash) and hands each to the trigger handler, several threads concurrently.
  */
-import type { Clock, InboxItem, Logger, Store } from '../../core/ports.js';
+import type { Clock, InboxItem, Logger, Store } from '../../core/ports/index.js';
 import { createPump, type Pump } from './pump.js';
 import type { IngressPriorityGate } from './ingress-priority.js';
 

@@ -12,8 +12,8 @@ import type {
   OutboxItem,
   Random,
   Store,
-} from '../../core/ports.js';
-import { DeliveryError } from '../../core/ports.js';
+} from '../../core/ports/index.js';
+import { DeliveryError } from '../../core/ports/index.js';
 import { platformOf } from '../../core/thread-key.js';
 import type { Platform } from '../../core/trigger.js';
 import { backoffDelay } from './backoff.js';

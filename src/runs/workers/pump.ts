@@ -4,7 +4,7 @@
  * `pollMs` (or until woken) when there is nothing to do. `stop()` drains in-flight items,
  * bounded by `drainMs`.
  */
-import type { Logger } from '../../core/ports.js';
+import type { Logger } from '../../core/ports/index.js';
 import { createWaiter } from './backoff.js';
 
 export interface Pump {

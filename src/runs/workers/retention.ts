@@ -2,7 +2,7 @@
  * Retention: every so often, delete the inbox items and notifications that finished more than
  * `keepMs` ago (store.pruneFinished), a batch at a time, never during a burst of requests.
  */
-import type { Clock, Logger, Store } from '../../core/ports.js';
+import type { Clock, Logger, Store } from '../../core/ports/index.js';
 
 export interface RetentionDeps {
   store: Store;

@@ -2,7 +2,7 @@
  * Where things are on Slack: thread keys (through core/thread-key.ts, the only parser) and
  * message ids (`channel:ts`, opaque to the core, read only here).
  */
-import { DeliveryError } from '../../core/ports.js';
+import { DeliveryError } from '../../core/ports/index.js';
 import type { ThreadAddress } from '../../core/thread-key.js';
 import { decodeThreadKey, encodeThreadKey } from '../../core/thread-key.js';
 import type { MessageRef } from '../../core/trigger.js';

@@ -5,7 +5,7 @@
  */
 import type { Logger as BoltLogger } from '@slack/bolt';
 import { LogLevel } from '@slack/bolt';
-import type { Logger } from '../../core/ports.js';
+import type { Logger } from '../../core/ports/index.js';
 
 function describe(arg: unknown): string {
   if (typeof arg === 'string') return arg;

@@ -4,7 +4,7 @@
  * inside the client (the outbox reschedules).
  */
 import { webApi } from '@slack/bolt';
-import type { Logger } from '../../core/ports.js';
+import type { Logger } from '../../core/ports/index.js';
 import { toBoltLogger } from './slack-logger.js';
 
 export type WebClient = InstanceType<typeof webApi.WebClient>;

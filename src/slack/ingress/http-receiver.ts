@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver } from '@slack/bolt';
 import { HTTPModuleFunctions, HTTPResponseAck } from '@slack/bolt';
 import { BODY_LIMIT_BYTES } from '../../service/body-limit.js';
-import type { Clock, Logger } from '../../core/ports.js';
+import type { Clock, Logger } from '../../core/ports/index.js';
 import { mediaTypeOf, WEBHOOK_MEDIA_TYPES } from '../../service/media-type.js';
 import { toBoltLogger } from '../api/slack-logger.js';
 import { verifySlackSignature } from './verify.js';

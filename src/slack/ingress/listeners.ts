@@ -3,7 +3,7 @@
  * applies the allowlists, hands it to the sink and then acknowledges. No run logic here.
  */
 import type { App } from '@slack/bolt';
-import type { Clock, Logger, TriggerSink } from '../../core/ports.js';
+import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import type { Trigger } from '../../core/trigger.js';
 import type { Allowlists } from './access.js';
 import { checkAccess, refusalText } from './access.js';

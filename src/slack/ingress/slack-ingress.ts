@@ -6,8 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, SocketModeReceiver } from '@slack/bolt';
-import type { Clock, Logger, TriggerSink } from '../../core/ports.js';
-import { systemClock } from '../../core/ports.js';
+import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
+import { systemClock } from '../../core/ports/index.js';
 import { slackErrorName } from '../notify/delivery-errors.js';
 import { createSlackHttpReceiver } from './http-receiver.js';
 import type { BotIdentity } from '../api/identity.js';

@@ -3,8 +3,8 @@
  * 5xx, network) or park (a deleted channel, a missing scope) without knowing Slack. Read
  * through the WebClient's stable error codes, never message text.
  */
-import type { DeliveryErrorCode } from '../../core/ports.js';
-import { DeliveryError } from '../../core/ports.js';
+import type { DeliveryErrorCode } from '../../core/ports/index.js';
+import { DeliveryError } from '../../core/ports/index.js';
 
 const RATE_LIMITED = 'slack_webapi_rate_limited_error';
 const PLATFORM = 'slack_webapi_platform_error';

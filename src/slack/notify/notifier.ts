@@ -11,8 +11,8 @@ import type {
   Notifier,
   PostOptions,
   PostResult,
-} from '../../core/ports.js';
-import { DeliveryError } from '../../core/ports.js';
+} from '../../core/ports/index.js';
+import { DeliveryError } from '../../core/ports/index.js';
 import type { MessageRef } from '../../core/trigger.js';
 import { slackErrorName, toDeliveryError } from './delivery-errors.js';
 import type { SlackMessage } from '../render/render-blocks.js';

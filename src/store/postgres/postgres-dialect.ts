@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { PostgresDialect } from 'kysely';
 import type { Dialect } from 'kysely';
-import type { Logger } from '../../core/ports.js';
+import type { Logger } from '../../core/ports/index.js';
 
 export interface PostgresOptions {
   url: string;

@@ -1,4 +1,4 @@
-import type { InboxItem, Store, StoreTx } from '../../core/ports.js';
+import type { InboxItem, Store, StoreTx } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
 import { toInboxItem } from './row-mapping.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { OutboxItem, Store, StoreTx } from '../../core/ports.js';
+import type { OutboxItem, Store, StoreTx } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
 import { toOutboxItem } from './row-mapping.js';

@@ -3,7 +3,7 @@
  * database, or the transaction in progress), the dialect kind, and a logger.
  */
 import type { Kysely } from 'kysely';
-import type { Logger } from '../../core/ports.js';
+import type { Logger } from '../../core/ports/index.js';
 import type { Database, DatabaseKind } from '../schema.js';
 
 export interface RepoContext {

@@ -13,7 +13,7 @@ import type {
   RunRecord,
   SettingRecord,
   ThreadRecord,
-} from '../../core/ports.js';
+} from '../../core/ports/index.js';
 import type { OptionKey } from '../../core/message/message-model.js';
 import type { Platform, Trigger } from '../../core/trigger.js';
 import { StoreError } from '../errors.js';

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { RunRecord, StoreTx } from '../../core/ports.js';
+import type { RunRecord, StoreTx } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
 import { runColumns, toRun } from './row-mapping.js';

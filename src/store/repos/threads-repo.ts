@@ -1,4 +1,4 @@
-import type { StoreTx } from '../../core/ports.js';
+import type { StoreTx } from '../../core/ports/index.js';
 import type { RepoContext } from './repo-context.js';
 import { toThread } from './row-mapping.js';
 

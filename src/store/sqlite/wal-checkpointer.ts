@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../../core/ports.js';
+import type { Logger } from '../../core/ports/index.js';
 
 export interface WalCheckpointer {
   /** Stop the thread and close its connection. Idempotent. */

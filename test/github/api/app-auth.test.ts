@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DeliveryError } from '../../../src/core/ports.js';
+import { DeliveryError } from '../../../src/core/ports/index.js';
 import { createGitHubNotifier, type GitHubNotifier } from '../../../src/github/notify/notifier.js';
 import { startFakeGitHub, type FakeGitHub } from '../fake-github-api.js';
 import { sampleRun } from '../models.js';

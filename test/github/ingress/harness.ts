@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OutboxPayload, TriggerSink } from '../../../src/core/ports.js';
+import type { OutboxPayload, TriggerSink } from '../../../src/core/ports/index.js';
 import type { Trigger } from '../../../src/core/trigger.js';
 import {
   createGitHubIngress,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OutboxPayload } from '../../../src/core/ports.js';
+import type { OutboxPayload } from '../../../src/core/ports/index.js';
 import {
   createOutboxRefusalSink,
   refusalMessage,

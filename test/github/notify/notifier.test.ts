@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DeliveryError } from '../../../src/core/ports.js';
+import { DeliveryError } from '../../../src/core/ports/index.js';
 import { createGitHubNotifier, type GitHubNotifier } from '../../../src/github/notify/notifier.js';
 import { startFakeGitHub, type FakeGitHub } from '../fake-github-api.js';
 import { SAMPLE_MODELS, sampleRun } from '../models.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunItem } from '../../../src/agent/schemas.js';
-import type { RunRecord } from '../../../src/core/ports.js';
+import type { RunRecord } from '../../../src/core/ports/index.js';
 import {
   hasChanged,
   looksLikeSummary,

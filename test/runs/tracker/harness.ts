@@ -4,7 +4,7 @@
  * The AgentService port can be decorated (recording listings, slimming list items).
  */
 import type { ListRunsQuery } from '../../../src/agent/schemas.js';
-import type { AgentService, OutboxKind, RunRecord, Store } from '../../../src/core/ports.js';
+import type { AgentService, OutboxKind, RunRecord, Store } from '../../../src/core/ports/index.js';
 import {
   createTracker,
   type Tracker,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../../src/core/ports.js';
+import type { RunRecord } from '../../../src/core/ports/index.js';
 import {
   createTracker,
   type Tracker,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentClient } from '../../../src/agent/index.js';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
-import type { AgentService } from '../../../src/core/ports.js';
+import type { AgentService } from '../../../src/core/ports/index.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { flushOutbox, handle, slackMention, startTestEnv, type TestEnv } from '../fixtures.js';
 

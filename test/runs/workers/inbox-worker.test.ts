@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentService } from '../../../src/core/ports.js';
+import type { AgentService } from '../../../src/core/ports/index.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { slackMention, slackReply, startTestEnv, TEST_OPTIONS, type TestEnv } from '../fixtures.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
-import type { OutboxPayload, RunRecord, Store } from '../../../src/core/ports.js';
-import { DeliveryError } from '../../../src/core/ports.js';
+import type { OutboxPayload, RunRecord, Store } from '../../../src/core/ports/index.js';
+import { DeliveryError } from '../../../src/core/ports/index.js';
 import { notice } from '../../../src/core/message/render-model.js';
 import { createOutboxWorker, type OutboxWorker } from '../../../src/runs/workers/outbox-worker.js';
 import { waitUntil } from '../../helpers/wait-until.js';

@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Clock, TriggerSink } from '../../../src/core/ports.js';
+import type { Clock, TriggerSink } from '../../../src/core/ports/index.js';
 import type { Trigger } from '../../../src/core/trigger.js';
 import type { SlackIngress, SlackIngressDeps } from '../../../src/slack/ingress/slack-ingress.js';
 import { createSlackIngress } from '../../../src/slack/ingress/slack-ingress.js';

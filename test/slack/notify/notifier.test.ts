@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DeliveryError } from '../../../src/core/ports.js';
+import { DeliveryError } from '../../../src/core/ports/index.js';
 import { notice, runStatusMessage, toRunView } from '../../../src/core/message/render-model.js';
 import type { SlackNotifier } from '../../../src/slack/notify/notifier.js';
 import { createSlackNotifier } from '../../../src/slack/notify/notifier.js';

@@ -1,0 +1,50 @@
+/**
+ * What the core needs from the Agent Run Service. The agent client (agent/) implements it;
+ * the emulator serves the same contract, so both are interchangeable behind this port.
+ */
+import type {
+  CreateRunRequest,
+  CreateRunResponse,
+  DispatchRequest,
+  DispatchResponse,
+  Factory,
+  FollowupRequest,
+  ListRunsQuery,
+  RunItem,
+} from '../../agent/schemas.js';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+export interface RunPage {
+  runs: RunItem[];
+  hasNextPage: boolean;
+  nextCursor?: string;
+}
+
+/**
+ * What the core needs from the Agent Run Service. The agent client implements it; its
+ * errors are `AgentApiError` subclasses whose `status`, `code` and `retryable` the core
+ * reads through `describeServiceError` (never by message text).
+ */
+export interface AgentService {
+  createRun(request: CreateRunRequest, options?: CallOptions): Promise<CreateRunResponse>;
+  listRuns(query?: ListRunsQuery, options?: CallOptions): Promise<RunPage>;
+  getRun(runId: string, options?: CallOptions): Promise<RunItem>;
+  sendFollowup(runId: string, body: FollowupRequest, options?: CallOptions): Promise<void>;
+  cancelRun(runId: string, options?: CallOptions): Promise<void>;
+  listFactories(query: { search?: string }, options?: CallOptions): Promise<Factory[]>;
+  dispatchToFactory(
+    uid: string,
+    body: DispatchRequest,
+    options?: CallOptions,
+  ): Promise<DispatchResponse>;
+  /**
+   * Find a run created with `metadata.relay_request === requestId` (reconciliation after a
+   * create whose outcome is unknown). `createdAfter` bounds the search (RFC 3339).
+   */
+  findRunByRequest(requestId: string, createdAfter: string): Promise<RunItem | undefined>;
+}

@@ -1,0 +1,21 @@
+/**
+ * Counters and histograms the runtime exports as Prometheus series. The core only names
+ * events; `main.ts` binds them to prom-client. A no-op implementation is fine in tests.
+ */
+export type CounterName =
+  | 'triggers_received'
+  | 'duplicates_dropped'
+  | 'runs_created'
+  | 'followups_sent'
+  | 'cancels'
+  | 'outbox_delivery_failures'
+  | 'outbox_delivered';
+export type HistogramName =
+  'tracker_cycle_seconds' | 'state_change_to_notification_seconds' | 'trigger_to_ack_seconds';
+export type GaugeName = 'live_runs_tracked' | 'outbox_depth' | 'inbox_depth';
+export interface Metrics {
+  inc(name: CounterName, labels?: Record<string, string>, value?: number): void;
+  observe(name: HistogramName, seconds: number, labels?: Record<string, string>): void;
+  set(name: GaugeName, value: number, labels?: Record<string, string>): void;
+}
+export const noopMetrics: Metrics = { inc() {}, observe() {}, set() {} };

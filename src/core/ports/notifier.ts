@@ -1,0 +1,51 @@
+/**
+ * A platform's delivery side (Slack, GitHub): post, edit in place, react, and (Slack) read a
+ * thread's earlier messages. The outbox is its only caller.
+ */
+import type { MessageModel, ReactionName } from '../message/message-model.js';
+import type { MessageRef, Platform } from '../trigger.js';
+
+/** Where a notification goes. `threadKey` names the thread; the rest is optional detail. */
+export interface Destination {
+  threadKey: string;
+  /** Answer only this user (Slack ephemeral). */
+  privateTo?: string;
+}
+
+/**
+ * How the outbox posts one notification. `key` is stable across retries: the notifier marks
+ * the posted message with it (Slack message metadata, a hidden marker in a GitHub comment).
+ * `mayExist` says an earlier attempt may have reached the platform without the relay
+ * recording it (a crash, a timeout after the platform accepted): the notifier first looks
+ * for a message carrying `key` posted since `since` (epoch ms) and answers with that one.
+ */
+export interface PostOptions {
+  key?: string;
+  mayExist?: { since: number };
+}
+
+export interface PostResult {
+  ref: MessageRef;
+  /** Set when posting created a new thread (slash-command status message on Slack). */
+  newThreadKey?: string;
+}
+
+/**
+ * A platform's delivery side. Errors: throw `DeliveryError` (retryable with an optional
+ * `retryAfterMs`, or permanent) so the outbox can reschedule or park without reading
+ * platform details.
+ */
+export interface Notifier {
+  readonly platform: Platform;
+  post(to: Destination, message: MessageModel, options?: PostOptions): Promise<PostResult>;
+  update(ref: MessageRef, message: MessageModel): Promise<void>;
+  react(target: MessageRef, reaction: ReactionName): Promise<void>;
+  /**
+   * Slack: the earlier messages of a thread (bounded by count and characters, bots marked),
+   * fetched when a run starts in a thread that has no run yet. Optional per platform.
+   */
+  fetchThreadMessages?(
+    threadKey: string,
+    beforeMessage?: MessageRef,
+  ): Promise<{ author: string; text: string; isBot?: boolean }[]>;
+}

@@ -1,0 +1,223 @@
+/**
+ * The store port: the records the relay keeps (threads, runs, inbox, outbox, settings) and the
+ * operations on them, inside or outside one transaction. store/ implements it on SQLite and
+ * PostgreSQL; its contract tests run against both.
+ */
+import type {
+  MessageModel,
+  AppliedSetting,
+  OptionKey,
+  ReactionName,
+} from '../message/message-model.js';
+import type { MessageRef, Platform, Trigger } from '../trigger.js';
+import type { Destination } from './notifier.js';
+
+export interface ThreadRecord {
+  threadKey: string;
+  platform: Platform;
+  currentRunId?: string;
+  /** Who started the thread's first run. */
+  startedBy?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface RunRecord {
+  runId: string;
+  threadKey: string;
+  platform: Platform;
+  /** The relay request id stamped into metadata.relay_request. */
+  requestId: string;
+  requester: { id: string; name?: string };
+  title: string;
+  /** Last state seen from the service. */
+  state: string;
+  /** The service's updated_at (RFC 3339) at the last observation. */
+  serviceUpdatedAt?: string;
+  /** The settings that applied and where each came from. */
+  applied: AppliedSetting[];
+  factory?: { uid: string; alias?: string; name?: string };
+  /** The message whose reactions show the outcome. */
+  triggerMessage?: MessageRef;
+  /** The single status message, once posted. */
+  statusMessage?: MessageRef;
+  /** Last state a final/BLOCKED reply was queued for (so it is sent once per episode). */
+  notifiedState?: string;
+  /** Tracking: when to look next, and the current per-run interval. */
+  nextCheckAt: number;
+  checkIntervalMs: number;
+  /** True while the tracker should look at it (live, or BLOCKED/ended not yet settled). */
+  tracked: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type InboxStatus = 'pending' | 'processing' | 'done' | 'failed';
+export interface TrackedBrief {
+  runId: string;
+  state: string;
+  serviceUpdatedAt?: string;
+  createdAt: number;
+}
+
+export interface InboxItem {
+  id: number;
+  deliveryId: string;
+  threadKey: string;
+  trigger: Trigger;
+  status: InboxStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  /** Whether the user has been told that their request waits (told once, not per retry). */
+  waitNoticeSent: boolean;
+  lastError?: string;
+  createdAt: number;
+}
+
+export type OutboxKind = 'post' | 'status' | 'react';
+export interface OutboxPayload {
+  kind: OutboxKind;
+  destination: Destination;
+  /** For 'post' and 'status'. */
+  message?: MessageModel;
+  /** For 'status': the run whose single status message is posted or edited. */
+  runId?: string;
+  /** For 'react'. */
+  target?: MessageRef;
+  reaction?: ReactionName;
+  /** When the state change this reports was seen (for the delay metric), epoch ms. */
+  observedAt?: number;
+}
+export type OutboxStatus = 'pending' | 'delivered' | 'parked';
+export interface OutboxItem {
+  id: number;
+  threadKey: string;
+  payload: OutboxPayload;
+  status: OutboxStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError?: string;
+  createdAt: number;
+}
+
+export interface SettingRecord {
+  scope: string;
+  key: OptionKey;
+  value: string;
+  updatedBy?: string;
+  updatedAt: number;
+}
+
+/** The part of the store usable inside a transaction. */
+export interface StoreTx {
+  threads: {
+    get(threadKey: string): Promise<ThreadRecord | undefined>;
+    /** Create or update; `currentRunId` becomes the thread's current run when given. */
+    upsert(thread: Omit<ThreadRecord, 'createdAt' | 'updatedAt'>, now: number): Promise<void>;
+    /** Record that `aliasKey` (e.g. a Slack thread born from a status message) is `threadKey`. */
+    addAlias(aliasKey: string, threadKey: string): Promise<void>;
+    /** Resolve an alias to its thread key (the key itself when it is no alias). */
+    resolve(key: string): Promise<string>;
+  };
+  runs: {
+    get(runId: string): Promise<RunRecord | undefined>;
+    getByRequest(requestId: string): Promise<RunRecord | undefined>;
+    insert(run: RunRecord): Promise<void>;
+    update(runId: string, patch: Partial<Omit<RunRecord, 'runId'>>): Promise<void>;
+    /** Tracked runs whose next check is due, oldest first. */
+    listDue(now: number, limit: number): Promise<RunRecord[]>;
+    /** All tracked runs (the tracker's batch view). */
+    listTracked(limit?: number): Promise<RunRecord[]>;
+    /** These runs (those that exist), in no particular order. */
+    getMany(runIds: readonly string[]): Promise<RunRecord[]>;
+    /**
+     * Runs, tracked or not, whose record was written at or after `since` (epoch ms of the
+     * relay's clock): what changed in the store since the batch tracker last looked.
+     */
+    listWrittenSince(since: number): Promise<RunRecord[]>;
+    /** Id, state and when the service last changed it, for every tracked run (small rows). */
+    listTrackedBrief(): Promise<TrackedBrief[]>;
+    countTracked(): Promise<number>;
+    listByThread(threadKey: string, limit: number): Promise<RunRecord[]>;
+  };
+  inbox: {
+    /** Accept a trigger; false when its delivery id was seen before (duplicate). */
+    add(trigger: Trigger, now: number): Promise<boolean>;
+    get(id: number): Promise<InboxItem | undefined>;
+    complete(id: number, now: number): Promise<void>;
+    /** Put back for a later attempt (service down): attempts + 1, next attempt at `at`. */
+    retryLater(id: number, at: number, error: string, waitNoticeSent?: boolean): Promise<void>;
+    /** Give up (a final apology was queued). */
+    fail(id: number, error: string, now: number): Promise<void>;
+  };
+  outbox: {
+    enqueue(payload: OutboxPayload, now: number): Promise<number>;
+  };
+  settings: {
+    list(scope: string): Promise<SettingRecord[]>;
+    set(
+      scope: string,
+      key: OptionKey,
+      value: string,
+      updatedBy: string,
+      now: number,
+    ): Promise<void>;
+    unset(scope: string, key: OptionKey): Promise<void>;
+  };
+}
+
+export interface Store extends StoreTx {
+  /** Run `fn` in one transaction; everything it wrote is committed together or not at all. */
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /**
+   * Release every inbox/outbox claim (lease) at once, at start-up, so work a crashed
+   * process held is taken again now rather than when its lease runs out. Only for a
+   * database no other replica shares (SQLite): a live replica's claims would be taken too.
+   * An inbox item goes back to pending with its interrupted attempt counted.
+   */
+  releaseLeases?(now: number): Promise<{ inbox: number; outbox: number }>;
+  /**
+   * Delete up to `limit` finished inbox items (done, failed) and as many finished
+   * notifications (delivered, parked) last touched before `before`. Pending and claimed work
+   * is never touched.
+   */
+  pruneFinished?(before: number, limit: number): Promise<{ inbox: number; outbox: number }>;
+  /**
+   * Run `fn`'s store calls under a deadline: after `ms` it rejects with a retryable `busy`
+   * error, and none of its statements starts later (so nothing lands after the caller was
+   * told it failed). For requests that must be answered in time (Slack's 3 s).
+   */
+  withDeadline?<T>(ms: number, fn: () => Promise<T>): Promise<T>;
+  inboxQueue: {
+    /**
+     * Claim up to `limit` pending triggers that are due, at most one per thread, never for a
+     * thread that has a claimed item whose lease is still live, oldest first per thread. The
+     * claim is a lease: a crashed process's items come back after `leaseMs`.
+     */
+    claim(now: number, leaseMs: number, limit: number): Promise<InboxItem[]>;
+    /** Pending + processing rows (for /metrics and drain). */
+    depth(): Promise<number>;
+  };
+  outboxQueue: {
+    /**
+     * Claim due notifications, at most one per thread (order per thread is kept), as a lease.
+     * `filter.threadKeyPrefix` (e.g. `slack:`) claims only one platform's notifications, so a
+     * slow platform never holds up another's.
+     */
+    claim(
+      now: number,
+      leaseMs: number,
+      limit: number,
+      filter?: { threadKeyPrefix?: string },
+    ): Promise<OutboxItem[]>;
+    delivered(id: number, now: number): Promise<void>;
+    retryLater(id: number, at: number, error: string): Promise<void>;
+    park(id: number, error: string, now: number): Promise<void>;
+    depth(): Promise<number>;
+    /** Delivered, parked and pending rows, for tests and the demo. */
+    list(filter?: { threadKey?: string; status?: OutboxStatus }): Promise<OutboxItem[]>;
+  };
+  /** Cheap liveness check for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
