@@ -3,7 +3,7 @@
  * its password. The logger redacts the same field names (logger.ts), so a config logged by
  * mistake still shows no secret.
  */
-import type { Config } from './load.js';
+import type { Config } from './types.js';
 
 /** Field names (in Config, and in anything logged) whose values are secrets. */
 export const SECRET_FIELDS = [

@@ -2,7 +2,7 @@
  * Rules between variables (what one variable requires of another), checked on the raw
  * environment so they are reported together with the per-variable problems.
  */
-import type { GitHubAuth, GitHubConfig, SlackConfig } from './load.js';
+import type { GitHubAuth, GitHubConfig, SlackConfig } from './types.js';
 import type { Env } from './schema.js';
 
 export interface ConfigIssue {

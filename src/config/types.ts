@@ -1,0 +1,57 @@
+/**
+ * The typed configuration `loadConfig` returns: what the rest of the service reads instead of
+ * the environment. Types only, so the rules, the redaction and the loader can share them
+ * without importing one another.
+ */
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+
+export interface SlackConfig {
+  signingSecret?: string;
+  botToken: string;
+  /** Set: Socket Mode instead of HTTP. */
+  appToken?: string;
+  /** Web API base, ending in `/` (Bolt's `slackApiUrl`); undefined: Slack's. */
+  apiUrl?: string;
+  command: string;
+  allowedChannels: string[];
+  allowedUsers: string[];
+  /** A plain reply in a thread that has a run is a follow-up. */
+  replyWithoutMention: boolean;
+}
+
+export type GitHubAuth =
+  { kind: 'app'; appId: number; privateKey: string } | { kind: 'token'; token: string };
+
+export interface GitHubConfig {
+  webhookSecret: string;
+  previousWebhookSecret?: string;
+  auth: GitHubAuth;
+  apiUrl: string;
+  botHandle: string;
+  triggerLabel: string;
+  allowedAssociations: string[];
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  agent: { kind: 'emulator'; fast: boolean } | { kind: 'remote'; url: string; apiKey: string };
+  pollIntervalMs: number;
+  trackerMode: 'batch' | 'per-run';
+  maxPromptChars: number;
+  shutdownTimeoutMs: number;
+  /** Inbox/outbox claim lease (LEASE_MS). */
+  leaseMs: number;
+  /** Arrivals per second that make a burst; 0: the workers never wait (INGRESS_BURST_PER_SECOND). */
+  ingressBurstPerSecond: number;
+  /** Days finished inbox/outbox rows are kept; 0: for ever (RETENTION_DAYS). */
+  retentionDays: number;
+  /** Undefined: Slack is off. */
+  slack?: SlackConfig;
+  /** Undefined: GitHub is off. */
+  github?: GitHubConfig;
+  log: { level: LogLevel; pretty: boolean };
+  /** Things worth saying at start-up that are not errors (e.g. a credential that does nothing). */
+  notes: string[];
+}
