@@ -12,7 +12,8 @@ import { stateView } from '../../core/message/state-view.js';
 import { epochOf, hasChanged, looksLikeSummary } from './detect-changes.js';
 import { forEachLimit } from '../workers/for-each-limit.js';
 import type { Listing } from './listing.js';
-import { RateLimited, type CycleStats, type RunObserver } from './observe.js';
+import { RateLimited } from './observe.js';
+import type { CycleStats, RunObserver } from './types.js';
 
 export function rethrowRateLimit(err: unknown): void {
   if (isServiceError(err) && err.kind === 'rate_limit') throw new RateLimited(err.retryAfterMs);

@@ -9,7 +9,7 @@ import type { AgentService, Logger, RunRecord, Store } from '../../core/ports/in
 import { epochOf } from './detect-changes.js';
 import { createListingApplier, rethrowRateLimit } from './apply-listed.js';
 import { latestUpdate, listPaged } from './listing.js';
-import type { CycleStats, RunObserver } from './observe.js';
+import type { CycleStats, RunObserver } from './types.js';
 import { sweepWaitingRuns } from './sweep.js';
 
 export interface BatchOptions {

@@ -8,7 +8,8 @@ import type { RunItem } from '../../agent/schemas.js';
 import type { OutboxPayload, RunRecord } from '../../core/ports/index.js';
 import { runOutcomeMessage, runStatusMessage } from '../../core/message/render-model.js';
 import { stateView } from '../../core/message/state-view.js';
-import { outcomeReaction, viewOf } from '../../core/message/run-view.js';
+import { viewOf } from '../../core/message/run-view.js';
+import { outcomeReaction } from '../../core/message/state-view.js';
 
 /** `notifiedState` value meaning "nothing notified in this episode" (the store keeps ''). */
 export const NOT_NOTIFIED = '';

@@ -9,7 +9,7 @@ import { KNOWN_STATE_NAMES, stateView } from '../../core/message/state-view.js';
 import { forEachLimit } from '../workers/for-each-limit.js';
 import { rethrowRateLimit, type ApplyListing } from './apply-listed.js';
 import { listPaged } from './listing.js';
-import type { CycleStats, RunObserver } from './observe.js';
+import type { CycleStats, RunObserver } from './types.js';
 
 /** The states the sweep lists: everything a tracked run waits in. */
 export const WAITING_STATE_NAMES: readonly string[] = KNOWN_STATE_NAMES.filter((s) => {

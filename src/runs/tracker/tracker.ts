@@ -10,15 +10,10 @@ import { backoffDelay, createWaiter } from '../workers/backoff.js';
 import type { TrackingIntervals } from './detect-changes.js';
 import { forEachLimit } from '../workers/for-each-limit.js';
 import { createBatchCycle } from './batch-cycle.js';
-import {
-  createRunObserver,
-  RateLimited,
-  type CycleStats,
-  type RunObserver,
-  type TrackerDeps,
-} from './observe.js';
+import { createRunObserver, RateLimited } from './observe.js';
+import type { CycleStats, RunObserver, TrackerDeps } from './types.js';
 
-export type { CycleStats, TrackerDeps, TrackerMode } from './observe.js';
+export type { CycleStats, TrackerDeps, TrackerMode } from './types.js';
 
 export interface Tracker {
   start(): void;
