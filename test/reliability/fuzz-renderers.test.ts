@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MessageModel, PersonView, RunView } from '../../src/core/message/message-model.js';
-import { toRunView } from '../../src/core/message/render-model.js';
+import { toRunView } from '../../src/core/message/run-view.js';
 import { OPTION_KEYS } from '../../src/core/command/help-text.js';
 import { renderGitHubMessage } from '../../src/github/render/render-markdown.js';
 import { safeUrl } from '../../src/slack/render/mrkdwn.js';

@@ -1,111 +1,11 @@
 /**
- * Pure builders of the neutral message model (message-model.ts): a service RunItem plus what
- * the relay recorded becomes a RunView; thin constructors make the other messages. The Slack
- * and GitHub renderers turn these into Block Kit and Markdown.
+ * Thin constructors of the neutral messages (message-model.ts) other than a run's view, which
+ * run-view.ts builds. The Slack and GitHub renderers turn these into Block Kit and Markdown.
  */
-import type { RunItem } from '../../agent/schemas.js';
-import { deriveTitle } from '../command/derive-title.js';
-import { formatDuration, parseIsoDuration } from './duration.js';
 import { OPTION_KEYS } from '../command/help-text.js';
-import type {
-  AppliedSetting,
-  MessageModel,
-  OptionKey,
-  PersonView,
-  RunView,
-} from './message-model.js';
-import { runLinks, safeUrl } from './run-links.js';
-import { stateView } from './state-view.js';
+import type { MessageModel, OptionKey, PersonView, RunView } from './message-model.js';
 
 type Model<T extends MessageModel['type']> = Extract<MessageModel, { type: T }>;
-
-/** A RunItem as the service sent it; a fresh create knows only id, title and state. */
-export type RunViewSource = Partial<RunItem> & Pick<RunItem, 'run_id' | 'title' | 'state'>;
-
-/** What the relay recorded about the run (who asked, which settings applied, which factory). */
-export interface RunViewRecord {
-  requester?: PersonView;
-  applied?: AppliedSetting[];
-  factory?: { uid?: string; alias?: string; name?: string };
-}
-
-export interface RunViewInput {
-  run: RunViewSource;
-  record?: RunViewRecord;
-  /** Epoch ms; ends the run time of an ended run whose updated_at is missing. */
-  now?: number;
-}
-
-function nonEmpty(value: string | null | undefined): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-function runTimeOf(
-  run: RunViewSource,
-  settled: boolean,
-  now: number | undefined,
-): string | undefined {
-  const reported = run.run_time ? parseIsoDuration(run.run_time) : undefined;
-  if (reported !== undefined) return formatDuration(reported);
-  if (!settled || !run.started_at) return undefined;
-  const start = Date.parse(run.started_at);
-  const end = run.updated_at ? Date.parse(run.updated_at) : now;
-  if (end === undefined || Number.isNaN(start) || Number.isNaN(end) || end < start)
-    return undefined;
-  return formatDuration(end - start);
-}
-
-const CONFIG_FIELD: Partial<
-  Record<AppliedSetting['key'], 'model_id' | 'environment_id' | 'skill_spec'>
-> = { model: 'model_id', env: 'environment_id', skill: 'skill_spec' };
-
-/**
- * The settings a person is shown: what the service chose is named when the run's
- * agent_config says it (so "service default" still tells which model ran), and factory and
- * mode are left out when nobody set them (there is nothing to tell).
- */
-function shownSettings(applied: AppliedSetting[], run: RunViewSource): AppliedSetting[] {
-  const shown: AppliedSetting[] = [];
-  for (const setting of applied) {
-    if (setting.source !== 'service') {
-      shown.push(setting);
-      continue;
-    }
-    const field = CONFIG_FIELD[setting.key];
-    if (!field) continue;
-    const chosen = nonEmpty(run.agent_config?.[field]);
-    shown.push(chosen ? { ...setting, value: chosen } : setting);
-  }
-  return shown;
-}
-
-export function toRunView(input: RunViewInput): RunView {
-  const { run, record } = input;
-  const state = stateView(run.state);
-  const sessionLink = safeUrl(run.session_link);
-  const view: RunView = {
-    runId: run.run_id,
-    title: nonEmpty(run.title) ?? (deriveTitle(run.prompt ?? '') || run.run_id),
-    state,
-    applied: shownSettings(record?.applied ?? [], run),
-    links: runLinks(sessionLink, run.artifacts ?? []),
-    actions:
-      state.live && run.is_run_type_cancellable !== false ? ['cancel', 'status'] : ['status'],
-  };
-  if (record?.requester) view.requester = record.requester;
-  if (record?.factory && (record.factory.alias || record.factory.name)) {
-    const { alias, name } = record.factory;
-    view.factory = { ...(alias ? { alias } : {}), ...(name ? { name } : {}) };
-  }
-  if (sessionLink) view.sessionLink = sessionLink;
-  const runTime = runTimeOf(run, state.ended || state.blocked, input.now);
-  if (runTime) view.runTime = runTime;
-  const statusMessage = nonEmpty(run.status_message?.message);
-  if (statusMessage && state.success !== true) view.statusMessage = statusMessage;
-  if (run.created_at) view.createdAt = run.created_at;
-  if (run.updated_at) view.updatedAt = run.updated_at;
-  return view;
-}
 
 export function runStatusMessage(run: RunView): Model<'run_status'> {
   return { type: 'run_status', run };

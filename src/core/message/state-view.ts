@@ -4,7 +4,7 @@
  * Unknown future states are shown as they come and treated as live (agent-api.md, "States").
  */
 import type { KnownRunState } from '../../agent/schemas.js';
-import type { StateView } from './message-model.js';
+import type { ReactionName, StateView } from './message-model.js';
 
 type Kind = 'live' | 'blocked' | 'succeeded' | 'failed';
 
@@ -52,4 +52,13 @@ export function stateView(state: string): StateView {
   };
   if (ended) view.success = kind === 'succeeded';
   return view;
+}
+
+/** The reaction that shows an ended or BLOCKED state on the triggering message. */
+export function outcomeReaction(state: string): ReactionName | undefined {
+  const view = stateView(state);
+  if (view.blocked) return 'blocked';
+  if (!view.ended) return undefined;
+  if (view.success) return 'succeeded';
+  return state === 'CANCELLED' ? 'cancelled' : 'failed';
 }

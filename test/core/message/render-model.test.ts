@@ -14,9 +14,9 @@ import {
   notice,
   runOutcomeMessage,
   runStatusMessage,
-  toRunView,
 } from '../../../src/core/message/render-model.js';
-import type { RunViewInput } from '../../../src/core/message/render-model.js';
+import { toRunView } from '../../../src/core/message/run-view.js';
+import type { RunViewInput } from '../../../src/core/message/run-view.js';
 
 const full = (patch: Partial<RunItem> = {}): RunItem => ({
   run_id: 'run_1',

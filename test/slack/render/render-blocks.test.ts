@@ -11,8 +11,8 @@ import {
   notice,
   runOutcomeMessage,
   runStatusMessage,
-  toRunView,
 } from '../../../src/core/message/render-model.js';
+import { toRunView } from '../../../src/core/message/run-view.js';
 import { CANCEL_ACTION_ID, renderSlackMessage } from '../../../src/slack/render/render-blocks.js';
 
 const requester = { platform: 'slack' as const, id: 'UALICE01', name: 'alice' };
