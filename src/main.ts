@@ -8,7 +8,14 @@ import { StartupError } from './service/agent-key-check.js';
 import type { Config } from './config/load.js';
 import { connectAgent } from './service/connect-agent.js';
 import { systemClock } from './core/ports/index.js';
-import type { AgentService, Clock, Logger, Random, Store } from './core/ports/index.js';
+import type {
+  AgentService,
+  Clock,
+  Logger,
+  Random,
+  Store,
+  TriggerSink,
+} from './core/ports/index.js';
 import type { Emulator, EmulatorFactory, EmulatorTimings } from './emulator/index.js';
 import { silentLogger } from './service/logger.js';
 import { createMetrics } from './service/metrics.js';
@@ -27,6 +34,7 @@ import { createIngressPriority } from './runs/workers/ingress-priority.js';
 import type { Engine } from './runs/engine.js';
 import type { EngineOptions } from './runs/runs-deps.js';
 import { createServer } from './service/http-server.js';
+import { createInboxSink } from './service/inbox-sink.js';
 import type { Route } from './service/http-server.js';
 import { SlackAuthError } from './slack/ingress/slack-ingress.js';
 import { describeStartup } from './service/startup-report.js';
@@ -60,6 +68,8 @@ export interface RunningService {
   agent: AgentService;
   store: Store;
   engine: Engine;
+  /** Where the ingress writes triggers (the inbox). */
+  sink: TriggerSink;
   metrics: RuntimeMetrics;
   /** Stop accepting, let in-flight triggers and deliveries finish (bounded), close. Idempotent. */
   stop(): Promise<void>;
@@ -152,7 +162,13 @@ export async function startService(
         ...options.engineOptions,
       },
     });
-    const ingress = platforms.ingress(engine.sink);
+    const sink = createInboxSink({
+      store,
+      clock,
+      metrics: metrics.metrics,
+      onAccepted: () => engine.inbox.wake(),
+    });
+    const ingress = platforms.ingress(sink);
 
     let running = false;
     const routes: Route[] = [
@@ -227,6 +243,7 @@ export async function startService(
       agent,
       store,
       engine,
+      sink,
       metrics,
       stop() {
         stopping ??= (async () => {

@@ -104,8 +104,8 @@ describe('startService', () => {
       receivedAt: new Date().toISOString(),
       settingsScope: 'slack:T1:C1',
     };
-    expect(await service.engine.sink.accept(trigger)).toBe('accepted');
-    expect(await service.engine.sink.accept(trigger)).toBe('duplicate');
+    expect(await service.sink.accept(trigger)).toBe('accepted');
+    expect(await service.sink.accept(trigger)).toBe('duplicate');
     const body = await (await fetch(`${service.url}/metrics`)).text();
     expect(body).toContain(
       'agent_relay_triggers_received_total{platform="slack",kind="mention"} 1',

@@ -1,6 +1,7 @@
 /**
  * The runs engine: the trigger handler, the inbox worker, the tracker and the outbox worker,
- * composed over the ports, plus the TriggerSink the ingress hands its triggers to.
+ * composed over the ports. The ingress writes triggers to the inbox through
+ * service/inbox-sink.ts and wakes the inbox worker (`inbox.wake()`).
  */
 import type {
   AgentService,
@@ -11,10 +12,8 @@ import type {
   Notifier,
   Random,
   Store,
-  TriggerSink,
 } from '../core/ports/index.js';
 import { noopMetrics } from '../core/ports/index.js';
-import { platformOf } from '../core/thread-key.js';
 import type { Platform } from '../core/trigger.js';
 import { defaultMayCancel } from './use-cases/cancel-run.js';
 import { createTriggerHandler } from './use-cases/handle-trigger.js';
@@ -51,7 +50,6 @@ export interface Engine {
   inbox: InboxWorker;
   tracker: Tracker;
   outbox: OutboxWorker;
-  sink: TriggerSink;
   start(): void;
   /** Stop taking work and drain what is in flight (bounded). */
   stop(): Promise<void>;
@@ -127,38 +125,11 @@ export function createEngine(deps: EngineDeps): Engine {
     },
   });
 
-  // Ingress answers in time even when the database is locked (Slack waits 3 s, GitHub 10 s).
-  const inTime = <T>(platform: Platform, fn: () => Promise<T>): Promise<T> =>
-    deps.store.withDeadline
-      ? deps.store.withDeadline(options.ingressDeadlineMs[platform], fn)
-      : fn();
-  const sink: TriggerSink = {
-    async accept(trigger) {
-      const added = await inTime(trigger.platform, () =>
-        deps.store.inbox.add(trigger, deps.clock.now()),
-      );
-      metrics.inc(added ? 'triggers_received' : 'duplicates_dropped', {
-        platform: trigger.platform,
-        kind: trigger.kind,
-      });
-      if (added) inbox.wake();
-      return added ? 'accepted' : 'duplicate';
-    },
-    async threadHasRun(threadKey) {
-      return inTime(platformOf(threadKey) ?? 'slack', async () => {
-        const resolved = await deps.store.threads.resolve(threadKey);
-        const thread = await deps.store.threads.get(resolved);
-        return thread?.currentRunId !== undefined;
-      });
-    },
-  };
-
   return {
     handleTrigger,
     inbox,
     tracker,
     outbox,
-    sink,
     start() {
       inbox.start();
       tracker.start();

@@ -44,12 +44,6 @@ export interface EngineOptions {
   outboxMaxAttempts?: number;
   /** Bound on draining in-flight work on stop(). Default 10 s. */
   drainMs?: number;
-  /**
-   * How long an incoming trigger may wait for the database before it is refused (Slack 500,
-   * delivered again by Slack; GitHub 503, to be redelivered). Defaults: Slack 2 s (it gives
-   * up after 3 s), GitHub 8 s (it gives up after 10 s and does not redeliver by itself).
-   */
-  ingressDeadlineMs?: Record<Platform, number>;
 }
 
 export type ResolvedEngineOptions = Required<Omit<EngineOptions, 'slackAllowedUsers'>> & {
@@ -73,7 +67,6 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     cancelRetryDelaysMs: options.cancelRetryDelaysMs ?? [1_000, 2_000, 4_000],
     outboxMaxAttempts: options.outboxMaxAttempts ?? 10,
     drainMs: options.drainMs ?? 10_000,
-    ingressDeadlineMs: options.ingressDeadlineMs ?? { slack: 2_000, github: 8_000 },
   };
 }
 

@@ -17,6 +17,7 @@ import { createGitHubIngress } from '../../src/github/ingress/github-ingress.js'
 import { createGitHubNotifier } from '../../src/github/notify/notifier.js';
 import { createOutboxRefusalSink } from '../../src/github/ingress/refusal.js';
 import { createEngine, type Engine } from '../../src/runs/engine.js';
+import { createInboxSink } from '../../src/service/inbox-sink.js';
 import { openStore } from '../../src/store/index.js';
 import { postGitHub } from '../helpers/github.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -79,7 +80,7 @@ async function startEnv(): Promise<Env> {
     triggerLabel: 'agent',
     allowedAssociations: ['OWNER', 'MEMBER', 'COLLABORATOR'],
     commandWord: '/agent',
-    sink: engine.sink,
+    sink: createInboxSink({ store, clock: systemClock, onAccepted: () => engine.inbox.wake() }),
     refusals: createOutboxRefusalSink({ store, clock: systemClock }),
     logger,
     onInstallation: (owner, repo, id) => notifier.learnInstallation(owner, repo, id),

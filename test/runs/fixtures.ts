@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentClient, type AgentClient } from '../../src/agent/index.js';
-import type { Metrics, Random, Store } from '../../src/core/ports/index.js';
+import type { Metrics, Random, Store, TriggerSink } from '../../src/core/ports/index.js';
 import type { Trigger } from '../../src/core/trigger.js';
 import {
   FAST_TIMINGS,
@@ -16,6 +16,7 @@ import {
   type EmulatorOptions,
 } from '../../src/emulator/index.js';
 import { createEngine, type Engine, type EngineDeps } from '../../src/runs/engine.js';
+import { createInboxSink } from '../../src/service/inbox-sink.js';
 import type { EngineOptions } from '../../src/runs/runs-deps.js';
 import { openStore } from '../../src/store/index.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
@@ -165,6 +166,23 @@ export const TEST_OPTIONS: EngineOptions = {
   drainMs: 2_000,
 };
 
+/** An engine plus the inbox sink the service puts in front of it (service/inbox-sink.ts). */
+export type TestEngine = Engine & { sink: TriggerSink };
+
+export function withSink(
+  engine: Engine,
+  store: Store,
+  metrics?: ReturnType<typeof createCountingMetrics>,
+): TestEngine {
+  const sink = createInboxSink({
+    store,
+    clock: { now: () => Date.now() },
+    ...(metrics ? { metrics } : {}),
+    onAccepted: () => engine.inbox.wake(),
+  });
+  return Object.assign(engine, { sink });
+}
+
 export interface TestEnv {
   emulator: Emulator;
   agent: AgentClient;
@@ -173,9 +191,9 @@ export interface TestEnv {
   github: RecordingNotifier;
   logger: ReturnType<typeof createTestLogger>;
   metrics: ReturnType<typeof createCountingMetrics>;
-  engine: Engine;
+  engine: TestEngine;
   /** Build another engine over the same emulator (e.g. after a restart). */
-  makeEngine(store: Store, overrides?: Partial<EngineDeps>): Engine;
+  makeEngine(store: Store, overrides?: Partial<EngineDeps>): TestEngine;
   reopenStore(): Promise<Store>;
   close(): Promise<void>;
 }
@@ -202,7 +220,7 @@ export async function startTestEnv(
   const logger = createTestLogger();
   const metrics = createCountingMetrics();
   const engines: Engine[] = [];
-  const makeEngine = (store: Store, overrides: Partial<EngineDeps> = {}): Engine => {
+  const makeEngine = (store: Store, overrides: Partial<EngineDeps> = {}): TestEngine => {
     const engine = createEngine({
       store,
       agent,
@@ -217,7 +235,7 @@ export async function startTestEnv(
       ...overrides,
     });
     engines.push(engine);
-    return engine;
+    return withSink(engine, store, metrics);
   };
   const engine = makeEngine(temp.store);
   return {
@@ -240,7 +258,7 @@ export async function startTestEnv(
 }
 
 /** Accept a trigger through the sink and handle every due inbox item once. */
-export async function handle(env: Pick<TestEnv, 'engine'>, trigger: Trigger): Promise<void> {
+export async function handle(env: { engine: TestEngine }, trigger: Trigger): Promise<void> {
   await env.engine.sink.accept(trigger);
   await env.engine.inbox.runOnce();
 }

@@ -15,6 +15,7 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Engine } from '../../src/runs/engine.js';
 import { createEngine } from '../../src/runs/engine.js';
+import { createInboxSink } from '../../src/service/inbox-sink.js';
 import type { SlackIngress } from '../../src/slack/ingress/slack-ingress.js';
 import { createSlackIngress } from '../../src/slack/ingress/slack-ingress.js';
 import { createSlackNotifier } from '../../src/slack/notify/notifier.js';
@@ -108,7 +109,7 @@ export async function startFlow(options: FlowOptions = {}): Promise<Flow> {
     commandName: '/agent',
     allowedChannels: [],
     allowedUsers: options.allowedUsers ?? [],
-    sink: engine.sink,
+    sink: createInboxSink({ store, clock: systemClock, onAccepted: () => engine.inbox.wake() }),
     logger,
     replyInThreadWithoutMention: true,
   });
