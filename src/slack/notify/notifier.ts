@@ -248,6 +248,8 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       const addr = slackAddress(threadKey);
       if (addr.threadTs === '') return [];
       const beforeTs = beforeMessage === undefined ? undefined : parseMessageId(beforeMessage).ts;
+      // The thread's root has nothing before it in its thread.
+      if (beforeTs === addr.threadTs) return [];
       try {
         return await fetchThreadMessages(
           client,

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../../src/core/ports/index.js';
-import { notice, runStatusMessage, toRunView } from '../../../src/core/message/render-model.js';
+import { notice, runStatusMessage } from '../../../src/core/message/render-model.js';
+import { toRunView } from '../../../src/core/message/run-view.js';
 import type { SlackNotifier } from '../../../src/slack/notify/notifier.js';
 import { createSlackNotifier } from '../../../src/slack/notify/notifier.js';
 import type { FakeSlackApi } from '../fake-slack-api.js';
@@ -208,6 +209,18 @@ describe('Slack notifier: thread context', () => {
       { author: 'BCI00001', text: 'Build #1 failed', isBot: true },
       { author: 'UCAROL01', text: 'I think it is the <env> change' },
     ]);
+  });
+
+  it('answers nothing for the thread root itself, without asking Slack', async () => {
+    const root = api.seedMessage({ channel: 'CGENERAL1', text: 'first', user: 'UBOB0001' });
+    const key = `slack:T0000001:CGENERAL1:${root}`;
+    const before = api.callsTo('conversations.replies').length;
+    const messages = await notifier.fetchThreadMessages?.(key, {
+      threadKey: key,
+      id: `CGENERAL1:${root}`,
+    });
+    expect(messages).toEqual([]);
+    expect(api.callsTo('conversations.replies')).toHaveLength(before);
   });
 
   it('keeps the newest messages within the count and character bounds', async () => {
