@@ -2,6 +2,42 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const SDKS = {
+  group: ['@slack/*', '@octokit/*', 'undici', 'better-sqlite3', 'pg', 'kysely'],
+  message: 'core/ and runs/ talk to ports, not platform SDKs (docs/architecture.md).',
+};
+const ADAPTERS = {
+  group: ['**/slack/**', '**/github/**', '**/store/**', '**/emulator/**', '**/fakes/**'],
+  message: 'core/ and runs/ talk to ports, not adapters (docs/architecture.md).',
+};
+const AGENT_BUT_SCHEMAS = {
+  group: ['**/agent/**', '!**/agent/schemas.js'],
+  message: 'core/ and runs/ use only the contract schemas of agent/, via ports.',
+};
+/** Folders above this one in the flow (docs/architecture.md, "Layout"). */
+const UPPER = (...folders) => ({
+  group: folders.flatMap((f) => [`../${f}/**`, `../../${f}/**`, `../../../${f}/**`]),
+  message: 'This folder may not import that one (see its README and docs/architecture.md).',
+});
+/** Roles of one platform that must not lean on each other. */
+const SIBLINGS = (...roles) => ({
+  group: roles.map((r) => `../${r}/**`),
+  message: 'ingress/, render/ and notify/ share only api/ (see the folder README).',
+});
+/** Outside slack/ and github/, a platform is reached only through its index.ts. */
+const PLATFORM_INSIDES = {
+  group: ['**/slack/*/**', '**/github/*/**'],
+  message: "Import a platform through its index.ts (e.g. '../slack/index.js').",
+};
+
+/** One `no-restricted-imports` entry per folder (a later entry would replace an earlier). */
+function boundaries(byFolder) {
+  return Object.entries(byFolder).map(([files, patterns]) => ({
+    files: [files],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+  }));
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'bench/results/'] },
   js.configs.recommended,
@@ -29,28 +65,28 @@ export default tseslint.config(
     files: ['src/config/load.ts', 'test/**', 'bench/**', 'scripts/**', '*.config.*'],
     rules: { 'no-restricted-syntax': 'off' },
   },
-  {
-    files: ['src/core/**', 'src/runs/**'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@slack/*', '@octokit/*', 'undici', 'better-sqlite3', 'pg', 'kysely'],
-              message: 'core/ and runs/ talk to ports, not platform SDKs (docs/architecture.md).',
-            },
-            {
-              group: ['**/slack/**', '**/github/**', '**/store/**', '**/emulator/**'],
-              message: 'core/ and runs/ talk to ports, not adapters (docs/architecture.md).',
-            },
-            {
-              group: ['**/agent/**', '!**/agent/schemas.js'],
-              message: 'core/ and runs/ use only the contract schemas of agent/, via ports.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // Import boundaries: what each folder may import (its README says the same in words).
+  ...boundaries({
+    'src/core/**': [SDKS, ADAPTERS, AGENT_BUT_SCHEMAS, UPPER('runs', 'service', 'config')],
+    'src/runs/**': [SDKS, ADAPTERS, AGENT_BUT_SCHEMAS, UPPER('service', 'config')],
+    'src/agent/**': [UPPER('runs', 'service', 'config', 'store', 'slack', 'github', 'emulator')],
+    'src/emulator/**': [UPPER('runs', 'service', 'config', 'store', 'slack', 'github')],
+    'src/store/**': [UPPER('runs', 'service', 'slack', 'github', 'emulator', 'agent')],
+    'src/slack/api/**': [
+      SIBLINGS('ingress', 'render', 'notify'),
+      UPPER('runs', 'service', 'store'),
+    ],
+    'src/slack/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
+    'src/slack/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
+    'src/slack/notify/**': [SIBLINGS('ingress'), UPPER('runs', 'service', 'store')],
+    'src/github/api/**': [
+      SIBLINGS('ingress', 'render', 'notify'),
+      UPPER('runs', 'service', 'store'),
+    ],
+    'src/github/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
+    'src/github/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
+    'src/github/notify/**': [SIBLINGS('ingress'), UPPER('runs', 'service', 'store')],
+    'src/service/**': [PLATFORM_INSIDES],
+    'src/*.ts': [PLATFORM_INSIDES],
+  }),
 );

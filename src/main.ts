@@ -36,7 +36,7 @@ import type { EngineOptions } from './runs/runs-deps.js';
 import { createServer } from './service/http-server.js';
 import { createInboxSink } from './service/inbox-sink.js';
 import type { Route } from './service/http-server.js';
-import { SlackAuthError } from './slack/ingress/slack-ingress.js';
+import { SlackAuthError } from './slack/index.js';
 import { describeStartup } from './service/startup-report.js';
 import { openStore, parseDatabaseUrl } from './store/index.js';
 

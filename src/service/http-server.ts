@@ -7,7 +7,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BODY_LIMIT_BYTES } from './body-limit.js';
+import { BODY_LIMIT_BYTES } from '../core/ingress/body-limit.js';
 import type { Logger } from '../core/ports/index.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, rawBody: Buffer) => unknown;

@@ -11,9 +11,8 @@ import {
   createOutboxRefusalSink,
 } from '../github/index.js';
 import type { GitHubIngress } from '../github/index.js';
-import { createSlackIngress } from '../slack/ingress/slack-ingress.js';
-import type { SlackIngress } from '../slack/ingress/slack-ingress.js';
-import { createSlackNotifier } from '../slack/notify/notifier.js';
+import { createSlackIngress, createSlackNotifier } from '../slack/index.js';
+import type { SlackIngress } from '../slack/index.js';
 import type { Route } from './http-server.js';
 
 export const DEFAULT_BOT_HANDLE = 'agent-relay';

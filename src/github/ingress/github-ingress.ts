@@ -19,8 +19,8 @@ import {
   type Metrics,
   type TriggerSink,
 } from '../../core/ports/index.js';
-import { BODY_LIMIT_BYTES } from '../../service/body-limit.js';
-import { mediaTypeOf, WEBHOOK_MEDIA_TYPES } from '../../service/media-type.js';
+import { BODY_LIMIT_BYTES } from '../../core/ingress/body-limit.js';
+import { mediaTypeOf, WEBHOOK_MEDIA_TYPES } from '../../core/ingress/media-type.js';
 import { createWebhookDispatcher, type PullRequestLookup } from './dispatch-webhook.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import type { RefusalSink } from './refusal.js';

@@ -10,9 +10,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver } from '@slack/bolt';
 import { HTTPModuleFunctions, HTTPResponseAck } from '@slack/bolt';
-import { BODY_LIMIT_BYTES } from '../../service/body-limit.js';
+import { BODY_LIMIT_BYTES } from '../../core/ingress/body-limit.js';
 import type { Clock, Logger } from '../../core/ports/index.js';
-import { mediaTypeOf, WEBHOOK_MEDIA_TYPES } from '../../service/media-type.js';
+import { mediaTypeOf, WEBHOOK_MEDIA_TYPES } from '../../core/ingress/media-type.js';
 import { toBoltLogger } from '../api/slack-logger.js';
 import { verifySlackSignature } from './verify.js';
 

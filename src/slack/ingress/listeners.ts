@@ -7,7 +7,7 @@ import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import type { Trigger } from '../../core/trigger.js';
 import type { Allowlists } from './access.js';
 import { checkAccess, refusalText } from './access.js';
-import { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID } from '../render/blocks.js';
+import { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID } from '../api/action-ids.js';
 import type { IdentityResolver } from '../api/identity.js';
 import {
   AppMentionEvent,

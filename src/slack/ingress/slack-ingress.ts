@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, SocketModeReceiver } from '@slack/bolt';
 import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import { systemClock } from '../../core/ports/index.js';
-import { slackErrorName } from '../notify/delivery-errors.js';
+import { slackErrorName } from '../api/delivery-errors.js';
 import { createSlackHttpReceiver } from './http-receiver.js';
 import type { BotIdentity } from '../api/identity.js';
 import { createIdentityResolver } from '../api/identity.js';

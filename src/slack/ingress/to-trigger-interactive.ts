@@ -8,7 +8,7 @@ import type { Conversion, ConvertContext } from './conversion.js';
 import { ignore, replyThread } from './conversion.js';
 import type { BlockActions, SlashCommand } from './payloads.js';
 import { slackThreadKey } from '../api/slack-address.js';
-import { toPlainText } from './slack-text.js';
+import { toPlainText } from '../api/slack-text.js';
 
 /** Commands whose answer is for everyone: a prompt (it posts the run's status message). */
 function isPublicPrompt(text: string, commandWord: string): boolean {

@@ -8,7 +8,7 @@ import type { Conversion, ConvertContext } from './conversion.js';
 import { ignore, replyThread } from './conversion.js';
 import type { AppMentionEvent, EventEnvelope, MessageEvent } from './payloads.js';
 import { messageId, slackThreadKey } from '../api/slack-address.js';
-import { mentionsUser, toPlainText, wordsForBot } from './slack-text.js';
+import { mentionsUser, toPlainText, wordsForBot } from '../api/slack-text.js';
 
 export type { Conversion, ConvertContext, Origin } from './conversion.js';
 

@@ -14,7 +14,7 @@ import type {
 } from '../../core/ports/index.js';
 import { DeliveryError } from '../../core/ports/index.js';
 import type { MessageRef } from '../../core/trigger.js';
-import { slackErrorName, toDeliveryError } from './delivery-errors.js';
+import { slackErrorName, toDeliveryError } from '../api/delivery-errors.js';
 import type { SlackMessage } from '../render/render-blocks.js';
 import { renderSlackMessage } from '../render/render-blocks.js';
 import { messageId, parseMessageId, slackAddress, slackThreadKey } from '../api/slack-address.js';

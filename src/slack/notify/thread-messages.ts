@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { truncatePlain } from '../render/mrkdwn.js';
 import { compareTs } from '../api/slack-address.js';
-import { toPlainText } from '../ingress/slack-text.js';
+import { toPlainText } from '../api/slack-text.js';
 import type { WebClient } from '../api/web-client.js';
 
 export interface ThreadMessage {

@@ -26,10 +26,7 @@ export const LIMITS = {
   fallbackText: 3000,
 } as const;
 
-/** The action id of the Cancel button; the ingress listens for it. */
-export const CANCEL_ACTION_ID = 'agent_relay_cancel';
-/** The action id of the "Open session" link button (acknowledged, nothing else). */
-export const OPEN_SESSION_ACTION_ID = 'agent_relay_open_session';
+export { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID } from '../api/action-ids.js';
 
 export function header(text: string): KnownBlock {
   return {

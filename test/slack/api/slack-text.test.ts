@@ -7,7 +7,7 @@ import {
   truncateMrkdwn,
   truncatePlain,
 } from '../../../src/slack/render/mrkdwn.js';
-import { mentionsUser, toPlainText, wordsForBot } from '../../../src/slack/ingress/slack-text.js';
+import { mentionsUser, toPlainText, wordsForBot } from '../../../src/slack/api/slack-text.js';
 import { normaliseApiUrl } from '../../../src/slack/api/web-client.js';
 
 describe('toPlainText', () => {

@@ -1,0 +1,6 @@
+/** The action ids of the buttons the relay posts, shared by the renderer and the ingress. */
+
+/** The Cancel button; the ingress listens for it. */
+export const CANCEL_ACTION_ID = 'agent_relay_cancel';
+/** The "Open session" link button (acknowledged, nothing else). */
+export const OPEN_SESSION_ACTION_ID = 'agent_relay_open_session';

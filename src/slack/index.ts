@@ -1,0 +1,20 @@
+/**
+ * The Slack side, as the rest of the service sees it: the ingress (Bolt, HTTP or Socket
+ * Mode: events, slash commands, buttons -> Triggers), the notifier (posts, edits, reactions,
+ * thread history for the outbox) and the Block Kit renderer. Folders: ingress/, render/,
+ * notify/, and api/ for what they share (the Web API client, addresses, error names).
+ */
+export {
+  createSlackIngress,
+  SlackAuthError,
+  type SlackIngress,
+  type SlackIngressDeps,
+} from './ingress/slack-ingress.js';
+export {
+  createSlackNotifier,
+  REACTION_EMOJI,
+  type SlackNotifier,
+  type SlackNotifierDeps,
+} from './notify/notifier.js';
+export { renderSlackMessage, type SlackMessage } from './render/render-blocks.js';
+export { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID } from './api/action-ids.js';
