@@ -1,5 +1,5 @@
 /**
- * The Agent Run Service client (shared/agent-api.md): implements the core's `AgentService`
+ * The Agent Run Service client (docs/agent-api.md): implements the core's `AgentService`
  * port, plus `getFactory`, an async iterator over all runs (`runs.list`), and `withResponse`
  * (the same calls answering `{data, status, headers}`).
  */

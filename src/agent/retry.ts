@@ -1,5 +1,5 @@
 /**
- * Retry policy as small pure functions (shared/agent-api.md "Retries").
+ * Retry policy as small pure functions (docs/agent-api.md, "Retries").
  *
  * Two policies: `idempotent` calls retry connection errors, 408, 409, 429 and >=500;
  * `unsafe` calls (create, dispatch, follow-up: the service has no idempotency key) retry only

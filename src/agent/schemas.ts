@@ -1,5 +1,5 @@
 /**
- * The Agent Run Service contract (shared/agent-api.md) as zod schemas.
+ * The Agent Run Service contract (docs/agent-api.md) as zod schemas.
  *
  * Every byte the service sends passes one of these at the border. Objects are `looseObject`
  * so unknown fields pass through untouched; states and error codes are plain strings so a

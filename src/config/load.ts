@@ -1,5 +1,5 @@
 /**
- * The only reader of `process.env` (DESIGN.md). One zod schema over the environment turns
+ * The only reader of `process.env` (docs/architecture.md). One zod schema over the environment turns
  * strings into typed values; `checkCombinations` adds the rules between variables; every
  * problem comes back at once, each naming its variable and never echoing a secret.
  */

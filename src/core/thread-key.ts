@@ -1,5 +1,5 @@
 /**
- * Thread keys (DESIGN.md, "Threads and runs"): opaque strings with the platform first. This
+ * Thread keys (docs/architecture.md, "Threads and runs"): opaque strings with the platform first. This
  * module is their only encoder and decoder; everything else treats a key as an opaque string.
  *
  * - Slack: `slack:{team}:{channel}:{thread_ts}` (thread_ts '' = not yet anchored: a slash

@@ -1,5 +1,5 @@
 /**
- * The neutral event every ingress produces (DESIGN.md, "The flow"). Slack and GitHub turn
+ * The neutral event every ingress produces (docs/architecture.md, "The flow"). Slack and GitHub turn
  * their payloads into a Trigger, write it to the inbox, and only then acknowledge.
  */
 export type Platform = 'slack' | 'github';
@@ -37,7 +37,7 @@ export interface MessageRef {
   url?: string;
 }
 
-/** Context the agent gets with a new run (DESIGN.md, "Context the agent gets"). */
+/** Context the agent gets with a new run (docs/architecture.md, "Context the agent gets"). */
 export interface TriggerContext {
   /** Earlier messages of the Slack thread, oldest first, already bounded by the ingress. */
   threadMessages?: { author: string; text: string; isBot?: boolean }[];

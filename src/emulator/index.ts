@@ -1,5 +1,5 @@
 /**
- * A local Agent Run Service (shared/agent-api.md) for development, demos, tests and
+ * A local Agent Run Service (docs/agent-api.md) for development, demos, tests and
  * benchmarks: `startEmulator()` listens on loopback and returns handles to drive it.
  */
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
 /**
- * The narrowest crash moment (issue: "Crash and restart"): Slack or GitHub has accepted a
+ * The narrowest crash moment: Slack or GitHub has accepted a
  * post, but the process dies before it hears the answer, so the relay never recorded it.
  * Neither platform's create call has an idempotency key; the relay marks each post with its
  * notification's key (Slack message metadata, a hidden marker in the GitHub comment), and the

@@ -1,5 +1,5 @@
 /**
- * Crash and restart (issue: "Crash and restart"). The service runs as a child process (its
+ * Crash and restart. The service runs as a child process (its
  * own process group) against an emulator and fake Slack/GitHub APIs living in THIS process,
  * so they survive the kills. 100 triggers across 50 threads; the service is killed with
  * SIGKILL three times, at three moments, and restarted on the same SQLite file:

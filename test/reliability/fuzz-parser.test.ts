@@ -1,5 +1,5 @@
 /**
- * Fuzzing (issue: "Fuzzing"): the command parser and the thread-key decoder never throw, on
+ * Fuzzing: the command parser and the thread-key decoder never throw, on
  * any input, and round-trip: a command written in the grammar parses back to itself, and a
  * valid thread address encodes to a key that decodes to the same address.
  */

@@ -1,5 +1,5 @@
 /**
- * Fuzzing the renderers (issue: "Fuzzing" and "Mass mentions and markup … are neutralised"):
+ * Fuzzing the renderers:
  * for any run the contract schema allows, and any text in it, the Slack and GitHub renderers
  * never throw, never exceed the platforms' size limits, and what they post carries no mass
  * mention, no mention or link the model did not name, no HTML, and the same Markdown structure

@@ -1,5 +1,5 @@
 /**
- * Hostile and broken input (issue: "Hostile and broken input"): every request of the corpus,
+ * Hostile and broken input: every request of the corpus,
  * to both endpoints of the running service, gets its status code and leaves nothing behind:
  * no inbox row, no outbox row, no run, no thread, no request to the Agent Run Service, no
  * message on Slack or GitHub. A well-formed request afterwards does get through (the corpus

@@ -1,5 +1,5 @@
 /**
- * Mass mentions and markup (issue: "Hostile and broken input"): a person's prompt and title
+ * Mass mentions and markup: a person's prompt and title
  * full of `<!channel>`, `<!here>`, `@everyone`, Slack link syntax, HTML and table-breaking
  * Markdown go through the whole service and the Agent Run Service (which echoes the title back
  * as service text); everything the bot then posts on Slack and GitHub is neutralised, while

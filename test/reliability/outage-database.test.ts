@@ -1,5 +1,5 @@
 /**
- * The database is locked or full (issue: "Outages and rate limits"). Locked briefly (another
+ * The database is locked or full. Locked briefly (another
  * process holds SQLite's write lock for less than the busy timeout): requests wait, nothing is
  * lost or doubled. Full (a real tmpfs, filled): the ingress answers a clear error so the
  * platform delivers again, nothing partial is stored, the process stays up, and once there is

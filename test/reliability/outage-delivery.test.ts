@@ -1,5 +1,5 @@
 /**
- * Slack and GitHub refuse deliveries for a while (issue: "Outages and rate limits"): 429 with
+ * Slack and GitHub refuse deliveries for a while: 429 with
  * Retry-After, 5xx, and GitHub's secondary-rate-limit 403. Every notification is delivered
  * later, in order per thread; each run has one status message (posted once, then edited) and
  * its outcome arrives once.

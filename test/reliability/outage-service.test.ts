@@ -1,5 +1,5 @@
 /**
- * The Agent Run Service misbehaves for a while (issue: "Outages and rate limits"): it answers
+ * The Agent Run Service misbehaves for a while: it answers
  * 500, 503 or 429 with Retry-After, or drops connections (before or after doing the work).
  * The relay does not crash, every trigger is carried out once the service recovers (exactly
  * one run each, found by reconciliation when a create's answer was lost), each person whose

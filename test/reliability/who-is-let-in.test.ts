@@ -1,5 +1,5 @@
 /**
- * Who is let in (issue: "Who is let in"): authors GitHub does not count as writers, bots, the
+ * Who is let in: authors GitHub does not count as writers, bots, the
  * app itself, Slack users and channels outside the allowlists, and a cancel by someone who may
  * not are each refused, and nothing of theirs reaches the Agent Run Service. A control in
  * each group shows the same request from someone allowed does get through.

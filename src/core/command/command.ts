@@ -1,5 +1,5 @@
 /**
- * What the command parser produces (DESIGN.md, "Command grammar"): ignore, a direct reply
+ * What the command parser produces (docs/architecture.md, "Command grammar"): ignore, a direct reply
  * (help or an error that shows the right form), or a command for the runs use cases.
  */
 import type { OptionKey } from '../message/message-model.js';

@@ -1,5 +1,5 @@
 /**
- * A run title derived from its prompt (DESIGN.md, "Context the agent gets"): the first line
+ * A run title derived from its prompt (docs/architecture.md, "Context the agent gets"): the first line
  * that has words once markup is stripped, whitespace collapsed, cut at a word boundary with
  * '…' so the result is at most `max` characters. '' when the prompt has no words at all.
  */

@@ -1,5 +1,5 @@
 /**
- * Validation of option values (DESIGN.md, "Command grammar"). Values come back normalized
+ * Validation of option values (docs/architecture.md, "Command grammar"). Values come back normalized
  * (trimmed; `mode` lower-cased; a factory alias without its '@').
  */
 import type { OptionKey } from '../message/message-model.js';

@@ -1,5 +1,5 @@
 /**
- * The command parser (DESIGN.md, "Command grammar"): a pure function from the text of a
+ * The command parser (docs/architecture.md, "Command grammar"): a pure function from the text of a
  * trigger to ignore | reply (help or an error showing the right form) | command. The same
  * grammar serves Slack and GitHub. It never throws.
  */

@@ -1,5 +1,5 @@
 /**
- * Which model/env/skill/factory/mode applied to a run and where each came from (DESIGN.md:
+ * Which model/env/skill/factory/mode applied to a run and where each came from (docs/architecture.md:
  * "Inline beats channel/repo defaults, which beat the service default").
  */
 import type { RunOptions } from '../command/command.js';

@@ -1,5 +1,5 @@
 /**
- * The neutral message model (DESIGN.md, "What a person sees"). The core builds these from
+ * The neutral message model (docs/architecture.md, "What a person sees"). The core builds these from
  * runs and outcomes; `slack/render-*.ts` turns them into Block Kit and `github/render-*.ts`
  * into Markdown. Nothing here knows a platform's markup: text fields are plain text, and each
  * renderer escapes them for its platform.

@@ -1,5 +1,5 @@
 /**
- * Batch mode (DESIGN.md, "Tracking cost"). Each cycle lists every run the service changed
+ * Batch mode (docs/architecture.md, "Tracking cost"). Each cycle lists every run the service changed
  * since a high-water mark (`hwm`, the greatest `updated_at` seen, minus a small margin),
  * oldest change first, and applies the list items of tracked runs directly (a list item is a
  * full RunItem). A tracked run absent from such a listing did not change, so no run is polled

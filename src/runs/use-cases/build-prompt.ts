@@ -1,6 +1,6 @@
 /**
  * The prompt a run gets: the person's words first, then the conversation it came from
- * (DESIGN.md, "Context the agent gets"), each part bounded, the whole within `maxChars`.
+ * (docs/architecture.md, "Context the agent gets"), each part bounded, the whole within `maxChars`.
  * The person's words are never cut; the context is, from its end.
  */
 import type { TriggerContext } from '../../core/trigger.js';

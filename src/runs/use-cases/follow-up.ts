@@ -1,5 +1,5 @@
 /**
- * A message in a thread that has a run steers that run (DESIGN.md: also after it ended: the
+ * A message in a thread that has a run steers that run (docs/architecture.md: also after it ended: the
  * service continues the same conversation). Confirmed with an 'accepted' reaction, or a
  * short reply where there is no message to react to. The run's next ended/BLOCKED state is a
  * new episode, so its outcome is told again.

@@ -1,6 +1,6 @@
 /**
  * What a failed attempt at a trigger means for the person and for the inbox item
- * (issue: "Service failures"). Pure: the caller writes the decision in one transaction.
+ *. Pure: the caller writes the decision in one transaction.
  */
 import type { MessageModel, PersonView } from '../../core/message/message-model.js';
 import type { InboxItem } from '../../core/ports/index.js';

@@ -1,5 +1,5 @@
 /**
- * Start a run (DESIGN.md, "The flow"): defaults applied (inline > channel/repo > service),
+ * Start a run (docs/architecture.md, "The flow"): defaults applied (inline > channel/repo > service),
  * the conversation's context in the prompt, the relay's metadata stamp, then one create.
  * A retried attempt reconciles first, so a create that reached the service is not repeated.
  */
