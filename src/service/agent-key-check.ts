@@ -5,6 +5,7 @@
  */
 import { isServiceError } from '../core/ports/index.js';
 import type { AgentService } from '../core/ports/index.js';
+import { RelayError } from '../core/relay-error.js';
 
 export type AgentKeyCheck =
   | { outcome: 'ok' }
@@ -34,15 +35,8 @@ export async function checkAgentKey(
 export type StartupErrorCode =
   'agent_key_rejected' | 'slack_auth_failed' | 'listen_failed' | 'database_unavailable';
 
-export class StartupError extends Error {
+export class StartupError extends RelayError<StartupErrorCode> {
   override readonly name = 'StartupError';
-  constructor(
-    readonly code: StartupErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 export function keyRejectedMessage(url: string, status: number): string {

@@ -13,6 +13,7 @@ import type {
   Store,
 } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
+import { RelayError } from '../../core/relay-error.js';
 import { observeRun, type TrackingIntervals } from './detect-changes.js';
 import type { IngressPriorityGate } from '../workers/ingress-priority.js';
 
@@ -78,11 +79,10 @@ export interface CycleStats {
   durationMs: number;
 }
 
-export class RateLimited extends Error {
+export class RateLimited extends RelayError<'rate_limited'> {
   override readonly name = 'RateLimited';
-  readonly code = 'rate_limited';
   constructor(readonly retryAfterMs: number | undefined) {
-    super('the service asked the tracker to slow down');
+    super('rate_limited', 'the service asked the tracker to slow down');
   }
 }
 
