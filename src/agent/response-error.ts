@@ -49,18 +49,18 @@ const SNIPPET_CHARS = 200;
 
 export function errorFromResponse(ctx: ResponseErrorContext): AgentApiError {
   const problem = parseProblem(ctx.rawBody);
-  const code = errorCodeFromType(problem?.type);
+  const serviceCode = errorCodeFromType(problem?.type);
   const explanation =
     problem?.detail ??
     problem?.title ??
     problem?.error ??
     (problem ? undefined : ctx.rawBody.trim().slice(0, SNIPPET_CHARS) || undefined);
-  const summary = [String(ctx.status), code].filter(Boolean).join(' ');
+  const summary = [String(ctx.status), serviceCode].filter(Boolean).join(' ');
   const message = `${ctx.method} ${ctx.route} failed: ${summary}${explanation ? `: ${explanation}` : ''}`;
   return errorForStatus(ctx.status, {
     message: ctx.redact(message),
     status: ctx.status,
-    code,
+    serviceCode,
     retryable: problem?.retryable ?? isRetryableStatus(ctx.status),
     retryAfterMs: parseRetryAfterMs(ctx.headers, ctx.now),
     detail: problem?.detail,

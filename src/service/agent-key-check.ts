@@ -20,10 +20,10 @@ export async function checkAgentKey(
     await agent.listRuns({ limit: 1 }, { timeoutMs, maxRetries: 0 });
     return { outcome: 'ok' };
   } catch (err) {
-    if (isServiceError(err) && (err.kind === 'authentication' || err.kind === 'permission_denied'))
+    if (isServiceError(err) && (err.code === 'authentication' || err.code === 'permission_denied'))
       return { outcome: 'rejected', status: err.status ?? 401 };
     const detail = isServiceError(err)
-      ? `${err.kind}${err.status ? ` (${err.status})` : ''}`
+      ? `${err.code}${err.status ? ` (${err.status})` : ''}`
       : err instanceof Error
         ? err.message
         : String(err);

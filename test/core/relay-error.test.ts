@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AgentApiError, ConnectionTimeoutError } from '../../src/agent/index.js';
 import { ConfigError } from '../../src/config/load.js';
 import { DeliveryError } from '../../src/core/ports/index.js';
 import { RelayError } from '../../src/core/relay-error.js';
@@ -25,6 +26,16 @@ describe('RelayError', () => {
   });
 
   it.each<[string, RelayError, string]>([
+    [
+      'AgentApiError',
+      new AgentApiError('rate_limit', { message: '429', retryable: true }),
+      'rate_limit',
+    ],
+    [
+      'ConnectionTimeoutError',
+      new ConnectionTimeoutError({ message: 'slow', retryable: true, beforeSend: false }),
+      'connection_timeout',
+    ],
     ['ConfigError', new ConfigError([{ variable: 'PORT', message: 'bad' }]), 'invalid_config'],
     ['DeliveryError', new DeliveryError('not_found', 'gone', false), 'not_found'],
     ['InvalidThreadAddressError', new InvalidThreadAddressError('bad'), 'invalid_thread_address'],

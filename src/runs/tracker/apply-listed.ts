@@ -15,7 +15,7 @@ import type { Listing } from './listing.js';
 import { RateLimited, type CycleStats, type RunObserver } from './observe.js';
 
 export function rethrowRateLimit(err: unknown): void {
-  if (isServiceError(err) && err.kind === 'rate_limit') throw new RateLimited(err.retryAfterMs);
+  if (isServiceError(err) && err.code === 'rate_limit') throw new RateLimited(err.retryAfterMs);
 }
 
 /**

@@ -124,8 +124,8 @@ export function createRunObserver(deps: {
       stats.detailRequests += 1;
       item = await agent.getRun(run.runId);
     } catch (err) {
-      if (isServiceError(err) && err.kind === 'rate_limit') throw new RateLimited(err.retryAfterMs);
-      if (isServiceError(err) && err.kind === 'not_found') {
+      if (isServiceError(err) && err.code === 'rate_limit') throw new RateLimited(err.retryAfterMs);
+      if (isServiceError(err) && err.code === 'not_found') {
         log.warn({ runId: run.runId }, 'tracked run is unknown to the service; no longer tracked');
         await store.runs.update(run.runId, { tracked: false, updatedAt: clock.now() });
         return;
