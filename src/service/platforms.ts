@@ -16,7 +16,6 @@ import type { SlackIngress } from '../slack/ingress/slack-ingress.js';
 import { createSlackNotifier } from '../slack/notify/notifier.js';
 import type { Route } from './http-server.js';
 
-export const DEFAULT_BOT_HANDLE = 'agent-relay';
 export const DEFAULT_COMMAND_WORD = '/agent';
 
 export interface PlatformOverrides {
