@@ -158,7 +158,5 @@ export function formatCommand(command: Command, seed: number): string {
       const head = seed % 2 ? `@${command.alias}` : `${kw('factory')} ${command.alias}`;
       return join(head, formatOptions(command.options, seed), formatPrompt(command.prompt));
     }
-    case 'help':
-      return 'help';
   }
 }
