@@ -7,7 +7,7 @@ import { isRetryableStatus, parseRetryAfterMs } from './retry.js';
 import { ProblemSchema, type Problem } from './schemas.js';
 
 /** `https://…/errors/resource_unavailable` or `resource_unavailable` -> `resource_unavailable`. */
-export function errorCodeFromType(type: string | undefined): string | undefined {
+function errorCodeFromType(type: string | undefined): string | undefined {
   if (!type || type === 'about:blank') return undefined;
   const code = type
     .split(/[/#]/)

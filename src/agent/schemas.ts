@@ -200,22 +200,3 @@ export const ProblemSchema = z.looseObject({
   trace_id: z.string().optional(),
 });
 export type Problem = z.infer<typeof ProblemSchema>;
-
-export const KNOWN_ERROR_CODES = [
-  'invalid_request',
-  'authentication_required',
-  'not_authorized',
-  'resource_not_found',
-  'conflict',
-  'operation_not_supported',
-  'resource_unavailable',
-  'internal_error',
-  'insufficient_credits',
-  'feature_not_available',
-  'budget_exceeded',
-  'content_policy_violation',
-  'integration_disabled',
-  'integration_not_configured',
-  'external_authentication_required',
-  'environment_setup_failed',
-] as const;

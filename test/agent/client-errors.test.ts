@@ -10,7 +10,6 @@ import {
   RateLimitError,
   ResponseValidationError,
   UnprocessableEntityError,
-  errorCodeFromType,
 } from '../../src/agent/index.js';
 import { DeliveryError, isServiceError } from '../../src/core/ports/index.js';
 import { RelayError } from '../../src/core/relay-error.js';
@@ -186,8 +185,9 @@ describe('agent client: problem bodies', () => {
     ['https://service.example/problems#budget_exceeded', 'budget_exceeded'],
     ['about:blank', undefined],
     [undefined, undefined],
-  ])('errorCodeFromType(%s) = %s', (type, code) => {
-    expect(errorCodeFromType(type)).toBe(code);
+  ])('a problem of type %s has the serviceCode %s', async (type, serviceCode) => {
+    failWith(500, JSON.stringify({ ...(type === undefined ? {} : { type }), status: 500 }));
+    expect((await getRunError()).serviceCode).toBe(serviceCode);
   });
 });
 
