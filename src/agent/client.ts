@@ -4,7 +4,12 @@
  * (the same calls answering `{data, status, headers}`).
  */
 import type { Dispatcher } from 'undici';
-import { systemClock, type AgentService, type CallOptions, type Clock } from '../core/ports/index.js';
+import {
+  systemClock,
+  type AgentService,
+  type CallOptions,
+  type Clock,
+} from '../core/ports/index.js';
 import { createEndpoints, type AgentClientWithResponse } from './endpoints.js';
 import { createHttp, type AgentRequestInfo } from './http.js';
 import { validateClientOptions } from './options.js';

@@ -5,7 +5,13 @@
  * with completing the inbox item.
  */
 import type { MessageModel, PersonView } from '../../core/message/message-model.js';
-import type { Destination, InboxItem, Logger, OutboxPayload, StoreTx } from '../../core/ports/index.js';
+import type {
+  Destination,
+  InboxItem,
+  Logger,
+  OutboxPayload,
+  StoreTx,
+} from '../../core/ports/index.js';
 import type { Trigger } from '../../core/trigger.js';
 import { requestIdFor } from './run-metadata.js';
 import type { RunsDeps } from '../runs-deps.js';
