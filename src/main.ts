@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { StartupError } from './service/agent-key-check.js';
 import type { Config } from './config/load.js';
+import { DEFAULT_BOT_HANDLE } from './core/command/parse-command.js';
 import { connectAgent } from './service/connect-agent.js';
 import { systemClock } from './core/ports/index.js';
 import type {
@@ -21,12 +22,7 @@ import { silentLogger } from './service/logger.js';
 import { createMetrics } from './service/metrics.js';
 import type { RuntimeMetrics } from './service/metrics.js';
 import { opsRoutes } from './service/ops-routes.js';
-import {
-  commandWord,
-  createPlatforms,
-  DEFAULT_BOT_HANDLE,
-  platformRoutes,
-} from './service/platforms.js';
+import { commandWord, createPlatforms, platformRoutes } from './service/platforms.js';
 import type { PlatformOverrides } from './service/platforms.js';
 import { createEngine } from './runs/engine.js';
 import { createRetention } from './runs/workers/retention.js';

@@ -1,9 +1,11 @@
 /**
- * Errors of the Agent Run Service client. Each carries a stable `kind` (ServiceErrorKind), so
- * `isServiceError` in core/ports.ts recognizes it; callers branch on `kind`, `status`, `code`
- * and `retryable`, never on message text. Messages never contain the API key.
+ * Errors of the Agent Run Service client. Each carries a stable `code` (ServiceErrorCode) and
+ * the service's mark, so `isServiceError` (core/ports/service-error.ts) recognizes it; callers
+ * branch on `code`, `status`, `serviceCode` and `retryable`, never on message text. Messages
+ * never contain the API key.
  */
-import type { ServiceErrorKind } from '../core/ports/index.js';
+import { SERVICE_ERROR, type ServiceErrorCode } from '../core/ports/index.js';
+import { RelayError } from '../core/relay-error.js';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
@@ -11,7 +13,7 @@ export interface AgentApiErrorInit {
   message: string;
   status?: number;
   /** Last path segment of the problem `type`, e.g. `resource_unavailable`. */
-  code?: string;
+  serviceCode?: string;
   retryable: boolean;
   retryAfterMs?: number;
   detail?: string;
@@ -22,11 +24,12 @@ export interface AgentApiErrorInit {
   cause?: unknown;
 }
 
-export class AgentApiError extends Error {
+export class AgentApiError extends RelayError<ServiceErrorCode> {
   override readonly name: string = 'AgentApiError';
-  readonly kind: ServiceErrorKind;
+  readonly [SERVICE_ERROR] = true as const;
   readonly status?: number;
-  readonly code?: string;
+  /** The service's own error code (last segment of the problem `type`); unknown codes are kept. */
+  readonly serviceCode?: string;
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
   readonly detail?: string;
@@ -39,11 +42,10 @@ export class AgentApiError extends Error {
    */
   outcomeUnknown?: boolean;
 
-  constructor(kind: ServiceErrorKind, init: AgentApiErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.kind = kind;
+  constructor(code: ServiceErrorCode, init: AgentApiErrorInit) {
+    super(code, init.message, init);
     this.status = init.status;
-    this.code = init.code;
+    this.serviceCode = init.serviceCode;
     this.retryable = init.retryable;
     this.retryAfterMs = init.retryAfterMs;
     this.detail = init.detail;
@@ -51,6 +53,11 @@ export class AgentApiError extends Error {
     this.headers = init.headers ?? {};
     this.rawBody = init.rawBody ?? '';
     if (init.outcomeUnknown !== undefined) this.outcomeUnknown = init.outcomeUnknown;
+  }
+
+  /** @deprecated Read `code`: the same stable error code under its former name. */
+  get kind(): ServiceErrorCode {
+    return this.code;
   }
 }
 
@@ -112,8 +119,8 @@ export interface ConnectionErrorInit extends AgentApiErrorInit {
 export class ConnectionError extends AgentApiError {
   override readonly name: string = 'ConnectionError';
   readonly beforeSend: boolean;
-  constructor(init: ConnectionErrorInit, kind: 'connection' | 'connection_timeout' = 'connection') {
-    super(kind, init);
+  constructor(init: ConnectionErrorInit, code: 'connection' | 'connection_timeout' = 'connection') {
+    super(code, init);
     this.beforeSend = init.beforeSend;
   }
 }

@@ -18,7 +18,7 @@ export interface AgentRequestInfo {
   route: string;
   status?: number;
   durationMs: number;
-  /** The error kind when the attempt failed (`internal_server`, `connection_timeout`, `aborted`...). */
+  /** The error code when the attempt failed (`internal_server`, `connection_timeout`, `aborted`...). */
   error?: string;
   /** 0 for the first attempt, 1 for the first retry... */
   attempt: number;
@@ -133,7 +133,7 @@ export function createHttp(config: HttpConfig): Http {
               timedOut: timeoutSignal.aborted,
               redact,
             });
-      report({ method: ep.method, route, status, durationMs, error: error.kind, attempt: retry });
+      report({ method: ep.method, route, status, durationMs, error: error.code, attempt: retry });
       throw error;
     }
   }

@@ -24,4 +24,3 @@ export {
   type ResponseHeaders,
   type ValidationIssue,
 } from './errors.js';
-export { errorCodeFromType } from './response-error.js';

@@ -7,7 +7,7 @@ import { isRetryableStatus, parseRetryAfterMs } from './retry.js';
 import { ProblemSchema, type Problem } from './schemas.js';
 
 /** `https://…/errors/resource_unavailable` or `resource_unavailable` -> `resource_unavailable`. */
-export function errorCodeFromType(type: string | undefined): string | undefined {
+function errorCodeFromType(type: string | undefined): string | undefined {
   if (!type || type === 'about:blank') return undefined;
   const code = type
     .split(/[/#]/)
@@ -49,18 +49,18 @@ const SNIPPET_CHARS = 200;
 
 export function errorFromResponse(ctx: ResponseErrorContext): AgentApiError {
   const problem = parseProblem(ctx.rawBody);
-  const code = errorCodeFromType(problem?.type);
+  const serviceCode = errorCodeFromType(problem?.type);
   const explanation =
     problem?.detail ??
     problem?.title ??
     problem?.error ??
     (problem ? undefined : ctx.rawBody.trim().slice(0, SNIPPET_CHARS) || undefined);
-  const summary = [String(ctx.status), code].filter(Boolean).join(' ');
+  const summary = [String(ctx.status), serviceCode].filter(Boolean).join(' ');
   const message = `${ctx.method} ${ctx.route} failed: ${summary}${explanation ? `: ${explanation}` : ''}`;
   return errorForStatus(ctx.status, {
     message: ctx.redact(message),
     status: ctx.status,
-    code,
+    serviceCode,
     retryable: problem?.retryable ?? isRetryableStatus(ctx.status),
     retryAfterMs: parseRetryAfterMs(ctx.headers, ctx.now),
     detail: problem?.detail,

@@ -66,14 +66,14 @@ export function provablyNotProcessed(err: AgentApiError): boolean {
  */
 export function mayHaveBeenProcessed(err: AgentApiError): boolean {
   if (provablyNotProcessed(err)) return false;
-  if (err.kind === 'connection' || err.kind === 'connection_timeout') return true;
-  if (err.kind === 'response_validation') return true;
+  if (err.code === 'connection' || err.code === 'connection_timeout') return true;
+  if (err.code === 'response_validation') return true;
   return err.status !== undefined && err.status >= 500;
 }
 
 export function shouldRetry(err: AgentApiError, policy: RetryPolicy): boolean {
   if (policy === 'unsafe') return provablyNotProcessed(err);
-  if (err.kind === 'connection' || err.kind === 'connection_timeout') return true;
+  if (err.code === 'connection' || err.code === 'connection_timeout') return true;
   // `retryable` defaults to the status rule; a problem body's `retryable: false` vetoes.
   return err.status !== undefined && isRetryableStatus(err.status) && err.retryable;
 }

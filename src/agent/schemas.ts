@@ -6,6 +6,7 @@
  * future value is kept, not rejected.
  */
 import { z } from 'zod';
+import { RUN_MODES, type RunMode } from '../core/command/run-modes.js';
 
 export const LIVE_STATES = ['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS'] as const;
 export const ENDED_STATES = ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'] as const;
@@ -27,8 +28,6 @@ export function isLiveState(state: string): boolean {
 }
 
 export const RunStateSchema = z.string().min(1) as z.ZodType<RunState>;
-
-export const ModeSchema = z.string(); // normal | plan | orchestrate | future values
 
 export const McpServerSchema = z.looseObject({
   url: z.string().optional(),
@@ -63,7 +62,7 @@ export const CreateRunRequestSchema = z.looseObject({
   title: z.string().optional(),
   config: AgentConfigSchema.optional(),
   skill: z.string().optional(),
-  mode: z.enum(['normal', 'plan', 'orchestrate']).optional(),
+  mode: z.enum(RUN_MODES).optional(),
   agent_identity_uid: z.string().optional(),
   conversation_id: z.string().optional(),
   parent_run_id: z.string().optional(),
@@ -158,7 +157,7 @@ export interface ListRunsQuery {
 
 export interface FollowupRequest {
   message: string;
-  mode?: 'normal' | 'plan' | 'orchestrate';
+  mode?: RunMode;
 }
 export const FollowupResponseSchema = z.looseObject({});
 
@@ -201,22 +200,3 @@ export const ProblemSchema = z.looseObject({
   trace_id: z.string().optional(),
 });
 export type Problem = z.infer<typeof ProblemSchema>;
-
-export const KNOWN_ERROR_CODES = [
-  'invalid_request',
-  'authentication_required',
-  'not_authorized',
-  'resource_not_found',
-  'conflict',
-  'operation_not_supported',
-  'resource_unavailable',
-  'internal_error',
-  'insufficient_credits',
-  'feature_not_available',
-  'budget_exceeded',
-  'content_policy_violation',
-  'integration_disabled',
-  'integration_not_configured',
-  'external_authentication_required',
-  'environment_setup_failed',
-] as const;

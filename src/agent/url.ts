@@ -9,7 +9,7 @@ export function encodePathParam(name: string, value: string): string {
   if (typeof value !== 'string' || value.length === 0 || value === '.' || value === '..') {
     throw new BadRequestError({
       message: `${name} must be a non-empty string other than "." or ".."`,
-      code: 'invalid_request',
+      serviceCode: 'invalid_request',
       retryable: false,
     });
   }

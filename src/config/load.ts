@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { RelayError } from '../core/relay-error.js';
 import { checkCombinations } from './rules.js';
 import { EnvSchema } from './schema.js';
 import { CONFIG_VARIABLES } from './variables.js';
@@ -18,11 +19,12 @@ export { EnvSchema } from './schema.js';
 export type { Env } from './schema.js';
 
 export type { Config, GitHubAuth, GitHubConfig, LogLevel, SlackConfig } from './types.js';
-export class ConfigError extends Error {
+
+export class ConfigError extends RelayError<'invalid_config'> {
   override readonly name = 'ConfigError';
-  readonly code = 'invalid_config';
   constructor(readonly issues: ConfigIssue[]) {
     super(
+      'invalid_config',
       `Invalid configuration (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n` +
         issues.map((i) => `  ${i.variable}: ${i.message}`).join('\n'),
     );

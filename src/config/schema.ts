@@ -3,6 +3,7 @@
  * variable's type, range and default, with messages that name the rule, never the value.
  */
 import { z } from 'zod';
+import { DEFAULT_BOT_HANDLE } from '../core/command/parse-command.js';
 import { parseDatabaseUrl } from '../store/database-url.js';
 
 const wholeNumber = (min: number, max: number) =>
@@ -82,7 +83,7 @@ export const EnvSchema = z.object({
     .string()
     .transform((s) => s.replace(/^@/, ''))
     .pipe(z.string().regex(/^[A-Za-z0-9-]+(\[bot\])?$/, 'must be a GitHub login, e.g. agent-relay'))
-    .default('agent-relay'),
+    .default(DEFAULT_BOT_HANDLE),
   GITHUB_TRIGGER_LABEL: z.string().min(1).default('agent'),
   GITHUB_ALLOWED_ASSOCIATIONS: z
     .string()

@@ -3,6 +3,8 @@
  * list the operator guide's table is checked against (test/config-variables.test.ts) and the
  * one `redactedConfig` and the logger's redaction derive their secret names from.
  */
+import { DEFAULT_BOT_HANDLE } from '../core/command/parse-command.js';
+
 export interface ConfigVariable {
   name: string;
   meaning: string;
@@ -112,7 +114,11 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: 'REST base (GitHub Enterprise Server, fakes)',
     default: 'https://api.github.com',
   },
-  { name: 'GITHUB_BOT_HANDLE', meaning: 'the @-mention that triggers', default: 'agent-relay' },
+  {
+    name: 'GITHUB_BOT_HANDLE',
+    meaning: 'the @-mention that triggers',
+    default: DEFAULT_BOT_HANDLE,
+  },
   { name: 'GITHUB_TRIGGER_LABEL', meaning: 'label that starts a run', default: 'agent' },
   {
     name: 'GITHUB_ALLOWED_ASSOCIATIONS',

@@ -10,6 +10,7 @@
  * Pieces are kept as given (no case folding), so `decode(encode(a))` equals `a`.
  */
 import type { Platform } from './trigger.js';
+import { RelayError } from './relay-error.js';
 
 export type ThreadAddress =
   | {
@@ -27,9 +28,11 @@ export type ThreadAddress =
       reviewCommentId?: number;
     };
 
-export class InvalidThreadAddressError extends Error {
+export class InvalidThreadAddressError extends RelayError<'invalid_thread_address'> {
   override readonly name = 'InvalidThreadAddressError';
-  readonly code = 'invalid_thread_address';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('invalid_thread_address', message, options);
+  }
 }
 
 /** Slack team/enterprise/channel ids are alphanumeric (T…, E…, C…, D…, G…). */

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunItem } from '../agent/schemas.js';
 import { loadConfig } from '../config/load.js';
+import { DEFAULT_BOT_HANDLE } from '../core/command/parse-command.js';
 import type { Logger } from '../core/ports/index.js';
 import { FAST_TIMINGS } from '../emulator/index.js';
 import type { EmulatorTimings } from '../emulator/index.js';
@@ -94,7 +95,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       githubTo: { url: service.url, secret: GITHUB_SECRET },
       transcript,
       command: config.slack?.command ?? '/agent',
-      botHandle: config.github?.botHandle ?? 'agent-relay',
+      botHandle: config.github?.botHandle ?? DEFAULT_BOT_HANDLE,
       timeoutMs: options.fast ? 10_000 : 30_000,
     };
     const status = await scenes.slackSlashCommand(stage);

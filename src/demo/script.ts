@@ -4,6 +4,7 @@
  */
 import type { Emulator } from '../emulator/index.js';
 import { isEndedState } from '../agent/schemas.js';
+import { RelayError } from '../core/relay-error.js';
 import type { FakeGitHub } from './fake-github.js';
 import type { FakeSlack, SlackMessage } from './fake-slack.js';
 import * as send from './platform-requests.js';
@@ -28,9 +29,11 @@ export const PEOPLE = { alice: 'UALICE', bob: 'UBOB', erin: 'UERIN' } as const;
 export const CHANNELS = { eng: 'C0ENG', design: 'C0DESIGN', product: 'C0PRODUCT' } as const;
 const CANCEL_ACTION_ID = 'agent_relay_cancel';
 
-export class DemoError extends Error {
+export class DemoError extends RelayError<'demo_timeout'> {
   override readonly name = 'DemoError';
-  readonly code = 'demo_timeout';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('demo_timeout', message, options);
+  }
 }
 
 async function waitFor<T>(stage: Stage, what: string, probe: () => T | undefined): Promise<T> {

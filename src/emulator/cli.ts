@@ -3,12 +3,15 @@
  * runs the emulator until SIGINT/SIGTERM. The first stdout line is the base URL alone.
  */
 import { parseArgs } from 'node:util';
+import { RelayError } from '../core/relay-error.js';
 import { FAST_TIMINGS, startEmulator } from './index.js';
 import type { Emulator } from './model/types.js';
 
-export class EmulatorCliError extends Error {
+export class EmulatorCliError extends RelayError<'invalid_argument'> {
   override readonly name = 'EmulatorCliError';
-  readonly code = 'invalid_argument';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('invalid_argument', message, options);
+  }
 }
 
 export interface CliIo {

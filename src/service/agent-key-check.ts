@@ -5,6 +5,7 @@
  */
 import { isServiceError } from '../core/ports/index.js';
 import type { AgentService } from '../core/ports/index.js';
+import { RelayError } from '../core/relay-error.js';
 
 export type AgentKeyCheck =
   | { outcome: 'ok' }
@@ -19,10 +20,10 @@ export async function checkAgentKey(
     await agent.listRuns({ limit: 1 }, { timeoutMs, maxRetries: 0 });
     return { outcome: 'ok' };
   } catch (err) {
-    if (isServiceError(err) && (err.kind === 'authentication' || err.kind === 'permission_denied'))
+    if (isServiceError(err) && (err.code === 'authentication' || err.code === 'permission_denied'))
       return { outcome: 'rejected', status: err.status ?? 401 };
     const detail = isServiceError(err)
-      ? `${err.kind}${err.status ? ` (${err.status})` : ''}`
+      ? `${err.code}${err.status ? ` (${err.status})` : ''}`
       : err instanceof Error
         ? err.message
         : String(err);
@@ -34,15 +35,8 @@ export async function checkAgentKey(
 export type StartupErrorCode =
   'agent_key_rejected' | 'slack_auth_failed' | 'listen_failed' | 'database_unavailable';
 
-export class StartupError extends Error {
+export class StartupError extends RelayError<StartupErrorCode> {
   override readonly name = 'StartupError';
-  constructor(
-    readonly code: StartupErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 export function keyRejectedMessage(url: string, status: number): string {

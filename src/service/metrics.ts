@@ -5,6 +5,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CounterName, GaugeName, HistogramName, Metrics } from '../core/ports/index.js';
+import { RelayError } from '../core/relay-error.js';
 
 const PREFIX = 'agent_relay_';
 /** Labels a core event may carry (anything else is dropped). */
@@ -45,7 +46,7 @@ export interface ServiceRequestInfo {
   route: string;
   status?: number;
   durationMs: number;
-  /** The error kind (string) or error when no status came back. */
+  /** The error code (string) or error when no status came back. */
   error?: unknown;
   /** 0 for the first attempt, 1 for the first retry… (not a label: bounded by retries). */
   attempt?: number;
@@ -143,7 +144,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Runti
     metrics,
     agentRequestHook(info) {
       const endpoint = info.route.slice(0, 80);
-      const status = info.status !== undefined ? String(info.status) : errorKind(info.error);
+      const status = info.status !== undefined ? String(info.status) : errorCode(info.error);
       serviceRequests.inc({ method: info.method, endpoint, status });
       serviceLatency.observe({ method: info.method, endpoint }, info.durationMs / 1000);
     },
@@ -167,10 +168,9 @@ function pick(labels: Record<string, string> | undefined): Record<string, string
   return out;
 }
 
-function errorKind(error: unknown): string {
+function errorCode(error: unknown): string {
   if (typeof error === 'string' && error.length > 0) return error.slice(0, 40);
-  const kind = (error as { kind?: unknown } | undefined)?.kind;
-  return typeof kind === 'string' ? kind : 'error';
+  return error instanceof RelayError ? error.code : 'error';
 }
 
 function mapValues<K extends string, V, R>(

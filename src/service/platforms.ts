@@ -15,7 +15,6 @@ import { createSlackIngress, createSlackNotifier } from '../slack/index.js';
 import type { SlackIngress } from '../slack/index.js';
 import type { Route } from './http-server.js';
 
-export const DEFAULT_BOT_HANDLE = 'agent-relay';
 export const DEFAULT_COMMAND_WORD = '/agent';
 
 export interface PlatformOverrides {

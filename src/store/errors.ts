@@ -2,6 +2,7 @@
  * Typed store errors. Callers (workers, /readyz) read `code` and `retryable`, never the
  * message; the driver's error is kept as `cause`.
  */
+import { RelayError } from '../core/relay-error.js';
 import type { DatabaseKind } from './schema.js';
 
 export type StoreErrorCode =
@@ -23,15 +24,15 @@ export type StoreErrorCode =
 
 const RETRYABLE: ReadonlySet<StoreErrorCode> = new Set<StoreErrorCode>(['busy', 'unavailable']);
 
-export class StoreError extends Error {
+export class StoreError extends RelayError<StoreErrorCode> {
   override readonly name = 'StoreError';
   readonly retryable: boolean;
   constructor(
-    readonly code: StoreErrorCode,
+    code: StoreErrorCode,
     message: string,
     options?: { cause?: unknown; retryable?: boolean },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(code, message, options);
     this.retryable = options?.retryable ?? RETRYABLE.has(code);
   }
 }
@@ -40,14 +41,8 @@ export class StoreError extends Error {
 export type StoreConfigErrorCode = 'invalid_database_url' | 'unsupported_database';
 
 /** The database URL is wrong or names a database this build cannot use. */
-export class StoreConfigError extends Error {
+export class StoreConfigError extends RelayError<StoreConfigErrorCode> {
   override readonly name = 'StoreConfigError';
-  constructor(
-    readonly code: StoreConfigErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export function isStoreError(err: unknown): err is StoreError {

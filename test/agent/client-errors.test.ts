@@ -10,9 +10,9 @@ import {
   RateLimitError,
   ResponseValidationError,
   UnprocessableEntityError,
-  errorCodeFromType,
 } from '../../src/agent/index.js';
-import { isServiceError } from '../../src/core/ports/index.js';
+import { DeliveryError, isServiceError } from '../../src/core/ports/index.js';
+import { RelayError } from '../../src/core/relay-error.js';
 import {
   API_KEY,
   createHarness,
@@ -61,29 +61,42 @@ describe('agent client: errors by status', () => {
     [503, InternalServerError, 'internal_server', 'service_unavailable'],
   ] as const;
 
-  it.each(table)('%i -> %o', async (status, ErrorClass, kind, code) => {
-    failWith(status, JSON.stringify(problem(status, code, { detail: `detail ${status}` })));
+  it.each(table)('%i -> %o', async (status, ErrorClass, code, serviceCode) => {
+    failWith(status, JSON.stringify(problem(status, serviceCode, { detail: `detail ${status}` })));
     const err = await getRunError();
     expect(err).toBeInstanceOf(ErrorClass);
-    expect(err.kind).toBe(kind);
-    expect(err.status).toBe(status);
+    expect(err).toBeInstanceOf(RelayError);
     expect(err.code).toBe(code);
+    expect(err.status).toBe(status);
+    expect(err.serviceCode).toBe(serviceCode);
     expect(err.detail).toBe(`detail ${status}`);
     expect(isServiceError(err)).toBe(true);
     expect(err.message).toContain(String(status));
     expect(err.message).toContain('GET /agent/runs/{runId}');
   });
 
-  it('another 4xx is a generic AgentApiError of kind bad_request', async () => {
+  it('another 4xx is a generic AgentApiError of code bad_request', async () => {
     failWith(418, JSON.stringify(problem(418, 'teapot')));
     const err = await getRunError();
     expect(err.constructor).toBe(AgentApiError);
     expect(err).toMatchObject({
-      kind: 'bad_request',
+      code: 'bad_request',
       status: 418,
-      code: 'teapot',
+      serviceCode: 'teapot',
       retryable: false,
     });
+  });
+
+  it('kind, the former name of code, remains as a read-only alias', async () => {
+    failWith(429, JSON.stringify(problem(429, 'resource_unavailable')));
+    const err = await getRunError();
+    expect(err.kind).toBe('rate_limit');
+    expect(err.kind).toBe(err.code);
+    expect(() => Object.assign(err, { kind: 'conflict' })).toThrow(TypeError);
+  });
+
+  it('a delivery error with the same code is not a service error', () => {
+    expect(isServiceError(new DeliveryError('not_found', 'gone', false))).toBe(false);
   });
 
   it('retryable follows the status unless the problem body says otherwise', async () => {
@@ -97,7 +110,7 @@ describe('agent client: errors by status', () => {
 });
 
 describe('agent client: problem bodies', () => {
-  it('parses code, detail, trace_id, retryable, retry-after and keeps headers and raw body', async () => {
+  it('parses the service code, detail, trace_id, retryable, retry-after and keeps headers and raw body', async () => {
     const body = JSON.stringify(
       problem(429, 'resource_unavailable', {
         detail: 'Capacity is full, try again soon',
@@ -110,7 +123,8 @@ describe('agent client: problem bodies', () => {
     const err = await getRunError();
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err).toMatchObject({
-      code: 'resource_unavailable',
+      code: 'rate_limit',
+      serviceCode: 'resource_unavailable',
       detail: 'Capacity is full, try again soon',
       traceId: 'trace-42',
       retryable: true,
@@ -123,7 +137,7 @@ describe('agent client: problem bodies', () => {
 
   it('keeps an unknown error code as a string', async () => {
     failWith(403, JSON.stringify({ type: 'quota_of_the_future', status: 403, title: 'No' }));
-    expect((await getRunError()).code).toBe('quota_of_the_future');
+    expect((await getRunError()).serviceCode).toBe('quota_of_the_future');
   });
 
   it('a body with ill-typed members keeps the well-typed ones', async () => {
@@ -132,7 +146,7 @@ describe('agent client: problem bodies', () => {
       JSON.stringify({ type: 'invalid_request', status: '400', detail: 42, title: 'Bad prompt' }),
     );
     const err = await getRunError();
-    expect(err).toMatchObject({ code: 'invalid_request', status: 400, detail: undefined });
+    expect(err).toMatchObject({ serviceCode: 'invalid_request', status: 400, detail: undefined });
     expect(err.message).toContain('Bad prompt');
   });
 
@@ -141,7 +155,7 @@ describe('agent client: problem bodies', () => {
     const err = await getRunError();
     expect(err).toBeInstanceOf(InternalServerError);
     expect(err.status).toBe(502);
-    expect(err.code).toBeUndefined();
+    expect(err.serviceCode).toBeUndefined();
     expect(err.rawBody).toBe('<html><body>Bad Gateway</body></html>');
     expect(err.message).toContain('Bad Gateway');
   });
@@ -171,8 +185,9 @@ describe('agent client: problem bodies', () => {
     ['https://service.example/problems#budget_exceeded', 'budget_exceeded'],
     ['about:blank', undefined],
     [undefined, undefined],
-  ])('errorCodeFromType(%s) = %s', (type, code) => {
-    expect(errorCodeFromType(type)).toBe(code);
+  ])('a problem of type %s has the serviceCode %s', async (type, serviceCode) => {
+    failWith(500, JSON.stringify({ ...(type === undefined ? {} : { type }), status: 500 }));
+    expect((await getRunError()).serviceCode).toBe(serviceCode);
   });
 });
 
@@ -185,7 +200,7 @@ describe('agent client: response validation', () => {
       });
     const err = await getRunError();
     expect(err).toBeInstanceOf(ResponseValidationError);
-    expect(err).toMatchObject({ kind: 'response_validation', status: 200, retryable: false });
+    expect(err).toMatchObject({ code: 'response_validation', status: 200, retryable: false });
     expect(err.message).toMatch(/\bstate\b/);
     expect(err.message).toMatch(/\bcreated_at\b/);
     expect((err as ResponseValidationError).issues.map((i) => i.path).sort()).toEqual([

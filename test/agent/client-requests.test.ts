@@ -134,7 +134,11 @@ describe('agent client: request shapes', () => {
   it.each(['', '.', '..'])('the run id %j is refused before any request', async (runId) => {
     const err = await h.client.getRun(runId).catch((e: unknown) => e);
     expect(isServiceError(err)).toBe(true);
-    expect(err).toMatchObject({ kind: 'bad_request', code: 'invalid_request', retryable: false });
+    expect(err).toMatchObject({
+      code: 'bad_request',
+      serviceCode: 'invalid_request',
+      retryable: false,
+    });
     expect(seen).toHaveLength(0);
     expect(h.requests).toHaveLength(0);
   });

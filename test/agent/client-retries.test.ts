@@ -122,7 +122,7 @@ describe('agent client: retries', () => {
     getRun(200, runItem()).delay(1000);
     const err = await client.getRun('run-1', { maxRetries: 0 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectionTimeoutError);
-    expect(err).toMatchObject({ kind: 'connection_timeout', retryable: true });
+    expect(err).toMatchObject({ code: 'connection_timeout', retryable: true });
     expect((err as Error).message).toContain('50 ms');
     expect(requests[0]?.error).toBe('connection_timeout');
   });
@@ -192,7 +192,7 @@ describe('agent client: retries', () => {
     try {
       const err = await client.getRun('run-1').catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConnectionError);
-      expect(err).toMatchObject({ kind: 'connection', beforeSend: true, retryable: true });
+      expect(err).toMatchObject({ code: 'connection', beforeSend: true, retryable: true });
       expect((err as Error).message).toContain('ECONNREFUSED');
       expect((err as Error).message).not.toContain(API_KEY);
       expect(sleeps).toEqual([500, 1000]);

@@ -94,11 +94,15 @@ describe('runs', () => {
   it('maps a rejected create and an unknown run to typed errors', async () => {
     const bad = await failure(client.createRun({ prompt: 'p', metadata: { 'bad key': 'v' } }));
     expect(bad).toBeInstanceOf(BadRequestError);
-    expect(bad).toMatchObject({ kind: 'bad_request', status: 400, code: 'invalid_request' });
+    expect(bad).toMatchObject({ code: 'bad_request', status: 400, serviceCode: 'invalid_request' });
     expect(bad.detail).toMatch(/bad key/);
     const missing = await failure(client.getRun('no-such-run'));
     expect(missing).toBeInstanceOf(NotFoundError);
-    expect(missing).toMatchObject({ kind: 'not_found', status: 404, code: 'resource_not_found' });
+    expect(missing).toMatchObject({
+      code: 'not_found',
+      status: 404,
+      serviceCode: 'resource_not_found',
+    });
     expect(missing.retryable).toBe(false);
   });
 
@@ -113,7 +117,7 @@ describe('runs', () => {
     now += TO_END;
     expect((await client.getRun(id)).state).toBe('FAILED');
     const err = await failure(client.sendFollowup('nope', { message: 'x' }));
-    expect(err.kind).toBe('not_found');
+    expect(err.code).toBe('not_found');
   });
 });
 
@@ -174,7 +178,7 @@ describe('list', () => {
     expect(emu.requests.get('GET /agent/runs')).toBe(2 + 3);
 
     const err = await failure(client.listRuns({ limit: 501 }));
-    expect(err).toMatchObject({ kind: 'bad_request', status: 400 });
+    expect(err).toMatchObject({ code: 'bad_request', status: 400 });
   });
 });
 
@@ -191,7 +195,12 @@ describe('cancel in every state', () => {
     now += TIMINGS.queuedMs;
     const err = await failure(client.cancelRun(id));
     expect(err).toBeInstanceOf(ConflictError);
-    expect(err).toMatchObject({ kind: 'conflict', status: 409, code: 'conflict', retryable: true });
+    expect(err).toMatchObject({
+      code: 'conflict',
+      status: 409,
+      serviceCode: 'conflict',
+      retryable: true,
+    });
     expect(emu.requests.get('POST /agent/runs/:id/cancel')).toBe(3);
     expect(sleeps).toEqual([500, 1000]);
     expect((await client.getRun(id)).state).toBe('PENDING');
@@ -204,7 +213,7 @@ describe('cancel in every state', () => {
       emu.setState(id, state);
       const err = await failure(client.cancelRun(id));
       expect(err).toBeInstanceOf(BadRequestError);
-      expect(err).toMatchObject({ kind: 'bad_request', status: 400, retryable: false });
+      expect(err).toMatchObject({ code: 'bad_request', status: 400, retryable: false });
       expect(emu.requests.get('POST /agent/runs/:id/cancel')).toBe(1);
     },
   );
@@ -214,7 +223,7 @@ describe('cancel in every state', () => {
     const id = await create('keep [nocancel]');
     const err = await failure(client.cancelRun(id));
     expect(err).toBeInstanceOf(UnprocessableEntityError);
-    expect(err).toMatchObject({ kind: 'unprocessable', code: 'operation_not_supported' });
+    expect(err).toMatchObject({ code: 'unprocessable', serviceCode: 'operation_not_supported' });
   });
 });
 
@@ -224,7 +233,7 @@ describe('factories', () => {
     expect(found).toEqual([{ uid: 'factory-docs', name: 'Docs Factory', alias: 'docs' }]);
     expect(await client.listFactories({})).toHaveLength(2);
     expect(await client.getFactory('factory-triage')).toMatchObject({ alias: 'triage' });
-    expect((await failure(client.getFactory('nope'))).kind).toBe('not_found');
+    expect((await failure(client.getFactory('nope'))).code).toBe('not_found');
 
     const res = await client.dispatchToFactory('factory-docs', {
       prompt: 'Document retries',
@@ -244,9 +253,9 @@ describe('auth and faults', () => {
     const err = await failure(makeClient('wrong-key').listRuns());
     expect(err).toBeInstanceOf(AuthenticationError);
     expect(err).toMatchObject({
-      kind: 'authentication',
+      code: 'authentication',
       status: 401,
-      code: 'authentication_required',
+      serviceCode: 'authentication_required',
       retryable: false,
     });
     expect(err.message).not.toContain('wrong-key');
@@ -273,14 +282,18 @@ describe('auth and faults', () => {
     emu.faults.failNext(3, 500);
     const err = await failure(client.listRuns());
     expect(err).toBeInstanceOf(InternalServerError);
-    expect(err).toMatchObject({ kind: 'internal_server', status: 500, code: 'internal_error' });
+    expect(err).toMatchObject({
+      code: 'internal_server',
+      status: 500,
+      serviceCode: 'internal_error',
+    });
     expect(err.retryable).toBe(true);
     expect(emu.requests.get('GET /agent/runs')).toBe(3);
 
     emu.faults.failNext(2, 429, { retryAfterSeconds: 4 });
     const limited = await failure(makeClient(emu.apiKey, 1).listRuns());
     expect(limited).toBeInstanceOf(RateLimitError);
-    expect(limited).toMatchObject({ kind: 'rate_limit', retryAfterMs: 4000 });
+    expect(limited).toMatchObject({ code: 'rate_limit', retryAfterMs: 4000 });
   });
 });
 
@@ -306,13 +319,13 @@ describe('create reconciliation', () => {
     const dropped = await failure(
       client.createRun({ prompt: 'p', metadata: { relay_request: 'req-drop' } }),
     );
-    expect(dropped).toMatchObject({ kind: 'connection', outcomeUnknown: true });
+    expect(dropped).toMatchObject({ code: 'connection', outcomeUnknown: true });
 
     emu.faults.failNext(1, 500, { route: 'POST /agent/run' });
     const broken = await failure(
       client.createRun({ prompt: 'p', metadata: { relay_request: 'req-500' } }),
     );
-    expect(broken).toMatchObject({ kind: 'internal_server', outcomeUnknown: true });
+    expect(broken).toMatchObject({ code: 'internal_server', outcomeUnknown: true });
     expect(emu.requests.get('POST /agent/run')).toBe(2);
     expect(emu.runs.count()).toBe(0);
   });

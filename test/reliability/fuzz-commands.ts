@@ -8,6 +8,7 @@ import { KNOWN_STATES } from '../../src/agent/schemas.js';
 import type { Command, RunOptions } from '../../src/core/command/command.js';
 import type { OptionKey } from '../../src/core/message/message-model.js';
 import { OPTION_KEYS } from '../../src/core/command/help-text.js';
+import { RUN_MODES } from '../../src/core/command/run-modes.js';
 import { hostileText } from './fuzz-arbitraries.js';
 
 const SAFE_WORD = /^[a-z]{1,8}$/;
@@ -37,7 +38,7 @@ const VALUE: Record<OptionKey, fc.Arbitrary<string>> = {
   skill: skillSpec,
   name: freeText,
   title: freeText,
-  mode: fc.constantFrom('normal', 'plan'),
+  mode: fc.constantFrom(...RUN_MODES),
   factory: factoryAlias,
 };
 
@@ -157,7 +158,5 @@ export function formatCommand(command: Command, seed: number): string {
       const head = seed % 2 ? `@${command.alias}` : `${kw('factory')} ${command.alias}`;
       return join(head, formatOptions(command.options, seed), formatPrompt(command.prompt));
     }
-    case 'help':
-      return 'help';
   }
 }

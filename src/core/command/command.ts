@@ -17,8 +17,7 @@ export type Command =
   /** `factory <alias> <prompt>` or `@<alias> <prompt>`; the alias has no leading '@'. */
   | { type: 'factory'; alias: string; prompt: string; options: RunOptions }
   /** `config` shows (both empty); `config key=value …` sets; `key=` or `key=-` unsets. */
-  | { type: 'config'; set: RunOptions; unset: OptionKey[] }
-  | { type: 'help' };
+  | { type: 'config'; set: RunOptions; unset: OptionKey[] };
 
 /** Stable codes of parse errors (tests and callers read these, never the message text). */
 export type ParseErrorCode =

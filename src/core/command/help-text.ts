@@ -3,6 +3,7 @@
  * platforms and the "right form" of every parse error come from here.
  */
 import type { OptionKey } from '../message/message-model.js';
+import { RUN_MODES } from './run-modes.js';
 
 /** Every option key, in the order help shows them. */
 export const OPTION_KEYS: readonly OptionKey[] = [
@@ -59,7 +60,7 @@ export const OPTION_DOCS: Record<OptionKey, UsageLine> = {
   },
   name: { form: 'name=<config name>', meaning: 'the agent config name (also a list filter)' },
   title: { form: 'title="<title>"', meaning: 'the run title (derived from the prompt if absent)' },
-  mode: { form: 'mode=normal|plan', meaning: 'plan first, or just do it' },
+  mode: { form: `mode=${RUN_MODES.join('|')}`, meaning: 'just do it, plan first, or orchestrate' },
   factory: { form: 'factory=<alias>', meaning: 'dispatch to this factory' },
 };
 

@@ -4,6 +4,7 @@
  */
 import type { OptionKey } from '../message/message-model.js';
 import { OPTION_KEYS } from './help-text.js';
+import { isRunMode, RUN_MODES } from './run-modes.js';
 
 export type ValueCheck = { ok: true; value: string } | { ok: false; message: string };
 
@@ -13,7 +14,6 @@ export const SKILL_SPEC =
 /** Model ids, environment ids, factory aliases/uids: one token, no spaces. */
 const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/;
 const FACTORY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-const MODES = ['normal', 'plan'] as const;
 const MAX_TEXT = 256;
 
 export function isOptionKey(key: string): key is OptionKey {
@@ -33,9 +33,9 @@ export function checkOptionValue(key: OptionKey, raw: string): ValueCheck {
   switch (key) {
     case 'mode': {
       const mode = value.toLowerCase();
-      return (MODES as readonly string[]).includes(mode)
+      return isRunMode(mode)
         ? { ok: true, value: mode }
-        : { ok: false, message: `mode must be ${MODES.join(' or ')}, not "${value}"` };
+        : { ok: false, message: `mode must be one of ${RUN_MODES.join(', ')}, not "${value}"` };
     }
     case 'skill':
       return SKILL_SPEC.test(value)

@@ -14,6 +14,8 @@ import { unwrapQuoted } from './read-token.js';
 
 export type { Command, ParseErrorCode, ParseResult, RunOptions } from './command.js';
 
+/** The GitHub login that is mentioned when GITHUB_BOT_HANDLE is not set. */
+export const DEFAULT_BOT_HANDLE = 'agent-relay';
 export const DEFAULT_COMMAND_WORD = '/agent';
 export const DEFAULT_MAX_PROMPT_CHARS = 32_000;
 

@@ -1,8 +1,8 @@
 /**
- * Stable kinds of service failure. The agent client's errors carry one as `kind`; the core
+ * Stable codes of service failure. The agent client's errors carry one as `code`; the core
  * reads errors only through `isServiceError`, never by message text or class identity.
  */
-export type ServiceErrorKind =
+export type ServiceErrorCode =
   | 'bad_request'
   | 'authentication'
   | 'permission_denied'
@@ -15,12 +15,19 @@ export type ServiceErrorKind =
   | 'connection_timeout'
   | 'response_validation';
 
+/**
+ * Marks an error as the Agent Run Service's. Codes are stable per error class, not unique
+ * across the relay (a delivery can fail `not_found` too), so the code alone does not say it.
+ */
+export const SERVICE_ERROR: unique symbol = Symbol('agent-relay.service-error');
+
 export interface ServiceErrorLike {
-  kind: ServiceErrorKind;
+  readonly [SERVICE_ERROR]: true;
+  code: ServiceErrorCode;
   /** HTTP status when the service answered. */
   status?: number;
   /** The service's error code (last segment of the problem `type`), e.g. `resource_unavailable`. */
-  code?: string;
+  serviceCode?: string;
   retryable: boolean;
   retryAfterMs?: number;
   /** The service's `detail` (plain text, may be shown to users). */
@@ -30,7 +37,7 @@ export interface ServiceErrorLike {
   message: string;
 }
 
-const SERVICE_ERROR_KINDS: ReadonlySet<string> = new Set<ServiceErrorKind>([
+const SERVICE_ERROR_CODES: ReadonlySet<string> = new Set<ServiceErrorCode>([
   'bad_request',
   'authentication',
   'permission_denied',
@@ -45,10 +52,12 @@ const SERVICE_ERROR_KINDS: ReadonlySet<string> = new Set<ServiceErrorKind>([
 ]);
 
 export function isServiceError(err: unknown): err is ServiceErrorLike & Error {
+  if (!(err instanceof Error)) return false;
+  const candidate = err as Partial<Record<keyof ServiceErrorLike, unknown>>;
   return (
-    err instanceof Error &&
-    typeof (err as { kind?: unknown }).kind === 'string' &&
-    SERVICE_ERROR_KINDS.has((err as unknown as { kind: string }).kind) &&
-    typeof (err as { retryable?: unknown }).retryable === 'boolean'
+    candidate[SERVICE_ERROR] === true &&
+    typeof candidate.code === 'string' &&
+    SERVICE_ERROR_CODES.has(candidate.code) &&
+    typeof candidate.retryable === 'boolean'
   );
 }

@@ -2,10 +2,23 @@
  * application/problem+json answers. Handlers throw `EmulatorProblem`; the server renders it.
  */
 import { randomBytes } from 'node:crypto';
+import { RelayError } from '../../core/relay-error.js';
 
 export const PROBLEM_TYPE_BASE = 'https://agent-relay.dev/errors/';
 
-const TITLES: Record<string, string> = {
+/** The problem codes the emulator answers with (the last segment of the problem `type`). */
+export type EmulatorProblemCode =
+  | 'invalid_request'
+  | 'authentication_required'
+  | 'not_authorized'
+  | 'resource_not_found'
+  | 'conflict'
+  | 'operation_not_supported'
+  | 'resource_unavailable'
+  | 'internal_error'
+  | 'method_not_allowed';
+
+const TITLES: Record<EmulatorProblemCode, string> = {
   invalid_request: 'The request contains invalid or missing parameters.',
   authentication_required: 'A valid API key is required.',
   not_authorized: 'The API key may not do this.',
@@ -17,7 +30,7 @@ const TITLES: Record<string, string> = {
   method_not_allowed: 'The method is not allowed on this resource.',
 };
 
-const DEFAULT_CODE_BY_STATUS: Record<number, string> = {
+const DEFAULT_CODE_BY_STATUS: Record<number, EmulatorProblemCode> = {
   400: 'invalid_request',
   401: 'authentication_required',
   403: 'not_authorized',
@@ -30,19 +43,19 @@ const DEFAULT_CODE_BY_STATUS: Record<number, string> = {
   503: 'resource_unavailable',
 };
 
-export function codeForStatus(status: number): string {
+export function codeForStatus(status: number): EmulatorProblemCode {
   return DEFAULT_CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'invalid_request');
 }
 
-export class EmulatorProblem extends Error {
+export class EmulatorProblem extends RelayError<EmulatorProblemCode> {
   override readonly name = 'EmulatorProblem';
   constructor(
     readonly status: number,
-    readonly code: string,
+    code: EmulatorProblemCode,
     readonly detail?: string,
     readonly options: { retryable?: boolean; retryAfterSeconds?: number } = {},
   ) {
-    super(detail ?? code);
+    super(code, detail ?? code);
   }
 }
 
@@ -58,7 +71,7 @@ export interface ProblemBody {
 }
 
 export function problemBody(problem: EmulatorProblem, instance: string): ProblemBody {
-  const title = TITLES[problem.code] ?? 'The request failed.';
+  const title = TITLES[problem.code];
   const retryable = problem.options.retryable ?? (problem.status === 429 || problem.status >= 500);
   return {
     type: PROBLEM_TYPE_BASE + problem.code,

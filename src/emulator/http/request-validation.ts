@@ -9,6 +9,7 @@ import {
   METADATA_KEY_PATTERN,
   type CreateRunRequest,
 } from '../../agent/schemas.js';
+import { RUN_MODES } from '../../core/command/run-modes.js';
 import { EmulatorProblem } from './problem.js';
 
 const MAX_METADATA_KEYS = 20;
@@ -89,7 +90,7 @@ export function validateCreateRequest(body: unknown): CreateRunRequest {
 
 export const FollowupBodySchema = z.looseObject({
   message: z.string().refine((m) => m.trim() !== '', 'must not be empty'),
-  mode: z.enum(['normal', 'plan', 'orchestrate']).optional(),
+  mode: z.enum(RUN_MODES).optional(),
 });
 
 export const DispatchBodySchema = z.looseObject({

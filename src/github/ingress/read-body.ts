@@ -2,10 +2,13 @@
  * Read a request body into a Buffer, refusing more than `maxBytes` (413) before buffering it.
  */
 import type { IncomingMessage } from 'node:http';
+import { RelayError } from '../../core/relay-error.js';
 
-export class BodyTooLargeError extends Error {
+export class BodyTooLargeError extends RelayError<'body_too_large'> {
   override readonly name = 'BodyTooLargeError';
-  readonly code = 'body_too_large';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('body_too_large', message, options);
+  }
 }
 
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {

@@ -2,6 +2,7 @@
  * The GitHub renderer: MessageModel -> Markdown comment bodies. Each body fits GitHub's
  * 65,536-character limit; longer output is split without breaking code blocks.
  */
+import { DEFAULT_BOT_HANDLE } from '../../core/command/parse-command.js';
 import type { MessageModel, OptionKey } from '../../core/message/message-model.js';
 import { codeBlock, codeSpan, escapeInline } from './markdown-escape.js';
 import {
@@ -138,7 +139,7 @@ function renderNotice(model: NoticeModel): string {
 export function renderGitHubMarkdown(model: MessageModel, opts: RenderOptions = {}): string {
   const ctx: RenderContext = {
     commandWord: opts.commandWord ?? '/agent',
-    botHandle: opts.botHandle ?? 'agent-relay',
+    botHandle: opts.botHandle ?? DEFAULT_BOT_HANDLE,
   };
   switch (model.type) {
     case 'run_status':

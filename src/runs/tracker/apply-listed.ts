@@ -16,7 +16,7 @@ import { RateLimited } from './observe.js';
 import type { CycleStats, RunObserver } from './types.js';
 
 export function rethrowRateLimit(err: unknown): void {
-  if (isServiceError(err) && err.kind === 'rate_limit') throw new RateLimited(err.retryAfterMs);
+  if (isServiceError(err) && err.code === 'rate_limit') throw new RateLimited(err.retryAfterMs);
 }
 
 /**

@@ -5,14 +5,14 @@
 import type { RunItem } from '../../agent/schemas.js';
 import type { AgentService, Clock, Logger, RunRecord, Store } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
+import { RelayError } from '../../core/relay-error.js';
 import { observeRun, type TrackingIntervals } from './detect-changes.js';
 import type { CycleStats, RunObserver } from './types.js';
 
-export class RateLimited extends Error {
+export class RateLimited extends RelayError<'rate_limited'> {
   override readonly name = 'RateLimited';
-  readonly code = 'rate_limited';
   constructor(readonly retryAfterMs: number | undefined) {
-    super('the service asked the tracker to slow down');
+    super('rate_limited', 'the service asked the tracker to slow down');
   }
 }
 
@@ -47,8 +47,8 @@ export function createRunObserver(deps: {
       stats.detailRequests += 1;
       item = await agent.getRun(run.runId);
     } catch (err) {
-      if (isServiceError(err) && err.kind === 'rate_limit') throw new RateLimited(err.retryAfterMs);
-      if (isServiceError(err) && err.kind === 'not_found') {
+      if (isServiceError(err) && err.code === 'rate_limit') throw new RateLimited(err.retryAfterMs);
+      if (isServiceError(err) && err.code === 'not_found') {
         log.warn({ runId: run.runId }, 'tracked run is unknown to the service; no longer tracked');
         await store.runs.update(run.runId, { tracked: false, updatedAt: clock.now() });
         return;

@@ -34,10 +34,10 @@ async function cancelWithRetries(deps: RunsDeps, runId: string): Promise<CancelR
       return 'cancelled';
     } catch (err) {
       if (!isServiceError(err)) throw err;
-      if (err.kind === 'bad_request') return 'ended';
-      if (err.kind === 'unprocessable') return 'not_cancellable';
-      if (err.kind === 'not_found') return 'unknown';
-      if (err.kind !== 'conflict') throw err;
+      if (err.code === 'bad_request') return 'ended';
+      if (err.code === 'unprocessable') return 'not_cancellable';
+      if (err.code === 'not_found') return 'unknown';
+      if (err.code !== 'conflict') throw err;
       const delay = delays[attempt];
       if (delay === undefined) return 'pending';
       await deps.sleep(delay);

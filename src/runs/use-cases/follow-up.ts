@@ -6,6 +6,7 @@
  */
 import type { FollowupRequest } from '../../agent/schemas.js';
 import type { RunOptions } from '../../core/command/command.js';
+import { isRunMode } from '../../core/command/run-modes.js';
 import type { RunRecord } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
 import { followupSentMessage, notice } from '../../core/message/render-model.js';
@@ -14,8 +15,6 @@ import { viewOf } from '../../core/message/run-view.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { enqueue, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
 
-const MODES = new Set(['normal', 'plan', 'orchestrate']);
-
 export async function followUp(
   deps: RunsDeps,
   job: TriggerJob,
@@ -23,9 +22,7 @@ export async function followUp(
   input: { prompt: string; inline: RunOptions },
 ): Promise<Effects> {
   const body: FollowupRequest = { message: input.prompt };
-  if (input.inline.mode && MODES.has(input.inline.mode)) {
-    body.mode = input.inline.mode as NonNullable<FollowupRequest['mode']>;
-  }
+  if (input.inline.mode && isRunMode(input.inline.mode)) body.mode = input.inline.mode;
   try {
     await deps.agent.sendFollowup(run.runId, body);
   } catch (err) {

@@ -6,13 +6,17 @@
  */
 import type { InboxItem } from '../../core/ports/index.js';
 import { parseCommand } from '../../core/command/parse-command.js';
-import { notice } from '../../core/message/render-model.js';
-import { helpMessage } from '../../core/message/render-model.js';
+import { helpMessage, notice } from '../../core/message/render-model.js';
 import { cancelRun } from './cancel-run.js';
-import { invocationOf, routeCommand } from './route-command.js';
+import { routeCommand } from './route-command.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { decideFailure } from './service-failure.js';
 import { noEffects, prepareJob, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+
+/** How a person addresses the bot here: the slash command on Slack, the @-handle on GitHub. */
+function invocationOf(deps: RunsDeps, job: TriggerJob): string {
+  return job.trigger.platform === 'slack' ? deps.options.commandWord : `@${deps.options.botHandle}`;
+}
 
 async function decide(deps: RunsDeps, job: TriggerJob): Promise<Effects> {
   const { trigger } = job;

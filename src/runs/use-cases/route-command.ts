@@ -1,6 +1,5 @@
 /** Which use case a parsed command goes to (one registry, one place). */
 import type { Command, RunOptions } from '../../core/command/command.js';
-import { helpMessage } from '../../core/message/render-model.js';
 import { cancelRun } from './cancel-run.js';
 import { configCommand } from './config-command.js';
 import { currentRun } from './current-run.js';
@@ -11,11 +10,7 @@ import { listRuns } from './list-runs.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { showStatus } from './show-status.js';
 import { startRun } from './start-run.js';
-import { replyWith, type Effects, type TriggerJob } from './trigger-job.js';
-
-export function invocationOf(deps: RunsDeps, job: TriggerJob): string {
-  return job.trigger.platform === 'slack' ? deps.options.commandWord : `@${deps.options.botHandle}`;
-}
+import type { Effects, TriggerJob } from './trigger-job.js';
 
 /** A prompt: follow up on the thread's run, or start one (here or at a factory). */
 async function prompt(
@@ -63,7 +58,5 @@ export async function routeCommand(
       return listRuns(deps, job, command);
     case 'config':
       return configCommand(job, command);
-    case 'help':
-      return replyWith(job, helpMessage(invocationOf(deps, job)));
   }
 }

@@ -27,7 +27,7 @@ function notice(
 
 function describe(err: unknown): string {
   if (isServiceError(err)) {
-    return `${err.kind}${err.status ? ` ${err.status}` : ''}${err.code ? ` ${err.code}` : ''}: ${err.message}`;
+    return `${err.code}${err.status ? ` ${err.status}` : ''}${err.serviceCode ? ` ${err.serviceCode}` : ''}: ${err.message}`;
   }
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
@@ -36,10 +36,10 @@ function isTransient(err: unknown): boolean {
   if (!isServiceError(err)) return false;
   if (err.outcomeUnknown) return true;
   return (
-    err.kind === 'rate_limit' ||
-    err.kind === 'internal_server' ||
-    err.kind === 'connection' ||
-    err.kind === 'connection_timeout'
+    err.code === 'rate_limit' ||
+    err.code === 'internal_server' ||
+    err.code === 'connection' ||
+    err.code === 'connection_timeout'
   );
 }
 
@@ -52,9 +52,9 @@ export function decideFailure(input: {
 }): FailureDecision {
   const { err, item, now, mention } = input;
   const error = describe(err);
-  if (isServiceError(err) && (err.kind === 'authentication' || err.kind === 'permission_denied')) {
+  if (isServiceError(err) && (err.code === 'authentication' || err.code === 'permission_denied')) {
     const text =
-      err.kind === 'authentication'
+      err.code === 'authentication'
         ? 'The Agent Run Service rejected this relay’s API key, so nothing was started. An administrator needs to check AGENT_API_KEY.'
         : 'The Agent Run Service says this relay’s API key is not allowed to do that, so nothing was done. An administrator needs to check the key’s permissions.';
     return { action: 'complete', message: notice('error', text, mention), error };
@@ -79,10 +79,10 @@ export function decideFailure(input: {
   }
   if (isServiceError(err)) {
     const what =
-      err.kind === 'not_found'
+      err.code === 'not_found'
         ? 'The Agent Run Service could not find that'
         : 'The Agent Run Service did not accept the request';
-    const detail = err.detail ?? err.code ?? (err.status ? `HTTP ${err.status}` : err.kind);
+    const detail = err.detail ?? err.serviceCode ?? (err.status ? `HTTP ${err.status}` : err.code);
     return { action: 'complete', message: notice('error', `${what}: ${detail}`, mention), error };
   }
   if (item.attempts + 1 < BUG_ATTEMPTS) {

@@ -7,6 +7,7 @@ import type { CreateRunRequest, RunItem } from '../../agent/schemas.js';
 import { appliedSettings, effectiveOptions } from '../../core/message/applied-settings.js';
 import type { RunOptions } from '../../core/command/command.js';
 import { deriveTitle } from '../../core/command/derive-title.js';
+import { isRunMode } from '../../core/command/run-modes.js';
 import { stateView } from '../../core/message/state-view.js';
 import { buildPrompt } from './build-prompt.js';
 import { looksLikeSummary } from '../tracker/detect-changes.js';
@@ -16,8 +17,6 @@ import { runMetadata } from './run-metadata.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { fetchSlackThreadContext } from './thread-context.js';
 import { noEffects, type Effects, type TriggerJob } from './trigger-job.js';
-
-const MODES = new Set(['normal', 'plan', 'orchestrate']);
 
 export function titleFor(prompt: string, options: RunOptions): string | undefined {
   const given = options.title?.trim();
@@ -40,9 +39,7 @@ export function createRequest(input: {
   const request: CreateRunRequest = { prompt: input.prompt, metadata: input.metadata };
   if (input.title) request.title = input.title;
   if (Object.keys(config).length > 0) request.config = config;
-  if (options.mode && MODES.has(options.mode)) {
-    request.mode = options.mode as NonNullable<CreateRunRequest['mode']>;
-  }
+  if (options.mode && isRunMode(options.mode)) request.mode = options.mode;
   return request;
 }
 

@@ -15,6 +15,7 @@ import type {
 } from '../../core/ports/index.js';
 import { DeliveryError } from '../../core/ports/index.js';
 import { platformOf } from '../../core/thread-key.js';
+import { RelayError } from '../../core/relay-error.js';
 import type { Platform } from '../../core/trigger.js';
 import { backoffDelay } from './backoff.js';
 import { createPump, type Pump } from './pump.js';
@@ -42,9 +43,11 @@ export interface OutboxWorkerDeps {
 
 export type OutboxWorker = Pump;
 
-class ParkNow extends Error {
+class ParkNow extends RelayError<'park_now'> {
   override readonly name = 'ParkNow';
-  readonly code = 'park_now';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('park_now', message, options);
+  }
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { App } from '@slack/bolt';
 import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import type { Trigger } from '../../core/trigger.js';
+import { RelayError } from '../../core/relay-error.js';
 import type { Allowlists } from './access.js';
 import { checkAccess, refusalText } from './access.js';
 import { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID } from '../api/action-ids.js';
@@ -41,9 +42,11 @@ export interface ListenerDeps {
   whisper: Whisper;
 }
 
-export class BotIdentityUnavailableError extends Error {
+export class BotIdentityUnavailableError extends RelayError<'slack_identity_unavailable'> {
   override readonly name = 'BotIdentityUnavailableError';
-  readonly code = 'slack_identity_unavailable';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('slack_identity_unavailable', message, options);
+  }
 }
 
 function origin(o: Origin): Origin {

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, SocketModeReceiver } from '@slack/bolt';
 import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import { systemClock } from '../../core/ports/index.js';
+import { RelayError } from '../../core/relay-error.js';
 import { slackErrorName } from '../api/delivery-errors.js';
 import { createSlackHttpReceiver } from './http-receiver.js';
 import type { BotIdentity } from '../api/identity.js';
@@ -49,9 +50,11 @@ export interface SlackIngress {
 }
 
 /** The bot token was refused by Slack: nothing Slack-related can work. */
-export class SlackAuthError extends Error {
+export class SlackAuthError extends RelayError<'slack_auth_failed'> {
   override readonly name = 'SlackAuthError';
-  readonly code = 'slack_auth_failed';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('slack_auth_failed', message, options);
+  }
 }
 
 const AUTH_FAILURES = new Set([

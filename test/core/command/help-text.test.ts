@@ -7,12 +7,29 @@ import {
   usageFor,
 } from '../../../src/core/command/help-text.js';
 import { parseCommand } from '../../../src/core/command/parse-command.js';
+import { RUN_MODES } from '../../../src/core/command/run-modes.js';
 
 describe('help text', () => {
   it('documents every option and every command form', () => {
     expect(Object.keys(OPTION_DOCS).sort()).toEqual([...OPTION_KEYS].sort());
     for (const key of OPTION_KEYS) expect(OPTION_DOCS[key].form.startsWith(`${key}=`)).toBe(true);
     expect(USAGE).toHaveLength(Object.keys(USAGE_BY_TOPIC).length);
+  });
+
+  it('lists every run mode the parser accepts', () => {
+    expect(OPTION_DOCS.mode.form).toBe('mode=normal|plan|orchestrate');
+    for (const mode of RUN_MODES) {
+      const result = parseCommand({
+        text: `mode=${mode} go`,
+        addressed: true,
+        platform: 'slack',
+        botHandle: 'b',
+      });
+      expect(result).toEqual({
+        kind: 'command',
+        command: { type: 'run', prompt: 'go', options: { mode }, fresh: false },
+      });
+    }
   });
 
   it('prefixes the invocation', () => {

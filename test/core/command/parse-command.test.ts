@@ -71,6 +71,8 @@ const addressedRows: [string, Expected][] = [
   ['model=gpt-5 fix it', run('fix it', { model: 'gpt-5' })],
   ['Model=gpt-5 MODE=Plan fix', run('fix', { model: 'gpt-5', mode: 'plan' })],
   ['mode=normal go', run('go', { mode: 'normal' })],
+  ['mode=orchestrate go', run('go', { mode: 'orchestrate' })],
+  ['[mode=Orchestrate] go', run('go', { mode: 'orchestrate' })],
   ['[model=x, env=e1] fix', run('fix', { model: 'x', env: 'e1' })],
   ['[ model=x , env=e1 ] fix', run('fix', { model: 'x', env: 'e1' })],
   ['[model=x env=e1]fix', run('fix', { model: 'x', env: 'e1' })],
@@ -94,6 +96,7 @@ const addressedRows: [string, Expected][] = [
   ['new fix it', run('fix it', {}, true)],
   ['NEW model=x fix', run('fix', { model: 'x' }, true)],
   ['new [mode=plan] "cancel the old plan"', run('cancel the old plan', { mode: 'plan' }, true)],
+  ['new mode=orchestrate go', run('go', { mode: 'orchestrate' }, true)],
   ['new', error('empty_prompt')],
   ['new model=x', error('empty_prompt')],
   ['new ""', error('empty_prompt')],
@@ -134,6 +137,7 @@ const addressedRows: [string, Expected][] = [
   // Quoted, "-" is a name like any other (found by the round-trip fuzzer).
   ['config name="-" env=-', { type: 'config', set: { name: '-' }, unset: ['env'] }],
   ['config [model=x, mode=PLAN]', { type: 'config', set: { model: 'x', mode: 'plan' }, unset: [] }],
+  ['config mode=orchestrate', { type: 'config', set: { mode: 'orchestrate' }, unset: [] }],
   [
     'config factory=@fe skill=o/r:s',
     { type: 'config', set: { factory: 'fe', skill: 'o/r:s' }, unset: [] },
@@ -145,7 +149,7 @@ const addressedRows: [string, Expected][] = [
   ['config model=x model=y', error('duplicate_option')],
   ['config model=x model=', error('duplicate_option')],
   ['config model= model=x', error('duplicate_option')],
-  ['config mode=fast', error('invalid_option_value', 'normal or plan')],
+  ['config mode=fast', error('invalid_option_value', 'one of normal, plan, orchestrate')],
   // help
   ['', help],
   ['   ', help],
@@ -168,6 +172,7 @@ const addressedRows: [string, Expected][] = [
   ['factory fe factory=x go', error('unknown_option')],
   ['@frontend build the page', factory('frontend', 'build the page')],
   ['@frontend [model=x] go', factory('frontend', 'go', { model: 'x' })],
+  ['@frontend mode=orchestrate go', factory('frontend', 'go', { mode: 'orchestrate' })],
   ['@frontend', error('empty_prompt')],
   ['@agent-relay @frontend go', factory('frontend', 'go')],
   ['@agent-relay @agent-relay status', { type: 'status' }],
@@ -177,6 +182,7 @@ const addressedRows: [string, Expected][] = [
   // option errors
   ['x=1 is wrong in foo.ts', error('unknown_option', '"x"')],
   ['mode=fast go', error('invalid_option_value', 'fast')],
+  ['mode=orchestrated go', error('invalid_option_value', 'orchestrated')],
   ['skill=lint go', error('invalid_option_value', 'owner/repo:skill-name')],
   ['skill=o/r go', error('invalid_option_value')],
   ['skill=o/r:a/b go', error('invalid_option_value')],

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RUN_MODES } from '../../../src/core/command/run-modes.js';
 import {
   flushOutbox,
   handle,
@@ -47,6 +48,14 @@ describe('follow-ups', () => {
     });
     const record = await env.store.runs.get(runId);
     expect(record).toMatchObject({ tracked: true, triggerMessage: reply.triggerMessage });
+  });
+
+  it.each(RUN_MODES)('a follow-up with mode=%s sends that mode', async (mode) => {
+    const { threadKey, runId } = await startIn();
+    await handle(env, slackReply(threadKey, { text: `mode=${mode} now the tests` }));
+    expect(env.emulator.followups.map((f) => [f.runId, f.message, f.mode])).toEqual([
+      [runId, 'now the tests', mode],
+    ]);
   });
 
   it("`new` starts a fresh run that becomes the thread's current run", async () => {

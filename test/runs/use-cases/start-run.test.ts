@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CreateRunRequest } from '../../../src/agent/schemas.js';
+import { RUN_MODES } from '../../../src/core/command/run-modes.js';
 import {
   flushOutbox,
   githubComment,
@@ -89,6 +91,27 @@ describe('starting a run', () => {
       record!.applied.filter((a) => !(a.key === 'factory' && a.source === 'service')),
     );
   });
+
+  it.each(RUN_MODES)(
+    'sends mode=%s, inline or as the channel default, in the create',
+    async (mode) => {
+      const created: CreateRunRequest[] = [];
+      const engine = env.makeEngine(env.store, {
+        agent: {
+          ...env.agent,
+          createRun: (request, options) => {
+            created.push(request);
+            return env.agent.createRun(request, options);
+          },
+        },
+      });
+      await handle({ engine }, slackMention({ text: `mode=${mode} do the thing` }));
+      await env.store.settings.set('slack:T1:C1', 'mode', mode, 'U9', Date.now());
+      await handle({ engine }, slackMention({ text: 'do the other thing' }));
+      expect(created.map((r) => r.mode)).toEqual([mode, mode]);
+      expect(env.emulator.runs.all()).toHaveLength(2);
+    },
+  );
 
   it('gives a GitHub run the issue and the comment as context', async () => {
     const trigger = githubComment();
