@@ -3,8 +3,8 @@ import { DeliveryError } from '../../../src/core/ports/index.js';
 import { notice, runStatusMessage, toRunView } from '../../../src/core/message/render-model.js';
 import type { SlackNotifier } from '../../../src/slack/notify/notifier.js';
 import { createSlackNotifier } from '../../../src/slack/notify/notifier.js';
-import type { FakeSlackApi } from '../fake-slack-api.js';
-import { startFakeSlackApi } from '../fake-slack-api.js';
+import type { FakeSlackApi } from '../../../src/fakes/slack-web-api.js';
+import { startFakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import { createRecordingLogger } from '../../helpers/test-logger.js';
 
 let api: FakeSlackApi;
