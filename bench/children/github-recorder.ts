@@ -1,7 +1,7 @@
 /**
  * A minimal GitHub REST API for the benchmark: creates and edits issue comments, accepts
  * reactions, and records the receipt time of each request. The test fake
- * (test/github/fake-github-api.ts) records requests without receipt times, which the
+ * (src/fakes/github-rest-api.ts) records requests without receipt times, which the
  * tracking and end-to-end delays are measured against, so the bench keeps this small one.
  */
 import { createServer } from 'node:http';

@@ -7,8 +7,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator, EmulatorTimings } from '../../src/emulator/index.js';
-import { startFakeGitHub } from '../github/fake-github-api.js';
-import type { FakeGitHub } from '../github/fake-github-api.js';
+import { startFakeGitHub } from '../../src/fakes/github-rest-api.js';
+import type { FakeGitHub } from '../../src/fakes/github-rest-api.js';
 import { cleanEnv, startChild } from '../runtime/child-process.js';
 import type { Child } from '../runtime/child-process.js';
 import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';

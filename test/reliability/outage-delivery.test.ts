@@ -5,7 +5,7 @@
  * its outcome arrives once.
  */
 import { describe, expect, it } from 'vitest';
-import type { FakeComment } from '../github/fake-github-api.js';
+import type { FakeComment } from '../../src/fakes/github-rest-api.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import type { RecordedCall } from '../../src/fakes/slack-web-api.js';
