@@ -1,6 +1,7 @@
 /**
- * The backends process: the Agent Run Service emulator, the fake Slack Web API (the test
- * fake, which records receipt times) and the GitHub recorder, driven over IPC by the bench.
+ * The backends process: the Agent Run Service emulator, the fake Slack Web API (the one the
+ * demo and the tests use, which records receipt times) and the GitHub recorder, driven over
+ * IPC by the bench.
  * It also makes the tracked runs change state at random times (a Poisson process).
  */
 import { randomUUID } from 'node:crypto';

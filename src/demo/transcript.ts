@@ -3,8 +3,8 @@
  * it happens, labelled by thread, then each thread as it finally looks.
  */
 import type { FakeGitHub, GitHubChange } from './fake-github.js';
-import type { FakeSlack, SlackChange, SlackMessage } from './fake-slack.js';
-import { githubLines, slackLines } from './view.js';
+import type { FakeMessage, FakeSlackApi, SlackChange } from '../fakes/slack-web-api.js';
+import { byBot, githubLines, slackLines } from './view.js';
 
 export interface ThreadView {
   label: string;
@@ -21,7 +21,7 @@ export interface Transcript {
 }
 
 export function createTranscript(
-  slack: FakeSlack,
+  slack: FakeSlackApi,
   github: FakeGitHub,
   out: (line: string) => void,
 ): Transcript {
@@ -29,7 +29,7 @@ export function createTranscript(
   const slackRoots: { channel: string; ts: string }[] = [];
   const issues: string[] = [];
   const name = (id: string) => names.get(id) ?? id;
-  const rootOf = (m: SlackMessage) => m.threadTs ?? m.ts;
+  const rootOf = (m: FakeMessage) => m.thread_ts ?? m.ts;
   const slackLabel = (channel: string, ts: string) => {
     let i = slackRoots.findIndex((r) => r.channel === channel && r.ts === ts);
     if (i === -1) i = slackRoots.push({ channel, ts }) - 1;
@@ -49,7 +49,7 @@ export function createTranscript(
     const label = slackLabel(m.channel, rootOf(m));
     const to = m.onlyFor ? ` (only ${name(m.onlyFor)} sees this)` : '';
     if (change.kind === 'react')
-      out(`  ${label} │ :${change.reaction}: on ${name(m.user)}'s message`);
+      out(`  ${label} │ :${change.reaction}: on ${name(m.user ?? 'someone')}'s message`);
     else if (change.kind === 'post') show(label, `agent-relay${to}: `, slackLines(m, names));
     else show(label, 'status message edited → ', slackLines(m, names).slice(0, 2));
   });
@@ -68,12 +68,13 @@ export function createTranscript(
     slackRoots.map(({ channel, ts }) => ({
       label: slackLabel(channel, ts),
       lines: slack.thread(channel, ts).flatMap((m) => {
-        const who = m.bot ? 'agent-relay' : name(m.user);
+        const who = byBot(m) ? 'agent-relay' : name(m.user ?? 'someone');
         const seen = m.onlyFor ? ` (only ${name(m.onlyFor)})` : '';
         const reactions = m.reactions.length
           ? `   [${m.reactions.map((r) => `:${r}:`).join(' ')}]`
           : '';
-        const edited = m.edits ? ` (edited ${m.edits}×)` : '';
+        const edits = m.history.length - 1;
+        const edited = edits > 0 ? ` (edited ${edits}×)` : '';
         const [first = '', ...rest] = slackLines(m, names);
         return [`${who}${seen}${edited}: ${first}${reactions}`, ...rest.map((l) => `    ${l}`)];
       }),

@@ -5,20 +5,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGitHub } from '../../src/demo/fake-github.js';
 import type { FakeGitHub } from '../../src/demo/fake-github.js';
-import { startFakeSlack } from '../../src/demo/fake-slack.js';
-import type { FakeSlack } from '../../src/demo/fake-slack.js';
+import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
+import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import { runDoctor } from '../../src/service/doctor.js';
 import { FAST_TIMINGS, startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'relay-doctor-'));
 let emulator: Emulator;
-let slack: FakeSlack;
+let slack: FakeSlackApi;
 let github: FakeGitHub;
 beforeAll(async () => {
   [emulator, slack, github] = await Promise.all([
     startEmulator({ apiKey: 'agent-key-ok', timings: FAST_TIMINGS }),
-    startFakeSlack({ botToken: 'xoxb-good-token' }),
+    startFakeSlackApi({ token: 'xoxb-good-token', identity: { team: 'Demo' } }),
     startFakeGitHub({ token: 'ghp_good_token' }),
   ]);
 });
@@ -47,7 +47,7 @@ describe('agent-relay doctor', () => {
       AGENT_API_KEY: 'agent-key-ok',
       SLACK_SIGNING_SECRET: 'sig',
       SLACK_BOT_TOKEN: 'xoxb-good-token',
-      SLACK_API_URL: slack.apiUrl,
+      SLACK_API_URL: slack.url,
       GITHUB_WEBHOOK_SECRET: 'wh',
       GITHUB_TOKEN: 'ghp_good_token',
       GITHUB_API_URL: github.apiUrl,
@@ -73,7 +73,7 @@ describe('agent-relay doctor', () => {
       AGENT_API_KEY: 'agent-key-WRONG',
       SLACK_SIGNING_SECRET: 'sig',
       SLACK_BOT_TOKEN: 'xoxb-WRONG',
-      SLACK_API_URL: slack.apiUrl,
+      SLACK_API_URL: slack.url,
       GITHUB_WEBHOOK_SECRET: 'wh',
       GITHUB_TOKEN: 'ghp_WRONG',
       GITHUB_API_URL: github.apiUrl,
