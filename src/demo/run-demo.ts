@@ -13,8 +13,8 @@ import { FAST_TIMINGS } from '../emulator/index.js';
 import type { EmulatorTimings } from '../emulator/index.js';
 import { silentLogger } from '../service/logger.js';
 import { startService } from '../main.js';
+import { startFakeGitHub } from '../fakes/github-rest-api.js';
 import { startFakeSlackApi } from '../fakes/slack-web-api.js';
-import { startFakeGitHub } from './fake-github.js';
 import * as scenes from './script.js';
 import type { Stage } from './script.js';
 import { createTranscript } from './transcript.js';
@@ -54,12 +54,13 @@ const SLACK_IDENTITY = {
   url: 'https://demo.slack.test/',
 };
 const GITHUB_SECRET = 'demo-webhook-secret';
+const GITHUB_TOKEN = 'ghp_demo_token';
 
 export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const dir = mkdtempSync(join(tmpdir(), 'agent-relay-demo-'));
   const slack = await startFakeSlackApi({ token: SLACK_TOKEN, identity: SLACK_IDENTITY });
-  const github = await startFakeGitHub();
+  const github = await startFakeGitHub({ token: GITHUB_TOKEN });
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -69,8 +70,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     SLACK_BOT_TOKEN: SLACK_TOKEN,
     SLACK_API_URL: slack.url,
     GITHUB_WEBHOOK_SECRET: GITHUB_SECRET,
-    GITHUB_TOKEN: github.token,
-    GITHUB_API_URL: github.apiUrl,
+    GITHUB_TOKEN,
+    GITHUB_API_URL: github.url,
   });
   const service = await startService(config, {
     logger: options.logger ?? silentLogger(),

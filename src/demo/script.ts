@@ -4,8 +4,8 @@
  */
 import type { Emulator } from '../emulator/index.js';
 import { isEndedState } from '../agent/schemas.js';
+import type { FakeGitHub } from '../fakes/github-rest-api.js';
 import type { FakeMessage, FakeSlackApi } from '../fakes/slack-web-api.js';
-import type { FakeGitHub } from './fake-github.js';
 import * as send from './platform-requests.js';
 import type { DemoIssue, GitHubSender, SlackSender } from './platform-requests.js';
 import type { Transcript } from './transcript.js';
@@ -188,8 +188,9 @@ async function githubRunFinished(stage: Stage, issue: DemoIssue, prompt: string)
     stage,
     `the outcome comment on ${key}`,
     () =>
-      stage.github.comments(key).filter((c) => c.author === stage.github.botLogin).length >= 2 ||
-      undefined,
+      stage.github
+        .commentsOn(issue.owner, issue.repo, issue.number)
+        .filter((c) => c.author === stage.github.botLogin).length >= 2 || undefined,
   );
 }
 
@@ -199,8 +200,7 @@ export async function githubMention(stage: Stage): Promise<void> {
     'GitHub: a mention in an issue comment',
     `Carol comments on acme/webapp#7: "${body}"`,
   );
-  const key = `${ISSUE_7.owner}/${ISSUE_7.repo}#${ISSUE_7.number}`;
-  const comment = stage.github.addHumanComment(key, 'carol', body);
+  const comment = stage.github.addHumanComment(ISSUE_7, 'carol', body);
   await send.githubWebhook(
     stage.githubTo,
     'issue_comment',

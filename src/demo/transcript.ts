@@ -2,7 +2,8 @@
  * The demo's running commentary: every change on the fake Slack and GitHub printed the moment
  * it happens, labelled by thread, then each thread as it finally looks.
  */
-import type { FakeGitHub, GitHubChange } from './fake-github.js';
+import { issueOf } from '../fakes/github-rest-api.js';
+import type { FakeGitHub, GitHubChange } from '../fakes/github-rest-api.js';
 import type { FakeMessage, FakeSlackApi, SlackChange } from '../fakes/slack-web-api.js';
 import { byBot, githubLines, slackLines } from './view.js';
 
@@ -55,10 +56,10 @@ export function createTranscript(
   });
   github.onChange((change: GitHubChange) => {
     if (change.kind === 'react') {
-      const on = change.target.startsWith('comment:') ? 'the triggering comment' : 'the issue';
-      return out(`  ${issueLabel(change.issue)} │ :${change.reaction}: on ${on}`);
+      const on = change.reaction.target === 'issue' ? 'the issue' : 'the triggering comment';
+      return out(`  ${issueLabel(change.issue)} │ :${change.reaction.content}: on ${on}`);
     }
-    const label = issueLabel(change.comment.issue);
+    const label = issueLabel(issueOf(change.comment));
     const lines = githubLines(change.comment);
     if (change.kind === 'comment') show(label, `${change.comment.author} commented: `, lines);
     else show(label, 'comment edited → ', lines.slice(0, 2));
@@ -82,12 +83,14 @@ export function createTranscript(
   const githubThreads = () =>
     issues.map((issue) => ({
       label: issue,
-      lines: github.comments(issue).flatMap((c) => {
-        const edited = c.edits ? ` (edited ${c.edits}×)` : '';
-        const reactions = c.reactions.length ? `   [${c.reactions.join(' ')}]` : '';
-        const [first = '', ...rest] = githubLines(c);
-        return [`${c.author}${edited}: ${first}${reactions}`, ...rest.map((l) => `    ${l}`)];
-      }),
+      lines: [...github.comments.values()]
+        .filter((c) => issueOf(c) === issue)
+        .flatMap((c) => {
+          const edited = c.edits.length ? ` (edited ${c.edits.length}×)` : '';
+          const reactions = c.reactions.length ? `   [${c.reactions.join(' ')}]` : '';
+          const [first = '', ...rest] = githubLines(c);
+          return [`${c.author}${edited}: ${first}${reactions}`, ...rest.map((l) => `    ${l}`)];
+        }),
     }));
 
   return {

@@ -2,7 +2,7 @@
  * How a message looks to a person, in plain text: Slack Block Kit flattened to lines, GitHub
  * Markdown with its markup toned down. For the demo's transcript, not for production.
  */
-import type { GitHubComment } from './fake-github.js';
+import type { FakeComment } from '../fakes/github-rest-api.js';
 import type { FakeMessage } from '../fakes/slack-web-api.js';
 
 interface Block {
@@ -71,7 +71,7 @@ export function slackButton(
 }
 
 /** GitHub Markdown as rendered: links as their text, tables as `key: value`, no markup. */
-export function githubLines(comment: GitHubComment): string[] {
+export function githubLines(comment: FakeComment): string[] {
   return comment.body
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<\/?(sub|sup|details|summary|b|i)>/g, '')

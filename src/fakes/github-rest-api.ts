@@ -1,45 +1,31 @@
 /**
- * A fake GitHub REST API on loopback (node:http, 127.0.0.1, port 0) for the notifier and
- * App-auth tests. It records what it receives (comments, edits, review replies, reactions,
- * installation-token requests, installation lookups), checks credentials like GitHub does
- * (App JWT signed with the App's key for `/app/...` and `/repos/{o}/{r}/installation`;
- * a minted installation token or the configured token elsewhere), and can be told to fail
- * the next N matching requests (403 secondary rate limit, 500, 404, …).
+ * A fake GitHub REST API on loopback (node:http, 127.0.0.1, port 0), for the demo, the tests
+ * and the benchmarks. It records what it receives (every request; comments, edits, review
+ * replies, reactions, installation-token requests, installation lookups), checks credentials
+ * like GitHub does (github-auth.ts), answers the endpoints agent-relay and `doctor` call
+ * (github-routes.ts), and can be told to fail the next N matching requests (403 secondary
+ * rate limit, 500, 404, …) or to be down altogether.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
+import { createGitHubAuth } from './github-auth.js';
+import type { GitHubCredentials } from './github-auth.js';
+import { routeGitHub } from './github-routes.js';
+import type { RouteContext } from './github-routes.js';
+import { BOT_LOGIN, createGitHubState } from './github-state.js';
+import type { FakeComment, FakeReaction, GitHubChange } from './github-state.js';
+
+export type { FakeComment, FakeReaction, GitHubChange } from './github-state.js';
+export { issueOf } from './github-state.js';
 
 export interface RecordedRequest {
   method: string;
   path: string;
   body: Record<string, unknown> | undefined;
   authorization?: string;
-  /** Arrival, real time (ms). */
+  /** Arrival, real time (ms, `performance.now()`). */
   at: number;
-}
-
-export interface FakeComment {
-  id: number;
-  kind: 'issue' | 'review';
-  owner: string;
-  repo: string;
-  number: number;
-  /** The current body (after the last edit). */
-  body: string;
-  /** The body it was created with. */
-  firstBody: string;
-  /** Bodies after each edit, in order. */
-  edits: string[];
-  inReplyTo?: number;
-  /** Epoch ms of the creation or last edit (what the list endpoints' `since` filters on). */
-  updatedAt: number;
-}
-
-export interface FakeReaction {
-  target: 'issue_comment' | 'review_comment' | 'issue';
-  id: number;
-  content: string;
 }
 
 export interface FailureRule {
@@ -51,24 +37,23 @@ export interface FailureRule {
   body?: unknown;
 }
 
-export interface FakeGitHubOptions {
-  /** App mode: verify JWTs against this public key and `iss`. */
-  app?: { appId: string | number; publicKey: string | KeyObject };
-  /** Token mode: the token every request must carry. */
-  token?: string;
-  tokenTtlMs?: number;
-  /** The clock of installation-token expiry (default real time). */
+export interface FakeGitHubOptions extends GitHubCredentials {
+  /** The clock of installation-token expiry and comment times (default real time). */
   now?: () => number;
 }
 
 export interface FakeGitHub {
   url: string;
+  /** The login of the App's bot, the author of every comment agent-relay writes. */
+  botLogin: string;
   requests: RecordedRequest[];
   comments: Map<number, FakeComment>;
   reactions: FakeReaction[];
   tokenRequests: { installationId: number; token: string }[];
   installationLookups: string[];
   failNext(rule: FailureRule): void;
+  /** While down, every request answers 503 (an outage). */
+  setDown(down: boolean): void;
   setInstallation(owner: string, repo: string, installationId: number): void;
   setPullRequest(
     owner: string,
@@ -78,15 +63,18 @@ export interface FakeGitHub {
   ): void;
   /** Comments of a thread in creation order. */
   commentsOn(owner: string, repo: string, number: number): FakeComment[];
+  /** A person comments on an issue (the webhook about it is the caller's to send). */
+  addHumanComment(
+    issue: { owner: string; repo: string; number: number },
+    author: string,
+    body: string,
+  ): FakeComment;
+  /** Every comment, edit and reaction agent-relay makes, as it happens. */
+  onChange(listener: (change: GitHubChange) => void): void;
   close(): Promise<void>;
 }
 
-function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
+function send(res: ServerResponse, status: number, body: unknown, headers = {}): void {
   const text = body === undefined ? '' : JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
   res.end(text);
@@ -99,204 +87,19 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown> |
   return text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
 }
 
-/** An App JWT: RS256 by the App's key, `iss` the App id, not expired (real time, like GitHub). */
-function verifyJwt(jwt: string, key: KeyObject, appId: string | number): boolean {
-  const [header, payload, signature] = jwt.split('.');
-  if (header === undefined || payload === undefined || signature === undefined) return false;
-  const ok = verifySignature(
-    'RSA-SHA256',
-    Buffer.from(`${header}.${payload}`),
-    key,
-    Buffer.from(signature, 'base64url'),
-  );
-  if (!ok) return false;
-  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-    iss?: unknown;
-    exp?: number;
-  };
-  return String(claims.iss) === String(appId) && (claims.exp ?? 0) * 1000 > Date.now();
-}
-
-const APP_ROUTE = /^\/app(\/|$)|^\/repos\/[^/]+\/[^/]+\/installation$/;
-
 export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
   const now = options.now ?? Date.now;
-  const tokenTtlMs = options.tokenTtlMs ?? 60 * 60_000;
-  const appKey = options.app === undefined ? undefined : createPublicKey(options.app.publicKey);
+  const state = createGitHubState(now);
+  const auth = createGitHubAuth(options, now);
+  const context: RouteContext = {
+    state,
+    auth,
+    installationLookups: [],
+    ...(options.app ? { appId: options.app.appId } : {}),
+  };
   const requests: RecordedRequest[] = [];
-  const comments = new Map<number, FakeComment>();
-  const reactions: FakeReaction[] = [];
-  const tokenRequests: { installationId: number; token: string }[] = [];
-  const installationLookups: string[] = [];
-  const validTokens = new Map<string, number>();
-  const installations = new Map<string, number>();
-  const pulls = new Map<string, { head: string; base: string }>();
   const rules: FailureRule[] = [];
-  let nextId = 5000;
-  let url = '';
-
-  const authorized = (path: string, auth: string | undefined): boolean => {
-    const [scheme = '', credential = ''] = (auth ?? '').split(' ');
-    if (options.app !== undefined && appKey !== undefined) {
-      if (APP_ROUTE.test(path))
-        return /^bearer$/i.test(scheme) && verifyJwt(credential, appKey, options.app.appId);
-      const expires = validTokens.get(credential);
-      return /^token$/i.test(scheme) && expires !== undefined && expires > now();
-    }
-    return options.token === undefined || credential === options.token;
-  };
-
-  const commentJson = (c: FakeComment) => ({
-    id: c.id,
-    node_id: `IC_${c.id}`,
-    body: c.body,
-    html_url:
-      c.kind === 'review'
-        ? `https://github.com/${c.owner}/${c.repo}/pull/${c.number}#discussion_r${c.id}`
-        : `https://github.com/${c.owner}/${c.repo}/issues/${c.number}#issuecomment-${c.id}`,
-    user: { login: 'agent-relay[bot]', type: 'Bot' },
-    ...(c.inReplyTo === undefined ? {} : { in_reply_to_id: c.inReplyTo }),
-  });
-
-  const create = (
-    c: Omit<FakeComment, 'id' | 'edits' | 'firstBody' | 'updatedAt'>,
-  ): FakeComment => {
-    const comment = { ...c, id: ++nextId, firstBody: c.body, edits: [], updatedAt: now() };
-    comments.set(comment.id, comment);
-    return comment;
-  };
-
-  const route = (
-    method: string,
-    path: string,
-    body: Record<string, unknown> | undefined,
-    res: ServerResponse,
-    query: URLSearchParams = new URLSearchParams(),
-  ): void => {
-    const text = typeof body?.body === 'string' ? body.body : undefined;
-    if (text !== undefined && text.length > 65_536) {
-      return send(res, 422, {
-        message: 'Validation Failed',
-        errors: [{ message: 'Body is too long (maximum is 65536 characters)' }],
-      });
-    }
-    let m: RegExpExecArray | null;
-    if (method === 'POST' && (m = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path))) {
-      const installationId = Number(m[1]);
-      const token = `ghs_fake_${installationId}_${tokenRequests.length + 1}`;
-      const expiresAt = now() + tokenTtlMs;
-      validTokens.set(token, expiresAt);
-      tokenRequests.push({ installationId, token });
-      return send(res, 201, {
-        token,
-        expires_at: new Date(expiresAt).toISOString(),
-        permissions: {
-          issues: 'write',
-          pull_requests: 'write',
-          metadata: 'read',
-          contents: 'read',
-        },
-        repository_selection: 'all',
-      });
-    }
-    if (method === 'GET' && (m = /^\/repos\/([^/]+)\/([^/]+)\/installation$/.exec(path))) {
-      installationLookups.push(`${m[1]}/${m[2]}`);
-      const id = installations.get(`${m[1]}/${m[2]}`.toLowerCase());
-      return id === undefined
-        ? send(res, 404, { message: 'Not Found' })
-        : send(res, 200, { id, app_id: options.app?.appId });
-    }
-    if (method === 'GET' && (m = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(path))) {
-      const refs = pulls.get(`${m[1]}/${m[2]}#${m[3]}`.toLowerCase());
-      return refs === undefined
-        ? send(res, 404, { message: 'Not Found' })
-        : send(res, 200, {
-            number: Number(m[3]),
-            head: { ref: refs.head },
-            base: { ref: refs.base },
-          });
-    }
-    if (
-      method === 'GET' &&
-      (m = /^\/repos\/([^/]+)\/([^/]+)\/(issues|pulls)\/(\d+)\/comments$/.exec(path))
-    ) {
-      // The thread's comments (review comments for `pulls`), oldest first, `since` and pages.
-      const since = query.get('since');
-      const perPage = Number(query.get('per_page') ?? 30);
-      const page = Number(query.get('page') ?? 1);
-      const kind = m[3] === 'issues' ? 'issue' : 'review';
-      const all = [...comments.values()]
-        .filter(
-          (c) =>
-            c.kind === kind &&
-            c.owner.toLowerCase() === (m?.[1] ?? '').toLowerCase() &&
-            c.repo.toLowerCase() === (m?.[2] ?? '').toLowerCase() &&
-            c.number === Number(m?.[4]) &&
-            (since === null || c.updatedAt >= Date.parse(since)),
-        )
-        .sort((a, b) => a.id - b.id);
-      return send(res, 200, all.slice((page - 1) * perPage, page * perPage).map(commentJson));
-    }
-    if (
-      method === 'POST' &&
-      (m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(path))
-    ) {
-      const c = create({
-        kind: 'issue',
-        owner: m[1] ?? '',
-        repo: m[2] ?? '',
-        number: Number(m[3]),
-        body: text ?? '',
-      });
-      return send(res, 201, commentJson(c));
-    }
-    if (
-      method === 'POST' &&
-      (m = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/comments\/(\d+)\/replies$/.exec(path))
-    ) {
-      const c = create({
-        kind: 'review',
-        owner: m[1] ?? '',
-        repo: m[2] ?? '',
-        number: Number(m[3]),
-        body: text ?? '',
-        inReplyTo: Number(m[4]),
-      });
-      return send(res, 201, commentJson(c));
-    }
-    if (
-      method === 'PATCH' &&
-      (m = /^\/repos\/[^/]+\/[^/]+\/(issues|pulls)\/comments\/(\d+)$/.exec(path))
-    ) {
-      const c = comments.get(Number(m[2]));
-      if (c === undefined || c.kind !== (m[1] === 'issues' ? 'issue' : 'review'))
-        return send(res, 404, { message: 'Not Found' });
-      c.body = text ?? '';
-      c.edits.push(c.body);
-      c.updatedAt = now();
-      return send(res, 200, commentJson(c));
-    }
-    if (
-      method === 'POST' &&
-      (m =
-        /^\/repos\/[^/]+\/[^/]+\/(issues\/comments|pulls\/comments|issues)\/(\d+)\/reactions$/.exec(
-          path,
-        ))
-    ) {
-      const target =
-        m[1] === 'issues/comments'
-          ? 'issue_comment'
-          : m[1] === 'pulls/comments'
-            ? 'review_comment'
-            : 'issue';
-      reactions.push({ target, id: Number(m[2]), content: String(body?.content) });
-      return send(res, 201, { id: reactions.length, content: body?.content });
-    }
-    return send(res, 404, {
-      message: 'Not Found',
-      documentation_url: 'https://docs.github.com/rest',
-    });
-  };
+  let down = false;
 
   const server = createServer((req, res) => {
     void (async () => {
@@ -304,13 +107,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       const url = new URL(req.url ?? '/', 'http://fake');
       const path = url.pathname;
       const body = await readJson(req).catch(() => undefined);
-      requests.push({
-        method,
-        path,
-        body,
-        authorization: req.headers.authorization,
-        at: performance.now(),
-      });
+      const authorization = req.headers.authorization;
+      requests.push({ method, path, body, authorization, at: performance.now() });
+      if (down) return send(res, 503, { message: 'Service Unavailable' });
       const rule = rules.find(
         (r) =>
           (r.times ?? 1) > 0 &&
@@ -319,36 +118,38 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       );
       if (rule !== undefined) {
         rule.times = (rule.times ?? 1) - 1;
-        return send(
-          res,
-          rule.status,
-          rule.body ?? { message: `fake failure ${rule.status}` },
-          rule.headers,
-        );
+        const failure = rule.body ?? { message: `fake failure ${rule.status}` };
+        return send(res, rule.status, failure, rule.headers);
       }
-      if (!authorized(path, req.headers.authorization))
+      if (!auth.authorized(path, authorization))
         return send(res, 401, { message: 'Bad credentials' });
-      route(method, path, body, res, url.searchParams);
+      const reply = routeGitHub(context, { method, path, query: url.searchParams, body });
+      send(res, reply.status, reply.body);
     })().catch((err: unknown) => send(res, 500, { message: String(err) }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
-    url,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    botLogin: BOT_LOGIN,
     requests,
-    comments,
-    reactions,
-    tokenRequests,
-    installationLookups,
+    comments: state.comments,
+    reactions: state.reactions,
+    tokenRequests: auth.tokenRequests,
+    installationLookups: context.installationLookups,
     failNext: (rule) => rules.push({ ...rule }),
-    setInstallation: (owner, repo, id) => installations.set(`${owner}/${repo}`.toLowerCase(), id),
+    setDown: (value) => void (down = value),
+    setInstallation: (owner, repo, id) =>
+      state.installations.set(`${owner}/${repo}`.toLowerCase(), id),
     setPullRequest: (owner, repo, number, refs) =>
-      pulls.set(`${owner}/${repo}#${number}`.toLowerCase(), refs),
+      state.pulls.set(`${owner}/${repo}#${number}`.toLowerCase(), refs),
     commentsOn: (owner, repo, number) =>
-      [...comments.values()].filter(
+      [...state.comments.values()].filter(
         (c) => c.owner === owner && c.repo === repo && c.number === number,
       ),
+    addHumanComment: ({ owner, repo, number }, author, body) =>
+      state.create({ kind: 'issue', owner, repo, number, body, author }),
+    onChange: state.onChange,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
