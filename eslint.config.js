@@ -53,4 +53,21 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    files: ['src/**'],
+    ignores: ['src/demo/**', 'src/fakes/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/fakes/**'],
+              message: 'The fakes are for the demo, tests and bench; the service never uses them.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
