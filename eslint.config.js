@@ -89,4 +89,21 @@ export default tseslint.config(
     'src/service/**': [PLATFORM_INSIDES],
     'src/*.ts': [PLATFORM_INSIDES],
   }),
+  {
+    files: ['src/**'],
+    ignores: ['src/demo/**', 'src/fakes/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/fakes/**'],
+              message: 'The fakes are for the demo, tests and bench; the service never uses them.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

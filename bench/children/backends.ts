@@ -1,14 +1,15 @@
 /**
- * The backends process: the Agent Run Service emulator, the fake Slack Web API (the test
- * fake, which records receipt times) and the GitHub recorder, driven over IPC by the bench.
+ * The backends process: the Agent Run Service emulator, the fake Slack Web API (the one the
+ * demo and the tests use, which records receipt times) and the GitHub recorder, driven over
+ * IPC by the bench.
  * It also makes the tracked runs change state at random times (a Poisson process).
  */
 import { randomUUID } from 'node:crypto';
 import { encodeThreadKey } from '../../src/core/thread-key.js';
 import { DEFAULT_TIMINGS, startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { startFakeSlackApi } from '../../test/slack/fake-slack-api.js';
-import type { FakeSlackApi } from '../../test/slack/fake-slack-api.js';
+import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
+import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import { createPrng, exponentialGap } from '../lib/prng.js';
 import { serveRpc } from '../lib/rpc.js';
 import type { BackendsApi, SeededRun, StateChange } from './backends-api.js';

@@ -1,8 +1,8 @@
 /**
  * A minimal GitHub REST API for the benchmark: creates and edits issue comments, accepts
- * reactions, and records the receipt time of each request. The test fake
- * (test/github/fake-github-api.ts) records requests without receipt times, which the
- * tracking and end-to-end delays are measured against, so the bench keeps this small one.
+ * reactions, and records the receipt time of each request. The shared fake
+ * (src/fakes/github-rest-api.ts) times requests with performance.now(), not the wall clock
+ * the tracking and end-to-end delays are measured against, so the bench keeps this small one.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

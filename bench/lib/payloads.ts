@@ -3,9 +3,10 @@
  * (v0 signature over `v0:{ts}:{body}`) and an `issue_comment` webhook (`sha256=` HMAC of the
  * body), each with a unique delivery id and its own thread, so every one starts a run.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { signGitHub, signSlack } from '../../src/fakes/sign-requests.js';
 import { ROOT } from './processes.js';
 import { BENCH_SECRETS } from './secrets.js';
 
@@ -69,17 +70,12 @@ export function createPayloadFactory(options: {
       ],
       is_ext_shared_channel: false,
     });
-    const sec = String(Math.floor(Date.now() / 1000));
-    const signature = createHmac('sha256', BENCH_SECRETS.slackSigningSecret)
-      .update(`v0:${sec}:${body}`)
-      .digest('hex');
     return {
       platform: 'slack',
       path: '/slack/events',
       headers: {
         'content-type': 'application/json',
-        'x-slack-signature': `v0=${signature}`,
-        'x-slack-request-timestamp': sec,
+        ...signSlack(body, BENCH_SECRETS.slackSigningSecret),
       },
       body,
       threadRef: ts,
@@ -99,9 +95,6 @@ export function createPayloadFactory(options: {
         html_url: `https://github.com/${repo}/issues/${number}#issuecomment-${3_000_000 + i}`,
       },
     });
-    const signature = createHmac('sha256', BENCH_SECRETS.githubWebhookSecret)
-      .update(body)
-      .digest('hex');
     return {
       platform: 'github',
       path: '/github/webhooks',
@@ -111,7 +104,7 @@ export function createPayloadFactory(options: {
         'x-github-event': 'issue_comment',
         'x-github-delivery': randomUUID(),
         'x-github-hook-id': '123456',
-        'x-hub-signature-256': `sha256=${signature}`,
+        'x-hub-signature-256': signGitHub(body, BENCH_SECRETS.githubWebhookSecret),
       },
       body,
       threadRef: `${repo}#${number}`,

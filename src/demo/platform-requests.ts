@@ -3,7 +3,8 @@
  * (Slack v0 HMAC over `v0:timestamp:body`; GitHub `X-Hub-Signature-256`), posted to the
  * relay's real endpoints.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { signGitHub, signSlack } from '../fakes/sign-requests.js';
 
 export interface SlackSender {
   url: string;
@@ -16,15 +17,9 @@ export async function postSlack(
   body: string,
   contentType: string,
 ): Promise<number> {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = `v0=${createHmac('sha256', to.signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
   const res = await fetch(`${to.url}/slack/events`, {
     method: 'POST',
-    headers: {
-      'content-type': contentType,
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': signature,
-    },
+    headers: { 'content-type': contentType, ...signSlack(body, to.signingSecret) },
     body,
   });
   await res.arrayBuffer();
@@ -123,7 +118,7 @@ export async function githubWebhook(
       'content-type': 'application/json',
       'x-github-event': event,
       'x-github-delivery': randomUUID(),
-      'x-hub-signature-256': `sha256=${createHmac('sha256', to.secret).update(body).digest('hex')}`,
+      'x-hub-signature-256': signGitHub(body, to.secret),
       'user-agent': 'GitHub-Hookshot/demo',
     },
     body,

@@ -14,8 +14,8 @@ import { FAST_TIMINGS } from '../emulator/index.js';
 import type { EmulatorTimings } from '../emulator/index.js';
 import { silentLogger } from '../service/logger.js';
 import { startService } from '../main.js';
-import { startFakeGitHub } from './fake-github.js';
-import { startFakeSlack } from './fake-slack.js';
+import { startFakeGitHub } from '../fakes/github-rest-api.js';
+import { startFakeSlackApi } from '../fakes/slack-web-api.js';
 import * as scenes from './script.js';
 import type { Stage } from './script.js';
 import { createTranscript } from './transcript.js';
@@ -45,24 +45,34 @@ export interface DemoResult {
 }
 
 const SLACK_SECRET = 'demo-signing-secret';
+const SLACK_TOKEN = 'xoxb-demo-token';
+/** The demo workspace: agent-relay's bot user in team Demo. */
+const SLACK_IDENTITY = {
+  user_id: 'URELAYBOT',
+  bot_id: 'BRELAY',
+  team_id: 'TDEMO',
+  team: 'Demo',
+  url: 'https://demo.slack.test/',
+};
 const GITHUB_SECRET = 'demo-webhook-secret';
+const GITHUB_TOKEN = 'ghp_demo_token';
 
 export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const dir = mkdtempSync(join(tmpdir(), 'agent-relay-demo-'));
-  const slack = await startFakeSlack();
-  const github = await startFakeGitHub();
+  const slack = await startFakeSlackApi({ token: SLACK_TOKEN, identity: SLACK_IDENTITY });
+  const github = await startFakeGitHub({ token: GITHUB_TOKEN });
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: join(dir, 'demo.db'),
     POLL_INTERVAL_MS: options.fast ? '50' : '250',
     SLACK_SIGNING_SECRET: SLACK_SECRET,
-    SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_API_URL: slack.apiUrl,
+    SLACK_BOT_TOKEN: SLACK_TOKEN,
+    SLACK_API_URL: slack.url,
     GITHUB_WEBHOOK_SECRET: GITHUB_SECRET,
-    GITHUB_TOKEN: github.token,
-    GITHUB_API_URL: github.apiUrl,
+    GITHUB_TOKEN,
+    GITHUB_API_URL: github.url,
   });
   const service = await startService(config, {
     logger: options.logger ?? silentLogger(),
@@ -79,7 +89,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     [scenes.CHANNELS.eng, '#eng'],
     [scenes.CHANNELS.design, '#design'],
     [scenes.CHANNELS.product, '#product'],
-    [slack.botUserId, 'agent-relay'],
+    [slack.identity.user_id, 'agent-relay'],
   ];
   for (const [id, name] of names) transcript.names.set(id, name);
 
@@ -91,7 +101,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       slack,
       github,
       emulator: service.emulator!,
-      slackTo: { url: service.url, signingSecret: SLACK_SECRET, teamId: slack.teamId },
+      slackTo: { url: service.url, signingSecret: SLACK_SECRET, teamId: slack.identity.team_id },
       githubTo: { url: service.url, secret: GITHUB_SECRET },
       transcript,
       command: config.slack?.command ?? '/agent',

@@ -5,15 +5,15 @@
 import type { Emulator } from '../emulator/index.js';
 import { isEndedState } from '../agent/schemas.js';
 import { RelayError } from '../core/relay-error.js';
-import type { FakeGitHub } from './fake-github.js';
-import type { FakeSlack, SlackMessage } from './fake-slack.js';
+import type { FakeGitHub } from '../fakes/github-rest-api.js';
+import type { FakeMessage, FakeSlackApi } from '../fakes/slack-web-api.js';
 import * as send from './platform-requests.js';
 import type { DemoIssue, GitHubSender, SlackSender } from './platform-requests.js';
 import type { Transcript } from './transcript.js';
-import { slackButton } from './view.js';
+import { byBot, slackButton } from './view.js';
 
 export interface Stage {
-  slack: FakeSlack;
+  slack: FakeSlackApi;
   github: FakeGitHub;
   emulator: Emulator;
   slackTo: SlackSender;
@@ -47,14 +47,14 @@ async function waitFor<T>(stage: Stage, what: string, probe: () => T | undefined
 }
 
 const botPosts = (stage: Stage, channel: string) =>
-  stage.slack.messages(channel).filter((m) => m.bot && !m.onlyFor);
+  stage.slack.messages.filter((m) => m.channel === channel && byBot(m));
 const runEnded = (stage: Stage, runId: string) =>
   isEndedState(stage.emulator.runs.get(runId)?.state ?? '') || undefined;
 /** The run a status message belongs to: the value of its Cancel button, or the newest run. */
 const newestRun = (stage: Stage, prompt: string) =>
   stage.emulator.runs.all().find((r) => r.prompt.includes(prompt))?.run_id;
 
-export async function slackSlashCommand(stage: Stage): Promise<SlackMessage> {
+export async function slackSlashCommand(stage: Stage): Promise<FakeMessage> {
   const text = 'fix the flaky login test on Safari';
   stage.transcript.scene(
     'Slack: a slash command',
@@ -75,25 +75,30 @@ export async function slackSlashCommand(stage: Stage): Promise<SlackMessage> {
   const runId = await waitFor(stage, 'the run', () => newestRun(stage, text));
   await waitFor(stage, 'the run to finish', () => runEnded(stage, runId));
   await waitFor(stage, 'the outcome reply', () =>
-    stage.slack.thread(CHANNELS.eng, status.ts).find((m) => m.bot && m.threadTs === status.ts),
+    stage.slack.thread(CHANNELS.eng, status.ts).find((m) => byBot(m) && m.thread_ts === status.ts),
   );
   return status;
 }
 
-export async function slackFollowUp(stage: Stage, status: SlackMessage): Promise<void> {
+export async function slackFollowUp(stage: Stage, status: FakeMessage): Promise<void> {
   const text = 'Also add a regression test for the Safari case, please.';
   stage.transcript.scene(
     'Slack: a follow-up in the thread',
     `Alice replies in the thread: "${text}"`,
   );
-  const said = stage.slack.say(CHANNELS.eng, PEOPLE.alice, text, status.ts);
+  const saidTs = stage.slack.seedMessage({
+    channel: CHANNELS.eng,
+    user: PEOPLE.alice,
+    text,
+    thread_ts: status.ts,
+  });
   await send.slackEvent(stage.slackTo, {
     type: 'message',
     channel: CHANNELS.eng,
     channel_type: 'channel',
     user: PEOPLE.alice,
     text,
-    ts: said.ts,
+    ts: saidTs,
     thread_ts: status.ts,
   });
   const followup = await waitFor(stage, 'the follow-up to reach the service', () =>
@@ -112,7 +117,8 @@ export async function slackFollowUp(stage: Stage, status: SlackMessage): Promise
     () =>
       stage.slack
         .thread(CHANNELS.eng, status.ts)
-        .filter((m) => m.bot && m.threadTs === status.ts && !m.onlyFor).length >= 2 || undefined,
+        .filter((m) => byBot(m) && m.thread_ts === status.ts && !m.onlyFor).length >= 2 ||
+      undefined,
   );
 }
 
@@ -156,7 +162,7 @@ export async function slackCancel(stage: Stage): Promise<void> {
   await waitFor(stage, 'the cancelled outcome', () =>
     stage.slack
       .thread(CHANNELS.design, status.ts)
-      .find((m) => m.bot && m.threadTs === status.ts && !m.onlyFor && /cancel/i.test(m.text)),
+      .find((m) => byBot(m) && m.thread_ts === status.ts && !m.onlyFor && /cancel/i.test(m.text)),
   );
 }
 
@@ -185,8 +191,9 @@ async function githubRunFinished(stage: Stage, issue: DemoIssue, prompt: string)
     stage,
     `the outcome comment on ${key}`,
     () =>
-      stage.github.comments(key).filter((c) => c.author === stage.github.botLogin).length >= 2 ||
-      undefined,
+      stage.github
+        .commentsOn(issue.owner, issue.repo, issue.number)
+        .filter((c) => c.author === stage.github.botLogin).length >= 2 || undefined,
   );
 }
 
@@ -196,8 +203,7 @@ export async function githubMention(stage: Stage): Promise<void> {
     'GitHub: a mention in an issue comment',
     `Carol comments on acme/webapp#7: "${body}"`,
   );
-  const key = `${ISSUE_7.owner}/${ISSUE_7.repo}#${ISSUE_7.number}`;
-  const comment = stage.github.addHumanComment(key, 'carol', body);
+  const comment = stage.github.addHumanComment(ISSUE_7, 'carol', body);
   await send.githubWebhook(
     stage.githubTo,
     'issue_comment',
@@ -221,14 +227,14 @@ export async function factoryDispatch(stage: Stage): Promise<void> {
     'Slack: hand work to a factory',
     `Erin writes in #product: "@agent-relay ${words}"`,
   );
-  const text = `<@${stage.slack.botUserId}> ${words}`;
-  const said = stage.slack.say(CHANNELS.product, PEOPLE.erin, text);
+  const text = `<@${stage.slack.identity.user_id}> ${words}`;
+  const saidTs = stage.slack.seedMessage({ channel: CHANNELS.product, user: PEOPLE.erin, text });
   await send.slackEvent(stage.slackTo, {
     type: 'app_mention',
     channel: CHANNELS.product,
     user: PEOPLE.erin,
     text,
-    ts: said.ts,
+    ts: saidTs,
   });
   const runId = await waitFor(stage, 'the factory run', () => newestRun(stage, 'release notes'));
   await waitFor(stage, 'the factory run to finish', () => runEnded(stage, runId));
@@ -236,7 +242,7 @@ export async function factoryDispatch(stage: Stage): Promise<void> {
     stage,
     'the outcome reply in #product',
     () =>
-      stage.slack.thread(CHANNELS.product, said.ts).filter((m) => m.bot && !m.onlyFor).length >=
+      stage.slack.thread(CHANNELS.product, saidTs).filter((m) => byBot(m) && !m.onlyFor).length >=
         2 || undefined,
   );
 }

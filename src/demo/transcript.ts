@@ -2,9 +2,10 @@
  * The demo's running commentary: every change on the fake Slack and GitHub printed the moment
  * it happens, labelled by thread, then each thread as it finally looks.
  */
-import type { FakeGitHub, GitHubChange } from './fake-github.js';
-import type { FakeSlack, SlackChange, SlackMessage } from './fake-slack.js';
-import { githubLines, slackLines } from './view.js';
+import { issueOf } from '../fakes/github-rest-api.js';
+import type { FakeGitHub, GitHubChange } from '../fakes/github-rest-api.js';
+import type { FakeMessage, FakeSlackApi, SlackChange } from '../fakes/slack-web-api.js';
+import { byBot, githubLines, slackLines } from './view.js';
 
 export interface ThreadView {
   label: string;
@@ -21,7 +22,7 @@ export interface Transcript {
 }
 
 export function createTranscript(
-  slack: FakeSlack,
+  slack: FakeSlackApi,
   github: FakeGitHub,
   out: (line: string) => void,
 ): Transcript {
@@ -29,7 +30,7 @@ export function createTranscript(
   const slackRoots: { channel: string; ts: string }[] = [];
   const issues: string[] = [];
   const name = (id: string) => names.get(id) ?? id;
-  const rootOf = (m: SlackMessage) => m.threadTs ?? m.ts;
+  const rootOf = (m: FakeMessage) => m.thread_ts ?? m.ts;
   const slackLabel = (channel: string, ts: string) => {
     let i = slackRoots.findIndex((r) => r.channel === channel && r.ts === ts);
     if (i === -1) i = slackRoots.push({ channel, ts }) - 1;
@@ -49,16 +50,16 @@ export function createTranscript(
     const label = slackLabel(m.channel, rootOf(m));
     const to = m.onlyFor ? ` (only ${name(m.onlyFor)} sees this)` : '';
     if (change.kind === 'react')
-      out(`  ${label} │ :${change.reaction}: on ${name(m.user)}'s message`);
+      out(`  ${label} │ :${change.reaction}: on ${name(m.user ?? 'someone')}'s message`);
     else if (change.kind === 'post') show(label, `agent-relay${to}: `, slackLines(m, names));
     else show(label, 'status message edited → ', slackLines(m, names).slice(0, 2));
   });
   github.onChange((change: GitHubChange) => {
     if (change.kind === 'react') {
-      const on = change.target.startsWith('comment:') ? 'the triggering comment' : 'the issue';
-      return out(`  ${issueLabel(change.issue)} │ :${change.reaction}: on ${on}`);
+      const on = change.reaction.target === 'issue' ? 'the issue' : 'the triggering comment';
+      return out(`  ${issueLabel(change.issue)} │ :${change.reaction.content}: on ${on}`);
     }
-    const label = issueLabel(change.comment.issue);
+    const label = issueLabel(issueOf(change.comment));
     const lines = githubLines(change.comment);
     if (change.kind === 'comment') show(label, `${change.comment.author} commented: `, lines);
     else show(label, 'comment edited → ', lines.slice(0, 2));
@@ -68,12 +69,13 @@ export function createTranscript(
     slackRoots.map(({ channel, ts }) => ({
       label: slackLabel(channel, ts),
       lines: slack.thread(channel, ts).flatMap((m) => {
-        const who = m.bot ? 'agent-relay' : name(m.user);
+        const who = byBot(m) ? 'agent-relay' : name(m.user ?? 'someone');
         const seen = m.onlyFor ? ` (only ${name(m.onlyFor)})` : '';
         const reactions = m.reactions.length
           ? `   [${m.reactions.map((r) => `:${r}:`).join(' ')}]`
           : '';
-        const edited = m.edits ? ` (edited ${m.edits}×)` : '';
+        const edits = m.history.length - 1;
+        const edited = edits > 0 ? ` (edited ${edits}×)` : '';
         const [first = '', ...rest] = slackLines(m, names);
         return [`${who}${seen}${edited}: ${first}${reactions}`, ...rest.map((l) => `    ${l}`)];
       }),
@@ -81,12 +83,14 @@ export function createTranscript(
   const githubThreads = () =>
     issues.map((issue) => ({
       label: issue,
-      lines: github.comments(issue).flatMap((c) => {
-        const edited = c.edits ? ` (edited ${c.edits}×)` : '';
-        const reactions = c.reactions.length ? `   [${c.reactions.join(' ')}]` : '';
-        const [first = '', ...rest] = githubLines(c);
-        return [`${c.author}${edited}: ${first}${reactions}`, ...rest.map((l) => `    ${l}`)];
-      }),
+      lines: [...github.comments.values()]
+        .filter((c) => issueOf(c) === issue)
+        .flatMap((c) => {
+          const edited = c.edits.length ? ` (edited ${c.edits.length}×)` : '';
+          const reactions = c.reactions.length ? `   [${c.reactions.join(' ')}]` : '';
+          const [first = '', ...rest] = githubLines(c);
+          return [`${c.author}${edited}: ${first}${reactions}`, ...rest.map((l) => `    ${l}`)];
+        }),
     }));
 
   return {

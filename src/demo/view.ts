@@ -2,8 +2,8 @@
  * How a message looks to a person, in plain text: Slack Block Kit flattened to lines, GitHub
  * Markdown with its markup toned down. For the demo's transcript, not for production.
  */
-import type { GitHubComment } from './fake-github.js';
-import type { SlackMessage } from './fake-slack.js';
+import type { FakeComment } from '../fakes/github-rest-api.js';
+import type { FakeMessage } from '../fakes/slack-web-api.js';
 
 interface Block {
   type?: string;
@@ -16,6 +16,9 @@ interface Block {
     value?: string;
   }[];
 }
+
+/** Whether agent-relay (or another app) wrote it, not a person. */
+export const byBot = (message: FakeMessage): boolean => message.bot_id !== undefined;
 
 /** Names Slack would show for user ids (`<@U1>` renders as `@Alice`). */
 export type Names = ReadonlyMap<string, string>;
@@ -36,7 +39,7 @@ export function plainSlack(text: string, names: Names = new Map()): string {
 const textOf = (t: { text?: string } | string | undefined): string =>
   typeof t === 'string' ? t : (t?.text ?? '');
 
-export function slackLines(message: SlackMessage, names: Names = new Map()): string[] {
+export function slackLines(message: FakeMessage, names: Names = new Map()): string[] {
   const plain = (text: string) => plainSlack(text, names);
   const blocks = (message.blocks ?? []) as Block[];
   if (blocks.length === 0) return plain(message.text).split('\n');
@@ -56,7 +59,7 @@ export function slackLines(message: SlackMessage, names: Names = new Map()): str
 
 /** The button a person would click, with the value Slack sends back. */
 export function slackButton(
-  message: SlackMessage,
+  message: FakeMessage,
   actionId: string,
 ): { actionId: string; value: string } | undefined {
   for (const block of (message.blocks ?? []) as Block[]) {
@@ -68,7 +71,7 @@ export function slackButton(
 }
 
 /** GitHub Markdown as rendered: links as their text, tables as `key: value`, no markup. */
-export function githubLines(comment: GitHubComment): string[] {
+export function githubLines(comment: FakeComment): string[] {
   return comment.body
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<\/?(sub|sup|details|summary|b|i)>/g, '')

@@ -21,7 +21,11 @@ import { createInboxSink } from '../../src/service/inbox-sink.js';
 import { openStore } from '../../src/store/index.js';
 import { postGitHub } from '../helpers/github.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { startFakeGitHub, type FakeComment, type FakeGitHub } from './fake-github-api.js';
+import {
+  startFakeGitHub,
+  type FakeComment,
+  type FakeGitHub,
+} from '../../src/fakes/github-rest-api.js';
 import { FIXTURE_EVENT, fixture, type Change, type FixtureName, type Payload } from './fixtures.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
 

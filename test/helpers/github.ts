@@ -1,15 +1,10 @@
 /**
- * GitHub webhook helpers for tests: sign a body the way GitHub does (`X-Hub-Signature-256:
- * sha256=<HMAC-SHA256 hex of the raw body>`) and POST it with GitHub's headers.
+ * GitHub webhook helpers for tests: POST a body with GitHub's headers, signed the way GitHub
+ * signs it (src/fakes/sign-requests.ts).
  */
-import { createHmac } from 'node:crypto';
+import { signGitHub } from '../../src/fakes/sign-requests.js';
 
 export const TEST_GITHUB_SECRET = 'test-github-webhook-secret-0123456789';
-
-/** GitHub's `X-Hub-Signature-256` value for `body`. */
-export function signGitHub(body: string | Buffer, secret: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-}
 
 export interface PostGitHubOptions {
   event: string;

@@ -1,21 +1,10 @@
 /**
- * Slack request helpers for tests: sign a body the way Slack does (v0 HMAC-SHA256 over
- * `v0:{timestamp}:{body}`), build real-shaped payloads, and POST them.
+ * Slack request helpers for tests: build real-shaped payloads, and POST them signed the way
+ * Slack signs them (src/fakes/sign-requests.ts).
  */
-import { createHmac } from 'node:crypto';
+import { signSlack } from '../../src/fakes/sign-requests.js';
 
 export const TEST_SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
-
-/** Slack's signature headers for `body` at `timestampSec` (seconds since the epoch). */
-export function signSlack(
-  body: string,
-  secret: string,
-  timestampSec: number,
-): { 'x-slack-signature': string; 'x-slack-request-timestamp': string } {
-  const base = `v0:${timestampSec}:${body}`;
-  const hash = createHmac('sha256', secret).update(base).digest('hex');
-  return { 'x-slack-signature': `v0=${hash}`, 'x-slack-request-timestamp': String(timestampSec) };
-}
 
 export interface PostSlackOptions {
   secret?: string;

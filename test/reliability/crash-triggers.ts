@@ -5,8 +5,8 @@
  * `G3b`) that the run's title, status message and outcome repeat.
  */
 import { fixtureText } from '../github/fixtures.js';
-import { signGitHub } from '../helpers/github.js';
-import { appMentionEvent, eventCallback, signSlack } from '../helpers/slack.js';
+import { signGitHub, signSlack } from '../../src/fakes/sign-requests.js';
+import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import { SECRETS } from './secrets.js';
 
 export interface CrashTrigger {
@@ -42,7 +42,7 @@ function slackTrigger(i: number, second: boolean): CrashTrigger {
     deliveryId: eventId,
     thread: i,
     async send(url) {
-      const headers = signSlack(body, SECRETS.slackSigningSecret, Math.floor(Date.now() / 1000));
+      const headers = signSlack(body, SECRETS.slackSigningSecret);
       const res = await fetch(`${url}/slack/events`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },

@@ -7,12 +7,12 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator, EmulatorTimings } from '../../src/emulator/index.js';
-import { startFakeGitHub } from '../github/fake-github-api.js';
-import type { FakeGitHub } from '../github/fake-github-api.js';
+import { startFakeGitHub } from '../../src/fakes/github-rest-api.js';
+import type { FakeGitHub } from '../../src/fakes/github-rest-api.js';
 import { cleanEnv, startChild } from '../runtime/child-process.js';
 import type { Child } from '../runtime/child-process.js';
-import { startFakeSlackApi } from '../slack/fake-slack-api.js';
-import type { FakeSlackApi } from '../slack/fake-slack-api.js';
+import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
+import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import { crashSummary, crashTrace } from './crash-diagnostics.js';
 import { TOKEN } from './crash-triggers.js';
 import { startGate } from './gate-proxy.js';

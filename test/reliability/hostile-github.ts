@@ -3,7 +3,7 @@
  * real-shaped comment that would start a run if it got through.
  */
 import { fixtureText } from '../github/fixtures.js';
-import { signGitHub } from '../helpers/github.js';
+import { signGitHub } from '../../src/fakes/sign-requests.js';
 import { FIVE_MIB, invalidUtf8, nextSeq, post } from './hostile-requests.js';
 import type { HostileCase } from './hostile-requests.js';
 import { SECRETS } from './secrets.js';

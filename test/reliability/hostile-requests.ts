@@ -3,7 +3,7 @@
  * the status the relay must answer. The Slack half is here, with the shared pieces; the
  * GitHub half is hostile-github.ts.
  */
-import { createHmac } from 'node:crypto';
+import { signSlack } from '../../src/fakes/sign-requests.js';
 import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import { SECRETS } from './secrets.js';
 
@@ -30,13 +30,7 @@ export function validSlackBody(text = '<@UBOT0001> fix the flaky parser test'): 
 }
 
 function slackHeaders(body: string | Buffer, ts = nowSec(), contentType = 'application/json') {
-  const base = Buffer.concat([Buffer.from(`v0:${ts}:`), Buffer.from(body)]);
-  const hash = createHmac('sha256', SECRETS.slackSigningSecret).update(base).digest('hex');
-  return {
-    'content-type': contentType,
-    'x-slack-signature': `v0=${hash}`,
-    'x-slack-request-timestamp': String(ts),
-  };
+  return { 'content-type': contentType, ...signSlack(body, SECRETS.slackSigningSecret, ts) };
 }
 
 export const post = (url: string, headers: Record<string, string>, body: string | Buffer) =>

@@ -5,10 +5,10 @@
  * its outcome arrives once.
  */
 import { describe, expect, it } from 'vitest';
-import type { FakeComment } from '../github/fake-github-api.js';
+import type { FakeComment } from '../../src/fakes/github-rest-api.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { appMentionEvent, eventCallback } from '../helpers/slack.js';
-import type { RecordedCall } from '../slack/fake-slack-api.js';
+import type { RecordedCall } from '../../src/fakes/slack-web-api.js';
 import { validGitHubBody } from './hostile-github.js';
 import { relayPerTest } from './relay-harness.js';
 

@@ -7,21 +7,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { startFakeGitHub } from '../../src/demo/fake-github.js';
-import type { FakeGitHub } from '../../src/demo/fake-github.js';
 import { githubWebhook, issueComment } from '../../src/demo/platform-requests.js';
 import type { DemoIssue } from '../../src/demo/platform-requests.js';
 import { FAST_TIMINGS, startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
+import { startFakeGitHub } from '../../src/fakes/github-rest-api.js';
+import type { FakeGitHub } from '../../src/fakes/github-rest-api.js';
 import { startService } from '../../src/main.js';
 import { openStore } from '../../src/store/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'relay-shutdown-'));
+const TOKEN = 'ghp_shutdown_token';
 let emulator: Emulator;
 let github: FakeGitHub;
 beforeAll(async () => {
   emulator = await startEmulator({ apiKey: 'k', timings: FAST_TIMINGS });
-  github = await startFakeGitHub();
+  github = await startFakeGitHub({ token: TOKEN });
 });
 afterAll(async () => {
   await Promise.all([emulator.close(), github.close()]);
@@ -48,8 +49,8 @@ async function start(databaseUrl: string) {
     AGENT_API_URL: emulator.baseUrl,
     AGENT_API_KEY: 'k',
     GITHUB_WEBHOOK_SECRET: SECRET,
-    GITHUB_TOKEN: github.token,
-    GITHUB_API_URL: github.apiUrl,
+    GITHUB_TOKEN: TOKEN,
+    GITHUB_API_URL: github.url,
   });
   return startService(config, {
     announce: false,
@@ -105,7 +106,6 @@ describe('shutdown', () => {
     github.setDown(true);
     const first = await start(databaseUrl);
     const issue = { ...ISSUE, number: 4 };
-    const key = 'acme/api#4';
     await githubWebhook(
       { url: first.url, secret: SECRET },
       'issue_comment',
@@ -118,7 +118,7 @@ describe('shutdown', () => {
     const t0 = Date.now();
     await first.stop();
     expect(Date.now() - t0).toBeLessThan(6_000);
-    expect(github.comments(key)).toHaveLength(0);
+    expect(github.commentsOn('acme', 'api', 4)).toHaveLength(0);
 
     const store = await openStore({ databaseUrl });
     expect(await store.outboxQueue.depth()).toBeGreaterThan(0);
@@ -127,7 +127,11 @@ describe('shutdown', () => {
     github.setDown(false);
     const second = await start(databaseUrl);
     try {
-      await until('the status comment', () => github.comments(key).length > 0, 15_000);
+      await until(
+        'the status comment',
+        () => github.commentsOn('acme', 'api', 4).length > 0,
+        15_000,
+      );
     } finally {
       await second.stop();
     }

@@ -3,24 +3,28 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeGitHub } from '../../src/demo/fake-github.js';
-import type { FakeGitHub } from '../../src/demo/fake-github.js';
-import { startFakeSlack } from '../../src/demo/fake-slack.js';
-import type { FakeSlack } from '../../src/demo/fake-slack.js';
+import { startFakeGitHub } from '../../src/fakes/github-rest-api.js';
+import type { FakeGitHub } from '../../src/fakes/github-rest-api.js';
+import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
+import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import { runDoctor } from '../../src/service/doctor.js';
 import { FAST_TIMINGS, startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'relay-doctor-'));
+/** The GitHub App the doctor checks: its id and key, installed on one repository. */
+const APP_ID = 4242;
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 let emulator: Emulator;
-let slack: FakeSlack;
+let slack: FakeSlackApi;
 let github: FakeGitHub;
 beforeAll(async () => {
   [emulator, slack, github] = await Promise.all([
     startEmulator({ apiKey: 'agent-key-ok', timings: FAST_TIMINGS }),
-    startFakeSlack({ botToken: 'xoxb-good-token' }),
-    startFakeGitHub({ token: 'ghp_good_token' }),
+    startFakeSlackApi({ token: 'xoxb-good-token', identity: { team: 'Demo' } }),
+    startFakeGitHub({ token: 'ghp_good_token', app: { appId: APP_ID, publicKey } }),
   ]);
+  github.setInstallation('acme', 'webapp', 1);
 });
 afterAll(async () => {
   await Promise.all([emulator.close(), slack.close(), github.close()]);
@@ -47,10 +51,10 @@ describe('agent-relay doctor', () => {
       AGENT_API_KEY: 'agent-key-ok',
       SLACK_SIGNING_SECRET: 'sig',
       SLACK_BOT_TOKEN: 'xoxb-good-token',
-      SLACK_API_URL: slack.apiUrl,
+      SLACK_API_URL: slack.url,
       GITHUB_WEBHOOK_SECRET: 'wh',
       GITHUB_TOKEN: 'ghp_good_token',
-      GITHUB_API_URL: github.apiUrl,
+      GITHUB_API_URL: github.url,
     });
     expect(line(text, 'configuration')).toMatch(/✔ configuration +valid/);
     expect(line(text, 'database')).toMatch(/✔ database +SQLite at .*doctor\.db: reachable/);
@@ -73,10 +77,10 @@ describe('agent-relay doctor', () => {
       AGENT_API_KEY: 'agent-key-WRONG',
       SLACK_SIGNING_SECRET: 'sig',
       SLACK_BOT_TOKEN: 'xoxb-WRONG',
-      SLACK_API_URL: slack.apiUrl,
+      SLACK_API_URL: slack.url,
       GITHUB_WEBHOOK_SECRET: 'wh',
       GITHUB_TOKEN: 'ghp_WRONG',
-      GITHUB_API_URL: github.apiUrl,
+      GITHUB_API_URL: github.url,
     });
     expect(line(text, 'agent service')).toContain(
       `✘ agent service  ${emulator.baseUrl} rejected AGENT_API_KEY (401)`,
@@ -85,7 +89,7 @@ describe('agent-relay doctor', () => {
       '✘ slack          auth.test: invalid_auth (check SLACK_BOT_TOKEN)',
     );
     expect(line(text, 'github')).toContain(
-      `✘ github         GITHUB_TOKEN was rejected by ${github.apiUrl} (401)`,
+      `✘ github         GITHUB_TOKEN was rejected by ${github.url} (401)`,
     );
     expect(text).toContain('2 ok, 3 failed, 0 skipped');
     expect(text).not.toContain('WRONG');
@@ -93,13 +97,12 @@ describe('agent-relay doctor', () => {
   });
 
   it('checks a GitHub App with a JWT signed by its key', async () => {
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
     const { text } = await doctor({
       GITHUB_WEBHOOK_SECRET: 'wh',
-      GITHUB_APP_ID: '4242',
+      GITHUB_APP_ID: String(APP_ID),
       GITHUB_PRIVATE_KEY: pem,
-      GITHUB_API_URL: github.apiUrl,
+      GITHUB_API_URL: github.url,
     });
     expect(line(text, 'github')).toContain(
       '✔ github         GitHub App agent-relay authenticated, 1 installation(s)',

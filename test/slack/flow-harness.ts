@@ -21,8 +21,8 @@ import { createSlackIngress } from '../../src/slack/ingress/slack-ingress.js';
 import { createSlackNotifier } from '../../src/slack/notify/notifier.js';
 import { openStore } from '../../src/store/index.js';
 import { TEST_SIGNING_SECRET, postSlack } from '../helpers/slack.js';
-import type { FakeMessage, FakeSlackApi } from './fake-slack-api.js';
-import { startFakeSlackApi } from './fake-slack-api.js';
+import type { FakeMessage, FakeSlackApi } from '../../src/fakes/slack-web-api.js';
+import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { RecordingLogger } from '../helpers/test-logger.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
 

@@ -12,7 +12,7 @@ import {
   slashCommandBody,
 } from '../helpers/slack.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import type { FakeMessage } from './fake-slack-api.js';
+import type { FakeMessage } from '../../src/fakes/slack-web-api.js';
 import type { Flow } from './flow-harness.js';
 import { startFlow } from './flow-harness.js';
 

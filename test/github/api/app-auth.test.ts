@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../../src/core/ports/index.js';
 import { createGitHubNotifier, type GitHubNotifier } from '../../../src/github/notify/notifier.js';
-import { startFakeGitHub, type FakeGitHub } from '../fake-github-api.js';
+import { startFakeGitHub, type FakeGitHub } from '../../../src/fakes/github-rest-api.js';
 import { sampleRun } from '../models.js';
 import { createRecordingLogger } from '../../helpers/test-logger.js';
 

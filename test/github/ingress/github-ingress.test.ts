@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { postGitHub, signGitHub, TEST_GITHUB_SECRET } from '../../helpers/github.js';
+import { signGitHub } from '../../../src/fakes/sign-requests.js';
+import { postGitHub, TEST_GITHUB_SECRET } from '../../helpers/github.js';
 import {
   FIXTURE_EVENT,
   fixture,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../../src/core/ports/index.js';
 import { createGitHubNotifier, type GitHubNotifier } from '../../../src/github/notify/notifier.js';
-import { startFakeGitHub, type FakeGitHub } from '../fake-github-api.js';
+import { startFakeGitHub, type FakeGitHub } from '../../../src/fakes/github-rest-api.js';
 import { SAMPLE_MODELS, sampleRun } from '../models.js';
 import { createRecordingLogger, type RecordingLogger } from '../../helpers/test-logger.js';
 

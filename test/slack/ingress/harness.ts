@@ -10,8 +10,8 @@ import type { Trigger } from '../../../src/core/trigger.js';
 import type { SlackIngress, SlackIngressDeps } from '../../../src/slack/ingress/slack-ingress.js';
 import { createSlackIngress } from '../../../src/slack/ingress/slack-ingress.js';
 import { TEST_SIGNING_SECRET } from '../../helpers/slack.js';
-import type { FakeSlackApi } from '../fake-slack-api.js';
-import { startFakeSlackApi } from '../fake-slack-api.js';
+import type { FakeSlackApi } from '../../../src/fakes/slack-web-api.js';
+import { startFakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import type { RecordingLogger } from '../../helpers/test-logger.js';
 import { createRecordingLogger } from '../../helpers/test-logger.js';
 

@@ -493,7 +493,7 @@ describe('Slack ingress: lifecycle', () => {
   });
 
   it('fails to start when Slack refuses the bot token', async () => {
-    const { startFakeSlackApi } = await import('../fake-slack-api.js');
+    const { startFakeSlackApi } = await import('../../../src/fakes/slack-web-api.js');
     const api = await startFakeSlackApi();
     api.failNext('auth.test', { error: 'invalid_auth' });
     const ingress = createSlackIngress({

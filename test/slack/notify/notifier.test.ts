@@ -4,8 +4,8 @@ import { notice, runStatusMessage } from '../../../src/core/message/render-model
 import { toRunView } from '../../../src/core/message/run-view.js';
 import type { SlackNotifier } from '../../../src/slack/notify/notifier.js';
 import { createSlackNotifier } from '../../../src/slack/notify/notifier.js';
-import type { FakeSlackApi } from '../fake-slack-api.js';
-import { startFakeSlackApi } from '../fake-slack-api.js';
+import type { FakeSlackApi } from '../../../src/fakes/slack-web-api.js';
+import { startFakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import { createRecordingLogger } from '../../helpers/test-logger.js';
 
 let api: FakeSlackApi;

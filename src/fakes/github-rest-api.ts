@@ -1,0 +1,159 @@
+/**
+ * A fake GitHub REST API on loopback (node:http, 127.0.0.1, port 0), for the demo, the tests
+ * and the benchmarks. It records what it receives (every request; comments, edits, review
+ * replies, reactions, installation-token requests, installation lookups), checks credentials
+ * like GitHub does (github-auth.ts), answers the endpoints agent-relay and `doctor` call
+ * (github-routes.ts), and can be told to fail the next N matching requests (403 secondary
+ * rate limit, 500, 404, …) or to be down altogether.
+ */
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createGitHubAuth } from './github-auth.js';
+import type { GitHubCredentials } from './github-auth.js';
+import { routeGitHub } from './github-routes.js';
+import type { RouteContext } from './github-routes.js';
+import { BOT_LOGIN, createGitHubState } from './github-state.js';
+import type { FakeComment, FakeReaction, GitHubChange } from './github-state.js';
+
+export type { FakeComment, FakeReaction, GitHubChange } from './github-state.js';
+export { issueOf } from './github-state.js';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  body: Record<string, unknown> | undefined;
+  authorization?: string;
+  /** Arrival, real time (ms, `performance.now()`). */
+  at: number;
+}
+
+export interface FailureRule {
+  method?: string;
+  path?: RegExp;
+  status: number;
+  times?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface FakeGitHubOptions extends GitHubCredentials {
+  /** The clock of installation-token expiry and comment times (default real time). */
+  now?: () => number;
+}
+
+export interface FakeGitHub {
+  url: string;
+  /** The login of the App's bot, the author of every comment agent-relay writes. */
+  botLogin: string;
+  requests: RecordedRequest[];
+  comments: Map<number, FakeComment>;
+  reactions: FakeReaction[];
+  tokenRequests: { installationId: number; token: string }[];
+  installationLookups: string[];
+  failNext(rule: FailureRule): void;
+  /** While down, every request answers 503 (an outage). */
+  setDown(down: boolean): void;
+  setInstallation(owner: string, repo: string, installationId: number): void;
+  setPullRequest(
+    owner: string,
+    repo: string,
+    number: number,
+    refs: { head: string; base: string },
+  ): void;
+  /** Comments of a thread in creation order. */
+  commentsOn(owner: string, repo: string, number: number): FakeComment[];
+  /** A person comments on an issue (the webhook about it is the caller's to send). */
+  addHumanComment(
+    issue: { owner: string; repo: string; number: number },
+    author: string,
+    body: string,
+  ): FakeComment;
+  /** Every comment, edit and reaction agent-relay makes, as it happens. */
+  onChange(listener: (change: GitHubChange) => void): void;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(text);
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
+}
+
+export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+  const now = options.now ?? Date.now;
+  const state = createGitHubState(now);
+  const auth = createGitHubAuth(options, now);
+  const context: RouteContext = {
+    state,
+    auth,
+    installationLookups: [],
+    ...(options.app ? { appId: options.app.appId } : {}),
+  };
+  const requests: RecordedRequest[] = [];
+  const rules: FailureRule[] = [];
+  let down = false;
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const method = req.method ?? 'GET';
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const path = url.pathname;
+      const body = await readJson(req).catch(() => undefined);
+      const authorization = req.headers.authorization;
+      requests.push({ method, path, body, authorization, at: performance.now() });
+      if (down) return send(res, 503, { message: 'Service Unavailable' });
+      const rule = rules.find(
+        (r) =>
+          (r.times ?? 1) > 0 &&
+          (r.method === undefined || r.method === method) &&
+          (r.path === undefined || r.path.test(path)),
+      );
+      if (rule !== undefined) {
+        rule.times = (rule.times ?? 1) - 1;
+        const failure = rule.body ?? { message: `fake failure ${rule.status}` };
+        return send(res, rule.status, failure, rule.headers);
+      }
+      if (!auth.authorized(path, authorization))
+        return send(res, 401, { message: 'Bad credentials' });
+      const reply = routeGitHub(context, { method, path, query: url.searchParams, body });
+      send(res, reply.status, reply.body);
+    })().catch((err: unknown) => send(res, 500, { message: String(err) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    botLogin: BOT_LOGIN,
+    requests,
+    comments: state.comments,
+    reactions: state.reactions,
+    tokenRequests: auth.tokenRequests,
+    installationLookups: context.installationLookups,
+    failNext: (rule) => rules.push({ ...rule }),
+    setDown: (value) => void (down = value),
+    setInstallation: (owner, repo, id) =>
+      state.installations.set(`${owner}/${repo}`.toLowerCase(), id),
+    setPullRequest: (owner, repo, number, refs) =>
+      state.pulls.set(`${owner}/${repo}#${number}`.toLowerCase(), refs),
+    commentsOn: (owner, repo, number) =>
+      [...state.comments.values()].filter(
+        (c) => c.owner === owner && c.repo === repo && c.number === number,
+      ),
+    addHumanComment: ({ owner, repo, number }, author, body) =>
+      state.create({ kind: 'issue', owner, repo, number, body, author }),
+    onChange: state.onChange,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * The REST endpoints the fake GitHub answers, as GitHub answers them: issue comments (create,
+ * edit, list with `since` and pages), review-comment replies, reactions, pull requests'
+ * branches, installation tokens and lookups, and `/rate_limit`, `/user` and `/app` (what
+ * `doctor` asks).
+ */
+import type { createGitHubAuth } from './github-auth.js';
+import { commentJson } from './github-state.js';
+import type { GitHubState } from './github-state.js';
+
+export interface GitHubRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: Record<string, unknown> | undefined;
+}
+
+export interface Reply {
+  status: number;
+  body: unknown;
+}
+
+export interface RouteContext {
+  state: GitHubState;
+  auth: ReturnType<typeof createGitHubAuth>;
+  appId?: string | number;
+  installationLookups: string[];
+}
+
+type Handler = (ctx: RouteContext, m: string[], req: GitHubRequest) => Reply;
+
+const NOT_FOUND: Reply = { status: 404, body: { message: 'Not Found' } };
+const ok = (body: unknown, status = 200): Reply => ({ status, body });
+const text = (req: GitHubRequest) => (typeof req.body?.body === 'string' ? req.body.body : '');
+const repoKey = (owner = '', repo = '') => `${owner}/${repo}`.toLowerCase();
+
+function listComments(ctx: RouteContext, [, o, r, kind, n]: string[], req: GitHubRequest) {
+  // The thread's comments (review comments for `pulls`), oldest first, `since` and pages.
+  const since = req.query.get('since');
+  const perPage = Number(req.query.get('per_page') ?? 30);
+  const page = Number(req.query.get('page') ?? 1);
+  const all = [...ctx.state.comments.values()]
+    .filter(
+      (c) =>
+        c.kind === (kind === 'issues' ? 'issue' : 'review') &&
+        repoKey(c.owner, c.repo) === repoKey(o, r) &&
+        c.number === Number(n) &&
+        (since === null || c.updatedAt >= Date.parse(since)),
+    )
+    .sort((a, b) => a.id - b.id);
+  return ok(all.slice((page - 1) * perPage, page * perPage).map(commentJson));
+}
+
+const REACTION_TARGETS = {
+  'issues/comments': 'issue_comment',
+  'pulls/comments': 'review_comment',
+  issues: 'issue',
+} as const;
+
+const ROUTES: [string, RegExp, Handler][] = [
+  [
+    'GET',
+    /^\/rate_limit$/,
+    () => {
+      const core = { limit: 5000, remaining: 4999, reset: 0, used: 1 };
+      return ok({ resources: { core }, rate: core });
+    },
+  ],
+  ['GET', /^\/user$/, () => ok({ login: 'relay-user', type: 'User' })],
+  [
+    'GET',
+    /^\/app$/,
+    (ctx) =>
+      ok({
+        id: ctx.appId,
+        slug: 'agent-relay',
+        name: 'agent-relay',
+        installations_count: new Set(ctx.state.installations.values()).size,
+      }),
+  ],
+  [
+    'POST',
+    /^\/app\/installations\/(\d+)\/access_tokens$/,
+    (ctx, [, id]) => {
+      const { token, expiresAt } = ctx.auth.mint(Number(id));
+      const permissions = {
+        issues: 'write',
+        pull_requests: 'write',
+        metadata: 'read',
+        contents: 'read',
+      };
+      const expires_at = new Date(expiresAt).toISOString();
+      return ok({ token, expires_at, permissions, repository_selection: 'all' }, 201);
+    },
+  ],
+  [
+    'GET',
+    /^\/repos\/([^/]+)\/([^/]+)\/installation$/,
+    (ctx, [, o, r]) => {
+      ctx.installationLookups.push(`${o}/${r}`);
+      const id = ctx.state.installations.get(repoKey(o, r));
+      return id === undefined ? NOT_FOUND : ok({ id, app_id: ctx.appId });
+    },
+  ],
+  [
+    'GET',
+    /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/,
+    (ctx, [, o, r, n]) => {
+      const refs = ctx.state.pulls.get(`${repoKey(o, r)}#${n}`);
+      if (refs === undefined) return NOT_FOUND;
+      return ok({ number: Number(n), head: { ref: refs.head }, base: { ref: refs.base } });
+    },
+  ],
+  ['GET', /^\/repos\/([^/]+)\/([^/]+)\/(issues|pulls)\/(\d+)\/comments$/, listComments],
+  [
+    'POST',
+    /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/,
+    (ctx, [, owner = '', repo = '', n], req) => {
+      const c = ctx.state.create({
+        kind: 'issue',
+        owner,
+        repo,
+        number: Number(n),
+        body: text(req),
+      });
+      ctx.state.emit({ kind: 'comment', comment: c });
+      return ok(commentJson(c), 201);
+    },
+  ],
+  [
+    'POST',
+    /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/comments\/(\d+)\/replies$/,
+    (ctx, [, owner = '', repo = '', n, root], req) => {
+      const c = ctx.state.create({
+        kind: 'review',
+        owner,
+        repo,
+        number: Number(n),
+        body: text(req),
+        inReplyTo: Number(root),
+      });
+      ctx.state.emit({ kind: 'comment', comment: c });
+      return ok(commentJson(c), 201);
+    },
+  ],
+  [
+    'PATCH',
+    /^\/repos\/[^/]+\/[^/]+\/(issues|pulls)\/comments\/(\d+)$/,
+    (ctx, [, kind, id], req) => {
+      const c = ctx.state.comments.get(Number(id));
+      if (c === undefined || c.kind !== (kind === 'issues' ? 'issue' : 'review')) return NOT_FOUND;
+      ctx.state.edit(c, text(req));
+      return ok(commentJson(c));
+    },
+  ],
+  [
+    'POST',
+    /^\/repos\/([^/]+)\/([^/]+)\/(issues\/comments|pulls\/comments|issues)\/(\d+)\/reactions$/,
+    (ctx, [, owner = '', repo = '', on, id], req) => {
+      const target = REACTION_TARGETS[on as keyof typeof REACTION_TARGETS];
+      const content = String(req.body?.content);
+      ctx.state.react({ target, id: Number(id), content }, { owner, repo });
+      return ok({ id: ctx.state.reactions.length, content: req.body?.content }, 201);
+    },
+  ],
+];
+
+export function routeGitHub(ctx: RouteContext, req: GitHubRequest): Reply {
+  if (text(req).length > 65_536) {
+    return {
+      status: 422,
+      body: {
+        message: 'Validation Failed',
+        errors: [{ message: 'Body is too long (maximum is 65536 characters)' }],
+      },
+    };
+  }
+  for (const [method, pattern, handler] of ROUTES) {
+    const m = method === req.method ? pattern.exec(req.path) : null;
+    if (m) return handler(ctx, [...m], req);
+  }
+  return {
+    status: 404,
+    body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
+  };
+}

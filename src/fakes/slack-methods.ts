@@ -1,0 +1,135 @@
+/**
+ * The Web API methods the fake Slack answers, as Slack answers them: chat.postMessage,
+ * chat.update, chat.postEphemeral, reactions.add, conversations.replies and .history,
+ * auth.test, views.open, apps.connections.open, chat.getPermalink and users.info.
+ */
+import { compareTs } from './slack-messages.js';
+import type { SlackStore } from './slack-messages.js';
+
+export interface FakeIdentity {
+  user_id: string;
+  bot_id: string;
+  team_id: string;
+  /** The bot's name. */
+  user: string;
+  /** The workspace's name and address. */
+  team: string;
+  url: string;
+}
+
+export interface SlackMethodContext {
+  store: SlackStore;
+  identity: FakeIdentity;
+  /** What apps.connections.open answers, if Socket Mode is on. */
+  socketUrl(): string | undefined;
+}
+
+type Answer = Record<string, unknown>;
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function isMetadata(v: unknown): v is { event_type: string } {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as { event_type?: unknown }).event_type === 'string'
+  );
+}
+
+/** The fields of a message the bot posts (chat.postMessage, chat.postEphemeral). */
+function botMessage(ctx: SlackMethodContext, channel: string, p: Record<string, unknown>) {
+  return {
+    channel,
+    text: str(p.text) ?? '',
+    user: ctx.identity.user_id,
+    bot_id: ctx.identity.bot_id,
+    ...(Array.isArray(p.blocks) ? { blocks: p.blocks } : {}),
+    ...(str(p.thread_ts) ? { thread_ts: str(p.thread_ts) } : {}),
+  };
+}
+
+const page = (messages: unknown[]): Answer => ({
+  ok: true,
+  messages,
+  has_more: false,
+  response_metadata: { next_cursor: '' },
+});
+
+export function answerSlackMethod(
+  ctx: SlackMethodContext,
+  method: string,
+  p: Record<string, unknown>,
+): Answer {
+  const { store, identity } = ctx;
+  const channel = str(p.channel) ?? '';
+  switch (method) {
+    case 'auth.test':
+      return { ok: true, ...identity };
+    case 'chat.postMessage': {
+      if (channel === '') return { ok: false, error: 'channel_not_found' };
+      const m = store.add({
+        ...botMessage(ctx, channel, p),
+        ...(isMetadata(p.metadata) ? { metadata: p.metadata } : {}),
+      });
+      store.emit({ kind: 'post', message: m });
+      const { history: _h, reactions: _r, ...posted } = m;
+      return { ok: true, channel, ts: m.ts, message: posted };
+    }
+    case 'chat.update': {
+      const m = store.find(channel, str(p.ts) ?? '');
+      if (m === undefined) return { ok: false, error: 'message_not_found' };
+      m.text = str(p.text) ?? m.text;
+      if (Array.isArray(p.blocks)) m.blocks = p.blocks;
+      m.history.push({ text: m.text, ...(m.blocks ? { blocks: m.blocks } : {}) });
+      store.emit({ kind: 'update', message: m });
+      return { ok: true, channel, ts: m.ts, text: m.text };
+    }
+    case 'chat.postEphemeral': {
+      const m = store.add({ ...botMessage(ctx, channel, p), onlyFor: str(p.user) ?? '' });
+      store.emit({ kind: 'post', message: m });
+      return { ok: true, message_ts: m.ts };
+    }
+    case 'reactions.add': {
+      const ts = str(p.timestamp) ?? '';
+      // A message the fake was not told of (someone spoke before the test began) is real too.
+      const m = store.find(channel, ts) ?? store.add({ channel, ts, text: '' });
+      const name = str(p.name) ?? '';
+      if (m.reactions.includes(name)) return { ok: false, error: 'already_reacted' };
+      m.reactions.push(name);
+      store.emit({ kind: 'react', message: m, reaction: name });
+      return { ok: true };
+    }
+    case 'conversations.replies': {
+      const thread = store.thread(channel, str(p.ts) ?? '').filter((m) => m.onlyFor === undefined);
+      if (thread.length === 0) return { ok: false, error: 'thread_not_found' };
+      return page(store.listed(thread, p));
+    }
+    case 'conversations.history': {
+      // Top-level messages (and thread parents), newest first, as Slack lists them.
+      const top = store.messages
+        .filter((m) => m.channel === channel && (!m.thread_ts || m.thread_ts === m.ts))
+        .sort((a, b) => compareTs(b.ts, a.ts));
+      return page(store.listed(top, p));
+    }
+    case 'views.open':
+      return { ok: true, view: { id: 'V0000001' } };
+    case 'apps.connections.open': {
+      const url = ctx.socketUrl();
+      return url === undefined ? { ok: false, error: 'invalid_auth' } : { ok: true, url };
+    }
+    case 'chat.getPermalink':
+      return {
+        ok: true,
+        channel,
+        permalink: `${identity.url}archives/${channel}/p${(str(p.message_ts) ?? '').replace('.', '')}`,
+      };
+    case 'users.info': {
+      const id = str(p.user) ?? '';
+      return { ok: true, user: { id, name: id.toLowerCase(), real_name: id } };
+    }
+    default:
+      return { ok: false, error: 'unknown_method' };
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * A fake of Slack's Web API on loopback, for the demo, the tests and the benchmarks: records
+ * every call to `/api/<method>` (form or JSON bodies, as the WebClient sends them, with the
+ * token, the status answered and Slack's `error`), keeps the messages as Slack would
+ * (slack-messages.ts) and answers the methods agent-relay calls (slack-methods.ts). It checks
+ * the bot token when given one, and can be told to fail the next calls of a method (429 with
+ * Retry-After, HTTP 5xx, a Slack error).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSlackStore } from './slack-messages.js';
+import type { FakeMessage, SlackChange } from './slack-messages.js';
+import { answerSlackMethod } from './slack-methods.js';
+import type { FakeIdentity } from './slack-methods.js';
+
+export type { FakeMessage, SlackChange } from './slack-messages.js';
+export type { FakeIdentity } from './slack-methods.js';
+
+export interface RecordedCall {
+  method: string;
+  params: Record<string, unknown>;
+  /** The bearer token the call carried. */
+  token?: string;
+  /** HTTP status the fake answered. */
+  status: number;
+  /** Slack's `error` when the fake answered ok:false. */
+  error?: string;
+  at: number;
+}
+
+export type Failure =
+  { status: 429; retryAfter?: number } | { status: 500 | 502 | 503 } | { error: string };
+
+export interface FakeSlackOptions {
+  identity?: Partial<FakeIdentity>;
+  /** The bot token every call must carry (`invalid_auth` otherwise); any token if unset. */
+  token?: string;
+  /** The clock of message ts values and call times (default real time). */
+  clock?: () => number;
+}
+
+export interface FakeSlackApi {
+  /** Web API base, e.g. `http://127.0.0.1:1234/api/`. */
+  readonly url: string;
+  readonly calls: RecordedCall[];
+  /** What everyone in the channels sees, in the order it was posted. */
+  readonly messages: FakeMessage[];
+  /** Ephemeral messages (each with `onlyFor`). */
+  readonly ephemerals: FakeMessage[];
+  readonly identity: FakeIdentity;
+  callsTo(method: string): RecordedCall[];
+  /** Successful calls of a method. */
+  okCallsTo(method: string): RecordedCall[];
+  message(channel: string, ts: string): FakeMessage | undefined;
+  /** The thread rooted at `ts` as its users see it (ephemerals included), oldest first. */
+  thread(channel: string, ts: string): FakeMessage[];
+  /** Put a message into a channel (someone spoke); returns its ts. */
+  seedMessage(m: {
+    channel: string;
+    text: string;
+    user?: string;
+    bot_id?: string;
+    thread_ts?: string;
+    ts?: string;
+  }): string;
+  /** Fail the next `times` calls of `method`. */
+  failNext(method: string, failure: Failure, times?: number): void;
+  /** Every post, edit and reaction, as it happens. */
+  onChange(listener: (change: SlackChange) => void): void;
+  /** Answer apps.connections.open with this WebSocket URL. */
+  socketUrl?: string;
+  close(): Promise<void>;
+}
+
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'view']);
+
+function parseParams(contentType: string, raw: string): Record<string, unknown> {
+  if (raw === '') return {};
+  if (contentType.startsWith('application/json')) return JSON.parse(raw) as Record<string, unknown>;
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    params[key] = JSON_FIELDS.has(key) ? (JSON.parse(value) as unknown) : value;
+  }
+  return params;
+}
+
+/** Methods called with another credential than the bot token (the app-level token). */
+const APP_TOKEN_METHODS = new Set(['apps.connections.open']);
+
+export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise<FakeSlackApi> {
+  const identity: FakeIdentity = {
+    user_id: 'UBOT0001',
+    bot_id: 'BBOT0001',
+    team_id: 'T0000001',
+    user: 'agent-relay',
+    team: 'Fake',
+    url: 'https://fake.slack.test/',
+    ...options.identity,
+  };
+  const now = options.clock ?? (() => Date.now());
+  const store = createSlackStore(now);
+  const calls: RecordedCall[] = [];
+  const failures = new Map<string, Failure[]>();
+  const context = { store, identity, socketUrl: () => api.socketUrl };
+
+  function answer(method: string, params: Record<string, unknown>, token: string | undefined) {
+    const checked = options.token !== undefined && !APP_TOKEN_METHODS.has(method);
+    if (checked && token === undefined) return { ok: false, error: 'not_authed' };
+    if (checked && token !== options.token) return { ok: false, error: 'invalid_auth' };
+    return answerSlackMethod(context, method, params);
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const method = /^\/api\/([A-Za-z.]+)/.exec(req.url ?? '')?.[1] ?? '';
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let params: Record<string, unknown>;
+      try {
+        params = parseParams(req.headers['content-type'] ?? '', raw);
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      const auth = req.headers.authorization;
+      const token = auth?.startsWith('Bearer ')
+        ? auth.slice(7)
+        : typeof params.token === 'string'
+          ? params.token
+          : undefined;
+      const call: RecordedCall = {
+        method,
+        params,
+        status: 200,
+        at: now(),
+        ...(token ? { token } : {}),
+      };
+      calls.push(call);
+      const failure = failures.get(method)?.shift();
+      if (failure !== undefined && !('error' in failure)) {
+        call.status = failure.status;
+        const headers: Record<string, string> = { 'content-type': 'application/json' };
+        if (failure.status === 429 && failure.retryAfter !== undefined)
+          headers['retry-after'] = String(failure.retryAfter);
+        res
+          .writeHead(failure.status, headers)
+          .end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+        return;
+      }
+      const body = failure ? { ok: false, error: failure.error } : answer(method, params, token);
+      if (body.ok === false) call.error = String(body.error);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  const api: FakeSlackApi = {
+    url: `http://127.0.0.1:${port}/api/`,
+    calls,
+    messages: store.messages,
+    ephemerals: store.ephemerals,
+    identity,
+    callsTo: (method) => calls.filter((c) => c.method === method),
+    okCallsTo: (method) =>
+      calls.filter((c) => c.method === method && c.status === 200 && c.error === undefined),
+    message: store.find,
+    thread: store.thread,
+    seedMessage: (m) => store.add(m).ts,
+    failNext(method, failure, times = 1) {
+      const queue = failures.get(method) ?? [];
+      for (let i = 0; i < times; i++) queue.push(failure);
+      failures.set(method, queue);
+    },
+    onChange: store.onChange,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  return api;
+}
