@@ -19,9 +19,18 @@ export interface CliIo {
   onReady?(emulator: Emulator): void;
 }
 
-const USAGE = `usage: emulator [--port 8787] [--host 127.0.0.1] [--api-key dev-key] [--fast] [--quiet]
-  --fast   short state timings (a run ends in about 0.3 s)
-  --quiet  no request log`;
+const USAGE = `usage: agent-relay emulator [--port 8787] [--host 127.0.0.1] [--api-key dev-key] [--fast] [--quiet]
+
+Runs the local Agent Run Service emulator until SIGINT or SIGTERM. The first line on stdout
+is its base URL (…/api/v1) alone.
+
+options:
+  --port N       port to listen on (0: any free port; default 8787)
+  --host ADDR    address to bind (default 127.0.0.1)
+  --api-key KEY  the bearer key it accepts (default dev-key)
+  --fast         short state timings (a run ends in about 0.3 s)
+  --quiet        no request log
+  --help         this text (also -h)`;
 
 function parse(argv: string[]) {
   try {
@@ -39,7 +48,9 @@ function parse(argv: string[]) {
       allowPositionals: false,
     }).values;
   } catch (err) {
-    throw new EmulatorCliError(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    const problem = err instanceof Error ? err.message : String(err);
+    // node:util says "Unknown option '--x'"; lower-cased, it reads like the other commands' errors.
+    throw new EmulatorCliError(`${problem.charAt(0).toLowerCase()}${problem.slice(1)}\n\n${USAGE}`);
   }
 }
 
