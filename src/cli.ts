@@ -2,7 +2,7 @@
 /**
  * The `agent-relay` command: start (the default), emulator, migrate, doctor, healthcheck, demo;
  * each answers --help (or -h) with its usage and refuses arguments it does not take (exit 2).
- * `main(argv)` returns the exit code; the bin wrapper at the bottom exits with it.
+ * `main(argv)` returns the exit code; `runCli(argv)` exits with it.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -286,8 +286,9 @@ function invokedDirectly(): boolean {
   }
 }
 
-if (invokedDirectly()) {
-  main(process.argv.slice(2)).then(
+/** Runs the command and ends the process with its exit code (bin/agent-relay.js calls this). */
+export function runCli(argv: string[]): void {
+  main(argv).then(
     (code) => process.exit(code),
     (err: unknown) => {
       process.stderr.write(`agent-relay: ${err instanceof Error ? err.stack : String(err)}\n`);
@@ -295,3 +296,6 @@ if (invokedDirectly()) {
     },
   );
 }
+
+// `node dist/cli.js …` (the container) and `tsx src/cli.ts …` (the npm scripts).
+if (invokedDirectly()) runCli(process.argv.slice(2));

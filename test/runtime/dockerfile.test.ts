@@ -111,7 +111,9 @@ describe('Dockerfile', () => {
     const cmd = jsonArgs(ops(runtime!, 'CMD')[0]!.args);
     expect(cmd).toEqual(['node', 'dist/cli.js', 'start']);
     expect(existsSync(join(ROOT, sourceOf(cmd[1]!)))).toBe(true);
-    expect(pkg.bin['agent-relay']).toBe(cmd[1]);
+    // The `agent-relay` bin runs this same compiled file once built (test/runtime/bin.test.ts).
+    const bin = readFileSync(join(ROOT, pkg.bin['agent-relay']!), 'utf8');
+    expect(bin).toContain(`new URL('../${cmd[1]}', import.meta.url)`);
 
     const user = ops(runtime!, 'USER')[0]?.args;
     expect(user).toBeDefined();
