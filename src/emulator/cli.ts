@@ -1,6 +1,7 @@
 /**
  * `agent-relay emulator [--port 8787] [--host 127.0.0.1] [--api-key KEY] [--fast] [--quiet]`:
- * runs the emulator until SIGINT/SIGTERM. The first stdout line is the base URL alone.
+ * runs the emulator until SIGINT/SIGTERM. The first stdout line is the base URL alone; the next
+ * ones say the key it accepts and a curl command that works as pasted.
  */
 import { parseArgs } from 'node:util';
 import { FAST_TIMINGS, startEmulator } from './index.js';
@@ -66,6 +67,17 @@ function signalPromise(): Promise<string> {
   });
 }
 
+/** A single-quoted shell word (a quote inside becomes '\\''). */
+const shellWord = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** A ready-to-paste request the emulator answers with 200: the list of runs. */
+export function curlExample(baseUrl: string, apiKey: string): string {
+  const url = `${baseUrl}/agent/runs`;
+  // An IPv6 address's brackets would be a glob to curl (-g stops that) and to some shells.
+  const target = url.includes('[') ? `-g ${shellWord(url)}` : url;
+  return `curl -H ${shellWord(`Authorization: Bearer ${apiKey}`)} ${target}`;
+}
+
 /** Starts the emulator and resolves once it has closed after a stop signal. */
 export async function runEmulatorCli(argv: string[], io?: CliIo): Promise<void> {
   const out = io?.out ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -87,7 +99,10 @@ export async function runEmulatorCli(argv: string[], io?: CliIo): Promise<void> 
     ...(args.quiet ? {} : { log: err }),
   });
   const stop = io?.stopSignal ?? signalPromise();
+  // The first line stays the base URL alone: tests and scripts read it.
   out(emulator.baseUrl);
+  out(`API key: ${args['api-key']} (sent as Authorization: Bearer; --api-key sets another)`);
+  out(`Try: ${curlExample(emulator.baseUrl, args['api-key'])}`);
   err(
     `Agent Run Service emulator listening on ${emulator.baseUrl} (admin: ${emulator.url}/_emulator/stats)`,
   );

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +31,75 @@ describe('runEmulatorCli', () => {
     await done;
     await expect(fetch(emu.baseUrl + '/agent/runs')).rejects.toThrow();
   });
+
+  /** Starts the CLI with `argv` and hands back its output and the emulator once it is ready. */
+  async function started(argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    let stop!: () => void;
+    const stopSignal = new Promise<void>((resolve) => (stop = resolve));
+    let ready!: (e: Emulator) => void;
+    const readyP = new Promise<Emulator>((resolve) => (ready = resolve));
+    const done = runEmulatorCli(argv, {
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+      stopSignal,
+      onReady: ready,
+    });
+    const emu = await readyP;
+    return { out, err, emu, stop: () => (stop(), done) };
+  }
+
+  /** The words a POSIX shell makes of `command` (printf stands in for its program). */
+  function shellWords(command: string): string[] {
+    const [program, ...rest] = command.split(' ');
+    const echoed = execFileSync('sh', ['-c', `printf '%s\\n' ${rest.join(' ')}`], {
+      encoding: 'utf8',
+    });
+    return [program!, ...echoed.split('\n').slice(0, -1)];
+  }
+
+  it('says after the URL which key it accepts, and a curl command that works as pasted', async () => {
+    const key = "it's my key";
+    const run = await started(['--port', '0', '--api-key', key, '--quiet']);
+    try {
+      expect(run.out[0]).toBe(run.emu.baseUrl);
+      expect(run.out[1]).toBe(
+        `API key: ${key} (sent as Authorization: Bearer; --api-key sets another)`,
+      );
+      expect(run.out[2]).toMatch(/^Try: curl /);
+      const words = shellWords(run.out[2]!.slice('Try: '.length));
+      expect(words).toEqual([
+        'curl',
+        '-H',
+        `Authorization: Bearer ${key}`,
+        `${run.emu.baseUrl}/agent/runs`,
+      ]);
+      const res = await fetch(words[3]!, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it.skipIf(spawnSync('curl', ['--version']).status !== 0)(
+    'the printed curl command, run by a shell with the default key, answers 200',
+    async () => {
+      const run = await started(['--port', '0', '--quiet']);
+      try {
+        const curl = run.out[2]!.slice('Try: '.length);
+        expect(curl).toBe(`curl -H 'Authorization: Bearer dev-key' ${run.emu.baseUrl}/agent/runs`);
+        const status = await new Promise<string>((resolve, reject) =>
+          execFile('sh', ['-c', `${curl} -s -o /dev/null -w '%{http_code}'`], (error, stdout) =>
+            error ? reject(error) : resolve(stdout),
+          ),
+        );
+        expect(status).toBe('200');
+      } finally {
+        await run.stop();
+      }
+    },
+  );
 
   it.each([
     [['--port', 'abc']],
