@@ -195,7 +195,10 @@ function configOrReport(io: CliIo, env: Record<string, string | undefined>) {
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     io.err(err.message);
-    io.err('See "Configuration" in the README for every variable, or run `agent-relay doctor`.');
+    io.err(
+      'See "Configuration" in the README for every variable, or run `npm run doctor` ' +
+        '(`node dist/cli.js doctor` in the container).',
+    );
     return undefined;
   }
 }

@@ -188,5 +188,7 @@ describe('agent-relay CLI', () => {
     const text = run.err.join('\n');
     expect(text).toContain('LOG_LEVEL: must be trace, debug, info, warn, error, fatal or silent');
     expect(text).toContain('GITHUB_PRIVATE_KEY: required with GITHUB_APP_ID');
+    // The hint names forms that run: the npm script in a clone, the build in the container.
+    expect(text).toContain('`npm run doctor` (`node dist/cli.js doctor` in the container)');
   });
 });
