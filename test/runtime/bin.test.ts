@@ -61,8 +61,10 @@ export function runCli(argv${typed ? ': string[]' : ''}) {
 }`;
 
 describe('bin/agent-relay.js', () => {
-  it('is the package bin', () => {
+  it('is the package bin, and a fresh clone has it (npx links a bin only if its file exists)', () => {
     expect(BIN).toBe('bin/agent-relay.js');
+    const tracked = spawnSync('git', ['ls-files', '--error-unmatch', BIN], { cwd: ROOT });
+    expect(tracked.status, `${BIN} is committed, not built`).toBe(0);
   });
 
   it('runs dist/cli.js when it exists, passing the arguments and the exit code through', () => {
