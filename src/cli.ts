@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * The `agent-relay` command: start (the default), emulator, migrate, doctor, healthcheck.
- * `main(argv)` returns the exit code; the bin wrapper at the bottom exits with it.
+ * The `agent-relay` command: start (the default), emulator, migrate, doctor, healthcheck, demo;
+ * each answers --help (or -h) with its usage and refuses arguments it does not take (exit 2).
+ * `main(argv)` returns the exit code; `runCli(argv)` exits with it.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +21,10 @@ export interface CliIo {
   stopSignal?: Promise<string>;
 }
 
-const USAGE = `usage: agent-relay [command]
+const CONFIGURATION =
+  'Configuration comes from the environment (and ./.env when present); see "Configuration" in the README.';
+
+const USAGE = `usage: agent-relay [command] [--help]
 
 commands:
   start        start the service (default): HTTP server, inbox, tracker, outbox
@@ -29,51 +33,158 @@ commands:
   doctor       check configuration, database, Agent Run Service, Slack and GitHub
   healthcheck  GET /healthz of a running service on PORT (exit 0 when healthy)
   demo         a scripted Slack + GitHub conversation against local fakes (--fast)
-  help         this text;  --version  the version
+  help         this text (\`help <command>\`: that command's);  --version  the version
 
-Configuration comes from the environment (and ./.env when present); see "Configuration" in the README.`;
+\`agent-relay <command> --help\` shows what a command does and takes.
+${CONFIGURATION}`;
+
+interface Command {
+  usage: string;
+  /** Boolean flags it takes besides --help/-h, with their meaning. */
+  flags?: Record<string, string>;
+  run(
+    io: CliIo,
+    env: () => Record<string, string | undefined>,
+    flags: Set<string>,
+  ): Promise<number>;
+}
+
+/** Every command but `emulator`, which parses its own (string-valued) options. */
+const COMMANDS: Record<string, Command> = {
+  start: {
+    usage: `usage: agent-relay start
+
+Starts the service: one HTTP server (Slack events, GitHub webhooks, /healthz, /readyz,
+/metrics), the inbox worker, the tracker and the outbox worker, over one database (migrated
+first). Runs until SIGTERM or SIGINT, lets in-flight work finish, and exits 0; a second
+signal exits at once. Exits 1 with one line when it cannot start. The default command.`,
+    run: (io, env) => start(io, env()),
+  },
+  migrate: {
+    usage: `usage: agent-relay migrate
+
+Applies the database migrations to DATABASE_URL (creating the SQLite file and its directory
+if needed) and exits 0; exits 1 when the database cannot be opened. \`start\` applies them too.`,
+    run: (io, env) => migrate(io, env()),
+  },
+  doctor: {
+    usage: `usage: agent-relay doctor
+
+Checks the configuration, the database, the Agent Run Service (reachability and key, or the
+embedded emulator), the Slack bot token (auth.test) and the GitHub credentials, one line
+each. Exits 0 when nothing failed, 1 otherwise. Starts no service.`,
+    async run(io, env) {
+      const { runDoctor } = await import('./service/doctor.js');
+      return runDoctor({ env: env(), out: io.out });
+    },
+  },
+  healthcheck: {
+    usage: `usage: agent-relay healthcheck
+
+GET /healthz of the service running on HOST:PORT (127.0.0.1 when HOST is 0.0.0.0 or ::),
+with a 3 s limit: exits 0 when it answers 200, 1 otherwise. The container's health check.`,
+    run: (io, env) => healthcheck(io, env()),
+  },
+  demo: {
+    usage: `usage: agent-relay demo [--fast]
+
+A scripted Slack + GitHub conversation (a slash command, a follow-up, a cancel, a GitHub
+mention, a label, a factory) against the real service, the emulator and fake Slack and
+GitHub APIs, all in this process and on loopback; prints the transcript and exits 0.`,
+    flags: { '--fast': "the emulator's short timings: the whole demo in a few seconds" },
+    async run(io, _env, flags) {
+      const { runDemo } = await import('./demo/run-demo.js');
+      await runDemo({ out: io.out, fast: flags.has('--fast') });
+      return 0;
+    },
+  },
+};
 
 const defaultIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
+function usageOf(name: string, command: Command): string {
+  const flags = Object.entries(command.flags ?? {}).map(([f, m]) => `  ${f.padEnd(8)} ${m}`);
+  return [
+    command.usage,
+    '',
+    'options:',
+    ...flags,
+    `  ${'--help'.padEnd(8)} this text (also -h)`,
+    '',
+    name === 'demo' ? 'Runs on its own settings; the environment is not read.' : CONFIGURATION,
+  ].join('\n');
+}
+
+type Parsed = { help: true } | { help: false; flags: Set<string> } | { problem: string };
+
+/** --help/-h anywhere wins; otherwise any argument that is not one of the command's flags is a mistake. */
+function parseFlags(args: string[], command: Command): Parsed {
+  if (args.some((a) => a === '--help' || a === '-h')) return { help: true };
+  const flags = new Set<string>();
+  for (const arg of args) {
+    if (command.flags?.[arg] !== undefined) flags.add(arg);
+    else if (arg.startsWith('-')) return { problem: `unknown option ${JSON.stringify(arg)}` };
+    else return { problem: `unexpected argument ${JSON.stringify(arg)}` };
+  }
+  return { help: false, flags };
+}
+
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
-  const [command = 'start', ...rest] = argv;
+  const [name = 'start', ...rest] = argv;
   const env = () => io.env ?? readEnvironment();
-  switch (command) {
-    case 'start':
-      return start(io, env());
-    case 'emulator': {
-      const { runEmulatorCli } = await import('./emulator/cli.js');
-      await runEmulatorCli(rest, { out: io.out, err: io.err });
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (command) {
+    const parsed = parseFlags(rest, command);
+    if ('problem' in parsed) {
+      io.err(`agent-relay ${name}: ${parsed.problem}\n\n${usageOf(name, command)}`);
+      return 2;
+    }
+    if (parsed.help) {
+      io.out(usageOf(name, command));
       return 0;
     }
-    case 'migrate':
-      return migrate(io, env());
-    case 'doctor': {
-      const { runDoctor } = await import('./service/doctor.js');
-      return runDoctor({ env: env(), out: io.out });
-    }
-    case 'healthcheck':
-      return healthcheck(io, env());
-    case 'demo': {
-      const { runDemo } = await import('./demo/run-demo.js');
-      await runDemo({ out: io.out, fast: rest.includes('--fast') });
+    return command.run(io, env, parsed.flags);
+  }
+  switch (name) {
+    case 'emulator': {
+      const { EmulatorCliError, runEmulatorCli } = await import('./emulator/cli.js');
+      try {
+        await runEmulatorCli(rest, { out: io.out, err: io.err });
+      } catch (err) {
+        if (!(err instanceof EmulatorCliError)) throw err;
+        io.err(`agent-relay emulator: ${err.message}`);
+        return 2;
+      }
       return 0;
     }
     case 'help':
     case '--help':
-    case '-h':
-      io.out(USAGE);
+    case '-h': {
+      const [topic] = rest;
+      if (topic === undefined || ['help', '--help', '-h'].includes(topic)) {
+        io.out(USAGE);
+        return 0;
+      }
+      // `help emulator` is `emulator --help`; every other topic is a command's own usage.
+      if (topic === 'emulator') return main(['emulator', '--help'], io);
+      const about = Object.hasOwn(COMMANDS, topic) ? COMMANDS[topic] : undefined;
+      if (!about) {
+        io.err(`agent-relay help: unknown command ${JSON.stringify(topic)}\n\n${USAGE}`);
+        return 2;
+      }
+      io.out(usageOf(topic, about));
       return 0;
+    }
     case 'version':
     case '--version':
     case '-v':
       io.out(packageVersion());
       return 0;
     default:
-      io.err(`agent-relay: unknown command "${command}"\n\n${USAGE}`);
+      io.err(`agent-relay: unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
       return 2;
   }
 }
@@ -84,7 +195,10 @@ function configOrReport(io: CliIo, env: Record<string, string | undefined>) {
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     io.err(err.message);
-    io.err('See "Configuration" in the README for every variable, or run `agent-relay doctor`.');
+    io.err(
+      'See "Configuration" in the README for every variable, or run `npm run doctor` ' +
+        '(`node dist/cli.js doctor` in the container).',
+    );
     return undefined;
   }
 }
@@ -175,8 +289,9 @@ function invokedDirectly(): boolean {
   }
 }
 
-if (invokedDirectly()) {
-  main(process.argv.slice(2)).then(
+/** Runs the command and ends the process with its exit code (bin/agent-relay.js calls this). */
+export function runCli(argv: string[]): void {
+  main(argv).then(
     (code) => process.exit(code),
     (err: unknown) => {
       process.stderr.write(`agent-relay: ${err instanceof Error ? err.stack : String(err)}\n`);
@@ -184,3 +299,6 @@ if (invokedDirectly()) {
     },
   );
 }
+
+// `node dist/cli.js …` (the container) and `tsx src/cli.ts …` (the npm scripts).
+if (invokedDirectly()) runCli(process.argv.slice(2));

@@ -1,6 +1,7 @@
 /**
  * `agent-relay emulator [--port 8787] [--host 127.0.0.1] [--api-key KEY] [--fast] [--quiet]`:
- * runs the emulator until SIGINT/SIGTERM. The first stdout line is the base URL alone.
+ * runs the emulator until SIGINT/SIGTERM. The first stdout line is the base URL alone; the next
+ * ones say the key it accepts and a curl command that works as pasted.
  */
 import { parseArgs } from 'node:util';
 import { RelayError } from '../core/relay-error.js';
@@ -22,9 +23,18 @@ export interface CliIo {
   onReady?(emulator: Emulator): void;
 }
 
-const USAGE = `usage: emulator [--port 8787] [--host 127.0.0.1] [--api-key dev-key] [--fast] [--quiet]
-  --fast   short state timings (a run ends in about 0.3 s)
-  --quiet  no request log`;
+const USAGE = `usage: agent-relay emulator [--port 8787] [--host 127.0.0.1] [--api-key dev-key] [--fast] [--quiet]
+
+Runs the local Agent Run Service emulator until SIGINT or SIGTERM. The first line on stdout
+is its base URL (…/api/v1) alone.
+
+options:
+  --port N       port to listen on (0: any free port; default 8787)
+  --host ADDR    address to bind (default 127.0.0.1)
+  --api-key KEY  the bearer key it accepts (default dev-key)
+  --fast         short state timings: a run ends in about 0.25 s instead of about 5 s
+  --quiet        no request log
+  --help         this text (also -h)`;
 
 function parse(argv: string[]) {
   try {
@@ -42,7 +52,9 @@ function parse(argv: string[]) {
       allowPositionals: false,
     }).values;
   } catch (err) {
-    throw new EmulatorCliError(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    const problem = err instanceof Error ? err.message : String(err);
+    // node:util says "Unknown option '--x'"; lower-cased, it reads like the other commands' errors.
+    throw new EmulatorCliError(`${problem.charAt(0).toLowerCase()}${problem.slice(1)}\n\n${USAGE}`);
   }
 }
 
@@ -56,6 +68,17 @@ function signalPromise(): Promise<string> {
     process.once('SIGINT', on);
     process.once('SIGTERM', on);
   });
+}
+
+/** A single-quoted shell word (a quote inside becomes '\\''). */
+const shellWord = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** A ready-to-paste request the emulator answers with 200: the list of runs. */
+export function curlExample(baseUrl: string, apiKey: string): string {
+  const url = `${baseUrl}/agent/runs`;
+  // An IPv6 address's brackets would be a glob to curl (-g stops that) and to some shells.
+  const target = url.includes('[') ? `-g ${shellWord(url)}` : url;
+  return `curl -H ${shellWord(`Authorization: Bearer ${apiKey}`)} ${target}`;
 }
 
 /** Starts the emulator and resolves once it has closed after a stop signal. */
@@ -79,7 +102,10 @@ export async function runEmulatorCli(argv: string[], io?: CliIo): Promise<void> 
     ...(args.quiet ? {} : { log: err }),
   });
   const stop = io?.stopSignal ?? signalPromise();
+  // The first line stays the base URL alone: tests and scripts read it.
   out(emulator.baseUrl);
+  out(`API key: ${args['api-key']} (sent as Authorization: Bearer; --api-key sets another)`);
+  out(`Try: ${curlExample(emulator.baseUrl, args['api-key'])}`);
   err(
     `Agent Run Service emulator listening on ${emulator.baseUrl} (admin: ${emulator.url}/_emulator/stats)`,
   );

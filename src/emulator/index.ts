@@ -27,7 +27,10 @@ export const DEFAULT_TIMINGS: EmulatorTimings = {
   slowRunMs: 20_000,
 };
 
-/** Timings for tests and `--fast`: a run ends in well under a second. */
+/**
+ * Timings for tests, `--fast` and EMULATOR_FAST: a run ends 0.24 s after it was created
+ * (DEFAULT_TIMINGS: 5 s).
+ */
 export const FAST_TIMINGS: EmulatorTimings = {
   queuedMs: 40,
   pendingMs: 40,

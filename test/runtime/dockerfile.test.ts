@@ -3,10 +3,13 @@
  * and that every file, script and command the Dockerfile names exists in the repository.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { RUNTIME_NODE_OPTIONS } from '../../src/service/node-options.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { main } from '../../src/cli.js';
 import { ROOT } from './child-process.js';
 
 interface Instruction {
@@ -108,7 +111,9 @@ describe('Dockerfile', () => {
     const cmd = jsonArgs(ops(runtime!, 'CMD')[0]!.args);
     expect(cmd).toEqual(['node', 'dist/cli.js', 'start']);
     expect(existsSync(join(ROOT, sourceOf(cmd[1]!)))).toBe(true);
-    expect(pkg.bin['agent-relay']).toBe(cmd[1]);
+    // The `agent-relay` bin runs this same compiled file once built (test/runtime/bin.test.ts).
+    const bin = readFileSync(join(ROOT, pkg.bin['agent-relay']!), 'utf8');
+    expect(bin).toContain(`new URL('../${cmd[1]}', import.meta.url)`);
 
     const user = ops(runtime!, 'USER')[0]?.args;
     expect(user).toBeDefined();
@@ -117,9 +122,7 @@ describe('Dockerfile', () => {
     const health = ops(runtime!, 'HEALTHCHECK')[0]?.args ?? '';
     const healthCmd = jsonArgs(health.slice(health.indexOf('CMD') + 3).trim());
     expect(healthCmd).toEqual(['node', 'dist/cli.js', 'healthcheck']);
-    const cli = readFileSync(join(ROOT, sourceOf(healthCmd[1]!)), 'utf8');
-    expect(cli).toContain("case 'healthcheck':");
-    expect(cli).toContain('/healthz');
+    expect(sourceOf(healthCmd[1]!)).toBe('src/cli.ts');
 
     const env = ops(runtime!, 'ENV')
       .map((e) => e.args)
@@ -130,6 +133,34 @@ describe('Dockerfile', () => {
     // The benchmarks run the compiled service with the same options (src/node-options.ts).
     expect(env).toContain(`NODE_OPTIONS=${RUNTIME_NODE_OPTIONS} `);
     expect(ops(runtime!, 'EXPOSE')[0]?.args).toBe('3000');
+  });
+
+  it("the health check's command asks /healthz of the service on PORT, as the image sets it", async () => {
+    const health = ops(runtime!, 'HEALTHCHECK')[0]?.args ?? '';
+    const [, , command] = jsonArgs(health.slice(health.indexOf('CMD') + 3).trim());
+    const env = Object.fromEntries(
+      ops(runtime!, 'ENV')
+        .flatMap((e) => e.args.split(/\s+/))
+        .map((pair) => pair.split('=') as [string, string]),
+    );
+    let status = 200;
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(status).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      // HOST=0.0.0.0 in the image: the check asks loopback.
+      const io = { out() {}, err() {}, env: { ...env, PORT: String(port), LOG_LEVEL: 'silent' } };
+      expect(await main([command!], io)).toBe(0);
+      status = 503;
+      expect(await main([command!], io)).toBe(1);
+      expect(seen).toEqual(['GET /healthz', 'GET /healthz']);
+    } finally {
+      server.close();
+    }
   });
 
   it('.dockerignore keeps local state and installed modules out of the context', () => {

@@ -1,0 +1,44 @@
+/**
+ * `npm ci` on a fresh clone installs exactly what package-lock.json says. This asks npm itself
+ * (offline, lockfile only, in a scratch copy) whether that lockfile matches package.json and
+ * whether every package in it accepts the Node running the tests (CI and the container: 20).
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from './child-process.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'relay-lockfile-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('package-lock.json', () => {
+  it('is in step with package.json, and no locked package refuses this Node', () => {
+    for (const file of ['package.json', 'package-lock.json']) {
+      copyFileSync(join(ROOT, file), join(dir, file));
+    }
+    const npm = spawnSync(
+      'npm',
+      [
+        'install',
+        '--package-lock-only',
+        '--engine-strict',
+        '--offline',
+        '--ignore-scripts',
+        '--no-audit',
+        '--no-fund',
+        '--cache',
+        join(dir, 'cache'),
+      ],
+      { cwd: dir, encoding: 'utf8', timeout: 60_000 },
+    );
+    const output = `${npm.stdout}\n${npm.stderr}`;
+    expect(output).not.toContain('EBADENGINE');
+    expect(npm.status, output).toBe(0);
+    // Nothing to resolve: the lockfile already says what package.json asks for.
+    expect(readFileSync(join(dir, 'package-lock.json'), 'utf8')).toBe(
+      readFileSync(join(ROOT, 'package-lock.json'), 'utf8'),
+    );
+  });
+});
