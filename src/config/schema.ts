@@ -3,7 +3,7 @@
  * variable's type, range and default, with messages that name the rule, never the value.
  */
 import { z } from 'zod';
-import { DEFAULT_BOT_HANDLE } from '../core/command/parse-command.js';
+import { DEFAULT_BOT_HANDLE, DEFAULT_COMMAND_WORD } from '../core/command/parse-command.js';
 import { parseDatabaseUrl } from '../store/database-url.js';
 
 const wholeNumber = (min: number, max: number) =>
@@ -68,7 +68,7 @@ export const EnvSchema = z.object({
   SLACK_COMMAND: z
     .string()
     .regex(/^\/[\w-]+$/, 'must look like /agent')
-    .default('/agent'),
+    .default(DEFAULT_COMMAND_WORD),
   SLACK_ALLOWED_CHANNELS: idList('Slack channel ids (C0123…)', /^[A-Z0-9]{2,}$/).default([]),
   SLACK_ALLOWED_USERS: idList('Slack user ids (U0123…)', /^[A-Z0-9]{2,}$/).default([]),
   SLACK_REPLY_WITHOUT_MENTION: flag.default(true),

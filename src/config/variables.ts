@@ -3,7 +3,7 @@
  * list the operator guide's table is checked against (test/config-variables.test.ts) and the
  * one `redactedConfig` and the logger's redaction derive their secret names from.
  */
-import { DEFAULT_BOT_HANDLE } from '../core/command/parse-command.js';
+import { DEFAULT_BOT_HANDLE, DEFAULT_COMMAND_WORD } from '../core/command/parse-command.js';
 
 export interface ConfigVariable {
   name: string;
@@ -63,7 +63,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     secret: true,
   },
   { name: 'SLACK_API_URL', meaning: 'Slack Web API base', default: 'https://slack.com/api/' },
-  { name: 'SLACK_COMMAND', meaning: 'the slash command', default: '/agent' },
+  { name: 'SLACK_COMMAND', meaning: 'the slash command', default: DEFAULT_COMMAND_WORD },
   {
     name: 'SLACK_ALLOWED_CHANNELS',
     meaning: 'allowlist of channel ids (comma-separated)',

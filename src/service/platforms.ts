@@ -5,6 +5,7 @@
 import type { Config } from '../config/load.js';
 import type { Clock, Logger, Metrics, Notifier, Store, TriggerSink } from '../core/ports/index.js';
 import type { Platform } from '../core/trigger.js';
+import { DEFAULT_COMMAND_WORD } from '../core/command/parse-command.js';
 import {
   createGitHubIngress,
   createGitHubNotifier,
@@ -14,8 +15,6 @@ import type { GitHubIngress } from '../github/index.js';
 import { createSlackIngress, createSlackNotifier } from '../slack/index.js';
 import type { SlackIngress } from '../slack/index.js';
 import type { Route } from './http-server.js';
-
-export const DEFAULT_COMMAND_WORD = '/agent';
 
 export interface PlatformOverrides {
   /** Slack: skip auth.test by naming the bot (tests, demo). */

@@ -2,7 +2,7 @@
  * The GitHub renderer: MessageModel -> Markdown comment bodies. Each body fits GitHub's
  * 65,536-character limit; longer output is split without breaking code blocks.
  */
-import { DEFAULT_BOT_HANDLE } from '../../core/command/parse-command.js';
+import { DEFAULT_BOT_HANDLE, DEFAULT_COMMAND_WORD } from '../../core/command/parse-command.js';
 import type { MessageModel, OptionKey } from '../../core/message/message-model.js';
 import { codeBlock, codeSpan, escapeInline } from './markdown-escape.js';
 import {
@@ -138,7 +138,7 @@ function renderNotice(model: NoticeModel): string {
 /** One Markdown body for the model, before splitting. */
 export function renderGitHubMarkdown(model: MessageModel, opts: RenderOptions = {}): string {
   const ctx: RenderContext = {
-    commandWord: opts.commandWord ?? '/agent',
+    commandWord: opts.commandWord ?? DEFAULT_COMMAND_WORD,
     botHandle: opts.botHandle ?? DEFAULT_BOT_HANDLE,
   };
   switch (model.type) {
