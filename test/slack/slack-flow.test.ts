@@ -1,5 +1,5 @@
 /**
- * The issue's Slack flows end to end: signed requests into the real Bolt receiver, the runs
+ * The Slack flows end to end: signed requests into the real Bolt receiver, the runs
  * engine over SQLite, the in-process emulator, and the Slack notifier against a fake Web API.
  */
 import { afterEach, describe, expect, it } from 'vitest';
