@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { ConfigVariable } from './variables.js';
 import type { ConfigIssue } from './rules.js';
+import type { Env } from './schema.js';
 import type { ConsoleConfig } from './types.js';
 
 export const CONSOLE_VARIABLES: readonly ConfigVariable[] = [
@@ -90,7 +91,9 @@ const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' 
 const flag = z
   .string()
   .transform((s) => s.toLowerCase())
-  .pipe(z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], { message: 'must be 1 or 0' }))
+  .pipe(
+    z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], { message: 'must be 1 or 0' }),
+  )
   .transform((s) => ['1', 'true', 'yes', 'on'].includes(s));
 const list = (what: string, pattern: RegExp) =>
   z
@@ -126,11 +129,7 @@ export const CONSOLE_ENV_SHAPE = {
   CONSOLE_GITHUB_URL: httpUrl.default('https://github.com'),
 };
 
-const ConsoleEnvSchema = z.object(CONSOLE_ENV_SHAPE);
-type ConsoleEnv = z.infer<typeof ConsoleEnvSchema> & {
-  AGENT_API_URL?: string;
-  GITHUB_API_URL: string;
-};
+type ConsoleEnv = Pick<Env, keyof typeof CONSOLE_ENV_SHAPE | 'AGENT_API_URL' | 'GITHUB_API_URL'>;
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 

@@ -34,7 +34,10 @@ export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
     const row = await ctx
       .db()
       .selectFrom(table)
-      .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min('created_at').as('oldest')])
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('n'),
+        eb.fn.min('created_at').as('oldest'),
+      ])
       .where('status', 'in', statuses)
       .executeTakeFirstOrThrow();
     return { n: Number(row.n), oldest: row.oldest === null ? undefined : Number(row.oldest) };
@@ -112,7 +115,10 @@ export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
         .orderBy('id', 'desc')
         .limit(limit)
         .execute();
-      return { triggers: readable(inbox, toInboxItem), notifications: readable(outbox, toOutboxItem) };
+      return {
+        triggers: readable(inbox, toInboxItem),
+        notifications: readable(outbox, toOutboxItem),
+      };
     },
 
     async aliasesOf(threadKey) {
@@ -204,7 +210,10 @@ export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
       const db = ctx.db();
       const runs = await db
         .selectFrom('runs')
-        .select((eb) => [eb.fn.max('updated_at').as('at'), eb.fn.countAll<number | string>().as('n')])
+        .select((eb) => [
+          eb.fn.max('updated_at').as('at'),
+          eb.fn.countAll<number | string>().as('n'),
+        ])
         .executeTakeFirstOrThrow();
       const queue = async (table: 'inbox' | 'outbox') => {
         const rows = await db

@@ -1,0 +1,74 @@
+/**
+ * Live updates: server-sent events to every open console page. One poll of the store's
+ * change stamp per interval (however many pages are open, and only while one is), so a
+ * state change written by any replica reaches the page; each page then fetches itself anew.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Logger } from '../core/ports/index.js';
+
+export interface LiveHub {
+  attach(res: ServerResponse): void;
+  clients(): number;
+  close(): void;
+}
+
+export function createLiveHub(options: {
+  changeStamp: () => Promise<string>;
+  logger: Logger;
+  pollMs: number;
+  /** A comment line this often keeps proxies from closing an idle stream. */
+  heartbeatMs?: number;
+}): LiveHub {
+  const clients = new Set<ServerResponse>();
+  let last: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let beats = 0;
+  const beatEvery = Math.max(1, Math.round((options.heartbeatMs ?? 15_000) / options.pollMs));
+
+  const send = (text: string) => {
+    for (const res of clients) res.write(text);
+  };
+
+  async function tick(): Promise<void> {
+    timer = undefined;
+    if (clients.size === 0) return;
+    try {
+      const stamp = await options.changeStamp();
+      if (last !== undefined && stamp !== last) send(`event: change\ndata: ${Date.now()}\n\n`);
+      last = stamp;
+    } catch (err) {
+      options.logger.debug({ err }, 'console: change stamp unavailable');
+    }
+    beats += 1;
+    if (beats % beatEvery === 0) send(': keep-alive\n\n');
+    schedule();
+  }
+
+  function schedule(): void {
+    if (timer === undefined && clients.size > 0) {
+      timer = setTimeout(() => void tick(), options.pollMs);
+      timer.unref();
+    }
+  }
+
+  return {
+    attach(res) {
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+      });
+      res.write('retry: 3000\n\n');
+      clients.add(res);
+      res.on('close', () => clients.delete(res));
+      schedule();
+    },
+    clients: () => clients.size,
+    close() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      for (const res of clients) res.end();
+      clients.clear();
+    },
+  };
+}
