@@ -268,3 +268,28 @@ describe('a run page', () => {
     expect(none).not.toContain('data-run="run-history-1"');
   });
 });
+
+describe('behind https', () => {
+  it('marks the cookies Secure, and the open event streams end when the service stops', async () => {
+    const other = await startConsoleHarness({ CONSOLE_PUBLIC_URL: 'https://relay.example.com' });
+    let stopped = false;
+    try {
+      const res = await fetch(other.service.console!.adminLink!, { redirect: 'manual' });
+      expect(res.headers.getSetCookie()[0]).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+      const cookie = cookieOf(res)!;
+      const events = await fetch(`${other.service.url}/console/events`, { headers: { cookie } });
+      expect(events.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const reader = events.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain('retry: 3000');
+      const started = Date.now();
+      await other.close();
+      stopped = true;
+      // The stream ended with the service instead of holding its drain for the full grace.
+      expect(Date.now() - started).toBeLessThan(5_000);
+      let done = false;
+      while (!done) done = (await reader.read().catch(() => ({ done: true }))).done;
+    } finally {
+      if (!stopped) await other.close();
+    }
+  });
+});
