@@ -144,11 +144,13 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
         .locator('table.history [data-state]')
         .evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
     expect(await history()).toEqual(['INPROGRESS', 'CLAIMED', 'INPROGRESS']);
-    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+    await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 1));
     await h.service.store.runs.update('run-aa02', { state: 'SUCCEEDED', updatedAt: Date.now() });
     await page.waitForSelector('h1 [data-state="SUCCEEDED"]', { timeout: 10_000 });
     expect(await history()).toEqual(['INPROGRESS', 'CLAIMED', 'INPROGRESS', 'SUCCEEDED']);
-    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+    expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).toBe(
+      1,
+    );
     await shot(page, 'run');
 
     // A notification Slack refused is parked; a second tab watches the queues.
@@ -169,7 +171,7 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
     await watcher.goto(`${h.service.url}/console/queues`);
     await watcher.waitForSelector('#live.on');
     await watcher.waitForSelector(`tr[data-notification="${id}"][data-status="parked"]`);
-    await watcher.evaluate(() => ((window as unknown as { marker: number }).marker = 2));
+    await watcher.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 2));
     await shot(watcher, 'queues');
 
     await page.goto(`${h.service.url}/console/queues`);
@@ -185,7 +187,9 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
       state: 'detached',
       timeout: 10_000,
     });
-    expect(await watcher.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(2);
+    expect(
+      await watcher.evaluate(() => (globalThis as unknown as { marker?: number }).marker),
+    ).toBe(2);
     expect(await watcher.locator('#queue-health').innerText()).toMatch(/0\s+parked notifications/);
 
     if (screenshots) {
