@@ -87,7 +87,9 @@ export const CONSOLE_JS = `
   var source = new EventSource('/console/events');
   source.addEventListener('open', function () { dot.classList.add('on'); dot.title = 'live'; });
   source.addEventListener('error', function () { dot.classList.remove('on'); dot.title = 'reconnecting'; });
-  source.addEventListener('change', function () {
+  source.addEventListener('change', function (e) {
+    var mark = document.getElementById('stamp');
+    if (mark && mark.getAttribute('data-stamp') === e.data) return;
     if (pending === null) pending = setTimeout(refresh, 150);
   });
 })();

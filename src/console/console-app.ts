@@ -24,6 +24,7 @@ import type { IdentityProvider } from './identity-providers.js';
 import { createLiveHub } from './live.js';
 import { createLocalAdminLink } from './local-admin.js';
 import type { Html } from './html.js';
+import { content } from './pages/layout.js';
 import type { PageContext } from './pages/layout.js';
 import { queuesBody, queuesPage } from './pages/queues-page.js';
 import { runBody, runPage } from './pages/run-page.js';
@@ -120,7 +121,7 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     ctx: PageContext,
   ): void {
     const wantsPartial = req.headers['x-console-partial'] === '1';
-    sendHtml(res, 200, wantsPartial ? partial(ctx) : full(ctx));
+    sendHtml(res, 200, wantsPartial ? content(partial(ctx), ctx) : full(ctx));
   }
 
   async function showRuns(req: IncomingMessage, res: ServerResponse, url: URL, ctx: PageContext) {
@@ -287,7 +288,10 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     }
     if (!get) return sendText(res, 405, 'Method not allowed.');
 
+    // Read before the page's data, so a change made while it is read shows as a new stamp.
+    const stamp = path === '/console/events' ? '' : await operator!.changeStamp();
     const ctx: PageContext = {
+      stamp,
       operator: session.operator,
       csrf: signer.csrfToken(session),
       now: now(),

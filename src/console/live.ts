@@ -1,7 +1,10 @@
 /**
  * Live updates: server-sent events to every open console page. One poll of the store's
  * change stamp per interval (however many pages are open, and only while one is), so a
- * state change written by any replica reaches the page; each page then fetches itself anew.
+ * state change written by any replica reaches the page. Each `change` event carries the
+ * stamp, and a new stream gets the current one at once: a page compares it with the stamp
+ * it was rendered at and fetches itself anew when they differ, so nothing written between
+ * the render and the stream's start is missed.
  */
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../core/ports/index.js';
@@ -34,7 +37,7 @@ export function createLiveHub(options: {
     if (clients.size === 0) return;
     try {
       const stamp = await options.changeStamp();
-      if (last !== undefined && stamp !== last) send(`event: change\ndata: ${Date.now()}\n\n`);
+      if (stamp !== last) send(`event: change\ndata: ${stamp}\n\n`);
       last = stamp;
     } catch (err) {
       options.logger.debug({ err }, 'console: change stamp unavailable');
@@ -61,6 +64,12 @@ export function createLiveHub(options: {
       res.write('retry: 3000\n\n');
       clients.add(res);
       res.on('close', () => clients.delete(res));
+      options.changeStamp().then(
+        (stamp) => {
+          if (clients.has(res)) res.write(`event: change\ndata: ${stamp}\n\n`);
+        },
+        (err: unknown) => options.logger.debug({ err }, 'console: change stamp unavailable'),
+      );
       schedule();
     },
     clients: () => clients.size,

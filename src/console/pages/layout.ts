@@ -11,6 +11,13 @@ export interface PageContext {
   now: number;
   /** The path and query of this page (where actions come back to). */
   here: string;
+  /** The store's change stamp when the page was read (live updates compare with it). */
+  stamp: string;
+}
+
+/** The page's content as sent in full and on a live refresh: the body and its stamp. */
+export function content(body: Html, ctx: PageContext): Html {
+  return html`${body}<span id="stamp" data-stamp="${ctx.stamp}" hidden></span>`;
 }
 
 export function layout(
@@ -45,7 +52,7 @@ export function layout(
             </form>
           </span>
         </header>
-        <main>${body}</main>
+        <main>${content(body, ctx)}</main>
       </body>
     </html>`;
 }
