@@ -14,6 +14,8 @@ import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { RunRecord } from '../../src/core/ports/index.js';
 import { TEST_SIGNING_SECRET } from '../helpers/slack.js';
+import { createRecordingLogger } from '../helpers/test-logger.js';
+import type { RecordingLogger } from '../helpers/test-logger.js';
 
 export const CLIENTS = {
   slack: { clientId: '111.222', secret: 'slack-client-secret-for-tests' },
@@ -24,6 +26,8 @@ export interface ConsoleHarness {
   service: RunningService;
   idp: FakeIdentityProviders;
   slack: FakeSlackApi;
+  /** Everything the service logged. */
+  logger: RecordingLogger;
   close(): Promise<void>;
 }
 
@@ -54,7 +58,9 @@ export async function startConsoleHarness(
     GITHUB_API_URL: idp.url,
     ...env,
   });
+  const logger = createRecordingLogger();
   const service = await startService(config, {
+    logger,
     announce: false,
     platforms: { slackBotUserId: 'UBOT0001', slackTeamId: 'T0000001' },
   });
@@ -62,6 +68,7 @@ export async function startConsoleHarness(
     service,
     idp,
     slack,
+    logger,
     async close() {
       await service.stop();
       await slack.close();

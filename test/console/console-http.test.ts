@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLoopbackPeer } from '../../src/console/local-admin.js';
 import type { IncomingMessage } from 'node:http';
 import {
+  CLIENTS,
   cookieOf,
   csrfOf,
   runRecord,
@@ -199,6 +200,22 @@ describe('Retry and Discard', () => {
       (await h.service.store.outboxQueue.list({ status: 'delivered' })).some((n) => n.id === id),
     );
     expect(h.slack.messages.some((m) => m.text?.includes('needs a retry'))).toBe(true);
+    const audit = h.logger.lines.find((l) =>
+      l.msg?.startsWith(`console: retry of notification ${id}`),
+    );
+    expect(audit).toMatchObject({
+      level: 'info',
+      msg: `console: retry of notification ${id} by Olivia`,
+      obj: {
+        operator: 'slack:T0000001/U0OLIVIA',
+        action: 'retry',
+        kind: 'notification',
+        itemId: id,
+        done: true,
+      },
+    });
+    // The refused attempts changed nothing and were logged as refusals.
+    expect(h.logger.lines.filter((l) => l.msg?.includes('CSRF check failed')).length).toBe(3);
     const metrics = await (await fetch(`${base}/metrics`)).text();
     expect(metrics).toMatch(
       /agent_relay_console_actions_total\{kind="retry_notification",outcome="done"\} 1/,
@@ -266,6 +283,21 @@ describe('a run page', () => {
     expect(filtered).toContain('data-run="run-history-1"');
     const none = await (await get('/console?platform=slack&place=github:acme', cookie)).text();
     expect(none).not.toContain('data-run="run-history-1"');
+  });
+});
+
+describe('the log', () => {
+  it('holds no client secret, session cookie or provider token', () => {
+    const text = JSON.stringify(h.logger.lines);
+    expect(h.logger.lines.some((l) => l.msg === 'console: signed in')).toBe(true);
+    for (const secret of [
+      CLIENTS.slack.secret,
+      CLIENTS.github.secret,
+      'relay_console=',
+      'xoxp-fake',
+      'gho_fake',
+    ])
+      expect(text).not.toContain(secret);
   });
 });
 
