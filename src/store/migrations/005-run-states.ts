@@ -1,6 +1,7 @@
 /**
  * The state history of each run: one row per state the relay recorded for it (at creation
- * and at every change), for the operator's console. Written by the runs repository.
+ * and at every change), for the operator's console. Written by the runs repository. Also an
+ * index for the console's newest-first listing of runs.
  */
 import type { Kysely, Migration } from 'kysely';
 import type { DatabaseKind } from '../schema.js';
@@ -25,8 +26,14 @@ export function runStatesMigration(kind: DatabaseKind): Migration {
         .on('run_states')
         .columns(['run_id', 'id'])
         .execute();
+      await db.schema
+        .createIndex('runs_created_at')
+        .on('runs')
+        .columns(['created_at', 'run_id'])
+        .execute();
     },
     async down(db: AnyDb): Promise<void> {
+      await db.schema.dropIndex('runs_created_at').execute();
       await db.schema.dropTable('run_states').execute();
     },
   };

@@ -208,28 +208,41 @@ export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
 
     async changeStamp() {
       const db = ctx.db();
-      const runs = await db
+      // One aggregate per statement: each is then one step down its index.
+      const written = await db
         .selectFrom('runs')
-        .select((eb) => [
-          eb.fn.max('updated_at').as('at'),
-          eb.fn.countAll<number | string>().as('n'),
-        ])
+        .select((eb) => eb.fn.max('updated_at').as('at'))
         .executeTakeFirstOrThrow();
+      const created = await db
+        .selectFrom('runs')
+        .select((eb) => eb.fn.max('created_at').as('at'))
+        .executeTakeFirstOrThrow();
+      // Only the open and given-up rows are counted and summed (few; the (status, …) index finds
+      // them), never the delivered or done ones (many); a new row shows as a new largest id.
       const queue = async (table: 'inbox' | 'outbox') => {
-        const rows = await db
+        const counts = await db
           .selectFrom(table)
-          .select((eb) => [
-            'status',
-            eb.fn.countAll<number | string>().as('n'),
-            eb.fn.max('id').as('last'),
-            eb.fn.sum<number | string>('attempts').as('tries'),
-          ])
+          .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
+          .where('status', 'in', ['pending', 'processing', 'parked', 'failed'])
           .groupBy('status')
           .orderBy('status')
           .execute();
-        return rows.map((r) => `${r.status}:${r.n}:${r.last}:${r.tries}`).join(',');
+        const open = await db
+          .selectFrom(table)
+          .select((eb) => [
+            eb.fn.sum<number | string>('attempts').as('tries'),
+            eb.fn.max('updated_at').as('at'),
+          ])
+          .where('status', 'in', ['pending', 'processing'])
+          .executeTakeFirstOrThrow();
+        const last = await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.max('id').as('id'))
+          .executeTakeFirstOrThrow();
+        const byStatus = counts.map((r) => `${r.status}:${r.n}`).join(',');
+        return `${byStatus};${last.id ?? 0};${open.tries ?? 0};${open.at ?? 0}`;
       };
-      return `${runs.at ?? 0}/${runs.n}|${await queue('inbox')}|${await queue('outbox')}`;
+      return `${written.at ?? 0}/${created.at ?? 0}|${await queue('inbox')}|${await queue('outbox')}`;
     },
   };
 }
