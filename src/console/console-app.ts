@@ -16,6 +16,7 @@ import type {
   RunItem,
   Store,
 } from '../core/ports/index.js';
+import { isServiceError } from '../core/ports/index.js';
 import type { Route } from '../service/http-server.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
 import { readCookies } from './cookies.js';
@@ -166,7 +167,10 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     try {
       detail = await deps.agent.getRun(runId, { timeoutMs: 3_000, maxRetries: 0 });
     } catch (err) {
-      detailProblem = 'the Agent Run Service did not answer; links are missing';
+      detailProblem =
+        isServiceError(err) && err.code === 'not_found'
+          ? 'the Agent Run Service does not know this run (any more)'
+          : 'the Agent Run Service did not answer; links are missing';
       log.debug({ err, runId }, 'console: run detail unavailable');
     }
     const view = {

@@ -15,6 +15,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { runRecord, startConsoleHarness } from './console-harness.js';
 import type { ConsoleHarness } from './console-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { appMentionEvent, eventCallback, postSlack } from '../helpers/slack.js';
 
 function findChromium(): string | undefined {
   try {
@@ -93,6 +94,26 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
         updatedAt: now - 7_000_000,
       }),
     ];
+    // One run the real way: a mention in Slack, carried out by the embedded emulator.
+    const ts = h.slack.seedMessage({
+      channel: 'C0GENERAL',
+      user: 'U0DANA',
+      text: '<@UBOT0001> tidy the CI config',
+    });
+    const mention = eventCallback(
+      appMentionEvent({
+        text: '<@UBOT0001> tidy the CI config',
+        ts,
+        channel: 'C0GENERAL',
+        user: 'U0DANA',
+      }),
+    );
+    expect((await postSlack(`${h.service.url}/slack/events`, mention)).status).toBe(200);
+    await waitUntil(
+      async () =>
+        (await store.operator!.listRuns({ limit: 5 })).some((r) => r.state === 'SUCCEEDED'),
+      { timeoutMs: 20_000 },
+    );
     for (const run of runs) await store.runs.insert(run);
     await store.runs.update('run-aa02', { state: 'CLAIMED', updatedAt: now - 500_000 });
     await store.runs.update('run-aa02', { state: 'INPROGRESS', updatedAt: now - 300_000 });
@@ -119,7 +140,15 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
     await page.goto(h.service.console!.adminLink!);
     expect(new URL(page.url()).pathname).toBe('/console');
     await page.waitForSelector('#live.on');
-    expect(await page.locator('#runs tbody tr[data-run]').count()).toBe(4);
+    expect(await page.locator('#runs tbody tr[data-run]').count()).toBe(5);
+    // The real run: its place links to the thread, and the service's session link is shown.
+    const real = page.locator('#runs tbody tr[data-run]', { hasText: 'tidy the CI config' });
+    expect(await real.locator('a', { hasText: 'Session' }).count()).toBe(1);
+    expect(await real.locator('[data-state]').getAttribute('data-state')).toBe('SUCCEEDED');
+    const realId = await real.getAttribute('data-run');
+    const realHistory = (await h.service.store.operator!.stateHistory(realId!)).map((c) => c.state);
+    expect(realHistory.length).toBeGreaterThanOrEqual(2);
+    expect(realHistory.at(-1)).toBe('SUCCEEDED');
     await shot(page, 'runs');
 
     // Filter: GitHub runs only.
