@@ -175,7 +175,7 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
     expect(await history()).toEqual(['INPROGRESS', 'CLAIMED', 'INPROGRESS']);
     await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 1));
     await h.service.store.runs.update('run-aa02', { state: 'SUCCEEDED', updatedAt: Date.now() });
-    await page.waitForSelector('h1 [data-state="SUCCEEDED"]', { timeout: 10_000 });
+    await page.waitForSelector('h1 [data-state="SUCCEEDED"]', { timeout: 20_000 });
     expect(await history()).toEqual(['INPROGRESS', 'CLAIMED', 'INPROGRESS', 'SUCCEEDED']);
     expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).toBe(
       1,
@@ -193,8 +193,10 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
       Date.now(),
     );
     h.service.engine.outbox.wake();
-    await waitUntil(async () =>
-      (await h.service.store.outboxQueue.list({ status: 'parked' })).some((n) => n.id === id),
+    await waitUntil(
+      async () =>
+        (await h.service.store.outboxQueue.list({ status: 'parked' })).some((n) => n.id === id),
+      { timeoutMs: 15_000 },
     );
     const watcher = await context.newPage();
     await watcher.goto(`${h.service.url}/console/queues`);
@@ -209,12 +211,13 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
       page.click(`[data-action="retry-notification-${id}"]`),
     ]);
     // Delivered: Slack got it, and the watching tab saw the row leave without a reload.
-    await waitUntil(() =>
-      h.slack.messages.some((m) => m.text?.includes('release notes run failed')),
+    await waitUntil(
+      () => h.slack.messages.some((m) => m.text?.includes('release notes run failed')),
+      { timeoutMs: 15_000 },
     );
     await watcher.waitForSelector(`tr[data-notification="${id}"]`, {
       state: 'detached',
-      timeout: 10_000,
+      timeout: 20_000,
     });
     expect(
       await watcher.evaluate(() => (globalThis as unknown as { marker?: number }).marker),

@@ -66,8 +66,9 @@ async function parkedNotification(text: string): Promise<number> {
     Date.now(),
   );
   h.service.engine.outbox.wake();
-  await waitUntil(async () =>
-    (await store.outboxQueue.list({ status: 'parked' })).some((n) => n.id === id),
+  await waitUntil(
+    async () => (await store.outboxQueue.list({ status: 'parked' })).some((n) => n.id === id),
+    { timeoutMs: 15_000 },
   );
   return id;
 }
@@ -196,8 +197,10 @@ describe('Retry and Discard', () => {
     const done = await post('/console/actions', { ...form, csrf }, cookie, { origin: base });
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe('/console/queues');
-    await waitUntil(async () =>
-      (await h.service.store.outboxQueue.list({ status: 'delivered' })).some((n) => n.id === id),
+    await waitUntil(
+      async () =>
+        (await h.service.store.outboxQueue.list({ status: 'delivered' })).some((n) => n.id === id),
+      { timeoutMs: 15_000 },
     );
     expect(h.slack.messages.some((m) => m.text?.includes('needs a retry'))).toBe(true);
     const audit = h.logger.lines.find((l) =>
