@@ -303,7 +303,14 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     };
     if (path === '/console') return showRuns(req, res, url, ctx);
     if (path === '/console/queues') return showQueues(req, res, ctx);
-    if (path === '/console/events') return live.attach(res);
+    if (path === '/console/events') {
+      live.attach(res);
+      // The stream ends with the session (its reconnect then finds no session: 401).
+      const expiry = setTimeout(() => res.end(), Math.max(0, session.expiresAt - now()));
+      expiry.unref();
+      res.on('close', () => clearTimeout(expiry));
+      return;
+    }
     const runMatch = /^\/console\/runs\/([^/]{1,200})$/.exec(path);
     if (runMatch?.[1]) return showRun(req, res, decodeURIComponent(runMatch[1]), ctx);
     return sendText(res, 404, 'Not found.');
