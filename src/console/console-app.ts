@@ -305,8 +305,10 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     if (path === '/console/queues') return showQueues(req, res, ctx);
     if (path === '/console/events') {
       live.attach(res);
-      // The stream ends with the session (its reconnect then finds no session: 401).
-      const expiry = setTimeout(() => res.end(), Math.max(0, session.expiresAt - now()));
+      // The stream ends with the session (its reconnect then finds no session: 401); a
+      // timer cannot wait longer than 2^31 - 1 ms, so a longer session ends its stream sooner.
+      const left = Math.min(Math.max(0, session.expiresAt - now()), 2 ** 31 - 1);
+      const expiry = setTimeout(() => res.end(), left);
       expiry.unref();
       res.on('close', () => clearTimeout(expiry));
       return;
