@@ -134,11 +134,19 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       ...(q('place') ? { place: q('place') } : {}),
       ...(q('person') ? { person: q('person') } : {}),
     };
+    const before = Number(q('before'));
+    if (Number.isSafeInteger(before) && before > 0) filter.createdBefore = before;
     const [runs, byId] = await Promise.all([
       operator!.listRuns({ ...filter, limit: PAGE_SIZE }),
       recentDetails(),
     ]);
-    const view = { runs, filter, details: byId, githubWebUrl: deps.githubWebUrl };
+    const view = {
+      runs,
+      filter,
+      details: byId,
+      githubWebUrl: deps.githubWebUrl,
+      ...(runs.length === PAGE_SIZE ? { olderThan: runs[runs.length - 1]!.createdAt } : {}),
+    };
     page(
       req,
       res,

@@ -289,6 +289,32 @@ describe('a run page', () => {
   });
 });
 
+describe('paging the runs', () => {
+  it('shows a hundred at a time, newest first, and links to the older ones with the filters', async () => {
+    const cookie = await signInWith('slack').then((r) => cookieOf(r)!);
+    const start = Date.now() - 1_000_000;
+    await h.service.store.transaction(async (tx) => {
+      for (let i = 0; i < 101; i++)
+        await tx.runs.insert(
+          runRecord({
+            runId: `page-${i}`,
+            threadKey: `github:paging/app#${i + 1}`,
+            createdAt: start + i,
+          }),
+        );
+    });
+    const first = await (await get('/console?place=github:paging', cookie)).text();
+    const ids = (page: string) => [...page.matchAll(/data-run="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids(first)).toHaveLength(100);
+    expect(ids(first)[0]).toBe('page-100');
+    const href = /<a href="([^"]+)" id="older">/.exec(first)?.[1]?.replace(/&amp;/g, '&');
+    expect(href).toBe(`/console?place=github%3Apaging&before=${start + 1}`);
+    const second = await (await get(href!, cookie)).text();
+    expect(ids(second)).toEqual(['page-0']);
+    expect(second).not.toContain('id="older"');
+  });
+});
+
 describe('the log', () => {
   it('holds no client secret, session cookie or provider token', () => {
     const text = JSON.stringify(h.logger.lines);

@@ -13,6 +13,23 @@ export interface RunsView {
   filter: Omit<RunFilter, 'limit'>;
   details: ReadonlyMap<string, RunItem>;
   githubWebUrl: string;
+  /** More runs are older than this (epoch ms): the next page starts there. */
+  olderThan?: number;
+}
+
+function olderLink(view: RunsView): Html {
+  if (view.olderThan === undefined) return html``;
+  const q = new URLSearchParams();
+  const f = view.filter;
+  for (const [key, value] of Object.entries({
+    state: f.state,
+    platform: f.platform,
+    place: f.place,
+    person: f.person,
+  }))
+    if (value) q.set(key, value);
+  q.set('before', String(view.olderThan));
+  return html`<p><a href="/console?${q.toString()}" id="older">Older runs →</a></p>`;
 }
 
 function filters(view: RunsView): Html {
@@ -89,7 +106,8 @@ export function runsBody(view: RunsView, ctx: PageContext): Html {
               </tr>`
         }
       </tbody>
-    </table>`;
+    </table>
+    ${olderLink(view)}`;
 }
 
 export function runsPage(view: RunsView, ctx: PageContext): Html {
