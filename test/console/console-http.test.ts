@@ -245,6 +245,46 @@ describe('Retry and Discard', () => {
     expect(metrics).toMatch(/kind="discard_notification",outcome="gone"\} 1/);
   });
 
+  it('hands a failed trigger to the inbox again, which carries it out', async () => {
+    const cookie = await signInWith('slack').then((r) => cookieOf(r)!);
+    const store = h.service.store;
+    const threadKey = 'slack:T0000001:C0RETRY:1700000003.000300';
+    // Stored not yet due (so no worker takes it first), then failed as a worker would.
+    await store.inbox.add(
+      {
+        platform: 'slack',
+        kind: 'mention',
+        threadKey,
+        actor: { id: 'U0DANA', name: 'Dana' },
+        text: 'write the changelog',
+        addressed: true,
+        context: {},
+        deliveryId: 'Ev-console-retry',
+        receivedAt: new Date().toISOString(),
+        settingsScope: 'slack:T0000001:C0RETRY',
+        triggerMessage: { threadKey, id: 'C0RETRY:1700000003.000300' },
+      },
+      Date.now() + 3_600_000,
+    );
+    const [item] = (await store.operator!.threadItems([threadKey], 5)).triggers;
+    await store.inbox.fail(item!.id, 'the service was unavailable', Date.now());
+    expect(await store.runs.listByThread(threadKey, 5)).toEqual([]);
+
+    const page = await (await get('/console/queues', cookie)).text();
+    expect(page).toContain(`data-trigger="${item!.id}" data-status="failed"`);
+    const form = { kind: 'trigger', id: String(item!.id), action: 'retry', csrf: csrfOf(page) };
+    expect((await post('/console/actions', form, cookie)).status).toBe(303);
+    const [run] = await waitUntil(
+      async () => {
+        const runs = await store.runs.listByThread(threadKey, 5);
+        return runs.length > 0 ? runs : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
+    expect(run).toMatchObject({ requester: { id: 'U0DANA' } });
+    expect((await store.inbox.get(item!.id))?.status).toBe('done');
+  });
+
   it('refuses a session signed with another key', async () => {
     const other = await startConsoleHarness();
     try {
