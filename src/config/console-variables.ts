@@ -66,7 +66,7 @@ export const CONSOLE_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: 'GITHUB_CLIENT_ID',
-    meaning: 'client id of the GitHub OAuth app (or the GitHub App) used to sign in',
+    meaning: 'client id of the GitHub OAuth app used to sign in to the console',
     default: 'unset',
   },
   {
