@@ -86,6 +86,7 @@ export default tseslint.config(
     'src/github/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
     'src/github/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
     'src/github/notify/**': [SIBLINGS('ingress'), UPPER('runs', 'service', 'store')],
+    'src/console/**': [PLATFORM_INSIDES, UPPER('runs', 'store', 'emulator', 'agent')],
     'src/service/**': [PLATFORM_INSIDES],
     'src/*.ts': [PLATFORM_INSIDES],
   }),

@@ -35,6 +35,8 @@ import type { Route } from './service/http-server.js';
 import { SlackAuthError } from './slack/index.js';
 import { describeStartup } from './service/startup-report.js';
 import { openStore, parseDatabaseUrl } from './store/index.js';
+import { createConsole, githubWebUrlOf } from './console/index.js';
+import { queueGauges } from './service/queue-gauges.js';
 
 export const systemRandom: Random = { id: () => randomUUID(), float: () => Math.random() };
 
@@ -67,6 +69,8 @@ export interface RunningService {
   /** Where the ingress writes triggers (the inbox). */
   sink: TriggerSink;
   metrics: RuntimeMetrics;
+  /** The operator console, when on: its address and the one-time local admin link. */
+  console?: { url: string; adminLink?: string };
   /** Stop accepting, let in-flight triggers and deliveries finish (bounded), close. Idempotent. */
   stop(): Promise<void>;
 }
@@ -112,6 +116,7 @@ export async function startService(
     await releaseLeftLeases(store, config, clock, logger);
     metrics.gaugeSource('outbox_depth', () => store.outboxQueue.depth());
     metrics.gaugeSource('inbox_depth', () => store.inboxQueue.depth());
+    queueGauges(store, clock, metrics);
 
     const { agent, agentUrl, emulator } = await connectAgent(config, {
       timings: options.emulatorTimings,
@@ -167,6 +172,21 @@ export async function startService(
     const ingress = platforms.ingress(sink);
 
     let running = false;
+    let listeningUrl = '';
+    const operatorConsole =
+      config.console && store.operator
+        ? createConsole({
+            config: config.console,
+            store,
+            agent,
+            logger,
+            clock,
+            metrics: metrics.metrics,
+            wake: { inbox: () => engine.inbox.wake(), outbox: () => engine.outbox.wake() },
+            githubWebUrl: config.console.github?.webUrl ?? githubWebUrlOf(config.github?.apiUrl),
+            listeningUrl: () => listeningUrl,
+          })
+        : undefined;
     const routes: Route[] = [
       ...opsRoutes({
         metrics: metrics.render,
@@ -176,6 +196,7 @@ export async function startService(
         ],
       }),
       ...platformRoutes(ingress),
+      ...(operatorConsole ? [operatorConsole.route] : []),
     ];
     const server = createServer({
       routes,
@@ -210,7 +231,9 @@ export async function startService(
         { cause: err },
       );
     });
+    listeningUrl = bound.url;
     cleanup.push(() => server.close(config.shutdownTimeoutMs));
+    if (operatorConsole) cleanup.push(async () => operatorConsole.close());
     engine.start();
     const retention =
       config.retentionDays > 0
@@ -230,6 +253,22 @@ export async function startService(
       const report = describeStartup(config, { url: bound.url, agentUrl });
       logger.info(report.fields, report.lines.join('\n'));
     }
+    const consoleInfo = operatorConsole
+      ? {
+          url: `${config.console?.publicUrl ?? bound.url}/console`,
+          ...(operatorConsole.adminToken
+            ? { adminLink: `${bound.url}/console/signin/local?token=${operatorConsole.adminToken}` }
+            : {}),
+        }
+      : undefined;
+    if (consoleInfo && options.announce !== false) {
+      logger.info(
+        { console: consoleInfo.url },
+        consoleInfo.adminLink
+          ? `operator console: open ${consoleInfo.adminLink} (one use, from this machine only)`
+          : `operator console at ${consoleInfo.url}`,
+      );
+    }
 
     let stopping: Promise<void> | undefined;
     return {
@@ -241,6 +280,7 @@ export async function startService(
       engine,
       sink,
       metrics,
+      ...(consoleInfo ? { console: consoleInfo } : {}),
       stop() {
         stopping ??= (async () => {
           running = false;
@@ -253,8 +293,10 @@ export async function startService(
               logger.warn({ err, phase: name }, `shutdown: ${name} failed`);
             }
           };
-          // Stop accepting: Socket Mode first, then HTTP (in-flight requests finish).
+          // Stop accepting: Socket Mode first, then HTTP (in-flight requests finish; open
+          // console pages' event streams end first, or they would hold the drain).
           await phase('slack', () => ingress.slack?.stop());
+          await phase('console', async () => operatorConsole?.close());
           await phase('http server', () => server.close(config.shutdownTimeoutMs));
           // Drain: triggers in flight, the tracker, notifications in flight (bounded).
           await phase('workers', () => engine.stop());

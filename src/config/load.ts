@@ -18,7 +18,14 @@ export type { ConfigIssue } from './rules.js';
 export { EnvSchema } from './schema.js';
 export type { Env } from './schema.js';
 
-export type { Config, GitHubAuth, GitHubConfig, LogLevel, SlackConfig } from './types.js';
+export type {
+  Config,
+  ConsoleConfig,
+  GitHubAuth,
+  GitHubConfig,
+  LogLevel,
+  SlackConfig,
+} from './types.js';
 
 export class ConfigError extends RelayError<'invalid_config'> {
   override readonly name = 'ConfigError';
@@ -82,6 +89,7 @@ export function loadConfig(
     retentionDays: e.RETENTION_DAYS,
     slack: result.slack,
     github: result.github,
+    ...(result.console ? { console: result.console } : {}),
     log: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY ?? options.isTTY === true },
     notes: result.notes,
   };

@@ -2,7 +2,8 @@
  * Rules between variables (what one variable requires of another), checked on the raw
  * environment so they are reported together with the per-variable problems.
  */
-import type { GitHubAuth, GitHubConfig, SlackConfig } from './types.js';
+import { consoleConfig } from './console-variables.js';
+import type { ConsoleConfig, GitHubAuth, GitHubConfig, SlackConfig } from './types.js';
 import type { Env } from './schema.js';
 
 export interface ConfigIssue {
@@ -19,6 +20,7 @@ export interface CombinationResult {
   notes: string[];
   slack?: SlackConfig;
   github?: GitHubConfig;
+  console?: ConsoleConfig;
 }
 
 const PEM = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+-----END [A-Z ]*PRIVATE KEY-----/;
@@ -96,8 +98,15 @@ export function checkCombinations(
     }
   }
 
+  const consoleSettings = consoleConfig(env, raw, issues);
   if (issues.length > 0 || env === undefined) return { issues, notes };
-  return { issues, notes, slack: slackConfig(env), github: githubConfig(env, privateKey) };
+  return {
+    issues,
+    notes,
+    slack: slackConfig(env),
+    github: githubConfig(env, privateKey),
+    ...(consoleSettings ? { console: consoleSettings } : {}),
+  };
 }
 
 function slackConfig(env: Env): SlackConfig | undefined {

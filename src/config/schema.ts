@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DEFAULT_BOT_HANDLE, DEFAULT_COMMAND_WORD } from '../core/command/parse-command.js';
 import { parseDatabaseUrl } from '../store/database-url.js';
+import { CONSOLE_ENV_SHAPE } from './console-variables.js';
 
 const wholeNumber = (min: number, max: number) =>
   z
@@ -109,6 +110,7 @@ export const EnvSchema = z.object({
     )
     .default('info'),
   LOG_PRETTY: flag.optional(),
+  ...CONSOLE_ENV_SHAPE,
 });
 export type Env = z.infer<typeof EnvSchema>;
 

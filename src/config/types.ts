@@ -32,6 +32,25 @@ export interface GitHubConfig {
   allowedAssociations: string[];
 }
 
+/** The operator console (`/console`); see console-variables.ts. */
+export interface ConsoleConfig {
+  /** The address browsers use (redirect URIs, Secure cookies); default the listening URL. */
+  publicUrl?: string;
+  /** `secret` unset: a random key per process. */
+  session: { secret?: string; hours: number };
+  /** A one-time sign-in link printed at start-up, accepted from loopback only. */
+  adminLink: boolean;
+  slack?: { clientId: string; secret: string; baseUrl: string; teams: string[]; users: string[] };
+  github?: {
+    clientId: string;
+    secret: string;
+    webUrl: string;
+    apiUrl: string;
+    orgs: string[];
+    users: string[];
+  };
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -51,6 +70,8 @@ export interface Config {
   slack?: SlackConfig;
   /** Undefined: GitHub is off. */
   github?: GitHubConfig;
+  /** Undefined: the console is off. */
+  console?: ConsoleConfig;
   log: { level: LogLevel; pretty: boolean };
   /** Things worth saying at start-up that are not errors (e.g. a credential that does nothing). */
   notes: string[];

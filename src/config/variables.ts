@@ -4,6 +4,7 @@
  * one `redactedConfig` and the logger's redaction derive their secret names from.
  */
 import { DEFAULT_BOT_HANDLE, DEFAULT_COMMAND_WORD } from '../core/command/parse-command.js';
+import { CONSOLE_VARIABLES } from './console-variables.js';
 
 export interface ConfigVariable {
   name: string;
@@ -162,6 +163,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
       '0.25 s instead of about 5 s',
     default: '0',
   },
+  ...CONSOLE_VARIABLES,
 ];
 
 export const SECRET_VARIABLES: ReadonlySet<string> = new Set(

@@ -16,6 +16,8 @@ export interface Route {
   path: string;
   methods: readonly string[];
   handler: RouteHandler;
+  /** Also serve every path below `path` (`/console` serves `/console/runs/1`). */
+  prefix?: boolean;
 }
 
 export interface HttpRequestInfo {
@@ -55,6 +57,9 @@ export function createServer(options: HttpServerOptions): HttpServer {
   const limit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   const now = options.now ?? Date.now;
   const byPath = new Map(routes.map((r) => [r.path, r]));
+  const byPrefix = routes.filter((r) => r.prefix);
+  const match = (path: string) =>
+    byPath.get(path) ?? byPrefix.find((r) => path.startsWith(`${r.path}/`));
   let inFlight = 0;
   let draining = false;
   const idle: (() => void)[] = [];
@@ -63,7 +68,7 @@ export function createServer(options: HttpServerOptions): HttpServer {
     const started = now();
     const method = req.method ?? 'GET';
     const path = pathOf(req.url);
-    const route = path === undefined ? undefined : byPath.get(path);
+    const route = path === undefined ? undefined : match(path);
     inFlight++;
     options.onArrival?.(route?.path ?? 'unmatched');
     res.on('close', () => {

@@ -21,6 +21,7 @@ const COUNTERS: Record<CounterName, string> = {
   cancels: 'Cancel requests sent to runs',
   outbox_delivered: 'Notifications delivered to Slack/GitHub',
   outbox_delivery_failures: 'Notification delivery attempts that failed',
+  console_actions: 'Retry/Discard done in the operator console, by kind (action_item) and outcome',
 };
 const HISTOGRAMS: Record<HistogramName, { help: string; buckets: number[] }> = {
   tracker_cycle_seconds: { help: 'Duration of one tracker cycle', buckets: LATENCY_BUCKETS },
@@ -37,6 +38,10 @@ const GAUGES: Record<GaugeName, string> = {
   live_runs_tracked: 'Runs the tracker is watching',
   outbox_depth: 'Notifications waiting in the outbox',
   inbox_depth: 'Triggers waiting in the inbox',
+  outbox_parked: 'Notifications given up on (parked) and not yet retried, discarded or pruned',
+  inbox_failed: 'Triggers that failed for good and are not yet retried, discarded or pruned',
+  outbox_oldest_waiting_seconds: 'Age of the oldest notification waiting in the outbox (0: none)',
+  inbox_oldest_waiting_seconds: 'Age of the oldest trigger waiting in the inbox (0: none)',
 };
 
 /** What the agent client reports per request (its `onRequest` hook). */

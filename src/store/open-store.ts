@@ -11,6 +11,7 @@ import { StoreError, toStoreError } from './errors.js';
 import { createInboxQueue, createInboxRepo } from './repos/inbox-repo.js';
 import { migrationProvider } from './migrations/index.js';
 import { createOutboxQueue, createOutboxRepo } from './repos/outbox-repo.js';
+import { createOperatorQueries } from './repos/operator-repo.js';
 import { createPruneFinished } from './repos/prune-finished.js';
 import { createLeaseRelease } from './repos/release-leases.js';
 import type { RepoContext } from './repos/repo-context.js';
@@ -130,6 +131,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     ...createTx(ctx),
     inboxQueue: createInboxQueue(ctx),
     outboxQueue: createOutboxQueue(ctx),
+    operator: createOperatorQueries(ctx),
     transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),

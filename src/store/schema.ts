@@ -88,6 +88,14 @@ export interface SettingsTable {
   updated_at: Millis;
 }
 
+/** One state a run was recorded in (its history, for the operator's console). */
+export interface RunStatesTable {
+  id: Generated<number>;
+  run_id: string;
+  state: string;
+  at: Millis;
+}
+
 export interface Database {
   threads: ThreadsTable;
   thread_aliases: ThreadAliasesTable;
@@ -95,6 +103,7 @@ export interface Database {
   inbox: InboxTable;
   outbox: OutboxTable;
   settings: SettingsTable;
+  run_states: RunStatesTable;
 }
 
 export type DatabaseKind = 'sqlite' | 'postgres';

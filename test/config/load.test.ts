@@ -37,6 +37,8 @@ describe('loadConfig: defaults', () => {
       retentionDays: 7,
       slack: undefined,
       github: undefined,
+      // The embedded default: the console is on, reached through the local admin link.
+      console: { session: { hours: 12 }, adminLink: true },
       log: { level: 'info', pretty: false },
       notes: [],
     });

@@ -71,6 +71,21 @@ describe('createServer', () => {
     expect(wrong.headers.get('allow')).toBe('POST');
   });
 
+  it('serves the paths below a prefix route, and only those', async () => {
+    const tree: Route = {
+      path: '/tree',
+      methods: ['GET'],
+      prefix: true,
+      handler: (req, res) => reply(res, 200, { url: req.url }),
+    };
+    const { url, requests } = await start([echo, tree]);
+    expect(await (await fetch(`${url}/tree`)).json()).toEqual({ url: '/tree' });
+    expect(await (await fetch(`${url}/tree/a/b?c=1`)).json()).toEqual({ url: '/tree/a/b?c=1' });
+    expect((await fetch(`${url}/treehouse`)).status).toBe(404);
+    expect((await fetch(`${url}/echo/below`)).status).toBe(404);
+    expect(requests.map((r) => r.route)).toEqual(['/tree', '/tree', 'unmatched', 'unmatched']);
+  });
+
   it('answers 413 beyond the body limit, declared or streamed', async () => {
     const { url } = await start([echo], 1024);
     const declared = await fetch(`${url}/echo`, { method: 'POST', body: 'x'.repeat(2048) });

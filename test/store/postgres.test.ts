@@ -8,6 +8,7 @@ import { openStore } from '../../src/store/index.js';
 import type { OpenedStore } from '../../src/store/index.js';
 import { describeInboxContract } from './contract-inbox.js';
 import { describeOutboxContract } from './contract-outbox.js';
+import { describeOperatorContract } from './contract-operator.js';
 import { describeRunsContract } from './contract-runs.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
@@ -78,6 +79,7 @@ describe.skipIf(!server)('PostgreSQL store', () => {
   describeRunsContract(createPostgresHarness);
   describeThreadsAndSettingsContract(createPostgresHarness);
   describeTransactionContract(createPostgresHarness);
+  describeOperatorContract(createPostgresHarness);
 
   describe('replicas sharing one database', () => {
     let harness: StoreHarness;

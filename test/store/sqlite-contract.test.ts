@@ -2,6 +2,7 @@
 import { describe } from 'vitest';
 import { describeInboxContract } from './contract-inbox.js';
 import { describeOutboxContract } from './contract-outbox.js';
+import { describeOperatorContract } from './contract-operator.js';
 import { describeRunsContract } from './contract-runs.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
@@ -13,4 +14,5 @@ describe('SQLite store', () => {
   describeRunsContract(createSqliteHarness);
   describeThreadsAndSettingsContract(createSqliteHarness);
   describeTransactionContract(createSqliteHarness);
+  describeOperatorContract(createSqliteHarness);
 });

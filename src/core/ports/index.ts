@@ -16,3 +16,4 @@ export * from './trigger-sink.js';
 export type { ListRunsQuery, RunItem } from '../../agent/schemas.js';
 export type { OptionKey } from '../message/message-model.js';
 export type { Platform } from '../trigger.js';
+export * from './operator-queries.js';

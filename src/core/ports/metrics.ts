@@ -9,10 +9,18 @@ export type CounterName =
   | 'followups_sent'
   | 'cancels'
   | 'outbox_delivery_failures'
-  | 'outbox_delivered';
+  | 'outbox_delivered'
+  | 'console_actions';
 export type HistogramName =
   'tracker_cycle_seconds' | 'state_change_to_notification_seconds' | 'trigger_to_ack_seconds';
-export type GaugeName = 'live_runs_tracked' | 'outbox_depth' | 'inbox_depth';
+export type GaugeName =
+  | 'live_runs_tracked'
+  | 'outbox_depth'
+  | 'inbox_depth'
+  | 'outbox_parked'
+  | 'inbox_failed'
+  | 'outbox_oldest_waiting_seconds'
+  | 'inbox_oldest_waiting_seconds';
 export interface Metrics {
   inc(name: CounterName, labels?: Record<string, string>, value?: number): void;
   observe(name: HistogramName, seconds: number, labels?: Record<string, string>): void;

@@ -11,6 +11,7 @@ import type {
 } from '../message/message-model.js';
 import type { MessageRef, Platform, Trigger } from '../trigger.js';
 import type { Destination } from './notifier.js';
+import type { OperatorQueries } from './operator-queries.js';
 
 export interface ThreadRecord {
   threadKey: string;
@@ -217,6 +218,8 @@ export interface Store extends StoreTx {
     /** Delivered, parked and pending rows, for tests and the demo. */
     list(filter?: { threadKey?: string; status?: OutboxStatus }): Promise<OutboxItem[]>;
   };
+  /** What the operator's console reads and does (listing, history, Retry/Discard). */
+  operator?: OperatorQueries;
   /** Cheap liveness check for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;

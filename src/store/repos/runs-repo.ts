@@ -4,6 +4,7 @@ import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
 import { runColumns, toRun } from './row-mapping.js';
 import type { RunsTable } from '../schema.js';
+import { recordFirstState, recordStateChange } from './run-states.js';
 
 export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
   /**
@@ -67,12 +68,14 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
           notified_state: columns.notified_state ?? null,
         })
         .execute();
+      await recordFirstState(ctx, run);
     },
 
     async update(runId, patch) {
       const columns = runColumns(patch);
       delete columns.run_id;
       if (Object.keys(columns).length === 0) return;
+      if (patch.state !== undefined) await recordStateChange(ctx, runId, patch);
       await ctx.db().updateTable('runs').set(columns).where('run_id', '=', runId).execute();
     },
 

@@ -1,0 +1,196 @@
+/**
+ * The operator's console: its variables (part of the one list in variables.ts), their
+ * schema (part of the one EnvSchema) and the rules between them. Kept apart so the
+ * console's settings read as one block.
+ */
+import { z } from 'zod';
+import type { ConfigVariable } from './variables.js';
+import type { ConfigIssue } from './rules.js';
+import type { Env } from './schema.js';
+import type { ConsoleConfig } from './types.js';
+
+export const CONSOLE_VARIABLES: readonly ConfigVariable[] = [
+  {
+    name: 'CONSOLE_ENABLED',
+    meaning: 'serve the operator console at `/console` (`1`/`0`)',
+    default: 'on when a sign-in or the local admin link is on',
+  },
+  {
+    name: 'CONSOLE_PUBLIC_URL',
+    meaning:
+      'the address browsers reach agent-relay at (sign-in redirects; `https://` makes cookies Secure)',
+    default: 'the listening URL',
+  },
+  {
+    name: 'CONSOLE_SESSION_SECRET',
+    meaning: 'key that signs console session cookies (32+ characters; replicas share one)',
+    default: 'random per process (sessions end at restart)',
+    secret: true,
+  },
+  { name: 'CONSOLE_SESSION_HOURS', meaning: 'how long a console sign-in lasts', default: '12' },
+  {
+    name: 'CONSOLE_ADMIN_LINK',
+    meaning: 'print a one-time sign-in link at start-up, accepted from loopback only (`1`/`0`)',
+    default: 'on with the embedded emulator, off otherwise',
+  },
+  {
+    name: 'CONSOLE_SLACK_TEAMS',
+    meaning: 'Sign in with Slack for members of these workspaces (team ids, comma-separated)',
+    default: 'unset',
+  },
+  {
+    name: 'CONSOLE_SLACK_USERS',
+    meaning: 'Sign in with Slack for these users (user ids, comma-separated)',
+    default: 'unset',
+  },
+  {
+    name: 'CONSOLE_GITHUB_ORGS',
+    meaning: 'Sign in with GitHub for members of these organizations (comma-separated)',
+    default: 'unset',
+  },
+  {
+    name: 'CONSOLE_GITHUB_USERS',
+    meaning: 'Sign in with GitHub for these logins (comma-separated)',
+    default: 'unset',
+  },
+  {
+    name: 'SLACK_CLIENT_ID',
+    meaning: "the Slack app's client id (Sign in with Slack)",
+    default: 'unset',
+  },
+  {
+    name: 'SLACK_CLIENT_SECRET',
+    meaning: "the Slack app's client secret",
+    default: 'unset',
+    secret: true,
+  },
+  {
+    name: 'GITHUB_CLIENT_ID',
+    meaning: 'client id of the GitHub OAuth app used to sign in to the console',
+    default: 'unset',
+  },
+  {
+    name: 'GITHUB_CLIENT_SECRET',
+    meaning: 'its client secret',
+    default: 'unset',
+    secret: true,
+  },
+  {
+    name: 'CONSOLE_SLACK_URL',
+    meaning: "Slack's sign-in base (`/openid/connect/authorize`, `/api/openid.connect.*`)",
+    default: 'https://slack.com',
+  },
+  {
+    name: 'CONSOLE_GITHUB_URL',
+    meaning: "GitHub's web base for `/login/oauth/*` (GitHub Enterprise Server, fakes)",
+    default: 'https://github.com',
+  },
+];
+
+const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
+const flag = z
+  .string()
+  .transform((s) => s.toLowerCase())
+  .pipe(
+    z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], { message: 'must be 1 or 0' }),
+  )
+  .transform((s) => ['1', 'true', 'yes', 'on'].includes(s));
+const list = (what: string, pattern: RegExp) =>
+  z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(pattern, `must be comma-separated ${what}`)));
+
+export const CONSOLE_ENV_SHAPE = {
+  CONSOLE_ENABLED: flag.optional(),
+  CONSOLE_PUBLIC_URL: httpUrl.optional(),
+  CONSOLE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  CONSOLE_SESSION_HOURS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(1, 'must be at least 1').max(720, 'must be at most 720'))
+    .default(12),
+  CONSOLE_ADMIN_LINK: flag.optional(),
+  CONSOLE_SLACK_TEAMS: list('Slack team ids (T0123…)', /^[A-Z0-9]{2,}$/).default([]),
+  CONSOLE_SLACK_USERS: list('Slack user ids (U0123…)', /^[A-Z0-9]{2,}$/).default([]),
+  CONSOLE_GITHUB_ORGS: list('GitHub organizations', /^[A-Za-z0-9-]{1,39}$/).default([]),
+  CONSOLE_GITHUB_USERS: list('GitHub logins', /^[A-Za-z0-9-]{1,39}$/).default([]),
+  SLACK_CLIENT_ID: z.string().optional(),
+  SLACK_CLIENT_SECRET: z.string().optional(),
+  GITHUB_CLIENT_ID: z.string().optional(),
+  GITHUB_CLIENT_SECRET: z.string().optional(),
+  CONSOLE_SLACK_URL: httpUrl.default('https://slack.com'),
+  CONSOLE_GITHUB_URL: httpUrl.default('https://github.com'),
+};
+
+type ConsoleEnv = Pick<Env, keyof typeof CONSOLE_ENV_SHAPE | 'AGENT_API_URL' | 'GITHUB_API_URL'>;
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** The console's settings, or undefined when it is off; problems go to `issues`. */
+export function consoleConfig(
+  env: ConsoleEnv | undefined,
+  raw: Record<string, string | undefined>,
+  issues: ConfigIssue[],
+): ConsoleConfig | undefined {
+  const has = (name: string) => raw[name] !== undefined;
+  const slackWanted = has('CONSOLE_SLACK_TEAMS') || has('CONSOLE_SLACK_USERS');
+  const githubWanted = has('CONSOLE_GITHUB_ORGS') || has('CONSOLE_GITHUB_USERS');
+  for (const name of ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET'])
+    if (slackWanted && !has(name))
+      issues.push({ variable: name, message: 'required with CONSOLE_SLACK_TEAMS / _USERS' });
+  for (const name of ['GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET'])
+    if (githubWanted && !has(name))
+      issues.push({ variable: name, message: 'required with CONSOLE_GITHUB_ORGS / _USERS' });
+  if (env === undefined) return undefined;
+
+  const adminLink = env.CONSOLE_ADMIN_LINK ?? env.AGENT_API_URL === undefined;
+  const enabled = env.CONSOLE_ENABLED ?? (slackWanted || githubWanted || adminLink);
+  if (!enabled) return undefined;
+  if (!slackWanted && !githubWanted && !adminLink) {
+    issues.push({
+      variable: 'CONSOLE_ENABLED',
+      message:
+        'nobody could sign in: set CONSOLE_SLACK_TEAMS/_USERS, CONSOLE_GITHUB_ORGS/_USERS ' +
+        'or CONSOLE_ADMIN_LINK=1',
+    });
+    return undefined;
+  }
+  return {
+    ...(env.CONSOLE_PUBLIC_URL ? { publicUrl: trimSlash(env.CONSOLE_PUBLIC_URL) } : {}),
+    session: {
+      ...(env.CONSOLE_SESSION_SECRET ? { secret: env.CONSOLE_SESSION_SECRET } : {}),
+      hours: env.CONSOLE_SESSION_HOURS,
+    },
+    adminLink,
+    ...(slackWanted && env.SLACK_CLIENT_ID && env.SLACK_CLIENT_SECRET
+      ? {
+          slack: {
+            clientId: env.SLACK_CLIENT_ID,
+            secret: env.SLACK_CLIENT_SECRET,
+            baseUrl: trimSlash(env.CONSOLE_SLACK_URL),
+            teams: env.CONSOLE_SLACK_TEAMS,
+            users: env.CONSOLE_SLACK_USERS,
+          },
+        }
+      : {}),
+    ...(githubWanted && env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
+      ? {
+          github: {
+            clientId: env.GITHUB_CLIENT_ID,
+            secret: env.GITHUB_CLIENT_SECRET,
+            webUrl: trimSlash(env.CONSOLE_GITHUB_URL),
+            apiUrl: trimSlash(env.GITHUB_API_URL),
+            orgs: env.CONSOLE_GITHUB_ORGS,
+            users: env.CONSOLE_GITHUB_USERS,
+          },
+        }
+      : {}),
+  };
+}

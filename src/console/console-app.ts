@@ -1,0 +1,334 @@
+/**
+ * The operator console under `/console` on the one HTTP server: sign-in, the runs, one run,
+ * the queues, Retry/Discard, and live updates. Every page but the sign-in page needs a
+ * session; every action needs the session's CSRF token and a same-origin request, and is
+ * logged with who did it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ConsoleConfig } from '../config/load.js';
+import type {
+  AgentService,
+  Clock,
+  GivenUpKind,
+  Logger,
+  Metrics,
+  RunFilter,
+  RunItem,
+  Store,
+} from '../core/ports/index.js';
+import { isServiceError } from '../core/ports/index.js';
+import type { Route } from '../service/http-server.js';
+import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
+import { readCookies } from './cookies.js';
+import { githubProvider, slackProvider } from './identity-providers.js';
+import type { IdentityProvider } from './identity-providers.js';
+import { createLiveHub } from './live.js';
+import { createLocalAdminLink } from './local-admin.js';
+import type { Html } from './html.js';
+import { content } from './pages/layout.js';
+import type { PageContext } from './pages/layout.js';
+import { queuesBody, queuesPage } from './pages/queues-page.js';
+import { runBody, runPage } from './pages/run-page.js';
+import { runsBody, runsPage } from './pages/runs-page.js';
+import { redirect, sendHtml, sendText } from './respond.js';
+import { createSessionSigner } from './session.js';
+import type { Session } from './session.js';
+import { createSignInRoutes, safeNext, SESSION_COOKIE } from './sign-in-routes.js';
+
+export interface ConsoleDeps {
+  config: ConsoleConfig;
+  store: Store;
+  agent: AgentService;
+  logger: Logger;
+  clock: Clock;
+  metrics: Metrics;
+  /** Wake the workers after a Retry, so the item goes now rather than at their next poll. */
+  wake: { inbox(): void; outbox(): void };
+  /** Where issue links point (`https://github.com`, or a GitHub Enterprise Server). */
+  githubWebUrl: string;
+  /** The listening URL, once bound (the public URL when CONSOLE_PUBLIC_URL is unset). */
+  listeningUrl: () => string;
+  /** How often open pages' store is checked for changes (default 1000 ms). */
+  livePollMs?: number;
+}
+
+export interface OperatorConsole {
+  route: Route;
+  /** The one-time local admin token, when the link is on. */
+  adminToken?: string;
+  close(): void;
+}
+
+const PAGE_SIZE = 100;
+const DETAIL_TTL_MS = 3_000;
+
+export function createConsole(deps: ConsoleDeps): OperatorConsole {
+  const { config, store, logger } = deps;
+  const operator = store.operator;
+  if (!operator) throw new Error('this store does not answer the console queries');
+  const log = logger.child({ component: 'console' });
+  const now = () => deps.clock.now();
+  const publicUrl = () => config.publicUrl ?? deps.listeningUrl();
+  const secure = () => publicUrl().startsWith('https:');
+  const signer = createSessionSigner({
+    ...(config.session.secret ? { secret: config.session.secret } : {}),
+    lifetimeMs: config.session.hours * 3_600_000,
+  });
+  const providers: IdentityProvider[] = [
+    ...(config.slack ? [slackProvider(config.slack)] : []),
+    ...(config.github ? [githubProvider(config.github)] : []),
+  ];
+  const adminLink = config.adminLink ? createLocalAdminLink() : undefined;
+  const live = createLiveHub({
+    changeStamp: () => operator.changeStamp(),
+    logger: log,
+    pollMs: deps.livePollMs ?? 1_000,
+  });
+  let signIn: ReturnType<typeof createSignInRoutes> | undefined;
+  const signInRoutes = () =>
+    (signIn ??= createSignInRoutes({
+      providers,
+      ...(adminLink ? { adminLink } : {}),
+      signer,
+      logger: log,
+      now,
+      secure: secure(),
+      sessionMaxAgeSec: config.session.hours * 3600,
+      publicUrl,
+    }));
+
+  // The service's view of recent runs (links, run time), read at most every few seconds.
+  let details: { at: number; byId: Map<string, RunItem> } | undefined;
+  async function recentDetails(): Promise<Map<string, RunItem>> {
+    if (details && now() - details.at < DETAIL_TTL_MS) return details.byId;
+    try {
+      const page = await deps.agent.listRuns(
+        { limit: PAGE_SIZE, sort_by: 'updated_at', sort_order: 'desc' },
+        { timeoutMs: 2_000, maxRetries: 0 },
+      );
+      details = { at: now(), byId: new Map(page.runs.map((r) => [r.run_id, r])) };
+    } catch (err) {
+      log.debug({ err }, 'console: the service did not list runs; links left out');
+      details = { at: now(), byId: details?.byId ?? new Map() };
+    }
+    return details.byId;
+  }
+
+  function page(
+    req: IncomingMessage,
+    res: ServerResponse,
+    full: (ctx: PageContext) => Html,
+    partial: (ctx: PageContext) => Html,
+    ctx: PageContext,
+  ): void {
+    const wantsPartial = req.headers['x-console-partial'] === '1';
+    sendHtml(res, 200, wantsPartial ? content(partial(ctx), ctx) : full(ctx));
+  }
+
+  async function showRuns(req: IncomingMessage, res: ServerResponse, url: URL, ctx: PageContext) {
+    const q = (name: string) => url.searchParams.get(name)?.trim().slice(0, 200) || undefined;
+    const platform = q('platform');
+    const filter: Omit<RunFilter, 'limit'> = {
+      ...(q('state') ? { state: q('state') } : {}),
+      ...(platform === 'slack' || platform === 'github' ? { platform } : {}),
+      ...(q('place') ? { place: q('place') } : {}),
+      ...(q('person') ? { person: q('person') } : {}),
+    };
+    const before = Number(q('before'));
+    if (Number.isSafeInteger(before) && before > 0) filter.createdBefore = before;
+    const [runs, byId] = await Promise.all([
+      operator!.listRuns({ ...filter, limit: PAGE_SIZE }),
+      recentDetails(),
+    ]);
+    const view = {
+      runs,
+      filter,
+      details: byId,
+      githubWebUrl: deps.githubWebUrl,
+      ...(runs.length === PAGE_SIZE ? { olderThan: runs[runs.length - 1]!.createdAt } : {}),
+    };
+    page(
+      req,
+      res,
+      (c) => runsPage(view, c),
+      (c) => runsBody(view, c),
+      ctx,
+    );
+  }
+
+  async function showRun(
+    req: IncomingMessage,
+    res: ServerResponse,
+    runId: string,
+    ctx: PageContext,
+  ) {
+    const run = await store.runs.get(runId);
+    if (!run) return sendText(res, 404, `No run ${runId} is recorded here.`);
+    const keys = await operator!.aliasesOf(run.threadKey);
+    const [history, items, others] = await Promise.all([
+      operator!.stateHistory(runId),
+      operator!.threadItems(keys, 50),
+      store.runs.listByThread(run.threadKey, 20),
+    ]);
+    let detail: RunItem | undefined;
+    let detailProblem: string | undefined;
+    try {
+      detail = await deps.agent.getRun(runId, { timeoutMs: 3_000, maxRetries: 0 });
+    } catch (err) {
+      detailProblem =
+        isServiceError(err) && err.code === 'not_found'
+          ? 'the Agent Run Service does not know this run (any more)'
+          : 'the Agent Run Service did not answer; links are missing';
+      log.debug({ err, runId }, 'console: run detail unavailable');
+    }
+    const view = {
+      run,
+      ...(detail ? { detail } : {}),
+      ...(detailProblem ? { detailProblem } : {}),
+      history,
+      otherRuns: others.filter((r) => r.runId !== runId),
+      triggers: items.triggers,
+      notifications: items.notifications,
+      githubWebUrl: deps.githubWebUrl,
+    };
+    page(
+      req,
+      res,
+      (c) => runPage(view, c),
+      (c) => runBody(view, c),
+      ctx,
+    );
+  }
+
+  async function showQueues(req: IncomingMessage, res: ServerResponse, ctx: PageContext) {
+    const [health, parked, failed] = await Promise.all([
+      operator!.queueHealth(),
+      operator!.parkedNotifications(100),
+      operator!.failedTriggers(100),
+    ]);
+    const view = { health, parked, failed };
+    page(
+      req,
+      res,
+      (c) => queuesPage(view, c),
+      (c) => queuesBody(view, c),
+      ctx,
+    );
+  }
+
+  async function act(res: ServerResponse, session: Session, form: URLSearchParams) {
+    const kind = form.get('kind');
+    const action = form.get('action');
+    const id = Number(form.get('id'));
+    if (
+      (kind !== 'notification' && kind !== 'trigger') ||
+      (action !== 'retry' && action !== 'discard') ||
+      !Number.isSafeInteger(id) ||
+      id <= 0
+    )
+      return sendText(res, 400, 'Unknown action.');
+    const done =
+      action === 'retry'
+        ? await operator!.retry(kind as GivenUpKind, id, now())
+        : await operator!.discard(kind as GivenUpKind, id);
+    const who = session.operator;
+    log.info(
+      { operator: who.id, operatorName: who.name, action, kind, itemId: id, done },
+      `console: ${action} of ${kind} ${id} by ${who.name}${done ? '' : ' (nothing to do: it is no longer given up)'}`,
+    );
+    deps.metrics.inc('console_actions', {
+      kind: `${action}_${kind}`,
+      outcome: done ? 'done' : 'gone',
+    });
+    if (done && action === 'retry') (kind === 'trigger' ? deps.wake.inbox : deps.wake.outbox)();
+    redirect(res, safeNext(form.get('back')));
+  }
+
+  /** A POST must come from a console page: same origin when the browser says, and the token. */
+  function sameOrigin(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    if (origin === undefined) return true;
+    const host = req.headers.host;
+    return (
+      origin === new URL(publicUrl()).origin ||
+      (host !== undefined && (origin === `http://${host}` || origin === `https://${host}`))
+    );
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+    const url = new URL(req.url ?? '/console', 'http://console.invalid');
+    const path = url.pathname.replace(/\/+$/, '') || '/console';
+    const method = req.method ?? 'GET';
+    const get = method === 'GET' || method === 'HEAD';
+    const routes = signInRoutes();
+
+    if (get && path === '/console/assets/console.css')
+      return sendText(res, 200, CONSOLE_CSS, 'text/css');
+    if (get && path === '/console/assets/console.js')
+      return sendText(res, 200, CONSOLE_JS, 'text/javascript');
+    if (get && path === '/console/signin') return routes.page(res, url);
+    if (get && path === '/console/signin/local') return routes.local(req, res, url);
+    const signInMatch = /^\/console\/signin\/(slack|github)(\/callback)?$/.exec(path);
+    const provider = providers.find((p) => p.name === signInMatch?.[1]);
+    if (get && signInMatch && provider) {
+      if (signInMatch[2]) return routes.callback(res, provider, url, readCookies(req));
+      return routes.start(res, provider, url);
+    }
+
+    const session = signer.verify(readCookies(req).get(SESSION_COOKIE), now());
+    if (!session) {
+      if (get && path !== '/console/events' && req.headers['x-console-partial'] === undefined)
+        return redirect(
+          res,
+          `/console/signin?${new URLSearchParams({ next: safeNext(url.pathname + url.search) }).toString()}`,
+        );
+      return sendText(res, 401, 'Sign in first.');
+    }
+
+    if (method === 'POST') {
+      const form = new URLSearchParams(body.toString('utf8'));
+      if (!sameOrigin(req) || !signer.checkCsrf(session, form.get('csrf'))) {
+        log.warn(
+          { operator: session.operator.id, path },
+          'console: action refused (CSRF check failed)',
+        );
+        return sendText(res, 403, 'This form is stale or came from another site; reload the page.');
+      }
+      if (path === '/console/signout') return routes.signOut(res, session.operator);
+      if (path === '/console/actions') return act(res, session, form);
+      return sendText(res, 404, 'Not found.');
+    }
+    if (!get) return sendText(res, 405, 'Method not allowed.');
+
+    // Read before the page's data, so a change made while it is read shows as a new stamp.
+    const stamp = path === '/console/events' ? '' : await operator!.changeStamp();
+    const ctx: PageContext = {
+      stamp,
+      operator: session.operator,
+      csrf: signer.csrfToken(session),
+      now: now(),
+      here: safeNext(url.pathname + url.search),
+    };
+    if (path === '/console') return showRuns(req, res, url, ctx);
+    if (path === '/console/queues') return showQueues(req, res, ctx);
+    if (path === '/console/events') {
+      live.attach(res);
+      // The stream ends with the session (its reconnect then finds no session: 401); a
+      // timer cannot wait longer than 2^31 - 1 ms, so a longer session ends its stream sooner.
+      const left = Math.min(Math.max(0, session.expiresAt - now()), 2 ** 31 - 1);
+      const expiry = setTimeout(() => res.end(), left);
+      expiry.unref();
+      res.on('close', () => clearTimeout(expiry));
+      return;
+    }
+    const runMatch = /^\/console\/runs\/([^/]{1,200})$/.exec(path);
+    if (runMatch?.[1]) return showRun(req, res, decodeURIComponent(runMatch[1]), ctx);
+    return sendText(res, 404, 'Not found.');
+  }
+
+  return {
+    route: { path: '/console', methods: ['GET', 'HEAD', 'POST'], prefix: true, handler: handle },
+    ...(adminLink ? { adminToken: adminLink.token } : {}),
+    close: () => live.close(),
+  };
+}

@@ -1,0 +1,110 @@
+/** The page shell (header, navigation, who is signed in, the live dot) and small shared views. */
+import { formatDuration } from '../../core/message/duration.js';
+import { stateView } from '../../core/message/state-view.js';
+import { html } from '../html.js';
+import type { Html } from '../html.js';
+import type { Operator } from '../session.js';
+
+export interface PageContext {
+  operator: Operator;
+  csrf: string;
+  now: number;
+  /** The path and query of this page (where actions come back to). */
+  here: string;
+  /** The store's change stamp when the page was read (live updates compare with it). */
+  stamp: string;
+}
+
+/** The page's content as sent in full and on a live refresh: the body and its stamp. */
+export function content(body: Html, ctx: PageContext): Html {
+  return html`${body}<span id="stamp" data-stamp="${ctx.stamp}" hidden></span>`;
+}
+
+export function layout(
+  title: string,
+  ctx: PageContext,
+  section: 'runs' | 'queues',
+  body: Html,
+): Html {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · agent-relay</title>
+        <link rel="stylesheet" href="/console/assets/console.css" />
+        <script src="/console/assets/console.js" defer></script>
+      </head>
+      <body>
+        <header>
+          <a class="brand" href="/console">agent-relay</a>
+          <nav>
+            <a href="/console" class="${section === 'runs' ? 'here' : ''}">Runs</a>
+            <a href="/console/queues" class="${section === 'queues' ? 'here' : ''}">Queues</a>
+          </nav>
+          <span class="who"
+            ><span><span id="live" class="dot" title="connecting"></span>live</span>
+            <span>${ctx.operator.name} (${ctx.operator.via})</span>
+            <form method="post" action="/console/signout">
+              <input type="hidden" name="csrf" value="${ctx.csrf}" /><button type="submit">
+                Sign out
+              </button>
+            </form>
+          </span>
+        </header>
+        <main>${content(body, ctx)}</main>
+      </body>
+    </html>`;
+}
+
+export function stateBadge(state: string): Html {
+  const view = stateView(state);
+  const kind = view.blocked
+    ? 'blocked'
+    : view.live
+      ? 'live'
+      : state === 'SUCCEEDED'
+        ? 'succeeded'
+        : 'failed';
+  return html`<span class="badge ${kind}" data-state="${state}">${view.label}</span>`;
+}
+
+export function statusBadge(status: string): Html {
+  return html`<span class="badge ${status}">${status}</span>`;
+}
+
+export function time(ms: number | undefined): Html {
+  if (ms === undefined) return html`<span class="muted">–</span>`;
+  const iso = new Date(ms).toISOString();
+  return html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 16).replace('T', ' ')}</time>`;
+}
+
+export function age(ms: number | undefined, now: number): string {
+  return ms === undefined ? '–' : formatDuration(Math.max(0, now - ms));
+}
+
+/** The Retry and Discard buttons of a given-up item (parked notification, failed trigger). */
+export function givenUpActions(
+  kind: 'notification' | 'trigger',
+  id: number,
+  ctx: PageContext,
+): Html {
+  const form = (action: 'retry' | 'discard', label: string, cls: string) =>
+    html`<form method="post" action="/console/actions">
+      <input type="hidden" name="csrf" value="${ctx.csrf}" />
+      <input type="hidden" name="kind" value="${kind}" /><input
+        type="hidden"
+        name="id"
+        value="${id}"
+      />
+      <input type="hidden" name="action" value="${action}" /><input
+        type="hidden"
+        name="back"
+        value="${ctx.here}"
+      />
+      <button type="submit" class="${cls}" data-action="${action}-${kind}-${id}">${label}</button>
+    </form>`;
+  return html`<div class="actions">
+    ${form('retry', 'Retry', 'primary')}${form('discard', 'Discard', 'danger')}
+  </div>`;
+}

@@ -1,0 +1,116 @@
+/** One run: what it is, where it lives, its links, its state history, and its thread's queue items. */
+import type {
+  InboxItem,
+  OutboxItem,
+  RunItem,
+  RunRecord,
+  StateChange,
+} from '../../core/ports/index.js';
+import { html } from '../html.js';
+import type { Html } from '../html.js';
+import { placeOf } from '../places.js';
+import { layout, stateBadge, time } from './layout.js';
+import type { PageContext } from './layout.js';
+import { notificationsTable, triggersTable } from './queue-tables.js';
+import { linksOf, runTime } from './run-summary.js';
+
+export interface RunView {
+  run: RunRecord;
+  detail?: RunItem;
+  /** Why the service's detail is missing (it did not answer), when it is. */
+  detailProblem?: string;
+  history: StateChange[];
+  otherRuns: RunRecord[];
+  triggers: InboxItem[];
+  notifications: OutboxItem[];
+  githubWebUrl: string;
+}
+
+export function runBody(view: RunView, ctx: PageContext): Html {
+  const { run, detail } = view;
+  const place = placeOf(run.threadKey, view.githubWebUrl, run);
+  const applied = run.applied
+    .map((a) => `${a.key}=${String(a.value ?? '')} (${a.source})`)
+    .join(', ');
+  return html`<p class="small"><a href="/console">← Runs</a></p>
+    <h1>${run.title || run.runId} ${stateBadge(run.state)}</h1>
+    <div class="card">
+      <dl class="facts">
+        <dt>Run</dt>
+        <dd>${run.runId}</dd>
+        <dt>Requester</dt>
+        <dd>
+          ${run.requester.name ?? run.requester.id} <span class="muted">${run.requester.id}</span>
+        </dd>
+        <dt>Place</dt>
+        <dd>
+          ${place.url ? html`<a href="${place.url}" rel="noopener noreferrer" target="_blank">${place.label}</a>` : place.label}
+          <span class="muted small">${run.threadKey}</span>
+        </dd>
+        <dt>Links</dt>
+        <dd>
+          ${detail ? linksOf(detail) : html`<span class="muted">${view.detailProblem ?? '–'}</span>`}
+        </dd>
+        <dt>Settings</dt>
+        <dd>${applied || '–'}</dd>
+        ${
+          run.factory
+            ? html`<dt>Factory</dt>
+                <dd>${run.factory.alias ?? run.factory.name ?? run.factory.uid}</dd>`
+            : ''
+        }
+        <dt>Created</dt>
+        <dd>${time(run.createdAt)}</dd>
+        <dt>Updated</dt>
+        <dd>${time(run.updatedAt)}</dd>
+        <dt>Run time</dt>
+        <dd>${runTime(run, detail, ctx.now)}</dd>
+        ${
+          detail?.status_message?.message
+            ? html`<dt>Service says</dt>
+                <dd>${detail.status_message.message}</dd>`
+            : ''
+        }
+      </dl>
+    </div>
+    <h2>State history</h2>
+    <table class="rows history">
+      <thead>
+        <tr>
+          <th>State</th>
+          <th>Recorded</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${
+          view.history.length
+            ? view.history.map(
+                (h) =>
+                  html`<tr>
+                    <td data-label="State">${stateBadge(h.state)}</td>
+                    <td data-label="Recorded">${time(h.at)}</td>
+                  </tr>`,
+              )
+            : html`<tr>
+                <td colspan="2" class="empty">Recorded before history was kept.</td>
+              </tr>`
+        }
+      </tbody>
+    </table>
+    ${
+      view.otherRuns.length
+        ? html`<h2>Other runs in this thread</h2>
+            <ul>
+              ${view.otherRuns.map((r) => html`<li><a href="/console/runs/${encodeURIComponent(r.runId)}">${r.title || r.runId}</a> ${stateBadge(r.state)}</li>`)}
+            </ul>`
+        : ''
+    }
+    <h2>Notifications in this thread</h2>
+    ${notificationsTable(view.notifications, ctx, false)}
+    <h2>Triggers in this thread</h2>
+    ${triggersTable(view.triggers, ctx, false)}`;
+}
+
+export function runPage(view: RunView, ctx: PageContext): Html {
+  return layout(view.run.title || view.run.runId, ctx, 'runs', runBody(view, ctx));
+}

@@ -1,0 +1,115 @@
+/** The runs: filterable by state, platform, place and person, newest first. */
+import type { RunFilter, RunItem, RunRecord } from '../../core/ports/index.js';
+import { KNOWN_STATE_NAMES } from '../../core/message/state-view.js';
+import { html } from '../html.js';
+import type { Html } from '../html.js';
+import { placeOf } from '../places.js';
+import { layout, stateBadge, time } from './layout.js';
+import type { PageContext } from './layout.js';
+import { linksOf, runTime } from './run-summary.js';
+
+export interface RunsView {
+  runs: RunRecord[];
+  filter: Omit<RunFilter, 'limit'>;
+  details: ReadonlyMap<string, RunItem>;
+  githubWebUrl: string;
+  /** More runs are older than this (epoch ms): the next page starts there. */
+  olderThan?: number;
+}
+
+function olderLink(view: RunsView): Html {
+  if (view.olderThan === undefined) return html``;
+  const q = new URLSearchParams();
+  const f = view.filter;
+  for (const [key, value] of Object.entries({
+    state: f.state,
+    platform: f.platform,
+    place: f.place,
+    person: f.person,
+  }))
+    if (value) q.set(key, value);
+  q.set('before', String(view.olderThan));
+  return html`<p><a href="/console?${q.toString()}" id="older">Older runs →</a></p>`;
+}
+
+function filters(view: RunsView): Html {
+  const f = view.filter;
+  const option = (value: string, label: string, current: string | undefined) =>
+    html`<option value="${value}" ${current === value ? html` selected` : ''}>${label}</option>`;
+  return html`<form class="filters" method="get" action="/console">
+    <label
+      >State<select name="state">
+        ${option('', 'any', f.state ?? '')}${KNOWN_STATE_NAMES.map((s) => option(s, s, f.state))}
+      </select></label
+    >
+    <label
+      >Platform<select name="platform">
+        ${option('', 'any', f.platform ?? '')}${option('slack', 'Slack', f.platform)}${option('github', 'GitHub', f.platform)}
+      </select></label
+    >
+    <label
+      >Place<input
+        name="place"
+        value="${f.place ?? ''}"
+        placeholder="github:acme/app or slack:T1:C1"
+    /></label>
+    <label>Person<input name="person" value="${f.person ?? ''}" placeholder="id or name" /></label>
+    <button type="submit" class="primary">Filter</button>
+    <a href="/console">Clear</a>
+  </form>`;
+}
+
+export function runsBody(view: RunsView, ctx: PageContext): Html {
+  const rows = view.runs.map((run) => {
+    const place = placeOf(run.threadKey, view.githubWebUrl, run);
+    const detail = view.details.get(run.runId);
+    return html`<tr data-run="${run.runId}">
+      <td data-label="State">${stateBadge(run.state)}</td>
+      <td data-label="Run">
+        <a href="/console/runs/${encodeURIComponent(run.runId)}">${run.title || run.runId}</a>
+        <div class="muted small">${run.runId}</div>
+      </td>
+      <td data-label="Requester">
+        ${run.requester.name ?? run.requester.id}
+        <div class="muted small">${run.requester.id}</div>
+      </td>
+      <td data-label="Place">
+        ${place.url ? html`<a href="${place.url}" rel="noopener noreferrer" target="_blank">${place.label}</a>` : place.label}
+      </td>
+      <td data-label="Links">${linksOf(detail)}</td>
+      <td data-label="Created">${time(run.createdAt)}</td>
+      <td data-label="Updated">${time(run.updatedAt)}</td>
+      <td data-label="Run time">${runTime(run, detail, ctx.now)}</td>
+    </tr>`;
+  });
+  return html`<h1>Runs</h1>
+    ${filters(view)}
+    <table class="rows" id="runs">
+      <thead>
+        <tr>
+          <th>State</th>
+          <th>Run</th>
+          <th>Requester</th>
+          <th>Place</th>
+          <th>Links</th>
+          <th>Created</th>
+          <th>Updated</th>
+          <th>Run time</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${
+          rows.length
+            ? rows
+            : html`<tr>
+                <td colspan="8" class="empty">No runs match.</td>
+              </tr>`
+        }
+      </tbody>
+    </table>
+    ${olderLink(view)}`;
+}
+
+export function runsPage(view: RunsView, ctx: PageContext): Html {
+  return layout('Runs', ctx, 'runs', runsBody(view, ctx));
+}

@@ -1,0 +1,44 @@
+/**
+ * Where a run lives, for people: a short label of its thread key and a link to the Slack
+ * thread or the GitHub issue/pull request (the status message's permalink when known).
+ */
+import type { RunRecord } from '../core/ports/index.js';
+import { decodeThreadKey } from '../core/thread-key.js';
+import { safeUrl } from '../core/message/run-links.js';
+
+export interface Place {
+  label: string;
+  url?: string;
+}
+
+export function placeOf(threadKey: string, githubWebUrl: string, run?: RunRecord): Place {
+  const address = decodeThreadKey(threadKey);
+  const permalink = safeUrl(run?.statusMessage?.url) ?? safeUrl(run?.triggerMessage?.url);
+  if (!address) return { label: threadKey };
+  if (address.platform === 'slack') {
+    const q = new URLSearchParams({ team: address.team, channel: address.channel });
+    return {
+      label: `Slack ${address.channel}${address.threadTs ? ` › ${address.threadTs}` : ''}`,
+      url: permalink ?? `https://slack.com/app_redirect?${q.toString()}`,
+    };
+  }
+  const where = `${address.owner}/${address.repo}#${address.number}`;
+  return {
+    label: address.reviewCommentId ? `${where} (review thread)` : where,
+    url:
+      permalink ??
+      `${githubWebUrl}/${encodeURIComponent(address.owner)}/${encodeURIComponent(address.repo)}/issues/${address.number}`,
+  };
+}
+
+/** The web address of a GitHub API base (`https://api.github.com` -> `https://github.com`). */
+export function githubWebUrlOf(apiUrl: string | undefined): string {
+  if (!apiUrl) return 'https://github.com';
+  try {
+    const url = new URL(apiUrl);
+    if (url.hostname === 'api.github.com') return 'https://github.com';
+    return url.origin; // GitHub Enterprise Server: https://host/api/v3 -> https://host
+  } catch {
+    return 'https://github.com';
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * Signing in and out: the sign-in page, the redirect to Slack or GitHub and the way back
+ * (state bound to a short-lived signed cookie, so a code cannot be planted from another
+ * site), the local admin link, and sign-out.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { Logger } from '../core/ports/index.js';
+import { setCookie } from './cookies.js';
+import type { IdentityProvider } from './identity-providers.js';
+import { SignInError } from './identity-providers.js';
+import type { LocalAdminLink } from './local-admin.js';
+import { html } from './html.js';
+import type { Operator, SessionSigner } from './session.js';
+import { plainPage, signinPage } from './pages/signin-page.js';
+import { sendHtml, redirect } from './respond.js';
+
+export const SESSION_COOKIE = 'relay_console';
+const SIGNIN_COOKIE = 'relay_console_signin';
+const SIGNIN_WINDOW_MS = 10 * 60_000;
+
+const SignInState = z.object({
+  provider: z.string(),
+  state: z.string(),
+  nonce: z.string(),
+  next: z.string(),
+  expiresAt: z.number(),
+});
+
+/** Where to go after signing in: a console path, nothing else (no open redirect). */
+export function safeNext(value: string | null | undefined): string {
+  if (!value || !/^\/console(?:[/?]|$)/.test(value) || /[\\\s]/.test(value)) return '/console';
+  return value;
+}
+
+const same = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+export interface SignInDeps {
+  providers: IdentityProvider[];
+  adminLink?: LocalAdminLink;
+  signer: SessionSigner;
+  logger: Logger;
+  now: () => number;
+  secure: boolean;
+  sessionMaxAgeSec: number;
+  /** The console's public base (for redirect URIs), e.g. `https://relay.example.com`. */
+  publicUrl: () => string;
+}
+
+export function createSignInRoutes(deps: SignInDeps) {
+  const cookie = (name: string, value: string, maxAge: number) =>
+    setCookie(name, value, { secure: deps.secure, maxAge });
+  const redirectUri = (p: IdentityProvider) =>
+    `${deps.publicUrl()}/console/signin/${p.name}/callback`;
+
+  function signedIn(res: ServerResponse, operator: Operator, next: string, how: string): void {
+    const { token } = deps.signer.issue(operator, deps.now());
+    deps.logger.info({ operator: operator.id, via: operator.via, how }, 'console: signed in');
+    redirect(res, next, [
+      cookie(SESSION_COOKIE, token, deps.sessionMaxAgeSec),
+      cookie(SIGNIN_COOKIE, '', 0),
+    ]);
+  }
+
+  function refuse(res: ServerResponse, status: number, title: string, why: string): void {
+    sendHtml(
+      res,
+      status,
+      plainPage(
+        title,
+        html`<h1>${title}</h1>
+          <p>${why}</p>
+          <p><a href="/console/signin">Back to sign-in</a></p>`,
+      ),
+    );
+  }
+
+  return {
+    page(res: ServerResponse, url: URL): void {
+      sendHtml(
+        res,
+        200,
+        signinPage({
+          providers: deps.providers.map((p) => ({ name: p.name, label: p.label })),
+          adminLink: deps.adminLink !== undefined,
+          next: safeNext(url.searchParams.get('next')),
+        }),
+      );
+    },
+
+    start(res: ServerResponse, provider: IdentityProvider, url: URL): void {
+      const state = randomBytes(18).toString('base64url');
+      const nonce = randomBytes(18).toString('base64url');
+      const sealed = deps.signer.seal({
+        provider: provider.name,
+        state,
+        nonce,
+        next: safeNext(url.searchParams.get('next')),
+        expiresAt: deps.now() + SIGNIN_WINDOW_MS,
+      });
+      redirect(res, provider.authorizeUrl({ state, nonce, redirectUri: redirectUri(provider) }), [
+        cookie(SIGNIN_COOKIE, sealed, SIGNIN_WINDOW_MS / 1000),
+      ]);
+    },
+
+    async callback(
+      res: ServerResponse,
+      provider: IdentityProvider,
+      url: URL,
+      cookies: Map<string, string>,
+    ): Promise<void> {
+      const parsed = SignInState.safeParse(deps.signer.open(cookies.get(SIGNIN_COOKIE)));
+      const state = url.searchParams.get('state') ?? '';
+      const code = url.searchParams.get('code') ?? '';
+      if (
+        !parsed.success ||
+        parsed.data.provider !== provider.name ||
+        parsed.data.expiresAt <= deps.now() ||
+        !same(parsed.data.state, state)
+      )
+        return refuse(
+          res,
+          400,
+          'Sign-in expired',
+          'This sign-in was not started here, or took too long. Please start again.',
+        );
+      if (!code)
+        return refuse(
+          res,
+          400,
+          'Sign-in cancelled',
+          `${provider.label} did not sign you in (${url.searchParams.get('error') ?? 'no code'}).`,
+        );
+      try {
+        const identity = await provider.identify({
+          code,
+          nonce: parsed.data.nonce,
+          redirectUri: redirectUri(provider),
+        });
+        if (!identity.allowedBecause) {
+          deps.logger.warn(
+            { operator: identity.operator.id, via: provider.name },
+            'console: sign-in refused (not in the allowed workspaces/organizations or users)',
+          );
+          return refuse(
+            res,
+            403,
+            'Not allowed',
+            `${identity.operator.name} is not allowed to use this console. Ask its operator to add your workspace, organization or account.`,
+          );
+        }
+        signedIn(res, identity.operator, parsed.data.next, identity.allowedBecause);
+      } catch (err) {
+        if (!(err instanceof SignInError)) throw err;
+        deps.logger.warn({ err, via: provider.name }, 'console: sign-in failed');
+        refuse(
+          res,
+          502,
+          'Sign-in failed',
+          `${provider.label} could not complete the sign-in (${err.code}). Please try again.`,
+        );
+      }
+    },
+
+    local(req: IncomingMessage, res: ServerResponse, url: URL): void {
+      if (!deps.adminLink) return refuse(res, 404, 'Not available', 'The local admin link is off.');
+      const outcome = deps.adminLink.redeem(req, url.searchParams.get('token'));
+      if (outcome !== 'ok') {
+        deps.logger.warn(
+          { outcome, peer: req.socket.remoteAddress },
+          'console: local admin link refused',
+        );
+        const why = {
+          not_loopback: 'The local admin link works only from the machine agent-relay runs on.',
+          invalid: 'This link is not valid.',
+          used: 'This link was already used; each start-up prints a new one.',
+        }[outcome];
+        return refuse(res, 403, 'Link refused', why);
+      }
+      signedIn(
+        res,
+        { id: 'local:admin', name: 'local admin', via: 'local' },
+        '/console',
+        'local admin link',
+      );
+    },
+
+    signOut(res: ServerResponse, operator: Operator): void {
+      deps.logger.info({ operator: operator.id }, 'console: signed out');
+      redirect(res, '/console/signin', [cookie(SESSION_COOKIE, '', 0)]);
+    },
+  };
+}

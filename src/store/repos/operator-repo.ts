@@ -1,0 +1,248 @@
+/**
+ * The operator's console queries (core/ports/operator-queries.ts): filtered run listings, a
+ * run's state history and queue items, the queues' health, and Retry/Discard of given-up
+ * items. Every write is guarded by the item's given-up status, so a stale page cannot touch
+ * an item a worker has since taken.
+ */
+import { sql } from 'kysely';
+import type { OperatorQueries, RunRecord } from '../../core/ports/index.js';
+import { StoreError } from '../errors.js';
+import type { RepoContext } from './repo-context.js';
+import { toInboxItem, toOutboxItem, toRun } from './row-mapping.js';
+
+const TABLE = { notification: 'outbox', trigger: 'inbox' } as const;
+const GIVEN_UP = { notification: 'parked', trigger: 'failed' } as const;
+
+/** Rows whose JSON is damaged are skipped in listings (the workers report them). */
+function readable<R, T>(rows: R[], map: (row: R) => T): T[] {
+  const out: T[] = [];
+  for (const row of rows) {
+    try {
+      out.push(map(row));
+    } catch (err) {
+      if (!(err instanceof StoreError) || err.code !== 'corrupt') throw err;
+    }
+  }
+  return out;
+}
+
+/** `%` and `_` match themselves in a LIKE pattern. */
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
+  const count = async (table: 'inbox' | 'outbox', statuses: string[]) => {
+    const row = await ctx
+      .db()
+      .selectFrom(table)
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('n'),
+        eb.fn.min('created_at').as('oldest'),
+      ])
+      .where('status', 'in', statuses)
+      .executeTakeFirstOrThrow();
+    return { n: Number(row.n), oldest: row.oldest === null ? undefined : Number(row.oldest) };
+  };
+
+  return {
+    async listRuns(filter) {
+      let query = ctx
+        .db()
+        .selectFrom('runs')
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('run_id', 'desc')
+        .limit(Math.max(1, Math.min(filter.limit, 500)));
+      if (filter.state) query = query.where('state', '=', filter.state);
+      if (filter.platform) query = query.where('platform', '=', filter.platform);
+      if (filter.createdBefore !== undefined)
+        query = query.where('created_at', '<', filter.createdBefore);
+      if (filter.place) {
+        const place = filter.place;
+        query = query.where((eb) =>
+          eb.or([
+            eb('thread_key', '=', place),
+            eb('thread_key', 'like', sql<string>`${`${likeEscape(place)}%`} escape '\\'`),
+          ]),
+        );
+      }
+      if (filter.person) {
+        // The requester column is JSON `{id, name?}`: match the id exactly or the text.
+        const person = filter.person.toLowerCase();
+        query = query.where(
+          sql<string>`lower(requester)`,
+          'like',
+          sql<string>`${`%${likeEscape(person)}%`} escape '\\'`,
+        );
+      }
+      const rows = await query.execute();
+      const runs = readable(rows, toRun);
+      if (!filter.person) return runs;
+      const person = filter.person.toLowerCase();
+      return runs.filter(
+        (r: RunRecord) =>
+          r.requester.id.toLowerCase() === person ||
+          (r.requester.name ?? '').toLowerCase().includes(person),
+      );
+    },
+
+    async stateHistory(runId) {
+      const rows = await ctx
+        .db()
+        .selectFrom('run_states')
+        .select(['state', 'at'])
+        .where('run_id', '=', runId)
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => ({ state: r.state, at: Number(r.at) }));
+    },
+
+    async threadItems(threadKeys, limit) {
+      if (threadKeys.length === 0) return { triggers: [], notifications: [] };
+      const keys = [...threadKeys];
+      const inbox = await ctx
+        .db()
+        .selectFrom('inbox')
+        .selectAll()
+        .where('thread_key', 'in', keys)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      const outbox = await ctx
+        .db()
+        .selectFrom('outbox')
+        .selectAll()
+        .where('thread_key', 'in', keys)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return {
+        triggers: readable(inbox, toInboxItem),
+        notifications: readable(outbox, toOutboxItem),
+      };
+    },
+
+    async aliasesOf(threadKey) {
+      const rows = await ctx
+        .db()
+        .selectFrom('thread_aliases')
+        .select('alias_key')
+        .where('thread_key', '=', threadKey)
+        .execute();
+      return [threadKey, ...rows.map((r) => r.alias_key).filter((k) => k !== threadKey)];
+    },
+
+    async queueHealth() {
+      const waiting = await count('inbox', ['pending']);
+      const processing = await count('inbox', ['processing']);
+      const failed = await count('inbox', ['failed']);
+      const pending = await count('outbox', ['pending']);
+      const parked = await count('outbox', ['parked']);
+      const inboxOldest = [waiting.oldest, processing.oldest].filter(
+        (x): x is number => x !== undefined,
+      );
+      return {
+        inbox: {
+          waiting: waiting.n,
+          processing: processing.n,
+          failed: failed.n,
+          ...(inboxOldest.length ? { oldestWaitingAt: Math.min(...inboxOldest) } : {}),
+        },
+        outbox: {
+          waiting: pending.n,
+          parked: parked.n,
+          ...(pending.oldest === undefined ? {} : { oldestWaitingAt: pending.oldest }),
+        },
+      };
+    },
+
+    async parkedNotifications(limit) {
+      const rows = await ctx
+        .db()
+        .selectFrom('outbox')
+        .selectAll()
+        .where('status', '=', 'parked')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return readable(rows, toOutboxItem);
+    },
+
+    async failedTriggers(limit) {
+      const rows = await ctx
+        .db()
+        .selectFrom('inbox')
+        .selectAll()
+        .where('status', '=', 'failed')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return readable(rows, toInboxItem);
+    },
+
+    async retry(kind, id, now) {
+      const result = await ctx
+        .db()
+        .updateTable(TABLE[kind])
+        .set({
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: now,
+          lease_until: null,
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .where('status', '=', GIVEN_UP[kind])
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async discard(kind, id) {
+      const result = await ctx
+        .db()
+        .deleteFrom(TABLE[kind])
+        .where('id', '=', id)
+        .where('status', '=', GIVEN_UP[kind])
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+
+    async changeStamp() {
+      const db = ctx.db();
+      // One aggregate per statement: each is then one step down its index.
+      const written = await db
+        .selectFrom('runs')
+        .select((eb) => eb.fn.max('updated_at').as('at'))
+        .executeTakeFirstOrThrow();
+      const created = await db
+        .selectFrom('runs')
+        .select((eb) => eb.fn.max('created_at').as('at'))
+        .executeTakeFirstOrThrow();
+      // Only the open and given-up rows are counted and summed (few; the (status, …) index finds
+      // them), never the delivered or done ones (many); a new row shows as a new largest id.
+      const queue = async (table: 'inbox' | 'outbox') => {
+        const counts = await db
+          .selectFrom(table)
+          .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
+          .where('status', 'in', ['pending', 'processing', 'parked', 'failed'])
+          .groupBy('status')
+          .orderBy('status')
+          .execute();
+        const open = await db
+          .selectFrom(table)
+          .select((eb) => [
+            eb.fn.sum<number | string>('attempts').as('tries'),
+            eb.fn.max('updated_at').as('at'),
+          ])
+          .where('status', 'in', ['pending', 'processing'])
+          .executeTakeFirstOrThrow();
+        const last = await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.max('id').as('id'))
+          .executeTakeFirstOrThrow();
+        const byStatus = counts.map((r) => `${r.status}:${r.n}`).join(',');
+        return `${byStatus};${last.id ?? 0};${open.tries ?? 0};${open.at ?? 0}`;
+      };
+      return `${written.at ?? 0}/${created.at ?? 0}|${await queue('inbox')}|${await queue('outbox')}`;
+    },
+  };
+}

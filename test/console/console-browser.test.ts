@@ -1,0 +1,235 @@
+/**
+ * The console in a real browser: Debian's chromium driven by playwright-core signs in with
+ * the local admin link, filters the runs, opens a run and sees its state change arrive
+ * live, and retries a parked notification while a second tab watching the queues sees it
+ * leave without reloading. Skipped, with a warning, only where no chromium is installed.
+ * `UPDATE_SCREENSHOTS=1` also writes the README's screenshots (docs/console-*.png).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { runRecord, startConsoleHarness } from './console-harness.js';
+import type { ConsoleHarness } from './console-harness.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { appMentionEvent, eventCallback, postSlack } from '../helpers/slack.js';
+
+function findChromium(): string | undefined {
+  try {
+    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const executablePath = findChromium();
+if (!executablePath)
+  console.warn(
+    'SKIPPED: the console browser tests need Debian chromium (`apt-get install -y ' +
+      '--no-install-recommends chromium`); none is installed here.',
+  );
+const screenshots = process.env.UPDATE_SCREENSHOTS === '1';
+const docs = join(import.meta.dirname, '../../docs');
+
+describe.skipIf(!executablePath)('the console in chromium', () => {
+  let h: ConsoleHarness;
+  let context: BrowserContext;
+  let profile: string;
+
+  beforeAll(async () => {
+    h = await startConsoleHarness();
+    profile = mkdtempSync(join(tmpdir(), 'relay-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: executablePath!,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+      viewport: { width: 1280, height: 800 },
+    });
+    const store = h.service.store;
+    const now = Date.now();
+    const runs = [
+      runRecord({
+        runId: 'run-aa01',
+        threadKey: 'slack:T0000001:C0GENERAL:1700000001.000100',
+        title: 'Fix the flaky login test',
+        state: 'SUCCEEDED',
+        createdAt: now - 3_600_000,
+        updatedAt: now - 3_000_000,
+      }),
+      runRecord({
+        runId: 'run-aa02',
+        threadKey: 'github:acme/app#42',
+        title: 'Upgrade the payment SDK',
+        state: 'INPROGRESS',
+        requester: { id: 'octo-bob', name: 'Bob' },
+        createdAt: now - 600_000,
+        updatedAt: now - 300_000,
+      }),
+      runRecord({
+        runId: 'run-aa03',
+        threadKey: 'github:acme/docs#7',
+        title: 'Document the retry policy',
+        state: 'BLOCKED',
+        requester: { id: 'octo-carol', name: 'Carol' },
+        createdAt: now - 1_200_000,
+        updatedAt: now - 900_000,
+      }),
+      runRecord({
+        runId: 'run-aa04',
+        threadKey: 'slack:T0000001:C0RELEASE:1700000002.000200',
+        title: 'Draft the release notes',
+        state: 'FAILED',
+        createdAt: now - 7_200_000,
+        updatedAt: now - 7_000_000,
+      }),
+    ];
+    // One run the real way: a mention in Slack, carried out by the embedded emulator.
+    const ts = h.slack.seedMessage({
+      channel: 'C0GENERAL',
+      user: 'U0DANA',
+      text: '<@UBOT0001> tidy the CI config',
+    });
+    const mention = eventCallback(
+      appMentionEvent({
+        text: '<@UBOT0001> tidy the CI config',
+        ts,
+        channel: 'C0GENERAL',
+        user: 'U0DANA',
+      }),
+    );
+    expect((await postSlack(`${h.service.url}/slack/events`, mention)).status).toBe(200);
+    await waitUntil(
+      async () =>
+        (await store.operator!.listRuns({ limit: 5 })).some((r) => r.state === 'SUCCEEDED'),
+      { timeoutMs: 20_000 },
+    );
+    for (const run of runs) await store.runs.insert(run);
+    await store.runs.update('run-aa02', { state: 'CLAIMED', updatedAt: now - 500_000 });
+    await store.runs.update('run-aa02', { state: 'INPROGRESS', updatedAt: now - 300_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await h?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  const shot = async (page: Page, name: string) => {
+    if (screenshots)
+      await page.screenshot({ path: join(docs, `console-${name}.png`), fullPage: true });
+  };
+
+  it('signs in, filters, opens a run that changes live, and retries a parked notification', async () => {
+    const page = await context.newPage();
+    // Not signed in: the console sends the browser to sign in.
+    await page.goto(`${h.service.url}/console`);
+    expect(new URL(page.url()).pathname).toBe('/console/signin');
+    await shot(page, 'signin');
+
+    await page.goto(h.service.console!.adminLink!);
+    expect(new URL(page.url()).pathname).toBe('/console');
+    await page.waitForSelector('#live.on');
+    expect(await page.locator('#runs tbody tr[data-run]').count()).toBe(5);
+    // The real run: its place links to the thread, and the service's session link is shown.
+    const real = page.locator('#runs tbody tr[data-run]', { hasText: 'tidy the CI config' });
+    expect(await real.locator('a', { hasText: 'Session' }).count()).toBe(1);
+    expect(await real.locator('[data-state]').getAttribute('data-state')).toBe('SUCCEEDED');
+    const realId = await real.getAttribute('data-run');
+    const realHistory = (await h.service.store.operator!.stateHistory(realId!)).map((c) => c.state);
+    expect(realHistory.length).toBeGreaterThanOrEqual(2);
+    expect(realHistory.at(-1)).toBe('SUCCEEDED');
+    await shot(page, 'runs');
+
+    // Filter: GitHub runs only.
+    await page.selectOption('select[name="platform"]', 'github');
+    await Promise.all([
+      page.waitForURL(/platform=github/),
+      page.click('button:has-text("Filter")'),
+    ]);
+    const shown = await page
+      .locator('#runs tbody tr[data-run]')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')));
+    expect(shown.sort()).toEqual(['run-aa02', 'run-aa03']);
+
+    // Open a run; its state history is there, and a change arrives without a reload.
+    await Promise.all([
+      page.waitForURL(/\/console\/runs\/run-aa02$/),
+      page.click('a:has-text("Upgrade the payment SDK")'),
+    ]);
+    await page.waitForSelector('#live.on');
+    const history = () =>
+      page
+        .locator('table.history [data-state]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
+    expect(await history()).toEqual(['INPROGRESS', 'CLAIMED', 'INPROGRESS']);
+    await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 1));
+    await h.service.store.runs.update('run-aa02', { state: 'SUCCEEDED', updatedAt: Date.now() });
+    await page.waitForSelector('h1 [data-state="SUCCEEDED"]', { timeout: 20_000 });
+    expect(await history()).toEqual(['INPROGRESS', 'CLAIMED', 'INPROGRESS', 'SUCCEEDED']);
+    expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).toBe(
+      1,
+    );
+    await shot(page, 'run');
+
+    // A notification Slack refused is parked; a second tab watches the queues.
+    h.slack.failNext('chat.postMessage', { error: 'channel_not_found' });
+    const id = await h.service.store.outbox.enqueue(
+      {
+        kind: 'post',
+        destination: { threadKey: 'slack:T0000001:C0RELEASE:1700000002.000200' },
+        message: { type: 'notice', tone: 'warning', text: 'The release notes run failed.' },
+      },
+      Date.now(),
+    );
+    h.service.engine.outbox.wake();
+    await waitUntil(
+      async () =>
+        (await h.service.store.outboxQueue.list({ status: 'parked' })).some((n) => n.id === id),
+      { timeoutMs: 15_000 },
+    );
+    const watcher = await context.newPage();
+    await watcher.goto(`${h.service.url}/console/queues`);
+    await watcher.waitForSelector('#live.on');
+    await watcher.waitForSelector(`tr[data-notification="${id}"][data-status="parked"]`);
+    await watcher.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 2));
+    await shot(watcher, 'queues');
+
+    await page.goto(`${h.service.url}/console/queues`);
+    await Promise.all([
+      page.waitForURL(/\/console\/queues$/),
+      page.click(`[data-action="retry-notification-${id}"]`),
+    ]);
+    // Delivered: Slack got it, and the watching tab saw the row leave without a reload.
+    await waitUntil(
+      () => h.slack.messages.some((m) => m.text?.includes('release notes run failed')),
+      { timeoutMs: 15_000 },
+    );
+    await watcher.waitForSelector(`tr[data-notification="${id}"]`, {
+      state: 'detached',
+      timeout: 20_000,
+    });
+    expect(
+      await watcher.evaluate(() => (globalThis as unknown as { marker?: number }).marker),
+    ).toBe(2);
+    expect(await watcher.locator('#queue-health').innerText()).toMatch(/0\s+parked notifications/);
+
+    if (screenshots) {
+      const phone = await context.newPage();
+      await phone.setViewportSize({ width: 390, height: 844 });
+      await phone.goto(`${h.service.url}/console`);
+      await shot(phone, 'phone');
+      await phone.close();
+    }
+  }, 90_000);
+});

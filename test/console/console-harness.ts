@@ -1,0 +1,122 @@
+/**
+ * Starting the relay with its console for tests: the embedded emulator, a SQLite file, the
+ * fake Slack Web API (for delivering notifications) and the fake sign-in providers.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config/load.js';
+import { startService } from '../../src/main.js';
+import type { RunningService } from '../../src/main.js';
+import { startFakeIdentityProviders } from '../../src/fakes/identity-providers.js';
+import type { FakeIdentityProviders } from '../../src/fakes/identity-providers.js';
+import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
+import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
+import type { RunRecord } from '../../src/core/ports/index.js';
+import { TEST_SIGNING_SECRET } from '../helpers/slack.js';
+import { createRecordingLogger } from '../helpers/test-logger.js';
+import type { RecordingLogger } from '../helpers/test-logger.js';
+
+export const CLIENTS = {
+  slack: { clientId: '111.222', secret: 'slack-client-secret-for-tests' },
+  github: { clientId: 'Iv1.testclient', secret: 'github-client-secret-for-tests' },
+};
+
+export interface ConsoleHarness {
+  service: RunningService;
+  idp: FakeIdentityProviders;
+  slack: FakeSlackApi;
+  /** Everything the service logged. */
+  logger: RecordingLogger;
+  close(): Promise<void>;
+}
+
+export async function startConsoleHarness(
+  env: Record<string, string> = {},
+): Promise<ConsoleHarness> {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-console-'));
+  const idp = await startFakeIdentityProviders(CLIENTS);
+  const slack = await startFakeSlackApi({ token: 'xoxb-console-test' });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: join(dir, 'relay.db'),
+    EMULATOR_FAST: '1',
+    POLL_INTERVAL_MS: '100',
+    SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
+    SLACK_BOT_TOKEN: 'xoxb-console-test',
+    SLACK_API_URL: slack.url,
+    CONSOLE_SLACK_TEAMS: 'T0000001',
+    CONSOLE_GITHUB_ORGS: 'acme',
+    CONSOLE_GITHUB_USERS: 'trusted-login',
+    SLACK_CLIENT_ID: CLIENTS.slack.clientId,
+    SLACK_CLIENT_SECRET: CLIENTS.slack.secret,
+    GITHUB_CLIENT_ID: CLIENTS.github.clientId,
+    GITHUB_CLIENT_SECRET: CLIENTS.github.secret,
+    CONSOLE_SLACK_URL: idp.url,
+    CONSOLE_GITHUB_URL: idp.url,
+    GITHUB_API_URL: idp.url,
+    ...env,
+  });
+  const logger = createRecordingLogger();
+  const service = await startService(config, {
+    logger,
+    announce: false,
+    platforms: { slackBotUserId: 'UBOT0001', slackTeamId: 'T0000001' },
+  });
+  return {
+    service,
+    idp,
+    slack,
+    logger,
+    async close() {
+      await service.stop();
+      await slack.close();
+      await idp.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A run record as the start-run flow writes it (for listing and filtering). */
+export function runRecord(
+  over: Partial<RunRecord> & { runId: string; threadKey: string },
+): RunRecord {
+  const now = Date.now();
+  return {
+    platform: over.threadKey.startsWith('github:') ? 'github' : 'slack',
+    requestId: `req-${over.runId}`,
+    requester: { id: 'U0ALICE', name: 'Alice' },
+    title: `Run ${over.runId}`,
+    state: 'INPROGRESS',
+    applied: [],
+    nextCheckAt: now + 3_600_000,
+    checkIntervalMs: 3_600_000,
+    tracked: false,
+    createdAt: now,
+    updatedAt: now,
+    ...over,
+  };
+}
+
+export function cookieOf(res: Response, name = 'relay_console'): string | undefined {
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    if (pair?.startsWith(`${name}=`) && pair.length > name.length + 1) return pair;
+  }
+  return undefined;
+}
+
+export function csrfOf(page: string): string {
+  const m = /name="csrf" value="([^"]+)"/.exec(page);
+  if (!m?.[1]) throw new Error('no CSRF token on the page');
+  return m[1];
+}
+
+/** Sign in through the one-time local admin link; the session cookie. */
+export async function signInLocally(service: RunningService): Promise<string> {
+  const res = await fetch(service.console!.adminLink!, { redirect: 'manual' });
+  const cookie = cookieOf(res);
+  if (res.status !== 303 || !cookie) throw new Error(`admin link answered ${res.status}`);
+  return cookie;
+}

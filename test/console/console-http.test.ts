@@ -1,0 +1,396 @@
+/**
+ * The console over plain HTTP: nothing without a session, the one-time local admin link
+ * (loopback only, once), Sign in with Slack and with GitHub against the fake providers
+ * (allowed and refused), CSRF on the actions, Retry/Discard logged and counted, the state
+ * history, and the queue gauges.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isLoopbackPeer } from '../../src/console/local-admin.js';
+import type { IncomingMessage } from 'node:http';
+import {
+  CLIENTS,
+  cookieOf,
+  csrfOf,
+  runRecord,
+  signInLocally,
+  startConsoleHarness,
+} from './console-harness.js';
+import type { ConsoleHarness } from './console-harness.js';
+import { waitUntil } from '../helpers/wait-until.js';
+
+let h: ConsoleHarness;
+let base: string;
+beforeAll(async () => {
+  h = await startConsoleHarness();
+  base = h.service.url;
+});
+afterAll(() => h.close());
+
+const get = (path: string, cookie?: string, headers: Record<string, string> = {}) =>
+  fetch(`${base}${path}`, {
+    redirect: 'manual',
+    headers: { ...(cookie ? { cookie } : {}), ...headers },
+  });
+const post = (path: string, form: Record<string, string>, cookie?: string, headers = {}) =>
+  fetch(`${base}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(cookie ? { cookie } : {}),
+      ...headers,
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+
+/** Follow a sign-in through the fake provider: the provider's redirect, then our callback. */
+async function signInWith(provider: 'slack' | 'github'): Promise<Response> {
+  const start = await get(`/console/signin/${provider}?next=/console/queues`);
+  expect(start.status).toBe(303);
+  const stateCookie = cookieOf(start, 'relay_console_signin')!;
+  const atProvider = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+  expect(atProvider.status).toBe(302);
+  const back = new URL(atProvider.headers.get('location')!);
+  return get(back.pathname + back.search, stateCookie);
+}
+
+async function parkedNotification(text: string): Promise<number> {
+  const store = h.service.store;
+  h.slack.failNext('chat.postMessage', { error: 'channel_not_found' });
+  const id = await store.outbox.enqueue(
+    {
+      kind: 'post',
+      destination: { threadKey: 'slack:T0000001:C0HTTP:1700000000.000100' },
+      message: { type: 'notice', tone: 'info', text },
+    },
+    Date.now(),
+  );
+  h.service.engine.outbox.wake();
+  await waitUntil(
+    async () => (await store.outboxQueue.list({ status: 'parked' })).some((n) => n.id === id),
+    { timeoutMs: 15_000 },
+  );
+  return id;
+}
+
+describe('the console without a session', () => {
+  it('sends pages to sign-in and refuses the event stream and the actions', async () => {
+    const page = await get('/console/runs/anything');
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/console/signin?next=%2Fconsole%2Fruns%2Fanything');
+    expect((await get('/console/events')).status).toBe(401);
+    expect(
+      (await post('/console/actions', { kind: 'notification', id: '1', action: 'retry' })).status,
+    ).toBe(401);
+    const forged = 'relay_console=eyJzZXNzaW9uIjp7fX0.forged';
+    expect((await get('/console', forged)).status).toBe(303);
+    const signin = await get('/console/signin');
+    expect(signin.status).toBe(200);
+    const text = await signin.text();
+    expect(text).toContain('Sign in with Slack');
+    expect(text).toContain('Sign in with GitHub');
+    expect(signin.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+});
+
+describe('the local admin link', () => {
+  it('is refused through a proxy and from another machine, and works once', async () => {
+    const link = h.service.console!.adminLink!;
+    const viaProxy = await fetch(link, {
+      redirect: 'manual',
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+    });
+    expect(viaProxy.status).toBe(403);
+    expect(cookieOf(viaProxy)).toBeUndefined();
+    const wrong = await fetch(link.replace(/token=.*/, 'token=not-the-token'), {
+      redirect: 'manual',
+    });
+    expect(wrong.status).toBe(403);
+
+    const first = await fetch(link, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    const cookie = cookieOf(first)!;
+    expect(first.headers.getSetCookie().join('\n')).toMatch(/HttpOnly; SameSite=Lax/);
+    expect((await get('/console', cookie)).status).toBe(200);
+
+    const again = await fetch(link, { redirect: 'manual' });
+    expect(again.status).toBe(403);
+    expect(await again.text()).toContain('already used');
+  });
+
+  it('counts only loopback peers as this machine', () => {
+    const peer = (remoteAddress: string, headers: Record<string, string> = {}) =>
+      ({ socket: { remoteAddress }, headers }) as unknown as IncomingMessage;
+    expect(isLoopbackPeer(peer('127.0.0.1'))).toBe(true);
+    expect(isLoopbackPeer(peer('::1'))).toBe(true);
+    expect(isLoopbackPeer(peer('::ffff:127.0.0.1'))).toBe(true);
+    expect(isLoopbackPeer(peer('10.1.2.3'))).toBe(false);
+    expect(isLoopbackPeer(peer('::ffff:192.0.2.1'))).toBe(false);
+    expect(isLoopbackPeer(peer('127.0.0.1', { forwarded: 'for=198.51.100.1' }))).toBe(false);
+  });
+});
+
+describe('Sign in with Slack and with GitHub', () => {
+  it('lets in a member of an allowed workspace, and not one of another', async () => {
+    h.idp.signInAs.slack = { team: 'T0000001', user: 'U0OLIVIA', name: 'Olivia' };
+    const ok = await signInWith('slack');
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('location')).toBe('/console/queues');
+    const page = await get('/console/queues', cookieOf(ok));
+    expect(await page.text()).toContain('Olivia (slack)');
+
+    h.idp.signInAs.slack = { team: 'T0OTHER', user: 'U0MALLORY', name: 'Mallory' };
+    const refused = await signInWith('slack');
+    expect(refused.status).toBe(403);
+    expect(cookieOf(refused)).toBeUndefined();
+  });
+
+  it('lets in an allowed organization member or login, and not others', async () => {
+    h.idp.signInAs.github = { login: 'someone', name: 'Some One', orgs: ['acme'] };
+    expect((await signInWith('github')).status).toBe(303);
+    h.idp.signInAs.github = { login: 'trusted-login', name: 'Trusted', orgs: [] };
+    expect((await signInWith('github')).status).toBe(303);
+    h.idp.signInAs.github = { login: 'outsider', name: 'Outsider', orgs: ['elsewhere'] };
+    const refused = await signInWith('github');
+    expect(refused.status).toBe(403);
+    expect(cookieOf(refused)).toBeUndefined();
+  });
+
+  it('refuses a callback that this browser did not start', async () => {
+    const start = await get('/console/signin/slack');
+    const atProvider = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+    const back = new URL(atProvider.headers.get('location')!);
+    // No sign-in cookie: a code planted from another site.
+    const planted = await get(back.pathname + back.search);
+    expect(planted.status).toBe(400);
+    expect(cookieOf(planted)).toBeUndefined();
+  });
+});
+
+describe('Retry and Discard', () => {
+  it('needs the CSRF token and a same-origin request, and is logged with who did it', async () => {
+    const cookie = await (async () => {
+      h.idp.signInAs.slack = { team: 'T0000001', user: 'U0OLIVIA', name: 'Olivia' };
+      return cookieOf(await signInWith('slack'))!;
+    })();
+    const id = await parkedNotification('needs a retry');
+    const page = await (await get('/console/queues', cookie)).text();
+    expect(page).toContain(`data-notification="${id}"`);
+    const csrf = csrfOf(page);
+    const form = { kind: 'notification', id: String(id), action: 'retry', back: '/console/queues' };
+
+    expect((await post('/console/actions', form, cookie)).status).toBe(403);
+    expect((await post('/console/actions', { ...form, csrf: 'x'.repeat(43) }, cookie)).status).toBe(
+      403,
+    );
+    expect(
+      (
+        await post('/console/actions', { ...form, csrf }, cookie, {
+          origin: 'https://evil.example',
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await h.service.store.outboxQueue.list({ status: 'parked' })).some((n) => n.id === id),
+    ).toBe(true);
+
+    const done = await post('/console/actions', { ...form, csrf }, cookie, { origin: base });
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toBe('/console/queues');
+    await waitUntil(
+      async () =>
+        (await h.service.store.outboxQueue.list({ status: 'delivered' })).some((n) => n.id === id),
+      { timeoutMs: 15_000 },
+    );
+    expect(h.slack.messages.some((m) => m.text?.includes('needs a retry'))).toBe(true);
+    const audit = h.logger.lines.find((l) =>
+      l.msg?.startsWith(`console: retry of notification ${id}`),
+    );
+    expect(audit).toMatchObject({
+      level: 'info',
+      msg: `console: retry of notification ${id} by Olivia`,
+      obj: {
+        operator: 'slack:T0000001/U0OLIVIA',
+        action: 'retry',
+        kind: 'notification',
+        itemId: id,
+        done: true,
+      },
+    });
+    // The refused attempts changed nothing and were logged as refusals.
+    expect(h.logger.lines.filter((l) => l.msg?.includes('CSRF check failed')).length).toBe(3);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(
+      /agent_relay_console_actions_total\{kind="retry_notification",outcome="done"\} 1/,
+    );
+  });
+
+  it('discards a parked notification, and a second discard finds nothing', async () => {
+    const cookie = await signInWith('slack').then((r) => cookieOf(r)!);
+    const id = await parkedNotification('to be discarded');
+    await waitUntil(async () =>
+      /^agent_relay_outbox_parked 1$/m.test(await (await fetch(`${base}/metrics`)).text()),
+    );
+    const csrf = csrfOf(await (await get('/console/queues', cookie)).text());
+    const form = { kind: 'notification', id: String(id), action: 'discard', csrf };
+    expect((await post('/console/actions', form, cookie)).status).toBe(303);
+    expect((await h.service.store.outboxQueue.list()).some((n) => n.id === id)).toBe(false);
+    expect((await post('/console/actions', form, cookie)).status).toBe(303);
+    // The gauges share one store read per half second (one scrape reads four of them).
+    let metrics = '';
+    await waitUntil(async () => {
+      metrics = await (await fetch(`${base}/metrics`)).text();
+      return /^agent_relay_outbox_parked 0$/m.test(metrics);
+    });
+    expect(metrics).toMatch(/kind="discard_notification",outcome="gone"\} 1/);
+  });
+
+  it('hands a failed trigger to the inbox again, which carries it out', async () => {
+    const cookie = await signInWith('slack').then((r) => cookieOf(r)!);
+    const store = h.service.store;
+    const threadKey = 'slack:T0000001:C0RETRY:1700000003.000300';
+    // Stored not yet due (so no worker takes it first), then failed as a worker would.
+    await store.inbox.add(
+      {
+        platform: 'slack',
+        kind: 'mention',
+        threadKey,
+        actor: { id: 'U0DANA', name: 'Dana' },
+        text: 'write the changelog',
+        addressed: true,
+        context: {},
+        deliveryId: 'Ev-console-retry',
+        receivedAt: new Date().toISOString(),
+        settingsScope: 'slack:T0000001:C0RETRY',
+        triggerMessage: { threadKey, id: 'C0RETRY:1700000003.000300' },
+      },
+      Date.now() + 3_600_000,
+    );
+    const [item] = (await store.operator!.threadItems([threadKey], 5)).triggers;
+    await store.inbox.fail(item!.id, 'the service was unavailable', Date.now());
+    expect(await store.runs.listByThread(threadKey, 5)).toEqual([]);
+
+    const page = await (await get('/console/queues', cookie)).text();
+    expect(page).toContain(`data-trigger="${item!.id}" data-status="failed"`);
+    const form = { kind: 'trigger', id: String(item!.id), action: 'retry', csrf: csrfOf(page) };
+    expect((await post('/console/actions', form, cookie)).status).toBe(303);
+    const [run] = await waitUntil(
+      async () => {
+        const runs = await store.runs.listByThread(threadKey, 5);
+        return runs.length > 0 ? runs : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
+    expect(run).toMatchObject({ requester: { id: 'U0DANA' } });
+    expect((await store.inbox.get(item!.id))?.status).toBe('done');
+  });
+
+  it('refuses a session signed with another key', async () => {
+    const other = await startConsoleHarness();
+    try {
+      const foreign = await signInLocally(other.service);
+      expect((await get('/console', foreign)).status).toBe(303);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('a run page', () => {
+  it('shows the state history the store recorded and the thread', async () => {
+    const cookie = await signInWith('slack').then((r) => cookieOf(r)!);
+    const store = h.service.store;
+    const run = runRecord({
+      runId: 'run-history-1',
+      threadKey: 'github:acme/app#12',
+      state: 'QUEUED',
+    });
+    await store.runs.insert(run);
+    await store.runs.update(run.runId, { state: 'INPROGRESS', updatedAt: run.createdAt + 1000 });
+    await store.runs.update(run.runId, { state: 'INPROGRESS', updatedAt: run.createdAt + 2000 });
+    await store.runs.update(run.runId, { state: 'SUCCEEDED', updatedAt: run.createdAt + 3000 });
+    expect((await store.operator!.stateHistory(run.runId)).map((s) => s.state)).toEqual([
+      'QUEUED',
+      'INPROGRESS',
+      'SUCCEEDED',
+    ]);
+    const page = await (await get(`/console/runs/${run.runId}`, cookie)).text();
+    expect(page).toContain(`${h.idp.url}/acme/app/issues/12`);
+    expect(page.match(/data-state="(\w+)"/g)).toEqual([
+      'data-state="SUCCEEDED"',
+      'data-state="QUEUED"',
+      'data-state="INPROGRESS"',
+      'data-state="SUCCEEDED"',
+    ]);
+    const filtered = await (await get('/console?platform=github&person=alice', cookie)).text();
+    expect(filtered).toContain('data-run="run-history-1"');
+    const none = await (await get('/console?platform=slack&place=github:acme', cookie)).text();
+    expect(none).not.toContain('data-run="run-history-1"');
+  });
+});
+
+describe('paging the runs', () => {
+  it('shows a hundred at a time, newest first, and links to the older ones with the filters', async () => {
+    const cookie = await signInWith('slack').then((r) => cookieOf(r)!);
+    const start = Date.now() - 1_000_000;
+    await h.service.store.transaction(async (tx) => {
+      for (let i = 0; i < 101; i++)
+        await tx.runs.insert(
+          runRecord({
+            runId: `page-${i}`,
+            threadKey: `github:paging/app#${i + 1}`,
+            createdAt: start + i,
+          }),
+        );
+    });
+    const first = await (await get('/console?place=github:paging', cookie)).text();
+    const ids = (page: string) => [...page.matchAll(/data-run="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids(first)).toHaveLength(100);
+    expect(ids(first)[0]).toBe('page-100');
+    const href = /<a href="([^"]+)" id="older">/.exec(first)?.[1]?.replace(/&amp;/g, '&');
+    expect(href).toBe(`/console?place=github%3Apaging&before=${start + 1}`);
+    const second = await (await get(href!, cookie)).text();
+    expect(ids(second)).toEqual(['page-0']);
+    expect(second).not.toContain('id="older"');
+  });
+});
+
+describe('the log', () => {
+  it('holds no client secret, session cookie or provider token', () => {
+    const text = JSON.stringify(h.logger.lines);
+    expect(h.logger.lines.some((l) => l.msg === 'console: signed in')).toBe(true);
+    for (const secret of [
+      CLIENTS.slack.secret,
+      CLIENTS.github.secret,
+      'relay_console=',
+      'xoxp-fake',
+      'gho_fake',
+    ])
+      expect(text).not.toContain(secret);
+  });
+});
+
+describe('behind https', () => {
+  it('marks the cookies Secure, and the open event streams end when the service stops', async () => {
+    const other = await startConsoleHarness({ CONSOLE_PUBLIC_URL: 'https://relay.example.com' });
+    let stopped = false;
+    try {
+      const res = await fetch(other.service.console!.adminLink!, { redirect: 'manual' });
+      expect(res.headers.getSetCookie()[0]).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+      const cookie = cookieOf(res)!;
+      const events = await fetch(`${other.service.url}/console/events`, { headers: { cookie } });
+      expect(events.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const reader = events.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain('retry: 3000');
+      const started = Date.now();
+      await other.close();
+      stopped = true;
+      // The stream ended with the service instead of holding its drain for the full grace.
+      expect(Date.now() - started).toBeLessThan(5_000);
+      let done = false;
+      while (!done) done = (await reader.read().catch(() => ({ done: true }))).done;
+    } finally {
+      if (!stopped) await other.close();
+    }
+  });
+});

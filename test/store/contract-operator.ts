@@ -1,0 +1,138 @@
+/**
+ * The operator console's queries on both databases: filtered listings, state history,
+ * queue health, Retry/Discard guarded by the given-up status, and the change stamp.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OperatorQueries } from '../../src/core/ports/index.js';
+import type { OpenedStore } from '../../src/store/index.js';
+import { samplePayload, sampleRun, sampleTrigger } from './harness.js';
+import type { HarnessFactory, StoreHarness } from './harness.js';
+
+export function describeOperatorContract(createHarness: HarnessFactory): void {
+  describe('operator queries', () => {
+    let temp: StoreHarness;
+    let store: OpenedStore;
+    let op: OperatorQueries;
+    beforeEach(async () => {
+      temp = await createHarness();
+      store = await temp.open();
+      op = store.operator!;
+    });
+    afterEach(() => temp.cleanup());
+
+    it('lists runs newest first, filtered by state, platform, place and person', async () => {
+      await store.runs.insert(
+        sampleRun({
+          runId: 'r1',
+          requestId: 'q1',
+          threadKey: 'slack:T1:C1:1.1',
+          platform: 'slack',
+          createdAt: 1,
+          requester: { id: 'U1', name: 'Ann 100%' },
+        }),
+      );
+      await store.runs.insert(
+        sampleRun({
+          runId: 'r2',
+          requestId: 'q2',
+          threadKey: 'github:acme/app#1',
+          platform: 'github',
+          createdAt: 2,
+          state: 'SUCCEEDED',
+          requester: { id: 'bob' },
+        }),
+      );
+      await store.runs.insert(
+        sampleRun({
+          runId: 'r3',
+          requestId: 'q3',
+          threadKey: 'github:acme/app_x#2',
+          platform: 'github',
+          createdAt: 3,
+          requester: { id: 'carol', name: 'Carol' },
+        }),
+      );
+      const ids = async (f: Parameters<OperatorQueries['listRuns']>[0]) =>
+        (await op.listRuns(f)).map((r) => r.runId);
+      expect(await ids({ limit: 10 })).toEqual(['r3', 'r2', 'r1']);
+      expect(await ids({ limit: 2 })).toEqual(['r3', 'r2']);
+      expect(await ids({ limit: 10, createdBefore: 3 })).toEqual(['r2', 'r1']);
+      expect(await ids({ limit: 10, state: 'SUCCEEDED' })).toEqual(['r2']);
+      expect(await ids({ limit: 10, platform: 'slack' })).toEqual(['r1']);
+      expect(await ids({ limit: 10, place: 'github:acme/app' })).toEqual(['r3', 'r2']);
+      // `_` and `%` in a place or a name match themselves only.
+      expect(await ids({ limit: 10, place: 'github:acme/app_' })).toEqual(['r3']);
+      expect(await ids({ limit: 10, place: 'github:acme/app#1' })).toEqual(['r2']);
+      expect(await ids({ limit: 10, person: 'BOB' })).toEqual(['r2']);
+      expect(await ids({ limit: 10, person: 'car' })).toEqual(['r3']);
+      expect(await ids({ limit: 10, person: '100%' })).toEqual(['r1']);
+      expect(await ids({ limit: 10, person: '%' })).toEqual(['r1']);
+      // An id matches whole (bob's id has an `o`); a name matches in part (Carol).
+      expect(await ids({ limit: 10, person: 'o' })).toEqual(['r3']);
+      expect(await ids({ limit: 10, person: 'zed' })).toEqual([]);
+    });
+
+    it('records each different state once, inside the same transaction as the run', async () => {
+      await store.runs.insert(
+        sampleRun({ runId: 'h1', requestId: 'qh', state: 'QUEUED', createdAt: 5 }),
+      );
+      await store.runs.update('h1', { state: 'QUEUED', updatedAt: 6 });
+      await store.runs.update('h1', { title: 'renamed' });
+      await store.runs.update('h1', { state: 'INPROGRESS', updatedAt: 7 });
+      await store.transaction(async (tx) =>
+        tx.runs.update('h1', { state: 'SUCCEEDED', updatedAt: 9 }),
+      );
+      await store
+        .transaction(async (tx) => {
+          await tx.runs.update('h1', { state: 'FAILED', updatedAt: 10 });
+          throw new Error('rolled back');
+        })
+        .catch(() => undefined);
+      expect(await op.stateHistory('h1')).toEqual([
+        { state: 'QUEUED', at: 5 },
+        { state: 'INPROGRESS', at: 7 },
+        { state: 'SUCCEEDED', at: 9 },
+      ]);
+      expect(await op.stateHistory('none')).toEqual([]);
+    });
+
+    it('tells the queues apart and retries or discards only given-up items', async () => {
+      const T = 'slack:T1:C1:2.2';
+      const parked = await store.outbox.enqueue(samplePayload(T, 'p'), 100);
+      await store.outboxQueue.park(parked, 'channel_not_found', 110);
+      const waiting = await store.outbox.enqueue(samplePayload(T, 'w'), 120);
+      await store.inbox.add(sampleTrigger({ deliveryId: 'd1', threadKey: T }), 90);
+      await store.inbox.add(sampleTrigger({ deliveryId: 'd2', threadKey: T }), 95);
+      const [claimed] = await store.inboxQueue.claim(130, 60_000, 1);
+      await store.inbox.fail(claimed!.id, 'service_down', 140);
+
+      expect(await op.queueHealth()).toEqual({
+        inbox: { waiting: 1, processing: 0, failed: 1, oldestWaitingAt: 95 },
+        outbox: { waiting: 1, parked: 1, oldestWaitingAt: 120 },
+      });
+      expect((await op.parkedNotifications(10)).map((n) => n.id)).toEqual([parked]);
+      expect((await op.failedTriggers(10)).map((t) => t.deliveryId)).toEqual(['d1']);
+      const items = await op.threadItems(await op.aliasesOf(T), 10);
+      expect(items.notifications.map((n) => n.id)).toEqual([waiting, parked]);
+      expect(items.triggers.map((t) => t.deliveryId)).toEqual(['d2', 'd1']);
+
+      const before = await op.changeStamp();
+      expect(await op.retry('notification', waiting, 200)).toBe(false);
+      expect(await op.discard('notification', waiting)).toBe(false);
+      expect(await op.retry('notification', parked, 200)).toBe(true);
+      expect(await op.retry('notification', parked, 200)).toBe(false);
+      expect(await op.changeStamp()).not.toBe(before);
+      const [again] = await store.outboxQueue
+        .list({ status: 'pending' })
+        .then((l) => l.filter((n) => n.id === parked));
+      expect(again).toMatchObject({ attempts: 0, nextAttemptAt: 200 });
+
+      expect(await op.retry('trigger', claimed!.id, 210)).toBe(true);
+      expect((await store.inbox.get(claimed!.id))?.status).toBe('pending');
+      await store.inbox.fail(claimed!.id, 'again', 220);
+      expect(await op.discard('trigger', claimed!.id)).toBe(true);
+      expect(await store.inbox.get(claimed!.id)).toBeUndefined();
+      expect(await op.queueHealth()).toMatchObject({ inbox: { failed: 0 }, outbox: { parked: 0 } });
+    });
+  });
+}
