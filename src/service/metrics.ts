@@ -37,6 +37,7 @@ const GAUGES: Record<GaugeName, string> = {
   live_runs_tracked: 'Runs the tracker is watching',
   outbox_depth: 'Notifications waiting in the outbox',
   inbox_depth: 'Triggers waiting in the inbox',
+  tracker_lease_held: '1 while this replica holds the tracking lease, else 0',
 };
 
 /** What the agent client reports per request (its `onRequest` hook). */

@@ -88,6 +88,14 @@ export interface SettingsTable {
   updated_at: Millis;
 }
 
+/** A named lease (one row per name): who holds it, until when, and how often it moved. */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  epoch: number;
+  lease_until: Millis;
+}
+
 export interface Database {
   threads: ThreadsTable;
   thread_aliases: ThreadAliasesTable;
@@ -95,6 +103,7 @@ export interface Database {
   inbox: InboxTable;
   outbox: OutboxTable;
   settings: SettingsTable;
+  leases: LeasesTable;
 }
 
 export type DatabaseKind = 'sqlite' | 'postgres';

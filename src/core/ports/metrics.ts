@@ -12,7 +12,7 @@ export type CounterName =
   | 'outbox_delivered';
 export type HistogramName =
   'tracker_cycle_seconds' | 'state_change_to_notification_seconds' | 'trigger_to_ack_seconds';
-export type GaugeName = 'live_runs_tracked' | 'outbox_depth' | 'inbox_depth';
+export type GaugeName = 'live_runs_tracked' | 'outbox_depth' | 'inbox_depth' | 'tracker_lease_held';
 export interface Metrics {
   inc(name: CounterName, labels?: Record<string, string>, value?: number): void;
   observe(name: HistogramName, seconds: number, labels?: Record<string, string>): void;

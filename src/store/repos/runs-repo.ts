@@ -1,9 +1,10 @@
-import type { Selectable } from 'kysely';
+import { sql } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { RunRecord, StoreTx } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
 import { runColumns, toRun } from './row-mapping.js';
-import type { RunsTable } from '../schema.js';
+import type { Database, RunsTable } from '../schema.js';
 
 export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
   /**
@@ -74,6 +75,31 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
       delete columns.run_id;
       if (Object.keys(columns).length === 0) return;
       await ctx.db().updateTable('runs').set(columns).where('run_id', '=', runId).execute();
+    },
+
+    async compareAndUpdate(runId, seen, patch) {
+      const columns = runColumns(patch);
+      delete columns.run_id;
+      const db = ctx.db();
+      // One statement: PostgreSQL re-checks the WHERE against a row a concurrent writer just
+      // committed (READ COMMITTED waits for its lock), so of two racing writers one wins.
+      const guard = (eb: ExpressionBuilder<Database, 'runs'>) =>
+        eb.and([
+          eb('run_id', '=', runId),
+          eb('state', '=', seen.state),
+          eb('tracked', '=', seen.tracked ? 1 : 0),
+          eb('updated_at', '=', seen.updatedAt),
+          seen.serviceUpdatedAt === undefined
+            ? eb('service_updated_at', 'is', null)
+            : eb('service_updated_at', '=', seen.serviceUpdatedAt),
+          eb(sql<string>`coalesce(notified_state, '')`, '=', seen.notifiedState ?? ''),
+        ]);
+      if (Object.keys(columns).length === 0) {
+        const row = await db.selectFrom('runs').select('run_id').where(guard).executeTakeFirst();
+        return row !== undefined;
+      }
+      const result = await db.updateTable('runs').set(columns).where(guard).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
 
     async listDue(now, limit) {
