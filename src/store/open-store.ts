@@ -109,6 +109,21 @@ async function createDialect(
   return { dialect: createSqliteDialect(target.path, busyTimeoutMs), kind: 'sqlite' };
 }
 
+/**
+ * The database behind `databaseUrl` as a bare Kysely instance (no repositories, no
+ * migrations), with coded errors: for whole-table work such as copying a deployment's data.
+ */
+export async function openDatabase(
+  databaseUrl: string,
+  logger: Logger = silentLogger,
+): Promise<{ db: Kysely<Database>; kind: DatabaseKind }> {
+  const { dialect, kind } = await createDialect({ databaseUrl }, logger);
+  return {
+    db: new Kysely<Database>({ dialect: withErrorMapping(dialect, kind, createWriteHealth()) }),
+    kind,
+  };
+}
+
 /** How often the background thread checkpoints SQLite's write-ahead log. */
 const CHECKPOINT_INTERVAL_MS = 1_000;
 

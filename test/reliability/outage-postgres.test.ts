@@ -6,10 +6,9 @@
  * /readyz says 503; afterwards the pool reconnects by itself, /readyz says 200, and every
  * acknowledged trigger is carried out exactly once, its outcome told once.
  */
-import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { isEndedState } from '../../src/agent/schemas.js';
-import { startPostgres, type PostgresServer } from '../store/postgres-server.js';
+import { createDatabase, startPostgres, type PostgresServer } from '../store/postgres-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { githubTrigger, slackTrigger, type CrashTrigger } from './crash-triggers.js';
 import { startReplicaWorld, type ReplicaWorld } from './replica-world.js';
@@ -34,14 +33,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 it.skipIf(!restartable)(
   'stopped and started under load: retry statuses meanwhile, /readyz truthful, nothing acknowledged lost or doubled',
   async () => {
-    const admin = new pg.Client({ connectionString: server!.url });
-    await admin.connect();
-    await admin.query('drop database if exists relay_outage');
-    await admin.query('create database relay_outage');
-    await admin.end();
-    const url = new URL(server!.url);
-    url.pathname = '/relay_outage';
-    const w = (world = await startReplicaWorld(url.toString(), {
+    const url = await createDatabase(server!.url, 'relay_outage');
+    const w = (world = await startReplicaWorld(url, {
       queuedMs: 50,
       pendingMs: 50,
       claimedMs: 50,

@@ -8,10 +8,9 @@
  * (and one queued), and the tracker's service requests with three replicas within 1.1x of
  * one replica's. Skipped, with a warning, only where PostgreSQL cannot be started.
  */
-import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { isEndedState } from '../../src/agent/schemas.js';
-import { startPostgres, type PostgresServer } from '../store/postgres-server.js';
+import { createDatabase, startPostgres, type PostgresServer } from '../store/postgres-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { githubTrigger, slackTrigger, type CrashTrigger } from './crash-triggers.js';
 import { POLL_INTERVAL_MS, startReplicaWorld, type ReplicaWorld } from './replica-world.js';
@@ -27,20 +26,6 @@ afterAll(async () => {
   await world?.close();
   await server?.stop();
 });
-
-async function freshDatabase(adminUrl: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists ${name}`);
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 /** What the emulator is scripted to end each run in, by its marker. */
 const MARKERS = ['', '[fail]', '', '[block]', ''] as const;
@@ -106,7 +91,7 @@ async function deliver(w: ReplicaWorld, p: Planned, index: number): Promise<void
 it.skipIf(!server)(
   'three replicas on one PostgreSQL: one run per trigger, one status message and one notice per run, tracking cost of one',
   async () => {
-    const url = await freshDatabase(server!.url, 'relay_replicas');
+    const url = await createDatabase(server!.url, 'relay_replicas');
     const w = (world = await startReplicaWorld(url, {
       queuedMs: 50,
       pendingMs: 50,

@@ -116,3 +116,22 @@ export async function createSchema(
     },
   };
 }
+
+/**
+ * A fresh, empty database on the server (dropped first if a previous run left it), for a
+ * test that needs its own: Kysely's migrator looks for its tables in every schema, so two
+ * migrated schemas on one database would confuse it.
+ */
+export async function createDatabase(adminUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
