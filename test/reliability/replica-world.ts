@@ -18,8 +18,12 @@ import { startGate } from './gate-proxy.js';
 import { INSTALLATION_ID } from './relay-harness.js';
 import { GITHUB_APP_ID, GITHUB_PUBLIC_KEY, SECRETS } from './secrets.js';
 
-/** Inbox/outbox claim lease of the replicas (short, so a killed one's claims come back soon). */
-export const CLAIM_LEASE_MS = 1_500;
+/**
+ * Inbox/outbox claim lease of the replicas: short, so a killed one's claims come back within
+ * the test's time (the default is 120 s), yet longer than a trigger takes to handle on a
+ * loaded machine (a claim that runs out while its create is in flight is claimed again).
+ */
+export const CLAIM_LEASE_MS = 5_000;
 /** The tracker's poll interval; the tracking lease lasts max(4 of these, 3 s). */
 export const POLL_INTERVAL_MS = 200;
 
