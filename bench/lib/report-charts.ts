@@ -76,5 +76,21 @@ export function renderCharts(results: BenchResults): Record<string, string> {
       ],
     });
   }
+  const scaleout = results.scenarios.scaleout?.result;
+  if (scaleout && !scaleout.skipped && scaleout.tracking.length > 0) {
+    const rows = scaleout.tracking;
+    const pts = (f: (t: (typeof rows)[number]) => number) =>
+      rows.map((t) => [t.replicas, f(t)] as [number, number]);
+    charts['bench-scaleout.svg'] = lineChart({
+      title: `Scale-out: tracking ${scaleout.tracking[0]?.n ?? ''} live runs with 1-3 replicas`,
+      xLabel: 'replicas on one PostgreSQL',
+      yLabel: 'requests/min · delay s',
+      series: [
+        { name: 'requests per minute', points: pts((t) => t.requestsPerMinute) },
+        { name: 'delay p95 (s)', points: pts((t) => (t.delay.p95 ?? NaN) / 1000) },
+        { name: 'delay p50 (s)', points: pts((t) => (t.delay.p50 ?? NaN) / 1000), dashed: true },
+      ],
+    });
+  }
   return charts;
 }
