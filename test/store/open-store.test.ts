@@ -67,9 +67,14 @@ describe('openStore', () => {
       )
       .all();
     raw.close();
-    expect(applied).toEqual([{ name: '001-initial' }, { name: '002-runs-updated-at' }]);
+    expect(applied).toEqual([
+      { name: '001-initial' },
+      { name: '002-runs-updated-at' },
+      { name: '003-leases' },
+    ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'inbox',
+      'leases',
       'outbox',
       'runs',
       'settings',
