@@ -96,6 +96,8 @@ export function createTracker(deps: TrackerDeps): Tracker {
     if (!held) {
       if (heldEpoch !== undefined) log.info({ holder: lease.holder }, 'tracking lease lost');
       heldEpoch = undefined;
+      // The holder looks at those runs (a follow-up or cancel moved their record).
+      nudged.clear();
       metrics.set('tracker_lease_held', 0);
       return false;
     }
