@@ -12,20 +12,14 @@
  *   runs: ingest p99 and the tracker's cycle time.
  * Needs the PostgreSQL server binaries (`initdb`) or TEST_POSTGRES_URL; says so otherwise.
  */
-import pg from 'pg';
 import { createDatabase, startPostgres } from '../../test/store/postgres-server.js';
-import type { BackendUrls, SeededRun } from '../children/backends-api.js';
 import type { ScenarioContext } from '../lib/context.js';
 import { sleep } from '../lib/context.js';
-import { runOpenLoop } from '../lib/load-generator.js';
-import type { LoadRun } from '../lib/load-generator.js';
-import { createPayloadFactory } from '../lib/payloads.js';
-import { waitFor200 } from '../lib/processes.js';
-import type { ServiceProcess } from '../lib/processes.js';
-import { seedStore } from '../lib/seed-store.js';
-import { startServiceProcess } from '../lib/service-process.js';
 import { summarize } from '../lib/stats.js';
 import type { Summary } from '../lib/stats.js';
+import { leaseHolder, replicaHolding, startCluster } from './scaleout-cluster.js';
+import type { Cluster } from './scaleout-cluster.js';
+import { measureHistory, measureIngest, seedHistory } from './scaleout-load.js';
 
 export interface ScaleoutTracking {
   replicas: number;
@@ -62,13 +56,6 @@ export interface ScaleoutResult {
   ingest: ScaleoutIngest[];
   history: ScaleoutHistory[];
   skipped?: string;
-}
-
-interface Cluster {
-  urls: BackendUrls;
-  databaseUrl: string;
-  replicas: ServiceProcess[];
-  stop(): Promise<void>;
 }
 
 export async function runScaleout(ctx: ScenarioContext): Promise<ScaleoutResult> {
@@ -140,45 +127,6 @@ export async function runScaleout(ctx: ScenarioContext): Promise<ScaleoutResult>
   return result;
 }
 
-async function startCluster(
-  ctx: ScenarioContext,
-  databaseUrl: string,
-  count: number,
-  tracked: number,
-): Promise<Cluster> {
-  const { rpc } = ctx.backends;
-  const urls = await rpc.call('start', {});
-  if (tracked > 0) {
-    const seeded: SeededRun[] = await rpc.call('seedTracked', {
-      n: tracked,
-      githubShare: 0.1,
-      seed: tracked,
-    });
-    await seedStore(databaseUrl, seeded, { seed: tracked });
-  }
-  const replicas = await Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      startServiceProcess({
-        backends: urls,
-        workDir: ctx.workDir,
-        name: `scaleout-${count}-${i}-${Date.now()}`,
-        databasePath: databaseUrl,
-        pollIntervalMs: ctx.settings.scaleout.pollIntervalMs,
-        logLevel: ctx.logLevel,
-      }),
-    ),
-  );
-  await Promise.all(replicas.map((r) => waitFor200(r, '/readyz')));
-  return {
-    urls,
-    databaseUrl,
-    replicas,
-    stop: async () => {
-      await Promise.all(replicas.map((r) => r.stop()));
-    },
-  };
-}
-
 async function measureTracking(
   ctx: ScenarioContext,
   cluster: Cluster,
@@ -210,30 +158,6 @@ async function measureTracking(
   };
 }
 
-async function leaseHolder(databaseUrl: string): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const rows = await client.query<{ holder: string }>(
-      'select holder from leases where name = $1 and lease_until > $2',
-      ['tracker', Date.now()],
-    );
-    return rows.rows[0]?.holder;
-  } finally {
-    await client.end();
-  }
-}
-
-/** Which replica took the lease named `holder` (its log says so). */
-async function replicaHolding(cluster: Cluster, holder: string): Promise<ServiceProcess> {
-  const { readFileSync } = await import('node:fs');
-  const found = cluster.replicas.find((r) =>
-    readFileSync(r.logFile, 'utf8').includes(`"holder":"${holder}"`),
-  );
-  if (!found) throw new Error(`no replica logged taking the lease as ${holder}`);
-  return found;
-}
-
 async function measureFailover(
   ctx: ScenarioContext,
   cluster: Cluster,
@@ -263,127 +187,4 @@ async function measureFailover(
   const d = [...delays.slack, ...delays.github][0] ?? NaN;
   cluster.replicas.splice(cluster.replicas.indexOf(victim), 1);
   return { takeoverMs, leaseMs: Math.max(4 * s.pollIntervalMs, 3_000), firstChangeDelayMs: d };
-}
-
-/** Open-loop load spread evenly over the replicas; merged as one run. */
-async function spreadLoad(
-  ctx: ScenarioContext,
-  cluster: Cluster,
-  rate: number,
-): Promise<LoadRun[]> {
-  const s = ctx.settings.scaleout;
-  const k = cluster.replicas.length;
-  return Promise.all(
-    cluster.replicas.map((r) =>
-      runOpenLoop({
-        url: r.url,
-        rate: rate / k,
-        durationMs: s.ingestDurationMs,
-        makeRequest: createPayloadFactory({
-          mix: 'both',
-          botUserId: cluster.urls.slackBotUserId,
-          teamId: cluster.urls.slackTeamId,
-        }),
-      }),
-    ),
-  );
-}
-
-async function measureIngest(
-  ctx: ScenarioContext,
-  cluster: Cluster,
-  rate: number,
-): Promise<ScaleoutIngest> {
-  await spreadLoad(ctx, cluster, Math.min(rate, 50)); // warm-up
-  const runs = await spreadLoad(ctx, cluster, rate);
-  const latency = runs.flatMap((r) => [...r.latency.slack, ...r.latency.github]);
-  return {
-    replicas: cluster.replicas.length,
-    offeredRate: rate,
-    answeredPerSecond: runs.reduce((a, r) => a + r.achievedRate, 0),
-    errors: runs.reduce((a, r) => a + Object.values(r.errors).reduce((x, y) => x + y, 0), 0),
-    latency: summarize(latency),
-  };
-}
-
-async function cycleTotals(url: string): Promise<{ sum: number; count: number }> {
-  const res = await fetch(`${url}/metrics`);
-  const text = await res.text();
-  const pick = (name: string) =>
-    text
-      .split('\n')
-      .filter((l) => l.startsWith(name))
-      .reduce((a, l) => a + Number(l.split(' ').at(-1)), 0);
-  return {
-    sum: pick('agent_relay_tracker_cycle_seconds_sum'),
-    count: pick('agent_relay_tracker_cycle_seconds_count'),
-  };
-}
-
-async function measureHistory(
-  ctx: ScenarioContext,
-  cluster: Cluster,
-  finished: number,
-  seedMs: number,
-): Promise<ScaleoutHistory> {
-  const s = ctx.settings.scaleout;
-  const { rpc } = ctx.backends;
-  const replica = cluster.replicas[0]!;
-  await sleep(s.warmupMs);
-  // The tracker's cycles first, on their own (ingress first would hold them back during a
-  // burst), then the ingest load.
-  const before = await cycleTotals(replica.url);
-  await rpc.call('startChanges', { perRunMeanIntervalMs: s.perRunMeanIntervalMs, seed: 7 });
-  await sleep(s.windowMs);
-  await rpc.call('stopChanges', null);
-  const after = await cycleTotals(replica.url);
-  await spreadLoad(ctx, cluster, Math.min(s.historyIngestRate, 50)); // warm-up
-  const runs = await spreadLoad(ctx, cluster, s.historyIngestRate);
-  const latency = summarize(runs.flatMap((r) => [...r.latency.slack, ...r.latency.github]));
-  return {
-    finishedRuns: finished,
-    seedMs,
-    ingestP50Ms: latency.p50,
-    ingestP99Ms: latency.p99,
-    cycleMs:
-      after.count > before.count
-        ? ((after.sum - before.sum) * 1000) / (after.count - before.count)
-        : Number.NaN,
-  };
-}
-
-/**
- * `finished` ended, untracked runs, each with its thread, written by two INSERT … SELECT
- * generate_series statements (as a long-lived deployment accumulates them).
- */
-async function seedHistory(databaseUrl: string, finished: number): Promise<void> {
-  const { openStore } = await import('../../src/store/index.js');
-  const store = await openStore({ databaseUrl }); // the schema first
-  await store.close();
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const t0 = 1_700_000_000_000;
-    await client.query(
-      `insert into threads (thread_key, platform, current_run_id, started_by, created_at, updated_at)
-       select 'slack:THIST:CHIST:' || g || '.000100', 'slack', 'hist-' || g, 'UHIST', $1::bigint + g, $1::bigint + g
-       from generate_series(1, $2::int) g`,
-      [t0, finished],
-    );
-    await client.query(
-      `insert into runs (run_id, thread_key, platform, request_id, requester, title, state,
-         service_updated_at, applied, factory, trigger_message, status_message, notified_state,
-         next_check_at, check_interval_ms, tracked, created_at, updated_at)
-       select 'hist-' || g, 'slack:THIST:CHIST:' || g || '.000100', 'slack', 'slack:EvHIST' || g,
-         '{"id":"UHIST"}', 'an old task ' || g,
-         (array['SUCCEEDED','FAILED','CANCELLED'])[1 + g % 3], '2024-01-01T00:00:00.000Z', '[]',
-         null, null, '{"threadKey":"slack:THIST:CHIST:' || g || '.000100","id":"CHIST:' || g || '.000200"}',
-         (array['SUCCEEDED','FAILED','CANCELLED'])[1 + g % 3], $1::bigint + g, 60000, 0, $1::bigint + g, $1::bigint + g
-       from generate_series(1, $2::int) g`,
-      [t0, finished],
-    );
-    await client.query('analyze');
-  } finally {
-    await client.end();
-  }
 }
