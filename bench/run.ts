@@ -22,9 +22,10 @@ import { FULL, QUICK } from './lib/settings.js';
 import { runEndToEnd } from './scenarios/e2e.js';
 import { runFootprint } from './scenarios/footprint.js';
 import { runIngest } from './scenarios/ingest.js';
+import { runScaleout } from './scenarios/scaleout.js';
 import { runTracking } from './scenarios/tracking.js';
 
-const ORDER: readonly ScenarioName[] = ['ingest', 'e2e', 'tracking', 'footprint'];
+const ORDER: readonly ScenarioName[] = ['ingest', 'e2e', 'tracking', 'footprint', 'scaleout'];
 
 function log(line: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -61,6 +62,7 @@ async function runScenarios(args: BenchArgs, stamp: string): Promise<BenchResult
         fresh.e2e = stampOf(started, await runEndToEnd(ctx, fresh.ingest?.result));
       if (name === 'tracking') fresh.tracking = stampOf(started, await runTracking(ctx));
       if (name === 'footprint') fresh.footprint = stampOf(started, await runFootprint(ctx));
+      if (name === 'scaleout') fresh.scaleout = stampOf(started, await runScaleout(ctx));
       const only: BenchResults = { schema: 2, scenarios: { [name]: fresh[name] } };
       process.stdout.write(`\n${renderMarkdown(only, { targets: false })}\n`);
     }

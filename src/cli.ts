@@ -42,10 +42,13 @@ interface Command {
   usage: string;
   /** Boolean flags it takes besides --help/-h, with their meaning. */
   flags?: Record<string, string>;
+  /** Options that take a value (`--name VALUE` or `--name=VALUE`), with their meaning. */
+  options?: Record<string, string>;
   run(
     io: CliIo,
     env: () => Record<string, string | undefined>,
     flags: Set<string>,
+    values: Map<string, string>,
   ): Promise<number>;
 }
 
@@ -61,11 +64,20 @@ signal exits at once. Exits 1 with one line when it cannot start. The default co
     run: (io, env) => start(io, env()),
   },
   migrate: {
-    usage: `usage: agent-relay migrate
+    usage: `usage: agent-relay migrate [--from DATABASE --to DATABASE]
 
 Applies the database migrations to DATABASE_URL (creating the SQLite file and its directory
-if needed) and exits 0; exits 1 when the database cannot be opened. \`start\` applies them too.`,
-    run: (io, env) => migrate(io, env()),
+if needed) and exits 0; exits 1 when the database cannot be opened. \`start\` applies them too.
+
+With --from and --to (each sqlite:PATH, a file path or postgres://…), copies a deployment's
+data instead: both databases are migrated, the target must be empty, and every thread, run,
+inbox and outbox item and setting is copied in one transaction. Stop the service first.
+Example: agent-relay migrate --from sqlite:./data/agent-relay.db --to postgres://relay@db/relay`,
+    options: {
+      '--from': 'the database to copy from (with --to)',
+      '--to': 'the empty database to copy into (with --from)',
+    },
+    run: (io, env, _flags, values) => migrate(io, env(), values),
   },
   doctor: {
     usage: `usage: agent-relay doctor
@@ -106,7 +118,10 @@ const defaultIo: CliIo = {
 };
 
 function usageOf(name: string, command: Command): string {
-  const flags = Object.entries(command.flags ?? {}).map(([f, m]) => `  ${f.padEnd(8)} ${m}`);
+  const flags = [
+    ...Object.entries(command.options ?? {}).map(([f, m]) => `  ${`${f} X`.padEnd(8)} ${m}`),
+    ...Object.entries(command.flags ?? {}).map(([f, m]) => `  ${f.padEnd(8)} ${m}`),
+  ];
   return [
     command.usage,
     '',
@@ -118,18 +133,31 @@ function usageOf(name: string, command: Command): string {
   ].join('\n');
 }
 
-type Parsed = { help: true } | { help: false; flags: Set<string> } | { problem: string };
+type Parsed =
+  | { help: true }
+  | { help: false; flags: Set<string>; values: Map<string, string> }
+  | { problem: string };
 
 /** --help/-h anywhere wins; otherwise any argument that is not one of the command's flags is a mistake. */
 function parseFlags(args: string[], command: Command): Parsed {
   if (args.some((a) => a === '--help' || a === '-h')) return { help: true };
   const flags = new Set<string>();
-  for (const arg of args) {
-    if (command.flags?.[arg] !== undefined) flags.add(arg);
+  const values = new Map<string, string>();
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    const [name = arg, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
+    if (command.options?.[name] !== undefined) {
+      const value = inline ?? args[(i += 1)];
+      if (value === undefined || value === '') return { problem: `${name} needs a value` };
+      values.set(name, value);
+    } else if (command.flags?.[arg] !== undefined) flags.add(arg);
     else if (arg.startsWith('-')) return { problem: `unknown option ${JSON.stringify(arg)}` };
     else return { problem: `unexpected argument ${JSON.stringify(arg)}` };
   }
-  return { help: false, flags };
+  return { help: false, flags, values };
 }
 
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
@@ -146,7 +174,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
       io.out(usageOf(name, command));
       return 0;
     }
-    return command.run(io, env, parsed.flags);
+    return command.run(io, env, parsed.flags, parsed.values);
   }
   switch (name) {
     case 'emulator': {
@@ -247,7 +275,14 @@ function firstSignal(): Promise<string> {
   });
 }
 
-async function migrate(io: CliIo, env: Record<string, string | undefined>): Promise<number> {
+async function migrate(
+  io: CliIo,
+  env: Record<string, string | undefined>,
+  values: Map<string, string>,
+): Promise<number> {
+  const from = values.get('--from');
+  const to = values.get('--to');
+  if (from !== undefined || to !== undefined) return copyData(io, from, to);
   const config = configOrReport(io, env);
   if (!config) return 1;
   const { openStore } = await import('./store/index.js');
@@ -262,6 +297,33 @@ async function migrate(io: CliIo, env: Record<string, string | undefined>): Prom
   }
   io.out(`migrations applied: ${describeDatabase(config.databaseUrl)}`);
   return 0;
+}
+
+/** `migrate --from A --to B`: copy a deployment's data (store/copy-database.ts). */
+async function copyData(io: CliIo, from?: string, to?: string): Promise<number> {
+  if (from === undefined || to === undefined) {
+    io.err('agent-relay migrate: --from and --to go together (see agent-relay migrate --help)');
+    return 2;
+  }
+  const { copyDatabase, isStoreError } = await import('./store/index.js');
+  const { describeDatabase } = await import('./service/startup-report.js');
+  let described: [string, string];
+  try {
+    described = [describeDatabase(from), describeDatabase(to)];
+  } catch (err) {
+    io.err(`agent-relay migrate: ${err instanceof Error ? err.message : String(err)}`);
+    return 2;
+  }
+  try {
+    const { rows } = await copyDatabase({ from, to });
+    const counts = Object.entries(rows).map(([table, n]) => `${table} ${n}`);
+    io.out(`copied ${described[0]} to ${described[1]}: ${counts.join(', ')}`);
+    return 0;
+  } catch (err) {
+    if (!isStoreError(err)) throw err;
+    io.err(`agent-relay migrate: ${err.message}`);
+    return 1;
+  }
 }
 
 async function healthcheck(io: CliIo, env: Record<string, string | undefined>): Promise<number> {

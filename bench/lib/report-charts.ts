@@ -76,5 +76,32 @@ export function renderCharts(results: BenchResults): Record<string, string> {
       ],
     });
   }
+  const scaleout = results.scenarios.scaleout?.result;
+  if (scaleout && !scaleout.skipped && scaleout.tracking.length > 0) {
+    const rows = scaleout.tracking;
+    const pts = (f: (t: (typeof rows)[number]) => number) =>
+      rows.map((t) => [t.replicas, f(t)] as [number, number]);
+    const one = rows.find((t) => t.replicas === 1)?.requestsPerMinute;
+    charts['bench-scaleout.svg'] = lineChart({
+      title: `Scale-out: tracking ${rows[0]?.n ?? ''} live runs, requests per minute`,
+      xLabel: 'replicas on one PostgreSQL',
+      yLabel: 'requests per minute to the service',
+      series: [
+        { name: 'all replicas together', points: pts((t) => t.requestsPerMinute) },
+        ...(one === undefined
+          ? []
+          : [{ name: '1.1 × one replica', points: pts(() => one * 1.1), dashed: true }]),
+      ],
+    });
+    charts['bench-scaleout-delay.svg'] = lineChart({
+      title: 'Scale-out: state change → message delay',
+      xLabel: 'replicas on one PostgreSQL',
+      yLabel: 'seconds',
+      series: [
+        { name: 'p95', points: pts((t) => (t.delay.p95 ?? NaN) / 1000) },
+        { name: 'p50', points: pts((t) => (t.delay.p50 ?? NaN) / 1000), dashed: true },
+      ],
+    });
+  }
   return charts;
 }

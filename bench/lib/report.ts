@@ -4,6 +4,7 @@
  */
 import type { IngestResult } from '../scenarios/ingest.js';
 import type { PhaseResult } from '../scenarios/ingest-phase.js';
+import type { ScaleoutResult } from '../scenarios/scaleout.js';
 import type { TrackingResult } from '../scenarios/tracking.js';
 import { describeMachine } from './machine.js';
 import { formatNumber, markdownTable, verdict } from './markdown.js';
@@ -249,8 +250,93 @@ export function renderMarkdown(
         '(the rest count as later than the wait).',
     );
   }
+  if (s.scaleout)
+    out.push(
+      header('Scale-out: replicas on one PostgreSQL', s.scaleout),
+      scaleoutTables(s.scaleout.result),
+    );
   if (options.targets !== false) out.push(targetsSection(results, h));
   return `${out.join('\n\n')}\n`;
+}
+
+export function scaleoutTables(r: ScaleoutResult): string {
+  if (r.skipped) return `Skipped: ${r.skipped}.`;
+  const base = r.tracking.find((t) => t.replicas === 1);
+  const tables = [
+    markdownTable(
+      [
+        'replicas#',
+        'tracked runs#',
+        'changes#',
+        'requests/min#',
+        '× one replica#',
+        'delay p50 ms#',
+        'p95#',
+        'p99#',
+        'not shown#',
+      ],
+      r.tracking.map((t) => [
+        t.replicas,
+        t.n,
+        t.changes,
+        t.requestsPerMinute,
+        base ? formatNumber(t.requestsPerMinute / base.requestsPerMinute, 2) : '–',
+        ...pct(t.delay),
+        t.missing,
+      ]),
+    ),
+    markdownTable(
+      ['ingest: replicas#', 'offered/s#', 'answered/s#', 'errors#', 'ack p50 ms#', 'p95#', 'p99#'],
+      r.ingest.map((i) => [
+        i.replicas,
+        i.offeredRate,
+        i.answeredPerSecond,
+        i.errors,
+        ...pct(i.latency),
+      ]),
+    ),
+  ];
+  if (r.failover) {
+    tables.push(
+      markdownTable(
+        ['failover: tracking replica SIGKILLed', 'ms#'],
+        [
+          ['until another replica holds the lease', r.failover.takeoverMs],
+          ['(the lease: 4 × POLL_INTERVAL_MS, at least 3 s)', r.failover.leaseMs],
+          ['first change after the kill → its message', ms(r.failover.firstChangeDelayMs)],
+        ],
+      ),
+    );
+  }
+  const empty = r.history.find((x) => x.finishedRuns === 0);
+  tables.push(
+    markdownTable(
+      [
+        'history: finished runs + threads#',
+        'seeded in s#',
+        'ingest p50 ms#',
+        'ingest p99 ms#',
+        '× empty#',
+        'tracker cycle ms#',
+        '× empty#',
+      ],
+      r.history.map((x) => [
+        x.finishedRuns,
+        sec(x.seedMs),
+        x.ingestP50Ms,
+        x.ingestP99Ms,
+        empty ? formatNumber(x.ingestP99Ms / empty.ingestP99Ms, 2) : '–',
+        x.cycleMs,
+        empty ? formatNumber(x.cycleMs / empty.cycleMs, 2) : '–',
+      ]),
+    ),
+  );
+  return (
+    tables.join('\n\n') +
+    `\n\nPOLL_INTERVAL_MS ${r.pollIntervalMs}; each tracked run changes state on average every ` +
+    `${formatNumber(r.perRunMeanIntervalMs / 1000, 0)} s. Requests are every request the ` +
+    'replicas sent to the Agent Run Service in the window (only the lease holder tracks).'
+  );
 }
 
 export function targetsSection(results: BenchResults, h = '###'): string {

@@ -2,6 +2,7 @@
 import type { EndToEndResult } from '../scenarios/e2e.js';
 import type { FootprintResult } from '../scenarios/footprint.js';
 import type { IngestResult } from '../scenarios/ingest.js';
+import type { ScaleoutResult } from '../scenarios/scaleout.js';
 import type { TrackingResult } from '../scenarios/tracking.js';
 import type { MachineInfo } from './machine.js';
 
@@ -23,5 +24,6 @@ export interface BenchResults {
     tracking?: Stamped<TrackingResult>;
     footprint?: Stamped<FootprintResult>;
     e2e?: Stamped<EndToEndResult>;
+    scaleout?: Stamped<ScaleoutResult>;
   };
 }

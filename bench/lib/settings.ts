@@ -28,6 +28,22 @@ export interface BenchSettings {
     /** Time after the window for the last changes to reach the fake APIs, per mode. */
     graceMs: { batch: number; 'per-run': number };
   };
+  scaleout: {
+    /** Live runs tracked (seeded in the emulator and the database). */
+    n: number;
+    replicas: number[];
+    perRunMeanIntervalMs: number;
+    pollIntervalMs: number;
+    warmupMs: number;
+    windowMs: number;
+    graceMs: number;
+    ingestReplicas: number[];
+    ingestRates: number[];
+    ingestDurationMs: number;
+    /** Finished runs (and threads) in the "history" database. */
+    historyRuns: number;
+    historyIngestRate: number;
+  };
   footprint: {
     threads: number;
     settleMs: number;
@@ -57,6 +73,20 @@ export const FULL: BenchSettings = {
     windowMs: 30_000,
     graceMs: { batch: 8_000, 'per-run': 32_000 },
   },
+  scaleout: {
+    n: 1_000,
+    replicas: [1, 2, 3],
+    perRunMeanIntervalMs: 600_000,
+    pollIntervalMs: 2_000,
+    warmupMs: 6_000,
+    windowMs: 30_000,
+    graceMs: 8_000,
+    ingestReplicas: [1, 3],
+    ingestRates: [100, 300],
+    ingestDurationMs: 8_000,
+    historyRuns: 1_000_000,
+    historyIngestRate: 100,
+  },
   footprint: { threads: 10_000, settleMs: 20_000, readyRepeats: 3, compiled: true },
 };
 
@@ -79,6 +109,20 @@ export const QUICK: BenchSettings = {
     warmupMs: 500,
     windowMs: 2_500,
     graceMs: { batch: 1_000, 'per-run': 1_000 },
+  },
+  scaleout: {
+    n: 50,
+    replicas: [1, 3],
+    perRunMeanIntervalMs: 20_000,
+    pollIntervalMs: 500,
+    warmupMs: 1_000,
+    windowMs: 3_000,
+    graceMs: 1_500,
+    ingestReplicas: [1, 3],
+    ingestRates: [50],
+    ingestDurationMs: 1_500,
+    historyRuns: 10_000,
+    historyIngestRate: 50,
   },
   footprint: { threads: 500, settleMs: 1_000, readyRepeats: 1, compiled: false },
 };

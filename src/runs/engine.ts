@@ -43,6 +43,8 @@ export interface EngineDeps {
   mayCancel?: MayCancel;
   /** Ingress first: the workers make room during a burst of requests (ingress-priority.ts). */
   priority?: IngressPriorityGate;
+  /** This process among the replicas sharing the store (the tracking lease's holder name). */
+  replicaId?: string;
 }
 
 export interface Engine {
@@ -117,6 +119,11 @@ export function createEngine(deps: EngineDeps): Engine {
     metrics,
     notifyOutbox: () => outbox.wake(),
     ...(deps.priority ? { priority: deps.priority } : {}),
+    lease: {
+      name: 'tracker',
+      holder: deps.replicaId ?? `replica-${deps.random.id()}`,
+      ttlMs: options.trackerLeaseMs,
+    },
     options: {
       mode: options.trackerMode,
       pollIntervalMs: options.pollIntervalMs,

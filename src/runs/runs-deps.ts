@@ -44,6 +44,8 @@ export interface EngineOptions {
   outboxMaxAttempts?: number;
   /** Bound on draining in-flight work on stop(). Default 10 s. */
   drainMs?: number;
+  /** How long the tracking lease lasts unrenewed. Default: 4 poll intervals, at least 3 s. */
+  trackerLeaseMs?: number;
 }
 
 export type ResolvedEngineOptions = Required<Omit<EngineOptions, 'slackAllowedUsers'>> & {
@@ -67,7 +69,16 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     cancelRetryDelaysMs: options.cancelRetryDelaysMs ?? [1_000, 2_000, 4_000],
     outboxMaxAttempts: options.outboxMaxAttempts ?? 10,
     drainMs: options.drainMs ?? 10_000,
+    trackerLeaseMs: options.trackerLeaseMs ?? trackerLeaseFor(options.pollIntervalMs),
   };
+}
+
+/**
+ * How long the tracking lease lasts unrenewed: a few poll intervals, so another replica takes
+ * over within that of its holder's death, and never so short that one slow cycle loses it.
+ */
+export function trackerLeaseFor(pollIntervalMs: number): number {
+  return Math.max(4 * pollIntervalMs, 3_000);
 }
 
 /** Whether `trigger.actor` may cancel `run` (undefined: a run this relay did not start). */

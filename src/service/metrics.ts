@@ -42,6 +42,7 @@ const GAUGES: Record<GaugeName, string> = {
   inbox_failed: 'Triggers that failed for good and are not yet retried, discarded or pruned',
   outbox_oldest_waiting_seconds: 'Age of the oldest notification waiting in the outbox (0: none)',
   inbox_oldest_waiting_seconds: 'Age of the oldest trigger waiting in the inbox (0: none)',
+  tracker_lease_held: '1 while this replica holds the tracking lease, else 0',
 };
 
 /** What the agent client reports per request (its `onRequest` hook). */

@@ -9,6 +9,7 @@ import { withDeadline } from './deadline.js';
 import { withErrorMapping } from './error-mapping-dialect.js';
 import { StoreError, toStoreError } from './errors.js';
 import { createInboxQueue, createInboxRepo } from './repos/inbox-repo.js';
+import { createLeasesRepo } from './repos/leases-repo.js';
 import { migrationProvider } from './migrations/index.js';
 import { createOutboxQueue, createOutboxRepo } from './repos/outbox-repo.js';
 import { createOperatorQueries } from './repos/operator-repo.js';
@@ -109,6 +110,21 @@ async function createDialect(
   return { dialect: createSqliteDialect(target.path, busyTimeoutMs), kind: 'sqlite' };
 }
 
+/**
+ * The database behind `databaseUrl` as a bare Kysely instance (no repositories, no
+ * migrations), with coded errors: for whole-table work such as copying a deployment's data.
+ */
+export async function openDatabase(
+  databaseUrl: string,
+  logger: Logger = silentLogger,
+): Promise<{ db: Kysely<Database>; kind: DatabaseKind }> {
+  const { dialect, kind } = await createDialect({ databaseUrl }, logger);
+  return {
+    db: new Kysely<Database>({ dialect: withErrorMapping(dialect, kind, createWriteHealth()) }),
+    kind,
+  };
+}
+
 /** How often the background thread checkpoints SQLite's write-ahead log. */
 const CHECKPOINT_INTERVAL_MS = 1_000;
 
@@ -132,6 +148,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     inboxQueue: createInboxQueue(ctx),
     outboxQueue: createOutboxQueue(ctx),
     operator: createOperatorQueries(ctx),
+    leases: createLeasesRepo(ctx),
     transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),

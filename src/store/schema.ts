@@ -96,6 +96,14 @@ export interface RunStatesTable {
   at: Millis;
 }
 
+/** A named lease (one row per name): who holds it, until when, and how often it moved. */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  epoch: number;
+  lease_until: Millis;
+}
+
 export interface Database {
   threads: ThreadsTable;
   thread_aliases: ThreadAliasesTable;
@@ -104,6 +112,7 @@ export interface Database {
   outbox: OutboxTable;
   settings: SettingsTable;
   run_states: RunStatesTable;
+  leases: LeasesTable;
 }
 
 export type DatabaseKind = 'sqlite' | 'postgres';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchReceipts } from '../../bench/children/match-receipts.js';
 import type { SeededRun } from '../../bench/children/backends-api.js';
-import { ArgsError, parseArgs, SCENARIOS } from '../../bench/lib/args.js';
+import { ArgsError, DEFAULT_SCENARIOS, parseArgs } from '../../bench/lib/args.js';
 import { markdownTable } from '../../bench/lib/markdown.js';
 import { median, percentileOfSorted, summarize } from '../../bench/lib/stats.js';
 import { lineChart } from '../../bench/lib/svg-chart.js';
@@ -31,8 +31,10 @@ describe('bench stats', () => {
 
 describe('bench arguments', () => {
   const defaults = { resultsDir: '/r' };
-  it('runs every scenario by default and one when named', () => {
-    expect(parseArgs([], defaults).scenarios).toEqual([...SCENARIOS]);
+  it('runs every scenario but scaleout by default and one when named', () => {
+    expect(parseArgs([], defaults).scenarios).toEqual([...DEFAULT_SCENARIOS]);
+    expect(DEFAULT_SCENARIOS).not.toContain('scaleout');
+    expect(parseArgs(['scaleout'], defaults).scenarios).toEqual(['scaleout']);
     expect(parseArgs(['tracking', '--quick'], defaults)).toMatchObject({
       scenarios: ['tracking'],
       quick: true,

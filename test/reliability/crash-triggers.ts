@@ -26,12 +26,13 @@ export const TOKEN = /task ([SG]\d+[ab])\b/;
 export const SLACK_THREADS = 40;
 export const GITHUB_ISSUES = 10;
 
-function slackTrigger(i: number, second: boolean): CrashTrigger {
+/** `marker` (e.g. `[fail]`, `[block]`) scripts the run's outcome in the emulator. */
+export function slackTrigger(i: number, second: boolean, marker = ''): CrashTrigger {
   const token = `S${i}${second ? 'b' : 'a'}`;
   const threadTs = `1700100${String(i).padStart(3, '0')}.000100`;
   const ts = second ? `1700100${String(i).padStart(3, '0')}.000200` : threadTs;
   const eventId = `EvCRASH${token}`;
-  const text = `<@UBOT0001> ${second ? 'new ' : ''}task ${token} please`;
+  const text = `<@UBOT0001> ${second ? 'new ' : ''}task ${token} please${marker ? ` ${marker}` : ''}`;
   const body = eventCallback(
     appMentionEvent({ ts, text, ...(second ? { thread_ts: threadTs } : {}) }),
     { eventId },
@@ -55,7 +56,7 @@ function slackTrigger(i: number, second: boolean): CrashTrigger {
   };
 }
 
-function githubTrigger(j: number, second: boolean): CrashTrigger {
+export function githubTrigger(j: number, second: boolean, marker = ''): CrashTrigger {
   const token = `G${j}${second ? 'b' : 'a'}`;
   const number = 100 + j;
   const payload = JSON.parse(fixtureText('issue-comment-created')) as Record<
@@ -68,7 +69,7 @@ function githubTrigger(j: number, second: boolean): CrashTrigger {
   }
   if (payload.comment) {
     payload.comment.id = 800_000 + j * 2 + (second ? 1 : 0);
-    payload.comment.body = `@agent-relay ${second ? 'new ' : ''}task ${token} please`;
+    payload.comment.body = `@agent-relay ${second ? 'new ' : ''}task ${token} please${marker ? ` ${marker}` : ''}`;
   }
   const body = JSON.stringify(payload);
   const deliveryId = `crash-${token}`;

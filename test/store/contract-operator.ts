@@ -96,6 +96,25 @@ export function describeOperatorContract(createHarness: HarnessFactory): void {
       expect(await op.stateHistory('none')).toEqual([]);
     });
 
+    it("records the tracker's compare-and-set state changes too, only when they are written", async () => {
+      await store.runs.insert(
+        sampleRun({ runId: 'h2', requestId: 'qh2', state: 'QUEUED', createdAt: 5 }),
+      );
+      const seen = await store.runs.get('h2');
+      if (!seen) throw new Error('run h2 missing');
+      expect(
+        await store.runs.compareAndUpdate('h2', seen, { state: 'INPROGRESS', updatedAt: 8 }),
+      ).toBe(true);
+      // A second writer that read the same row loses and leaves no history behind.
+      expect(await store.runs.compareAndUpdate('h2', seen, { state: 'FAILED', updatedAt: 9 })).toBe(
+        false,
+      );
+      expect(await op.stateHistory('h2')).toEqual([
+        { state: 'QUEUED', at: 5 },
+        { state: 'INPROGRESS', at: 8 },
+      ]);
+    });
+
     it('tells the queues apart and retries or discards only given-up items', async () => {
       const T = 'slack:T1:C1:2.2';
       const parked = await store.outbox.enqueue(samplePayload(T, 'p'), 100);

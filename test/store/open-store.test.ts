@@ -67,10 +67,17 @@ describe('openStore', () => {
       )
       .all();
     raw.close();
-    expect(applied).toEqual([{ name: '001-initial' }, { name: '002-runs-updated-at' }]);
+    expect(applied).toEqual([
+      { name: '001-initial' },
+      { name: '002-runs-updated-at' },
+      { name: '003-leases' },
+      { name: '005-run-states' },
+    ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'inbox',
+      'leases',
       'outbox',
+      'run_states',
       'runs',
       'settings',
       'thread_aliases',

@@ -17,6 +17,12 @@ export interface PostgresServer {
   /** Admin URL (a database the tests may create schemas in). */
   url: string;
   stop(): Promise<void>;
+  /**
+   * Stop the server (fast shutdown: sessions are cut) and start it again on the same data
+   * and port, for outage tests. Absent for a server given by TEST_POSTGRES_URL.
+   */
+  halt?(): Promise<void>;
+  resume?(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -57,12 +63,16 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
       `initdb -D ${data} -U postgres --auth=trust -E UTF8 --no-sync >/dev/null`,
       root,
     );
-    await asServerUser(
-      `pg_ctl -D ${data} -l ${join(dir, 'log')} -o "-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off" -w start >/dev/null`,
-      root,
-    );
+    const start = () =>
+      asServerUser(
+        `pg_ctl -D ${data} -l ${join(dir, 'log')} -o "-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off" -w start >/dev/null`,
+        root,
+      );
+    await start();
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      halt: () => asServerUser(`pg_ctl -D ${data} -m fast -w stop >/dev/null`, root),
+      resume: start,
       async stop() {
         await asServerUser(`pg_ctl -D ${data} -m immediate -w stop >/dev/null`, root).catch(
           () => {},
@@ -105,4 +115,23 @@ export async function createSchema(
       }
     },
   };
+}
+
+/**
+ * A fresh, empty database on the server (dropped first if a previous run left it), for a
+ * test that needs its own: Kysely's migrator looks for its tables in every schema, so two
+ * migrated schemas on one database would confuse it.
+ */
+export async function createDatabase(adminUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

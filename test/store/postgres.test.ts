@@ -9,10 +9,12 @@ import type { OpenedStore } from '../../src/store/index.js';
 import { describeInboxContract } from './contract-inbox.js';
 import { describeOutboxContract } from './contract-outbox.js';
 import { describeOperatorContract } from './contract-operator.js';
+import { describeReplicaContract } from './contract-replicas.js';
 import { describeRunsContract } from './contract-runs.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
-import { sampleTrigger } from './harness.js';
+import { emptyStats, endedItem, observerOn } from './contract-replicas.js';
+import { sampleRun, sampleTrigger } from './harness.js';
 import type { StoreHarness } from './harness.js';
 import { createSchema, startPostgres } from './postgres-server.js';
 import type { PostgresServer } from './postgres-server.js';
@@ -53,7 +55,7 @@ async function createPostgresHarness(): Promise<StoreHarness> {
     `do $$ begin
        if to_regclass('inbox') is not null then
          delete from threads; delete from thread_aliases; delete from runs;
-         delete from inbox; delete from outbox; delete from settings;
+         delete from inbox; delete from outbox; delete from settings; delete from leases;
          alter sequence inbox_id_seq restart; alter sequence outbox_id_seq restart;
        end if;
      end $$`,
@@ -77,6 +79,7 @@ describe.skipIf(!server)('PostgreSQL store', () => {
   describeInboxContract(createPostgresHarness);
   describeOutboxContract(createPostgresHarness);
   describeRunsContract(createPostgresHarness);
+  describeReplicaContract(createPostgresHarness);
   describeThreadsAndSettingsContract(createPostgresHarness);
   describeTransactionContract(createPostgresHarness);
   describeOperatorContract(createPostgresHarness);
@@ -134,6 +137,40 @@ describe.skipIf(!server)('PostgreSQL store', () => {
       for (const ids of doneOrder.values()) expect(ids).toEqual([...ids].sort((a, b) => a - b));
       expect(await first!.inboxQueue.depth()).toBe(0);
     });
+  });
+});
+
+describe.skipIf(!server)('PostgreSQL: trackers racing for real', () => {
+  it('three trackers applying the same change at the same moment queue its notice once, every time', async () => {
+    const harness = await createPostgresHarness();
+    try {
+      const stores = await Promise.all([harness.open(), harness.open(), harness.open()]);
+      const observers = stores.map((s) => observerOn(s, () => 5_000));
+      let conflicts = 0;
+      for (let i = 0; i < 30; i += 1) {
+        const runId = `race-${i}`;
+        await stores[0]!.runs.insert(sampleRun({ runId, requestId: `req-${i}`, state: 'RUNNING' }));
+        const item = endedItem(
+          runId,
+          i % 3 === 0 ? 'BLOCKED' : i % 3 === 1 ? 'FAILED' : 'SUCCEEDED',
+        );
+        const stats = observers.map(() => emptyStats());
+        await Promise.all(observers.map((o, k) => o.apply(runId, item, stats[k]!)));
+        conflicts += stats.reduce((n, s) => n + s.conflicts, 0);
+        const posts = (await stores[0]!.outboxQueue.list()).filter(
+          (n) => n.payload.runId === runId && n.payload.kind === 'post',
+        );
+        expect(posts, runId).toHaveLength(1);
+        expect(
+          stats.reduce((n, s) => n + s.changed, 0),
+          runId,
+        ).toBe(1);
+      }
+      // The races were real: some writers lost a compare-and-set and decided again.
+      expect(conflicts).toBeGreaterThan(0);
+    } finally {
+      await harness.cleanup();
+    }
   });
 });
 

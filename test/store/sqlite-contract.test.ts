@@ -3,6 +3,7 @@ import { describe } from 'vitest';
 import { describeInboxContract } from './contract-inbox.js';
 import { describeOutboxContract } from './contract-outbox.js';
 import { describeOperatorContract } from './contract-operator.js';
+import { describeReplicaContract } from './contract-replicas.js';
 import { describeRunsContract } from './contract-runs.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
@@ -12,6 +13,7 @@ describe('SQLite store', () => {
   describeInboxContract(createSqliteHarness);
   describeOutboxContract(createSqliteHarness);
   describeRunsContract(createSqliteHarness);
+  describeReplicaContract(createSqliteHarness);
   describeThreadsAndSettingsContract(createSqliteHarness);
   describeTransactionContract(createSqliteHarness);
   describeOperatorContract(createSqliteHarness);

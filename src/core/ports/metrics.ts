@@ -20,7 +20,8 @@ export type GaugeName =
   | 'outbox_parked'
   | 'inbox_failed'
   | 'outbox_oldest_waiting_seconds'
-  | 'inbox_oldest_waiting_seconds';
+  | 'inbox_oldest_waiting_seconds'
+  | 'tracker_lease_held';
 export interface Metrics {
   inc(name: CounterName, labels?: Record<string, string>, value?: number): void;
   observe(name: HistogramName, seconds: number, labels?: Record<string, string>): void;

@@ -125,6 +125,21 @@ export interface StoreTx {
     getByRequest(requestId: string): Promise<RunRecord | undefined>;
     insert(run: RunRecord): Promise<void>;
     update(runId: string, patch: Partial<Omit<RunRecord, 'runId'>>): Promise<void>;
+    /**
+     * Compare-and-set: write `patch` only if the run's row still holds what `seen` (a record
+     * read earlier) says about the fields a tracking decision rests on: `state`,
+     * `serviceUpdatedAt`, `notifiedState`, `tracked` and `updatedAt`. False when another
+     * writer (a second tracker, a follow-up, a cancel) changed one of them in between, or the
+     * run is gone: the caller reads again and decides again, so a notice is never queued twice.
+     */
+    compareAndUpdate(
+      runId: string,
+      seen: Pick<
+        RunRecord,
+        'state' | 'serviceUpdatedAt' | 'notifiedState' | 'tracked' | 'updatedAt'
+      >,
+      patch: Partial<Omit<RunRecord, 'runId'>>,
+    ): Promise<boolean>;
     /** Tracked runs whose next check is due, oldest first. */
     listDue(now: number, limit: number): Promise<RunRecord[]>;
     /** All tracked runs (the tracker's batch view). */
@@ -220,6 +235,30 @@ export interface Store extends StoreTx {
   };
   /** What the operator's console reads and does (listing, history, Retry/Discard). */
   operator?: OperatorQueries;
+  /**
+   * Named leases shared by the replicas on one database (the tracker's cycle): one holder at
+   * a time, taken or renewed in one statement.
+   */
+  leases: {
+    /**
+     * Take or renew `name` for `holder` until `now + ttlMs`: only when free, expired, or
+     * already `holder`'s. Undefined when another holder's lease is live. `epoch` changes
+     * whenever the lease changes hands.
+     */
+    acquire(
+      name: string,
+      holder: string,
+      now: number,
+      ttlMs: number,
+    ): Promise<{ epoch: number } | undefined>;
+    /** Give the lease up now (a clean shutdown), if `holder` holds it. */
+    release(name: string, holder: string): Promise<void>;
+    /** Who holds `name` at `now`, if anyone. */
+    holder(
+      name: string,
+      now: number,
+    ): Promise<{ holder: string; epoch: number; until: number } | undefined>;
+  };
   /** Cheap liveness check for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;

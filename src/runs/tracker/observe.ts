@@ -16,6 +16,9 @@ export class RateLimited extends RelayError<'rate_limited'> {
   }
 }
 
+/** Reads and decisions per observation when the record keeps moving underneath. */
+const MAX_WRITE_ATTEMPTS = 5;
+
 export function createRunObserver(deps: {
   store: Store;
   agent: AgentService;
@@ -26,18 +29,36 @@ export function createRunObserver(deps: {
   onLook?: (runId: string) => void;
 }): RunObserver {
   const { store, agent, clock, log, intervals } = deps;
+  /**
+   * Read the record, decide, and write the decision only if the record still says what the
+   * decision rests on (a compare-and-set): a second tracker, a follow-up or a cancel that
+   * wrote in between makes this one read again and decide again, never queue a notice twice.
+   */
   async function apply(runId: string, item: RunItem, stats: CycleStats): Promise<void> {
-    const now = clock.now();
-    const queued = await store.transaction(async (tx) => {
-      const record = await tx.runs.get(runId);
-      if (!record) return 0;
-      const observation = observeRun({ record, item, now, intervals });
-      await tx.runs.update(runId, observation.patch);
-      for (const payload of observation.notifications) await tx.outbox.enqueue(payload, now);
-      if (observation.changed) stats.changed += 1;
-      return observation.notifications.length;
-    });
-    stats.notifications += queued;
+    for (let attempt = 1; ; attempt += 1) {
+      const now = clock.now();
+      const outcome = await store.transaction(async (tx) => {
+        const record = await tx.runs.get(runId);
+        if (!record) return { queued: 0 };
+        const observation = observeRun({ record, item, now, intervals });
+        if (!(await tx.runs.compareAndUpdate(runId, record, observation.patch))) return 'moved';
+        for (const payload of observation.notifications) await tx.outbox.enqueue(payload, now);
+        if (observation.changed) stats.changed += 1;
+        return { queued: observation.notifications.length };
+      });
+      if (outcome !== 'moved') {
+        stats.notifications += outcome.queued;
+        return;
+      }
+      stats.conflicts += 1;
+      if (attempt >= MAX_WRITE_ATTEMPTS) {
+        log.warn(
+          { runId, attempts: attempt },
+          'run record keeps changing; looking again next cycle',
+        );
+        return;
+      }
+    }
   }
 
   async function fetchAndApply(run: RunRecord, stats: CycleStats): Promise<void> {

@@ -56,28 +56,59 @@ export function createTracker(deps: TrackerDeps): Tracker {
       }
     : observed;
   const concurrency = options.concurrency ?? 8;
-  const batchCycle = createBatchCycle({
-    store,
-    now: () => clock.now(),
-    agent,
-    log,
-    observer,
-    options: {
-      marginMs: options.safetyMarginMs ?? 2_000,
-      pageLimit: options.listPageLimit ?? 500,
-      maxPages: options.maxListPages ?? 10,
-      sweepEveryCycles: Math.max(1, options.sweepEveryCycles ?? 150),
-      newlyTrackedLookBackMs: options.newlyTrackedLookBackMs ?? 60_000,
-      summaryDetailAttempts: Math.max(1, options.summaryDetailAttempts ?? 3),
-      concurrency,
-    },
-  });
+  const newBatchCycle = () =>
+    createBatchCycle({
+      store,
+      now: () => clock.now(),
+      agent,
+      log,
+      observer,
+      options: {
+        marginMs: options.safetyMarginMs ?? 2_000,
+        pageLimit: options.listPageLimit ?? 500,
+        maxPages: options.maxListPages ?? 10,
+        sweepEveryCycles: Math.max(1, options.sweepEveryCycles ?? 150),
+        newlyTrackedLookBackMs: options.newlyTrackedLookBackMs ?? 60_000,
+        summaryDetailAttempts: Math.max(1, options.summaryDetailAttempts ?? 3),
+        concurrency,
+      },
+    });
+  /** Remade whenever the lease comes back after someone else held it: its memory is stale. */
+  let batchCycle = newBatchCycle();
+  /** The lease epoch this replica last held (undefined: not holding). */
+  let heldEpoch: number | undefined;
   const waiter = createWaiter();
   let pausedUntil = 0;
   let rateLimitStreak = 0;
   let running = false;
   let loop: Promise<void> | undefined;
   let cycle: Promise<CycleStats> | undefined;
+
+  /**
+   * Take or renew the tracking lease (one statement). Only its holder tracks; the others
+   * stand by and take over once it runs out. A lease that comes back after another replica
+   * held it starts the batch cycle afresh, as after a restart.
+   */
+  async function holdLease(now: number): Promise<boolean> {
+    const { lease } = deps;
+    if (!lease) return true;
+    const held = await store.leases.acquire(lease.name, lease.holder, now, lease.ttlMs);
+    if (!held) {
+      if (heldEpoch !== undefined) log.info({ holder: lease.holder }, 'tracking lease lost');
+      heldEpoch = undefined;
+      // The holder looks at those runs (a follow-up or cancel moved their record).
+      nudged.clear();
+      metrics.set('tracker_lease_held', 0);
+      return false;
+    }
+    if (held.epoch !== heldEpoch) {
+      batchCycle = newBatchCycle();
+      log.info({ holder: lease.holder, epoch: held.epoch }, 'tracking lease taken');
+      heldEpoch = held.epoch;
+      metrics.set('tracker_lease_held', 1);
+    }
+    return true;
+  }
 
   async function perRunCycle(stats: CycleStats): Promise<void> {
     stats.tracked = await store.runs.countTracked();
@@ -106,8 +137,14 @@ export function createTracker(deps: TrackerDeps): Tracker {
       notifications: 0,
       swept: false,
       listFailed: false,
+      conflicts: 0,
+      standby: false,
       durationMs: 0,
     };
+    if (!(await holdLease(startedAt))) {
+      stats.standby = true;
+      return stats;
+    }
     if (startedAt < pausedUntil) {
       stats.paused = true;
       return stats;
@@ -170,6 +207,14 @@ export function createTracker(deps: TrackerDeps): Tracker {
       running = false;
       waiter.wake();
       await loop;
+      await cycle?.catch(() => undefined);
+      // Hand the lease over now rather than when it runs out.
+      if (deps.lease && heldEpoch !== undefined) {
+        heldEpoch = undefined;
+        await store.leases.release(deps.lease.name, deps.lease.holder).catch((err: unknown) => {
+          log.warn({ err }, 'could not release the tracking lease; it runs out by itself');
+        });
+      }
     },
     runCycle,
     nudge(runId) {

@@ -27,6 +27,12 @@ export interface TrackerDeps {
   notifyOutbox?: () => void;
   /** Ingress first (ingress-priority.ts): a cycle waits for a burst of requests to ease. */
   priority?: IngressPriorityGate;
+  /**
+   * Several replicas on one database: the cycle runs only while this replica holds the store
+   * lease named `name` (renewed every cycle, `ttlMs` long), so one tracker works at a time and
+   * another takes over within `ttlMs` of its holder's death. Without it every cycle runs.
+   */
+  lease?: { name: string; holder: string; ttlMs: number };
   options: {
     mode: TrackerMode;
     pollIntervalMs: number;
@@ -73,6 +79,10 @@ export interface CycleStats {
   swept: boolean;
   /** Batch: a listing failed (the next cycle lists again from the same point). */
   listFailed: boolean;
+  /** Record writes that lost a compare-and-set to another writer and were decided again. */
+  conflicts: number;
+  /** Another replica holds the tracking lease: this one did nothing this cycle. */
+  standby: boolean;
   durationMs: number;
 }
 

@@ -6,6 +6,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { DatabaseKind } from '../schema.js';
 import { initialMigration } from './001-initial.js';
 import { runsUpdatedAtMigration } from './002-runs-updated-at.js';
+import { leasesMigration } from './003-leases.js';
 import { runStatesMigration } from './005-run-states.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
@@ -14,6 +15,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
       Promise.resolve({
         '001-initial': initialMigration(kind),
         '002-runs-updated-at': runsUpdatedAtMigration(),
+        '003-leases': leasesMigration(),
         '005-run-states': runStatesMigration(kind),
       }),
   };

@@ -26,5 +26,15 @@ export function createPostgresDialect(options: PostgresOptions): Dialect {
   pool.on('error', (err) => {
     options.logger.warn({ err }, 'idle PostgreSQL connection failed');
   });
+  // A connection checked out but between queries (a transaction waiting on the service, a
+  // claim about to start) that the server cuts (a restart, a failover) emits 'error' on its
+  // client, which the pool does not listen to then: unhandled, it would end the process.
+  // The statement in flight fails with a coded StoreError; the pool drops the dead
+  // connection when it is released and opens a fresh one for the next query.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => {
+      options.logger.warn({ err }, 'PostgreSQL connection lost');
+    });
+  });
   return new PostgresDialect({ pool });
 }

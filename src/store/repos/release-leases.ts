@@ -1,5 +1,5 @@
 /**
- * Release every claim left by a previous process (SQLite: one replica, so at start-up no
+ * Release every claim (and named lease) left by a previous process (SQLite: one replica, so at start-up no
  * other worker can hold one). An inbox item a crashed process was handling goes back to
  * pending with its interrupted attempt counted, so the next handling reconciles before
  * creating (a create may have reached the service); so does a notification, so that its next
@@ -29,6 +29,8 @@ export function createLeaseRelease(
       .where('status', '=', 'pending')
       .where('lease_until', 'is not', null)
       .executeTakeFirst();
+    // The tracking lease too: the process that held it is gone.
+    await db.updateTable('leases').set({ lease_until: 0 }).execute();
     return { inbox: Number(inbox.numUpdatedRows), outbox: Number(outbox.numUpdatedRows) };
   };
 }

@@ -1,10 +1,11 @@
-import type { Selectable } from 'kysely';
+import { sql } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { RunRecord, StoreTx } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
 import { runColumns, toRun } from './row-mapping.js';
-import type { RunsTable } from '../schema.js';
 import { recordFirstState, recordStateChange } from './run-states.js';
+import type { Database, RunsTable } from '../schema.js';
 
 export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
   /**
@@ -77,6 +78,38 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
       if (Object.keys(columns).length === 0) return;
       if (patch.state !== undefined) await recordStateChange(ctx, runId, patch);
       await ctx.db().updateTable('runs').set(columns).where('run_id', '=', runId).execute();
+    },
+
+    async compareAndUpdate(runId, seen, patch) {
+      const columns = runColumns(patch);
+      delete columns.run_id;
+      const db = ctx.db();
+      // One statement: PostgreSQL re-checks the WHERE against a row a concurrent writer just
+      // committed (READ COMMITTED waits for its lock), so of two racing writers one wins.
+      const guard = (eb: ExpressionBuilder<Database, 'runs'>) =>
+        eb.and([
+          eb('run_id', '=', runId),
+          eb('state', '=', seen.state),
+          eb('tracked', '=', seen.tracked ? 1 : 0),
+          eb('updated_at', '=', seen.updatedAt),
+          seen.serviceUpdatedAt === undefined
+            ? eb('service_updated_at', 'is', null)
+            : eb('service_updated_at', '=', seen.serviceUpdatedAt),
+          eb(sql<string>`coalesce(notified_state, '')`, '=', seen.notifiedState ?? ''),
+        ]);
+      if (Object.keys(columns).length === 0) {
+        const row = await db.selectFrom('runs').select('run_id').where(guard).executeTakeFirst();
+        return row !== undefined;
+      }
+      const result = await db.updateTable('runs').set(columns).where(guard).executeTakeFirst();
+      const written = Number(result.numUpdatedRows) === 1;
+      if (written && patch.state !== undefined && patch.state !== seen.state) {
+        await db
+          .insertInto('run_states')
+          .values({ run_id: runId, state: patch.state, at: patch.updatedAt ?? seen.updatedAt })
+          .execute();
+      }
+      return written;
     },
 
     async listDue(now, limit) {

@@ -23,7 +23,12 @@ export interface ClockedEnv extends TestEnv {
   slimListItems: boolean;
   /** Run the emulator's clock this far behind the shared clock (an out-of-order commit). */
   emulatorLagMs: number;
-  tracker(overrides?: Partial<TrackerDeps['options']>, store?: Store): Tracker;
+  /** A tracker on the shared clock; with `lease`, one of several replicas sharing the store. */
+  tracker(
+    overrides?: Partial<TrackerDeps['options']>,
+    store?: Store,
+    lease?: TrackerDeps['lease'],
+  ): Tracker;
   /** Record `ids` as tracked runs, as seen now in the emulator. */
   track(ids: readonly string[], store?: Store): Promise<void>;
   /** Notifications queued for a run, by kind. */
@@ -59,9 +64,14 @@ export async function startClockedEnv(): Promise<ClockedEnv> {
       return { ...page, runs };
     },
   };
-  const tracker = (overrides: Partial<TrackerDeps['options']> = {}, store = base.store): Tracker =>
+  const tracker = (
+    overrides: Partial<TrackerDeps['options']> = {},
+    store = base.store,
+    lease?: TrackerDeps['lease'],
+  ): Tracker =>
     createTracker({
       store,
+      ...(lease ? { lease } : {}),
       agent: port,
       clock,
       random: createSeqRandom(),
