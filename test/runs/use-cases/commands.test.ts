@@ -62,8 +62,10 @@ describe('status', () => {
 
 describe('list', () => {
   it('lists recent runs with filters, at most ten', async () => {
-    env.emulator.seedRuns(12, { state: 'SUCCEEDED', manual: true });
-    env.emulator.seedRuns(2, { state: 'FAILED', manual: true });
+    // Runs started from this channel (by another replica: only their stamp says so).
+    const metadata = { relay_thread: 'slack:T1:C1:1700000000.000001' };
+    env.emulator.seedRuns(12, { state: 'SUCCEEDED', manual: true, metadata });
+    env.emulator.seedRuns(2, { state: 'FAILED', manual: true, metadata });
     await handle(env, slackMention({ text: 'list state=SUCCEEDED' }));
     const [list] = await replies();
     expect(list).toMatchObject({
