@@ -95,6 +95,14 @@ export type MessageModel =
       /** Mention this person (GitHub refusals, Slack errors in a thread). */
       mention?: PersonView;
     }
+  /**
+   * `status`: a short answer about a run whose status message was just refreshed (`cardUrl`
+   * points at it when the platform gave a link), or, for a run with no status message of
+   * ours, its state and links in one line. Never a second status message.
+   */
+  | { type: 'run_brief'; run: RunView; hasCard: boolean; cardUrl?: string }
+  /** `status` / `cancel` without a run id and several candidates: the asker picks one. */
+  | { type: 'run_choice'; action: 'status' | 'cancel'; runs: RunView[] }
   /** Factory alias resolved to zero or several factories. */
   | {
       type: 'factory_choice';
@@ -103,4 +111,15 @@ export type MessageModel =
     };
 
 /** Reactions the core asks for; each notifier maps them to its platform's names. */
-export type ReactionName = 'seen' | 'accepted' | 'succeeded' | 'failed' | 'blocked' | 'cancelled';
+export type ReactionName =
+  'seen' | 'accepted' | 'cancel_requested' | 'succeeded' | 'failed' | 'blocked' | 'cancelled';
+
+/** The reactions that say where a run stands; only the newest of them stays on a message. */
+export const STATE_REACTIONS: readonly ReactionName[] = [
+  'seen',
+  'cancel_requested',
+  'blocked',
+  'succeeded',
+  'failed',
+  'cancelled',
+];

@@ -19,6 +19,19 @@ export function followupSentMessage(run: RunView, message: string): Model<'follo
   return { type: 'followup_sent', run, message };
 }
 
+export function runBriefMessage(run: RunView, card?: { url?: string }): Model<'run_brief'> {
+  const message: Model<'run_brief'> = { type: 'run_brief', run, hasCard: card !== undefined };
+  if (card?.url !== undefined) message.cardUrl = card.url;
+  return message;
+}
+
+export function runChoiceMessage(
+  action: Model<'run_choice'>['action'],
+  runs: RunView[],
+): Model<'run_choice'> {
+  return { type: 'run_choice', action, runs };
+}
+
 export function listMessage(
   runs: RunView[],
   filters: Model<'run_list'>['filters'] = {},

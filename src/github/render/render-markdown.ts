@@ -4,7 +4,7 @@
  */
 import { DEFAULT_BOT_HANDLE, DEFAULT_COMMAND_WORD } from '../../core/command/parse-command.js';
 import type { MessageModel, OptionKey } from '../../core/message/message-model.js';
-import { codeBlock, codeSpan, escapeInline } from './markdown-escape.js';
+import { codeBlock, codeSpan, escapeInline, link } from './markdown-escape.js';
 import {
   personMention,
   personQuiet,
@@ -135,6 +135,31 @@ function renderNotice(model: NoticeModel): string {
   return out.join('\n');
 }
 
+type BriefModel = Extract<MessageModel, { type: 'run_brief' }>;
+
+function renderRunBrief(model: BriefModel): string {
+  const { run } = model;
+  const time = run.runTime === undefined ? '' : ` after ${escapeInline(run.runTime)}`;
+  const head = `${run.state.emoji} **${escapeInline(run.title)}** is ${escapeInline(run.state.label)}${time}.`;
+  if (model.hasCard) {
+    const card = link('Its status comment', model.cardUrl);
+    return `${head} ${card} is up to date.`;
+  }
+  const out = [head];
+  if (run.statusMessage !== undefined) out.push('', paragraph(run.statusMessage));
+  return out.join('\n');
+}
+
+type ChoiceModel = Extract<MessageModel, { type: 'run_choice' }>;
+
+function renderRunChoice(model: ChoiceModel, ctx: RenderContext): string {
+  const items = model.runs.map(
+    (run) =>
+      `- ${run.state.emoji} **${escapeInline(run.title)}**: ${codeSpan(`${ctx.commandWord} ${model.action} ${run.runId}`)}`,
+  );
+  return [`You have ${model.runs.length} live runs here. Which one?`, '', ...items].join('\n');
+}
+
 /** One Markdown body for the model, before splitting. */
 export function renderGitHubMarkdown(model: MessageModel, opts: RenderOptions = {}): string {
   const ctx: RenderContext = {
@@ -158,6 +183,10 @@ export function renderGitHubMarkdown(model: MessageModel, opts: RenderOptions = 
       return renderNotice(model);
     case 'factory_choice':
       return renderFactoryChoice(model, ctx);
+    case 'run_brief':
+      return renderRunBrief(model);
+    case 'run_choice':
+      return renderRunChoice(model, ctx);
   }
 }
 

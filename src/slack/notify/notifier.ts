@@ -42,6 +42,7 @@ export type SlackNotifier = Notifier & { readonly platform: 'slack' };
 export const REACTION_EMOJI: Record<ReactionName, string> = {
   seen: 'eyes',
   accepted: 'ok_hand',
+  cancel_requested: 'octagonal_sign',
   succeeded: 'white_check_mark',
   failed: 'x',
   blocked: 'double_vertical_bar',

@@ -39,18 +39,19 @@ async function replies(): Promise<MessageModel[]> {
 }
 
 describe('status', () => {
-  it("replies with the current run's status, or the named run's", async () => {
+  it('answers briefly about the current run, or the named run; one status message', async () => {
     const first = slackMention({ text: 'first task' });
     await handle(env, first);
     const runId = (await env.store.threads.get(first.threadKey))!.currentRunId!;
     await handle(env, slackReply(first.threadKey, { text: 'status' }));
     await handle(env, slackMention({ text: `status ${runId}` }));
-    const statuses = (await replies()).filter((m) => m.type === 'run_status');
-    // The run's own status message, then two replies.
-    expect(statuses).toHaveLength(3);
-    const posts = env.slack.posts.filter((p) => p.message.type === 'run_status');
-    expect(posts[1]!.to.threadKey).toBe(first.threadKey);
-    expect(posts[2]!.message).toMatchObject({ run: { runId, requester: { id: 'U1' } } });
+    const all = await replies();
+    // The run's own status message only; each status answer is a brief, private one.
+    expect(all.filter((m) => m.type === 'run_status')).toHaveLength(1);
+    const briefs = env.slack.posts.filter((p) => p.message.type === 'run_brief');
+    expect(briefs).toHaveLength(2);
+    expect(briefs.every((p) => p.to.privateTo === 'U1')).toBe(true);
+    expect(briefs[1]!.message).toMatchObject({ run: { runId, requester: { id: 'U1' } } });
   });
 
   it('an unknown run id is said in plain words', async () => {

@@ -139,7 +139,9 @@ describe('cancel', () => {
     await handle(env, slackReply(threadKey, { text: 'cancel' }));
     expect(env.emulator.requests.get('POST /agent/runs/:id/cancel')).toBe(4);
     await flushOutbox(env);
-    expect(noticeTexts().some((t) => /PENDING.*try again in a few seconds/.test(t))).toBe(true);
+    expect(
+      noticeTexts().some((t) => /still being set up.*try again in a few seconds/i.test(t)),
+    ).toBe(true);
   });
 
   it('an ended run: says it already ended', async () => {
