@@ -113,13 +113,3 @@ export type MessageModel =
 /** Reactions the core asks for; each notifier maps them to its platform's names. */
 export type ReactionName =
   'seen' | 'accepted' | 'cancel_requested' | 'succeeded' | 'failed' | 'blocked' | 'cancelled';
-
-/** The reactions that say where a run stands; only the newest of them stays on a message. */
-export const STATE_REACTIONS: readonly ReactionName[] = [
-  'seen',
-  'cancel_requested',
-  'blocked',
-  'succeeded',
-  'failed',
-  'cancelled',
-];

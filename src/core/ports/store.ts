@@ -85,6 +85,8 @@ export interface OutboxPayload {
   /** For 'react'. */
   target?: MessageRef;
   reaction?: ReactionName;
+  /** For 'react': reactions of ours this one supersedes (taken off first). Alone: only that. */
+  replaces?: ReactionName[];
   /** When the state change this reports was seen (for the delay metric), epoch ms. */
   observedAt?: number;
 }

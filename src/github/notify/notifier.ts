@@ -13,7 +13,9 @@ import {
   type Notifier,
   type PostOptions,
   type PostResult,
+  type ReactOptions,
 } from '../../core/ports/index.js';
+import { DEFAULT_BOT_HANDLE } from '../../core/command/parse-command.js';
 import { decodeThreadKey } from '../../core/thread-key.js';
 import type { MessageRef } from '../../core/trigger.js';
 import { toDeliveryError } from './delivery-error.js';
@@ -24,6 +26,7 @@ import {
   editComment,
   getPullRequestRefs,
   listRecentComments,
+  removeReactions,
   type Target,
 } from './github-requests.js';
 import { decodeMessageId, encodeMessageId } from '../api/message-ref.js';
@@ -51,6 +54,8 @@ export interface GitHubNotifierDeps {
   retryBaseMs?: number;
   /** Spacing of write requests; default 1 s. Tests pass 0. */
   minWriteIntervalMs?: number;
+  /** Whose reactions are ours (to take superseded ones off); default `<botHandle>[bot]`. */
+  botLogin?: string;
 }
 
 export interface PullRequestRefs {
@@ -104,6 +109,7 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
     minWriteIntervalMs: deps.minWriteIntervalMs,
   });
   const timeoutMs = deps.requestTimeoutMs ?? 15_000;
+  const botLogin = deps.botLogin ?? `${deps.render?.botHandle ?? DEFAULT_BOT_HANDLE}[bot]`;
 
   /** Run one GitHub call for a thread, turning failures into DeliveryErrors. */
   async function call<T>(
@@ -193,10 +199,30 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
       await call(ref.threadKey, 'edit comment', (t) => editComment(t, id, body));
     },
 
-    async react(target: MessageRef, reaction: ReactionName): Promise<void> {
+    async unreact(target: MessageRef, reactions: readonly ReactionName[]): Promise<void> {
       const id = decodeMessageId(target.id);
       if (id === undefined)
         throw new DeliveryError('invalid', `cannot react to ${target.id}`, false);
+      const contents = reactions.map((r) => GITHUB_REACTION[r]);
+      await call(target.threadKey, 'remove reactions', (t) =>
+        removeReactions(t, id, contents, botLogin),
+      );
+    },
+
+    async react(target: MessageRef, reaction: ReactionName, options?: ReactOptions): Promise<void> {
+      const id = decodeMessageId(target.id);
+      if (id === undefined)
+        throw new DeliveryError('invalid', `cannot react to ${target.id}`, false);
+      const keep = GITHUB_REACTION[reaction];
+      // GitHub's set is small (seen and blocked are both 👀): never remove what stays.
+      const superseded = (options?.replaces ?? [])
+        .map((r) => GITHUB_REACTION[r])
+        .filter((c) => c !== keep);
+      if (superseded.length > 0) {
+        await call(target.threadKey, 'remove reactions', (t) =>
+          removeReactions(t, id, superseded, botLogin),
+        );
+      }
       await call(target.threadKey, 'add reaction', (t) =>
         addReaction(t, id, GITHUB_REACTION[reaction]),
       );

@@ -57,6 +57,21 @@ export async function followUp(
           input.prompt,
         ),
       );
+  // The run now shows its state on the new message: the earlier one loses what said the run
+  // was seen or waiting (an earlier outcome there stays: it is still true of that episode).
+  const earlier = run.triggerMessage;
+  const moved =
+    earlier !== undefined &&
+    trigger.triggerMessage !== undefined &&
+    earlier.id !== trigger.triggerMessage.id;
+  const clearEarlier: Effects = moved
+    ? enqueue({
+        kind: 'react',
+        destination: { threadKey: job.threadKey },
+        target: earlier,
+        replaces: ['seen', 'accepted', 'blocked'],
+      })
+    : async () => {};
   return async (tx, now) => {
     const interval = deps.options.pollIntervalMs;
     await tx.runs.update(run.runId, {
@@ -67,6 +82,7 @@ export async function followUp(
       ...(trigger.triggerMessage ? { triggerMessage: trigger.triggerMessage } : {}),
       updatedAt: now,
     });
+    await clearEarlier(tx, now);
     await confirm(tx, now);
   };
 }

@@ -11,6 +11,7 @@ import type {
   Notifier,
   PostOptions,
   PostResult,
+  ReactOptions,
 } from '../../core/ports/index.js';
 import { DeliveryError } from '../../core/ports/index.js';
 import type { MessageRef } from '../../core/trigger.js';
@@ -154,6 +155,24 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
     }
   }
 
+  /** Take our reactions off a message; one that is not there is no error. */
+  async function removeReactions(
+    target: MessageRef,
+    reactions: readonly ReactionName[],
+  ): Promise<void> {
+    const { channel, ts } = parseMessageId(target);
+    const names = new Set(reactions.map((r) => REACTION_EMOJI[r]));
+    for (const name of names) {
+      try {
+        await client.reactions.remove({ channel, timestamp: ts, name });
+      } catch (err) {
+        const code = slackErrorName(err);
+        if (code === 'no_reaction' || code === 'message_not_found') continue;
+        throw toDeliveryError(err, 'reactions.remove');
+      }
+    }
+  }
+
   return {
     platform: 'slack',
 
@@ -232,8 +251,17 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       );
     },
 
-    async react(target: MessageRef, reaction: ReactionName): Promise<void> {
+    async unreact(target: MessageRef, reactions: readonly ReactionName[]): Promise<void> {
+      await removeReactions(target, reactions);
+    },
+
+    async react(target: MessageRef, reaction: ReactionName, options?: ReactOptions): Promise<void> {
       const { channel, ts } = parseMessageId(target);
+      const keep = REACTION_EMOJI[reaction];
+      await removeReactions(
+        target,
+        (options?.replaces ?? []).filter((r) => REACTION_EMOJI[r] !== keep),
+      );
       try {
         await client.reactions.add({ channel, timestamp: ts, name: REACTION_EMOJI[reaction] });
       } catch (err) {

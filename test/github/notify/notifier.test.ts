@@ -106,6 +106,21 @@ describe('GitHub notifier: comments', () => {
     ]);
   });
 
+  it('a new state reaction removes the superseded ones (its own stays)', async () => {
+    const comment = { threadKey: ISSUE, id: 'issue:1001' };
+    const where = { owner: 'octo-org', repo: 'widgets' };
+    await notifier.react(comment, 'seen');
+    await notifier.react(comment, 'blocked', { replaces: ['seen', 'accepted'] });
+    expect(api.reactionsNow('issue_comment', 1001, where)).toEqual(['eyes']);
+    await notifier.react(comment, 'succeeded', { replaces: ['seen', 'accepted', 'blocked'] });
+    expect(api.reactionsNow('issue_comment', 1001, where)).toEqual(['rocket']);
+    await notifier.react({ threadKey: ISSUE, id: 'issue-body:42' }, 'seen');
+    await notifier.react({ threadKey: ISSUE, id: 'issue-body:42' }, 'failed', {
+      replaces: ['seen'],
+    });
+    expect(api.reactionsNow('issue', 42, where)).toEqual(['confused']);
+  });
+
   it('spaces writes (GitHub’s advice against secondary limits)', async () => {
     const paced = createGitHubNotifier({
       auth: { kind: 'token', token: 'ghp_test_token' },

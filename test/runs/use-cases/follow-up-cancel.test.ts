@@ -50,6 +50,31 @@ describe('follow-ups', () => {
     expect(record).toMatchObject({ tracked: true, triggerMessage: reply.triggerMessage });
   });
 
+  it('the message that started the episode before loses its live marks (👀, ⏸)', async () => {
+    const first = slackMention({ text: 'work on it [slow]' });
+    await handle(env, first);
+    const runId = (await env.store.threads.get(first.threadKey))!.currentRunId!;
+    env.emulator.setState(runId, 'INPROGRESS');
+    await handle(env, slackReply(first.threadKey, { text: 'and the docs' }));
+    await flushOutbox(env);
+    expect(env.slack.unreactions).toEqual([
+      { target: first.triggerMessage, reactions: ['seen', 'accepted', 'blocked'] },
+    ]);
+  });
+
+  it('cancel in a thread has its own acknowledgement, not the follow-up one', async () => {
+    const { threadKey, runId } = await startIn();
+    const cancel = slackReply(threadKey, { text: 'cancel' });
+    await handle(env, cancel);
+    await flushOutbox(env);
+    expect(env.emulator.runs.get(runId)?.state).toMatch(/CANCEL/);
+    expect(env.slack.reactions).toContainEqual({
+      target: cancel.triggerMessage,
+      reaction: 'cancel_requested',
+    });
+    expect(env.slack.reactions.filter((r) => r.reaction === 'accepted')).toEqual([]);
+  });
+
   it.each(RUN_MODES)('a follow-up with mode=%s sends that mode', async (mode) => {
     const { threadKey, runId } = await startIn();
     await handle(env, slackReply(threadKey, { text: `mode=${mode} now the tests` }));

@@ -109,6 +109,19 @@ describe('Slack notifier: post, update, react', () => {
   });
 });
 
+describe('Slack notifier: reactions show the current state only', () => {
+  it('removes the superseded reactions and keeps the new one', async () => {
+    const target = {
+      threadKey: 'slack:T0000001:CGENERAL1:1700000002.000100',
+      id: 'CGENERAL1:1700000002.000100',
+    };
+    await notifier.react(target, 'seen');
+    await notifier.react(target, 'blocked');
+    await notifier.react(target, 'succeeded', { replaces: ['seen', 'accepted', 'blocked'] });
+    expect(api.message('CGENERAL1', '1700000002.000100')?.reactions).toEqual(['white_check_mark']);
+  });
+});
+
 describe('Slack notifier: failures become DeliveryErrors at once', () => {
   it('turns a 429 into rate_limited with Retry-After, without waiting', async () => {
     api.failNext('chat.postMessage', { status: 429, retryAfter: 30 });
