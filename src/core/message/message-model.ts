@@ -108,6 +108,8 @@ export type MessageModel =
       type: 'factory_choice';
       alias: string;
       candidates: { uid: string; name: string; alias?: string }[];
+      /** No candidate: the factories that exist, so the person can pick a real alias. */
+      available?: { uid: string; name: string; alias?: string }[];
     };
 
 /** Reactions the core asks for; each notifier maps them to its platform's names. */

@@ -70,15 +70,22 @@ export function notice(
   return message;
 }
 
+type FactoryLike = { uid: string; name: string; alias?: string | null };
+const factoryView = ({ uid, name, alias }: FactoryLike) =>
+  alias ? { uid, name, alias } : { uid, name };
+
 export function factoryChoice(
   alias: string,
-  candidates: { uid: string; name: string; alias?: string | null }[],
+  candidates: FactoryLike[],
+  available?: FactoryLike[],
 ): Model<'factory_choice'> {
-  return {
+  const message: Model<'factory_choice'> = {
     type: 'factory_choice',
     alias,
-    candidates: candidates.map(({ uid, name, alias: a }) =>
-      a ? { uid, name, alias: a } : { uid, name },
-    ),
+    candidates: candidates.map(factoryView),
   };
+  if (candidates.length === 0 && available !== undefined) {
+    message.available = available.map(factoryView);
+  }
+  return message;
 }

@@ -116,7 +116,10 @@ type FactoryChoiceModel = Extract<MessageModel, { type: 'factory_choice' }>;
 function renderFactoryChoice(model: FactoryChoiceModel, ctx: RenderContext): string {
   const alias = codeSpan(model.alias);
   if (model.candidates.length === 0) {
-    return `⚠️ No factory matches ${alias}. Check the alias and try again.`;
+    const known = (model.available ?? []).filter((f) => f.alias !== undefined).slice(0, 20);
+    if (known.length === 0) return `⚠️ No factory matches ${alias}. Check the alias and try again.`;
+    const names = known.map((f) => `${codeSpan(f.alias ?? '')} (${escapeInline(f.name)})`);
+    return `⚠️ No factory matches ${alias}. Factories you can name: ${names.join(', ')}.`;
   }
   const items = model.candidates.map((c) => {
     const a = c.alias === undefined ? '' : ` ${codeSpan(c.alias)}`;

@@ -167,7 +167,9 @@ describe('config and help', () => {
     await handle(env, slackMention({ text: 'colour=blue do it' }));
     const [help, error] = await replies();
     expect(help).toMatchObject({ type: 'help', invocation: '/agent' });
-    expect(error).toMatchObject({ type: 'notice', tone: 'error', mention: { id: 'U1' } });
+    // Privately to the person who made the mistake: no need to mention them.
+    expect(error).toMatchObject({ type: 'notice', tone: 'error' });
+    expect(env.slack.posts.find((p) => p.message === error)?.to.privateTo).toBe('U1');
     expect(as(error, 'notice').usage).toContain('/agent');
     expect(env.emulator.runs.count()).toBe(0);
   });
@@ -180,5 +182,29 @@ describe('config and help', () => {
       expect.objectContaining({ type: 'help', invocation: '@agent-relay' }),
     ]);
     expect(await env.store.inboxQueue.depth()).toBe(0);
+  });
+});
+
+describe('answers meant for one person', () => {
+  it('errors are private on Slack; a factory that does not exist lists the ones that do', async () => {
+    await handle(env, slackMention({ text: `write ${'x'.repeat(9_000)}` }));
+    await handle(env, slackMention({ text: 'factory nosuch write the docs' }));
+    await flushOutbox(env);
+    const tooLong = env.slack.posts.find((p) => p.message.type === 'notice');
+    const noFactory = env.slack.posts.find((p) => p.message.type === 'factory_choice');
+    expect(tooLong?.message).toMatchObject({ type: 'notice', tone: 'error' });
+    expect(tooLong?.to.privateTo).toBe('U1');
+    expect(noFactory?.to.privateTo).toBe('U1');
+    expect(noFactory?.message).toMatchObject({ type: 'factory_choice', candidates: [] });
+    const available = as(noFactory?.message, 'factory_choice').available ?? [];
+    expect(available.map((f) => f.alias)).toEqual(['docs', 'docs-two', 'twin', 'TWIN']);
+  });
+
+  it('on GitHub, which has no private answers, errors stay in the conversation', async () => {
+    await handle(env, githubComment({ text: '@agent-relay colour=blue do it' }));
+    await flushOutbox(env);
+    const [error] = env.github.posts;
+    expect(error?.to.privateTo).toBeUndefined();
+    expect(error?.message).toMatchObject({ type: 'notice', mention: { id: 'octocat' } });
   });
 });
