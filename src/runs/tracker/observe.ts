@@ -16,6 +16,29 @@ export class RateLimited extends RelayError<'rate_limited'> {
   }
 }
 
+/**
+ * The lifecycle line operators follow a run by: every state change at info, with the run,
+ * its thread and how long since the relay recorded it.
+ */
+export function logStateChange(
+  log: Logger,
+  record: Pick<RunRecord, 'runId' | 'threadKey' | 'state' | 'createdAt'>,
+  state: string,
+  now: number,
+): void {
+  if (state === record.state) return;
+  log.info(
+    {
+      runId: record.runId,
+      threadKey: record.threadKey,
+      from: record.state,
+      state,
+      durationMs: Math.max(0, now - record.createdAt),
+    },
+    'run state changed',
+  );
+}
+
 export function createRunObserver(deps: {
   store: Store;
   agent: AgentService;
@@ -28,16 +51,18 @@ export function createRunObserver(deps: {
   const { store, agent, clock, log, intervals } = deps;
   async function apply(runId: string, item: RunItem, stats: CycleStats): Promise<void> {
     const now = clock.now();
-    const queued = await store.transaction(async (tx) => {
+    const seen = await store.transaction(async (tx) => {
       const record = await tx.runs.get(runId);
-      if (!record) return 0;
+      if (!record) return undefined;
       const observation = observeRun({ record, item, now, intervals });
       await tx.runs.update(runId, observation.patch);
       for (const payload of observation.notifications) await tx.outbox.enqueue(payload, now);
       if (observation.changed) stats.changed += 1;
-      return observation.notifications.length;
+      return { record, observation };
     });
-    stats.notifications += queued;
+    if (seen === undefined) return;
+    stats.notifications += seen.observation.notifications.length;
+    if (seen.observation.changed) logStateChange(log, seen.record, item.state, now);
   }
 
   async function fetchAndApply(run: RunRecord, stats: CycleStats): Promise<void> {

@@ -8,6 +8,7 @@ import { usageFor } from '../../core/command/help-text.js';
 import { notice, runBriefMessage, runChoiceMessage } from '../../core/message/render-model.js';
 import { viewOf } from '../../core/message/run-view.js';
 import { observeRun } from '../tracker/detect-changes.js';
+import { logStateChange } from '../tracker/observe.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { resolveRunTarget } from './current-run.js';
 import { replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
@@ -56,6 +57,7 @@ export async function showStatus(
         },
       });
       if (observation.changed) {
+        logStateChange(job.log, current, item.state, at);
         await tx.runs.update(target.runId, observation.patch);
         for (const payload of observation.notifications) await tx.outbox.enqueue(payload, at);
       }
