@@ -60,6 +60,8 @@ export interface RunView {
   actions: ('cancel' | 'status')[];
   createdAt?: string;
   updatedAt?: string;
+  /** The last change, relative to when the view was built: "5 minutes ago". */
+  updatedAgo?: string;
 }
 
 export type MessageModel =

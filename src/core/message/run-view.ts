@@ -6,7 +6,7 @@
 import type { RunItem } from '../../agent/schemas.js';
 import { deriveTitle } from '../command/derive-title.js';
 import type { RunRecord } from '../ports/store.js';
-import { formatDuration, parseIsoDuration } from './duration.js';
+import { formatAgo, formatDuration, parseIsoDuration } from './duration.js';
 import type { AppliedSetting, PersonView, RunView } from './message-model.js';
 import { runLinks, safeUrl } from './run-links.js';
 import { stateView } from './state-view.js';
@@ -96,6 +96,10 @@ export function toRunView(input: RunViewInput): RunView {
   if (statusMessage && state.success !== true) view.statusMessage = statusMessage;
   if (run.created_at) view.createdAt = run.created_at;
   if (run.updated_at) view.updatedAt = run.updated_at;
+  const updated = run.updated_at ? Date.parse(run.updated_at) : NaN;
+  if (input.now !== undefined && !Number.isNaN(updated)) {
+    view.updatedAgo = formatAgo(updated, input.now);
+  }
   return view;
 }
 
