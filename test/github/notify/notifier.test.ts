@@ -91,6 +91,15 @@ describe('GitHub notifier: comments', () => {
     expect(api.commentsOn('octo-org', 'widgets', 42)).toHaveLength(posted.length);
   });
 
+  it('does not edit a comment to what it already says', async () => {
+    const { ref } = await notifier.post({ threadKey: ISSUE }, status('QUEUED'));
+    await notifier.update(ref, status('QUEUED'));
+    await notifier.update(ref, status('SUCCEEDED'));
+    await notifier.update(ref, status('SUCCEEDED'));
+    const [comment] = api.commentsOn('octo-org', 'widgets', 42);
+    expect(comment?.edits).toHaveLength(1);
+  });
+
   it('reactions map to GitHub content on comments, review comments and issues', async () => {
     await notifier.react({ threadKey: ISSUE, id: 'issue:1001' }, 'seen');
     await notifier.react({ threadKey: REVIEW, id: 'review:2001' }, 'succeeded');

@@ -76,6 +76,17 @@ describe('Slack notifier: post, update, react', () => {
     expect(ephemeral[1]?.thread_ts).toBeUndefined();
   });
 
+  it('does not edit a message to what it already says', async () => {
+    const { ref } = await notifier.post(
+      { threadKey: 'slack:T0000001:CGENERAL1:' },
+      runStatusMessage(view('QUEUED')),
+    );
+    await notifier.update(ref, runStatusMessage(view('QUEUED')));
+    await notifier.update(ref, runStatusMessage(view('INPROGRESS')));
+    await notifier.update(ref, runStatusMessage(view('INPROGRESS')));
+    expect(api.okCallsTo('chat.update')).toHaveLength(1);
+  });
+
   it('edits a message in place', async () => {
     const { ref } = await notifier.post(
       { threadKey: 'slack:T0000001:CGENERAL1:' },
