@@ -40,7 +40,10 @@ const SOURCE_LABEL: Record<AppliedSetting['source'], string> = {
 /** A person as text that does not notify them (`@\u200blogin`). */
 export function personQuiet(person: PersonView | undefined): string {
   if (person === undefined) return 'unknown';
-  return escapeInline(person.platform === 'github' ? `@${person.id}` : (person.name ?? person.id));
+  // A Slack user id means nothing on GitHub: the name when known, else who they are.
+  return escapeInline(
+    person.platform === 'github' ? `@${person.id}` : `${person.name ?? 'someone'} (Slack)`,
+  );
 }
 
 /** A person as a real mention (notifies), when the id is a GitHub login. */

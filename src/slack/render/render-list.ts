@@ -30,6 +30,7 @@ function runLine(run: RunView): string {
     code(run.runId),
     ...(run.requester === undefined ? [] : [`by ${person(run.requester)}`]),
     ...(run.runTime === undefined ? [] : [escapeMrkdwn(run.runTime)]),
+    ...(run.updatedAgo === undefined ? [] : [escapeMrkdwn(run.updatedAgo)]),
   ];
   return `${titled}\n${details.join(' · ')}`;
 }

@@ -34,10 +34,10 @@ const SOURCE_LABEL: Record<AppliedSetting['source'], string> = {
   service: 'service default',
 };
 
-/** `<@U…>` for a Slack person, the escaped name (or id) for anyone else. */
+/** `<@U…>` for a Slack person; a GitHub person by login, saying where it is from. */
 export function person(p: PersonView): string {
   if (p.platform === 'slack') return mentionUser(p.id, p.name);
-  return escapeMrkdwn(p.name ?? p.id);
+  return escapeMrkdwn(`@${p.id} (GitHub)`);
 }
 
 /**

@@ -192,6 +192,17 @@ describe('renderSlackMessage: wording', () => {
     expect(blocks.split('service default').length - 1).toBe(1);
   });
 
+  it('people the platform way, and when each run last moved, relative to now', () => {
+    const listed = toRunView({
+      run: { run_id: 'r', title: 't', state: 'SUCCEEDED', updated_at: '2030-01-01T10:00:00Z' },
+      record: { requester: { platform: 'github', id: 'octocat' } },
+      now: Date.parse('2030-01-01T10:05:30Z'),
+    });
+    const blocks = JSON.stringify(renderSlackMessage(listMessage([listed])).blocks);
+    expect(blocks).toContain('5 minutes ago');
+    expect(blocks).toContain('by @octocat (GitHub)');
+  });
+
   it('a run choice offers one button per run, each naming its run', () => {
     const rendered = renderSlackMessage(
       runChoiceMessage('status', [run('INPROGRESS'), run('QUEUED', { run_id: 'run_2' })]),
