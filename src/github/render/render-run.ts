@@ -162,7 +162,8 @@ export function renderRunStatus(run: RunView, ctx: RenderContext): string {
   out.push(
     '',
     '<details>',
-    `<summary>Run ${codeSpan(run.runId)}</summary>`,
+    // Markdown is not read inside an HTML block: the summary is plain words.
+    `<summary>Details of run ${escapeInline(run.runId).replace(/</g, '&lt;')}</summary>`,
     '',
     `| Run | ${codeSpan(run.runId, { inTable: true })} |`,
     '|---|---|',

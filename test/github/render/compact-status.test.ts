@@ -21,6 +21,8 @@ describe('GitHub status comment', () => {
     expect(first).toContain(`[Session](${SESSION})`);
     expect(first).toContain('[octo-org/widgets#9](https://github.com/octo-org/widgets/pull/9)');
     expect(body).toMatch(/<details>\n<summary>[^\n]+<\/summary>\n\n\| /);
+    // GitHub does not read Markdown inside an HTML block: no backticks in the summary.
+    expect(body).not.toMatch(/<summary>[^\n]*`/);
     expect(count(body, SESSION)).toBe(1);
   });
 
