@@ -122,7 +122,8 @@ export async function startCrashWorld(
           !String(c.params.text).startsWith('<@UALICE01> ') && TOKEN.test(String(c.params.text)),
       );
   const ghComments = () => [...github.comments.values()];
-  const isStatusComment = (body: string) => body.startsWith('### ');
+  // A status comment leads with its header line: "<state emoji> **agent-relay** …".
+  const isStatusComment = (body: string) => /^\S+ \*\*agent-relay\*\* /u.test(body);
 
   const world: CrashWorld = {
     emulator,
