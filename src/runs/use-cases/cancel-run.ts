@@ -11,6 +11,7 @@ import { viewOf } from '../../core/message/run-view.js';
 import { usageFor } from '../../core/command/help-text.js';
 import { resolveRunTarget } from './current-run.js';
 import type { MayCancel, RunsDeps } from '../runs-deps.js';
+import { NOT_HERE, visibilityOf } from './list-runs.js';
 import { invocationFor } from './show-status.js';
 import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
@@ -47,6 +48,20 @@ async function cancelWithRetries(deps: RunsDeps, runId: string): Promise<CancelR
   }
 }
 
+/** The metadata of a run the relay has no record of; undefined when the service has none. */
+async function stampOf(
+  deps: RunsDeps,
+  runId: string,
+): Promise<{ metadata?: Record<string, string> | null } | undefined> {
+  try {
+    const item = await deps.agent.getRun(runId);
+    return { metadata: item.metadata ?? null };
+  } catch (err) {
+    if (isServiceError(err) && err.code === 'not_found') return undefined;
+    throw err;
+  }
+}
+
 export async function cancelRun(
   deps: RunsDeps,
   job: TriggerJob,
@@ -68,6 +83,18 @@ export async function cancelRun(
   }
   const { runId } = target;
   const record = await deps.store.runs.get(runId);
+  // A run the relay did not record is placed by its own stamp (or nowhere).
+  const stamped = record ? {} : await stampOf(deps, runId);
+  if (stamped === undefined) {
+    return replyPrivately(
+      job,
+      notice('info', `The Agent Run Service has no run ${runId}. Check the id with \`list\`.`),
+    );
+  }
+  if (visibilityOf(deps, job, stamped, record) === 'none') {
+    job.log.info({ runId }, 'cancel refused: the run belongs to another place');
+    return replyPrivately(job, notice('info', NOT_HERE));
+  }
   const named = record ? `“${record.title}”` : `run ${runId}`;
   if (!deps.mayCancel(job.trigger, record)) {
     job.log.info({ runId }, 'cancel refused: not the requester');

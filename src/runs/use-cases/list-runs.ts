@@ -52,12 +52,19 @@ export function listAudience(deps: RunsDeps, job: TriggerJob, mine: boolean): Li
 }
 
 /** The place a run was started from: our record's thread, else the run's own stamp. */
-function placeOf(run: RunItem, record: RunRecord | undefined): string | undefined {
+function placeOf(
+  run: Pick<RunItem, 'metadata'>,
+  record: RunRecord | undefined,
+): string | undefined {
   const key = record?.threadKey ?? run.metadata?.relay_thread;
   return key === undefined ? undefined : settingsScopeOf(key);
 }
 
-function startedBy(run: RunItem, record: RunRecord | undefined, job: TriggerJob): boolean {
+function startedBy(
+  run: Pick<RunItem, 'metadata'>,
+  record: RunRecord | undefined,
+  job: TriggerJob,
+): boolean {
   if (run.metadata?.relay_actor === actorTag(job.trigger)) return true;
   return (
     record !== undefined &&
@@ -65,6 +72,28 @@ function startedBy(run: RunItem, record: RunRecord | undefined, job: TriggerJob)
     record.requester.id === job.trigger.actor.id
   );
 }
+
+/**
+ * Whether one run (named by its id) may be shown to whoever asked here: `here` when it was
+ * started from this place; `asker` (privately, Slack only) when the asker started it, or an
+ * admin asks in a direct message; otherwise `none`: the same rule as `list`.
+ */
+export type Visibility = 'here' | 'asker' | 'none';
+
+export function visibilityOf(
+  deps: RunsDeps,
+  job: TriggerJob,
+  run: Pick<RunItem, 'metadata'>,
+  record: RunRecord | undefined,
+): Visibility {
+  if (listAudience(deps, job, false).kind === 'admin') return 'asker';
+  if (placeOf(run, record) === job.trigger.settingsScope) return 'here';
+  if (job.trigger.platform === 'slack' && startedBy(run, record, job)) return 'asker';
+  return 'none';
+}
+
+export const NOT_HERE =
+  'That run was not started here. Ask about it in the channel or repository it was started from.';
 
 export async function listRuns(
   deps: RunsDeps,

@@ -119,3 +119,33 @@ describe('list privacy', () => {
     expect(adminInChannel?.titles).toEqual([]);
   });
 });
+
+describe('a run named by its id from another place', () => {
+  async function slackRunId(): Promise<string> {
+    const thread = await env.store.threads.get('slack:T1:C9:1700000999.000100');
+    return thread!.currentRunId!;
+  }
+
+  it('GitHub cannot read or cancel a Slack run by its id', async () => {
+    const runId = await slackRunId();
+    env.emulator.setState(runId, 'INPROGRESS');
+    await handle(env, githubComment({ text: `@agent-relay status ${runId}` }));
+    await handle(env, githubComment({ text: `@agent-relay cancel ${runId}` }));
+    await flushOutbox(env);
+    expect(env.emulator.runs.get(runId)?.state).toBe('INPROGRESS');
+    const said = JSON.stringify(env.github.posts.map((p) => p.message));
+    expect(said).not.toContain('secret slack plan');
+    expect(env.github.posts.map((p) => p.message.type)).toEqual(['notice', 'notice']);
+  });
+
+  it('someone else in another channel is not shown it; its requester is, privately', async () => {
+    const runId = await slackRunId();
+    await handle(env, slackMention({ text: `status ${runId}`, actor: { id: 'U2' } }));
+    await handle(env, slackMention({ text: `status ${runId}`, actor: { id: 'U1' } }));
+    await flushOutbox(env);
+    const toU2 = env.slack.posts.filter((p) => JSON.stringify(p).includes('U2') || !p.to.privateTo);
+    expect(JSON.stringify(toU2.map((p) => p.message))).not.toContain('secret slack plan');
+    const toU1 = env.slack.posts.find((p) => p.message.type === 'run_brief');
+    expect(toU1?.to.privateTo).toBe('U1');
+  });
+});
