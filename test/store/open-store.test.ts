@@ -67,7 +67,11 @@ describe('openStore', () => {
       )
       .all();
     raw.close();
-    expect(applied).toEqual([{ name: '001-initial' }, { name: '002-runs-updated-at' }]);
+    expect(applied).toEqual([
+      { name: '001-initial' },
+      { name: '002-runs-updated-at' },
+      { name: '007-runs-earlier-run-time' },
+    ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'inbox',
       'outbox',

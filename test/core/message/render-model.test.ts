@@ -315,3 +315,13 @@ describe('toRunView settings shown', () => {
     ]);
   });
 });
+
+describe('toRunView run time over every execution', () => {
+  it('adds the time of earlier executions (a follow-up started a new one)', () => {
+    const view = toRunView({
+      run: { run_id: 'r', title: 't', state: 'SUCCEEDED', run_time: 'PT1M' },
+      record: { earlierRunMs: 63_000 },
+    });
+    expect(view.runTime).toBe('2m 3s');
+  });
+});

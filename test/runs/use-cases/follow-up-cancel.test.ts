@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_MODES } from '../../../src/core/command/run-modes.js';
+import { parseIsoDuration } from '../../../src/core/message/duration.js';
 import {
   flushOutbox,
   handle,
@@ -189,5 +190,20 @@ describe('cancel', () => {
     await flushOutbox(env);
     const notice = env.slack.posts[0]!.message;
     expect(notice).toMatchObject({ type: 'notice', usage: '/agent cancel [run_id]' });
+  });
+});
+
+describe('run time after a follow-up', () => {
+  it("a follow-up to an ended run keeps the earlier execution's time for the total", async () => {
+    const { threadKey, runId } = await startIn(undefined, 'quick one');
+    env.emulator.setState(runId, 'INPROGRESS');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const ended = env.emulator.setState(runId, 'SUCCEEDED');
+    const earlier = ended?.run_time;
+    expect(earlier).toBeDefined();
+    await handle(env, slackReply(threadKey, { text: 'and the docs' }));
+    const record = await env.store.runs.get(runId);
+    expect(parseIsoDuration(earlier!)).toBeGreaterThan(0);
+    expect(record?.earlierRunMs).toBe(parseIsoDuration(earlier!));
   });
 });
