@@ -75,7 +75,10 @@ export async function dispatchFactory(
     const text = `The Agent Run Service did not confirm the hand-off to ${factory.name}; the run may or may not have started. Check the list of runs before asking again.`;
     return replyWith(job, notice('warning', text, undefined, job.actor));
   }
-  job.log.info({ runId: dispatched.run_id, factory: factory.uid }, 'dispatched to factory');
+  job.log.info(
+    { runId: dispatched.run_id, state: dispatched.state, factory: factory.uid },
+    'run created',
+  );
   // Model/env/skill do not travel with a dispatch: only the factory is reported.
   const applied = appliedSettings(
     { factory: input.inline.factory },

@@ -100,6 +100,14 @@ describe('factories', () => {
       tracked: true,
     });
     expect(record!.applied).toEqual([{ key: 'factory', value: 'docs', source: 'inline' }]);
+    // Operators find a factory run's creation like any other's.
+    expect(env.logger.lines).toContainEqual(
+      expect.objectContaining({
+        level: 'info',
+        msg: 'run created',
+        obj: expect.objectContaining({ runId: run.run_id, factory: 'f-docs' }),
+      }),
+    );
     const [status] = await replies();
     expect(status).toMatchObject({
       type: 'run_status',
