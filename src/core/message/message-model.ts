@@ -35,6 +35,8 @@ export interface LinkView {
   kind: 'session' | 'pull_request' | 'plan' | 'reference' | 'file' | 'screenshot' | 'run';
   label: string;
   url?: string;
+  /** A pull request's branch, when the service names it. */
+  branch?: string;
 }
 
 export interface PersonView {

@@ -91,13 +91,13 @@ function factoryText(factory: { alias?: string; name?: string }, fallback?: stri
 function allLinks(run: RunView): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
-  const add = (label: string, url: string | undefined) => {
+  const add = (label: string, url: string | undefined, branch?: string) => {
     if (url === undefined || seen.has(url)) return;
     seen.add(url);
-    out.push(link(label, url));
+    out.push(branch === undefined ? link(label, url) : `${link(label, url)} ${codeSpan(branch)}`);
   };
   add('Session', run.sessionLink);
-  for (const l of run.links) add(l.kind === 'session' ? 'Session' : l.label, l.url);
+  for (const l of run.links) add(l.kind === 'session' ? 'Session' : l.label, l.url, l.branch);
   return out;
 }
 

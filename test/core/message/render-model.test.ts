@@ -84,7 +84,12 @@ describe('toRunView', () => {
       sessionLink: 'https://app.example/session/1',
       links: [
         { kind: 'session', label: 'Session', url: 'https://app.example/session/1' },
-        { kind: 'pull_request', label: 'PR: o/r#7', url: 'https://github.com/o/r/pull/7' },
+        {
+          kind: 'pull_request',
+          label: 'PR: o/r#7',
+          url: 'https://github.com/o/r/pull/7',
+          branch: 'b',
+        },
         { kind: 'file', label: 'notes.md' },
       ],
       runTime: '4m 12s',

@@ -26,6 +26,21 @@ describe('GitHub status comment', () => {
     expect(count(body, SESSION)).toBe(1);
   });
 
+  it("names a pull request's branch beside it", () => {
+    const run = sampleRun('SUCCEEDED', {
+      links: [
+        {
+          kind: 'pull_request',
+          label: 'PR: acme/web#6',
+          url: 'https://github.com/acme/web/pull/6',
+          branch: 'fix/login',
+        },
+      ],
+    });
+    const [first] = renderGitHubMarkdown({ type: 'run_status', run }).split('\n');
+    expect(first).toContain('[PR: acme/web#6](https://github.com/acme/web/pull/6) `fix/login`');
+  });
+
   it('says once that the service chose the rest', () => {
     const body = renderGitHubMarkdown({
       type: 'run_status',
