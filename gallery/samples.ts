@@ -173,7 +173,7 @@ function samplesFor(platform: GalleryPlatform): GallerySample[] {
     s(
       'list',
       "`list`: this place's recent runs",
-      listMessage([run(platform, 'INPROGRESS'), second], {}, false),
+      listMessage([run(platform, 'INPROGRESS'), second], {}, false, 'place'),
     ),
     s(
       'config',

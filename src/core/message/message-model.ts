@@ -79,6 +79,8 @@ export type MessageModel =
       runs: RunView[];
       filters: { state?: string[]; name?: string; mine?: boolean };
       truncated: boolean;
+      /** Whose runs: this place's, the asker's from every place, or every run (an admin). */
+      scope?: 'place' | 'asker' | 'admin';
     }
   /** `config`: the defaults of this channel/repo. */
   | {

@@ -36,8 +36,9 @@ export function listMessage(
   runs: RunView[],
   filters: Model<'run_list'>['filters'] = {},
   truncated = false,
+  scope?: Model<'run_list'>['scope'],
 ): Model<'run_list'> {
-  return { type: 'run_list', runs, filters, truncated };
+  return { type: 'run_list', runs, filters, truncated, ...(scope ? { scope } : {}) };
 }
 
 export function configMessage(

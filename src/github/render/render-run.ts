@@ -220,7 +220,8 @@ export function renderRunList(model: RunListModel): string {
   }
   if (model.filters.name !== undefined) filters.push(codeSpan(`name=${model.filters.name}`));
   if (model.filters.mine === true) filters.push(codeSpan('mine'));
-  const heading = `#### Recent runs${filters.length > 0 ? ` (${filters.join(' ')})` : ''}`;
+  const where = model.scope === 'place' ? ' in this repository' : '';
+  const heading = `#### Recent runs${where}${filters.length > 0 ? ` (${filters.join(' ')})` : ''}`;
   if (model.runs.length === 0) return `${heading}\n\nNo runs match.`;
   const rows = model.runs.map((run) => {
     const title = link(run.title, run.sessionLink);

@@ -203,6 +203,14 @@ describe('renderSlackMessage: wording', () => {
     expect(blocks).toContain('by @octocat (GitHub)');
   });
 
+  it('a list says whose runs it holds', () => {
+    const said = (scope: 'place' | 'asker' | 'admin') =>
+      JSON.stringify(renderSlackMessage(listMessage([], {}, false, scope)).blocks);
+    expect(said('place')).toContain('started in this channel');
+    expect(said('asker')).toContain('yours, from every channel');
+    expect(said('admin')).toContain('every run the service has');
+  });
+
   it('a run choice offers one button per run, each naming its run', () => {
     const rendered = renderSlackMessage(
       runChoiceMessage('status', [run('INPROGRESS'), run('QUEUED', { run_id: 'run_2' })]),
