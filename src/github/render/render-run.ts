@@ -49,6 +49,7 @@ export function personQuiet(person: PersonView | undefined): string {
 /** A person as a real mention (notifies), when the id is a GitHub login. */
 export function personMention(person: PersonView): string {
   if (person.platform === 'github' && GITHUB_LOGIN.test(person.id)) return `@${person.id}`;
+  if (person.platform === 'slack') return personQuiet(person);
   return escapeInline(person.name ?? person.id);
 }
 

@@ -41,6 +41,17 @@ describe('GitHub status comment', () => {
     expect(first).toContain('[PR: acme/web#6](https://github.com/acme/web/pull/6) `fix/login`');
   });
 
+  it('a Slack person is named, never shown by a raw Slack id', () => {
+    const slackPerson = { platform: 'slack' as const, id: 'U0ALICE01' };
+    for (const type of ['run_status', 'run_outcome'] as const) {
+      const body = renderGitHubMarkdown({
+        type,
+        run: sampleRun('SUCCEEDED', { requester: slackPerson }),
+      });
+      expect(body).not.toContain('U0ALICE01');
+    }
+  });
+
   it('says once that the service chose the rest', () => {
     const body = renderGitHubMarkdown({
       type: 'run_status',
