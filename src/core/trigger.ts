@@ -20,6 +20,7 @@ export type TriggerKind =
   | 'thread_reply'
   | 'direct_message'
   | 'cancel_button'
+  | 'status_button'
   | 'issue_comment'
   | 'review_comment'
   | 'issue_opened'

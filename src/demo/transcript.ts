@@ -45,14 +45,29 @@ export function createTranscript(
     for (const line of lines.slice(1, 6)) out(`  ${' '.repeat(label.length)} │   ${line}`);
   };
 
+  /** An edit: the first two lines, and what is new since the version before (a button, a link). */
+  const editedLines = (m: FakeMessage): string[] => {
+    const now = slackLines(m, names);
+    const before = m.history.at(-2);
+    const was = new Set(
+      before === undefined
+        ? []
+        : slackLines({ ...m, text: before.text, blocks: before.blocks ?? [] }, names),
+    );
+    const added = now.slice(2).filter((line) => !was.has(line));
+    return [...now.slice(0, 2), ...added.map((line) => `+ ${line}`)];
+  };
+
   slack.onChange((change: SlackChange) => {
     const m = change.message;
     const label = slackLabel(m.channel, rootOf(m));
     const to = m.onlyFor ? ` (only ${name(m.onlyFor)} sees this)` : '';
     if (change.kind === 'react')
       out(`  ${label} │ :${change.reaction}: on ${name(m.user ?? 'someone')}'s message`);
+    else if (change.kind === 'unreact')
+      out(`  ${label} │ :${change.reaction}: taken off ${name(m.user ?? 'someone')}'s message`);
     else if (change.kind === 'post') show(label, `agent-relay${to}: `, slackLines(m, names));
-    else show(label, 'status message edited → ', slackLines(m, names).slice(0, 2));
+    else show(label, 'status message edited → ', editedLines(m));
   });
   github.onChange((change: GitHubChange) => {
     if (change.kind === 'react') {

@@ -48,7 +48,14 @@ export interface FakeGitHub {
   botLogin: string;
   requests: RecordedRequest[];
   comments: Map<number, FakeComment>;
+  /** Every reaction request, in order (deletions do not remove entries). */
   reactions: FakeReaction[];
+  /** The reaction contents on a comment or issue body now (after deletions). */
+  reactionsNow(
+    target: FakeReaction['target'],
+    id: number,
+    where: { owner: string; repo: string },
+  ): string[];
   tokenRequests: { installationId: number; token: string }[];
   installationLookups: string[];
   failNext(rule: FailureRule): void;
@@ -135,6 +142,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     requests,
     comments: state.comments,
     reactions: state.reactions,
+    reactionsNow: (target, id, where) => state.reactionsOn(target, id, where).map((r) => r.content),
     tokenRequests: auth.tokenRequests,
     installationLookups: context.installationLookups,
     failNext: (rule) => rules.push({ ...rule }),

@@ -1,7 +1,7 @@
 /**
  * The REST endpoints the fake GitHub answers, as GitHub answers them: issue comments (create,
- * edit, list with `since` and pages), review-comment replies, reactions, pull requests'
- * branches, installation tokens and lookups, and `/rate_limit`, `/user` and `/app` (what
+ * edit, list with `since` and pages), review-comment replies, reactions (add, list, delete),
+ * pull requests' branches, installation tokens and lookups, and `/rate_limit`, `/user` and `/app` (what
  * `doctor` asks).
  */
 import type { createGitHubAuth } from './github-auth.js';
@@ -159,9 +159,32 @@ const ROUTES: [string, RegExp, Handler][] = [
     (ctx, [, owner = '', repo = '', on, id], req) => {
       const target = REACTION_TARGETS[on as keyof typeof REACTION_TARGETS];
       const content = String(req.body?.content);
-      ctx.state.react({ target, id: Number(id), content }, { owner, repo });
-      return ok({ id: ctx.state.reactions.length, content: req.body?.content }, 201);
+      const reactionId = ctx.state.react({ target, id: Number(id), content }, { owner, repo });
+      return ok({ id: reactionId, content: req.body?.content }, 201);
     },
+  ],
+  [
+    'GET',
+    /^\/repos\/([^/]+)\/([^/]+)\/(issues\/comments|pulls\/comments|issues)\/(\d+)\/reactions$/,
+    (ctx, [, owner = '', repo = '', on, id], req) => {
+      const target = REACTION_TARGETS[on as keyof typeof REACTION_TARGETS];
+      const content = req.query.get('content');
+      const listed = ctx.state
+        .reactionsOn(target, Number(id), { owner, repo })
+        .filter((r) => content === null || r.content === content)
+        .map((r) => ({
+          id: r.reactionId,
+          content: r.content,
+          user: { login: r.user, type: 'Bot' },
+        }));
+      return ok(listed);
+    },
+  ],
+  [
+    'DELETE',
+    /^\/repos\/([^/]+)\/([^/]+)\/(issues\/comments|pulls\/comments|issues)\/(\d+)\/reactions\/(\d+)$/,
+    (ctx, [, , , , , reactionId]) =>
+      ctx.state.unreact(Number(reactionId)) ? { status: 204, body: undefined } : NOT_FOUND,
   ],
 ];
 

@@ -65,6 +65,9 @@ export type GitHubState = ReturnType<typeof createGitHubState>;
 export function createGitHubState(now: () => number) {
   const comments = new Map<number, FakeComment>();
   const reactions: FakeReaction[] = [];
+  /** The reactions on things now (requests minus deletions), as GitHub lists them. */
+  const present: (FakeReaction & { reactionId: number; repo: string; user: string })[] = [];
+  let nextReactionId = 9000;
   const installations = new Map<string, number>();
   const pulls = new Map<string, { head: string; base: string }>();
   const listeners: ((change: GitHubChange) => void)[] = [];
@@ -97,8 +100,35 @@ export function createGitHubState(now: () => number) {
       comment.updatedAt = now();
       emit({ kind: 'edit', comment });
     },
-    react(reaction: FakeReaction, where: { owner: string; repo: string }): void {
+    /** The bot's reactions now on one comment or issue body. */
+    reactionsOn(
+      target: FakeReaction['target'],
+      id: number,
+      where: { owner: string; repo: string },
+    ) {
+      const repo = `${where.owner}/${where.repo}`.toLowerCase();
+      return present.filter((r) => r.target === target && r.id === id && r.repo === repo);
+    },
+    unreact(reactionId: number): boolean {
+      const at = present.findIndex((r) => r.reactionId === reactionId);
+      const [gone] = at < 0 ? [] : present.splice(at, 1);
+      if (gone === undefined) return false;
+      const comment = gone.target === 'issue' ? undefined : comments.get(gone.id);
+      if (comment) comment.reactions = comment.reactions.filter((c) => c !== gone.content);
+      return true;
+    },
+    react(reaction: FakeReaction, where: { owner: string; repo: string }): number {
       reactions.push(reaction);
+      const repo = `${where.owner}/${where.repo}`.toLowerCase();
+      const same = present.find(
+        (r) =>
+          r.target === reaction.target &&
+          r.id === reaction.id &&
+          r.repo === repo &&
+          r.content === reaction.content,
+      );
+      const reactionId = same?.reactionId ?? ++nextReactionId;
+      if (same === undefined) present.push({ ...reaction, reactionId, repo, user: BOT_LOGIN });
       const comment = reaction.target === 'issue' ? undefined : comments.get(reaction.id);
       if (comment && !comment.reactions.includes(reaction.content))
         comment.reactions.push(reaction.content);
@@ -106,6 +136,7 @@ export function createGitHubState(now: () => number) {
         ? issueOf(comment)
         : `${where.owner}/${where.repo}${reaction.target === 'issue' ? `#${reaction.id}` : ''}`;
       emit({ kind: 'react', reaction, issue });
+      return reactionId;
     },
   };
 }

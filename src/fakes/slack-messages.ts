@@ -25,7 +25,7 @@ export interface FakeMessage {
 
 export type SlackChange =
   | { kind: 'post' | 'update'; message: FakeMessage }
-  | { kind: 'react'; message: FakeMessage; reaction: string };
+  | { kind: 'react' | 'unreact'; message: FakeMessage; reaction: string };
 
 export type NewMessage = Omit<FakeMessage, 'ts' | 'history' | 'reactions'> & { ts?: string };
 

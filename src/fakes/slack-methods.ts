@@ -1,6 +1,6 @@
 /**
  * The Web API methods the fake Slack answers, as Slack answers them: chat.postMessage,
- * chat.update, chat.postEphemeral, reactions.add, conversations.replies and .history,
+ * chat.update, chat.postEphemeral, reactions.add and .remove, conversations.replies and .history,
  * auth.test, views.open, apps.connections.open, chat.getPermalink and users.info.
  */
 import { compareTs } from './slack-messages.js';
@@ -99,6 +99,16 @@ export function answerSlackMethod(
       if (m.reactions.includes(name)) return { ok: false, error: 'already_reacted' };
       m.reactions.push(name);
       store.emit({ kind: 'react', message: m, reaction: name });
+      return { ok: true };
+    }
+    case 'reactions.remove': {
+      const m = store.find(channel, str(p.timestamp) ?? '');
+      if (m === undefined) return { ok: false, error: 'message_not_found' };
+      const name = str(p.name) ?? '';
+      const at = m.reactions.indexOf(name);
+      if (at < 0) return { ok: false, error: 'no_reaction' };
+      m.reactions.splice(at, 1);
+      store.emit({ kind: 'unreact', message: m, reaction: name });
       return { ok: true };
     }
     case 'conversations.replies': {

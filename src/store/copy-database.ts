@@ -148,4 +148,5 @@ const NUMERIC = new Set([
   'lease_until',
   'wait_notice_sent',
   'at',
+  'earlier_run_ms',
 ]);

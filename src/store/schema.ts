@@ -42,6 +42,8 @@ export interface RunsTable {
   /** JSON: `MessageRef`. */
   status_message: string | null;
   notified_state: string | null;
+  /** Run time of the executions before the current one (ms); null: none. */
+  earlier_run_ms: Millis | null;
   next_check_at: Millis;
   check_interval_ms: number;
   tracked: Flag;

@@ -171,8 +171,10 @@ describe('GitHub end to end', () => {
       message: 'final status edit',
     });
     const headings = [status!.firstBody, ...status!.edits].map((b) => b.split('\n')[0]);
-    expect(headings.at(-1)).toContain('Succeeded');
-    expect(headings.some((h) => /Queued|Pending|Starting|Running/.test(h ?? ''))).toBe(true);
+    expect(headings.at(-1)).toMatch(/^✅ \*\*agent-relay\*\* finished/);
+    expect(headings.some((h) => /^(⏳|🛫|🏃) \*\*agent-relay\*\* (queued|is)/.test(h ?? ''))).toBe(
+      true,
+    );
     await waitUntil(() => env.api.reactions.some((r) => r.id === 1001 && r.content === 'rocket'));
 
     // The run got the issue as context and the relay's stamp.

@@ -153,6 +153,8 @@ export function blockActionsBody(fields: {
   messageTs: string;
   threadTs?: string;
   actionTs?: string;
+  /** A button on a private (ephemeral) message: Slack sends no `message` then. */
+  ephemeral?: boolean;
 }): string {
   const channel = fields.channel ?? 'CGENERAL1';
   const payload = {
@@ -164,7 +166,7 @@ export function blockActionsBody(fields: {
       type: 'message',
       message_ts: fields.messageTs,
       channel_id: channel,
-      is_ephemeral: false,
+      is_ephemeral: fields.ephemeral === true,
       ...(fields.threadTs ? { thread_ts: fields.threadTs } : {}),
     },
     trigger_id: `13345224609.738474920.${++eventCounter}`,
@@ -172,14 +174,18 @@ export function blockActionsBody(fields: {
     enterprise: null,
     is_enterprise_install: false,
     channel: { id: channel, name: 'general' },
-    message: {
-      type: 'message',
-      user: 'UBOT0001',
-      bot_id: 'BBOT0001',
-      ts: fields.messageTs,
-      text: 'status',
-      ...(fields.threadTs ? { thread_ts: fields.threadTs } : {}),
-    },
+    ...(fields.ephemeral
+      ? {}
+      : {
+          message: {
+            type: 'message',
+            user: 'UBOT0001',
+            bot_id: 'BBOT0001',
+            ts: fields.messageTs,
+            text: 'status',
+            ...(fields.threadTs ? { thread_ts: fields.threadTs } : {}),
+          },
+        }),
     response_url: 'https://hooks.slack.test/actions/T0000001/1/abc',
     actions: [
       {

@@ -63,6 +63,9 @@ export interface CrashWorld {
   close(): Promise<void>;
 }
 
+/** A status comment leads with its header line: "<state emoji> **agent-relay** …". */
+export const isStatusComment = (body: string): boolean => /^\S+ \*\*agent-relay\*\* /u.test(body);
+
 export async function startCrashWorld(
   databasePath: string,
   timings: Partial<EmulatorTimings> = {},
@@ -122,7 +125,6 @@ export async function startCrashWorld(
           !String(c.params.text).startsWith('<@UALICE01> ') && TOKEN.test(String(c.params.text)),
       );
   const ghComments = () => [...github.comments.values()];
-  const isStatusComment = (body: string) => body.startsWith('### ');
 
   const world: CrashWorld = {
     emulator,

@@ -79,15 +79,20 @@ describe('hostile input to POST /github/webhooks', () => {
 });
 
 describe('a prompt far over the limit', () => {
-  it('Slack: a 900 KiB prompt gets a clear "too long" reply in the thread, not a run', async () => {
+  it('Slack: a 900 KiB prompt gets a clear "too long" reply in the thread, to its author only, not a run', async () => {
     const r = relay;
     const res = await r.postSlack(validSlackBody(`<@UBOT0001> ${'y'.repeat(900 * 1024)}`));
     expect(res.status).toBe(200);
     const reply = await waitUntil(
       () =>
-        r.slack.okCallsTo('chat.postMessage').find((c) => /too long/i.test(String(c.params.text))),
+        r.slack
+          .okCallsTo('chat.postEphemeral')
+          .find((c) => /too long/i.test(String(c.params.text))),
       { timeoutMs: 8_000 },
     );
+    expect(
+      r.slack.okCallsTo('chat.postMessage').some((c) => /too long/i.test(String(c.params.text))),
+    ).toBe(false);
     expect(String(reply.params.text)).toMatch(/limit is 20000/);
     expect(String(reply.params.thread_ts)).toMatch(/^\d+\.\d+$/);
     expect(r.emulator.runs.count()).toBe(0);
@@ -116,7 +121,9 @@ describe('a prompt of 1 MiB (under the 2 MiB body limit, far over the prompt lim
     expect(res.status).toBe(200);
     await waitUntil(
       () =>
-        r.slack.okCallsTo('chat.postMessage').some((c) => /too long/i.test(String(c.params.text))),
+        r.slack
+          .okCallsTo('chat.postEphemeral')
+          .some((c) => /too long/i.test(String(c.params.text))),
       { timeoutMs: 8_000 },
     );
     expect(r.emulator.runs.count()).toBe(0);

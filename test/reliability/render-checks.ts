@@ -213,9 +213,12 @@ function unescapedPipes(line: string): number {
 const NOTIFICATION_MARK = /\n\n<!-- agent-relay:notification \d+\.\d+\/\d+ -->$/;
 
 /**
- * Problems in Markdown prose: HTML tags (but `<sub>` and the notifier's final mark, exactly
- * as it writes it), mentions of people not named.
+ * Problems in Markdown prose: HTML tags (but the renderer's own `<sub>`, `<details>` and
+ * `<summary>`, bare, and the notifier's final mark, exactly as it writes it), mentions of
+ * people not named.
  */
+const OWN_TAGS = new Set(['<sub>', '</sub>', '<details>', '</details>', '<summary>', '</summary>']);
+
 export function githubProseProblems(body: string, allowedLogins: Set<string>): string[] {
   const problems: string[] = [];
   const { lines, openFenceAtEnd } = markdownProse(body.replace(NOTIFICATION_MARK, ''));
@@ -224,7 +227,7 @@ export function githubProseProblems(body: string, allowedLogins: Set<string>): s
     // Link destinations are not text (an `@` in a URL mentions nobody).
     const line = maskLiteral(raw).replace(/\]\([^()\s]*\)/g, (d) => '\u0000'.repeat(d.length));
     for (const [tag] of line.matchAll(/<\/?[A-Za-z!?][^>]*>?/g)) {
-      if (tag !== '<sub>' && tag !== '</sub>') problems.push(`html ${tag.slice(0, 60)}`);
+      if (!OWN_TAGS.has(tag)) problems.push(`html ${tag.slice(0, 60)}`);
     }
     for (const m of line.matchAll(/(?:^|[^A-Za-z0-9_`])@([A-Za-z0-9][A-Za-z0-9-]*(?:\[bot\])?)/g)) {
       if (allowedLogins.has(m[1] ?? '')) continue;

@@ -14,6 +14,7 @@ import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import { cleanEnv, startChild } from '../runtime/child-process.js';
 import type { Child } from '../runtime/child-process.js';
 import { TOKEN } from './crash-triggers.js';
+import { isStatusComment } from './crash-world.js';
 import { startGate } from './gate-proxy.js';
 import { INSTALLATION_ID } from './relay-harness.js';
 import { GITHUB_APP_ID, GITHUB_PUBLIC_KEY, SECRETS } from './secrets.js';
@@ -96,7 +97,6 @@ export async function startReplicaWorld(
       .okCallsTo('chat.postMessage')
       .filter((c) => String(c.params.text).startsWith('<@UALICE01> '));
   const ghComments = () => [...github.comments.values()];
-  const isStatusComment = (body: string) => body.startsWith('### ');
 
   return {
     emulator,

@@ -20,14 +20,18 @@ export interface RecordedUpdate {
 export interface RecordedReaction {
   target: MessageRef;
   reaction: ReactionName;
+  /** What it superseded (taken off first), when the core said. */
+  replaces?: readonly ReactionName[];
 }
 
-type Operation = 'post' | 'update' | 'react' | 'fetchThreadMessages';
+type Operation = 'post' | 'update' | 'react' | 'unreact' | 'fetchThreadMessages';
 
 export interface RecordingNotifier extends Notifier {
   posts: RecordedPost[];
   updates: RecordedUpdate[];
   reactions: RecordedReaction[];
+  /** Reactions taken off a message without a new one. */
+  unreactions: { target: MessageRef; reactions: readonly ReactionName[] }[];
   /** Every call in order, failed ones included. */
   calls: { op: Operation; ok: boolean }[];
   /** Fail the next `times` calls of `op` (any op when omitted) with this error. */
@@ -67,6 +71,7 @@ export function createRecordingNotifier(platform: Platform): RecordingNotifier {
     posts: [],
     updates: [],
     reactions: [],
+    unreactions: [],
     calls: [],
     anchorNewThreads: true,
     threadMessages: [],
@@ -93,9 +98,17 @@ export function createRecordingNotifier(platform: Platform): RecordingNotifier {
       check('update');
       notifier.updates.push({ ref, message });
     },
-    async react(target, reaction) {
+    async react(target, reaction, options) {
       check('react');
-      notifier.reactions.push({ target, reaction });
+      notifier.reactions.push({
+        target,
+        reaction,
+        ...(options?.replaces ? { replaces: options.replaces } : {}),
+      });
+    },
+    async unreact(target, reactions) {
+      check('unreact');
+      notifier.unreactions.push({ target, reactions });
     },
     async fetchThreadMessages(threadKey, before) {
       check('fetchThreadMessages');

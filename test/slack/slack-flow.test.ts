@@ -96,7 +96,7 @@ describe('Slack flow: starting runs', () => {
     expect(run?.metadata).toMatchObject({ relay_platform: 'slack' });
   });
 
-  it('mention at top level: 👀, status in the mention thread, ✅ when done', async () => {
+  it('mention at top level: 👀, status in the mention thread, ✅ (alone) when done', async () => {
     const f = await start();
     const ts = f.api.seedMessage({
       channel: 'CGENERAL1',
@@ -110,7 +110,9 @@ describe('Slack flow: starting runs', () => {
     await waitUntil(() => f.api.message('CGENERAL1', ts)?.reactions.includes('white_check_mark'), {
       timeoutMs: 10_000,
     });
-    expect(f.api.message('CGENERAL1', ts)?.reactions[0]).toBe('eyes');
+    // 👀 said it was seen; once it is done, ✅ alone says where it stands.
+    expect(f.api.okCallsTo('reactions.add')[0]?.params.name).toBe('eyes');
+    expect(f.api.message('CGENERAL1', ts)?.reactions).toEqual(['white_check_mark']);
   });
 
   it('mention inside a thread without a run: the earlier messages reach the agent', async () => {
@@ -272,6 +274,21 @@ describe('Slack flow: answers to the caller', () => {
     expect(f.api.okCallsTo('chat.postEphemeral').every((c) => c.params.user === 'UALICE01')).toBe(
       true,
     );
+  });
+});
+
+describe('Slack flow: private answers to mentions', () => {
+  it('a mistake in a mention is answered only to its author, in the thread', async () => {
+    const f = await start();
+    const ts = f.api.seedMessage({
+      channel: 'CGENERAL1',
+      user: 'UALICE01',
+      text: '<@UBOT0001> colour=blue paint it',
+    });
+    await f.post(eventCallback(appMentionEvent({ text: '<@UBOT0001> colour=blue paint it', ts })));
+    const answer = await waitUntil(() => f.api.okCallsTo('chat.postEphemeral')[0]);
+    expect(answer.params).toMatchObject({ channel: 'CGENERAL1', user: 'UALICE01', thread_ts: ts });
+    expect(f.api.okCallsTo('chat.postMessage')).toEqual([]);
   });
 });
 

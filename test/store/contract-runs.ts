@@ -66,6 +66,10 @@ export function describeRunsContract(createHarness: HarnessFactory): void {
         notifiedState: 'BLOCKED',
         title: 'Fix the flaky test',
       });
+      expect((await store.runs.get('run-1'))?.earlierRunMs).toBeUndefined();
+      // Run time of earlier executions: beyond 32 bits, read back as a number.
+      await store.runs.update('run-1', { earlierRunMs: 5_000_000_000 });
+      expect((await store.runs.get('run-1'))?.earlierRunMs).toBe(5_000_000_000);
     });
 
     it('lists due and tracked runs, counts tracked, lists by thread', async () => {

@@ -72,6 +72,7 @@ describe('openStore', () => {
       { name: '002-runs-updated-at' },
       { name: '003-leases' },
       { name: '005-run-states' },
+      { name: '007-runs-earlier-run-time' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'inbox',

@@ -45,3 +45,17 @@ export function parseIsoDuration(text: string): number | undefined {
   });
   return Number.isFinite(ms) ? Math.round(ms) : undefined;
 }
+
+/**
+ * How long ago, for people: `just now`, `5 minutes ago`, `3 hours ago`, `2 days ago`, or the
+ * date (`on 2024-05-15`) past a month. A time in the future (clocks differ) reads `just now`.
+ */
+export function formatAgo(thenMs: number, nowMs: number): string {
+  const ms = nowMs - thenMs;
+  if (!Number.isFinite(ms) || ms < MINUTE) return 'just now';
+  const say = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+  if (ms < HOUR) return say(Math.floor(ms / MINUTE), 'minute');
+  if (ms < DAY) return say(Math.floor(ms / HOUR), 'hour');
+  if (ms < 30 * DAY) return say(Math.floor(ms / DAY), 'day');
+  return `on ${new Date(thenMs).toISOString().slice(0, 10)}`;
+}

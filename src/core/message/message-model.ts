@@ -35,6 +35,8 @@ export interface LinkView {
   kind: 'session' | 'pull_request' | 'plan' | 'reference' | 'file' | 'screenshot' | 'run';
   label: string;
   url?: string;
+  /** A pull request's branch, when the service names it. */
+  branch?: string;
 }
 
 export interface PersonView {
@@ -60,6 +62,8 @@ export interface RunView {
   actions: ('cancel' | 'status')[];
   createdAt?: string;
   updatedAt?: string;
+  /** The last change, relative to when the view was built: "5 minutes ago". */
+  updatedAgo?: string;
 }
 
 export type MessageModel =
@@ -75,6 +79,8 @@ export type MessageModel =
       runs: RunView[];
       filters: { state?: string[]; name?: string; mine?: boolean };
       truncated: boolean;
+      /** Whose runs: this place's, the asker's from every place, or every run (an admin). */
+      scope?: 'place' | 'asker' | 'admin';
     }
   /** `config`: the defaults of this channel/repo. */
   | {
@@ -95,12 +101,23 @@ export type MessageModel =
       /** Mention this person (GitHub refusals, Slack errors in a thread). */
       mention?: PersonView;
     }
+  /**
+   * `status`: a short answer about a run whose status message was just refreshed (`cardUrl`
+   * points at it when the platform gave a link), or, for a run with no status message of
+   * ours, its state and links in one line. Never a second status message.
+   */
+  | { type: 'run_brief'; run: RunView; hasCard: boolean; cardUrl?: string }
+  /** `status` / `cancel` without a run id and several candidates: the asker picks one. */
+  | { type: 'run_choice'; action: 'status' | 'cancel'; runs: RunView[] }
   /** Factory alias resolved to zero or several factories. */
   | {
       type: 'factory_choice';
       alias: string;
       candidates: { uid: string; name: string; alias?: string }[];
+      /** No candidate: the factories that exist, so the person can pick a real alias. */
+      available?: { uid: string; name: string; alias?: string }[];
     };
 
 /** Reactions the core asks for; each notifier maps them to its platform's names. */
-export type ReactionName = 'seen' | 'accepted' | 'succeeded' | 'failed' | 'blocked' | 'cancelled';
+export type ReactionName =
+  'seen' | 'accepted' | 'cancel_requested' | 'succeeded' | 'failed' | 'blocked' | 'cancelled';

@@ -19,12 +19,26 @@ export function followupSentMessage(run: RunView, message: string): Model<'follo
   return { type: 'followup_sent', run, message };
 }
 
+export function runBriefMessage(run: RunView, card?: { url?: string }): Model<'run_brief'> {
+  const message: Model<'run_brief'> = { type: 'run_brief', run, hasCard: card !== undefined };
+  if (card?.url !== undefined) message.cardUrl = card.url;
+  return message;
+}
+
+export function runChoiceMessage(
+  action: Model<'run_choice'>['action'],
+  runs: RunView[],
+): Model<'run_choice'> {
+  return { type: 'run_choice', action, runs };
+}
+
 export function listMessage(
   runs: RunView[],
   filters: Model<'run_list'>['filters'] = {},
   truncated = false,
+  scope?: Model<'run_list'>['scope'],
 ): Model<'run_list'> {
-  return { type: 'run_list', runs, filters, truncated };
+  return { type: 'run_list', runs, filters, truncated, ...(scope ? { scope } : {}) };
 }
 
 export function configMessage(
@@ -57,15 +71,22 @@ export function notice(
   return message;
 }
 
+type FactoryLike = { uid: string; name: string; alias?: string | null };
+const factoryView = ({ uid, name, alias }: FactoryLike) =>
+  alias ? { uid, name, alias } : { uid, name };
+
 export function factoryChoice(
   alias: string,
-  candidates: { uid: string; name: string; alias?: string | null }[],
+  candidates: FactoryLike[],
+  available?: FactoryLike[],
 ): Model<'factory_choice'> {
-  return {
+  const message: Model<'factory_choice'> = {
     type: 'factory_choice',
     alias,
-    candidates: candidates.map(({ uid, name, alias: a }) =>
-      a ? { uid, name, alias: a } : { uid, name },
-    ),
+    candidates: candidates.map(factoryView),
   };
+  if (candidates.length === 0 && available !== undefined) {
+    message.available = available.map(factoryView);
+  }
+  return message;
 }

@@ -40,7 +40,8 @@ export function artifactLink(artifact: Artifact): LinkView | undefined {
       const label = url
         ? (pullRequestLabel(url) ?? url)
         : `Pull request${branch ? ` (${branch})` : ''}`;
-      return withUrl('pull_request', label, url);
+      const link = withUrl('pull_request', label, url);
+      return url && branch ? { ...link, branch } : link;
     }
     case 'PLAN': {
       const title = text(data['title']);

@@ -6,7 +6,7 @@
 import type { RunItem } from '../../agent/schemas.js';
 import { deriveTitle } from '../command/derive-title.js';
 import type { RunRecord } from '../ports/store.js';
-import { formatDuration, parseIsoDuration } from './duration.js';
+import { formatAgo, formatDuration, parseIsoDuration } from './duration.js';
 import type { AppliedSetting, PersonView, RunView } from './message-model.js';
 import { runLinks, safeUrl } from './run-links.js';
 import { stateView } from './state-view.js';
@@ -19,6 +19,8 @@ export interface RunViewRecord {
   requester?: PersonView;
   applied?: AppliedSetting[];
   factory?: { uid?: string; alias?: string; name?: string };
+  /** Run time of earlier executions (ms), added to the current one's. */
+  earlierRunMs?: number;
 }
 
 export interface RunViewInput {
@@ -32,19 +34,31 @@ function nonEmpty(value: string | null | undefined): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function runTimeOf(
+/** The current execution's run time (ms): reported, or from its start to its last change. */
+function currentRunMs(
   run: RunViewSource,
   settled: boolean,
   now: number | undefined,
-): string | undefined {
+): number | undefined {
   const reported = run.run_time ? parseIsoDuration(run.run_time) : undefined;
-  if (reported !== undefined) return formatDuration(reported);
+  if (reported !== undefined) return reported;
   if (!settled || !run.started_at) return undefined;
   const start = Date.parse(run.started_at);
   const end = run.updated_at ? Date.parse(run.updated_at) : now;
   if (end === undefined || Number.isNaN(start) || Number.isNaN(end) || end < start)
     return undefined;
-  return formatDuration(end - start);
+  return end - start;
+}
+
+/** Run time over every execution: the earlier ones plus the current one. */
+function runTimeOf(
+  run: RunViewSource,
+  settled: boolean,
+  now: number | undefined,
+  earlierMs = 0,
+): string | undefined {
+  const current = currentRunMs(run, settled, now);
+  return current === undefined ? undefined : formatDuration(current + earlierMs);
 }
 
 const CONFIG_FIELD: Partial<
@@ -90,12 +104,16 @@ export function toRunView(input: RunViewInput): RunView {
     view.factory = { ...(alias ? { alias } : {}), ...(name ? { name } : {}) };
   }
   if (sessionLink) view.sessionLink = sessionLink;
-  const runTime = runTimeOf(run, state.ended || state.blocked, input.now);
+  const runTime = runTimeOf(run, state.ended || state.blocked, input.now, record?.earlierRunMs);
   if (runTime) view.runTime = runTime;
   const statusMessage = nonEmpty(run.status_message?.message);
   if (statusMessage && state.success !== true) view.statusMessage = statusMessage;
   if (run.created_at) view.createdAt = run.created_at;
   if (run.updated_at) view.updatedAt = run.updated_at;
+  const updated = run.updated_at ? Date.parse(run.updated_at) : NaN;
+  if (input.now !== undefined && !Number.isNaN(updated)) {
+    view.updatedAgo = formatAgo(updated, input.now);
+  }
   return view;
 }
 
@@ -112,6 +130,7 @@ export function viewOf(record: RunRecord | undefined, item: RunViewSource, now: 
       requester: requesterView(record),
       applied: record.applied,
       ...(record.factory ? { factory: record.factory } : {}),
+      ...(record.earlierRunMs ? { earlierRunMs: record.earlierRunMs } : {}),
     },
     now,
   });

@@ -54,6 +54,16 @@ export function stateView(state: string): StateView {
   return view;
 }
 
+/**
+ * The reactions a new outcome reaction supersedes on the same message: those that said the
+ * run was seen, accepted or waiting. (A follow-up moves the run to its own message, so an
+ * earlier outcome is never on the message that gets the new one.)
+ */
+export function supersededBy(reaction: ReactionName): ReactionName[] {
+  const live: ReactionName[] = ['seen', 'accepted', 'blocked'];
+  return live.filter((r) => r !== reaction);
+}
+
 /** The reaction that shows an ended or BLOCKED state on the triggering message. */
 export function outcomeReaction(state: string): ReactionName | undefined {
   const view = stateView(state);

@@ -24,6 +24,10 @@ export interface PostOptions {
   mayExist?: { since: number };
 }
 
+export interface ReactOptions {
+  replaces?: readonly ReactionName[];
+}
+
 export interface PostResult {
   ref: MessageRef;
   /** Set when posting created a new thread (slash-command status message on Slack). */
@@ -39,7 +43,13 @@ export interface Notifier {
   readonly platform: Platform;
   post(to: Destination, message: MessageModel, options?: PostOptions): Promise<PostResult>;
   update(ref: MessageRef, message: MessageModel): Promise<void>;
-  react(target: MessageRef, reaction: ReactionName): Promise<void>;
+  /**
+   * Add `reaction`; with `replaces`, first take those of ours off the message (a reaction
+   * shows where the run stands now, so the superseded ones go). Missing ones are no error.
+   */
+  react(target: MessageRef, reaction: ReactionName, options?: ReactOptions): Promise<void>;
+  /** Take these reactions of ours off a message (missing ones are no error). */
+  unreact?(target: MessageRef, reactions: readonly ReactionName[]): Promise<void>;
   /**
    * Slack: the earlier messages of a thread (bounded by count and characters, bots marked),
    * fetched when a run starts in a thread that has no run yet. Optional per platform.

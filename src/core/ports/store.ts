@@ -42,6 +42,11 @@ export interface RunRecord {
   triggerMessage?: MessageRef;
   /** The single status message, once posted. */
   statusMessage?: MessageRef;
+  /**
+   * Run time of the run's executions before the current one (ms): a follow-up to an ended
+   * run starts a new execution, and the service's run_time covers only that one.
+   */
+  earlierRunMs?: number;
   /** Last state a final/BLOCKED reply was queued for (so it is sent once per episode). */
   notifiedState?: string;
   /** Tracking: when to look next, and the current per-run interval. */
@@ -86,6 +91,8 @@ export interface OutboxPayload {
   /** For 'react'. */
   target?: MessageRef;
   reaction?: ReactionName;
+  /** For 'react': reactions of ours this one supersedes (taken off first). Alone: only that. */
+  replaces?: ReactionName[];
   /** When the state change this reports was seen (for the delay metric), epoch ms. */
   observedAt?: number;
 }

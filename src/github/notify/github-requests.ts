@@ -156,6 +156,84 @@ export async function addReaction(
   }
 }
 
+const ListedReactions = z.array(
+  z.object({
+    id: z.number(),
+    content: z.string(),
+    user: z.object({ login: z.string() }).nullish(),
+  }),
+);
+
+/**
+ * Delete the reactions `login` put on a comment or issue body whose content is one of
+ * `contents`. One listing per content (GitHub filters by content), then a delete each.
+ */
+export async function removeReactions(
+  t: Target,
+  id: GitHubMessageId,
+  contents: readonly GitHubReaction[],
+  login: string,
+): Promise<void> {
+  const { octokit, owner, repo } = t;
+  const request = { signal: t.signal };
+  for (const content of new Set(contents)) {
+    const listed =
+      id.kind === 'issue-body'
+        ? await octokit.rest.reactions.listForIssue({
+            owner,
+            repo,
+            issue_number: id.number,
+            content,
+            request,
+          })
+        : id.kind === 'review'
+          ? await octokit.rest.reactions.listForPullRequestReviewComment({
+              owner,
+              repo,
+              comment_id: id.commentId,
+              content,
+              request,
+            })
+          : await octokit.rest.reactions.listForIssueComment({
+              owner,
+              repo,
+              comment_id: id.commentId,
+              content,
+              request,
+            });
+    const ours = ListedReactions.parse(listed.data).filter(
+      (r) => r.content === content && r.user?.login.toLowerCase() === login.toLowerCase(),
+    );
+    for (const reaction of ours) {
+      if (id.kind === 'issue-body') {
+        await octokit.rest.reactions.deleteForIssue({
+          owner,
+          repo,
+          issue_number: id.number,
+          reaction_id: reaction.id,
+          request,
+        });
+      } else if (id.kind === 'review') {
+        await octokit.rest.reactions.deleteForPullRequestComment({
+          owner,
+          repo,
+          comment_id: id.commentId,
+          reaction_id: reaction.id,
+          request,
+        });
+      } else {
+        await octokit.rest.reactions.deleteForIssueComment({
+          owner,
+          repo,
+          comment_id: id.commentId,
+          reaction_id: reaction.id,
+          request,
+        });
+      }
+    }
+  }
+}
+
 export async function getPullRequestRefs(
   t: Target,
   number: number,

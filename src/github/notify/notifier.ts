@@ -4,6 +4,7 @@
  * review comment. Failures become `DeliveryError`s for the outbox (see delivery-error.ts).
  */
 import type { MessageModel, ReactionName } from '../../core/message/message-model.js';
+import { createHash } from 'node:crypto';
 import {
   DeliveryError,
   systemClock,
@@ -13,7 +14,9 @@ import {
   type Notifier,
   type PostOptions,
   type PostResult,
+  type ReactOptions,
 } from '../../core/ports/index.js';
+import { DEFAULT_BOT_HANDLE } from '../../core/command/parse-command.js';
 import { decodeThreadKey } from '../../core/thread-key.js';
 import type { MessageRef } from '../../core/trigger.js';
 import { toDeliveryError } from './delivery-error.js';
@@ -24,6 +27,7 @@ import {
   editComment,
   getPullRequestRefs,
   listRecentComments,
+  removeReactions,
   type Target,
 } from './github-requests.js';
 import { decodeMessageId, encodeMessageId } from '../api/message-ref.js';
@@ -51,6 +55,8 @@ export interface GitHubNotifierDeps {
   retryBaseMs?: number;
   /** Spacing of write requests; default 1 s. Tests pass 0. */
   minWriteIntervalMs?: number;
+  /** Whose reactions are ours (to take superseded ones off); default `<botHandle>[bot]`. */
+  botLogin?: string;
 }
 
 export interface PullRequestRefs {
@@ -82,6 +88,23 @@ export function notificationMarker(key: string, part: number): string {
 /** Room kept in each part for the mark. */
 const MARKER_ROOM = 80;
 
+/**
+ * What each recent message of ours says (a hash of its rendering), so that an edit to the
+ * same words is skipped. Bounded; after a restart the first edit of a message is sent anyway.
+ */
+function createShownMemo(limit = 2_000) {
+  const seen = new Map<string, string>();
+  const digest = (text: string) => createHash('sha256').update(text).digest('base64');
+  return {
+    says: (id: string, text: string) => seen.get(id) === digest(text),
+    remember(id: string, text: string): void {
+      seen.delete(id);
+      seen.set(id, digest(text));
+      if (seen.size > limit) seen.delete(seen.keys().next().value as string);
+    },
+  };
+}
+
 function githubAddress(threadKey: string) {
   const addr = decodeThreadKey(threadKey);
   if (addr?.platform !== 'github') {
@@ -104,6 +127,8 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
     minWriteIntervalMs: deps.minWriteIntervalMs,
   });
   const timeoutMs = deps.requestTimeoutMs ?? 15_000;
+  const shown = createShownMemo();
+  const botLogin = deps.botLogin ?? `${deps.render?.botHandle ?? DEFAULT_BOT_HANDLE}[bot]`;
 
   /** Run one GitHub call for a thread, turning failures into DeliveryErrors. */
   async function call<T>(
@@ -177,6 +202,7 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
         first ??= { threadKey: to.threadKey, id: encodeMessageId(made.id), url: made.url };
       }
       if (first === undefined) throw new DeliveryError('invalid', 'nothing to post', false);
+      shown.remember(first.id, renderGitHubMarkdown(message, deps.render));
       return { ref: first };
     },
 
@@ -185,18 +211,42 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
       if (id === undefined || id.kind === 'issue-body') {
         throw new DeliveryError('invalid', `cannot edit GitHub message ${ref.id}`, false);
       }
+      const rendered = renderGitHubMarkdown(message, deps.render);
+      // An edit to what the comment already says would change nothing: no request.
+      if (shown.says(ref.id, rendered)) return;
       // An edited comment stays one comment: cut, with a note, rather than spill over.
-      const [body = ''] = splitComment(renderGitHubMarkdown(message, deps.render), {
+      const [body = ''] = splitComment(rendered, {
         limit: GITHUB_COMMENT_LIMIT,
         continuedNote: '<sub>(truncated)</sub>',
       });
       await call(ref.threadKey, 'edit comment', (t) => editComment(t, id, body));
+      shown.remember(ref.id, rendered);
     },
 
-    async react(target: MessageRef, reaction: ReactionName): Promise<void> {
+    async unreact(target: MessageRef, reactions: readonly ReactionName[]): Promise<void> {
       const id = decodeMessageId(target.id);
       if (id === undefined)
         throw new DeliveryError('invalid', `cannot react to ${target.id}`, false);
+      const contents = reactions.map((r) => GITHUB_REACTION[r]);
+      await call(target.threadKey, 'remove reactions', (t) =>
+        removeReactions(t, id, contents, botLogin),
+      );
+    },
+
+    async react(target: MessageRef, reaction: ReactionName, options?: ReactOptions): Promise<void> {
+      const id = decodeMessageId(target.id);
+      if (id === undefined)
+        throw new DeliveryError('invalid', `cannot react to ${target.id}`, false);
+      const keep = GITHUB_REACTION[reaction];
+      // GitHub's set is small (seen and blocked are both 👀): never remove what stays.
+      const superseded = (options?.replaces ?? [])
+        .map((r) => GITHUB_REACTION[r])
+        .filter((c) => c !== keep);
+      if (superseded.length > 0) {
+        await call(target.threadKey, 'remove reactions', (t) =>
+          removeReactions(t, id, superseded, botLogin),
+        );
+      }
       await call(target.threadKey, 'add reaction', (t) =>
         addReaction(t, id, GITHUB_REACTION[reaction]),
       );

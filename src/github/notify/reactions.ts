@@ -3,7 +3,8 @@
  * `heart`, `hooray`, `rocket`, `eyes`).
  *
  * - seen 👀 `eyes`: the trigger was received.
- * - accepted 👍 `+1`: a follow-up or cancel went through.
+ * - accepted 👍 `+1`: a follow-up went through; cancel_requested 👍 too (the relay answers a
+ *   GitHub cancel in words, so this is only a fallback).
  * - succeeded 🚀 `rocket`, failed 😕 `confused`.
  * - blocked 👀 `eyes`: GitHub has no "waiting" reaction; the reply that mentions the
  *   requester carries the news, and `eyes` (already there) stays truthful.
@@ -17,6 +18,7 @@ export type GitHubReaction =
 export const GITHUB_REACTION: Record<ReactionName, GitHubReaction> = {
   seen: 'eyes',
   accepted: '+1',
+  cancel_requested: '+1',
   succeeded: 'rocket',
   failed: 'confused',
   blocked: 'eyes',

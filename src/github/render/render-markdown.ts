@@ -4,7 +4,7 @@
  */
 import { DEFAULT_BOT_HANDLE, DEFAULT_COMMAND_WORD } from '../../core/command/parse-command.js';
 import type { MessageModel, OptionKey } from '../../core/message/message-model.js';
-import { codeBlock, codeSpan, escapeInline } from './markdown-escape.js';
+import { codeBlock, codeSpan, escapeInline, link } from './markdown-escape.js';
 import {
   personMention,
   personQuiet,
@@ -116,7 +116,10 @@ type FactoryChoiceModel = Extract<MessageModel, { type: 'factory_choice' }>;
 function renderFactoryChoice(model: FactoryChoiceModel, ctx: RenderContext): string {
   const alias = codeSpan(model.alias);
   if (model.candidates.length === 0) {
-    return `⚠️ No factory matches ${alias}. Check the alias and try again.`;
+    const known = (model.available ?? []).filter((f) => f.alias !== undefined).slice(0, 20);
+    if (known.length === 0) return `⚠️ No factory matches ${alias}. Check the alias and try again.`;
+    const names = known.map((f) => `${codeSpan(f.alias ?? '')} (${escapeInline(f.name)})`);
+    return `⚠️ No factory matches ${alias}. Factories you can name: ${names.join(', ')}.`;
   }
   const items = model.candidates.map((c) => {
     const a = c.alias === undefined ? '' : ` ${codeSpan(c.alias)}`;
@@ -133,6 +136,31 @@ function renderNotice(model: NoticeModel): string {
   const out = [`${TONE_EMOJI[model.tone]} ${mention}${paragraph(model.text)}`];
   if (model.usage !== undefined) out.push('', codeBlock(model.usage));
   return out.join('\n');
+}
+
+type BriefModel = Extract<MessageModel, { type: 'run_brief' }>;
+
+function renderRunBrief(model: BriefModel): string {
+  const { run } = model;
+  const time = run.runTime === undefined ? '' : ` after ${escapeInline(run.runTime)}`;
+  const head = `${run.state.emoji} **${escapeInline(run.title)}** is ${escapeInline(run.state.label)}${time}.`;
+  if (model.hasCard) {
+    const card = link('Its status comment', model.cardUrl);
+    return `${head} ${card} is up to date.`;
+  }
+  const out = [head];
+  if (run.statusMessage !== undefined) out.push('', paragraph(run.statusMessage));
+  return out.join('\n');
+}
+
+type ChoiceModel = Extract<MessageModel, { type: 'run_choice' }>;
+
+function renderRunChoice(model: ChoiceModel, ctx: RenderContext): string {
+  const items = model.runs.map(
+    (run) =>
+      `- ${run.state.emoji} **${escapeInline(run.title)}**: ${codeSpan(`${ctx.commandWord} ${model.action} ${run.runId}`)}`,
+  );
+  return [`You have ${model.runs.length} live runs here. Which one?`, '', ...items].join('\n');
 }
 
 /** One Markdown body for the model, before splitting. */
@@ -158,6 +186,10 @@ export function renderGitHubMarkdown(model: MessageModel, opts: RenderOptions = 
       return renderNotice(model);
     case 'factory_choice':
       return renderFactoryChoice(model, ctx);
+    case 'run_brief':
+      return renderRunBrief(model);
+    case 'run_choice':
+      return renderRunChoice(model, ctx);
   }
 }
 

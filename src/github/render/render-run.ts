@@ -5,7 +5,6 @@
  */
 import type {
   AppliedSetting,
-  LinkView,
   MessageModel,
   OptionKey,
   PersonView,
@@ -41,33 +40,45 @@ const SOURCE_LABEL: Record<AppliedSetting['source'], string> = {
 /** A person as text that does not notify them (`@\u200blogin`). */
 export function personQuiet(person: PersonView | undefined): string {
   if (person === undefined) return 'unknown';
-  return escapeInline(person.platform === 'github' ? `@${person.id}` : (person.name ?? person.id));
+  // A Slack user id means nothing on GitHub: the name when known, else who they are.
+  return escapeInline(
+    person.platform === 'github' ? `@${person.id}` : `${person.name ?? 'someone'} (Slack)`,
+  );
 }
 
 /** A person as a real mention (notifies), when the id is a GitHub login. */
 export function personMention(person: PersonView): string {
   if (person.platform === 'github' && GITHUB_LOGIN.test(person.id)) return `@${person.id}`;
+  if (person.platform === 'slack') return personQuiet(person);
   return escapeInline(person.name ?? person.id);
 }
 
-function settingRows(run: RunView): string[] {
-  const byKey = new Map(run.applied.map((s) => [s.key, s]));
-  const keys: OptionKey[] = ['model', 'env', 'skill'];
-  for (const s of run.applied) if (!keys.includes(s.key) && s.key !== 'title') keys.push(s.key);
-  if (run.factory !== undefined && !keys.includes('factory')) keys.push('factory');
-  return keys.map((key) => {
-    const setting = byKey.get(key);
-    const value =
-      key === 'factory' && run.factory !== undefined
-        ? factoryText(run.factory, setting?.value)
-        : setting?.value === undefined
-          ? '—'
-          : codeSpan(setting.value, { inTable: true });
-    // A factory the service reports without a recorded setting: say nothing about its source.
-    if (setting === undefined && key === 'factory') return `| ${SETTING_LABEL[key]} | ${value} |`;
-    const source = SOURCE_LABEL[setting?.source ?? 'service'];
-    return `| ${SETTING_LABEL[key]} | ${value} · ${source} |`;
-  });
+/** One cell of settings: what was chosen and where from; what the service chose, once. */
+function settingsCell(run: RunView): string {
+  const chosen: string[] = [];
+  const byService: string[] = [];
+  for (const s of run.applied) {
+    if (s.key === 'title') continue;
+    const label = SETTING_LABEL[s.key].toLowerCase();
+    if (s.key === 'factory' && run.factory !== undefined) {
+      chosen.push(`factory ${factoryText(run.factory, s.value)} (${SOURCE_LABEL[s.source]})`);
+      continue;
+    }
+    if (s.source === 'service') {
+      byService.push(
+        s.value === undefined ? label : `${label} ${codeSpan(s.value, { inTable: true })}`,
+      );
+      continue;
+    }
+    const value = s.value === undefined ? '' : ` ${codeSpan(s.value, { inTable: true })}`;
+    chosen.push(`${label}${value} (${SOURCE_LABEL[s.source]})`);
+  }
+  if (run.factory !== undefined && !run.applied.some((s) => s.key === 'factory')) {
+    chosen.push(`factory ${factoryText(run.factory)}`);
+  }
+  if (byService.length > 0) chosen.push(`service defaults: ${byService.join(', ')}`);
+  else if (chosen.length === 0) chosen.push('service defaults');
+  return chosen.join(' · ');
 }
 
 function factoryText(factory: { alias?: string; name?: string }, fallback?: string): string {
@@ -77,8 +88,18 @@ function factoryText(factory: { alias?: string; name?: string }, fallback?: stri
   return parts.filter((p) => p !== undefined).join(' ') || '—';
 }
 
-function linksText(links: LinkView[]): string {
-  return links.map((l) => link(l.label, l.url)).join(' · ');
+/** The session first, then the other links, each once. */
+function allLinks(run: RunView): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const add = (label: string, url: string | undefined, branch?: string) => {
+    if (url === undefined || seen.has(url)) return;
+    seen.add(url);
+    out.push(branch === undefined ? link(label, url) : `${link(label, url)} ${codeSpan(branch)}`);
+  };
+  add('Session', run.sessionLink);
+  for (const l of run.links) add(l.kind === 'session' ? 'Session' : l.label, l.url, l.branch);
+  return out;
 }
 
 /** The commands footer, and how to follow up. */
@@ -89,39 +110,84 @@ function footer(run: RunView, ctx: RenderContext): string {
   return `<sub>${lead}${followUp}</sub>`;
 }
 
+/** What a person can do after a run that did not succeed. */
+export function nextStep(run: RunView, ctx: RenderContext): string | undefined {
+  const reply = codeSpan(`@${ctx.botHandle} <message>`);
+  const fresh = codeSpan(`@${ctx.botHandle} new <prompt>`);
+  if (run.state.blocked) {
+    return `**Next:** answer with ${codeSpan(`@${ctx.botHandle} <answer>`)} to continue the run.`;
+  }
+  if (run.state.success !== false) return undefined;
+  if (run.state.name === 'CANCELLED') {
+    return `**Next:** reply with ${reply} to resume it, or ${fresh} to start over.`;
+  }
+  return `**Next:** reply with ${reply} to retry with more guidance, or ${fresh} to start over.`;
+}
+
+/** "finished **Fix it** for @alice in 2m 3s": the sentence of the header line. */
+function headline(run: RunView): string {
+  const { state } = run;
+  const title = `**${escapeInline(run.title)}**`;
+  const who = run.requester === undefined ? '' : ` for ${personQuiet(run.requester)}`;
+  const time = run.runTime === undefined ? '' : ` in ${escapeInline(run.runTime)}`;
+  const after = run.runTime === undefined ? '' : ` after ${escapeInline(run.runTime)}`;
+  if (state.success === true) return `finished ${title}${who}${time}`;
+  if (state.name === 'CANCELLED') return `stopped ${title}${who}: cancelled${after}`;
+  if (state.success === false) {
+    const what = escapeInline(state.label.toLowerCase());
+    return `could not finish ${title}${who}: ${what}${after}`;
+  }
+  if (state.blocked) return `needs an answer on ${title}${who}`;
+  if (state.name === 'INPROGRESS') return `is working on ${title}${who}`;
+  if (state.name === 'QUEUED') return `queued ${title}${who}`;
+  if (state.name === 'PENDING' || state.name === 'CLAIMED') return `is starting ${title}${who}`;
+  return `has ${title}${who} (${escapeInline(state.label)})`;
+}
+
 export function renderRunStatus(run: RunView, ctx: RenderContext): string {
   const { state } = run;
+  const links = allLinks(run);
+  const head = `${state.emoji} **${escapeInline(ctx.botHandle)}** ${headline(run)}${links.length > 0 ? ` — ${links.join(' · ')}` : ''}`;
   const rows = [
-    `| Run | ${codeSpan(run.runId, { inTable: true })} |`,
-    '|---|---|',
     `| State | ${state.emoji} ${escapeInline(state.label)} (${codeSpan(state.name, { inTable: true })}) |`,
     `| Requested by | ${personQuiet(run.requester)} |`,
-    ...settingRows(run),
+    `| Settings | ${settingsCell(run)} |`,
   ];
   if (run.runTime !== undefined) rows.push(`| Run time | ${escapeInline(run.runTime)} |`);
-  if (run.sessionLink !== undefined)
-    rows.push(`| Session | ${link('Open session', run.sessionLink)} |`);
-  if (run.links.length > 0) rows.push(`| Links | ${linksText(run.links)} |`);
-  const out = [
-    `### ${state.emoji} ${escapeInline(state.label)}: ${escapeInline(run.title)}`,
-    '',
-    ...rows,
-  ];
+  const out = [head];
   if (run.statusMessage !== undefined && run.statusMessage.trim() !== '') {
     out.push('', escapeBlockQuote(run.statusMessage));
   }
-  out.push('', footer(run, ctx));
+  const next = nextStep(run, ctx);
+  if (next !== undefined) out.push('', next);
+  out.push(
+    '',
+    '<details>',
+    // Markdown is not read inside an HTML block: the summary is plain words.
+    `<summary>Details of run ${escapeInline(run.runId).replace(/</g, '&lt;')}</summary>`,
+    '',
+    `| Run | ${codeSpan(run.runId, { inTable: true })} |`,
+    '|---|---|',
+    ...rows,
+    '',
+    '</details>',
+    '',
+    footer(run, ctx),
+  );
   return out.join('\n');
 }
 
 function outcomeSentence(run: RunView): string {
   const { state } = run;
   const title = `**${escapeInline(run.title)}**`;
+  const after = run.runTime === undefined ? '' : ` after ${escapeInline(run.runTime)}`;
   if (state.blocked) return `${state.emoji} The run ${title} is waiting for your input.`;
-  if (state.success === true) return `${state.emoji} The run ${title} succeeded.`;
-  if (state.name === 'CANCELLED') return `${state.emoji} The run ${title} was cancelled.`;
+  if (state.success === true)
+    return `${state.emoji} The run ${title} succeeded${run.runTime === undefined ? '' : ` in ${escapeInline(run.runTime)}`}.`;
+  if (state.name === 'CANCELLED') return `${state.emoji} The run ${title} was cancelled${after}.`;
+  if (state.name === 'FAILED') return `${state.emoji} The run ${title} failed${after}.`;
   if (state.success === false)
-    return `${state.emoji} The run ${title} failed (${escapeInline(state.label)}).`;
+    return `${state.emoji} The run ${title} ended with ${escapeInline(state.label.toLowerCase())}${after}.`;
   return `${state.emoji} The run ${title} is now ${escapeInline(state.label)}.`;
 }
 
@@ -131,18 +197,10 @@ export function renderRunOutcome(run: RunView, ctx: RenderContext): string {
   if (run.statusMessage !== undefined && run.statusMessage.trim() !== '') {
     out.push('', escapeBlockQuote(run.statusMessage));
   }
-  const details: string[] = [];
-  if (run.links.length > 0) details.push(`**Links:** ${linksText(run.links)}`);
-  const sessionListed = run.links.some((l) => l.kind === 'session');
-  if (run.sessionLink !== undefined && !sessionListed) {
-    details.push(link('Session', run.sessionLink));
-  }
-  if (run.runTime !== undefined) details.push(`Run time: ${escapeInline(run.runTime)}`);
-  details.push(`Run ${codeSpan(run.runId)}`);
+  const details = [...allLinks(run), `Run ${codeSpan(run.runId)}`];
   out.push('', details.join(' · '));
-  if (run.state.blocked) {
-    out.push('', `Reply with ${codeSpan(`@${ctx.botHandle} <answer>`)} to continue the run.`);
-  }
+  const next = nextStep(run, ctx);
+  if (next !== undefined) out.push('', next);
   return out.join('\n');
 }
 
@@ -163,12 +221,13 @@ export function renderRunList(model: RunListModel): string {
   }
   if (model.filters.name !== undefined) filters.push(codeSpan(`name=${model.filters.name}`));
   if (model.filters.mine === true) filters.push(codeSpan('mine'));
-  const heading = `#### Recent runs${filters.length > 0 ? ` (${filters.join(' ')})` : ''}`;
+  const where = model.scope === 'place' ? ' in this repository' : '';
+  const heading = `#### Recent runs${where}${filters.length > 0 ? ` (${filters.join(' ')})` : ''}`;
   if (model.runs.length === 0) return `${heading}\n\nNo runs match.`;
   const rows = model.runs.map((run) => {
     const title = link(run.title, run.sessionLink);
     const state = `${run.state.emoji} ${escapeInline(run.state.label)}`;
-    const updated = run.updatedAt === undefined ? '' : escapeInline(run.updatedAt);
+    const updated = escapeInline(run.updatedAgo ?? run.updatedAt ?? '');
     return `| ${state} | ${title} | ${codeSpan(run.runId, { inTable: true })} | ${personQuiet(run.requester)} | ${updated} |`;
   });
   const out = [

@@ -9,7 +9,7 @@ import type { OutboxPayload, RunRecord } from '../../core/ports/index.js';
 import { runOutcomeMessage, runStatusMessage } from '../../core/message/render-model.js';
 import { stateView } from '../../core/message/state-view.js';
 import { viewOf } from '../../core/message/run-view.js';
-import { outcomeReaction } from '../../core/message/state-view.js';
+import { outcomeReaction, supersededBy } from '../../core/message/state-view.js';
 
 /** `notifiedState` value meaning "nothing notified in this episode" (the store keeps ''). */
 export const NOT_NOTIFIED = '';
@@ -127,6 +127,7 @@ export function observeRun(input: {
         runId: record.runId,
         target: record.triggerMessage,
         reaction,
+        replaces: supersededBy(reaction),
         observedAt: now,
       });
     }

@@ -19,6 +19,29 @@ export class RateLimited extends RelayError<'rate_limited'> {
 /** Reads and decisions per observation when the record keeps moving underneath. */
 const MAX_WRITE_ATTEMPTS = 5;
 
+/**
+ * The lifecycle line operators follow a run by: every state change at info, with the run,
+ * its thread and how long since the relay recorded it.
+ */
+export function logStateChange(
+  log: Logger,
+  record: Pick<RunRecord, 'runId' | 'threadKey' | 'state' | 'createdAt'>,
+  state: string,
+  now: number,
+): void {
+  if (state === record.state) return;
+  log.info(
+    {
+      runId: record.runId,
+      threadKey: record.threadKey,
+      from: record.state,
+      state,
+      durationMs: Math.max(0, now - record.createdAt),
+    },
+    'run state changed',
+  );
+}
+
 export function createRunObserver(deps: {
   store: Store;
   agent: AgentService;
@@ -39,15 +62,20 @@ export function createRunObserver(deps: {
       const now = clock.now();
       const outcome = await store.transaction(async (tx) => {
         const record = await tx.runs.get(runId);
-        if (!record) return { queued: 0 };
+        if (!record) return { queued: 0, changed: undefined };
         const observation = observeRun({ record, item, now, intervals });
         if (!(await tx.runs.compareAndUpdate(runId, record, observation.patch))) return 'moved';
         for (const payload of observation.notifications) await tx.outbox.enqueue(payload, now);
         if (observation.changed) stats.changed += 1;
-        return { queued: observation.notifications.length };
+        return {
+          queued: observation.notifications.length,
+          changed: observation.changed ? record : undefined,
+        };
       });
       if (outcome !== 'moved') {
         stats.notifications += outcome.queued;
+        // Logged once the decision is committed, so the log never tells a change that was undone.
+        if (outcome.changed) logStateChange(log, outcome.changed, item.state, now);
         return;
       }
       stats.conflicts += 1;

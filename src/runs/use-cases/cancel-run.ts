@@ -6,11 +6,14 @@
 import type { Trigger } from '../../core/trigger.js';
 import type { RunRecord } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
-import { notice } from '../../core/message/render-model.js';
+import { notice, runChoiceMessage } from '../../core/message/render-model.js';
+import { viewOf } from '../../core/message/run-view.js';
 import { usageFor } from '../../core/command/help-text.js';
-import { currentRunId } from './current-run.js';
+import { resolveRunTarget } from './current-run.js';
 import type { MayCancel, RunsDeps } from '../runs-deps.js';
-import { enqueue, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+import { NOT_HERE, visibilityOf } from './list-runs.js';
+import { invocationFor } from './show-status.js';
+import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
 /**
  * GitHub: the ingress already let only writers through. Slack: the requester, or a user on
@@ -45,64 +48,92 @@ async function cancelWithRetries(deps: RunsDeps, runId: string): Promise<CancelR
   }
 }
 
+/** The metadata of a run the relay has no record of; undefined when the service has none. */
+async function stampOf(
+  deps: RunsDeps,
+  runId: string,
+): Promise<{ metadata?: Record<string, string> | null } | undefined> {
+  try {
+    const item = await deps.agent.getRun(runId);
+    return { metadata: item.metadata ?? null };
+  } catch (err) {
+    if (isServiceError(err) && err.code === 'not_found') return undefined;
+    throw err;
+  }
+}
+
 export async function cancelRun(
   deps: RunsDeps,
   job: TriggerJob,
   runIdArg?: string,
 ): Promise<Effects> {
-  const invocation =
-    job.trigger.platform === 'slack' ? deps.options.commandWord : `@${deps.options.botHandle}`;
-  const runId = runIdArg ?? (await currentRunId(deps, job.threadKey));
-  if (!runId) {
-    return replyWith(
+  const target = await resolveRunTarget(deps, job, 'cancel', runIdArg);
+  if (target.kind === 'none') {
+    const text = target.threadless
+      ? 'You have no live run in this channel to cancel. Name the run, or ask in its thread.'
+      : 'There is no run in this thread to cancel.';
+    return replyPrivately(job, notice('info', text, usageFor('cancel', invocationFor(deps, job))));
+  }
+  if (target.kind === 'choice') {
+    const now = deps.clock.now();
+    const views = target.runs.map((run) =>
+      viewOf(run, { run_id: run.runId, title: run.title, state: run.state }, now),
+    );
+    return replyPrivately(job, runChoiceMessage('cancel', views));
+  }
+  const { runId } = target;
+  const record = await deps.store.runs.get(runId);
+  // A run the relay did not record is placed by its own stamp (or nowhere).
+  const stamped = record ? {} : await stampOf(deps, runId);
+  if (stamped === undefined) {
+    return replyPrivately(
       job,
-      notice(
-        'info',
-        'There is no run in this thread to cancel.',
-        usageFor('cancel', invocation),
-        job.actor,
-      ),
+      notice('info', `The Agent Run Service has no run ${runId}. Check the id with \`list\`.`),
     );
   }
-  const record = await deps.store.runs.get(runId);
+  if (visibilityOf(deps, job, stamped, record) === 'none') {
+    job.log.info({ runId }, 'cancel refused: the run belongs to another place');
+    return replyPrivately(job, notice('info', NOT_HERE));
+  }
+  const named = record ? `“${record.title}”` : `run ${runId}`;
   if (!deps.mayCancel(job.trigger, record)) {
     job.log.info({ runId }, 'cancel refused: not the requester');
-    return replyWith(
+    return replyPrivately(
       job,
       notice(
         'warning',
-        `Only the person who started run ${runId} can cancel it.`,
-        undefined,
-        job.actor,
+        `Only the person who started ${named} can cancel it. Ask them, or someone allowed to cancel any run.`,
       ),
     );
   }
   const result = await cancelWithRetries(deps, runId);
   const texts: Record<Exclude<CancelResult, 'cancelled'>, string> = {
-    pending: `Run ${runId} is still being set up (PENDING) and cannot be cancelled yet. Please try again in a few seconds.`,
-    ended: `Run ${runId} has already ended (or is waiting for input), so there is nothing to cancel.`,
-    not_cancellable: `Run ${runId} is of a kind that cannot be cancelled.`,
-    unknown: `The Agent Run Service has no run ${runId}.`,
+    pending: `${named} is still being set up and cannot be cancelled yet. Try again in a few seconds.`,
+    ended: `${named} has already ended (or is waiting for input), so there is nothing to cancel. Reply in its thread to give it more work.`,
+    not_cancellable: `${named} is of a kind that cannot be cancelled.`,
+    unknown: `The Agent Run Service has no run ${runId}. Check the id with \`list\`.`,
   };
   if (result !== 'cancelled') {
-    return replyWith(
-      job,
-      notice(result === 'pending' ? 'warning' : 'info', texts[result], undefined, job.actor),
-    );
+    return replyPrivately(job, notice(result === 'pending' ? 'warning' : 'info', texts[result]));
   }
   deps.metrics.inc('cancels', { platform: job.trigger.platform });
-  job.log.info({ runId }, 'run cancelled');
+  job.log.info({ runId, threadKey: record?.threadKey ?? job.threadKey }, 'run cancel requested');
   if (record) job.afterCommit.push(() => deps.nudgeTracker(runId));
   const { triggerMessage } = job.trigger;
+  // Its own acknowledgement: 🛑 on the message that asked (Slack), otherwise a short answer.
+  // The run's status message says when it has stopped.
   const confirm: Effects =
-    triggerMessage && job.trigger.kind !== 'cancel_button'
+    triggerMessage && job.trigger.platform === 'slack' && job.trigger.kind !== 'cancel_button'
       ? enqueue({
           kind: 'react',
           destination: { threadKey: job.threadKey },
           target: triggerMessage,
-          reaction: 'accepted',
+          reaction: 'cancel_requested',
         })
-      : replyWith(job, notice('info', `Cancelling run ${runId}.`));
+      : replyPrivately(
+          job,
+          notice('info', `Cancelling ${named}. Its status message will say when it has stopped.`),
+        );
   return async (tx, now) => {
     if (record) {
       await tx.runs.update(runId, { tracked: true, nextCheckAt: now, updatedAt: now });

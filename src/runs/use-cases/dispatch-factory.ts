@@ -13,7 +13,13 @@ import { recordNewRun } from './record-run.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { titleFor } from './start-run.js';
 import { fetchSlackThreadContext } from './thread-context.js';
-import { noEffects, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+import {
+  noEffects,
+  replyPrivately,
+  replyWith,
+  type Effects,
+  type TriggerJob,
+} from './trigger-job.js';
 
 export function pickFactory(alias: string, factories: readonly Factory[]): Factory[] {
   const wanted = alias.replace(/^@/, '').toLowerCase();
@@ -42,7 +48,13 @@ export async function dispatchFactory(
   const factory = exact.length === 1 ? exact[0] : undefined;
   if (!factory) {
     job.log.info({ alias: input.alias, candidates: found.length }, 'factory alias did not resolve');
-    return replyWith(job, factoryChoice(input.alias, exact.length > 1 ? exact : found));
+    const candidates = exact.length > 1 ? exact : found;
+    // Nothing like it: name the factories that exist, so the next try can be right.
+    const available =
+      candidates.length === 0
+        ? await deps.agent.listFactories({}).catch(() => undefined)
+        : undefined;
+    return replyPrivately(job, factoryChoice(input.alias, candidates, available));
   }
   const threadMessages = await fetchSlackThreadContext(deps, job);
   const prompt = buildPrompt({
@@ -63,7 +75,10 @@ export async function dispatchFactory(
     const text = `The Agent Run Service did not confirm the hand-off to ${factory.name}; the run may or may not have started. Check the list of runs before asking again.`;
     return replyWith(job, notice('warning', text, undefined, job.actor));
   }
-  job.log.info({ runId: dispatched.run_id, factory: factory.uid }, 'dispatched to factory');
+  job.log.info(
+    { runId: dispatched.run_id, state: dispatched.state, factory: factory.uid },
+    'run created',
+  );
   // Model/env/skill do not travel with a dispatch: only the factory is reported.
   const applied = appliedSettings(
     { factory: input.inline.factory },

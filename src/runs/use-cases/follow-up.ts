@@ -10,10 +10,27 @@ import { isRunMode } from '../../core/command/run-modes.js';
 import type { RunRecord } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
 import { followupSentMessage, notice } from '../../core/message/render-model.js';
+import { parseIsoDuration } from '../../core/message/duration.js';
+import { stateView } from '../../core/message/state-view.js';
 import { NOT_NOTIFIED } from '../tracker/detect-changes.js';
 import { viewOf } from '../../core/message/run-view.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { enqueue, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+
+/**
+ * A follow-up to an ended run starts a new execution, whose run_time starts again: the one
+ * that ended is kept (added to the earlier ones) for the run time over all executions.
+ */
+async function endedExecutionMs(deps: RunsDeps, run: RunRecord): Promise<number | undefined> {
+  // The record may not have seen the end yet: the service says.
+  try {
+    const item = await deps.agent.getRun(run.runId);
+    if (!stateView(item.state).ended || !item.run_time) return undefined;
+    return parseIsoDuration(item.run_time);
+  } catch {
+    return undefined; // the total is a courtesy; the follow-up matters more
+  }
+}
 
 export async function followUp(
   deps: RunsDeps,
@@ -23,6 +40,7 @@ export async function followUp(
 ): Promise<Effects> {
   const body: FollowupRequest = { message: input.prompt };
   if (input.inline.mode && isRunMode(input.inline.mode)) body.mode = input.inline.mode;
+  const ended = await endedExecutionMs(deps, run);
   try {
     await deps.agent.sendFollowup(run.runId, body);
   } catch (err) {
@@ -57,6 +75,21 @@ export async function followUp(
           input.prompt,
         ),
       );
+  // The run now shows its state on the new message: the earlier one loses what said the run
+  // was seen or waiting (an earlier outcome there stays: it is still true of that episode).
+  const earlier = run.triggerMessage;
+  const moved =
+    earlier !== undefined &&
+    trigger.triggerMessage !== undefined &&
+    earlier.id !== trigger.triggerMessage.id;
+  const clearEarlier: Effects = moved
+    ? enqueue({
+        kind: 'react',
+        destination: { threadKey: job.threadKey },
+        target: earlier,
+        replaces: ['seen', 'accepted', 'blocked'],
+      })
+    : async () => {};
   return async (tx, now) => {
     const interval = deps.options.pollIntervalMs;
     await tx.runs.update(run.runId, {
@@ -64,9 +97,11 @@ export async function followUp(
       nextCheckAt: now,
       checkIntervalMs: interval,
       notifiedState: NOT_NOTIFIED,
+      ...(ended === undefined ? {} : { earlierRunMs: (run.earlierRunMs ?? 0) + ended }),
       ...(trigger.triggerMessage ? { triggerMessage: trigger.triggerMessage } : {}),
       updatedAt: now,
     });
+    await clearEarlier(tx, now);
     await confirm(tx, now);
   };
 }

@@ -11,7 +11,15 @@ import { cancelRun } from './cancel-run.js';
 import { routeCommand } from './route-command.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { decideFailure } from './service-failure.js';
-import { noEffects, prepareJob, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+import {
+  noEffects,
+  prepareJob,
+  privateDestination,
+  replyPrivately,
+  replyWith,
+  type Effects,
+  type TriggerJob,
+} from './trigger-job.js';
 
 /** How a person addresses the bot here: the slash command on Slack, the @-handle on GitHub. */
 function invocationOf(deps: RunsDeps, job: TriggerJob): string {
@@ -35,7 +43,17 @@ async function decide(deps: RunsDeps, job: TriggerJob): Promise<Effects> {
       return noEffects;
     case 'reply':
       if (parsed.reply.type === 'help') return replyWith(job, helpMessage(invocationOf(deps, job)));
-      return replyWith(job, notice('error', parsed.reply.message, parsed.reply.usage, job.actor));
+      // A mistake concerns the one who made it: privately on Slack (GitHub has no private
+      // answer, so there the person is mentioned).
+      return replyPrivately(
+        job,
+        notice(
+          'error',
+          parsed.reply.message,
+          parsed.reply.usage,
+          job.trigger.platform === 'github' ? job.actor : undefined,
+        ),
+      );
     case 'command':
       return routeCommand(deps, job, parsed.command);
   }
@@ -56,7 +74,7 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
   await deps.store.transaction(async (tx) => {
     if (decision.message) {
       await tx.outbox.enqueue(
-        { kind: 'post', destination: job.reply, message: decision.message },
+        { kind: 'post', destination: privateDestination(job), message: decision.message },
         now,
       );
     }

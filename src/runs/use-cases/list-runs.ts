@@ -1,64 +1,138 @@
 /**
- * `list [state=…] [name=…] [mine]`: recent runs from the service with the filters; `mine`
- * keeps the runs this person started through the relay (our `relay_actor` stamp, or our
- * own record of the requester). At most LIST_SHOWN runs are shown.
+ * `list [state=…] [name=…] [mine]`: recent runs, only those the place asked in may see.
+ *
+ * - `list`: the runs started from this channel or this repository (our records, or the
+ *   `relay_thread` stamp of a run another replica or an older database recorded).
+ * - `list mine`: the asker's own runs. On Slack across every place, answered privately; on
+ *   GitHub, which has no private answer, within this repository.
+ * - Runs the relay did not start (no record, no stamp) appear only when an admin (a user who
+ *   may cancel anyone's runs) asks in a direct message, where everything is listed.
+ *
+ * The service cannot filter on metadata, so the newest LIST_SCAN runs are read and filtered
+ * here; at most LIST_SHOWN are shown.
  */
 import type { RunItem } from '../../agent/schemas.js';
 import type { Command } from '../../core/command/command.js';
 import { listMessage } from '../../core/message/render-model.js';
+import type { RunRecord } from '../../core/ports/index.js';
+import { decodeThreadKey, settingsScopeOf } from '../../core/thread-key.js';
 import { actorTag } from './run-metadata.js';
 import { viewOf } from '../../core/message/run-view.js';
 import type { RunsDeps } from '../runs-deps.js';
-import { replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+import { privateDestination, enqueue, type Effects, type TriggerJob } from './trigger-job.js';
 
 export const LIST_SHOWN = 10;
-/** How many recent runs `mine` looks through. */
-export const MINE_SCAN = 100;
+/** How many recent runs a list looks through for the ones this place may see. */
+export const LIST_SCAN = 200;
 
 type ListCommand = Extract<Command, { type: 'list' }>;
+
+/** Who sees the answer, and so which runs it may hold. */
+export type ListAudience =
+  /** Everyone in this place: its own runs. */
+  | { kind: 'place'; scope: string }
+  /** The asker alone: their runs from every place. */
+  | { kind: 'asker' }
+  /** An admin in a direct message: every run the service has. */
+  | { kind: 'admin' };
+
+function isDirectMessage(job: TriggerJob): boolean {
+  if (job.trigger.kind === 'direct_message') return true;
+  const addr = decodeThreadKey(job.threadKey);
+  return addr?.platform === 'slack' && addr.channel.startsWith('D');
+}
+
+export function listAudience(deps: RunsDeps, job: TriggerJob, mine: boolean): ListAudience {
+  const { trigger } = job;
+  const admin =
+    trigger.platform === 'slack' && deps.options.slackAllowedUsers.includes(trigger.actor.id);
+  if (admin && isDirectMessage(job) && !mine) return { kind: 'admin' };
+  if (mine && trigger.platform === 'slack') return { kind: 'asker' };
+  return { kind: 'place', scope: trigger.settingsScope };
+}
+
+/** The place a run was started from: our record's thread, else the run's own stamp. */
+function placeOf(
+  run: Pick<RunItem, 'metadata'>,
+  record: RunRecord | undefined,
+): string | undefined {
+  const key = record?.threadKey ?? run.metadata?.relay_thread;
+  return key === undefined ? undefined : settingsScopeOf(key);
+}
+
+function startedBy(
+  run: Pick<RunItem, 'metadata'>,
+  record: RunRecord | undefined,
+  job: TriggerJob,
+): boolean {
+  if (run.metadata?.relay_actor === actorTag(job.trigger)) return true;
+  return (
+    record !== undefined &&
+    record.platform === job.trigger.platform &&
+    record.requester.id === job.trigger.actor.id
+  );
+}
+
+/**
+ * Whether one run (named by its id) may be shown to whoever asked here: `here` when it was
+ * started from this place; `asker` (privately, Slack only) when the asker started it, or an
+ * admin asks in a direct message; otherwise `none`: the same rule as `list`.
+ */
+export type Visibility = 'here' | 'asker' | 'none';
+
+export function visibilityOf(
+  deps: RunsDeps,
+  job: TriggerJob,
+  run: Pick<RunItem, 'metadata'>,
+  record: RunRecord | undefined,
+): Visibility {
+  if (listAudience(deps, job, false).kind === 'admin') return 'asker';
+  if (placeOf(run, record) === job.trigger.settingsScope) return 'here';
+  if (job.trigger.platform === 'slack' && startedBy(run, record, job)) return 'asker';
+  return 'none';
+}
+
+export const NOT_HERE =
+  'That run was not started here. Ask about it in the channel or repository it was started from.';
 
 export async function listRuns(
   deps: RunsDeps,
   job: TriggerJob,
   command: ListCommand,
 ): Promise<Effects> {
+  const audience = listAudience(deps, job, command.mine);
   const page = await deps.agent.listRuns({
-    limit: command.mine ? MINE_SCAN : LIST_SHOWN + 1,
+    limit: audience.kind === 'admin' ? LIST_SHOWN + 1 : LIST_SCAN,
     ...(command.state && command.state.length > 0 ? { state: command.state } : {}),
     ...(command.name ? { name: command.name } : {}),
     sort_by: 'created_at',
     sort_order: 'desc',
   });
-  let runs: RunItem[] = page.runs;
-  if (command.mine) {
-    const tag = actorTag(job.trigger);
-    const mine: RunItem[] = [];
-    for (const run of runs) {
-      if (run.metadata?.relay_actor === tag) {
-        mine.push(run);
-        continue;
-      }
-      const record = await deps.store.runs.get(run.run_id);
-      if (
-        record &&
-        record.platform === job.trigger.platform &&
-        record.requester.id === job.trigger.actor.id
-      ) {
-        mine.push(run);
-      }
-    }
-    runs = mine;
-  }
-  const truncated = runs.length > LIST_SHOWN || (page.hasNextPage && !command.mine);
+  const records = new Map(
+    (await deps.store.runs.getMany(page.runs.map((r) => r.run_id))).map((r) => [r.runId, r]),
+  );
+  const visible = page.runs.filter((run) => {
+    const record = records.get(run.run_id);
+    if (audience.kind === 'admin') return true;
+    if (command.mine && !startedBy(run, record, job)) return false;
+    if (audience.kind === 'asker') return true;
+    return placeOf(run, record) === audience.scope;
+  });
+  const truncated = visible.length > LIST_SHOWN || page.hasNextPage;
   const now = deps.clock.now();
-  const views = [];
-  for (const run of runs.slice(0, LIST_SHOWN)) {
-    views.push(viewOf(await deps.store.runs.get(run.run_id), run, now));
-  }
+  const views = visible
+    .slice(0, LIST_SHOWN)
+    .map((run) => viewOf(records.get(run.run_id), run, now));
   const filters = {
     ...(command.state && command.state.length > 0 ? { state: command.state } : {}),
     ...(command.name ? { name: command.name } : {}),
     ...(command.mine ? { mine: true } : {}),
   };
-  return replyWith(job, listMessage(views, filters, truncated));
+  job.log.debug({ audience: audience.kind, shown: views.length }, 'runs listed');
+  const destination = audience.kind === 'place' ? job.reply : privateDestination(job);
+  return enqueue({
+    kind: 'post',
+    destination,
+    message: listMessage(views, filters, truncated, audience.kind),
+  });
 }

@@ -1,31 +1,77 @@
-/** `status` / `status <run_id>`: the run's state, links and settings, as a reply. */
+/**
+ * `status` / `status <run_id>`: look at the run now and bring its one status message up to
+ * date (the same observation the tracker makes, so the outcome reply and reactions follow
+ * if it just ended), then answer the asker briefly. A second copy of the status message
+ * would go stale the moment the run moves on, so none is posted.
+ */
 import { usageFor } from '../../core/command/help-text.js';
-import { notice, runStatusMessage } from '../../core/message/render-model.js';
-import { currentRunId } from './current-run.js';
+import { notice, runBriefMessage, runChoiceMessage } from '../../core/message/render-model.js';
 import { viewOf } from '../../core/message/run-view.js';
+import { observeRun } from '../tracker/detect-changes.js';
+import { logStateChange } from '../tracker/observe.js';
 import type { RunsDeps } from '../runs-deps.js';
-import { replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+import { resolveRunTarget } from './current-run.js';
+import { NOT_HERE, visibilityOf } from './list-runs.js';
+import { replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
+
+export function invocationFor(deps: RunsDeps, job: TriggerJob): string {
+  return job.trigger.platform === 'slack' ? deps.options.commandWord : `@${deps.options.botHandle}`;
+}
 
 export async function showStatus(
   deps: RunsDeps,
   job: TriggerJob,
   runIdArg?: string,
 ): Promise<Effects> {
-  const runId = runIdArg ?? (await currentRunId(deps, job.threadKey));
-  if (!runId) {
-    const invocation =
-      job.trigger.platform === 'slack' ? deps.options.commandWord : `@${deps.options.botHandle}`;
-    return replyWith(
-      job,
-      notice(
-        'info',
-        'There is no run in this thread yet.',
-        usageFor('status', invocation),
-        job.actor,
-      ),
-    );
+  const target = await resolveRunTarget(deps, job, 'status', runIdArg);
+  const now = deps.clock.now();
+  if (target.kind === 'none') {
+    const text = target.threadless
+      ? 'You have no live run in this channel. Name the run, or ask in its thread.'
+      : 'There is no run in this thread yet.';
+    return replyPrivately(job, notice('info', text, usageFor('status', invocationFor(deps, job))));
   }
-  const item = await deps.agent.getRun(runId);
-  const record = await deps.store.runs.get(runId);
-  return replyWith(job, runStatusMessage(viewOf(record, item, deps.clock.now())));
+  if (target.kind === 'choice') {
+    const views = target.runs.map((run) =>
+      viewOf(run, { run_id: run.runId, title: run.title, state: run.state }, now),
+    );
+    return replyPrivately(job, runChoiceMessage('status', views));
+  }
+  const item = await deps.agent.getRun(target.runId);
+  const record = await deps.store.runs.get(target.runId);
+  // What another place started is not shown here (see list-runs.ts).
+  if (visibilityOf(deps, job, item, record) === 'none') {
+    job.log.info({ runId: target.runId }, 'status refused: the run belongs to another place');
+    return replyPrivately(job, notice('info', NOT_HERE));
+  }
+  const brief = replyPrivately(
+    job,
+    runBriefMessage(viewOf(record, item, now), record ? (record.statusMessage ?? {}) : undefined),
+  );
+  if (!record) return brief;
+  return async (tx, at) => {
+    const current = await tx.runs.get(target.runId);
+    if (current) {
+      const observation = observeRun({
+        record: current,
+        item,
+        now: at,
+        intervals: {
+          baseMs: deps.options.pollIntervalMs,
+          maxMs: deps.options.maxCheckIntervalMs,
+          blockedMs: deps.options.blockedCheckIntervalMs,
+        },
+      });
+      // A compare-and-set, as the tracker writes: when a tracker (here or on another replica)
+      // recorded the change first, this one queues nothing and the change is told once.
+      if (
+        observation.changed &&
+        (await tx.runs.compareAndUpdate(target.runId, current, observation.patch))
+      ) {
+        logStateChange(job.log, current, item.state, at);
+        for (const payload of observation.notifications) await tx.outbox.enqueue(payload, at);
+      }
+    }
+    await brief(tx, at);
+  };
 }

@@ -51,6 +51,19 @@ export function replyWith(job: TriggerJob, message: MessageModel): Effects {
   return enqueue({ kind: 'post', destination: job.reply, message });
 }
 
+/**
+ * An answer meant for the asker alone: private on Slack (ephemeral, in the thread it was
+ * asked in); GitHub has no private answer, so it is a reply in the conversation there.
+ */
+export function privateDestination(job: TriggerJob): Destination {
+  if (job.trigger.platform !== 'slack') return job.reply;
+  return { threadKey: job.threadKey, privateTo: job.trigger.actor.id };
+}
+
+export function replyPrivately(job: TriggerJob, message: MessageModel): Effects {
+  return enqueue({ kind: 'post', destination: privateDestination(job), message });
+}
+
 export async function prepareJob(deps: RunsDeps, item: InboxItem): Promise<TriggerJob> {
   const { trigger } = item;
   const threadKey = await deps.store.threads.resolve(trigger.threadKey);

@@ -82,8 +82,19 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     };
     switch (payload.kind) {
       case 'react': {
-        if (!payload.target || !payload.reaction) throw new ParkNow('react without target');
-        await notifier.react(payload.target, payload.reaction);
+        const replaces = payload.replaces ?? [];
+        if (!payload.target || (!payload.reaction && replaces.length === 0)) {
+          throw new ParkNow('react without target or reaction');
+        }
+        if (!payload.reaction) {
+          await notifier.unreact?.(payload.target, replaces);
+          return;
+        }
+        await notifier.react(
+          payload.target,
+          payload.reaction,
+          replaces.length > 0 ? { replaces } : undefined,
+        );
         return;
       }
       case 'post': {

@@ -4,3 +4,5 @@
 export const CANCEL_ACTION_ID = 'agent_relay_cancel';
 /** The "Open session" link button (acknowledged, nothing else). */
 export const OPEN_SESSION_ACTION_ID = 'agent_relay_open_session';
+/** The Status button of a run choice (`status` without an id, several live runs). */
+export const STATUS_ACTION_ID = 'agent_relay_status';

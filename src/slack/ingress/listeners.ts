@@ -8,7 +8,7 @@ import type { Trigger } from '../../core/trigger.js';
 import { RelayError } from '../../core/relay-error.js';
 import type { Allowlists } from './access.js';
 import { checkAccess, refusalText } from './access.js';
-import { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID } from '../api/action-ids.js';
+import { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID, STATUS_ACTION_ID } from '../api/action-ids.js';
 import type { IdentityResolver } from '../api/identity.js';
 import {
   AppMentionEvent,
@@ -21,7 +21,7 @@ import {
 } from './payloads.js';
 import type { Conversion, ConvertContext, Origin } from './conversion.js';
 import { fromAppMention, fromMessage } from './to-trigger.js';
-import { fromCancelButton, fromSlashCommand } from './to-trigger-interactive.js';
+import { fromRunButton, fromSlashCommand } from './to-trigger-interactive.js';
 
 /** Tell one person something only they see (refusals); best effort, never blocks the ack. */
 export type Whisper = (
@@ -152,37 +152,49 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     await ack();
   });
 
-  app.action(CANCEL_ACTION_ID, async ({ body, action, ack }) => {
-    const payload = BlockActions.safeParse(body);
-    const button = ButtonAction.safeParse(action);
-    const runId = RunId.safeParse(button.data?.value);
-    if (!payload.success || !button.success || !runId.success) {
-      log.warn({}, 'Slack Cancel button payload not understood; ignored');
-      return ack();
-    }
-    const conv = fromCancelButton(
-      payload.data,
-      { runId: runId.data, ...(button.data.action_ts ? { actionTs: button.data.action_ts } : {}) },
-      await context(),
-    );
-    if (conv.type === 'ignore') return ack();
-    const where = origin(conv);
-    const denial = checkAccess(deps.allowlists, conv);
-    if (denial !== undefined) {
+  const runButtons = [
+    [CANCEL_ACTION_ID, 'cancel'],
+    [STATUS_ACTION_ID, 'status'],
+  ] as const;
+  for (const [actionId, which] of runButtons)
+    app.action(actionId, async ({ body, action, ack }) => {
+      const payload = BlockActions.safeParse(body);
+      const button = ButtonAction.safeParse(action);
+      const runId = RunId.safeParse(button.data?.value);
+      if (!payload.success || !button.success || !runId.success) {
+        log.warn({ which }, 'Slack run button payload not understood; ignored');
+        return ack();
+      }
+      const conv = fromRunButton(
+        payload.data,
+        {
+          runId: runId.data,
+          ...(button.data.action_ts ? { actionTs: button.data.action_ts } : {}),
+        },
+        await context(),
+        which,
+      );
+      if (conv.type === 'ignore') return ack();
+      const where = origin(conv);
+      const denial = checkAccess(deps.allowlists, conv);
+      if (denial !== undefined) {
+        await ack();
+        deps.whisper(where, refusalText(denial));
+        return;
+      }
+      try {
+        await accept(conv.trigger);
+      } catch (err) {
+        log.error(
+          { err, deliveryId: conv.trigger.deliveryId },
+          'Slack run button could not be queued',
+        );
+        await ack();
+        deps.whisper(where, BUSY);
+        return;
+      }
       await ack();
-      deps.whisper(where, refusalText(denial));
-      return;
-    }
-    try {
-      await accept(conv.trigger);
-    } catch (err) {
-      log.error({ err, deliveryId: conv.trigger.deliveryId }, 'Slack Cancel could not be queued');
-      await ack();
-      deps.whisper(where, BUSY);
-      return;
-    }
-    await ack();
-  });
+    });
 
   // A link button still sends an interaction, which must be acknowledged.
   app.action(OPEN_SESSION_ACTION_ID, async ({ ack }) => {

@@ -73,6 +73,7 @@ export const BlockActions = z.object({
       channel_id: SlackId.optional(),
       message_ts: SlackTs.optional(),
       thread_ts: SlackTs.optional(),
+      is_ephemeral: z.boolean().optional(),
     })
     .optional(),
   message: z.object({ ts: SlackTs, thread_ts: SlackTs.optional() }).optional(),

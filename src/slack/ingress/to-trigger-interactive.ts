@@ -50,11 +50,15 @@ export function fromSlashCommand(body: SlashCommand, ctx: ConvertContext): Conve
   return { type: 'trigger', trigger, channel: body.channel_id, user: body.user_id };
 }
 
-/** The Cancel button on a status message: `cancel <runId>`, answered to the clicker only. */
-export function fromCancelButton(
+/**
+ * A run's button: Cancel on a status message or a run choice (`cancel <runId>`), Status on a
+ * run choice (`status <runId>`); answered to the clicker only.
+ */
+export function fromRunButton(
   body: BlockActions,
   action: { runId: string; actionTs?: string },
   ctx: ConvertContext,
+  which: 'cancel' | 'status' = 'cancel',
 ): Conversion {
   const channel = body.channel?.id ?? body.container?.channel_id;
   const ts = body.message?.ts ?? body.container?.message_ts;
@@ -62,16 +66,21 @@ export function fromCancelButton(
   if (channel === undefined || ts === undefined || team === undefined) {
     return ignore('button outside a message');
   }
-  const threadTs = body.message?.thread_ts ?? body.container?.thread_ts ?? ts;
+  // A button on a private answer (a run choice) sits on no message others see: answer in
+  // the thread it was asked in, or in the channel.
+  const ephemeral = body.container?.is_ephemeral === true && body.message === undefined;
+  const threadTs = ephemeral
+    ? (body.container?.thread_ts ?? '')
+    : (body.message?.thread_ts ?? body.container?.thread_ts ?? ts);
   const delivery = action.actionTs ?? body.trigger_id;
   if (delivery === undefined) return ignore('no action id');
   const name = body.user.username ?? body.user.name;
   const trigger: Trigger = {
     platform: 'slack',
-    kind: 'cancel_button',
+    kind: which === 'cancel' ? 'cancel_button' : 'status_button',
     threadKey: slackThreadKey(team, channel, threadTs),
     actor: { id: body.user.id, ...(name === undefined ? {} : { name }) },
-    text: `cancel ${action.runId}`,
+    text: `${which} ${action.runId}`,
     addressed: true,
     context: {},
     deliveryId: `action:${delivery}`,
@@ -80,5 +89,11 @@ export function fromCancelButton(
     replyPrivatelyTo: body.user.id,
     runId: action.runId,
   };
-  return { type: 'trigger', trigger, channel, user: body.user.id, ...replyThread(ts, threadTs) };
+  return {
+    type: 'trigger',
+    trigger,
+    channel,
+    user: body.user.id,
+    ...replyThread(ts, threadTs === '' ? undefined : threadTs),
+  };
 }

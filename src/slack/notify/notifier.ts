@@ -3,6 +3,7 @@
  * thread's earlier messages. Every failure leaves as a `DeliveryError` at once (a 429 with
  * its Retry-After), so the outbox decides when to try again.
  */
+import { createHash } from 'node:crypto';
 import type { MessageModel, ReactionName } from '../../core/message/message-model.js';
 import type {
   Clock,
@@ -11,6 +12,7 @@ import type {
   Notifier,
   PostOptions,
   PostResult,
+  ReactOptions,
 } from '../../core/ports/index.js';
 import { DeliveryError } from '../../core/ports/index.js';
 import type { MessageRef } from '../../core/trigger.js';
@@ -42,6 +44,7 @@ export type SlackNotifier = Notifier & { readonly platform: 'slack' };
 export const REACTION_EMOJI: Record<ReactionName, string> = {
   seen: 'eyes',
   accepted: 'ok_hand',
+  cancel_requested: 'octagonal_sign',
   succeeded: 'white_check_mark',
   failed: 'x',
   blocked: 'double_vertical_bar',
@@ -72,6 +75,23 @@ const MarkedMessages = z.object({
 const MAX_LOOKUP_PAGES = 5;
 const PostedEphemeral = z.object({ message_ts: z.string().optional() });
 
+/**
+ * What each recent message of ours says (a hash of its rendering), so that an edit to the
+ * same words is skipped. Bounded; after a restart the first edit of a message is sent anyway.
+ */
+function createShownMemo(limit = 2_000) {
+  const seen = new Map<string, string>();
+  const digest = (text: string) => createHash('sha256').update(text).digest('base64');
+  return {
+    says: (id: string, text: string) => seen.get(id) === digest(text),
+    remember(id: string, text: string): void {
+      seen.delete(id);
+      seen.set(id, digest(text));
+      if (seen.size > limit) seen.delete(seen.keys().next().value as string);
+    },
+  };
+}
+
 /** Slack rejected our blocks (a renderer bug): the words still reach the person. */
 const BLOCKS_REJECTED = new Set(['invalid_blocks', 'invalid_blocks_format']);
 
@@ -83,6 +103,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
     timeoutMs: deps.timeoutMs,
   });
   const log = deps.logger.child({ component: 'slack-notifier' });
+  const shown = createShownMemo();
   const bounds = {
     maxMessages: deps.maxThreadMessages ?? 30,
     maxChars: deps.maxThreadChars ?? 8_000,
@@ -153,6 +174,24 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
     }
   }
 
+  /** Take our reactions off a message; one that is not there is no error. */
+  async function removeReactions(
+    target: MessageRef,
+    reactions: readonly ReactionName[],
+  ): Promise<void> {
+    const { channel, ts } = parseMessageId(target);
+    const names = new Set(reactions.map((r) => REACTION_EMOJI[r]));
+    for (const name of names) {
+      try {
+        await client.reactions.remove({ channel, timestamp: ts, name });
+      } catch (err) {
+        const code = slackErrorName(err);
+        if (code === 'no_reaction' || code === 'message_not_found') continue;
+        throw toDeliveryError(err, 'reactions.remove');
+      }
+    }
+  }
+
   return {
     platform: 'slack',
 
@@ -212,12 +251,16 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       if (!posted.success) {
         throw new DeliveryError('unknown', 'Slack chat.postMessage: answered without a ts', false);
       }
+      shown.remember(messageId(addr.channel, posted.data.ts), JSON.stringify(message));
       return answer(posted.data.ts);
     },
 
     async update(ref: MessageRef, model: MessageModel): Promise<void> {
       const { channel, ts } = parseMessageId(ref);
       const message = renderSlackMessage(model);
+      // An edit to what the message already says would change nothing: no request.
+      const rendered = JSON.stringify(message);
+      if (shown.says(ref.id, rendered)) return;
       await call(
         'chat.update',
         (m) =>
@@ -229,10 +272,20 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
           }),
         message,
       );
+      shown.remember(ref.id, rendered);
     },
 
-    async react(target: MessageRef, reaction: ReactionName): Promise<void> {
+    async unreact(target: MessageRef, reactions: readonly ReactionName[]): Promise<void> {
+      await removeReactions(target, reactions);
+    },
+
+    async react(target: MessageRef, reaction: ReactionName, options?: ReactOptions): Promise<void> {
       const { channel, ts } = parseMessageId(target);
+      const keep = REACTION_EMOJI[reaction];
+      await removeReactions(
+        target,
+        (options?.replaces ?? []).filter((r) => REACTION_EMOJI[r] !== keep),
+      );
       try {
         await client.reactions.add({ channel, timestamp: ts, name: REACTION_EMOJI[reaction] });
       } catch (err) {

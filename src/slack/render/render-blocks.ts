@@ -11,6 +11,7 @@ import type { MessageModel } from '../../core/message/message-model.js';
 import type { KnownBlock } from './blocks.js';
 import { LIMITS, capBlocks } from './blocks.js';
 import { truncateMrkdwn } from './mrkdwn.js';
+import { renderRunBrief, renderRunChoice } from './render-brief.js';
 import { renderRunList } from './render-list.js';
 import { renderConfig, renderFactoryChoice, renderHelp, renderNotice } from './render-notices.js';
 import type { Rendered } from './render-run.js';
@@ -42,6 +43,10 @@ function renderAny(model: MessageModel): Rendered {
       return renderNotice(model);
     case 'factory_choice':
       return renderFactoryChoice(model);
+    case 'run_brief':
+      return renderRunBrief(model);
+    case 'run_choice':
+      return renderRunChoice(model);
   }
 }
 

@@ -18,8 +18,14 @@ function filtersText(filters: RunList['filters']): string {
   }
   if (filters.name !== undefined) parts.push(`name=${escapeMrkdwn(filters.name)}`);
   if (filters.mine === true) parts.push('mine');
-  return parts.length === 0 ? 'all recent runs' : `filters: ${parts.join(' ')}`;
+  return parts.length === 0 ? '' : `filters: ${parts.join(' ')}`;
 }
+
+const SCOPE_TEXT: Record<NonNullable<RunList['scope']>, string> = {
+  place: 'started in this channel',
+  asker: 'yours, from every channel',
+  admin: 'every run the service has',
+};
 
 function runLine(run: RunView): string {
   const name = truncatePlain(oneLine(run.title) || run.runId, 150);
@@ -30,13 +36,19 @@ function runLine(run: RunView): string {
     code(run.runId),
     ...(run.requester === undefined ? [] : [`by ${person(run.requester)}`]),
     ...(run.runTime === undefined ? [] : [escapeMrkdwn(run.runTime)]),
+    ...(run.updatedAgo === undefined ? [] : [escapeMrkdwn(run.updatedAgo)]),
   ];
   return `${titled}\n${details.join(' · ')}`;
 }
 
 export function renderRunList(model: RunList): Rendered {
   const shown = model.runs.slice(0, MAX_RUNS);
-  const blocks: KnownBlock[] = [header('Recent runs'), context([filtersText(model.filters)])];
+  const about = [model.scope ? SCOPE_TEXT[model.scope] : '', filtersText(model.filters)];
+  const said = about.filter((t) => t !== '');
+  const blocks: KnownBlock[] = [
+    header('Recent runs'),
+    context([said.length > 0 ? said.join(' · ') : 'all recent runs']),
+  ];
   if (shown.length === 0) blocks.push(section('No runs match.'));
   for (const run of shown) blocks.push(section(runLine(run)));
   if (model.truncated || model.runs.length > shown.length) {

@@ -83,7 +83,12 @@ export function renderNotice(model: Of<'notice'>): Rendered {
 export function renderFactoryChoice(model: Of<'factory_choice'>): Rendered {
   const alias = code(model.alias);
   if (model.candidates.length === 0) {
-    const text = `No factory matches ${alias}. Check the alias and try again.`;
+    const known = (model.available ?? []).filter((f) => f.alias !== undefined).slice(0, 20);
+    const choices =
+      known.length === 0
+        ? ' Check the alias and try again.'
+        : ` Factories you can name: ${known.map((f) => `${code(`@${f.alias ?? ''}`)} (${escapeMrkdwn(truncatePlain(oneLine(f.name), 60))})`).join(', ')}.`;
+    const text = `No factory matches ${alias}.${choices}`;
     return { text, blocks: [section(`🏭 ${text}`)] };
   }
   const lines = model.candidates.slice(0, 20).map((c) => {

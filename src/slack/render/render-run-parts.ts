@@ -34,18 +34,28 @@ const SOURCE_LABEL: Record<AppliedSetting['source'], string> = {
   service: 'service default',
 };
 
-/** `<@U…>` for a Slack person, the escaped name (or id) for anyone else. */
+/** `<@U…>` for a Slack person; a GitHub person by login, saying where it is from. */
 export function person(p: PersonView): string {
   if (p.platform === 'slack') return mentionUser(p.id, p.name);
-  return escapeMrkdwn(p.name ?? p.id);
+  return escapeMrkdwn(`@${p.id} (GitHub)`);
 }
 
-/** "model `x` (inline)" for each applied setting, plus the factory. */
+/**
+ * "model `x` _(inline)_" for each setting someone chose, plus the factory; what the service
+ * chose is said once: "_service defaults:_ skill, env `e-1`".
+ */
 export function settingsParts(run: RunView): string[] {
-  const parts = run.applied.map((s) => {
-    const value = s.value === undefined ? '' : ` ${code(truncatePlain(s.value, 120))}`;
-    return `${s.key}${value} _(${SOURCE_LABEL[s.source]})_`;
-  });
+  const value = (v: string | undefined) =>
+    v === undefined ? '' : ` ${code(truncatePlain(v, 120))}`;
+  const parts = run.applied
+    .filter((s) => s.source !== 'service')
+    .map((s) => `${s.key}${value(s.value)} _(${SOURCE_LABEL[s.source]})_`);
+  const byService = run.applied.filter((s) => s.source === 'service');
+  if (byService.length > 0) {
+    parts.push(
+      `_service defaults:_ ${byService.map((s) => `${s.key}${value(s.value)}`).join(', ')}`,
+    );
+  }
   const f = run.factory;
   if (f !== undefined && !run.applied.some((s) => s.key === 'factory')) {
     const name = f.name ?? f.alias;
@@ -109,6 +119,13 @@ export function runButtons(run: RunView, withCancel: boolean): KnownBlock | unde
     buttons.push(button);
   }
   return buttons.length === 0 ? undefined : actions('agent_relay_run_actions', buttons);
+}
+
+/** What a person can do after a run that did not succeed (a thread reply is a follow-up). */
+export function nextStepText(run: RunView): string | undefined {
+  if (run.state.success !== false) return undefined;
+  const again = run.state.name === 'CANCELLED' ? 'to resume it' : 'to retry with more guidance';
+  return `*Next:* Reply in this thread ${again}, or start over with ${code('new <prompt>')}.`;
 }
 
 /** The service's status message, quoted, when it matters (failure, BLOCKED). */

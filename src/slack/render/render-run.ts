@@ -9,6 +9,7 @@ import { code, escapeMrkdwn, oneLine, quote, truncatePlain } from './mrkdwn.js';
 import {
   artifactLinks,
   linksSection,
+  nextStepText,
   person,
   runButtons,
   runContextParts,
@@ -34,6 +35,11 @@ function stateLine(run: RunView): string {
   return run.runTime === undefined ? label : `${label} · ${escapeMrkdwn(run.runTime)}`;
 }
 
+function nextStep(run: RunView): KnownBlock | undefined {
+  const text = nextStepText(run);
+  return text === undefined ? undefined : section(text);
+}
+
 export function renderRunStatus(run: RunView): Rendered {
   const blocks = compact([
     header(`${run.state.emoji} ${oneLine(run.title) || run.runId}`),
@@ -41,6 +47,7 @@ export function renderRunStatus(run: RunView): Rendered {
     context(runContextParts(run)),
     statusMessageSection(run),
     linksSection(artifactLinks(run)),
+    nextStep(run),
     runButtons(run, true),
   ]);
   const text = `${run.state.emoji} ${title(run)}: ${escapeMrkdwn(run.state.label)}`;
@@ -62,6 +69,7 @@ export function renderRunOutcome(run: RunView): Rendered {
     section(outcomeSentence(run)),
     statusMessageSection(run),
     linksSection(artifactLinks(run)),
+    nextStep(run),
     context([`run ${code(run.runId)}`]),
     runButtons(run, false),
   ]);

@@ -123,6 +123,7 @@ export function toRun(row: Selectable<RunsTable>): RunRecord {
       readOptionalJson(row.status_message, messageRef, what('status message')),
     ),
     ...optional('notifiedState', row.notified_state),
+    ...optional('earlierRunMs', row.earlier_run_ms === null ? null : num(row.earlier_run_ms)),
     nextCheckAt: num(row.next_check_at),
     checkIntervalMs: num(row.check_interval_ms),
     tracked: num(row.tracked) === 1,
@@ -153,6 +154,7 @@ export function runColumns(run: Partial<RunRecord>): Partial<RunsTable> {
   set('trigger_message', run.triggerMessage === undefined ? undefined : json(run.triggerMessage));
   set('status_message', run.statusMessage === undefined ? undefined : json(run.statusMessage));
   set('notified_state', run.notifiedState);
+  set('earlier_run_ms', run.earlierRunMs);
   set('next_check_at', run.nextCheckAt);
   set('check_interval_ms', run.checkIntervalMs);
   set('tracked', run.tracked === undefined ? undefined : run.tracked ? 1 : 0);

@@ -67,6 +67,7 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
           trigger_message: columns.trigger_message ?? null,
           status_message: columns.status_message ?? null,
           notified_state: columns.notified_state ?? null,
+          earlier_run_ms: columns.earlier_run_ms ?? null,
         })
         .execute();
       await recordFirstState(ctx, run);

@@ -84,7 +84,12 @@ describe('toRunView', () => {
       sessionLink: 'https://app.example/session/1',
       links: [
         { kind: 'session', label: 'Session', url: 'https://app.example/session/1' },
-        { kind: 'pull_request', label: 'PR: o/r#7', url: 'https://github.com/o/r/pull/7' },
+        {
+          kind: 'pull_request',
+          label: 'PR: o/r#7',
+          url: 'https://github.com/o/r/pull/7',
+          branch: 'b',
+        },
         { kind: 'file', label: 'notes.md' },
       ],
       runTime: '4m 12s',
@@ -313,5 +318,15 @@ describe('toRunView settings shown', () => {
       { key: 'env', value: 'prod', source: 'inline' },
       { key: 'skill', source: 'service' },
     ]);
+  });
+});
+
+describe('toRunView run time over every execution', () => {
+  it('adds the time of earlier executions (a follow-up started a new one)', () => {
+    const view = toRunView({
+      run: { run_id: 'r', title: 't', state: 'SUCCEEDED', run_time: 'PT1M' },
+      record: { earlierRunMs: 63_000 },
+    });
+    expect(view.runTime).toBe('2m 3s');
   });
 });

@@ -19,7 +19,12 @@ describe('artifactLink', () => {
     [
       'PR with a GitHub url',
       artifact('PULL_REQUEST', { url: 'https://github.com/o/r/pull/7', branch: 'fix/typo' }),
-      { kind: 'pull_request', label: 'PR: o/r#7', url: 'https://github.com/o/r/pull/7' },
+      {
+        kind: 'pull_request',
+        label: 'PR: o/r#7',
+        url: 'https://github.com/o/r/pull/7',
+        branch: 'fix/typo',
+      },
     ],
     [
       'PR on GHES with a trailing path',

@@ -49,7 +49,7 @@ describe('GitHub App auth', () => {
   it('mints an installation token once and reuses it (verified against the fake API)', async () => {
     const { api, notifier } = await setup();
     const { ref } = await notifier.post({ threadKey: ISSUE }, status);
-    await notifier.update(ref, status);
+    await notifier.update(ref, { type: 'run_status', run: sampleRun('INPROGRESS') });
     await notifier.react({ threadKey: ISSUE, id: 'issue:1001' }, 'seen');
     expect(api.installationLookups).toEqual(['octo-org/widgets']);
     expect(api.tokenRequests).toEqual([{ installationId: 11, token: 'ghs_fake_11_1' }]);

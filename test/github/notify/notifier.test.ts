@@ -52,9 +52,9 @@ describe('GitHub notifier: comments', () => {
     const [comment] = api.commentsOn('octo-org', 'widgets', 42);
     expect(api.comments.size).toBe(1);
     expect(comment?.kind).toBe('issue');
-    expect(comment?.edits.map((b) => b.split('\n')[0])).toEqual([
-      '### 🏃 Running: Fix the \\*flaky\\* parser test &lt;script&gt;',
-      '### ✅ Succeeded: Fix the \\*flaky\\* parser test &lt;script&gt;',
+    expect(comment?.edits.map((b) => b.split('\n')[0]?.split(' — ')[0])).toEqual([
+      '🏃 **agent-relay** is working on **Fix the \\*flaky\\* parser test &lt;script&gt;** for @\u200balice',
+      '✅ **agent-relay** finished **Fix the \\*flaky\\* parser test &lt;script&gt;** for @\u200balice in 4m 12s',
     ]);
     expect(api.requests.every((r) => r.authorization === 'token ghp_test_token')).toBe(true);
   });
@@ -91,6 +91,15 @@ describe('GitHub notifier: comments', () => {
     expect(api.commentsOn('octo-org', 'widgets', 42)).toHaveLength(posted.length);
   });
 
+  it('does not edit a comment to what it already says', async () => {
+    const { ref } = await notifier.post({ threadKey: ISSUE }, status('QUEUED'));
+    await notifier.update(ref, status('QUEUED'));
+    await notifier.update(ref, status('SUCCEEDED'));
+    await notifier.update(ref, status('SUCCEEDED'));
+    const [comment] = api.commentsOn('octo-org', 'widgets', 42);
+    expect(comment?.edits).toHaveLength(1);
+  });
+
   it('reactions map to GitHub content on comments, review comments and issues', async () => {
     await notifier.react({ threadKey: ISSUE, id: 'issue:1001' }, 'seen');
     await notifier.react({ threadKey: REVIEW, id: 'review:2001' }, 'succeeded');
@@ -104,6 +113,21 @@ describe('GitHub notifier: comments', () => {
       { target: 'issue_comment', id: 1001, content: '-1' },
       { target: 'issue_comment', id: 1001, content: '+1' },
     ]);
+  });
+
+  it('a new state reaction removes the superseded ones (its own stays)', async () => {
+    const comment = { threadKey: ISSUE, id: 'issue:1001' };
+    const where = { owner: 'octo-org', repo: 'widgets' };
+    await notifier.react(comment, 'seen');
+    await notifier.react(comment, 'blocked', { replaces: ['seen', 'accepted'] });
+    expect(api.reactionsNow('issue_comment', 1001, where)).toEqual(['eyes']);
+    await notifier.react(comment, 'succeeded', { replaces: ['seen', 'accepted', 'blocked'] });
+    expect(api.reactionsNow('issue_comment', 1001, where)).toEqual(['rocket']);
+    await notifier.react({ threadKey: ISSUE, id: 'issue-body:42' }, 'seen');
+    await notifier.react({ threadKey: ISSUE, id: 'issue-body:42' }, 'failed', {
+      replaces: ['seen'],
+    });
+    expect(api.reactionsNow('issue', 42, where)).toEqual(['confused']);
   });
 
   it('spaces writes (GitHub’s advice against secondary limits)', async () => {

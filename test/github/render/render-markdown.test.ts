@@ -23,10 +23,10 @@ describe('renderGitHubMessage content', () => {
     const body = renderGitHubMarkdown({ type: 'run_status', run: sampleRun('INPROGRESS') });
     expect(body).toContain('| State | 🏃 Running (`INPROGRESS`) |');
     expect(body).toContain(`| Requested by | @${ZWSP}alice |`);
-    expect(body).toContain('| Model | gpt-x\\|large · inline option |');
-    expect(body).toContain('| Environment | `env_node20` · repository default |');
-    expect(body).toContain('| Skill | — · service default |');
-    expect(body).toContain('[Open session](https://service.example/sessions/s_123)');
+    expect(body).toContain(
+      '| Settings | model gpt-x\\|large (inline option) · environment `env_node20` (repository default) · service defaults: skill |',
+    );
+    expect(body).toContain('[Session](https://service.example/sessions/s_123)');
     expect(body).toContain('[octo-org/widgets#9](https://github.com/octo-org/widgets/pull/9)');
     expect(body).toContain('| Run | `run_01HZX3K9` |');
     expect(body).toContain('| Run time | 4m 12s |');
@@ -48,7 +48,7 @@ describe('renderGitHubMessage content', () => {
     const body = renderGitHubMarkdown(SAMPLE_MODELS['run_outcome succeeded']!);
     expect(body.startsWith('@alice ✅ The run')).toBe(true);
     expect(body).toContain('succeeded');
-    expect(body).toContain('Run time: 4m 12s');
+    expect(body).toContain('succeeded in 4m 12s');
     const pings = body.match(/(^|[^A-Za-z0-9_`\u200b])@[A-Za-z0-9]/g) ?? [];
     expect(pings).toHaveLength(1);
   });
@@ -81,7 +81,7 @@ describe('renderGitHubMessage content', () => {
   it('names a factory the run went to even without a recorded setting', () => {
     const run = sampleRun('QUEUED', { factory: { alias: 'docs', name: 'Docs factory' } });
     const body = renderGitHubMarkdown({ type: 'run_status', run });
-    expect(body).toContain('| Factory | `docs` Docs factory |');
+    expect(body).toContain('factory `docs` Docs factory');
   });
 
   it('a refusal notice mentions the person on purpose', () => {

@@ -77,3 +77,27 @@ describe('observeRun', () => {
     ]);
   });
 });
+
+describe('reactions on the triggering message', () => {
+  const intervals = { baseMs: 2_000, maxMs: 30_000, blockedMs: 60_000 };
+  const triggerMessage = { threadKey: record.threadKey, id: 'C1:1700000000.000100' };
+  const reactions = (r: RunRecord, i: RunItem) =>
+    observeRun({ record: r, item: i, now: 1, intervals }).notifications.filter(
+      (n) => n.kind === 'react',
+    );
+
+  it('the outcome replaces what said the run was live or waiting', () => {
+    const later = { updated_at: '2030-01-01T00:00:11.000Z' };
+    const [blocked] = reactions(
+      { ...record, triggerMessage },
+      item({ state: 'BLOCKED', ...later }),
+    );
+    expect(blocked).toMatchObject({ reaction: 'blocked' });
+    expect(blocked?.replaces).toEqual(expect.arrayContaining(['seen', 'accepted']));
+    const wasBlocked = { ...record, triggerMessage, state: 'BLOCKED', notifiedState: 'BLOCKED' };
+    const [done] = reactions(wasBlocked, item({ state: 'SUCCEEDED', ...later }));
+    expect(done).toMatchObject({ reaction: 'succeeded' });
+    expect(done?.replaces).toEqual(expect.arrayContaining(['seen', 'accepted', 'blocked']));
+    expect(done?.replaces).not.toContain('succeeded');
+  });
+});

@@ -86,6 +86,29 @@ describe('tracker', () => {
     });
   });
 
+  it.each(['batch', 'per-run'] as const)(
+    'logs each state change at info with the run, its thread and the time since it started (%s)',
+    async (mode) => {
+      const trigger = slackMention({ text: 'quick task' });
+      await handle(env, trigger);
+      const runId = (await env.store.threads.get(trigger.threadKey))!.currentRunId!;
+      const tr = tracker(mode);
+      await cycleUntil(tr, async () => (await env.store.runs.get(runId))!.tracked === false);
+      const created = env.logger.lines.find((l) => l.msg === 'run created');
+      expect(created).toMatchObject({
+        level: 'info',
+        obj: { runId, threadKey: trigger.threadKey },
+      });
+      const changes = env.logger.lines.filter((l) => l.msg === 'run state changed');
+      expect(changes.at(-1)).toMatchObject({
+        level: 'info',
+        obj: { runId, threadKey: trigger.threadKey, state: 'SUCCEEDED' },
+      });
+      expect(changes.at(-1)?.obj.durationMs).toEqual(expect.any(Number));
+      expect(changes.every((l) => l.obj.from !== l.obj.state)).toBe(true);
+    },
+  );
+
   it('BLOCKED: told once, kept tracked; a follow-up opens a new episode that is told again', async () => {
     const trigger = slackMention({ text: 'needs input [block]' });
     await handle(env, trigger);

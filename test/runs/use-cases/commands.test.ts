@@ -39,18 +39,19 @@ async function replies(): Promise<MessageModel[]> {
 }
 
 describe('status', () => {
-  it("replies with the current run's status, or the named run's", async () => {
+  it('answers briefly about the current run, or the named run; one status message', async () => {
     const first = slackMention({ text: 'first task' });
     await handle(env, first);
     const runId = (await env.store.threads.get(first.threadKey))!.currentRunId!;
     await handle(env, slackReply(first.threadKey, { text: 'status' }));
     await handle(env, slackMention({ text: `status ${runId}` }));
-    const statuses = (await replies()).filter((m) => m.type === 'run_status');
-    // The run's own status message, then two replies.
-    expect(statuses).toHaveLength(3);
-    const posts = env.slack.posts.filter((p) => p.message.type === 'run_status');
-    expect(posts[1]!.to.threadKey).toBe(first.threadKey);
-    expect(posts[2]!.message).toMatchObject({ run: { runId, requester: { id: 'U1' } } });
+    const all = await replies();
+    // The run's own status message only; each status answer is a brief, private one.
+    expect(all.filter((m) => m.type === 'run_status')).toHaveLength(1);
+    const briefs = env.slack.posts.filter((p) => p.message.type === 'run_brief');
+    expect(briefs).toHaveLength(2);
+    expect(briefs.every((p) => p.to.privateTo === 'U1')).toBe(true);
+    expect(briefs[1]!.message).toMatchObject({ run: { runId, requester: { id: 'U1' } } });
   });
 
   it('an unknown run id is said in plain words', async () => {
@@ -62,8 +63,10 @@ describe('status', () => {
 
 describe('list', () => {
   it('lists recent runs with filters, at most ten', async () => {
-    env.emulator.seedRuns(12, { state: 'SUCCEEDED', manual: true });
-    env.emulator.seedRuns(2, { state: 'FAILED', manual: true });
+    // Runs started from this channel (by another replica: only their stamp says so).
+    const metadata = { relay_thread: 'slack:T1:C1:1700000000.000001' };
+    env.emulator.seedRuns(12, { state: 'SUCCEEDED', manual: true, metadata });
+    env.emulator.seedRuns(2, { state: 'FAILED', manual: true, metadata });
     await handle(env, slackMention({ text: 'list state=SUCCEEDED' }));
     const [list] = await replies();
     expect(list).toMatchObject({
@@ -97,6 +100,14 @@ describe('factories', () => {
       tracked: true,
     });
     expect(record!.applied).toEqual([{ key: 'factory', value: 'docs', source: 'inline' }]);
+    // Operators find a factory run's creation like any other's.
+    expect(env.logger.lines).toContainEqual(
+      expect.objectContaining({
+        level: 'info',
+        msg: 'run created',
+        obj: expect.objectContaining({ runId: run.run_id, factory: 'f-docs' }),
+      }),
+    );
     const [status] = await replies();
     expect(status).toMatchObject({
       type: 'run_status',
@@ -164,7 +175,9 @@ describe('config and help', () => {
     await handle(env, slackMention({ text: 'colour=blue do it' }));
     const [help, error] = await replies();
     expect(help).toMatchObject({ type: 'help', invocation: '/agent' });
-    expect(error).toMatchObject({ type: 'notice', tone: 'error', mention: { id: 'U1' } });
+    // Privately to the person who made the mistake: no need to mention them.
+    expect(error).toMatchObject({ type: 'notice', tone: 'error' });
+    expect(env.slack.posts.find((p) => p.message === error)?.to.privateTo).toBe('U1');
     expect(as(error, 'notice').usage).toContain('/agent');
     expect(env.emulator.runs.count()).toBe(0);
   });
@@ -177,5 +190,29 @@ describe('config and help', () => {
       expect.objectContaining({ type: 'help', invocation: '@agent-relay' }),
     ]);
     expect(await env.store.inboxQueue.depth()).toBe(0);
+  });
+});
+
+describe('answers meant for one person', () => {
+  it('errors are private on Slack; a factory that does not exist lists the ones that do', async () => {
+    await handle(env, slackMention({ text: `write ${'x'.repeat(9_000)}` }));
+    await handle(env, slackMention({ text: 'factory nosuch write the docs' }));
+    await flushOutbox(env);
+    const tooLong = env.slack.posts.find((p) => p.message.type === 'notice');
+    const noFactory = env.slack.posts.find((p) => p.message.type === 'factory_choice');
+    expect(tooLong?.message).toMatchObject({ type: 'notice', tone: 'error' });
+    expect(tooLong?.to.privateTo).toBe('U1');
+    expect(noFactory?.to.privateTo).toBe('U1');
+    expect(noFactory?.message).toMatchObject({ type: 'factory_choice', candidates: [] });
+    const available = as(noFactory?.message, 'factory_choice').available ?? [];
+    expect(available.map((f) => f.alias)).toEqual(['docs', 'docs-two', 'twin', 'TWIN']);
+  });
+
+  it('on GitHub, which has no private answers, errors stay in the conversation', async () => {
+    await handle(env, githubComment({ text: '@agent-relay colour=blue do it' }));
+    await flushOutbox(env);
+    const [error] = env.github.posts;
+    expect(error?.to.privateTo).toBeUndefined();
+    expect(error?.message).toMatchObject({ type: 'notice', mention: { id: 'octocat' } });
   });
 });

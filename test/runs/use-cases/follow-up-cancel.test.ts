@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_MODES } from '../../../src/core/command/run-modes.js';
+import { parseIsoDuration } from '../../../src/core/message/duration.js';
 import {
   flushOutbox,
   handle,
@@ -48,6 +49,31 @@ describe('follow-ups', () => {
     });
     const record = await env.store.runs.get(runId);
     expect(record).toMatchObject({ tracked: true, triggerMessage: reply.triggerMessage });
+  });
+
+  it('the message that started the episode before loses its live marks (👀, ⏸)', async () => {
+    const first = slackMention({ text: 'work on it [slow]' });
+    await handle(env, first);
+    const runId = (await env.store.threads.get(first.threadKey))!.currentRunId!;
+    env.emulator.setState(runId, 'INPROGRESS');
+    await handle(env, slackReply(first.threadKey, { text: 'and the docs' }));
+    await flushOutbox(env);
+    expect(env.slack.unreactions).toEqual([
+      { target: first.triggerMessage, reactions: ['seen', 'accepted', 'blocked'] },
+    ]);
+  });
+
+  it('cancel in a thread has its own acknowledgement, not the follow-up one', async () => {
+    const { threadKey, runId } = await startIn();
+    const cancel = slackReply(threadKey, { text: 'cancel' });
+    await handle(env, cancel);
+    await flushOutbox(env);
+    expect(env.emulator.runs.get(runId)?.state).toMatch(/CANCEL/);
+    expect(env.slack.reactions).toContainEqual({
+      target: cancel.triggerMessage,
+      reaction: 'cancel_requested',
+    });
+    expect(env.slack.reactions.filter((r) => r.reaction === 'accepted')).toEqual([]);
   });
 
   it.each(RUN_MODES)('a follow-up with mode=%s sends that mode', async (mode) => {
@@ -139,7 +165,9 @@ describe('cancel', () => {
     await handle(env, slackReply(threadKey, { text: 'cancel' }));
     expect(env.emulator.requests.get('POST /agent/runs/:id/cancel')).toBe(4);
     await flushOutbox(env);
-    expect(noticeTexts().some((t) => /PENDING.*try again in a few seconds/.test(t))).toBe(true);
+    expect(
+      noticeTexts().some((t) => /still being set up.*try again in a few seconds/i.test(t)),
+    ).toBe(true);
   });
 
   it('an ended run: says it already ended', async () => {
@@ -162,5 +190,20 @@ describe('cancel', () => {
     await flushOutbox(env);
     const notice = env.slack.posts[0]!.message;
     expect(notice).toMatchObject({ type: 'notice', usage: '/agent cancel [run_id]' });
+  });
+});
+
+describe('run time after a follow-up', () => {
+  it("a follow-up to an ended run keeps the earlier execution's time for the total", async () => {
+    const { threadKey, runId } = await startIn(undefined, 'quick one');
+    env.emulator.setState(runId, 'INPROGRESS');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const ended = env.emulator.setState(runId, 'SUCCEEDED');
+    const earlier = ended?.run_time;
+    expect(earlier).toBeDefined();
+    await handle(env, slackReply(threadKey, { text: 'and the docs' }));
+    const record = await env.store.runs.get(runId);
+    expect(parseIsoDuration(earlier!)).toBeGreaterThan(0);
+    expect(record?.earlierRunMs).toBe(parseIsoDuration(earlier!));
   });
 });

@@ -348,6 +348,38 @@ describe('Slack ingress: mentions, messages, DMs', () => {
   });
 });
 
+describe('Slack ingress: the buttons of a private run choice', () => {
+  it('Status and Cancel on an ephemeral choice answer in the channel, to the clicker only', async () => {
+    const { url, sink } = await harness();
+    for (const [actionId, value] of [
+      ['agent_relay_status', 'run_s1'],
+      ['agent_relay_cancel', 'run_c1'],
+    ] as const) {
+      const body = blockActionsBody({
+        actionId,
+        value,
+        messageTs: '1700000020.000100',
+        ephemeral: true,
+      });
+      expect((await postSlack(url, body)).status).toBe(200);
+    }
+    expect(sink.triggers).toEqual([
+      expect.objectContaining({
+        kind: 'status_button',
+        threadKey: 'slack:T0000001:CGENERAL1:',
+        text: 'status run_s1',
+        replyPrivatelyTo: 'UALICE01',
+      }),
+      expect.objectContaining({
+        kind: 'cancel_button',
+        threadKey: 'slack:T0000001:CGENERAL1:',
+        text: 'cancel run_c1',
+        runId: 'run_c1',
+      }),
+    ]);
+  });
+});
+
 describe('Slack ingress: Cancel button', () => {
   it('turns a click into a private cancel trigger for the run', async () => {
     const { url, sink } = await harness();

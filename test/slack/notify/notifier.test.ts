@@ -76,6 +76,17 @@ describe('Slack notifier: post, update, react', () => {
     expect(ephemeral[1]?.thread_ts).toBeUndefined();
   });
 
+  it('does not edit a message to what it already says', async () => {
+    const { ref } = await notifier.post(
+      { threadKey: 'slack:T0000001:CGENERAL1:' },
+      runStatusMessage(view('QUEUED')),
+    );
+    await notifier.update(ref, runStatusMessage(view('QUEUED')));
+    await notifier.update(ref, runStatusMessage(view('INPROGRESS')));
+    await notifier.update(ref, runStatusMessage(view('INPROGRESS')));
+    expect(api.okCallsTo('chat.update')).toHaveLength(1);
+  });
+
   it('edits a message in place', async () => {
     const { ref } = await notifier.post(
       { threadKey: 'slack:T0000001:CGENERAL1:' },
@@ -106,6 +117,19 @@ describe('Slack notifier: post, update, react', () => {
       'double_vertical_bar',
       'no_entry_sign',
     ]);
+  });
+});
+
+describe('Slack notifier: reactions show the current state only', () => {
+  it('removes the superseded reactions and keeps the new one', async () => {
+    const target = {
+      threadKey: 'slack:T0000001:CGENERAL1:1700000002.000100',
+      id: 'CGENERAL1:1700000002.000100',
+    };
+    await notifier.react(target, 'seen');
+    await notifier.react(target, 'blocked');
+    await notifier.react(target, 'succeeded', { replaces: ['seen', 'accepted', 'blocked'] });
+    expect(api.message('CGENERAL1', '1700000002.000100')?.reactions).toEqual(['white_check_mark']);
   });
 });
 

@@ -9,6 +9,8 @@ import {
   helpMessage,
   listMessage,
   notice,
+  runBriefMessage,
+  runChoiceMessage,
   runOutcomeMessage,
   runStatusMessage,
 } from '../../../src/core/message/render-model.js';
@@ -102,6 +104,32 @@ const models: [string, MessageModel][] = [
   ['notice info', notice('info', 'The Agent Run Service is down; I will retry in 30 s.')],
   ['factory_choice none', factoryChoice('docs', [])],
   [
+    'factory_choice none, with the factories there are',
+    factoryChoice(
+      'nosuch',
+      [],
+      [
+        { uid: 'f_1', name: 'Docs Team', alias: 'docs' },
+        { uid: 'f_3', name: 'Triage', alias: 'triage' },
+      ],
+    ),
+  ],
+  [
+    'run_outcome failed',
+    runOutcomeMessage(
+      run('FAILED', { status_message: { message: 'npm ci exited 1' }, run_time: 'PT2M3S' }),
+    ),
+  ],
+  ['run_brief with its status message', runBriefMessage(run('INPROGRESS'), {})],
+  ['run_brief of a run started elsewhere', runBriefMessage(run('SUCCEEDED', { run_time: 'PT1M' }))],
+  [
+    'run_choice cancel',
+    runChoiceMessage('cancel', [
+      run('INPROGRESS'),
+      run('QUEUED', { run_id: 'run_2', title: 'Update docs' }),
+    ]),
+  ],
+  [
     'factory_choice several',
     factoryChoice('docs', [
       { uid: 'f_1', name: 'Docs Team', alias: 'docs' },
@@ -137,6 +165,60 @@ function mrkdwnOf(rendered: { text: string; blocks: unknown[] }): string[] {
 function buttons(model: MessageModel) {
   return renderSlackMessage(model).blocks.flatMap((b) => (b.type === 'actions' ? b.elements : []));
 }
+
+describe('renderSlackMessage: wording', () => {
+  const textOf = (m: MessageModel) => JSON.stringify(renderSlackMessage(m).blocks);
+
+  it('a failure says what to do next; a success does not', () => {
+    for (const state of ['FAILED', 'ERROR', 'CANCELLED']) {
+      expect(textOf(runOutcomeMessage(run(state)))).toContain('Reply in this thread');
+      expect(textOf(runStatusMessage(run(state)))).toContain('`new &lt;prompt&gt;`');
+    }
+    expect(textOf(runOutcomeMessage(run('SUCCEEDED')))).not.toContain('Reply in this thread');
+  });
+
+  it('what the service chose is said once, not per setting', () => {
+    const view = toRunView({
+      run: { run_id: 'r', title: 't', state: 'INPROGRESS' },
+      record: {
+        applied: [
+          { key: 'model', source: 'service' },
+          { key: 'env', source: 'service' },
+          { key: 'skill', source: 'service' },
+        ],
+      },
+    });
+    const blocks = textOf(runStatusMessage(view));
+    expect(blocks.split('service default').length - 1).toBe(1);
+  });
+
+  it('people the platform way, and when each run last moved, relative to now', () => {
+    const listed = toRunView({
+      run: { run_id: 'r', title: 't', state: 'SUCCEEDED', updated_at: '2030-01-01T10:00:00Z' },
+      record: { requester: { platform: 'github', id: 'octocat' } },
+      now: Date.parse('2030-01-01T10:05:30Z'),
+    });
+    const blocks = JSON.stringify(renderSlackMessage(listMessage([listed])).blocks);
+    expect(blocks).toContain('5 minutes ago');
+    expect(blocks).toContain('by @octocat (GitHub)');
+  });
+
+  it('a list says whose runs it holds', () => {
+    const said = (scope: 'place' | 'asker' | 'admin') =>
+      JSON.stringify(renderSlackMessage(listMessage([], {}, false, scope)).blocks);
+    expect(said('place')).toContain('started in this channel');
+    expect(said('asker')).toContain('yours, from every channel');
+    expect(said('admin')).toContain('every run the service has');
+  });
+
+  it('a run choice offers one button per run, each naming its run', () => {
+    const rendered = renderSlackMessage(
+      runChoiceMessage('status', [run('INPROGRESS'), run('QUEUED', { run_id: 'run_2' })]),
+    );
+    const values = JSON.stringify(rendered.blocks).match(/"value":"[^"]+"/g);
+    expect(values).toEqual(['"value":"run_7f3a9c"', '"value":"run_2"']);
+  });
+});
 
 describe('renderSlackMessage: behaviour', () => {
   it('offers Cancel with a confirm dialog only while the run is live', () => {

@@ -1,0 +1,80 @@
+/**
+ * `npm run gallery`: writes docs/gallery/ (one HTML page and one PNG per message the relay
+ * posts, and README.md, the index). The PNGs are taken with headless Chromium driven by
+ * playwright-core; `--html-only` skips them (the snapshot test checks the HTML).
+ *
+ * Chromium: `--chromium=<path>`, else the first of `chromium`, `chromium-browser` on the PATH.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { galleryIndex, galleryPages } from './pages.js';
+import { pictureHashes } from './pictures.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const GALLERY_DIR = join(ROOT, 'docs', 'gallery');
+
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+function findChromium(): string {
+  const given = process.argv.find((a) => a.startsWith('--chromium='))?.slice('--chromium='.length);
+  if (given) return given;
+  for (const name of ['chromium', 'chromium-browser']) {
+    try {
+      return execFileSync('which', [name], { encoding: 'utf8' }).trim();
+    } catch {
+      // not this one
+    }
+  }
+  throw new Error(
+    'No Chromium found: install it (Debian: apt-get install chromium) or pass --chromium=<path>.',
+  );
+}
+
+async function main(): Promise<void> {
+  const htmlOnly = process.argv.includes('--html-only');
+  const pages = galleryPages();
+  mkdirSync(join(GALLERY_DIR, 'html'), { recursive: true });
+  for (const page of pages) {
+    writeFileSync(join(GALLERY_DIR, 'html', `${page.sample.name}.html`), page.html);
+  }
+  writeFileSync(join(GALLERY_DIR, 'README.md'), galleryIndex(pages));
+  if (htmlOnly) {
+    console.log(`gallery: ${pages.length} HTML pages in docs/gallery/html`);
+    return;
+  }
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: findChromium(),
+    headless: true,
+    args: CHROMIUM_FLAGS,
+  });
+  try {
+    const context = await browser.newContext({ deviceScaleFactor: 1, javaScriptEnabled: false });
+    const tab = await context.newPage();
+    for (const page of pages) {
+      await tab.setContent(page.html, { waitUntil: 'load' });
+      await tab
+        .locator('#frame')
+        .screenshot({ path: join(GALLERY_DIR, `${page.sample.name}.png`), animations: 'disabled' });
+    }
+  } finally {
+    await browser.close();
+  }
+  writeFileSync(
+    join(GALLERY_DIR, 'pictures.json'),
+    `${JSON.stringify(pictureHashes(pages), null, 2)}\n`,
+  );
+  console.log(`gallery: ${pages.length} pictures in docs/gallery`);
+}
+
+await main();

@@ -1,0 +1,258 @@
+/**
+ * Every kind of message the relay posts, built with the relay's own constructors from
+ * realistic runs at fixed times (so the gallery is the same on every machine).
+ */
+import type { RunItem } from '../src/agent/schemas.js';
+import type { MessageModel, PersonView } from '../src/core/message/message-model.js';
+import {
+  configMessage,
+  factoryChoice,
+  followupSentMessage,
+  helpMessage,
+  listMessage,
+  notice,
+  runBriefMessage,
+  runChoiceMessage,
+  runOutcomeMessage,
+  runStatusMessage,
+} from '../src/core/message/render-model.js';
+import { toRunView, type RunViewRecord } from '../src/core/message/run-view.js';
+
+export type GalleryPlatform = 'slack' | 'github';
+
+export interface GallerySample {
+  /** File name (no extension): `<platform>-<what>`. */
+  name: string;
+  platform: GalleryPlatform;
+  /** What the picture shows, for people. */
+  caption: string;
+  model: MessageModel;
+  /** Seen only by the person who asked (a Slack ephemeral message). */
+  private?: boolean;
+}
+
+/** The moment every sample is looked at. */
+export const GALLERY_NOW = Date.parse('2026-03-02T10:06:00Z');
+
+const SESSION = 'https://agents.example.com/sessions/s_8f2c';
+const PR = {
+  artifact_type: 'PULL_REQUEST',
+  created_at: '2026-03-02T10:04:00Z',
+  data: { url: 'https://github.com/acme/web/pull/61', branch: 'fix/login-redirect' },
+};
+
+function item(state: string, extra: Partial<RunItem> = {}): RunItem {
+  return {
+    run_id: 'a1b2c3d4-0000-4000-8000-000000000061',
+    title: 'Fix the login redirect loop',
+    prompt: 'Fix the login redirect loop after SSO sign-in',
+    state,
+    created_at: '2026-03-02T10:00:00Z',
+    updated_at: '2026-03-02T10:02:03Z',
+    started_at: '2026-03-02T10:00:00Z',
+    session_link: SESSION,
+    ...extra,
+  };
+}
+
+function record(requester: PersonView): RunViewRecord {
+  return {
+    requester,
+    applied: [
+      { key: 'model', value: 'claude-sonnet', source: 'inline' },
+      { key: 'env', value: 'env_web', source: 'default' },
+      { key: 'skill', source: 'service' },
+    ],
+  };
+}
+
+const alice: Record<GalleryPlatform, PersonView> = {
+  slack: { platform: 'slack', id: 'U0ALICE01', name: 'alice' },
+  github: { platform: 'github', id: 'alice' },
+};
+
+function run(platform: GalleryPlatform, state: string, extra: Partial<RunItem> = {}) {
+  return toRunView({ run: item(state, extra), record: record(alice[platform]), now: GALLERY_NOW });
+}
+
+const done = { run_time: 'PT2M3S', artifacts: [PR] };
+const failed = {
+  run_time: 'PT1M12S',
+  status_message: { message: 'npm ci exited 1: the lockfile does not match package.json' },
+};
+const blocked = {
+  status_message: { message: 'Which branch should the fix target: main or release/2.x?' },
+};
+
+function samplesFor(platform: GalleryPlatform): GallerySample[] {
+  const invocation = platform === 'slack' ? '/agent' : '@agent-relay';
+  const scope = platform === 'slack' ? 'slack:T0001:C0WEB01' : 'github:acme/web';
+  const s = (
+    name: string,
+    caption: string,
+    model: MessageModel,
+    isPrivate = false,
+  ): GallerySample => ({
+    name: `${platform}-${name}`,
+    platform,
+    caption,
+    model,
+    ...(isPrivate && platform === 'slack' ? { private: true } : {}),
+  });
+  const second = toRunView({
+    run: item('SUCCEEDED', {
+      run_id: 'a1b2c3d4-0000-4000-8000-000000000058',
+      title: 'Document the release checklist',
+      created_at: '2026-03-02T08:10:00Z',
+      updated_at: '2026-03-02T08:16:30Z',
+      run_time: 'PT6M30S',
+    }),
+    record: { requester: alice[platform] },
+    now: GALLERY_NOW,
+  });
+  return [
+    s(
+      'status-queued',
+      'The status message, posted once…',
+      runStatusMessage(run(platform, 'QUEUED')),
+    ),
+    s(
+      'status-running',
+      '…edited in place while the run works',
+      runStatusMessage(run(platform, 'INPROGRESS')),
+    ),
+    s(
+      'status-succeeded',
+      'Succeeded, with its pull request',
+      runStatusMessage(run(platform, 'SUCCEEDED', done)),
+    ),
+    s(
+      'status-failed',
+      'Failed: what happened and what to do next',
+      runStatusMessage(run(platform, 'FAILED', failed)),
+    ),
+    s(
+      'outcome-succeeded',
+      'The reply that tells the requester',
+      runOutcomeMessage(run(platform, 'SUCCEEDED', done)),
+    ),
+    s(
+      'outcome-blocked',
+      'Waiting for input: the agent asks',
+      runOutcomeMessage(run(platform, 'BLOCKED', blocked)),
+    ),
+    s(
+      'outcome-failed',
+      'The reply when a run failed',
+      runOutcomeMessage(run(platform, 'FAILED', failed)),
+    ),
+    s(
+      'outcome-cancelled',
+      'The reply when a run was cancelled',
+      runOutcomeMessage(run(platform, 'CANCELLED', { run_time: 'PT40S' })),
+    ),
+    s(
+      'followup-sent',
+      'A follow-up sent to the run',
+      followupSentMessage(
+        run(platform, 'INPROGRESS'),
+        'Also add a regression test for the SSO callback',
+      ),
+    ),
+    s(
+      'status-answer',
+      '`status`: a brief answer; the status message itself is refreshed',
+      runBriefMessage(
+        run(platform, 'INPROGRESS'),
+        platform === 'github'
+          ? { url: 'https://github.com/acme/web/issues/60#issuecomment-1' }
+          : {},
+      ),
+      true,
+    ),
+    s(
+      'list',
+      "`list`: this place's recent runs",
+      listMessage([run(platform, 'INPROGRESS'), second], {}, false, 'place'),
+    ),
+    s(
+      'config',
+      '`config`: the defaults of this channel or repository',
+      configMessage(
+        scope,
+        [
+          {
+            key: 'model',
+            value: 'claude-sonnet',
+            updatedBy: platform === 'slack' ? 'U0ALICE01' : 'alice',
+          },
+          { key: 'env', value: 'env_web' },
+        ],
+        ['model'],
+      ),
+      true,
+    ),
+    s('help', '`help`', helpMessage(invocation), true),
+    s(
+      'error',
+      'A mistake, answered to its author',
+      notice(
+        'error',
+        'Unknown option "modle". Options: model, env, skill, name, title, mode, factory.',
+        `${invocation} [model=<id>] <prompt>`,
+        platform === 'github' ? alice.github : undefined,
+      ),
+      true,
+    ),
+    s(
+      'no-factory',
+      'A factory that does not exist: the ones that do',
+      factoryChoice(
+        'nosuch',
+        [],
+        [
+          { uid: 'f_1', name: 'Docs Team', alias: 'docs' },
+          { uid: 'f_2', name: 'Triage', alias: 'triage' },
+        ],
+      ),
+      true,
+    ),
+    ...(platform === 'slack'
+      ? [
+          s(
+            'choose-run',
+            '`/agent cancel` with several live runs: pick one',
+            runChoiceMessage('cancel', [
+              run(platform, 'INPROGRESS'),
+              {
+                ...second,
+                state: run(platform, 'QUEUED').state,
+                title: 'Document the release checklist',
+              },
+            ]),
+            true,
+          ),
+          s(
+            'service-down',
+            'Service trouble, said once',
+            notice(
+              'warning',
+              'The Agent Run Service is not answering. Your request is saved and will be carried out when it is back.',
+            ),
+            true,
+          ),
+        ]
+      : [
+          s(
+            'refusal',
+            'Someone who may not start runs here',
+            notice('info', 'Only collaborators of this repository can start runs.', undefined, {
+              platform: 'github',
+              id: 'mallory',
+            }),
+          ),
+        ]),
+  ];
+}
+
+export const GALLERY_SAMPLES: GallerySample[] = [...samplesFor('slack'), ...samplesFor('github')];
