@@ -79,6 +79,12 @@ export default tseslint.config(
     'src/slack/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
     'src/slack/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
     'src/slack/notify/**': [SIBLINGS('ingress'), UPPER('runs', 'service', 'store')],
+    // Slack surfaces beside the message flow (install, home, shortcut, assistant): they build on
+    // api/ (and render/ for views); ingress/ registers their listeners.
+    'src/slack/install/**': [
+      SIBLINGS('ingress', 'notify', 'home', 'shortcut', 'assistant'),
+      UPPER('runs', 'service', 'store'),
+    ],
     'src/github/api/**': [
       SIBLINGS('ingress', 'render', 'notify'),
       UPPER('runs', 'service', 'store'),

@@ -1,7 +1,8 @@
 /**
  * The Web API methods the fake Slack answers, as Slack answers them: chat.postMessage,
  * chat.update, chat.postEphemeral, reactions.add, conversations.replies and .history,
- * auth.test, views.open, apps.connections.open, chat.getPermalink and users.info.
+ * auth.test, views.open/publish/update, assistant.threads.setStatus/setSuggestedPrompts/setTitle,
+ * apps.connections.open, chat.getPermalink and users.info (oauth.v2.access: slack-web-api.ts).
  */
 import { compareTs } from './slack-messages.js';
 import type { SlackStore } from './slack-messages.js';
@@ -15,6 +16,7 @@ export interface FakeIdentity {
   /** The workspace's name and address. */
   team: string;
   url: string;
+  enterprise_id?: string;
 }
 
 export interface SlackMethodContext {
@@ -114,7 +116,17 @@ export function answerSlackMethod(
       return page(store.listed(top, p));
     }
     case 'views.open':
-      return { ok: true, view: { id: 'V0000001' } };
+    case 'views.publish':
+    case 'views.update': {
+      const view = typeof p.view === 'object' && p.view !== null ? p.view : {};
+      return { ok: true, view: { id: str(p.view_id) ?? 'V0000001', ...view } };
+    }
+    case 'assistant.threads.setStatus':
+    case 'assistant.threads.setSuggestedPrompts':
+    case 'assistant.threads.setTitle':
+      return channel === '' || str(p.thread_ts) === undefined
+        ? { ok: false, error: 'invalid_arguments' }
+        : { ok: true };
     case 'apps.connections.open': {
       const url = ctx.socketUrl();
       return url === undefined ? { ok: false, error: 'invalid_auth' } : { ok: true, url };

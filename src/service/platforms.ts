@@ -12,33 +12,51 @@ import {
   createOutboxRefusalSink,
 } from '../github/index.js';
 import type { GitHubIngress } from '../github/index.js';
-import { createSlackIngress, createSlackNotifier } from '../slack/index.js';
-import type { SlackIngress } from '../slack/index.js';
+import {
+  createOAuthRoutes,
+  createSlackIngress,
+  createSlackInstallations,
+  createSlackNotifier,
+  createTokenCipher,
+  installedBotTokens,
+  INSTALL_PATH,
+  REDIRECT_PATH,
+} from '../slack/index.js';
+import type { OAuthRoutes, SlackIngress, SlackInstallations } from '../slack/index.js';
 import type { Route } from './http-server.js';
 
 export interface PlatformOverrides {
   /** Slack: skip auth.test by naming the bot (tests, demo). */
   slackBotUserId?: string;
   slackTeamId?: string;
+  /** Slack's OAuth consent page (tests). */
+  slackAuthorizationUrl?: string;
   /** GitHub: spacing of writes (tests and the demo pass 0). */
   githubMinWriteIntervalMs?: number;
 }
 
 export interface PlatformIngress {
   slack?: SlackIngress;
+  /** Slack OAuth install, when on (any number of workspaces). */
+  slackOAuth?: OAuthRoutes;
   github?: GitHubIngress;
 }
 
 /** `POST /slack/events` and `POST /github/webhooks`, for the platforms that are on. */
 export function platformRoutes(ingress: PlatformIngress): Route[] {
   const routes: Route[] = [];
-  const { slack, github } = ingress;
+  const { slack, github, slackOAuth } = ingress;
   if (slack)
     routes.push({
       path: '/slack/events',
       methods: ['POST'],
       handler: (q, s) => slack.handle(q, s),
     });
+  if (slackOAuth)
+    routes.push(
+      { path: INSTALL_PATH, methods: ['GET'], handler: (q, s) => slackOAuth.install(q, s) },
+      { path: REDIRECT_PATH, methods: ['GET'], handler: (q, s) => slackOAuth.redirect(q, s) },
+    );
   if (github)
     routes.push({
       path: '/github/webhooks',
@@ -74,8 +92,22 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
   const slack = config.slack;
   const github = config.github;
 
+  const installations: SlackInstallations | undefined = slack?.oauth
+    ? createSlackInstallations({
+        repo: deps.store.installations,
+        cipher: createTokenCipher(slack.oauth.encryptionKey),
+        clock,
+        logger,
+      })
+    : undefined;
   const slackNotifier = slack
-    ? createSlackNotifier({ botToken: slack.botToken, apiUrl: slack.apiUrl, logger, clock })
+    ? createSlackNotifier({
+        ...(slack.botToken === undefined ? {} : { botToken: slack.botToken }),
+        ...(installations ? { tokens: installedBotTokens(installations, slack.botToken) } : {}),
+        apiUrl: slack.apiUrl,
+        logger,
+        clock,
+      })
     : undefined;
   const githubNotifier = github
     ? createGitHubNotifier({
@@ -99,7 +131,8 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
       const slackIngress = slack
         ? createSlackIngress({
             signingSecret: slack.signingSecret ?? '',
-            botToken: slack.botToken,
+            ...(slack.botToken === undefined ? {} : { botToken: slack.botToken }),
+            ...(installations ? { installations } : {}),
             appToken: slack.appToken,
             apiUrl: slack.apiUrl,
             commandName: slack.command,
@@ -132,7 +165,21 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
               lookupPullRequest: (q) => githubNotifier.lookupPullRequest(q),
             })
           : undefined;
-      return { slack: slackIngress, github: githubIngress };
+      const slackOAuth =
+        slack?.oauth && installations
+          ? createOAuthRoutes({
+              clientId: slack.oauth.clientId,
+              clientSecret: slack.oauth.clientSecret,
+              stateSecret: slack.oauth.stateSecret,
+              installationStore: installations.store,
+              ...(slack.apiUrl === undefined ? {} : { apiUrl: slack.apiUrl }),
+              ...(o.slackAuthorizationUrl === undefined
+                ? {}
+                : { authorizationUrl: o.slackAuthorizationUrl }),
+              logger,
+            })
+          : undefined;
+      return { slack: slackIngress, github: githubIngress, ...(slackOAuth ? { slackOAuth } : {}) };
     },
   };
 }

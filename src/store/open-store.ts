@@ -9,6 +9,7 @@ import { withDeadline } from './deadline.js';
 import { withErrorMapping } from './error-mapping-dialect.js';
 import { StoreError, toStoreError } from './errors.js';
 import { createInboxQueue, createInboxRepo } from './repos/inbox-repo.js';
+import { createInstallationRepo } from './repos/installations-repo.js';
 import { migrationProvider } from './migrations/index.js';
 import { createOutboxQueue, createOutboxRepo } from './repos/outbox-repo.js';
 import { createPruneFinished } from './repos/prune-finished.js';
@@ -130,6 +131,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     ...createTx(ctx),
     inboxQueue: createInboxQueue(ctx),
     outboxQueue: createOutboxQueue(ctx),
+    installations: createInstallationRepo(ctx),
     transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),

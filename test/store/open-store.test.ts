@@ -67,9 +67,15 @@ describe('openStore', () => {
       )
       .all();
     raw.close();
-    expect(applied).toEqual([{ name: '001-initial' }, { name: '002-runs-updated-at' }]);
+    expect(applied).toEqual([
+      { name: '001-initial' },
+      { name: '002-runs-updated-at' },
+      { name: '006-slack-installations' },
+    ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'inbox',
+      'installation_teams',
+      'installations',
       'outbox',
       'runs',
       'settings',

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import type { OpenedStore } from '../../src/store/index.js';
 import { describeInboxContract } from './contract-inbox.js';
+import { describeInstallationsContract } from './contract-installations.js';
 import { describeOutboxContract } from './contract-outbox.js';
 import { describeRunsContract } from './contract-runs.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
@@ -78,6 +79,7 @@ describe.skipIf(!server)('PostgreSQL store', () => {
   describeRunsContract(createPostgresHarness);
   describeThreadsAndSettingsContract(createPostgresHarness);
   describeTransactionContract(createPostgresHarness);
+  describeInstallationsContract(createPostgresHarness);
 
   describe('replicas sharing one database', () => {
     let harness: StoreHarness;

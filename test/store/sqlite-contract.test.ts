@@ -1,6 +1,7 @@
 /** The store's behaviour on a real SQLite file (postgres.test.ts runs the same contract). */
 import { describe } from 'vitest';
 import { describeInboxContract } from './contract-inbox.js';
+import { describeInstallationsContract } from './contract-installations.js';
 import { describeOutboxContract } from './contract-outbox.js';
 import { describeRunsContract } from './contract-runs.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
@@ -13,4 +14,5 @@ describe('SQLite store', () => {
   describeRunsContract(createSqliteHarness);
   describeThreadsAndSettingsContract(createSqliteHarness);
   describeTransactionContract(createSqliteHarness);
+  describeInstallationsContract(createSqliteHarness);
 });

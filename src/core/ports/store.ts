@@ -10,6 +10,7 @@ import type {
   ReactionName,
 } from '../message/message-model.js';
 import type { MessageRef, Platform, Trigger } from '../trigger.js';
+import type { InstallationRepo } from './installations.js';
 import type { Destination } from './notifier.js';
 
 export interface ThreadRecord {
@@ -139,6 +140,11 @@ export interface StoreTx {
     listTrackedBrief(): Promise<TrackedBrief[]>;
     countTracked(): Promise<number>;
     listByThread(threadKey: string, limit: number): Promise<RunRecord[]>;
+    /**
+     * The most recently created runs whose thread key starts with `threadKeyPrefix` (e.g.
+     * `slack:T123:`, one workspace), newest first: what a person's home page lists.
+     */
+    listRecent(threadKeyPrefix: string, limit: number): Promise<RunRecord[]>;
   };
   inbox: {
     /** Accept a trigger; false when its delivery id was seen before (duplicate). */
@@ -217,6 +223,8 @@ export interface Store extends StoreTx {
     /** Delivered, parked and pending rows, for tests and the demo. */
     list(filter?: { threadKey?: string; status?: OutboxStatus }): Promise<OutboxItem[]>;
   };
+  /** Platform app installations (Slack OAuth, any number of workspaces). */
+  installations: InstallationRepo;
   /** Cheap liveness check for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -20,12 +20,17 @@ import { renderSlackMessage } from '../render/render-blocks.js';
 import { messageId, parseMessageId, slackAddress, slackThreadKey } from '../api/slack-address.js';
 import type { ThreadMessage } from './thread-messages.js';
 import { fetchThreadMessages } from './thread-messages.js';
+import type { BotTokenSource } from '../api/bot-tokens.js';
+import { fixedBotToken } from '../api/bot-tokens.js';
 import type { WebClient } from '../api/web-client.js';
 import { createWebClient } from '../api/web-client.js';
 import { z } from 'zod';
 
 export interface SlackNotifierDeps {
-  botToken: string;
+  /** One workspace: its bot token. */
+  botToken?: string;
+  /** Any number of workspaces: the token of each (takes precedence over `botToken`). */
+  tokens?: BotTokenSource;
   apiUrl?: string;
   logger: Logger;
   clock?: Clock;
@@ -76,12 +81,38 @@ const PostedEphemeral = z.object({ message_ts: z.string().optional() });
 const BLOCKS_REJECTED = new Set(['invalid_blocks', 'invalid_blocks_format']);
 
 export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
-  const client: WebClient = createWebClient({
-    token: deps.botToken,
-    apiUrl: deps.apiUrl,
-    logger: deps.logger,
-    timeoutMs: deps.timeoutMs,
-  });
+  const tokens = deps.tokens ?? fixedBotToken(deps.botToken ?? '');
+  /** One client per bot token (per workspace), made when first needed. */
+  const clients = new Map<string, WebClient>();
+  async function clientFor(team: string): Promise<WebClient> {
+    let token: string;
+    try {
+      token = await tokens.tokenFor(team);
+    } catch (err) {
+      if (err instanceof DeliveryError) throw err;
+      throw new DeliveryError(
+        'unavailable',
+        "the workspace's token could not be read",
+        true,
+        undefined,
+        {
+          cause: err,
+        },
+      );
+    }
+    let client = clients.get(token);
+    if (client === undefined) {
+      client = createWebClient({
+        token,
+        apiUrl: deps.apiUrl,
+        logger: deps.logger,
+        timeoutMs: deps.timeoutMs,
+      });
+      if (clients.size >= 1_000) clients.clear();
+      clients.set(token, client);
+    }
+    return client;
+  }
   const log = deps.logger.child({ component: 'slack-notifier' });
   const bounds = {
     maxMessages: deps.maxThreadMessages ?? 30,
@@ -114,6 +145,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
    * missing history scope) falls back to posting: a rare duplicate beats a lost message.
    */
   async function findMarked(
+    client: WebClient,
     addr: ReturnType<typeof slackAddress>,
     key: string,
     since: number,
@@ -158,6 +190,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
 
     async post(to: Destination, model: MessageModel, options?: PostOptions): Promise<PostResult> {
       const addr = slackAddress(to.threadKey);
+      const client = await clientFor(addr.team);
       const message = renderSlackMessage(model);
       const thread = addr.threadTs === '' ? {} : { thread_ts: addr.threadTs };
       const answer = (ts: string): PostResult => {
@@ -186,7 +219,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       }
       const key = options?.key;
       if (key !== undefined && options?.mayExist !== undefined) {
-        const found = await findMarked(addr, key, options.mayExist.since);
+        const found = await findMarked(client, addr, key, options.mayExist.since);
         if (found !== undefined) {
           log.info({ threadKey: to.threadKey, key }, 'notification was already posted; not again');
           return answer(found);
@@ -217,6 +250,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
 
     async update(ref: MessageRef, model: MessageModel): Promise<void> {
       const { channel, ts } = parseMessageId(ref);
+      const client = await clientFor(slackAddress(ref.threadKey).team);
       const message = renderSlackMessage(model);
       await call(
         'chat.update',
@@ -233,6 +267,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
 
     async react(target: MessageRef, reaction: ReactionName): Promise<void> {
       const { channel, ts } = parseMessageId(target);
+      const client = await clientFor(slackAddress(target.threadKey).team);
       try {
         await client.reactions.add({ channel, timestamp: ts, name: REACTION_EMOJI[reaction] });
       } catch (err) {
@@ -250,6 +285,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       const beforeTs = beforeMessage === undefined ? undefined : parseMessageId(beforeMessage).ts;
       // The thread's root has nothing before it in its thread.
       if (beforeTs === addr.threadTs) return [];
+      const client = await clientFor(addr.team);
       try {
         return await fetchThreadMessages(
           client,

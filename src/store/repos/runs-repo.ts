@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { RunRecord, StoreTx } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
@@ -158,6 +159,19 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
         .selectFrom('runs')
         .selectAll()
         .where('thread_key', '=', threadKey)
+        .orderBy('created_at', 'desc')
+        .orderBy('run_id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toRun);
+    },
+
+    async listRecent(threadKeyPrefix, limit) {
+      const rows = await ctx
+        .db()
+        .selectFrom('runs')
+        .selectAll()
+        .where(sql<string>`substr(thread_key, 1, ${threadKeyPrefix.length})`, '=', threadKeyPrefix)
         .orderBy('created_at', 'desc')
         .orderBy('run_id', 'desc')
         .limit(limit)
