@@ -85,6 +85,18 @@ export default tseslint.config(
       SIBLINGS('ingress', 'notify', 'home', 'shortcut', 'assistant'),
       UPPER('runs', 'service', 'store'),
     ],
+    'src/slack/home/**': [
+      SIBLINGS('ingress', 'notify', 'install', 'shortcut', 'assistant'),
+      UPPER('runs', 'service', 'store'),
+    ],
+    'src/slack/shortcut/**': [
+      SIBLINGS('ingress', 'notify', 'install', 'home', 'assistant'),
+      UPPER('runs', 'service', 'store'),
+    ],
+    'src/slack/assistant/**': [
+      SIBLINGS('ingress', 'notify', 'install', 'home', 'shortcut'),
+      UPPER('runs', 'service', 'store'),
+    ],
     'src/github/api/**': [
       SIBLINGS('ingress', 'render', 'notify'),
       UPPER('runs', 'service', 'store'),

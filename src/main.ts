@@ -125,6 +125,7 @@ export async function startService(
     const platforms = createPlatforms({
       config,
       store,
+      agent,
       clock,
       logger,
       metrics: metrics.metrics,

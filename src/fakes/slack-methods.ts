@@ -22,6 +22,8 @@ export interface FakeIdentity {
 export interface SlackMethodContext {
   store: SlackStore;
   identity: FakeIdentity;
+  /** Channel -> its members (users.conversations). */
+  members: Map<string, Set<string>>;
   /** What apps.connections.open answers, if Socket Mode is on. */
   socketUrl(): string | undefined;
 }
@@ -137,6 +139,13 @@ export function answerSlackMethod(
         channel,
         permalink: `${identity.url}archives/${channel}/p${(str(p.message_ts) ?? '').replace('.', '')}`,
       };
+    case 'users.conversations': {
+      const user = str(p.user) ?? '';
+      const channels = [...ctx.members]
+        .filter(([, who]) => who.has(user))
+        .map(([id]) => ({ id, is_member: true }));
+      return { ok: true, channels, response_metadata: { next_cursor: '' } };
+    }
     case 'users.info': {
       const id = str(p.user) ?? '';
       return { ok: true, user: { id, name: id.toLowerCase(), real_name: id } };

@@ -88,6 +88,8 @@ export interface FakeSlackApi {
   failNext(method: string, failure: Failure, times?: number): void;
   /** Every post, edit and reaction, as it happens. */
   onChange(listener: (change: SlackChange) => void): void;
+  /** `user` is a member of `channel` (users.conversations). */
+  join(channel: string, user: string): void;
   /** A workspace's token stops working (the app was removed, the token revoked). */
   revoke(token: string): void;
   /** Views published to App Home, by user (the latest), and every view opened. */
@@ -130,7 +132,8 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const store = createSlackStore(now);
   const calls: RecordedCall[] = [];
   const failures = new Map<string, Failure[]>();
-  const context = { store, identity, socketUrl: () => api.socketUrl };
+  const members = new Map<string, Set<string>>();
+  const context = { store, identity, members, socketUrl: () => api.socketUrl };
 
   const workspaces = options.workspaces ?? [];
   const revoked = new Set<string>();
@@ -248,6 +251,11 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     },
     onChange: store.onChange,
     revoke: (token) => revoked.add(token),
+    join(channel, user) {
+      const who = members.get(channel) ?? new Set<string>();
+      who.add(user);
+      members.set(channel, who);
+    },
     homeViews,
     close: () =>
       new Promise<void>((resolve) => {

@@ -3,7 +3,16 @@
  * ingress (for the HTTP server), or nothing when the platform is off.
  */
 import type { Config } from '../config/load.js';
-import type { Clock, Logger, Metrics, Notifier, Store, TriggerSink } from '../core/ports/index.js';
+import { createSlackHomeSource } from './slack-home-source.js';
+import type {
+  AgentService,
+  Clock,
+  Logger,
+  Metrics,
+  Notifier,
+  Store,
+  TriggerSink,
+} from '../core/ports/index.js';
 import type { Platform } from '../core/trigger.js';
 import { DEFAULT_COMMAND_WORD } from '../core/command/parse-command.js';
 import {
@@ -16,8 +25,10 @@ import {
   createOAuthRoutes,
   createSlackIngress,
   createSlackInstallations,
+  createSlackHome,
   createSlackNotifier,
   createTokenCipher,
+  fixedBotToken,
   installedBotTokens,
   INSTALL_PATH,
   REDIRECT_PATH,
@@ -29,6 +40,8 @@ export interface PlatformOverrides {
   /** Slack: skip auth.test by naming the bot (tests, demo). */
   slackBotUserId?: string;
   slackTeamId?: string;
+  /** Fewest ms between two App Home refreshes of one person (tests). */
+  slackHomeRefreshMs?: number;
   /** Slack's OAuth consent page (tests). */
   slackAuthorizationUrl?: string;
   /** GitHub: spacing of writes (tests and the demo pass 0). */
@@ -75,6 +88,8 @@ export interface Platforms {
 export interface PlatformDeps {
   config: Config;
   store: Store;
+  /** App Home shows the service's detail of a person's runs (session, pull requests). */
+  agent?: AgentService;
   clock: Clock;
   logger: Logger;
   metrics: Metrics;
@@ -100,8 +115,27 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
         logger,
       })
     : undefined;
+  const home = slack
+    ? createSlackHome({
+        source: createSlackHomeSource({
+          store: deps.store,
+          clock,
+          ...(deps.agent ? { agent: deps.agent } : {}),
+        }),
+        tokens: installations
+          ? installedBotTokens(installations, slack.botToken)
+          : fixedBotToken(slack.botToken ?? ''),
+        apiUrl: slack.apiUrl,
+        logger,
+        clock,
+        ...(o.slackHomeRefreshMs === undefined ? {} : { minRefreshMs: o.slackHomeRefreshMs }),
+      })
+    : undefined;
   const slackNotifier = slack
     ? createSlackNotifier({
+        ...(home
+          ? { onRunShown: (key: string, user: string | undefined) => home.runChanged(key, user) }
+          : {}),
         ...(slack.botToken === undefined ? {} : { botToken: slack.botToken }),
         ...(installations ? { tokens: installedBotTokens(installations, slack.botToken) } : {}),
         apiUrl: slack.apiUrl,
@@ -133,6 +167,7 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
             signingSecret: slack.signingSecret ?? '',
             ...(slack.botToken === undefined ? {} : { botToken: slack.botToken }),
             ...(installations ? { installations } : {}),
+            ...(home ? { home } : {}),
             appToken: slack.appToken,
             apiUrl: slack.apiUrl,
             commandName: slack.command,

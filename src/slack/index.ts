@@ -28,3 +28,7 @@ export {
   type OAuthRoutes,
 } from './install/oauth-routes.js';
 export { installedBotTokens } from './api/bot-tokens.js';
+export { createSlackHome, type SlackHome } from './home/slack-home.js';
+export type { HomeSource, PersonalDefaults } from './home/home-source.js';
+export { PERSONAL_KEYS } from './home/home-source.js';
+export { fixedBotToken, type BotTokenSource } from './api/bot-tokens.js';

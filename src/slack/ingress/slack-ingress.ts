@@ -22,6 +22,7 @@ import { fixedBotToken, installedBotTokens } from '../api/bot-tokens.js';
 import type { SlackInstallations } from '../install/installations.js';
 import { NotInstalledError } from '../install/installations.js';
 import { registerUninstallListeners } from '../install/uninstall-listeners.js';
+import type { SlackHome } from '../home/slack-home.js';
 
 export interface SlackIngressDeps {
   signingSecret: string;
@@ -29,6 +30,8 @@ export interface SlackIngressDeps {
   botToken?: string;
   /** Any number of workspaces (OAuth): each event is answered with its workspace's bot. */
   installations?: SlackInstallations;
+  /** App Home: its listeners are registered on this app. */
+  home?: SlackHome;
   /** Set: Socket Mode instead of HTTP. */
   appToken?: string;
   apiUrl?: string;
@@ -178,6 +181,7 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   });
   if (installations !== undefined)
     registerUninstallListeners(app, { installations, logger: deps.logger });
+  deps.home?.register(app, { sink: deps.sink });
 
   let started = false;
   return {
@@ -236,6 +240,7 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     async stop() {
       if (started) await app.stop();
       started = false;
+      await deps.home?.stop();
       await Promise.allSettled([...pending]);
     },
   };

@@ -39,6 +39,8 @@ export interface SlackNotifierDeps {
   maxThreadChars?: number;
   /** Per-request timeout of the Web API client (default 10 s). */
   timeoutMs?: number;
+  /** Told after a run's status or outcome reached its thread (App Home refreshes). */
+  onRunShown?: (threadKey: string, requesterId: string | undefined) => void;
 }
 
 export type SlackNotifier = Notifier & { readonly platform: 'slack' };
@@ -185,7 +187,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
     }
   }
 
-  return {
+  const notifier: SlackNotifier = {
     platform: 'slack',
 
     async post(to: Destination, model: MessageModel, options?: PostOptions): Promise<PostResult> {
@@ -299,6 +301,35 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       } catch (err) {
         throw toDeliveryError(err, 'conversations.replies');
       }
+    },
+  };
+  return deps.onRunShown ? tellingRunsShown(notifier, deps.onRunShown, log) : notifier;
+}
+
+/** Tell `hook` after a run's status or outcome was posted or edited; a failing hook is logged. */
+function tellingRunsShown(
+  inner: SlackNotifier,
+  hook: (threadKey: string, requesterId: string | undefined) => void,
+  log: Logger,
+): SlackNotifier {
+  const shown = (threadKey: string, model: MessageModel) => {
+    if (model.type !== 'run_status' && model.type !== 'run_outcome') return;
+    try {
+      hook(threadKey, model.run.requester?.id);
+    } catch (err) {
+      log.warn({ err }, 'run-shown hook failed');
+    }
+  };
+  return {
+    ...inner,
+    async post(to, model, options) {
+      const result = await inner.post(to, model, options);
+      shown(result.newThreadKey ?? to.threadKey, model);
+      return result;
+    },
+    async update(ref, model) {
+      await inner.update(ref, model);
+      shown(ref.threadKey, model);
     },
   };
 }

@@ -25,12 +25,15 @@ export interface Workspaces {
   post(body: string): Promise<Response>;
   /** The install page, then Slack's redirect with this workspace's code. */
   install(code: string): Promise<Response>;
+  /** POST a signed form body (interactivity) to /slack/events. */
+  postForm(body: string): Promise<Response>;
   close(): Promise<void>;
 }
 
 export async function startWorkspaces(
   workspaces: FakeWorkspace[],
   env: Record<string, string> = {},
+  options: { homeRefreshMs?: number; slowRunMs?: number } = {},
 ): Promise<Workspaces> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-workspaces-'));
   const dbPath = join(dir, 'relay.db');
@@ -52,7 +55,13 @@ export async function startWorkspaces(
   const service = await startService(config, {
     announce: false,
     engineOptions: { workerPollMs: 10 },
-    platforms: { slackAuthorizationUrl: 'https://slack.test/oauth/v2/authorize' },
+    platforms: {
+      slackAuthorizationUrl: 'https://slack.test/oauth/v2/authorize',
+      ...(options.homeRefreshMs === undefined ? {} : { slackHomeRefreshMs: options.homeRefreshMs }),
+    },
+    ...(options.slowRunMs === undefined
+      ? {}
+      : { emulatorTimings: { slowRunMs: options.slowRunMs } }),
   });
   const events = `${service.url}/slack/events`;
   return {
@@ -61,6 +70,8 @@ export async function startWorkspaces(
     dbPath,
     events,
     post: (body) => postSlack(events, body),
+    postForm: (body) =>
+      postSlack(events, body, { contentType: 'application/x-www-form-urlencoded' }),
     async install(code) {
       const page = await fetch(`${service.url}/slack/install`);
       const cookie = page.headers.get('set-cookie')?.split(';')[0] ?? '';
