@@ -20,6 +20,8 @@ export type TriggerKind =
   | 'thread_reply'
   | 'direct_message'
   | 'cancel_button'
+  /** Slack: the start form (message shortcut "Send to agent", or the slash command alone). */
+  | 'start_form'
   | 'issue_comment'
   | 'review_comment'
   | 'issue_opened'

@@ -7,6 +7,8 @@ import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import type { Trigger } from '../../core/trigger.js';
 import { RelayError } from '../../core/relay-error.js';
 import { decodeThreadKey } from '../../core/thread-key.js';
+import { slackErrorName } from '../api/delivery-errors.js';
+import { openStartForm } from '../shortcut/start-form-listeners.js';
 import type { Allowlists } from './access.js';
 import { checkAccess, refusalText } from './access.js';
 import { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID } from '../api/action-ids.js';
@@ -144,7 +146,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     await handleEvent(fromMessage(envelope.data, message.data, ctx));
   });
 
-  app.command(deps.commandName, async ({ body, ack, context: auth }) => {
+  app.command(deps.commandName, async ({ body, ack, client, context: auth }) => {
     const command = SlashCommand.safeParse(body);
     if (!command.success) {
       await ack({ response_type: 'ephemeral', text: "Sorry, I couldn't read that command." });
@@ -159,6 +161,17 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
         'Slack command refused by allowlist',
       );
       await ack({ response_type: 'ephemeral', text: refusalText(denial) });
+      return;
+    }
+    if (command.data.text.trim() === '') {
+      // The command alone opens the start form (`help` still answers with the help).
+      await ack();
+      const team = decodeThreadKey(conv.trigger.threadKey);
+      if (team?.platform !== 'slack') return;
+      const place = { team: team.team, channel: command.data.channel_id };
+      await openStartForm(client, command.data.trigger_id, place).catch((err: unknown) =>
+        log.warn({ err, slackError: slackErrorName(err) }, 'Slack start form not opened'),
+      );
       return;
     }
     try {

@@ -23,6 +23,8 @@ import type { SlackInstallations } from '../install/installations.js';
 import { NotInstalledError } from '../install/installations.js';
 import { registerUninstallListeners } from '../install/uninstall-listeners.js';
 import type { SlackHome } from '../home/slack-home.js';
+import { registerStartForm } from '../shortcut/start-form-listeners.js';
+import { checkAccess, refusalText } from './access.js';
 
 export interface SlackIngressDeps {
   signingSecret: string;
@@ -182,6 +184,17 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   if (installations !== undefined)
     registerUninstallListeners(app, { installations, logger: deps.logger });
   deps.home?.register(app, { sink: deps.sink });
+  const allowlists = { channels: deps.allowedChannels, users: deps.allowedUsers };
+  registerStartForm(app, {
+    sink: deps.sink,
+    clock,
+    logger: deps.logger,
+    refusal: (channel, user) => {
+      const denial = checkAccess(allowlists, { channel, user });
+      return denial === undefined ? undefined : refusalText(denial);
+    },
+    whisper,
+  });
 
   let started = false;
   return {
