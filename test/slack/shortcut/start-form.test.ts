@@ -169,10 +169,13 @@ describe('the slash command alone', () => {
       w!.api.messages.find((m) => m.channel === 'CONE00001' && m.bot_id === ONE.bot_id),
     );
     expect(status.thread_ts).toBeUndefined(); // top level: it anchors the run's thread
-    const run = await waitUntil(
-      async () => (await w!.service.store.runs.listRecent('slack:TONE00001:', 5))[0],
+    // The run's thread becomes the status message's once it is posted.
+    await waitUntil(
+      async () =>
+        (await w!.service.store.runs.listRecent('slack:TONE00001:', 5))[0]?.threadKey ===
+        `slack:TONE00001:CONE00001:${status.ts}`,
+      { timeoutMs: 10_000 },
     );
-    expect(run.threadKey).toBe(`slack:TONE00001:CONE00001:${status.ts}`);
 
     const opened = w.api.okCallsTo('views.open').length;
     expect((await w.postForm(slash('help'))).status).toBe(200);
