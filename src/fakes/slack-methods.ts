@@ -86,6 +86,7 @@ export function answerSlackMethod(
       if (m === undefined) return { ok: false, error: 'message_not_found' };
       m.text = str(p.text) ?? m.text;
       if (Array.isArray(p.blocks)) m.blocks = p.blocks;
+      if (isMetadata(p.metadata)) m.metadata = p.metadata;
       m.history.push({ text: m.text, ...(m.blocks ? { blocks: m.blocks } : {}) });
       store.emit({ kind: 'update', message: m });
       return { ok: true, channel, ts: m.ts, text: m.text };
@@ -126,7 +127,7 @@ export function answerSlackMethod(
     case 'assistant.threads.setStatus':
     case 'assistant.threads.setSuggestedPrompts':
     case 'assistant.threads.setTitle':
-      return channel === '' || str(p.thread_ts) === undefined
+      return str(p.channel_id) === undefined || str(p.thread_ts) === undefined
         ? { ok: false, error: 'invalid_arguments' }
         : { ok: true };
     case 'apps.connections.open': {

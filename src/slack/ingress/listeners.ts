@@ -4,7 +4,7 @@
  */
 import type { App } from '@slack/bolt';
 import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
-import type { Trigger } from '../../core/trigger.js';
+import type { Trigger, TriggerContext } from '../../core/trigger.js';
 import { RelayError } from '../../core/relay-error.js';
 import { decodeThreadKey } from '../../core/thread-key.js';
 import { slackErrorName } from '../api/delivery-errors.js';
@@ -73,7 +73,18 @@ export interface EventAuth {
 
 const BUSY = "Sorry, I couldn't take that request right now. Please try again in a minute.";
 
-export function registerListeners(app: App, deps: ListenerDeps): void {
+/** What the other Slack surfaces hand back to the ingress (the agent pane's messages). */
+export interface Listeners {
+  /** A message event, as the `message` listener takes it, with extra context for its run. */
+  handleMessage(
+    body: unknown,
+    event: unknown,
+    auth: EventAuth | undefined,
+    extra?: Partial<TriggerContext>,
+  ): Promise<void>;
+}
+
+export function registerListeners(app: App, deps: ListenerDeps): Listeners {
   const log = deps.logger.child({ component: 'slack-listeners' });
 
   async function context(auth?: EventAuth): Promise<ConvertContext> {
@@ -130,7 +141,12 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     await handleEvent(fromAppMention(envelope.data, mention.data, await context(auth)));
   });
 
-  app.event('message', async ({ body, event, context: auth }) => {
+  async function handleMessage(
+    body: unknown,
+    event: unknown,
+    auth: EventAuth | undefined,
+    extra?: Partial<TriggerContext>,
+  ): Promise<void> {
     const envelope = EventEnvelope.safeParse(body);
     const message = MessageEvent.safeParse(event);
     if (!envelope.success || !message.success) {
@@ -143,7 +159,14 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
       // Without our user id a mention cannot be told from a plain reply; Slack will retry.
       throw new BotIdentityUnavailableError('the bot user id is unknown (auth.test failed)');
     }
-    await handleEvent(fromMessage(envelope.data, message.data, ctx));
+    const conv = fromMessage(envelope.data, message.data, ctx);
+    if (extra !== undefined && conv.type !== 'ignore')
+      conv.trigger = { ...conv.trigger, context: { ...conv.trigger.context, ...extra } };
+    await handleEvent(conv);
+  }
+
+  app.event('message', async ({ body, event, context: auth }) => {
+    await handleMessage(body, event, auth);
   });
 
   app.command(deps.commandName, async ({ body, ack, client, context: auth }) => {
@@ -220,4 +243,5 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.action(OPEN_SESSION_ACTION_ID, async ({ ack }) => {
     await ack();
   });
+  return { handleMessage };
 }

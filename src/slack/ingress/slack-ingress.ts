@@ -24,6 +24,7 @@ import { NotInstalledError } from '../install/installations.js';
 import { registerUninstallListeners } from '../install/uninstall-listeners.js';
 import type { SlackHome } from '../home/slack-home.js';
 import { registerStartForm } from '../shortcut/start-form-listeners.js';
+import { registerAgentPane } from '../assistant/agent-pane.js';
 import { checkAccess, refusalText } from './access.js';
 
 export interface SlackIngressDeps {
@@ -169,7 +170,7 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   };
 
   const commandName = deps.commandName.startsWith('/') ? deps.commandName : `/${deps.commandName}`;
-  registerListeners(app, {
+  const listeners = registerListeners(app, {
     sink: deps.sink,
     logger: deps.logger,
     clock,
@@ -184,6 +185,7 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   if (installations !== undefined)
     registerUninstallListeners(app, { installations, logger: deps.logger });
   deps.home?.register(app, { sink: deps.sink });
+  registerAgentPane(app, { onMessage: listeners.handleMessage, logger: deps.logger });
   const allowlists = { channels: deps.allowedChannels, users: deps.allowedUsers };
   registerStartForm(app, {
     sink: deps.sink,
