@@ -104,7 +104,7 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
     for (let page = 0; page < 5; page++) {
       const raw = await client.users.conversations({
         user,
-        types: 'public_channel,private_channel,mpim,im',
+        types: 'public_channel,private_channel',
         exclude_archived: true,
         limit: 200,
         ...(cursor ? { cursor } : {}),

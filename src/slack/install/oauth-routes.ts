@@ -16,13 +16,13 @@ export const BOT_SCOPES = [
   'app_mentions:read',
   'assistant:write',
   'channels:history',
+  'channels:read',
   'chat:write',
   'commands',
   'groups:history',
+  'groups:read',
   'im:history',
-  'im:write',
   'reactions:write',
-  'users:read',
 ] as const;
 
 export const INSTALL_PATH = '/slack/install';
