@@ -167,6 +167,51 @@ describe('two workspaces', () => {
     );
   });
 
+  it('the same channel and user ids in two workspaces still keep their settings and personal defaults apart', async () => {
+    w = await startWorkspaces([ONE, TWO]);
+    await w.install('code-one');
+    await w.install('code-two');
+    const store = w.service.store;
+    // Channel defaults and Alice's own defaults, set in workspace One only.
+    await w.post(mention(ONE, 'CSAME0001', 'config model=m-one-channel', '1700000010.000100'));
+    await waitUntil(
+      async () => (await store.settings.list('slack:TONE00001:CSAME0001')).length === 1,
+    );
+    await store.settings.set(
+      'slack-user:TONE00001:UALICE01',
+      'env',
+      'e-one-personal',
+      'UALICE01',
+      1,
+    );
+
+    await w.post(mention(ONE, 'CSAME0001', 'first in one', '1700000011.000100'));
+    await w.post(mention(TWO, 'CSAME0001', 'first in two', '1700000011.000100'));
+    const runOf = async (team: string) =>
+      (await store.runs.listRecent(`slack:${team}:CSAME0001:`, 5))[0];
+    const one = await waitUntil(() => runOf('TONE00001'), { timeoutMs: 10_000 });
+    const two = await waitUntil(() => runOf('TTWO00002'), { timeoutMs: 10_000 });
+    expect(one.threadKey).toBe('slack:TONE00001:CSAME0001:1700000011.000100');
+    expect(two.threadKey).toBe('slack:TTWO00002:CSAME0001:1700000011.000100');
+    expect(one.applied).toEqual(
+      expect.arrayContaining([
+        { key: 'model', value: 'm-one-channel', source: 'default' },
+        { key: 'env', value: 'e-one-personal', source: 'personal' },
+      ]),
+    );
+    expect(two.applied.filter((a) => a.source !== 'service')).toEqual([]);
+    // Each workspace's status message in "the same" channel went out with its own token.
+    const tokens = () =>
+      new Set(
+        w!.api
+          .okCallsTo('chat.postMessage')
+          .filter((c) => c.params.channel === 'CSAME0001')
+          .map((c) => c.token),
+      );
+    await waitUntil(() => tokens().size === 2, { timeoutMs: 10_000 });
+    expect(tokens()).toEqual(new Set([ONE.token, TWO.token]));
+  });
+
   it('an uninstalled workspace is forgotten: its events are no longer taken, the other goes on', async () => {
     w = await startWorkspaces([ONE, TWO]);
     await w.install('code-one');
