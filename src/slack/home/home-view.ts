@@ -36,7 +36,7 @@ const MAX_CHANNELS = 15;
 
 function runBlocks(run: HomeRun, withCancel: boolean): KnownBlock[] {
   const { view } = run;
-  const title = escapeMrkdwn(truncatePlain(view.title, 150));
+  const title = truncatePlain(view.title, 150);
   const where = run.channel.startsWith('D') ? 'a direct message' : `<#${run.channel}>`;
   const facts = [
     `${view.state.emoji} ${view.state.label}`,
@@ -48,7 +48,8 @@ function runBlocks(run: HomeRun, withCancel: boolean): KnownBlock[] {
     type: 'section',
     text: {
       type: 'mrkdwn',
-      text: `*${run.threadUrl ? link(run.threadUrl, title) : title}*\n${facts.join(' · ')}`,
+      // link() escapes the label (and falls back to the escaped label for an unsafe URL).
+      text: `*${link(run.threadUrl, title)}*\n${facts.join(' · ')}`,
     },
     ...(withCancel && view.state.live
       ? {

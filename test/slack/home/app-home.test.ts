@@ -106,6 +106,8 @@ describe('App Home', () => {
       `https://app.slack.com/client/TONE00001/CONE00001/thread/CONE00001-${done}`,
     );
     expect(text).toMatch(/Succeeded · \d+(\.\d+)?\s?m?s/);
+    // The viewer's runs carry the service's session link.
+    expect(text).toMatch(/<https?:\/\/[^|>]+\|Session>/);
     const cancel = home.filter((b) => b.accessory?.action_id === 'agent_relay_home_cancel');
     expect(cancel).toHaveLength(1); // only the live run
     // Others' runs: collapsed, counted from the viewer's channels only.
