@@ -12,7 +12,9 @@ import { z } from 'zod';
 import type { Logger } from '../../core/ports/index.js';
 import type { TriggerContext } from '../../core/trigger.js';
 import { slackErrorName } from '../api/delivery-errors.js';
+import { slackThreadKey } from '../api/slack-address.js';
 import { toPlainText } from '../api/slack-text.js';
+import { truncatePlain } from '../render/mrkdwn.js';
 import type { WebClient } from '../api/web-client.js';
 
 type ThreadContextStore = NonNullable<AssistantConfig['threadContextStore']>;
@@ -35,6 +37,8 @@ export interface AgentPaneDeps {
     auth: { botUserId?: string | undefined; teamId?: string | undefined },
     extra: Partial<TriggerContext>,
   ): Promise<void>;
+  /** Whether the thread already has a run (its first message titles the pane's thread). */
+  threadHasRun(threadKey: string): Promise<boolean>;
   logger: Logger;
 }
 
@@ -57,6 +61,7 @@ const Replies = z.object({
     )
     .default([]),
 });
+const PaneMessage = z.object({ channel: z.string(), thread_ts: z.string() });
 const ThreadContext = z.object({
   channel_id: z.string().optional(),
   team_id: z.string().optional(),
@@ -169,8 +174,22 @@ export function registerAgentPane(app: App, deps: AgentPaneDeps): void {
     threadContextChanged: async ({ saveThreadContext }) => {
       await saveThreadContext();
     },
-    userMessage: async ({ body, message, context, client, setStatus, getThreadContext }) => {
+    userMessage: async ({
+      body,
+      message,
+      context,
+      client,
+      setStatus,
+      setTitle,
+      getThreadContext,
+    }) => {
       const text = 'text' in message && typeof message.text === 'string' ? message.text : '';
+      const where = PaneMessage.safeParse(message);
+      const threadKey =
+        where.success && context.teamId
+          ? slackThreadKey(context.teamId, where.data.channel, where.data.thread_ts)
+          : undefined;
+      const first = threadKey !== undefined && !(await deps.threadHasRun(threadKey));
       const extra: Partial<TriggerContext> = {};
       if (ASKS_ABOUT_CHANNEL.test(text)) {
         const viewing = (await getThreadContext().catch(() => ({}))) as { channel_id?: string };
@@ -191,6 +210,11 @@ export function registerAgentPane(app: App, deps: AgentPaneDeps): void {
         log.info({ err, slackError: slackErrorName(err) }, 'pane status not set'),
       );
       await deps.onMessage(body, message, context, extra);
+      if (first && text.trim() !== '')
+        await setTitle(truncatePlain(toPlainText(text).replace(/\s+/g, ' ').trim(), 60)).catch(
+          (err: unknown) =>
+            log.info({ err, slackError: slackErrorName(err) }, 'pane title not set'),
+        );
     },
   });
   app.assistant(assistant);

@@ -185,7 +185,11 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   if (installations !== undefined)
     registerUninstallListeners(app, { installations, logger: deps.logger });
   deps.home?.register(app, { sink: deps.sink });
-  registerAgentPane(app, { onMessage: listeners.handleMessage, logger: deps.logger });
+  registerAgentPane(app, {
+    onMessage: listeners.handleMessage,
+    threadHasRun: (key) => deps.sink.threadHasRun(key),
+    logger: deps.logger,
+  });
   const allowlists = { channels: deps.allowedChannels, users: deps.allowedUsers };
   registerStartForm(app, {
     sink: deps.sink,

@@ -114,6 +114,12 @@ describe('the agent pane', () => {
       timeoutMs: 10_000,
     });
     const sent = await w.service.agent.getRun(run.runId);
+    const title = await waitUntil(() => api.okCallsTo('assistant.threads.setTitle')[0]);
+    expect(title.params).toMatchObject({
+      channel_id: PANE,
+      thread_ts: THREAD,
+      title: 'Summarise what happened in this channel today',
+    });
     expect(sent.prompt).toContain('Summarise what happened in this channel today');
     expect(sent.prompt).toContain('The person was looking at Slack channel CINCIDENT');
     expect(sent.prompt).toContain('Root cause: stale feature flag');
@@ -142,6 +148,7 @@ describe('the agent pane', () => {
       { timeoutMs: 10_000 },
     );
     expect(await store.runs.listByThread(threadKey, 5)).toHaveLength(1);
+    expect(api.okCallsTo('assistant.threads.setTitle')).toHaveLength(1); // only the first titles
   });
 
   it('a question that is not about "this channel" does not carry the channel', async () => {
