@@ -132,6 +132,9 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
           throw new NotInstalledError('the Slack app is not installed in that workspace');
       }
       const id = await identity.resolve().catch(() => identity.known());
+      // With installations, the configured token serves its own workspace only.
+      if (installations !== undefined && source.teamId !== undefined && source.teamId !== id.teamId)
+        throw new NotInstalledError('the Slack app is not installed in that workspace');
       return {
         botToken: deps.botToken,
         botUserId: id.botUserId,

@@ -33,11 +33,20 @@ export interface Workspaces {
 export async function startWorkspaces(
   workspaces: FakeWorkspace[],
   env: Record<string, string> = {},
-  options: { homeRefreshMs?: number; slowRunMs?: number } = {},
+  options: {
+    homeRefreshMs?: number;
+    slowRunMs?: number;
+    /** A single-workspace token the fake also accepts (it answers as team T0000001). */
+    botToken?: string;
+  } = {},
 ): Promise<Workspaces> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-workspaces-'));
   const dbPath = join(dir, 'relay.db');
-  const api = await startFakeSlackApi({ workspaces, client: CLIENT });
+  const api = await startFakeSlackApi({
+    workspaces,
+    client: CLIENT,
+    ...(options.botToken === undefined ? {} : { token: options.botToken }),
+  });
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -50,6 +59,7 @@ export async function startWorkspaces(
     SLACK_STATE_SECRET: 'state-secret-0123456789abcdef',
     SLACK_TOKEN_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     SLACK_API_URL: api.url,
+    ...(options.botToken === undefined ? {} : { SLACK_BOT_TOKEN: options.botToken }),
     ...env,
   });
   const service = await startService(config, {

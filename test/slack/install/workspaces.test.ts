@@ -252,6 +252,25 @@ describe('two workspaces', () => {
   });
 });
 
+describe('the configured bot token beside installations', () => {
+  it('still serves its own workspace, and no other that never installed the app', async () => {
+    w = await startWorkspaces([ONE], {}, { botToken: 'xoxb-single-dummy' });
+    await w.install('code-one');
+    const own = { ...ONE, team_id: 'T0000001', bot_user_id: 'UBOT0001' };
+    const stranger = { ...ONE, team_id: 'TSTRANGER', bot_user_id: 'UBOT0001' };
+    await w.post(mention(stranger, 'CSTRANGE1', 'let me in', '1700000020.000100'));
+    await w.post(mention(own, 'COWN00001', 'the old way', '1700000020.000100'));
+    await w.post(mention(ONE, 'CONE00001', 'the new way', '1700000020.000100'));
+    await waitUntil(() => statusIn(w!, 'COWN00001') && statusIn(w!, 'CONE00001'), {
+      timeoutMs: 10_000,
+    });
+    expect(tokensUsedIn(w, 'COWN00001')).toEqual(['xoxb-single-dummy']);
+    expect(tokensUsedIn(w, 'CONE00001')).toEqual([ONE.token]);
+    expect(tokensUsedIn(w, 'CSTRANGE1')).toEqual([]);
+    expect(await w.service.store.runs.listRecent('slack:TSTRANGER:', 5)).toEqual([]);
+  });
+});
+
 describe('Enterprise Grid', () => {
   it("an org-wide install serves the organisation's workspaces with the organisation's token", async () => {
     w = await startWorkspaces([ORG, ONE]);
