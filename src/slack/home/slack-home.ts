@@ -8,8 +8,7 @@
  */
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
-import { viewOf } from '../../core/message/run-view.js';
-import type { Clock, Logger, RunRecord, TriggerSink } from '../../core/ports/index.js';
+import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import { decodeThreadKey, settingsScopeOf } from '../../core/thread-key.js';
 import type { Trigger } from '../../core/trigger.js';
 import type { BotTokenSource } from '../api/bot-tokens.js';
@@ -17,8 +16,8 @@ import { slackErrorName } from '../api/delivery-errors.js';
 import type { WebClient } from '../api/web-client.js';
 import { createWebClient } from '../api/web-client.js';
 import { openDefaultsModal, registerDefaultsModal } from './defaults-modal.js';
+import { loadHomeModel, RECENT } from './home-model.js';
 import type { HomeSource } from './home-source.js';
-import type { HomeRun } from './home-view.js';
 import {
   buildHomeView,
   HOME_CANCEL_ACTION_ID,
@@ -46,12 +45,6 @@ export interface SlackHome {
   stop(): Promise<void>;
 }
 
-const RECENT = 200;
-const DETAILED = 10;
-const Channels = z.object({
-  channels: z.array(z.object({ id: z.string() })).default([]),
-  response_metadata: z.object({ next_cursor: z.string().optional() }).optional(),
-});
 const HomeOpened = z.object({
   type: z.literal('app_home_opened'),
   user: z.string(),
@@ -69,11 +62,6 @@ const Clicker = z.object({
     .array(z.object({ value: z.string().optional(), action_ts: z.string().optional() }))
     .min(1),
 });
-
-function threadUrl(team: string, channel: string, threadTs: string): string | undefined {
-  if (threadTs === '') return `https://app.slack.com/client/${team}/${channel}`;
-  return `https://app.slack.com/client/${team}/${channel}/thread/${channel}-${threadTs}`;
-}
 
 export function createSlackHome(deps: SlackHomeDeps): SlackHome {
   const log = deps.logger.child({ component: 'slack-home' });
@@ -98,88 +86,12 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
     return client;
   }
 
-  async function channelsOf(client: WebClient, user: string): Promise<Set<string>> {
-    const found = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < 5; page++) {
-      const raw = await client.users.conversations({
-        user,
-        types: 'public_channel,private_channel',
-        exclude_archived: true,
-        limit: 200,
-        ...(cursor ? { cursor } : {}),
-      });
-      const parsed = Channels.parse(raw);
-      for (const c of parsed.channels) found.add(c.id);
-      cursor = parsed.response_metadata?.next_cursor || undefined;
-      if (!cursor) break;
-    }
-    return found;
-  }
-
-  async function homeRun(
-    record: RunRecord,
-    detailed: boolean,
-    others: boolean,
-  ): Promise<HomeRun | undefined> {
-    const addr = decodeThreadKey(record.threadKey);
-    if (addr?.platform !== 'slack') return undefined;
-    const now = deps.clock.now();
-    const detail = detailed ? await deps.source.runDetail(record.runId) : undefined;
-    const item = detail ?? {
-      run_id: record.runId,
-      title: record.title,
-      state: record.state,
-      created_at: new Date(record.createdAt).toISOString(),
-      updated_at: record.serviceUpdatedAt ?? new Date(record.updatedAt).toISOString(),
-    };
-    const url = threadUrl(addr.team, addr.channel, addr.threadTs);
-    return {
-      view: viewOf(record, item, now),
-      channel: addr.channel,
-      ...(url ? { threadUrl: url } : {}),
-      ...(others ? { requesterId: record.requester.id } : {}),
-    };
-  }
-
   async function publish(team: string, user: string): Promise<void> {
     const key = `${team}:${user}`;
     lastPublish.set(key, deps.clock.now());
     const client = await clientFor(team);
-    const records = await deps.source.recentRuns(team, RECENT);
-    const mineRecords = records.filter((r) => r.requester.id === user);
-    const live = new Set(
-      mineRecords
-        .filter((r) => r.tracked)
-        .slice(0, DETAILED)
-        .map((r) => r.runId),
-    );
-    for (const r of mineRecords) if (live.size < DETAILED) live.add(r.runId);
-    const others = records.filter((r) => r.requester.id !== user);
-    let visible: RunRecord[] = [];
-    if (others.length > 0) {
-      try {
-        const member = await channelsOf(client, user);
-        visible = others.filter((r) => {
-          const addr = decodeThreadKey(r.threadKey);
-          return addr?.platform === 'slack' && member.has(addr.channel);
-        });
-      } catch (err) {
-        // Without the viewer's channels nobody else's run is shown (privacy first).
-        log.warn({ err, slackError: slackErrorName(err) }, "could not list the viewer's channels");
-      }
-    }
-    const [mine, channels, personal] = await Promise.all([
-      Promise.all(mineRecords.map((r) => homeRun(r, live.has(r.runId), false))),
-      Promise.all(visible.map((r) => homeRun(r, false, true))),
-      deps.source.personalDefaults(team, user),
-    ]);
-    const view = buildHomeView({
-      mine: mine.filter((r) => r !== undefined),
-      channels: channels.filter((r) => r !== undefined),
-      showChannels: showChannels.has(key),
-      personal,
-    });
+    const model = await loadHomeModel(deps, client, team, user);
+    const view = buildHomeView({ ...model, showChannels: showChannels.has(key) });
     await client.views.publish({ user_id: user, view });
   }
 
