@@ -79,6 +79,24 @@ export default tseslint.config(
     'src/slack/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
     'src/slack/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
     'src/slack/notify/**': [SIBLINGS('ingress'), UPPER('runs', 'service', 'store')],
+    // Slack surfaces beside the message flow (install, home, shortcut, assistant): they build on
+    // api/ (and render/ for views); ingress/ registers their listeners.
+    'src/slack/install/**': [
+      SIBLINGS('ingress', 'notify', 'home', 'shortcut', 'assistant'),
+      UPPER('runs', 'service', 'store'),
+    ],
+    'src/slack/home/**': [
+      SIBLINGS('ingress', 'notify', 'install', 'shortcut', 'assistant'),
+      UPPER('runs', 'service', 'store'),
+    ],
+    'src/slack/shortcut/**': [
+      SIBLINGS('ingress', 'notify', 'install', 'home', 'assistant'),
+      UPPER('runs', 'service', 'store'),
+    ],
+    'src/slack/assistant/**': [
+      SIBLINGS('ingress', 'notify', 'install', 'home', 'shortcut'),
+      UPPER('runs', 'service', 'store'),
+    ],
     'src/github/api/**': [
       SIBLINGS('ingress', 'render', 'notify'),
       UPPER('runs', 'service', 'store'),

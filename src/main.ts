@@ -130,6 +130,7 @@ export async function startService(
     const platforms = createPlatforms({
       config,
       store,
+      agent,
       clock,
       logger,
       metrics: metrics.metrics,

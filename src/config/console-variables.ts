@@ -54,17 +54,6 @@ export const CONSOLE_VARIABLES: readonly ConfigVariable[] = [
     default: 'unset',
   },
   {
-    name: 'SLACK_CLIENT_ID',
-    meaning: "the Slack app's client id (Sign in with Slack)",
-    default: 'unset',
-  },
-  {
-    name: 'SLACK_CLIENT_SECRET',
-    meaning: "the Slack app's client secret",
-    default: 'unset',
-    secret: true,
-  },
-  {
     name: 'GITHUB_CLIENT_ID',
     meaning: 'client id of the GitHub OAuth app used to sign in to the console',
     default: 'unset',
@@ -121,15 +110,20 @@ export const CONSOLE_ENV_SHAPE = {
   CONSOLE_SLACK_USERS: list('Slack user ids (U0123…)', /^[A-Z0-9]{2,}$/).default([]),
   CONSOLE_GITHUB_ORGS: list('GitHub organizations', /^[A-Za-z0-9-]{1,39}$/).default([]),
   CONSOLE_GITHUB_USERS: list('GitHub logins', /^[A-Za-z0-9-]{1,39}$/).default([]),
-  SLACK_CLIENT_ID: z.string().optional(),
-  SLACK_CLIENT_SECRET: z.string().optional(),
   GITHUB_CLIENT_ID: z.string().optional(),
   GITHUB_CLIENT_SECRET: z.string().optional(),
   CONSOLE_SLACK_URL: httpUrl.default('https://slack.com'),
   CONSOLE_GITHUB_URL: httpUrl.default('https://github.com'),
 };
 
-type ConsoleEnv = Pick<Env, keyof typeof CONSOLE_ENV_SHAPE | 'AGENT_API_URL' | 'GITHUB_API_URL'>;
+type ConsoleEnv = Pick<
+  Env,
+  | keyof typeof CONSOLE_ENV_SHAPE
+  | 'AGENT_API_URL'
+  | 'GITHUB_API_URL'
+  | 'SLACK_CLIENT_ID'
+  | 'SLACK_CLIENT_SECRET'
+>;
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 

@@ -40,8 +40,22 @@ export function checkCombinations(
   if (has('AGENT_API_KEY') && !has('AGENT_API_URL'))
     notes.push('AGENT_API_KEY is set without AGENT_API_URL: the embedded emulator is used');
 
+  // Slack OAuth (any number of workspaces): client id, secret, state secret and a key that
+  // seals the installations' tokens; it answers over HTTP, so a signing secret too.
+  const OAUTH = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'] as const;
+  const oauth = has('SLACK_STATE_SECRET');
+  if (oauth) {
+    for (const name of [...OAUTH, 'SLACK_TOKEN_ENCRYPTION_KEY', 'SLACK_SIGNING_SECRET'])
+      if (!has(name)) issue(name, 'required with SLACK_STATE_SECRET (OAuth install)');
+    if (has('SLACK_APP_TOKEN'))
+      issue('SLACK_APP_TOKEN', 'OAuth install answers over HTTP; unset it (no Socket Mode)');
+  } else if (has('SLACK_TOKEN_ENCRYPTION_KEY')) {
+    notes.push(
+      'SLACK_TOKEN_ENCRYPTION_KEY is set without SLACK_STATE_SECRET: OAuth install is off',
+    );
+  }
   // Slack: a bot token plus a signing secret (HTTP) or an app token (Socket Mode).
-  const slackToken = has('SLACK_BOT_TOKEN');
+  const slackToken = has('SLACK_BOT_TOKEN') || oauth;
   const slackWay = has('SLACK_SIGNING_SECRET') || has('SLACK_APP_TOKEN');
   if (slackToken && !slackWay)
     issue(
@@ -109,11 +123,25 @@ export function checkCombinations(
   };
 }
 
+function slackOAuth(env: Env): SlackConfig['oauth'] {
+  const { SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET } = env;
+  const key = env.SLACK_TOKEN_ENCRYPTION_KEY;
+  if (!SLACK_CLIENT_ID || !SLACK_CLIENT_SECRET || !SLACK_STATE_SECRET || !key) return undefined;
+  return {
+    clientId: SLACK_CLIENT_ID,
+    clientSecret: SLACK_CLIENT_SECRET,
+    stateSecret: SLACK_STATE_SECRET,
+    encryptionKey: key.trim(),
+  };
+}
+
 function slackConfig(env: Env): SlackConfig | undefined {
-  if (env.SLACK_BOT_TOKEN === undefined) return undefined;
+  const oauth = env.SLACK_STATE_SECRET === undefined ? undefined : slackOAuth(env);
+  if (env.SLACK_BOT_TOKEN === undefined && oauth === undefined) return undefined;
   return {
     signingSecret: env.SLACK_SIGNING_SECRET,
-    botToken: env.SLACK_BOT_TOKEN,
+    ...(env.SLACK_BOT_TOKEN === undefined ? {} : { botToken: env.SLACK_BOT_TOKEN }),
+    ...(oauth === undefined ? {} : { oauth }),
     appToken: env.SLACK_APP_TOKEN,
     apiUrl: env.SLACK_API_URL?.replace(/\/*$/, '/'),
     command: env.SLACK_COMMAND,

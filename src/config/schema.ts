@@ -73,6 +73,16 @@ export const EnvSchema = z.object({
   SLACK_ALLOWED_CHANNELS: idList('Slack channel ids (C0123…)', /^[A-Z0-9]{2,}$/).default([]),
   SLACK_ALLOWED_USERS: idList('Slack user ids (U0123…)', /^[A-Z0-9]{2,}$/).default([]),
   SLACK_REPLY_WITHOUT_MENTION: flag.default(true),
+  SLACK_CLIENT_ID: z
+    .string()
+    .regex(/^\d+\.\d+$/, 'must be a Slack client id (digits.digits)')
+    .optional(),
+  SLACK_CLIENT_SECRET: z.string().min(16, "must be the app's client secret").optional(),
+  SLACK_STATE_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  SLACK_TOKEN_ENCRYPTION_KEY: z
+    .string()
+    .refine(isKey32, 'must be 32 random bytes, base64 (openssl rand -base64 32)')
+    .optional(),
   GITHUB_WEBHOOK_SECRET: z.string().optional(),
   GITHUB_WEBHOOK_SECRET_PREVIOUS: z.string().optional(),
   GITHUB_APP_ID: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
@@ -113,6 +123,10 @@ export const EnvSchema = z.object({
   ...CONSOLE_ENV_SHAPE,
 });
 export type Env = z.infer<typeof EnvSchema>;
+
+function isKey32(text: string): boolean {
+  return /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=?$/.test(text.trim());
+}
 
 function isDatabaseUrl(url: string): boolean {
   try {

@@ -5,9 +5,21 @@
  */
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 
+/** OAuth install in any number of workspaces (the installations live in the database). */
+export interface SlackOAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  stateSecret: string;
+  /** 32 bytes (AES-256-GCM) that seal each installation's tokens at rest. */
+  encryptionKey: string;
+}
+
 export interface SlackConfig {
   signingSecret?: string;
-  botToken: string;
+  /** Single-workspace mode; with OAuth, the token of workspaces that have no installation. */
+  botToken?: string;
+  /** Set: `/slack/install` and `/slack/oauth_redirect`, one installation per workspace. */
+  oauth?: SlackOAuthConfig;
   /** Set: Socket Mode instead of HTTP. */
   appToken?: string;
   /** Web API base, ending in `/` (Bolt's `slackApiUrl`); undefined: Slack's. */

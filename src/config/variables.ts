@@ -81,6 +81,31 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: '1',
   },
   {
+    name: 'SLACK_CLIENT_ID',
+    meaning:
+      "the Slack app's client id: Sign in with Slack for the console, and with the secrets below OAuth install in any number of workspaces",
+    default: 'unset: one workspace (`SLACK_BOT_TOKEN`)',
+  },
+  {
+    name: 'SLACK_CLIENT_SECRET',
+    meaning: "the app's client secret (console sign-in, OAuth install)",
+    default: 'unset',
+    secret: true,
+  },
+  {
+    name: 'SLACK_STATE_SECRET',
+    meaning: 'turns on OAuth install (`/slack/install`, `/slack/oauth_redirect`); 16+ characters',
+    default: 'unset',
+    secret: true,
+  },
+  {
+    name: 'SLACK_TOKEN_ENCRYPTION_KEY',
+    meaning:
+      "32 random bytes, base64: seals installed workspaces' tokens in the database (AES-256-GCM)",
+    default: 'unset (required with OAuth install)',
+    secret: true,
+  },
+  {
     name: 'GITHUB_WEBHOOK_SECRET',
     meaning: 'enables GitHub (`POST /github/webhooks`)',
     default: 'unset: GitHub off',

@@ -119,6 +119,12 @@ export function settingsScopeOf(addrOrKey: ThreadAddress | string): string | und
     : `github:${addr.owner}/${addr.repo}`;
 }
 
+/** The settings scope of one person's own defaults (Slack: per workspace), if the platform has them. */
+export function personalScopeOf(key: string, personId: string): string | undefined {
+  const addr = decodeThreadKey(key);
+  return addr?.platform === 'slack' ? `slack-user:${addr.team}:${personId}` : undefined;
+}
+
 /** The platform of a key, or `undefined` when the key does not decode. */
 export function platformOf(key: string): Platform | undefined {
   return decodeThreadKey(key)?.platform;

@@ -21,6 +21,8 @@ export type TriggerKind =
   | 'direct_message'
   | 'cancel_button'
   | 'status_button'
+  /** Slack: the start form (message shortcut "Send to agent", or the slash command alone). */
+  | 'start_form'
   | 'issue_comment'
   | 'review_comment'
   | 'issue_opened'
@@ -57,6 +59,11 @@ export interface TriggerContext {
   comment?: { url: string; body: string };
   /** Review-comment runs: where the comment sits in the diff. */
   review?: { path: string; line?: number; diffHunk: string };
+  /**
+   * Slack's agent pane: the channel the person was looking at when they asked about "this
+   * channel", with its latest messages (oldest first, bounded by the ingress) when readable.
+   */
+  viewingChannel?: { id: string; messages?: { author: string; text: string; isBot?: boolean }[] };
   /** A link to the triggering message, recorded as the run's trigger_url. */
   permalink?: string;
 }

@@ -1,7 +1,8 @@
 /**
  * The Web API methods the fake Slack answers, as Slack answers them: chat.postMessage,
  * chat.update, chat.postEphemeral, reactions.add and .remove, conversations.replies and .history,
- * auth.test, views.open, apps.connections.open, chat.getPermalink and users.info.
+ * auth.test, views.open/publish/update, assistant.threads.setStatus/setSuggestedPrompts/setTitle,
+ * apps.connections.open, chat.getPermalink and users.info (oauth.v2.access: slack-web-api.ts).
  */
 import { compareTs } from './slack-messages.js';
 import type { SlackStore } from './slack-messages.js';
@@ -15,11 +16,14 @@ export interface FakeIdentity {
   /** The workspace's name and address. */
   team: string;
   url: string;
+  enterprise_id?: string;
 }
 
 export interface SlackMethodContext {
   store: SlackStore;
   identity: FakeIdentity;
+  /** Channel -> its members (users.conversations). */
+  members: Map<string, Set<string>>;
   /** What apps.connections.open answers, if Socket Mode is on. */
   socketUrl(): string | undefined;
 }
@@ -82,6 +86,7 @@ export function answerSlackMethod(
       if (m === undefined) return { ok: false, error: 'message_not_found' };
       m.text = str(p.text) ?? m.text;
       if (Array.isArray(p.blocks)) m.blocks = p.blocks;
+      if (isMetadata(p.metadata)) m.metadata = p.metadata;
       m.history.push({ text: m.text, ...(m.blocks ? { blocks: m.blocks } : {}) });
       store.emit({ kind: 'update', message: m });
       return { ok: true, channel, ts: m.ts, text: m.text };
@@ -124,7 +129,17 @@ export function answerSlackMethod(
       return page(store.listed(top, p));
     }
     case 'views.open':
-      return { ok: true, view: { id: 'V0000001' } };
+    case 'views.publish':
+    case 'views.update': {
+      const view = typeof p.view === 'object' && p.view !== null ? p.view : {};
+      return { ok: true, view: { id: str(p.view_id) ?? 'V0000001', ...view } };
+    }
+    case 'assistant.threads.setStatus':
+    case 'assistant.threads.setSuggestedPrompts':
+    case 'assistant.threads.setTitle':
+      return str(p.channel_id) === undefined || str(p.thread_ts) === undefined
+        ? { ok: false, error: 'invalid_arguments' }
+        : { ok: true };
     case 'apps.connections.open': {
       const url = ctx.socketUrl();
       return url === undefined ? { ok: false, error: 'invalid_auth' } : { ok: true, url };
@@ -135,6 +150,13 @@ export function answerSlackMethod(
         channel,
         permalink: `${identity.url}archives/${channel}/p${(str(p.message_ts) ?? '').replace('.', '')}`,
       };
+    case 'users.conversations': {
+      const user = str(p.user) ?? '';
+      const channels = [...ctx.members]
+        .filter(([, who]) => who.has(user))
+        .map(([id]) => ({ id, is_member: true }));
+      return { ok: true, channels, response_metadata: { next_cursor: '' } };
+    }
     case 'users.info': {
       const id = str(p.user) ?? '';
       return { ok: true, user: { id, name: id.toLowerCase(), real_name: id } };

@@ -31,8 +31,29 @@ export interface RecordedCall {
 export type Failure =
   { status: 429; retryAfter?: number } | { status: 500 | 502 | 503 } | { error: string };
 
+/** A workspace that can install the app through OAuth (any-number-of-workspaces mode). */
+export interface FakeWorkspace {
+  team_id: string;
+  team: string;
+  /** Enterprise Grid: the organisation; with `orgWide`, the install covers all its workspaces. */
+  enterprise_id?: string;
+  orgWide?: boolean;
+  /** The code Slack's consent page hands back for this workspace. */
+  code: string;
+  /** The bot token oauth.v2.access issues. */
+  token: string;
+  bot_user_id: string;
+  bot_id: string;
+  /** Who clicked Allow. */
+  installer?: string;
+}
+
 export interface FakeSlackOptions {
   identity?: Partial<FakeIdentity>;
+  /** Workspaces that install through OAuth; each one's token is accepted once installed. */
+  workspaces?: FakeWorkspace[];
+  /** The app's client credentials oauth.v2.access checks. */
+  client?: { id: string; secret: string };
   /** The bot token every call must carry (`invalid_auth` otherwise); any token if unset. */
   token?: string;
   /** The clock of message ts values and call times (default real time). */
@@ -67,12 +88,22 @@ export interface FakeSlackApi {
   failNext(method: string, failure: Failure, times?: number): void;
   /** Every post, edit and reaction, as it happens. */
   onChange(listener: (change: SlackChange) => void): void;
+  /** `user` is a member of `channel` (users.conversations). */
+  join(channel: string, user: string): void;
+  /** A workspace's token stops working (the app was removed, the token revoked). */
+  revoke(token: string): void;
+  /** Views published to App Home, by user (the latest), and every view opened. */
+  readonly homeViews: Map<string, Record<string, unknown>>;
   /** Answer apps.connections.open with this WebSocket URL. */
   socketUrl?: string;
   close(): Promise<void>;
 }
 
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'view']);
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'view', 'prompts']);
+
+function isView(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
 
 function parseParams(contentType: string, raw: string): Record<string, unknown> {
   if (raw === '') return {};
@@ -101,20 +132,65 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const store = createSlackStore(now);
   const calls: RecordedCall[] = [];
   const failures = new Map<string, Failure[]>();
-  const context = { store, identity, socketUrl: () => api.socketUrl };
+  const members = new Map<string, Set<string>>();
+  const context = { store, identity, members, socketUrl: () => api.socketUrl };
+
+  const workspaces = options.workspaces ?? [];
+  const revoked = new Set<string>();
+  const homeViews = new Map<string, Record<string, unknown>>();
+  const identityOf = (w: FakeWorkspace): FakeIdentity => ({
+    user_id: w.bot_user_id,
+    bot_id: w.bot_id,
+    team_id: w.team_id,
+    user: identity.user,
+    team: w.team,
+    url: `https://${w.team_id.toLowerCase()}.slack.test/`,
+    ...(w.enterprise_id ? { enterprise_id: w.enterprise_id } : {}),
+  });
+
+  function exchange(params: Record<string, unknown>) {
+    const id = typeof params.client_id === 'string' ? params.client_id : undefined;
+    const secret = typeof params.client_secret === 'string' ? params.client_secret : undefined;
+    if (options.client && (id !== options.client.id || secret !== options.client.secret))
+      return { ok: false, error: 'invalid_client_id' };
+    const w = workspaces.find((x) => x.code === params.code);
+    if (w === undefined) return { ok: false, error: 'invalid_code' };
+    revoked.delete(w.token);
+    const org = w.orgWide === true;
+    return {
+      ok: true,
+      app_id: 'A0000001',
+      authed_user: { id: w.installer ?? 'UINSTALL1' },
+      scope: 'app_mentions:read,chat:write,commands',
+      token_type: 'bot',
+      access_token: w.token,
+      bot_user_id: w.bot_user_id,
+      team: org ? null : { id: w.team_id, name: w.team },
+      enterprise: w.enterprise_id ? { id: w.enterprise_id, name: `${w.enterprise_id} org` } : null,
+      is_enterprise_install: org,
+    };
+  }
 
   function answer(method: string, params: Record<string, unknown>, token: string | undefined) {
-    const checked = options.token !== undefined && !APP_TOKEN_METHODS.has(method);
+    if (method === 'oauth.v2.access') return exchange(params);
+    const installed = workspaces.find((w) => w.token === token);
+    if (token !== undefined && revoked.has(token)) return { ok: false, error: 'token_revoked' };
+    const checked =
+      (options.token !== undefined || workspaces.length > 0) && !APP_TOKEN_METHODS.has(method);
     if (checked && token === undefined) return { ok: false, error: 'not_authed' };
-    if (checked && token !== options.token) return { ok: false, error: 'invalid_auth' };
-    return answerSlackMethod(context, method, params);
+    if (checked && token !== options.token && installed === undefined)
+      return { ok: false, error: 'invalid_auth' };
+    if (method === 'views.publish' && typeof params.user_id === 'string' && isView(params.view))
+      homeViews.set(params.user_id, params.view);
+    const ctx = installed === undefined ? context : { ...context, identity: identityOf(installed) };
+    return answerSlackMethod(ctx, method, params);
   }
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const method = /^\/api\/([A-Za-z.]+)/.exec(req.url ?? '')?.[1] ?? '';
+      const method = /^\/api\/([A-Za-z0-9.]+)/.exec(req.url ?? '')?.[1] ?? '';
       const raw = Buffer.concat(chunks).toString('utf8');
       let params: Record<string, unknown>;
       try {
@@ -174,6 +250,13 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       failures.set(method, queue);
     },
     onChange: store.onChange,
+    revoke: (token) => revoked.add(token),
+    join(channel, user) {
+      const who = members.get(channel) ?? new Set<string>();
+      who.add(user);
+      members.set(channel, who);
+    },
+    homeViews,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

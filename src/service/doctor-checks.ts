@@ -87,6 +87,10 @@ async function checkSlack(config: Config, timeoutMs: number): Promise<CheckResul
   const slack = config.slack;
   if (!slack) return skip(describeSlack(config, ''));
   const base = slack.apiUrl ?? 'https://slack.com/api/';
+  if (slack.botToken === undefined)
+    return ok(
+      'OAuth install: each workspace installs at /slack/install (no single bot token to test)',
+    );
   try {
     const res = await fetch(new URL('auth.test', base), {
       method: 'POST',

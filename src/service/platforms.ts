@@ -3,7 +3,16 @@
  * ingress (for the HTTP server), or nothing when the platform is off.
  */
 import type { Config } from '../config/load.js';
-import type { Clock, Logger, Metrics, Notifier, Store, TriggerSink } from '../core/ports/index.js';
+import { createSlackHomeSource } from './slack-home-source.js';
+import type {
+  AgentService,
+  Clock,
+  Logger,
+  Metrics,
+  Notifier,
+  Store,
+  TriggerSink,
+} from '../core/ports/index.js';
 import type { Platform } from '../core/trigger.js';
 import { DEFAULT_COMMAND_WORD } from '../core/command/parse-command.js';
 import {
@@ -12,33 +21,55 @@ import {
   createOutboxRefusalSink,
 } from '../github/index.js';
 import type { GitHubIngress } from '../github/index.js';
-import { createSlackIngress, createSlackNotifier } from '../slack/index.js';
-import type { SlackIngress } from '../slack/index.js';
+import {
+  createOAuthRoutes,
+  createSlackIngress,
+  createSlackInstallations,
+  createSlackHome,
+  createSlackNotifier,
+  createTokenCipher,
+  fixedBotToken,
+  installedBotTokens,
+  INSTALL_PATH,
+  REDIRECT_PATH,
+} from '../slack/index.js';
+import type { OAuthRoutes, SlackIngress, SlackInstallations } from '../slack/index.js';
 import type { Route } from './http-server.js';
 
 export interface PlatformOverrides {
   /** Slack: skip auth.test by naming the bot (tests, demo). */
   slackBotUserId?: string;
   slackTeamId?: string;
+  /** Fewest ms between two App Home refreshes of one person (tests). */
+  slackHomeRefreshMs?: number;
+  /** Slack's OAuth consent page (tests). */
+  slackAuthorizationUrl?: string;
   /** GitHub: spacing of writes (tests and the demo pass 0). */
   githubMinWriteIntervalMs?: number;
 }
 
 export interface PlatformIngress {
   slack?: SlackIngress;
+  /** Slack OAuth install, when on (any number of workspaces). */
+  slackOAuth?: OAuthRoutes;
   github?: GitHubIngress;
 }
 
 /** `POST /slack/events` and `POST /github/webhooks`, for the platforms that are on. */
 export function platformRoutes(ingress: PlatformIngress): Route[] {
   const routes: Route[] = [];
-  const { slack, github } = ingress;
+  const { slack, github, slackOAuth } = ingress;
   if (slack)
     routes.push({
       path: '/slack/events',
       methods: ['POST'],
       handler: (q, s) => slack.handle(q, s),
     });
+  if (slackOAuth)
+    routes.push(
+      { path: INSTALL_PATH, methods: ['GET'], handler: (q, s) => slackOAuth.install(q, s) },
+      { path: REDIRECT_PATH, methods: ['GET'], handler: (q, s) => slackOAuth.redirect(q, s) },
+    );
   if (github)
     routes.push({
       path: '/github/webhooks',
@@ -57,6 +88,8 @@ export interface Platforms {
 export interface PlatformDeps {
   config: Config;
   store: Store;
+  /** App Home shows the service's detail of a person's runs (session, pull requests). */
+  agent?: AgentService;
   clock: Clock;
   logger: Logger;
   metrics: Metrics;
@@ -74,8 +107,41 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
   const slack = config.slack;
   const github = config.github;
 
+  const installations: SlackInstallations | undefined = slack?.oauth
+    ? createSlackInstallations({
+        repo: deps.store.installations,
+        cipher: createTokenCipher(slack.oauth.encryptionKey),
+        clock,
+        logger,
+      })
+    : undefined;
+  const home = slack
+    ? createSlackHome({
+        source: createSlackHomeSource({
+          store: deps.store,
+          clock,
+          ...(deps.agent ? { agent: deps.agent } : {}),
+        }),
+        tokens: installations
+          ? installedBotTokens(installations, slack.botToken)
+          : fixedBotToken(slack.botToken ?? ''),
+        apiUrl: slack.apiUrl,
+        logger,
+        clock,
+        ...(o.slackHomeRefreshMs === undefined ? {} : { minRefreshMs: o.slackHomeRefreshMs }),
+      })
+    : undefined;
   const slackNotifier = slack
-    ? createSlackNotifier({ botToken: slack.botToken, apiUrl: slack.apiUrl, logger, clock })
+    ? createSlackNotifier({
+        ...(home
+          ? { onRunShown: (key: string, user: string | undefined) => home.runChanged(key, user) }
+          : {}),
+        ...(slack.botToken === undefined ? {} : { botToken: slack.botToken }),
+        ...(installations ? { tokens: installedBotTokens(installations, slack.botToken) } : {}),
+        apiUrl: slack.apiUrl,
+        logger,
+        clock,
+      })
     : undefined;
   const githubNotifier = github
     ? createGitHubNotifier({
@@ -99,7 +165,9 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
       const slackIngress = slack
         ? createSlackIngress({
             signingSecret: slack.signingSecret ?? '',
-            botToken: slack.botToken,
+            ...(slack.botToken === undefined ? {} : { botToken: slack.botToken }),
+            ...(installations ? { installations } : {}),
+            ...(home ? { home } : {}),
             appToken: slack.appToken,
             apiUrl: slack.apiUrl,
             commandName: slack.command,
@@ -132,7 +200,21 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
               lookupPullRequest: (q) => githubNotifier.lookupPullRequest(q),
             })
           : undefined;
-      return { slack: slackIngress, github: githubIngress };
+      const slackOAuth =
+        slack?.oauth && installations
+          ? createOAuthRoutes({
+              clientId: slack.oauth.clientId,
+              clientSecret: slack.oauth.clientSecret,
+              stateSecret: slack.oauth.stateSecret,
+              installationStore: installations.store,
+              ...(slack.apiUrl === undefined ? {} : { apiUrl: slack.apiUrl }),
+              ...(o.slackAuthorizationUrl === undefined
+                ? {}
+                : { authorizationUrl: o.slackAuthorizationUrl }),
+              logger,
+            })
+          : undefined;
+      return { slack: slackIngress, github: githubIngress, ...(slackOAuth ? { slackOAuth } : {}) };
     },
   };
 }

@@ -40,7 +40,10 @@ export function describeSlack(config: Config, url: string): string {
       'off (set SLACK_SIGNING_SECRET and SLACK_BOT_TOKEN to receive POST /slack/events, ' +
       'or SLACK_APP_TOKEN and SLACK_BOT_TOKEN for Socket Mode)'
     );
-  const mode = slack.appToken ? 'Socket Mode' : `HTTP mode at POST ${url}/slack/events`;
+  const mode = slack.appToken
+    ? 'Socket Mode'
+    : `HTTP mode at POST ${url}/slack/events` +
+      (slack.oauth ? `, OAuth install at GET ${url}/slack/install` : '');
   const channels = slack.allowedChannels.length
     ? `channels ${slack.allowedChannels.join(',')}`
     : 'every channel';

@@ -18,3 +18,17 @@ export {
 } from './notify/notifier.js';
 export { renderSlackMessage, type SlackMessage } from './render/render-blocks.js';
 export { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID } from './api/action-ids.js';
+export { createSlackInstallations, type SlackInstallations } from './install/installations.js';
+export { createTokenCipher } from './install/token-cipher.js';
+export {
+  createOAuthRoutes,
+  BOT_SCOPES,
+  INSTALL_PATH,
+  REDIRECT_PATH,
+  type OAuthRoutes,
+} from './install/oauth-routes.js';
+export { installedBotTokens } from './api/bot-tokens.js';
+export { createSlackHome, type SlackHome } from './home/slack-home.js';
+export type { HomeSource, PersonalDefaults } from './home/home-source.js';
+export { PERSONAL_KEYS } from './home/home-source.js';
+export { fixedBotToken, type BotTokenSource } from './api/bot-tokens.js';

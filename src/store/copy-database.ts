@@ -25,6 +25,8 @@ const TABLES = [
   { table: 'outbox', key: 'id' },
   { table: 'settings', key: ['scope', 'key'] },
   { table: 'run_states', key: 'id' },
+  { table: 'installations', key: ['platform', 'enterprise_id', 'team_id'] },
+  { table: 'installation_teams', key: ['platform', 'team_id'] },
 ] as const;
 
 export type CopiedTable = (typeof TABLES)[number]['table'];
@@ -149,4 +151,5 @@ const NUMERIC = new Set([
   'wait_notice_sent',
   'at',
   'earlier_run_ms',
+  'is_enterprise_install',
 ]);

@@ -10,6 +10,7 @@ import { withErrorMapping } from './error-mapping-dialect.js';
 import { StoreError, toStoreError } from './errors.js';
 import { createInboxQueue, createInboxRepo } from './repos/inbox-repo.js';
 import { createLeasesRepo } from './repos/leases-repo.js';
+import { createInstallationRepo } from './repos/installations-repo.js';
 import { migrationProvider } from './migrations/index.js';
 import { createOutboxQueue, createOutboxRepo } from './repos/outbox-repo.js';
 import { createOperatorQueries } from './repos/operator-repo.js';
@@ -149,6 +150,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     outboxQueue: createOutboxQueue(ctx),
     operator: createOperatorQueries(ctx),
     leases: createLeasesRepo(ctx),
+    installations: createInstallationRepo(ctx),
     transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),

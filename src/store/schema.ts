@@ -106,6 +106,27 @@ export interface LeasesTable {
   lease_until: Millis;
 }
 
+export interface InstallationsTable {
+  platform: string;
+  /** '' when none. */
+  enterprise_id: string;
+  /** '' for an organisation-wide install. */
+  team_id: string;
+  is_enterprise_install: Flag;
+  /** The installation, sealed by the platform side (never a token in clear). */
+  sealed: string;
+  installed_by: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface InstallationTeamsTable {
+  platform: string;
+  team_id: string;
+  enterprise_id: string;
+  updated_at: Millis;
+}
+
 export interface Database {
   threads: ThreadsTable;
   thread_aliases: ThreadAliasesTable;
@@ -115,6 +136,8 @@ export interface Database {
   settings: SettingsTable;
   run_states: RunStatesTable;
   leases: LeasesTable;
+  installations: InstallationsTable;
+  installation_teams: InstallationTeamsTable;
 }
 
 export type DatabaseKind = 'sqlite' | 'postgres';

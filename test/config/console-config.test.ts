@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 
 const REMOTE = { AGENT_API_URL: 'https://agents.example.com/api/v1', AGENT_API_KEY: 'k' };
-const SLACK = { SLACK_CLIENT_ID: '1.2', SLACK_CLIENT_SECRET: 'slack-secret' };
+const SLACK = { SLACK_CLIENT_ID: '1.2', SLACK_CLIENT_SECRET: 'dummy-slack-client-secret' };
 const GITHUB = { GITHUB_CLIENT_ID: 'Iv1.x', GITHUB_CLIENT_SECRET: 'github-secret' };
 
 function problems(env: Record<string, string>): string[] {

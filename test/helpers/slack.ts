@@ -51,6 +51,11 @@ export interface EventOptions {
   eventId?: string;
   teamId?: string;
   apiAppId?: string;
+  /** Enterprise Grid: the organisation, and whether the app is installed org-wide. */
+  enterpriseId?: string;
+  isEnterpriseInstall?: boolean;
+  /** The bot user the event is authorized for. */
+  botUserId?: string;
 }
 
 let eventCounter = 0;
@@ -58,15 +63,25 @@ let eventCounter = 0;
 /** An Events API `event_callback` body around `event`. */
 export function eventCallback(event: Record<string, unknown>, options: EventOptions = {}): string {
   const teamId = options.teamId ?? 'T0000001';
+  const enterpriseId = options.enterpriseId ?? null;
   return JSON.stringify({
     token: 'legacy-verification-token',
     team_id: teamId,
+    ...(enterpriseId === null ? {} : { enterprise_id: enterpriseId }),
     api_app_id: options.apiAppId ?? 'A0000001',
     event,
     type: 'event_callback',
     event_id: options.eventId ?? `Ev${String(++eventCounter).padStart(8, '0')}`,
     event_time: 1700000000,
-    authorizations: [{ enterprise_id: null, team_id: teamId, user_id: 'UBOT0001', is_bot: true }],
+    authorizations: [
+      {
+        enterprise_id: enterpriseId,
+        team_id: teamId,
+        user_id: options.botUserId ?? 'UBOT0001',
+        is_bot: true,
+        is_enterprise_install: options.isEnterpriseInstall ?? false,
+      },
+    ],
     is_ext_shared_channel: false,
     event_context: '4-eyJldCI6ImFwcF9tZW50aW9uIn0',
   });

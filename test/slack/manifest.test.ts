@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { BOT_SCOPES } from '../../src/slack/index.js';
+import { SEND_TO_AGENT_CALLBACK_ID } from '../../src/slack/shortcut/start-form.js';
 
 const root = new URL('../../', import.meta.url);
 const manifestText = readFileSync(new URL('manifests/slack-app.yaml', root), 'utf8');
@@ -36,7 +38,10 @@ const NEEDED_SCOPES = [
   'im:history', // message.im
   'chat:write', // chat.postMessage, chat.update, chat.postEphemeral
   'reactions:write', // reactions.add
-  'commands', // the slash command
+  'commands', // the slash command and the message shortcut
+  'assistant:write', // the agent pane: assistant.threads.setStatus / setSuggestedPrompts
+  'channels:read', // App Home: users.conversations (the viewer's public channels)
+  'groups:read', // App Home: users.conversations (private channels the bot shares with the viewer)
 ];
 
 describe('Slack app manifest', () => {
@@ -46,8 +51,41 @@ describe('Slack app manifest', () => {
 
   it('subscribes to the events the listeners handle', () => {
     expect(manifest.settings.event_subscriptions.bot_events.sort()).toEqual(
-      ['app_mention', 'message.channels', 'message.groups', 'message.im'].sort(),
+      [
+        'app_home_opened',
+        'app_mention',
+        'app_uninstalled',
+        'assistant_thread_context_changed',
+        'assistant_thread_started',
+        'message.channels',
+        'message.groups',
+        'message.im',
+        'tokens_revoked',
+      ].sort(),
     );
+  });
+
+  it('asks for the same scopes when installing through OAuth', () => {
+    expect([...BOT_SCOPES].sort()).toEqual([...manifest.oauth_config.scopes.bot].sort());
+  });
+
+  it('turns on App Home, the agent pane and the "Send to agent" shortcut', () => {
+    const raw = parse(manifestText) as {
+      features: {
+        app_home: { home_tab_enabled: boolean };
+        assistant_view?: unknown;
+        shortcuts: { type: string; callback_id: string }[];
+      };
+      oauth_config: { redirect_urls: string[] };
+    };
+    expect(raw.features.app_home.home_tab_enabled).toBe(true);
+    expect(raw.features.assistant_view).toBeDefined();
+    expect(raw.features.shortcuts).toContainEqual(
+      expect.objectContaining({ type: 'message', callback_id: SEND_TO_AGENT_CALLBACK_ID }),
+    );
+    expect(raw.oauth_config.redirect_urls).toEqual([
+      'https://YOUR-HOST.example.com/slack/oauth_redirect',
+    ]);
   });
 
   it('sends everything to the one endpoint, on a placeholder host', () => {

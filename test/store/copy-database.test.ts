@@ -64,6 +64,12 @@ async function fill(store: OpenedStore): Promise<void> {
   const second = await store.outbox.enqueue(samplePayload('github:octo/repo#7', 'second'), 104);
   await store.outboxQueue.delivered(second, 105);
   await store.settings.set('slack:T1:C1', 'model', 'big', 'U1', 106);
+  await store.runs.update('run-2', { state: 'INPROGRESS', updatedAt: 107 });
+  await store.installations.save(
+    { platform: 'slack', enterpriseId: 'E1', teamId: '', isEnterpriseInstall: true, sealed: 'x' },
+    108,
+  );
+  await store.installations.linkTeam('slack', 'T9', 'E1', 109);
 }
 
 describe.skipIf(!server)('migrate --from sqlite:… --to postgres://…', () => {
@@ -83,7 +89,7 @@ describe.skipIf(!server)('migrate --from sqlite:… --to postgres://…', () => 
     expect(run.err).toEqual([]);
     expect(code).toBe(0);
     expect(run.out.join('\n')).toMatch(
-      /copied SQLite at .* to PostgreSQL at .*: threads 2, thread_aliases 1, runs 700, inbox 2, outbox 2, settings 1/,
+      /copied SQLite at .* to PostgreSQL at .*: threads 2, thread_aliases 1, runs 700, inbox 2, outbox 2, settings 1, run_states 701, installations 1, installation_teams 1/,
     );
 
     const target = await openStore({ databaseUrl: schema.url, poolSize: 2 });
@@ -101,6 +107,13 @@ describe.skipIf(!server)('migrate --from sqlite:… --to postgres://…', () => 
       expect(await target.settings.list('slack:T1:C1')).toEqual(
         await source.settings.list('slack:T1:C1'),
       );
+      const org = { platform: 'slack' as const, enterpriseId: 'E1', teamId: '' };
+      expect(await target.installations.get(org)).toEqual(await source.installations.get(org));
+      expect(await target.installations.enterpriseOf('slack', 'T9')).toBe('E1');
+      expect(await target.operator?.stateHistory('run-2')).toEqual(
+        await source.operator?.stateHistory('run-2'),
+      );
+      expect(await target.operator?.stateHistory('run-2')).toHaveLength(2);
       // The id sequences moved past the copied rows; the pending work is claimable there.
       expect(
         await target.inbox.add(sampleTrigger({ deliveryId: 'Ev3', threadKey: 'x' }), 200),

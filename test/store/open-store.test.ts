@@ -72,10 +72,13 @@ describe('openStore', () => {
       { name: '002-runs-updated-at' },
       { name: '003-leases' },
       { name: '005-run-states' },
+      { name: '006-slack-installations' },
       { name: '007-runs-earlier-run-time' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'inbox',
+      'installation_teams',
+      'installations',
       'leases',
       'outbox',
       'run_states',

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import type { OpenedStore } from '../../src/store/index.js';
 import { describeInboxContract } from './contract-inbox.js';
+import { describeInstallationsContract } from './contract-installations.js';
 import { describeOutboxContract } from './contract-outbox.js';
 import { describeOperatorContract } from './contract-operator.js';
 import { describeReplicaContract } from './contract-replicas.js';
@@ -83,6 +84,7 @@ describe.skipIf(!server)('PostgreSQL store', () => {
   describeThreadsAndSettingsContract(createPostgresHarness);
   describeTransactionContract(createPostgresHarness);
   describeOperatorContract(createPostgresHarness);
+  describeInstallationsContract(createPostgresHarness);
 
   describe('replicas sharing one database', () => {
     let harness: StoreHarness;

@@ -1,6 +1,7 @@
 /** The store's behaviour on a real SQLite file (postgres.test.ts runs the same contract). */
 import { describe } from 'vitest';
 import { describeInboxContract } from './contract-inbox.js';
+import { describeInstallationsContract } from './contract-installations.js';
 import { describeOutboxContract } from './contract-outbox.js';
 import { describeOperatorContract } from './contract-operator.js';
 import { describeReplicaContract } from './contract-replicas.js';
@@ -17,4 +18,5 @@ describe('SQLite store', () => {
   describeThreadsAndSettingsContract(createSqliteHarness);
   describeTransactionContract(createSqliteHarness);
   describeOperatorContract(createSqliteHarness);
+  describeInstallationsContract(createSqliteHarness);
 });

@@ -8,10 +8,16 @@ import type { AppliedSetting, OptionKey } from './message-model.js';
 /** The settings a status message always reports. */
 export const REPORTED_SETTINGS: readonly OptionKey[] = ['model', 'env', 'skill', 'factory', 'mode'];
 
-export function appliedSettings(inline: RunOptions, defaults: RunOptions): AppliedSetting[] {
+export function appliedSettings(
+  inline: RunOptions,
+  defaults: RunOptions,
+  personal: RunOptions = {},
+): AppliedSetting[] {
   return REPORTED_SETTINGS.map((key): AppliedSetting => {
     const own = inline[key];
     if (own !== undefined && own !== '') return { key, value: own, source: 'inline' };
+    const mine = personal[key];
+    if (mine !== undefined && mine !== '') return { key, value: mine, source: 'personal' };
     const fallback = defaults[key];
     if (fallback !== undefined && fallback !== '')
       return { key, value: fallback, source: 'default' };

@@ -5,8 +5,11 @@
  * renderer escapes them for its platform.
  */
 
-/** Where an applied setting came from: inline option > channel/repo default > service. */
-export type SettingSource = 'inline' | 'default' | 'service';
+/**
+ * Where an applied setting came from: inline option > the person's own default (Slack App
+ * Home) > channel/repo default > service.
+ */
+export type SettingSource = 'inline' | 'personal' | 'default' | 'service';
 
 export type OptionKey = 'model' | 'env' | 'skill' | 'name' | 'title' | 'mode' | 'factory';
 

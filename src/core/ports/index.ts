@@ -6,6 +6,7 @@
 export * from './agent-service.js';
 export * from './clock.js';
 export * from './delivery-error.js';
+export * from './installations.js';
 export * from './logger.js';
 export * from './metrics.js';
 export * from './notifier.js';

@@ -10,6 +10,7 @@ import type {
   ReactionName,
 } from '../message/message-model.js';
 import type { MessageRef, Platform, Trigger } from '../trigger.js';
+import type { InstallationRepo } from './installations.js';
 import type { Destination } from './notifier.js';
 import type { OperatorQueries } from './operator-queries.js';
 
@@ -162,6 +163,11 @@ export interface StoreTx {
     listTrackedBrief(): Promise<TrackedBrief[]>;
     countTracked(): Promise<number>;
     listByThread(threadKey: string, limit: number): Promise<RunRecord[]>;
+    /**
+     * The most recently created runs whose thread key starts with `threadKeyPrefix` (e.g.
+     * `slack:T123:`, one workspace), newest first: what a person's home page lists.
+     */
+    listRecent(threadKeyPrefix: string, limit: number): Promise<RunRecord[]>;
   };
   inbox: {
     /** Accept a trigger; false when its delivery id was seen before (duplicate). */
@@ -266,6 +272,8 @@ export interface Store extends StoreTx {
       now: number,
     ): Promise<{ holder: string; epoch: number; until: number } | undefined>;
   };
+  /** Platform app installations (Slack OAuth, any number of workspaces). */
+  installations: InstallationRepo;
   /** Cheap liveness check for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -33,6 +33,7 @@ const SETTING_LABEL: Record<OptionKey, string> = {
 
 const SOURCE_LABEL: Record<AppliedSetting['source'], string> = {
   inline: 'inline option',
+  personal: 'personal default',
   default: 'repository default',
   service: 'service default',
 };

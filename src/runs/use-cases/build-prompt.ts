@@ -32,7 +32,10 @@ function clipTail(text: string, max: number): string {
   return '[earlier lines omitted]\n' + text.slice(text.length - max);
 }
 
-function threadSection(messages: ThreadMessage[]): string | undefined {
+function threadSection(
+  messages: ThreadMessage[],
+  head = 'Earlier messages in the Slack thread (oldest first):',
+): string | undefined {
   const recent = messages.slice(-CONTEXT_LIMITS.threadMessages);
   const lines: string[] = [];
   let used = 0;
@@ -46,7 +49,6 @@ function threadSection(messages: ThreadMessage[]): string | undefined {
   }
   if (lines.length === 0) return undefined;
   const omitted = messages.length - lines.length;
-  const head = 'Earlier messages in the Slack thread (oldest first):';
   return [head, ...(omitted > 0 ? [`[${omitted} earlier message(s) omitted]`] : []), ...lines].join(
     '\n',
   );
@@ -82,6 +84,12 @@ export function buildPrompt(input: {
   if (thread && thread.length > 0) {
     const s = threadSection(thread);
     if (s) sections.push(s);
+  }
+  if (context.viewingChannel) {
+    const { id, messages } = context.viewingChannel;
+    const head = `The person was looking at Slack channel ${id} ("this channel"); its latest messages (oldest first):`;
+    const latest = messages && messages.length > 0 ? threadSection(messages, head) : undefined;
+    sections.push(latest ?? `The person was looking at Slack channel ${id} ("this channel").`);
   }
   if (context.issue) sections.push(issueSection(context.issue));
   if (context.review) sections.push(reviewSection(context.review));

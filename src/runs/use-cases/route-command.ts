@@ -3,6 +3,7 @@ import type { Command, RunOptions } from '../../core/command/command.js';
 import { cancelRun } from './cancel-run.js';
 import { configCommand } from './config-command.js';
 import { currentRun } from './current-run.js';
+import { personalScopeOf } from '../../core/thread-key.js';
 import { loadDefaults } from './defaults.js';
 import { dispatchFactory } from './dispatch-factory.js';
 import { followUp } from './follow-up.js';
@@ -29,7 +30,9 @@ async function prompt(
   if (!inline.factory && trigger.factoryAlias) inline.factory = trigger.factoryAlias;
   const alias = inline.factory ?? defaults.factory;
   if (alias) return dispatchFactory(deps, job, { alias, prompt: input.prompt, inline, defaults });
-  return startRun(deps, job, { prompt: input.prompt, inline, defaults });
+  const scope = personalScopeOf(job.threadKey, trigger.actor.id);
+  const personal = scope === undefined ? {} : await loadDefaults(deps.store, scope);
+  return startRun(deps, job, { prompt: input.prompt, inline, defaults, personal });
 }
 
 export async function routeCommand(

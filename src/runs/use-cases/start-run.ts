@@ -1,5 +1,6 @@
 /**
- * Start a run (docs/architecture.md, "The flow"): defaults applied (inline > channel/repo > service),
+ * Start a run (docs/architecture.md, "The flow"): defaults applied (inline > personal >
+ * channel/repo > service),
  * the conversation's context in the prompt, the relay's metadata stamp, then one create.
  * A retried attempt reconciles first, so a create that reached the service is not repeated.
  */
@@ -62,10 +63,11 @@ async function foundDetail(deps: RunsDeps, job: TriggerJob, found: RunItem): Pro
 export async function startRun(
   deps: RunsDeps,
   job: TriggerJob,
-  input: { prompt: string; inline: RunOptions; defaults: RunOptions },
+  input: { prompt: string; inline: RunOptions; defaults: RunOptions; personal?: RunOptions },
 ): Promise<Effects> {
-  const options = effectiveOptions(input.inline, input.defaults);
-  const applied = appliedSettings(input.inline, input.defaults);
+  const personal = input.personal ?? {};
+  const options = effectiveOptions(input.inline, { ...input.defaults, ...personal });
+  const applied = appliedSettings(input.inline, input.defaults, personal);
   const title = titleFor(input.prompt, options);
 
   const earlier = await reconcile(deps, job);

@@ -9,7 +9,7 @@ import type { TriggerJob } from './trigger-job.js';
 import type { RunsDeps } from '../runs-deps.js';
 
 /** Trigger kinds that can sit inside an existing Slack thread. */
-const IN_THREAD_KINDS = new Set(['mention', 'thread_reply']);
+const IN_THREAD_KINDS = new Set(['mention', 'thread_reply', 'start_form']);
 
 export async function fetchSlackThreadContext(
   deps: Pick<RunsDeps, 'notifiers'>,
@@ -21,7 +21,9 @@ export async function fetchSlackThreadContext(
   const fetch = deps.notifiers.slack?.fetchThreadMessages;
   if (!fetch) return undefined;
   try {
-    return await fetch.call(deps.notifiers.slack, trigger.threadKey, trigger.triggerMessage);
+    // The start form was opened on a message of the thread: the whole thread goes along.
+    const before = trigger.kind === 'start_form' ? undefined : trigger.triggerMessage;
+    return await fetch.call(deps.notifiers.slack, trigger.threadKey, before);
   } catch (err) {
     job.log.warn({ err }, 'could not fetch the Slack thread history; starting without it');
     return undefined;

@@ -4,8 +4,11 @@
  */
 import type { App } from '@slack/bolt';
 import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
-import type { Trigger } from '../../core/trigger.js';
+import type { Trigger, TriggerContext } from '../../core/trigger.js';
 import { RelayError } from '../../core/relay-error.js';
+import { decodeThreadKey } from '../../core/thread-key.js';
+import { slackErrorName } from '../api/delivery-errors.js';
+import { openStartForm } from '../shortcut/start-form-listeners.js';
 import type { Allowlists } from './access.js';
 import { checkAccess, refusalText } from './access.js';
 import { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID, STATUS_ACTION_ID } from '../api/action-ids.js';
@@ -25,7 +28,7 @@ import { fromRunButton, fromSlashCommand } from './to-trigger-interactive.js';
 
 /** Tell one person something only they see (refusals); best effort, never blocks the ack. */
 export type Whisper = (
-  to: { channel: string; user: string; threadTs?: string },
+  to: { channel: string; user: string; threadTs?: string; team?: string },
   text: string,
 ) => void;
 
@@ -37,6 +40,8 @@ export interface ListenerDeps {
   commandName: string;
   replyInThreadWithoutMention: boolean;
   identity: IdentityResolver;
+  /** Any number of workspaces: who the bot is comes with each event (Bolt's authorize). */
+  perEventIdentity?: boolean;
   /** Fixed team id for thread keys (configuration); else auth.test's, else the payload's. */
   teamId?: string;
   whisper: Whisper;
@@ -49,20 +54,47 @@ export class BotIdentityUnavailableError extends RelayError<'slack_identity_unav
   }
 }
 
-function origin(o: Origin): Origin {
+function origin(o: Origin & { trigger?: Trigger }): Origin & { team?: string } {
+  const team = o.trigger === undefined ? undefined : decodeThreadKey(o.trigger.threadKey);
   return {
     channel: o.channel,
     user: o.user,
     ...(o.threadTs === undefined ? {} : { threadTs: o.threadTs }),
+    ...(team?.platform === 'slack' ? { team: team.team } : {}),
   };
+}
+
+/** What Bolt's authorize said about this event's workspace. */
+export interface EventAuth {
+  botUserId?: string | undefined;
+  /** The workspace the event came to (not a shared channel's other side). */
+  teamId?: string | undefined;
 }
 
 const BUSY = "Sorry, I couldn't take that request right now. Please try again in a minute.";
 
-export function registerListeners(app: App, deps: ListenerDeps): void {
+/** What the other Slack surfaces hand back to the ingress (the agent pane's messages). */
+export interface Listeners {
+  /** A message event, as the `message` listener takes it, with extra context for its run. */
+  handleMessage(
+    body: unknown,
+    event: unknown,
+    auth: EventAuth | undefined,
+    extra?: Partial<TriggerContext>,
+  ): Promise<void>;
+}
+
+export function registerListeners(app: App, deps: ListenerDeps): Listeners {
   const log = deps.logger.child({ component: 'slack-listeners' });
 
-  async function context(): Promise<ConvertContext> {
+  async function context(auth?: EventAuth): Promise<ConvertContext> {
+    if (deps.perEventIdentity) {
+      return {
+        now: deps.clock.now(),
+        ...(auth?.botUserId === undefined ? {} : { botUserId: auth.botUserId }),
+        ...(auth?.teamId === undefined ? {} : { teamId: auth.teamId }),
+      };
+    }
     const id = await deps.identity.resolve().catch(() => deps.identity.known());
     const teamId = deps.teamId ?? id.teamId;
     return {
@@ -99,39 +131,51 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     await accept(trigger);
   }
 
-  app.event('app_mention', async ({ body, event }) => {
+  app.event('app_mention', async ({ body, event, context: auth }) => {
     const envelope = EventEnvelope.safeParse(body);
     const mention = AppMentionEvent.safeParse(event);
     if (!envelope.success || !mention.success) {
       log.warn({}, 'Slack app_mention payload not understood; ignored');
       return;
     }
-    await handleEvent(fromAppMention(envelope.data, mention.data, await context()));
+    await handleEvent(fromAppMention(envelope.data, mention.data, await context(auth)));
   });
 
-  app.event('message', async ({ body, event }) => {
+  async function handleMessage(
+    body: unknown,
+    event: unknown,
+    auth: EventAuth | undefined,
+    extra?: Partial<TriggerContext>,
+  ): Promise<void> {
     const envelope = EventEnvelope.safeParse(body);
     const message = MessageEvent.safeParse(event);
     if (!envelope.success || !message.success) {
       log.debug({}, 'Slack message payload not understood (or an edit/deletion); ignored');
       return;
     }
-    const ctx = await context();
+    const ctx = await context(auth);
     const inChannel = message.data.channel_type !== 'im';
     if (inChannel && deps.replyInThreadWithoutMention && ctx.botUserId === undefined) {
       // Without our user id a mention cannot be told from a plain reply; Slack will retry.
       throw new BotIdentityUnavailableError('the bot user id is unknown (auth.test failed)');
     }
-    await handleEvent(fromMessage(envelope.data, message.data, ctx));
+    const conv = fromMessage(envelope.data, message.data, ctx);
+    if (extra !== undefined && conv.type !== 'ignore')
+      conv.trigger = { ...conv.trigger, context: { ...conv.trigger.context, ...extra } };
+    await handleEvent(conv);
+  }
+
+  app.event('message', async ({ body, event, context: auth }) => {
+    await handleMessage(body, event, auth);
   });
 
-  app.command(deps.commandName, async ({ body, ack }) => {
+  app.command(deps.commandName, async ({ body, ack, client, context: auth }) => {
     const command = SlashCommand.safeParse(body);
     if (!command.success) {
       await ack({ response_type: 'ephemeral', text: "Sorry, I couldn't read that command." });
       return;
     }
-    const conv = fromSlashCommand(command.data, await context());
+    const conv = fromSlashCommand(command.data, await context(auth));
     if (conv.type === 'ignore') return ack();
     const denial = checkAccess(deps.allowlists, conv);
     if (denial !== undefined) {
@@ -140,6 +184,17 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
         'Slack command refused by allowlist',
       );
       await ack({ response_type: 'ephemeral', text: refusalText(denial) });
+      return;
+    }
+    if (command.data.text.trim() === '') {
+      // The command alone opens the start form (`help` still answers with the help).
+      await ack();
+      const team = decodeThreadKey(conv.trigger.threadKey);
+      if (team?.platform !== 'slack') return;
+      const place = { team: team.team, channel: command.data.channel_id };
+      await openStartForm(client, command.data.trigger_id, place).catch((err: unknown) =>
+        log.warn({ err, slackError: slackErrorName(err) }, 'Slack start form not opened'),
+      );
       return;
     }
     try {
@@ -157,7 +212,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     [STATUS_ACTION_ID, 'status'],
   ] as const;
   for (const [actionId, which] of runButtons)
-    app.action(actionId, async ({ body, action, ack }) => {
+    app.action(actionId, async ({ body, action, ack, context: auth }) => {
       const payload = BlockActions.safeParse(body);
       const button = ButtonAction.safeParse(action);
       const runId = RunId.safeParse(button.data?.value);
@@ -171,7 +226,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
           runId: runId.data,
           ...(button.data.action_ts ? { actionTs: button.data.action_ts } : {}),
         },
-        await context(),
+        await context(auth),
         which,
       );
       if (conv.type === 'ignore') return ack();
@@ -200,4 +255,5 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.action(OPEN_SESSION_ACTION_ID, async ({ ack }) => {
     await ack();
   });
+  return { handleMessage };
 }

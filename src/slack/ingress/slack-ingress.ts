@@ -17,10 +17,24 @@ import type { Whisper } from './listeners.js';
 import { registerListeners } from './listeners.js';
 import { toBoltLogger } from '../api/slack-logger.js';
 import { createWebClient, normaliseApiUrl } from '../api/web-client.js';
+import type { BotTokenSource } from '../api/bot-tokens.js';
+import { fixedBotToken, installedBotTokens } from '../api/bot-tokens.js';
+import type { SlackInstallations } from '../install/installations.js';
+import { NotInstalledError } from '../install/installations.js';
+import { registerUninstallListeners } from '../install/uninstall-listeners.js';
+import type { SlackHome } from '../home/slack-home.js';
+import { registerStartForm } from '../shortcut/start-form-listeners.js';
+import { registerAgentPane } from '../assistant/agent-pane.js';
+import { checkAccess, refusalText } from './access.js';
 
 export interface SlackIngressDeps {
   signingSecret: string;
-  botToken: string;
+  /** One workspace; with `installations`, the token of workspaces that have no installation. */
+  botToken?: string;
+  /** Any number of workspaces (OAuth): each event is answered with its workspace's bot. */
+  installations?: SlackInstallations;
+  /** App Home: its listeners are registered on this app. */
+  home?: SlackHome;
   /** Set: Socket Mode instead of HTTP. */
   appToken?: string;
   apiUrl?: string;
@@ -68,8 +82,12 @@ const AUTH_FAILURES = new Set([
 export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   const clock = deps.clock ?? systemClock;
   const log = deps.logger.child({ component: 'slack-ingress' });
+  const installations = deps.installations;
+  const tokens: BotTokenSource = installations
+    ? installedBotTokens(installations, deps.botToken)
+    : fixedBotToken(deps.botToken ?? '');
   const client = createWebClient({
-    token: deps.botToken,
+    token: deps.botToken ?? '',
     apiUrl: deps.apiUrl,
     logger: deps.logger,
   });
@@ -92,8 +110,31 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     });
   const app = new App({
     receiver,
-    authorize: async () => {
+    authorize: async (source) => {
+      if (installations !== undefined) {
+        const bot = await installations.botFor({
+          ...(source.teamId === undefined ? {} : { teamId: source.teamId }),
+          ...(source.enterpriseId === undefined ? {} : { enterpriseId: source.enterpriseId }),
+          isEnterpriseInstall: source.isEnterpriseInstall,
+        });
+        if (bot !== undefined) {
+          if (bot.isEnterpriseInstall && source.teamId && bot.enterpriseId)
+            await installations.link(source.teamId, bot.enterpriseId);
+          return {
+            botToken: bot.token,
+            botUserId: bot.botUserId,
+            ...(bot.botId === undefined ? {} : { botId: bot.botId }),
+            ...((source.teamId ?? bot.teamId) ? { teamId: source.teamId ?? bot.teamId } : {}),
+            ...(bot.enterpriseId === undefined ? {} : { enterpriseId: bot.enterpriseId }),
+          };
+        }
+        if (deps.botToken === undefined)
+          throw new NotInstalledError('the Slack app is not installed in that workspace');
+      }
       const id = await identity.resolve().catch(() => identity.known());
+      // With installations, the configured token serves its own workspace only.
+      if (installations !== undefined && source.teamId !== undefined && source.teamId !== id.teamId)
+        throw new NotInstalledError('the Slack app is not installed in that workspace');
       return {
         botToken: deps.botToken,
         botUserId: id.botUserId,
@@ -113,13 +154,17 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
 
   const pending = new Set<Promise<unknown>>();
   const whisper: Whisper = (to, text) => {
-    const p = client.chat
-      .postEphemeral({
-        channel: to.channel,
-        user: to.user,
-        text,
-        ...(to.threadTs ? { thread_ts: to.threadTs } : {}),
-      })
+    const p = tokens
+      .tokenFor(to.team ?? '')
+      .then((token) =>
+        client.chat.postEphemeral({
+          token,
+          channel: to.channel,
+          user: to.user,
+          text,
+          ...(to.threadTs ? { thread_ts: to.threadTs } : {}),
+        }),
+      )
       .catch((err: unknown) =>
         log.warn({ err, slackError: slackErrorName(err) }, 'Slack ephemeral reply failed'),
       )
@@ -128,7 +173,7 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   };
 
   const commandName = deps.commandName.startsWith('/') ? deps.commandName : `/${deps.commandName}`;
-  registerListeners(app, {
+  const listeners = registerListeners(app, {
     sink: deps.sink,
     logger: deps.logger,
     clock,
@@ -136,7 +181,27 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     commandName,
     replyInThreadWithoutMention: deps.replyInThreadWithoutMention ?? false,
     identity,
+    perEventIdentity: installations !== undefined,
     ...(deps.teamId === undefined ? {} : { teamId: deps.teamId }),
+    whisper,
+  });
+  if (installations !== undefined)
+    registerUninstallListeners(app, { installations, logger: deps.logger });
+  deps.home?.register(app, { sink: deps.sink });
+  registerAgentPane(app, {
+    onMessage: listeners.handleMessage,
+    threadHasRun: (key) => deps.sink.threadHasRun(key),
+    logger: deps.logger,
+  });
+  const allowlists = { channels: deps.allowedChannels, users: deps.allowedUsers };
+  registerStartForm(app, {
+    sink: deps.sink,
+    clock,
+    logger: deps.logger,
+    refusal: (channel, user) => {
+      const denial = checkAccess(allowlists, { channel, user });
+      return denial === undefined ? undefined : refusalText(denial);
+    },
     whisper,
   });
 
@@ -154,6 +219,15 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
       await http.handle(req, res);
     },
     async start() {
+      if (installations !== undefined && deps.botToken === undefined) {
+        log.info(
+          { mode, command: commandName },
+          'Slack enabled for any number of workspaces (OAuth install on GET /slack/install)',
+        );
+        await app.start();
+        started = true;
+        return;
+      }
       try {
         const id = await identity.resolve();
         log.info(
@@ -188,6 +262,7 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     async stop() {
       if (started) await app.stop();
       started = false;
+      await deps.home?.stop();
       await Promise.allSettled([...pending]);
     },
   };

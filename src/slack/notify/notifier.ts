@@ -22,12 +22,17 @@ import { renderSlackMessage } from '../render/render-blocks.js';
 import { messageId, parseMessageId, slackAddress, slackThreadKey } from '../api/slack-address.js';
 import type { ThreadMessage } from './thread-messages.js';
 import { fetchThreadMessages } from './thread-messages.js';
+import type { BotTokenSource } from '../api/bot-tokens.js';
+import { fixedBotToken } from '../api/bot-tokens.js';
 import type { WebClient } from '../api/web-client.js';
 import { createWebClient } from '../api/web-client.js';
 import { z } from 'zod';
 
 export interface SlackNotifierDeps {
-  botToken: string;
+  /** One workspace: its bot token. */
+  botToken?: string;
+  /** Any number of workspaces: the token of each (takes precedence over `botToken`). */
+  tokens?: BotTokenSource;
   apiUrl?: string;
   logger: Logger;
   clock?: Clock;
@@ -36,6 +41,8 @@ export interface SlackNotifierDeps {
   maxThreadChars?: number;
   /** Per-request timeout of the Web API client (default 10 s). */
   timeoutMs?: number;
+  /** Told after a run's status or outcome reached its thread (App Home refreshes). */
+  onRunShown?: (threadKey: string, requesterId: string | undefined) => void;
 }
 
 export type SlackNotifier = Notifier & { readonly platform: 'slack' };
@@ -96,12 +103,38 @@ function createShownMemo(limit = 2_000) {
 const BLOCKS_REJECTED = new Set(['invalid_blocks', 'invalid_blocks_format']);
 
 export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
-  const client: WebClient = createWebClient({
-    token: deps.botToken,
-    apiUrl: deps.apiUrl,
-    logger: deps.logger,
-    timeoutMs: deps.timeoutMs,
-  });
+  const tokens = deps.tokens ?? fixedBotToken(deps.botToken ?? '');
+  /** One client per bot token (per workspace), made when first needed. */
+  const clients = new Map<string, WebClient>();
+  async function clientFor(team: string): Promise<WebClient> {
+    let token: string;
+    try {
+      token = await tokens.tokenFor(team);
+    } catch (err) {
+      if (err instanceof DeliveryError) throw err;
+      throw new DeliveryError(
+        'unavailable',
+        "the workspace's token could not be read",
+        true,
+        undefined,
+        {
+          cause: err,
+        },
+      );
+    }
+    let client = clients.get(token);
+    if (client === undefined) {
+      client = createWebClient({
+        token,
+        apiUrl: deps.apiUrl,
+        logger: deps.logger,
+        timeoutMs: deps.timeoutMs,
+      });
+      if (clients.size >= 1_000) clients.clear();
+      clients.set(token, client);
+    }
+    return client;
+  }
   const log = deps.logger.child({ component: 'slack-notifier' });
   const shown = createShownMemo();
   const bounds = {
@@ -135,6 +168,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
    * missing history scope) falls back to posting: a rare duplicate beats a lost message.
    */
   async function findMarked(
+    client: WebClient,
     addr: ReturnType<typeof slackAddress>,
     key: string,
     since: number,
@@ -181,6 +215,8 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
   ): Promise<void> {
     const { channel, ts } = parseMessageId(target);
     const names = new Set(reactions.map((r) => REACTION_EMOJI[r]));
+    if (names.size === 0) return;
+    const client = await clientFor(slackAddress(target.threadKey).team);
     for (const name of names) {
       try {
         await client.reactions.remove({ channel, timestamp: ts, name });
@@ -192,11 +228,12 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
     }
   }
 
-  return {
+  const notifier: SlackNotifier = {
     platform: 'slack',
 
     async post(to: Destination, model: MessageModel, options?: PostOptions): Promise<PostResult> {
       const addr = slackAddress(to.threadKey);
+      const client = await clientFor(addr.team);
       const message = renderSlackMessage(model);
       const thread = addr.threadTs === '' ? {} : { thread_ts: addr.threadTs };
       const answer = (ts: string): PostResult => {
@@ -225,7 +262,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       }
       const key = options?.key;
       if (key !== undefined && options?.mayExist !== undefined) {
-        const found = await findMarked(addr, key, options.mayExist.since);
+        const found = await findMarked(client, addr, key, options.mayExist.since);
         if (found !== undefined) {
           log.info({ threadKey: to.threadKey, key }, 'notification was already posted; not again');
           return answer(found);
@@ -257,6 +294,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
 
     async update(ref: MessageRef, model: MessageModel): Promise<void> {
       const { channel, ts } = parseMessageId(ref);
+      const client = await clientFor(slackAddress(ref.threadKey).team);
       const message = renderSlackMessage(model);
       // An edit to what the message already says would change nothing: no request.
       const rendered = JSON.stringify(message);
@@ -286,6 +324,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
         target,
         (options?.replaces ?? []).filter((r) => REACTION_EMOJI[r] !== keep),
       );
+      const client = await clientFor(slackAddress(target.threadKey).team);
       try {
         await client.reactions.add({ channel, timestamp: ts, name: REACTION_EMOJI[reaction] });
       } catch (err) {
@@ -303,6 +342,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       const beforeTs = beforeMessage === undefined ? undefined : parseMessageId(beforeMessage).ts;
       // The thread's root has nothing before it in its thread.
       if (beforeTs === addr.threadTs) return [];
+      const client = await clientFor(addr.team);
       try {
         return await fetchThreadMessages(
           client,
@@ -316,6 +356,35 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       } catch (err) {
         throw toDeliveryError(err, 'conversations.replies');
       }
+    },
+  };
+  return deps.onRunShown ? tellingRunsShown(notifier, deps.onRunShown, log) : notifier;
+}
+
+/** Tell `hook` after a run's status or outcome was posted or edited; a failing hook is logged. */
+function tellingRunsShown(
+  inner: SlackNotifier,
+  hook: (threadKey: string, requesterId: string | undefined) => void,
+  log: Logger,
+): SlackNotifier {
+  const shown = (threadKey: string, model: MessageModel) => {
+    if (model.type !== 'run_status' && model.type !== 'run_outcome') return;
+    try {
+      hook(threadKey, model.run.requester?.id);
+    } catch (err) {
+      log.warn({ err }, 'run-shown hook failed');
+    }
+  };
+  return {
+    ...inner,
+    async post(to, model, options) {
+      const result = await inner.post(to, model, options);
+      shown(result.newThreadKey ?? to.threadKey, model);
+      return result;
+    },
+    async update(ref, model) {
+      await inner.update(ref, model);
+      shown(ref.threadKey, model);
     },
   };
 }

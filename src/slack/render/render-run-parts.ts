@@ -30,6 +30,7 @@ import {
 
 const SOURCE_LABEL: Record<AppliedSetting['source'], string> = {
   inline: 'inline',
+  personal: 'your default',
   default: 'channel default',
   service: 'service default',
 };

@@ -8,6 +8,7 @@ import { initialMigration } from './001-initial.js';
 import { runsUpdatedAtMigration } from './002-runs-updated-at.js';
 import { leasesMigration } from './003-leases.js';
 import { runStatesMigration } from './005-run-states.js';
+import { slackInstallationsMigration } from './006-slack-installations.js';
 import { runsEarlierRunTimeMigration } from './007-runs-earlier-run-time.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
@@ -18,6 +19,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
         '002-runs-updated-at': runsUpdatedAtMigration(),
         '003-leases': leasesMigration(),
         '005-run-states': runStatesMigration(kind),
+        '006-slack-installations': slackInstallationsMigration(),
         '007-runs-earlier-run-time': runsEarlierRunTimeMigration(),
       }),
   };

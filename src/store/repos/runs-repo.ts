@@ -201,5 +201,18 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
         .execute();
       return rows.map(toRun);
     },
+
+    async listRecent(threadKeyPrefix, limit) {
+      const rows = await ctx
+        .db()
+        .selectFrom('runs')
+        .selectAll()
+        .where(sql<string>`substr(thread_key, 1, ${threadKeyPrefix.length})`, '=', threadKeyPrefix)
+        .orderBy('created_at', 'desc')
+        .orderBy('run_id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toRun);
+    },
   };
 }

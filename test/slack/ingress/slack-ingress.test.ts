@@ -146,13 +146,25 @@ describe('Slack ingress: slash command', () => {
     'config model=x',
     'cancel',
     'model=',
-    '',
   ])('answers "%s" privately to the caller', async (text) => {
     const { url, sink } = await harness();
     expect((await postSlack(url, slashCommandBody({ text }))).status).toBe(200);
     expect(sink.triggers).toHaveLength(1);
     expect(sink.triggers[0]?.replyPrivatelyTo).toBe('UALICE01');
     expect(sink.triggers[0]?.anchorsNewThread).toBeUndefined();
+  });
+
+  it('alone, opens the start form with its trigger id and queues nothing', async () => {
+    const { url, sink, api } = await harness();
+    const body = slashCommandBody({ text: '', triggerId: '13345224609.738474920.77' });
+    expect((await postSlack(url, body)).status).toBe(200);
+    expect(sink.offered).toEqual([]);
+    const opened = api.okCallsTo('views.open');
+    expect(opened).toHaveLength(1);
+    expect(opened[0]?.params.trigger_id).toBe('13345224609.738474920.77');
+    expect((opened[0]?.params.view as { callback_id?: string }).callback_id).toBe(
+      'agent_relay_start_form',
+    );
   });
 
   it('ignores another command', async () => {

@@ -1,0 +1,126 @@
+/**
+ * Slack's agent pane (assistant threads), with Bolt's Assistant: suggested prompts when a
+ * person opens a thread; each message in it goes the way of any direct message (the pane's
+ * thread maps to a run like any thread, later messages are follow-ups), with the pane's
+ * "is starting your run…" status meanwhile (Slack clears it when the status message
+ * arrives). The channel the person is looking at is kept with the thread and, when they ask
+ * about "this channel", goes along as context with its latest messages.
+ */
+import type { App } from '@slack/bolt';
+import { Assistant } from '@slack/bolt';
+import { z } from 'zod';
+import type { Logger } from '../../core/ports/index.js';
+import type { TriggerContext } from '../../core/trigger.js';
+import { slackErrorName } from '../api/delivery-errors.js';
+import { slackThreadKey } from '../api/slack-address.js';
+import { toPlainText } from '../api/slack-text.js';
+import { truncatePlain } from '../render/mrkdwn.js';
+import type { WebClient } from '../api/web-client.js';
+import { metadataContextStore } from './thread-context-store.js';
+
+export const STARTING_STATUS = 'is starting your run…';
+const ASKS_ABOUT_CHANNEL = /\b(this|the|our) channel\b/i;
+const CHANNEL_MESSAGES = 20;
+
+export const SUGGESTED_PROMPTS = [
+  { title: 'Summarise this channel', message: 'Summarise the latest discussion in this channel' },
+  { title: 'Fix a bug', message: 'Fix the bug where ' },
+  { title: 'My runs', message: 'list mine' },
+];
+
+export interface AgentPaneDeps {
+  /** Hand the message on as a direct message (the ingress's own path), with extra context. */
+  onMessage(
+    body: unknown,
+    message: unknown,
+    auth: { botUserId?: string | undefined; teamId?: string | undefined },
+    extra: Partial<TriggerContext>,
+  ): Promise<void>;
+  /** Whether the thread already has a run (its first message titles the pane's thread). */
+  threadHasRun(threadKey: string): Promise<boolean>;
+  logger: Logger;
+}
+
+const PaneMessage = z.object({ channel: z.string(), thread_ts: z.string() });
+const History = z.object({
+  messages: z
+    .array(
+      z.object({
+        user: z.string().optional(),
+        bot_id: z.string().optional(),
+        text: z.string().default(''),
+      }),
+    )
+    .default([]),
+});
+
+async function channelMessages(client: WebClient, channel: string) {
+  const raw = await client.conversations.history({ channel, limit: CHANNEL_MESSAGES });
+  return History.parse(raw)
+    .messages.reverse()
+    .filter((m) => m.text.trim() !== '')
+    .map((m) => ({
+      author: m.user ?? m.bot_id ?? 'someone',
+      text: toPlainText(m.text),
+      ...(m.bot_id ? { isBot: true } : {}),
+    }));
+}
+
+export function registerAgentPane(app: App, deps: AgentPaneDeps): void {
+  const log = deps.logger.child({ component: 'slack-agent-pane' });
+  const assistant = new Assistant({
+    threadContextStore: metadataContextStore(),
+    threadStarted: async ({ say, setSuggestedPrompts }) => {
+      await say(
+        "Hi! Tell me what to do and I'll start a cloud agent run right here; reply in this thread to steer it.",
+      );
+      await setSuggestedPrompts({ title: 'Try one of these', prompts: SUGGESTED_PROMPTS });
+    },
+    threadContextChanged: async ({ saveThreadContext }) => {
+      await saveThreadContext();
+    },
+    userMessage: async ({
+      body,
+      message,
+      context,
+      client,
+      setStatus,
+      setTitle,
+      getThreadContext,
+    }) => {
+      const text = 'text' in message && typeof message.text === 'string' ? message.text : '';
+      const where = PaneMessage.safeParse(message);
+      const threadKey =
+        where.success && context.teamId
+          ? slackThreadKey(context.teamId, where.data.channel, where.data.thread_ts)
+          : undefined;
+      const first = threadKey !== undefined && !(await deps.threadHasRun(threadKey));
+      const extra: Partial<TriggerContext> = {};
+      if (ASKS_ABOUT_CHANNEL.test(text)) {
+        const viewing = (await getThreadContext().catch(() => ({}))) as { channel_id?: string };
+        if (viewing.channel_id) {
+          const messages = await channelMessages(client, viewing.channel_id).catch(
+            (err: unknown) => {
+              log.info(
+                { err, slackError: slackErrorName(err) },
+                'could not read the viewed channel',
+              );
+              return undefined;
+            },
+          );
+          extra.viewingChannel = { id: viewing.channel_id, ...(messages ? { messages } : {}) };
+        }
+      }
+      await setStatus(STARTING_STATUS).catch((err: unknown) =>
+        log.info({ err, slackError: slackErrorName(err) }, 'pane status not set'),
+      );
+      await deps.onMessage(body, message, context, extra);
+      if (first && text.trim() !== '')
+        await setTitle(truncatePlain(toPlainText(text).replace(/\s+/g, ' ').trim(), 60)).catch(
+          (err: unknown) =>
+            log.info({ err, slackError: slackErrorName(err) }, 'pane title not set'),
+        );
+    },
+  });
+  app.assistant(assistant);
+}

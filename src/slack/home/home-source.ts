@@ -1,0 +1,21 @@
+/**
+ * What App Home reads and writes, as the service provides it (the store and the agent
+ * client stay outside slack/): a workspace's recent runs, the detail of a run (session and
+ * pull-request links, run time), one person's own defaults.
+ */
+import type { RunViewSource } from '../../core/message/run-view.js';
+import type { RunRecord } from '../../core/ports/index.js';
+
+export type PersonalKey = 'model' | 'env' | 'skill';
+export const PERSONAL_KEYS: readonly PersonalKey[] = ['model', 'env', 'skill'];
+export type PersonalDefaults = Partial<Record<PersonalKey, string>>;
+
+export interface HomeSource {
+  /** The workspace's most recent runs (every channel), newest first. */
+  recentRuns(teamId: string, limit: number): Promise<RunRecord[]>;
+  /** One run as the service knows it now; undefined when it cannot tell in time. */
+  runDetail(runId: string): Promise<RunViewSource | undefined>;
+  personalDefaults(teamId: string, userId: string): Promise<PersonalDefaults>;
+  /** Set (or, with an empty value, clear) each given key. */
+  setPersonalDefaults(teamId: string, userId: string, values: PersonalDefaults): Promise<void>;
+}

@@ -1,0 +1,204 @@
+/**
+ * App Home: published when a person opens the tab, and again when one of their runs changes
+ * state (at most once per `minRefreshMs` per person, and only for people who opened it
+ * lately, well inside Slack's views.publish limits). The tab lists runs from the store, with
+ * the service's detail for the viewer's own; the runs of others only from channels the viewer
+ * is in (users.conversations with the workspace's bot token, so a private channel the viewer
+ * is not in never shows).
+ */
+import type { App } from '@slack/bolt';
+import { z } from 'zod';
+import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
+import { decodeThreadKey, settingsScopeOf } from '../../core/thread-key.js';
+import type { Trigger } from '../../core/trigger.js';
+import type { BotTokenSource } from '../api/bot-tokens.js';
+import { slackErrorName } from '../api/delivery-errors.js';
+import type { WebClient } from '../api/web-client.js';
+import { createWebClient } from '../api/web-client.js';
+import { openDefaultsModal, registerDefaultsModal } from './defaults-modal.js';
+import { loadHomeModel, RECENT } from './home-model.js';
+import type { HomeSource } from './home-source.js';
+import {
+  buildHomeView,
+  HOME_CANCEL_ACTION_ID,
+  HOME_EDIT_DEFAULTS_ACTION_ID,
+  HOME_TOGGLE_CHANNELS_ACTION_ID,
+} from './home-view.js';
+
+export interface SlackHomeDeps {
+  source: HomeSource;
+  tokens: BotTokenSource;
+  apiUrl?: string;
+  logger: Logger;
+  clock: Clock;
+  /** Fewest ms between two refreshes of one person's tab (default 5 s). */
+  minRefreshMs?: number;
+  /** How long after opening the tab a person's changes refresh it (default 24 h). */
+  watchMs?: number;
+}
+
+export interface SlackHome {
+  publish(teamId: string, userId: string): Promise<void>;
+  /** A run's status changed (the notifier tells): refresh its requester's tab, if watched. */
+  runChanged(threadKey: string, requesterId: string | undefined): void;
+  register(app: App, deps: { sink: TriggerSink }): void;
+  stop(): Promise<void>;
+}
+
+const HomeOpened = z.object({
+  type: z.literal('app_home_opened'),
+  user: z.string(),
+  tab: z.string().optional(),
+});
+const Clicker = z.object({
+  user: z.object({
+    id: z.string(),
+    team_id: z.string().optional(),
+    username: z.string().optional(),
+  }),
+  team: z.object({ id: z.string() }).nullish(),
+  trigger_id: z.string().optional(),
+  actions: z
+    .array(z.object({ value: z.string().optional(), action_ts: z.string().optional() }))
+    .min(1),
+});
+
+export function createSlackHome(deps: SlackHomeDeps): SlackHome {
+  const log = deps.logger.child({ component: 'slack-home' });
+  const minRefreshMs = deps.minRefreshMs ?? 5_000;
+  const watchMs = deps.watchMs ?? 24 * 3_600_000;
+  const clients = new Map<string, WebClient>();
+  /** `team:user` -> when the tab was last opened. */
+  const watched = new Map<string, number>();
+  const showChannels = new Set<string>();
+  const lastPublish = new Map<string, number>();
+  const timers = new Map<string, NodeJS.Timeout>();
+  const pending = new Set<Promise<unknown>>();
+
+  async function clientFor(team: string): Promise<WebClient> {
+    const token = await deps.tokens.tokenFor(team);
+    let client = clients.get(token);
+    if (client === undefined) {
+      client = createWebClient({ token, apiUrl: deps.apiUrl, logger: deps.logger });
+      if (clients.size >= 1_000) clients.clear();
+      clients.set(token, client);
+    }
+    return client;
+  }
+
+  async function publish(team: string, user: string): Promise<void> {
+    const key = `${team}:${user}`;
+    lastPublish.set(key, deps.clock.now());
+    const client = await clientFor(team);
+    const model = await loadHomeModel(deps, client, team, user);
+    const view = buildHomeView({ ...model, showChannels: showChannels.has(key) });
+    await client.views.publish({ user_id: user, view });
+  }
+
+  function track<T>(p: Promise<T>): void {
+    const q = p
+      .catch((err: unknown) =>
+        log.warn({ err, slackError: slackErrorName(err) }, 'App Home not published'),
+      )
+      .finally(() => pending.delete(q));
+    pending.add(q);
+  }
+
+  function runChanged(threadKey: string, requesterId: string | undefined): void {
+    const addr = decodeThreadKey(threadKey);
+    if (addr?.platform !== 'slack' || requesterId === undefined) return;
+    const key = `${addr.team}:${requesterId}`;
+    const opened = watched.get(key);
+    const now = deps.clock.now();
+    if (opened === undefined || now - opened > watchMs || timers.has(key)) return;
+    const wait = Math.max(0, (lastPublish.get(key) ?? 0) + minRefreshMs - now);
+    const timer = setTimeout(() => {
+      timers.delete(key);
+      track(publish(addr.team, requesterId));
+    }, wait);
+    timer.unref();
+    timers.set(key, timer);
+  }
+
+  function register(app: App, reg: { sink: TriggerSink }): void {
+    app.event('app_home_opened', async ({ event, context }) => {
+      const opened = HomeOpened.safeParse(event);
+      const team = context.teamId;
+      if (!opened.success || team === undefined || (opened.data.tab ?? 'home') !== 'home') return;
+      watched.set(`${team}:${opened.data.user}`, deps.clock.now());
+      track(publish(team, opened.data.user));
+    });
+
+    app.action(HOME_TOGGLE_CHANNELS_ACTION_ID, async ({ ack, body, context }) => {
+      await ack();
+      const click = Clicker.safeParse(body);
+      const team = context.teamId;
+      if (!click.success || team === undefined) return;
+      const key = `${team}:${click.data.user.id}`;
+      if (click.data.actions[0]?.value === 'show') showChannels.add(key);
+      else showChannels.delete(key);
+      track(publish(team, click.data.user.id));
+    });
+
+    app.action(HOME_CANCEL_ACTION_ID, async ({ ack, body, context }) => {
+      const click = Clicker.safeParse(body);
+      const team = context.teamId;
+      const runId = click.data?.actions[0]?.value;
+      if (!click.success || team === undefined || runId === undefined) return ack();
+      const record = (await deps.source.recentRuns(team, RECENT)).find((r) => r.runId === runId);
+      const addr = record ? decodeThreadKey(record.threadKey) : undefined;
+      if (record === undefined || addr?.platform !== 'slack') {
+        log.info({ runId }, 'App Home Cancel for a run not in this workspace; ignored');
+        return ack();
+      }
+      const { user } = click.data;
+      const delivery =
+        click.data.actions[0]?.action_ts ?? click.data.trigger_id ?? `${deps.clock.now()}`;
+      const trigger: Trigger = {
+        platform: 'slack',
+        kind: 'cancel_button',
+        threadKey: record.threadKey,
+        actor: { id: user.id, ...(user.username ? { name: user.username } : {}) },
+        text: `cancel ${runId}`,
+        addressed: true,
+        context: {},
+        deliveryId: `home:${delivery}`,
+        receivedAt: new Date(deps.clock.now()).toISOString(),
+        settingsScope: settingsScopeOf(addr),
+        replyPrivatelyTo: user.id,
+        runId,
+      };
+      await reg.sink.accept(trigger);
+      await ack();
+    });
+
+    app.action(HOME_EDIT_DEFAULTS_ACTION_ID, async ({ ack, body, context }) => {
+      await ack();
+      const click = Clicker.safeParse(body);
+      const team = context.teamId;
+      if (!click.success || team === undefined || click.data.trigger_id === undefined) return;
+      const client = await clientFor(team);
+      const current = await deps.source.personalDefaults(team, click.data.user.id);
+      track(openDefaultsModal(client, click.data.trigger_id, current));
+    });
+
+    registerDefaultsModal(app, {
+      save: async (team, user, values) => {
+        await deps.source.setPersonalDefaults(team, user, values);
+        track(publish(team, user));
+      },
+      logger: deps.logger,
+    });
+  }
+
+  return {
+    publish,
+    runChanged,
+    register,
+    async stop() {
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
+      await Promise.allSettled([...pending]);
+    },
+  };
+}

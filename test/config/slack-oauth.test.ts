@@ -1,0 +1,67 @@
+/** OAuth install (any number of workspaces): which variables turn it on, and what each needs. */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, redactedConfig } from '../../src/config/load.js';
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+const OAUTH = {
+  SLACK_SIGNING_SECRET: 'signing-secret',
+  SLACK_CLIENT_ID: '1111111111.2222222222',
+  SLACK_CLIENT_SECRET: 'client-secret-0123456789',
+  SLACK_STATE_SECRET: 'state-secret-0123456789',
+  SLACK_TOKEN_ENCRYPTION_KEY: KEY,
+};
+
+function issuesOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).issues.map((i) => `${i.variable}: ${i.message}`);
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('Slack OAuth install', () => {
+  it('turns Slack on without a bot token, and keeps one as the fallback when given', () => {
+    const config = loadConfig(OAUTH);
+    expect(config.slack?.oauth).toEqual({
+      clientId: '1111111111.2222222222',
+      clientSecret: 'client-secret-0123456789',
+      stateSecret: 'state-secret-0123456789',
+      encryptionKey: KEY,
+    });
+    expect(config.slack?.botToken).toBeUndefined();
+    expect(loadConfig({ ...OAUTH, SLACK_BOT_TOKEN: 'xoxb-1' }).slack?.botToken).toBe('xoxb-1');
+  });
+
+  it('stays off with only the client id and secret (they may serve sign-in elsewhere)', () => {
+    const config = loadConfig({
+      SLACK_CLIENT_ID: OAUTH.SLACK_CLIENT_ID,
+      SLACK_CLIENT_SECRET: OAUTH.SLACK_CLIENT_SECRET,
+    });
+    expect(config.slack).toBeUndefined();
+  });
+
+  it('names each missing or malformed piece', () => {
+    expect(issuesOf({ SLACK_STATE_SECRET: OAUTH.SLACK_STATE_SECRET })).toEqual(
+      expect.arrayContaining([
+        'SLACK_CLIENT_ID: required with SLACK_STATE_SECRET (OAuth install)',
+        'SLACK_CLIENT_SECRET: required with SLACK_STATE_SECRET (OAuth install)',
+        'SLACK_TOKEN_ENCRYPTION_KEY: required with SLACK_STATE_SECRET (OAuth install)',
+        'SLACK_SIGNING_SECRET: required with SLACK_STATE_SECRET (OAuth install)',
+      ]),
+    );
+    expect(issuesOf({ ...OAUTH, SLACK_TOKEN_ENCRYPTION_KEY: 'c2hvcnQ=' })).toEqual([
+      'SLACK_TOKEN_ENCRYPTION_KEY: must be 32 random bytes, base64 (openssl rand -base64 32)',
+    ]);
+    expect(issuesOf({ ...OAUTH, SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1' })).toEqual([
+      'SLACK_APP_TOKEN: OAuth install answers over HTTP; unset it (no Socket Mode)',
+    ]);
+  });
+
+  it('never prints the client secret, the state secret or the key', () => {
+    const printed = JSON.stringify(redactedConfig(loadConfig(OAUTH)));
+    for (const secret of [OAUTH.SLACK_CLIENT_SECRET, OAUTH.SLACK_STATE_SECRET, KEY])
+      expect(printed).not.toContain(secret);
+  });
+});

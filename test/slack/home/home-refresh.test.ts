@@ -1,0 +1,84 @@
+/**
+ * App Home refreshes within Slack's limits: a burst of state changes republishes a person's
+ * tab once per window, and a person who never opened the tab is never published to. Driven
+ * through the real Bolt receiver (the `app_home_opened` event) against the fake Web API, with
+ * an in-memory HomeSource (the port the service implements over the store).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/core/ports/index.js';
+import type { RunRecord } from '../../../src/core/ports/index.js';
+import { fixedBotToken } from '../../../src/slack/api/bot-tokens.js';
+import type { HomeSource } from '../../../src/slack/home/home-source.js';
+import { createSlackHome } from '../../../src/slack/home/slack-home.js';
+import { appHomeOpenedEvent } from '../../helpers/slack-surfaces.js';
+import { eventCallback, postSlack } from '../../helpers/slack.js';
+import { createRecordingLogger } from '../../helpers/test-logger.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+import type { IngressHarness } from '../ingress/harness.js';
+import { startIngress } from '../ingress/harness.js';
+
+function run(runId: string, requester: string, state: string): RunRecord {
+  return {
+    runId,
+    threadKey: `slack:T0000001:CGENERAL1:1700000001.00010${runId.length}`,
+    platform: 'slack',
+    requestId: `req-${runId}`,
+    requester: { id: requester },
+    title: `Run ${runId}`,
+    state,
+    applied: [],
+    nextCheckAt: 0,
+    checkIntervalMs: 1000,
+    tracked: state === 'INPROGRESS',
+    createdAt: 1,
+    updatedAt: 1,
+  };
+}
+
+const source: HomeSource = {
+  recentRuns: () => Promise.resolve([run('r1', 'UALICE01', 'INPROGRESS')]),
+  runDetail: () => Promise.resolve(undefined),
+  personalDefaults: () => Promise.resolve({}),
+  setPersonalDefaults: () => Promise.resolve(),
+};
+
+let h: IngressHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('App Home refresh', () => {
+  it('publishes once per window however many changes arrive, and only to people who opened it', async () => {
+    const logger = createRecordingLogger();
+    // The harness starts the fake Web API; the home reads its URL when it first calls.
+    const apiUrlHolder: { url?: string } = {};
+    const home = createSlackHome({
+      source,
+      tokens: fixedBotToken('xoxb-test-token'),
+      get apiUrl() {
+        return apiUrlHolder.url;
+      },
+      logger,
+      clock: systemClock,
+      minRefreshMs: 300,
+    });
+    h = await startIngress({ home });
+    apiUrlHolder.url = h.api.url;
+    const publishes = () => h!.api.okCallsTo('views.publish');
+
+    await postSlack(h.url, eventCallback(appHomeOpenedEvent({ user: 'UALICE01' })));
+    await waitUntil(() => publishes().length === 1);
+    expect(publishes()[0]?.params.user_id).toBe('UALICE01');
+
+    const key = 'slack:T0000001:CGENERAL1:1700000001.000100';
+    for (let i = 0; i < 10; i++) home.runChanged(key, 'UALICE01');
+    home.runChanged(key, 'UBOB00001'); // never opened the tab
+    await waitUntil(() => publishes().length === 2, { timeoutMs: 3_000 });
+    await new Promise((r) => setTimeout(r, 700));
+    expect(publishes().map((c) => c.params.user_id)).toEqual(['UALICE01', 'UALICE01']);
+    // Not at once: the second waited for the window (less the first publish's own latency).
+    const gap = (publishes()[1]?.at ?? 0) - (publishes()[0]?.at ?? 0);
+    expect(gap).toBeGreaterThanOrEqual(200);
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * "Send to agent" and the start form, end to end through the real Bolt receiver: the message
+ * shortcut opens the form prefilled with the message, submitting it starts a run in that
+ * message's thread (the thread before it goes along as context); the slash command alone
+ * opens the same form and its run starts a new thread; bad options are shown on their field.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
+import { slashCommandBody } from '../../helpers/slack.js';
+import { messageActionBody, viewSubmissionBody } from '../../helpers/slack-surfaces.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+import type { Workspaces } from '../install/workspace-harness.js';
+import { startWorkspaces } from '../install/workspace-harness.js';
+
+const ONE: FakeWorkspace = {
+  team_id: 'TONE00001',
+  team: 'One',
+  code: 'code-one',
+  token: 'xoxb-one-dummy',
+  bot_user_id: 'UBOTONE01',
+  bot_id: 'BBOTONE01',
+};
+const ALICE = 'UALICE01';
+
+let w: Workspaces | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+type OpenedView = {
+  callback_id?: string;
+  private_metadata?: string;
+  blocks?: { block_id?: string; element?: { initial_value?: string } }[];
+};
+const lastOpened = (ws: Workspaces) =>
+  ws.api.okCallsTo('views.open').at(-1)?.params.view as OpenedView | undefined;
+const initial = (view: OpenedView | undefined, block: string) =>
+  view?.blocks?.find((b) => b.block_id === block)?.element?.initial_value;
+
+function slash(text: string): string {
+  const body = new URLSearchParams(slashCommandBody({ text, user: ALICE, channel: 'CONE00001' }));
+  body.set('team_id', ONE.team_id);
+  return body.toString();
+}
+
+describe('Send to agent', () => {
+  it('opens the form with the message; submitting starts a run in its thread with the thread as context', async () => {
+    w = await startWorkspaces([ONE]);
+    await w.install('code-one');
+    const root = w.api.seedMessage({
+      channel: 'CONE00001',
+      text: 'The nightly build fails on ARM since Tuesday',
+      user: 'UBOB00001',
+    });
+    const reply = w.api.seedMessage({
+      channel: 'CONE00001',
+      text: 'Looks like the cache key changed',
+      user: 'UCAROL001',
+      thread_ts: root,
+    });
+
+    const res = await w.postForm(
+      messageActionBody({
+        team: ONE.team_id,
+        user: ALICE,
+        callbackId: 'agent_relay_send_to_agent',
+        channel: 'CONE00001',
+        message: {
+          ts: reply,
+          thread_ts: root,
+          text: 'Looks like the cache key changed',
+          user: 'UCAROL001',
+        },
+      }),
+    );
+    expect(res.status).toBe(200);
+    const view = await waitUntil(() => lastOpened(w!));
+    expect(view.callback_id).toBe('agent_relay_start_form');
+    expect(initial(view, 'prompt')).toBe('Looks like the cache key changed');
+    expect(w.api.okCallsTo('views.open')[0]?.token).toBe(ONE.token);
+
+    const bad = await w.postForm(
+      viewSubmissionBody({
+        team: ONE.team_id,
+        user: ALICE,
+        callbackId: 'agent_relay_start_form',
+        privateMetadata: view.private_metadata ?? '',
+        values: { prompt: 'Fix the ARM cache key', model: null, env: null, skill: 'not a skill' },
+      }),
+    );
+    const errors = (await bad.json()) as {
+      response_action: string;
+      errors: Record<string, string>;
+    };
+    expect(errors.response_action).toBe('errors');
+    expect(Object.keys(errors.errors)).toEqual(['skill']);
+
+    const ok = await w.postForm(
+      viewSubmissionBody({
+        team: ONE.team_id,
+        user: ALICE,
+        callbackId: 'agent_relay_start_form',
+        privateMetadata: view.private_metadata ?? '',
+        values: { prompt: 'Fix the ARM cache key', model: 'm-form', env: null, skill: null },
+      }),
+    );
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe('');
+
+    const store = w.service.store;
+    const run = await waitUntil(
+      async () => (await store.runs.listRecent('slack:TONE00001:', 5))[0],
+    );
+    expect(run.threadKey).toBe(`slack:TONE00001:CONE00001:${root}`);
+    expect(run.requester.id).toBe(ALICE);
+    expect(run.applied).toContainEqual({ key: 'model', value: 'm-form', source: 'inline' });
+    const status = await waitUntil(() =>
+      w!.api.messages.find((m) => m.thread_ts === root && m.bot_id === ONE.bot_id),
+    );
+    expect(status.channel).toBe('CONE00001');
+    const sent = await w.service.agent.getRun(run.runId);
+    expect(sent.prompt).toContain('Fix the ARM cache key');
+    expect(sent.prompt).toContain('The nightly build fails on ARM since Tuesday');
+  });
+
+  it('a form the relay did not open (bad metadata) is refused on the form, and nothing starts', async () => {
+    w = await startWorkspaces([ONE]);
+    await w.install('code-one');
+    const res = await w.postForm(
+      viewSubmissionBody({
+        team: ONE.team_id,
+        user: ALICE,
+        callbackId: 'agent_relay_start_form',
+        privateMetadata: '{"channel":"../x"}',
+        values: { prompt: 'do it', model: null, env: null, skill: null },
+      }),
+    );
+    expect(await res.json()).toMatchObject({
+      response_action: 'errors',
+      errors: { prompt: expect.stringContaining('could not be read') },
+    });
+    expect(await w.service.store.runs.listRecent('slack:', 5)).toEqual([]);
+  });
+});
+
+describe('the slash command alone', () => {
+  it('opens the start form; its run starts a new thread in the channel', async () => {
+    w = await startWorkspaces([ONE]);
+    await w.install('code-one');
+    expect((await w.postForm(slash(''))).status).toBe(200);
+    const view = await waitUntil(() => lastOpened(w!));
+    expect(initial(view, 'prompt')).toBeUndefined();
+    expect(JSON.parse(view.private_metadata ?? '{}')).toEqual({
+      team: ONE.team_id,
+      channel: 'CONE00001',
+    });
+
+    await w.postForm(
+      viewSubmissionBody({
+        team: ONE.team_id,
+        user: ALICE,
+        callbackId: 'agent_relay_start_form',
+        privateMetadata: view.private_metadata ?? '',
+        values: { prompt: 'Summarise open incidents', model: null, env: null, skill: null },
+      }),
+    );
+    const status = await waitUntil(() =>
+      w!.api.messages.find((m) => m.channel === 'CONE00001' && m.bot_id === ONE.bot_id),
+    );
+    expect(status.thread_ts).toBeUndefined(); // top level: it anchors the run's thread
+    // The run's thread becomes the status message's once it is posted.
+    await waitUntil(
+      async () =>
+        (await w!.service.store.runs.listRecent('slack:TONE00001:', 5))[0]?.threadKey ===
+        `slack:TONE00001:CONE00001:${status.ts}`,
+      { timeoutMs: 10_000 },
+    );
+
+    const opened = w.api.okCallsTo('views.open').length;
+    expect((await w.postForm(slash('help'))).status).toBe(200);
+    expect(w.api.okCallsTo('views.open')).toHaveLength(opened);
+  });
+});
