@@ -88,6 +88,15 @@ export interface SettingsTable {
   updated_at: Millis;
 }
 
+/** A run's status message posted before the run existed, by request id (migration 004). */
+export interface StartMessagesTable {
+  request_id: string;
+  thread_key: string;
+  /** JSON: `MessageRef`, once posted. */
+  message: string | null;
+  created_at: Millis;
+}
+
 export interface Database {
   threads: ThreadsTable;
   thread_aliases: ThreadAliasesTable;
@@ -95,6 +104,7 @@ export interface Database {
   inbox: InboxTable;
   outbox: OutboxTable;
   settings: SettingsTable;
+  start_messages: StartMessagesTable;
 }
 
 export type DatabaseKind = 'sqlite' | 'postgres';

@@ -92,7 +92,8 @@ function footer(run: RunView, ctx: RenderContext): string {
 export function renderRunStatus(run: RunView, ctx: RenderContext): string {
   const { state } = run;
   const rows = [
-    `| Run | ${codeSpan(run.runId, { inTable: true })} |`,
+    // A run that is still starting has no id yet.
+    `| Run | ${run.runId === '' ? '—' : codeSpan(run.runId, { inTable: true })} |`,
     '|---|---|',
     `| State | ${state.emoji} ${escapeInline(state.label)} (${codeSpan(state.name, { inTable: true })}) |`,
     `| Requested by | ${personQuiet(run.requester)} |`,

@@ -8,6 +8,7 @@ import { appliedSettings } from '../../core/message/applied-settings.js';
 import type { RunOptions } from '../../core/command/command.js';
 import { isServiceError } from '../../core/ports/index.js';
 import { factoryChoice, notice } from '../../core/message/render-model.js';
+import { acknowledgeStart, requestAnswer } from './acknowledge.js';
 import { buildPrompt } from './build-prompt.js';
 import { recordNewRun } from './record-run.js';
 import type { RunsDeps } from '../runs-deps.js';
@@ -44,6 +45,14 @@ export async function dispatchFactory(
     job.log.info({ alias: input.alias, candidates: found.length }, 'factory alias did not resolve');
     return replyWith(job, factoryChoice(input.alias, exact.length > 1 ? exact : found));
   }
+  const title = titleFor(input.prompt, { ...input.defaults, ...input.inline });
+  // Model/env/skill do not travel with a dispatch: only the factory is reported.
+  const applied = appliedSettings(
+    { factory: input.inline.factory },
+    { factory: input.defaults.factory },
+  ).filter((s) => s.key === 'factory');
+  const named = { name: factory.name, ...(factory.alias ? { alias: factory.alias } : {}) };
+  await acknowledgeStart(deps, job, { title, prompt: input.prompt, applied, factory: named });
   const threadMessages = await fetchSlackThreadContext(deps, job);
   const prompt = buildPrompt({
     prompt: input.prompt,
@@ -51,7 +60,6 @@ export async function dispatchFactory(
     ...(threadMessages ? { threadMessages } : {}),
     maxChars: deps.options.maxPromptChars,
   });
-  const title = titleFor(input.prompt, { ...input.defaults, ...input.inline });
   const body: DispatchRequest = { prompt, ...(title ? { title } : {}), ...ticketOf(job) };
   let dispatched;
   try {
@@ -61,14 +69,12 @@ export async function dispatchFactory(
     if (!isServiceError(err) || !err.outcomeUnknown) throw err;
     job.log.warn({ err, factory: factory.uid }, 'factory dispatch outcome unknown');
     const text = `The Agent Run Service did not confirm the hand-off to ${factory.name}; the run may or may not have started. Check the list of runs before asking again.`;
-    return replyWith(job, notice('warning', text, undefined, job.actor));
+    const answer = notice('warning', text, undefined, job.actor);
+    return async (tx, now) => {
+      await tx.outbox.enqueue(await requestAnswer(tx, job, answer), now);
+    };
   }
   job.log.info({ runId: dispatched.run_id, factory: factory.uid }, 'dispatched to factory');
-  // Model/env/skill do not travel with a dispatch: only the factory is reported.
-  const applied = appliedSettings(
-    { factory: input.inline.factory },
-    { factory: input.defaults.factory },
-  ).filter((s) => s.key === 'factory');
   return recordNewRun(deps, job, {
     runId: dispatched.run_id,
     state: dispatched.state,

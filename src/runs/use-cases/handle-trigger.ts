@@ -7,6 +7,7 @@
 import type { InboxItem } from '../../core/ports/index.js';
 import { parseCommand } from '../../core/command/parse-command.js';
 import { helpMessage, notice } from '../../core/message/render-model.js';
+import { requestAnswer } from './acknowledge.js';
 import { cancelRun } from './cancel-run.js';
 import { routeCommand } from './route-command.js';
 import type { RunsDeps } from '../runs-deps.js';
@@ -55,10 +56,7 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
   job.log[level]({ err, action: decision.action }, 'trigger failed');
   await deps.store.transaction(async (tx) => {
     if (decision.message) {
-      await tx.outbox.enqueue(
-        { kind: 'post', destination: job.reply, message: decision.message },
-        now,
-      );
+      await tx.outbox.enqueue(await requestAnswer(tx, job, decision.message), now);
     }
     if (decision.action === 'complete') await tx.inbox.complete(item.id, now);
     else if (decision.action === 'fail') await tx.inbox.fail(item.id, decision.error, now);

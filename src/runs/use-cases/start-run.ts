@@ -1,6 +1,7 @@
 /**
  * Start a run (docs/architecture.md, "The flow"): defaults applied (inline > channel/repo > service),
- * the conversation's context in the prompt, the relay's metadata stamp, then one create.
+ * 👀 and the "Starting…" status message queued at once (acknowledge.ts), the conversation's
+ * context in the prompt, the relay's metadata stamp, then one create.
  * A retried attempt reconciles first, so a create that reached the service is not repeated.
  */
 import type { CreateRunRequest, RunItem } from '../../agent/schemas.js';
@@ -9,6 +10,7 @@ import type { RunOptions } from '../../core/command/command.js';
 import { deriveTitle } from '../../core/command/derive-title.js';
 import { isRunMode } from '../../core/command/run-modes.js';
 import { stateView } from '../../core/message/state-view.js';
+import { acknowledgeStart } from './acknowledge.js';
 import { buildPrompt } from './build-prompt.js';
 import { looksLikeSummary } from '../tracker/detect-changes.js';
 import { reconcile } from './reconcile.js';
@@ -67,6 +69,7 @@ export async function startRun(
   const options = effectiveOptions(input.inline, input.defaults);
   const applied = appliedSettings(input.inline, input.defaults);
   const title = titleFor(input.prompt, options);
+  await acknowledgeStart(deps, job, { title, prompt: input.prompt, applied });
 
   const earlier = await reconcile(deps, job);
   if (earlier.kind === 'recorded') return noEffects;

@@ -6,6 +6,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { DatabaseKind } from '../schema.js';
 import { initialMigration } from './001-initial.js';
 import { runsUpdatedAtMigration } from './002-runs-updated-at.js';
+import { startMessagesMigration } from './004-start-messages.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
   return {
@@ -13,6 +14,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
       Promise.resolve({
         '001-initial': initialMigration(kind),
         '002-runs-updated-at': runsUpdatedAtMigration(),
+        '004-start-messages': startMessagesMigration(),
       }),
   };
 }
