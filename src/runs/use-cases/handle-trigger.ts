@@ -5,6 +5,7 @@
  * the worker never dies of one.
  */
 import type { InboxItem } from '../../core/ports/index.js';
+import { isServiceError } from '../../core/ports/index.js';
 import { parseCommand } from '../../core/command/parse-command.js';
 import { helpMessage, notice } from '../../core/message/render-model.js';
 import { requestAnswer } from './acknowledge.js';
@@ -13,6 +14,9 @@ import { routeCommand } from './route-command.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { decideFailure } from './service-failure.js';
 import { noEffects, prepareJob, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+
+/** How long the inbox holds back after a 429 that named no Retry-After. */
+export const SLOW_DOWN_MS = 2_000;
 
 /** How a person addresses the bot here: the slash command on Slack, the @-handle on GitHub. */
 function invocationOf(deps: RunsDeps, job: TriggerJob): string {
@@ -52,6 +56,9 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
     retryDelaysMs: deps.options.inboxRetryDelaysMs,
     mention: job.actor,
   });
+  if (isServiceError(err) && err.code === 'rate_limit') {
+    deps.slowDown(err.retryAfterMs ?? SLOW_DOWN_MS);
+  }
   const level = decision.action === 'retry' ? 'warn' : 'error';
   job.log[level]({ err, action: decision.action }, 'trigger failed');
   await deps.store.transaction(async (tx) => {

@@ -20,6 +20,9 @@ import type { RunsDeps } from '../runs-deps.js';
 import { fetchSlackThreadContext } from './thread-context.js';
 import { noEffects, type Effects, type TriggerJob } from './trigger-job.js';
 
+/** How long the inbox holds back after a create answered `at_capacity`. */
+export const AT_CAPACITY_PAUSE_MS = 1_000;
+
 export function titleFor(prompt: string, options: RunOptions): string | undefined {
   const given = options.title?.trim();
   if (given) return given;
@@ -100,6 +103,8 @@ export async function startRun(
   });
   const created = await deps.agent.createRun(createRequest({ prompt, title, options, metadata }));
   job.log.info({ runId: created.run_id, state: created.state }, 'run created');
+  // Accepted but queued behind a full service: new triggers wait a little, as after a 429.
+  if (created.at_capacity === true) deps.slowDown(AT_CAPACITY_PAUSE_MS);
   return recordNewRun(deps, job, {
     runId: created.run_id,
     state: created.state,
