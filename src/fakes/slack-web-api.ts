@@ -12,9 +12,12 @@ import { createSlackStore } from './slack-messages.js';
 import type { FakeMessage, SlackChange } from './slack-messages.js';
 import { answerSlackMethod } from './slack-methods.js';
 import type { FakeIdentity } from './slack-methods.js';
+import { createResponseUrls } from './slack-responses.js';
+import type { RecordedResponse } from './slack-responses.js';
 
 export type { FakeMessage, SlackChange } from './slack-messages.js';
 export type { FakeIdentity } from './slack-methods.js';
+export type { RecordedResponse } from './slack-responses.js';
 
 export interface RecordedCall {
   method: string;
@@ -69,6 +72,15 @@ export interface FakeSlackApi {
   onChange(listener: (change: SlackChange) => void): void;
   /** Answer apps.connections.open with this WebSocket URL. */
   socketUrl?: string;
+  /**
+   * A slash command's `response_url` (absolute), for a command `user` typed in `channel`:
+   * what is POSTed to it shows up as Slack shows it (slack-responses.ts).
+   */
+  responseUrl(where: { channel: string; user: string }): string;
+  /** Every POST to a response URL, in order. */
+  readonly responses: RecordedResponse[];
+  /** The bot is not (or no longer) in `channel`: posting or reacting there fails. */
+  removeBotFrom(channel: string): void;
   close(): Promise<void>;
 }
 
@@ -101,7 +113,9 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const store = createSlackStore(now);
   const calls: RecordedCall[] = [];
   const failures = new Map<string, Failure[]>();
-  const context = { store, identity, socketUrl: () => api.socketUrl };
+  const outside = new Set<string>();
+  const context = { store, identity, socketUrl: () => api.socketUrl, outside };
+  const responseUrls = createResponseUrls({ store, identity, now });
 
   function answer(method: string, params: Record<string, unknown>, token: string | undefined) {
     const checked = options.token !== undefined && !APP_TOKEN_METHODS.has(method);
@@ -114,8 +128,14 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const method = /^\/api\/([A-Za-z.]+)/.exec(req.url ?? '')?.[1] ?? '';
       const raw = Buffer.concat(chunks).toString('utf8');
+      const response = /^\/commands\/T\/(R\d+)$/.exec(req.url ?? '')?.[1];
+      if (response !== undefined && req.method === 'POST') {
+        const answered = responseUrls.answer(response, raw);
+        res.writeHead(answered.status, { 'content-type': 'text/plain' }).end(answered.text);
+        return;
+      }
+      const method = /^\/api\/([A-Za-z.]+)/.exec(req.url ?? '')?.[1] ?? '';
       let params: Record<string, unknown>;
       try {
         params = parseParams(req.headers['content-type'] ?? '', raw);
@@ -174,6 +194,9 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       failures.set(method, queue);
     },
     onChange: store.onChange,
+    responseUrl: (where) => `http://127.0.0.1:${port}${responseUrls.mint(where)}`,
+    responses: responseUrls.responses,
+    removeBotFrom: (channel) => void outside.add(channel),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

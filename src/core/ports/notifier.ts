@@ -10,6 +10,11 @@ export interface Destination {
   threadKey: string;
   /** Answer only this user (Slack ephemeral). */
   privateTo?: string;
+  /**
+   * With `privateTo`: the slash command's `response_url`, tried first for the private answer
+   * (the notifier falls back to its usual private post when it is used up or expired).
+   */
+  responseUrl?: string;
 }
 
 /**

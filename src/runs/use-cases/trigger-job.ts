@@ -56,7 +56,11 @@ export async function prepareJob(deps: RunsDeps, item: InboxItem): Promise<Trigg
   const threadKey = await deps.store.threads.resolve(trigger.threadKey);
   const now = deps.clock.now();
   const reply: Destination = trigger.replyPrivatelyTo
-    ? { threadKey, privateTo: trigger.replyPrivatelyTo }
+    ? {
+        threadKey,
+        privateTo: trigger.replyPrivatelyTo,
+        ...(trigger.responseUrl ? { responseUrl: trigger.responseUrl } : {}),
+      }
     : { threadKey };
   const actor: PersonView = {
     platform: trigger.platform,

@@ -21,7 +21,11 @@ import {
 } from './payloads.js';
 import type { Conversion, ConvertContext, Origin } from './conversion.js';
 import { fromAppMention, fromMessage } from './to-trigger.js';
-import { fromCancelButton, fromSlashCommand } from './to-trigger-interactive.js';
+import {
+  fromCancelButton,
+  fromSlashCommand,
+  slashAcknowledgement,
+} from './to-trigger-interactive.js';
 
 /** Tell one person something only they see (refusals); best effort, never blocks the ack. */
 export type Whisper = (
@@ -149,7 +153,9 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
       await ack({ response_type: 'ephemeral', text: BUSY });
       return;
     }
-    await ack();
+    // The private acknowledgement rides on the HTTP answer: no Web API call, no membership.
+    const text = slashAcknowledgement(conv.trigger, conv.channel);
+    await ack(text === undefined ? undefined : { response_type: 'ephemeral', text });
   });
 
   app.action(CANCEL_ACTION_ID, async ({ body, action, ack }) => {

@@ -20,6 +20,7 @@ import { renderSlackMessage } from '../render/render-blocks.js';
 import { messageId, parseMessageId, slackAddress, slackThreadKey } from '../api/slack-address.js';
 import type { ThreadMessage } from './thread-messages.js';
 import { fetchThreadMessages } from './thread-messages.js';
+import { createResponseUrlPoster } from './response-url.js';
 import type { WebClient } from '../api/web-client.js';
 import { createWebClient } from '../api/web-client.js';
 import { z } from 'zod';
@@ -83,6 +84,11 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
     timeoutMs: deps.timeoutMs,
   });
   const log = deps.logger.child({ component: 'slack-notifier' });
+  const responses = createResponseUrlPoster({
+    apiUrl: deps.apiUrl,
+    timeoutMs: deps.timeoutMs ?? 10_000,
+    logger: deps.logger,
+  });
   const bounds = {
     maxMessages: deps.maxThreadMessages ?? 30,
     maxChars: deps.maxThreadChars ?? 8_000,
@@ -169,6 +175,10 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       };
       if (to.privateTo !== undefined) {
         const user = to.privateTo;
+        // A slash command's private answer: through its response_url first (response-url.ts).
+        if (to.responseUrl !== undefined && (await responses.post(to.responseUrl, message))) {
+          return { ref: { threadKey: to.threadKey, id: messageId(addr.channel, '0.0') } };
+        }
         const raw = await call(
           'chat.postEphemeral',
           (m) =>
