@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [ingest|tracking|footprint|e2e …] [--quick]`: runs the scenarios on
+ * `npm run bench -- [ingest|tracking|footprint|e2e|first-sign …] [--quick]`: runs the scenarios on
  * loopback against the real service process (the emulator as the Agent Run Service, local
  * fake Slack/GitHub APIs), prints one Markdown table per scenario, writes the raw figures as
  * JSON under bench/results/ (merged into latest.json), a Markdown summary and SVG charts.
@@ -20,11 +20,12 @@ import { updateMarkedDocs } from './lib/update-docs.js';
 import type { BenchResults } from './lib/results.js';
 import { FULL, QUICK } from './lib/settings.js';
 import { runEndToEnd } from './scenarios/e2e.js';
+import { runFirstSign } from './scenarios/first-sign.js';
 import { runFootprint } from './scenarios/footprint.js';
 import { runIngest } from './scenarios/ingest.js';
 import { runTracking } from './scenarios/tracking.js';
 
-const ORDER: readonly ScenarioName[] = ['ingest', 'e2e', 'tracking', 'footprint'];
+const ORDER: readonly ScenarioName[] = ['ingest', 'e2e', 'first-sign', 'tracking', 'footprint'];
 
 function log(line: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -61,6 +62,7 @@ async function runScenarios(args: BenchArgs, stamp: string): Promise<BenchResult
         fresh.e2e = stampOf(started, await runEndToEnd(ctx, fresh.ingest?.result));
       if (name === 'tracking') fresh.tracking = stampOf(started, await runTracking(ctx));
       if (name === 'footprint') fresh.footprint = stampOf(started, await runFootprint(ctx));
+      if (name === 'first-sign') fresh['first-sign'] = stampOf(started, await runFirstSign(ctx));
       const only: BenchResults = { schema: 2, scenarios: { [name]: fresh[name] } };
       process.stdout.write(`\n${renderMarkdown(only, { targets: false })}\n`);
     }

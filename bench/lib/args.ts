@@ -2,7 +2,7 @@
  * `npm run bench -- [scenario …] [--quick] [--results-dir DIR] [--charts-dir DIR]
  * [--profile] [--log-level LEVEL]`. No scenario named: all of them.
  */
-export const SCENARIOS = ['ingest', 'tracking', 'footprint', 'e2e'] as const;
+export const SCENARIOS = ['ingest', 'tracking', 'footprint', 'e2e', 'first-sign'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchArgs {

@@ -35,6 +35,16 @@ export interface BenchSettings {
     /** Also time `node dist/cli.js` built by tsc into a scratch directory. */
     compiled: boolean;
   };
+  firstSign: {
+    /** How long the service's create call takes, one phase each. */
+    createLatenciesMs: number[];
+    /** Slack mentions per second, each in its own thread. */
+    rate: number;
+    warmupMs: number;
+    durationMs: number;
+    /** Wait after the load (plus the create latency) for the last messages and runs. */
+    drainMs: number;
+  };
 }
 
 export const FULL: BenchSettings = {
@@ -58,6 +68,13 @@ export const FULL: BenchSettings = {
     graceMs: { batch: 8_000, 'per-run': 32_000 },
   },
   footprint: { threads: 10_000, settleMs: 20_000, readyRepeats: 3, compiled: true },
+  firstSign: {
+    createLatenciesMs: [0, 1_000, 3_000, 10_000],
+    rate: 10,
+    warmupMs: 1_000,
+    durationMs: 30_000,
+    drainMs: 15_000,
+  },
 };
 
 export const QUICK: BenchSettings = {
@@ -81,4 +98,11 @@ export const QUICK: BenchSettings = {
     graceMs: { batch: 1_000, 'per-run': 1_000 },
   },
   footprint: { threads: 500, settleMs: 1_000, readyRepeats: 1, compiled: false },
+  firstSign: {
+    createLatenciesMs: [0, 1_000],
+    rate: 10,
+    warmupMs: 300,
+    durationMs: 2_000,
+    drainMs: 4_000,
+  },
 };

@@ -89,5 +89,39 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       : 'not measured',
     met: readyJudged ? readyJudged.medianMs <= 1_500 : undefined,
   });
+  const first = results.scenarios['first-sign']?.result;
+  const fullSign = first && first.durationMs >= 30_000 ? first : undefined;
+  const worst = (pick: (r: NonNullable<typeof first>['rows'][number]) => number) =>
+    fullSign ? Math.max(...fullSign.rows.map(pick)) : undefined;
+  const seenP95 = worst((r) => r.seen.p95);
+  checks.push({
+    target: 'First sign: 👀 p95 ≤ 1 s at every create latency (0, 1, 3, 10 s)',
+    measured: seenP95 === undefined ? 'not measured' : `worst ${fmt(seenP95, 0)} ms`,
+    met: seenP95 === undefined ? undefined : seenP95 <= 1_000,
+  });
+  const firstP95 = worst((r) => r.firstMessage.p95);
+  checks.push({
+    target: 'First sign: first message p95 ≤ 1.5 s at every create latency',
+    measured: firstP95 === undefined ? 'not measured' : `worst ${fmt(firstP95, 0)} ms`,
+    met: firstP95 === undefined ? undefined : firstP95 <= 1_500,
+  });
+  const slowest = fullSign ? Math.min(...fullSign.rows.map((r) => r.createdPerSecond)) : undefined;
+  checks.push({
+    target: 'First sign: runs created at the offered rate once the service answers',
+    measured:
+      slowest === undefined || !fullSign
+        ? 'not measured'
+        : `slowest ${fmt(slowest, 1)}/s of ${fullSign.rate}/s offered`,
+    met: slowest === undefined || !fullSign ? undefined : slowest >= fullSign.rate * 0.95,
+  });
+  const ackRatio = worst((r) => r.ack.p99 / (fullSign?.floor.p99 ?? Number.NaN));
+  checks.push({
+    target: 'First sign: acknowledgement p99 ≤ 1.5 × bare-framework floor',
+    measured:
+      ackRatio === undefined || !fullSign
+        ? 'not measured'
+        : `worst ${fmt(ackRatio, 2)}× (floor p99 ${fmt(fullSign.floor.p99, 1)} ms)`,
+    met: ackRatio === undefined ? undefined : ackRatio <= 1.5,
+  });
   return checks;
 }
