@@ -259,6 +259,7 @@ export function renderMarkdown(
           'create latency s#',
           'ack p50 ms#',
           'ack p99 ms#',
+          'floor ack p99 ms#',
           'ack p99 / floor#',
           '👀 p50 ms#',
           '👀 p95 ms#',
@@ -267,13 +268,16 @@ export function renderMarkdown(
           'runs created/s#',
           'inbox at end#',
           'no run yet at end#',
+          'outbox at end#',
+          'loop lag p99 ms#',
           'errors#',
         ],
         r.rows.map((row) => [
           row.createLatencyMs / 1000,
           row.ack.p50,
           row.ack.p99,
-          row.ack.p99 / r.floor.p99,
+          row.floor.p99,
+          row.ack.p99 / row.floor.p99,
           row.seen.p50,
           row.seen.p95,
           row.firstMessage.p50,
@@ -281,14 +285,17 @@ export function renderMarkdown(
           row.createdPerSecond,
           row.inboxDepthAtEnd,
           row.withoutRunAtEnd,
+          row.outboxDepthAtEnd,
+          row.loopLagP99Ms,
           row.errors,
         ]),
       ),
       `Slack mentions at ${r.rate}/s for ${formatNumber(r.durationMs / 1000, 0)} s, each in its own ` +
         `thread; the service's create call held for the given time by a proxy in front of the ` +
         `emulator. Times are from when a mention was due to when the fake Slack received the ` +
-        `call. Floor: the bare framework (signature check + 200) at the same rate, ack p50 ` +
-        `${formatNumber(r.floor.p50, 1)} ms, p99 ${formatNumber(r.floor.p99, 1)} ms. "runs ` +
+        `call. Floor: the bare framework (signature check + 200) at the same rate, run just before ` +
+        `each phase (the machine is shared). "loop lag": the service's event-loop delay during ` +
+        `the load. "runs ` +
         `created/s": between the create latency after the first mention and as long after the ` +
         `last. "inbox at end": triggers open (claimed ones included) when the load ended; "no run ` +
         `yet": mentions whose run the service had not created then.`,

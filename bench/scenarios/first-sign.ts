@@ -27,6 +27,11 @@ export interface FirstSignRow {
   errors: number;
   /** Acknowledgement latency of the signed HTTP requests (ms from due). */
   ack: Summary;
+  /**
+   * The bare framework (signature check + 200) at the same rate, run just before this phase:
+   * the acknowledgement floor (the machine is shared, so each phase gets its own).
+   */
+  floor: Summary;
   /** 👀 on the mention and the first message in its thread (ms from due; never = ∞). */
   seen: Summary;
   firstMessage: Summary;
@@ -38,17 +43,26 @@ export interface FirstSignRow {
   created: number;
   /** When the load ended: inbox rows open (claimed included), and triggers without a run yet. */
   inboxDepthAtEnd: number;
+  outboxDepthAtEnd: number;
   withoutRunAtEnd: number;
+  /** The service's event-loop delay during the load (p99, max; ms). */
+  loopLagP99Ms: number;
+  loopLagMaxMs: number;
   waitedMs: number;
 }
 
 export interface FirstSignResult {
   rate: number;
   durationMs: number;
-  /** The bare framework (signature check + 200) at the same rate: the acknowledgement floor. */
-  floor: Summary;
   rows: FirstSignRow[];
 }
+
+const SERVICE_METRICS = [
+  'agent_relay_inbox_depth',
+  'agent_relay_outbox_depth',
+  'nodejs_eventloop_lag_p99_seconds',
+  'nodejs_eventloop_lag_max_seconds',
+];
 
 function delaysFrom(accepted: readonly AcceptedSend[], at: Map<string, number>) {
   const delays: number[] = [];
@@ -93,7 +107,11 @@ async function floorAck(ctx: ScenarioContext): Promise<Summary> {
   }
 }
 
-async function onePhase(ctx: ScenarioContext, createLatencyMs: number): Promise<FirstSignRow> {
+async function onePhase(
+  ctx: ScenarioContext,
+  createLatencyMs: number,
+  floor: Summary,
+): Promise<FirstSignRow> {
   const s = ctx.settings.firstSign;
   const urls = await ctx.backends.rpc.call('start', {
     timings: { runMs: 60_000 },
@@ -121,13 +139,14 @@ async function onePhase(ctx: ScenarioContext, createLatencyMs: number): Promise<
       durationMs: s.warmupMs,
       makeRequest: (i) => factory(500_000 + i),
     });
+    await scrapeMetrics(proc.url, SERVICE_METRICS); // resets the event-loop histogram
     const load = await runOpenLoop({
       url: proc.url,
       rate: s.rate,
       durationMs: s.durationMs,
       makeRequest: factory,
     });
-    const depth = await scrapeMetrics(proc.url, ['agent_relay_inbox_depth']);
+    const depth = await scrapeMetrics(proc.url, SERVICE_METRICS);
     const measured = new Set(load.accepted.map((a) => a.threadRef));
     const createdCount = async () =>
       (await ctx.backends.rpc.call('firstSigns', null)).created.filter(([t]) => measured.has(t))
@@ -160,6 +179,7 @@ async function onePhase(ctx: ScenarioContext, createLatencyMs: number): Promise<
       accepted: load.accepted.length,
       errors: Object.values(load.errors).reduce((a, b) => a + b, 0),
       ack: summarize(load.latency.slack),
+      floor,
       seen: seen.summary,
       firstMessage: first.summary,
       seenDelivered: seen.delivered,
@@ -167,6 +187,9 @@ async function onePhase(ctx: ScenarioContext, createLatencyMs: number): Promise<
       createdPerSecond: (inWindow * 1000) / s.durationMs,
       created: createdAt.length,
       inboxDepthAtEnd: depth.agent_relay_inbox_depth ?? Number.NaN,
+      outboxDepthAtEnd: depth.agent_relay_outbox_depth ?? Number.NaN,
+      loopLagP99Ms: (depth.nodejs_eventloop_lag_p99_seconds ?? Number.NaN) * 1000,
+      loopLagMaxMs: (depth.nodejs_eventloop_lag_max_seconds ?? Number.NaN) * 1000,
       withoutRunAtEnd,
       waitedMs,
     };
@@ -177,19 +200,19 @@ async function onePhase(ctx: ScenarioContext, createLatencyMs: number): Promise<
 
 export async function runFirstSign(ctx: ScenarioContext): Promise<FirstSignResult> {
   const s = ctx.settings.firstSign;
-  const floor = await floorAck(ctx);
-  ctx.log(
-    `first-sign floor at ${s.rate}/s: ack p50 ${floor.p50.toFixed(1)} p99 ${floor.p99.toFixed(1)} ms`,
-  );
   const rows: FirstSignRow[] = [];
   for (const latency of s.createLatenciesMs) {
-    const row = await onePhase(ctx, latency);
+    const floor = await floorAck(ctx);
+    ctx.log(`first-sign floor: ack p50 ${floor.p50.toFixed(1)} p99 ${floor.p99.toFixed(1)} ms`);
+    const row = await onePhase(ctx, latency, floor);
     ctx.log(
       `first-sign create ${latency} ms: ack p99 ${row.ack.p99.toFixed(1)} ms, 👀 p95 ` +
         `${row.seen.p95.toFixed(0)} ms, first message p95 ${row.firstMessage.p95.toFixed(0)} ms, ` +
-        `${row.createdPerSecond.toFixed(1)} runs/s, ${row.withoutRunAtEnd} without a run at the end`,
+        `${row.createdPerSecond.toFixed(1)} runs/s, ${row.withoutRunAtEnd} without a run at the end, ` +
+        `outbox ${row.outboxDepthAtEnd} at the end, loop lag p99 ${row.loopLagP99Ms.toFixed(0)} max ` +
+        `${row.loopLagMaxMs.toFixed(0)} ms`,
     );
     rows.push(row);
   }
-  return { rate: s.rate, durationMs: s.durationMs, floor, rows };
+  return { rate: s.rate, durationMs: s.durationMs, rows };
 }
