@@ -9,6 +9,7 @@ import type { OpenedStore } from '../../src/store/index.js';
 import { describeInboxContract } from './contract-inbox.js';
 import { describeOutboxContract } from './contract-outbox.js';
 import { describeRunsContract } from './contract-runs.js';
+import { describeStartMessagesContract } from './contract-start-messages.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
 import { sampleTrigger } from './harness.js';
@@ -78,6 +79,7 @@ describe.skipIf(!server)('PostgreSQL store', () => {
   describeRunsContract(createPostgresHarness);
   describeThreadsAndSettingsContract(createPostgresHarness);
   describeTransactionContract(createPostgresHarness);
+  describeStartMessagesContract(createPostgresHarness);
 
   describe('replicas sharing one database', () => {
     let harness: StoreHarness;

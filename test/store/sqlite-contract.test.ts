@@ -3,6 +3,7 @@ import { describe } from 'vitest';
 import { describeInboxContract } from './contract-inbox.js';
 import { describeOutboxContract } from './contract-outbox.js';
 import { describeRunsContract } from './contract-runs.js';
+import { describeStartMessagesContract } from './contract-start-messages.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
 import { createSqliteHarness } from './harness.js';
@@ -13,4 +14,5 @@ describe('SQLite store', () => {
   describeRunsContract(createSqliteHarness);
   describeThreadsAndSettingsContract(createSqliteHarness);
   describeTransactionContract(createSqliteHarness);
+  describeStartMessagesContract(createSqliteHarness);
 });
