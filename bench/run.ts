@@ -19,6 +19,7 @@ import { renderMarkdown, targetsSection } from './lib/report.js';
 import { updateMarkedDocs } from './lib/update-docs.js';
 import type { BenchResults } from './lib/results.js';
 import { FULL, QUICK } from './lib/settings.js';
+import type { BenchSettings } from './lib/settings.js';
 import { runEndToEnd } from './scenarios/e2e.js';
 import { runFirstSign } from './scenarios/first-sign.js';
 import { runFootprint } from './scenarios/footprint.js';
@@ -26,6 +27,12 @@ import { runIngest } from './scenarios/ingest.js';
 import { runTracking } from './scenarios/tracking.js';
 
 const ORDER: readonly ScenarioName[] = ['ingest', 'e2e', 'first-sign', 'tracking', 'footprint'];
+
+/** `--seconds`: a shorter (or longer) first-sign load than the settings say. */
+function withSeconds(settings: BenchSettings, seconds: number | undefined): BenchSettings {
+  if (seconds === undefined) return settings;
+  return { ...settings, firstSign: { ...settings.firstSign, durationMs: seconds * 1000 } };
+}
 
 function log(line: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -35,7 +42,7 @@ async function runScenarios(args: BenchArgs, stamp: string): Promise<BenchResult
   const workDir = mkdtempSync(join(tmpdir(), 'agent-relay-bench-'));
   const backends = await startBackends();
   const ctx: ScenarioContext = {
-    settings: args.quick ? QUICK : FULL,
+    settings: withSeconds(args.quick ? QUICK : FULL, args.seconds),
     quick: args.quick,
     backends,
     workDir,

@@ -18,6 +18,8 @@ export interface BenchArgs {
   logLevel: string;
   /** Run nothing: render latest.md and the charts again from latest.json. */
   reportOnly: boolean;
+  /** first-sign: seconds of load per phase instead of the settings' (a busy shared machine). */
+  seconds?: number;
   help: boolean;
 }
 
@@ -35,6 +37,7 @@ export const USAGE = `usage: npm run bench -- [${SCENARIOS.join('|')} …] [opti
   --profile            start the service with --cpu-prof (profiles in the results dir)
   --log-level LEVEL    the service's LOG_LEVEL (default info)
   --report             run nothing; render latest.md and the charts from latest.json
+  --seconds N          first-sign: N seconds of load per phase (default 30; quick 2)
   --help               this text`;
 
 export function parseArgs(argv: readonly string[], defaults: { resultsDir: string }): BenchArgs {
@@ -75,6 +78,14 @@ export function parseArgs(argv: readonly string[], defaults: { resultsDir: strin
       case '--report':
         args.reportOnly = true;
         break;
+      case '--seconds': {
+        const seconds = Number(take());
+        if (!Number.isFinite(seconds) || seconds < 1 || seconds > 600) {
+          throw new ArgsError('--seconds needs a number of seconds from 1 to 600');
+        }
+        args.seconds = seconds;
+        break;
+      }
       case '--help':
       case '-h':
         args.help = true;
