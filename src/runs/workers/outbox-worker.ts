@@ -117,7 +117,10 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
           } catch (err) {
             // The status message was deleted: post a new one (below) and keep that.
             if (!(err instanceof DeliveryError && err.code === 'not_found')) throw err;
-            ilog.info({ runId: run?.runId, requestId }, 'status message is gone; posting a new one');
+            ilog.info(
+              { runId: run?.runId, requestId },
+              'status message is gone; posting a new one',
+            );
           }
         }
         const posted = await notifier.post(payload.destination, payload.message, postOptions);
