@@ -14,7 +14,8 @@ import { recordNewRun } from './record-run.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { titleFor } from './start-run.js';
 import { fetchSlackThreadContext } from './thread-context.js';
-import { noEffects, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+import type { MessageModel } from '../../core/message/message-model.js';
+import { noEffects, type Effects, type TriggerJob } from './trigger-job.js';
 
 export function pickFactory(alias: string, factories: readonly Factory[]): Factory[] {
   const wanted = alias.replace(/^@/, '').toLowerCase();
@@ -30,6 +31,13 @@ function ticketOf(job: TriggerJob): Pick<DispatchRequest, 'ticket_ref' | 'ticket
   return out;
 }
 
+/** The answer replaces the "Starting…" message queued for this request. */
+function answerRequest(job: TriggerJob, message: MessageModel): Effects {
+  return async (tx, now) => {
+    await tx.outbox.enqueue(await requestAnswer(tx, job, message), now);
+  };
+}
+
 export async function dispatchFactory(
   deps: RunsDeps,
   job: TriggerJob,
@@ -38,21 +46,27 @@ export async function dispatchFactory(
   // The dispatch carries no metadata stamp, so only our own record can prove an earlier
   // attempt succeeded.
   if (await deps.store.runs.getByRequest(job.requestId)) return noEffects;
-  const found = await deps.agent.listFactories({ search: input.alias });
-  const exact = pickFactory(input.alias, found);
-  const factory = exact.length === 1 ? exact[0] : undefined;
-  if (!factory) {
-    job.log.info({ alias: input.alias, candidates: found.length }, 'factory alias did not resolve');
-    return replyWith(job, factoryChoice(input.alias, exact.length > 1 ? exact : found));
-  }
   const title = titleFor(input.prompt, { ...input.defaults, ...input.inline });
   // Model/env/skill do not travel with a dispatch: only the factory is reported.
   const applied = appliedSettings(
     { factory: input.inline.factory },
     { factory: input.defaults.factory },
   ).filter((s) => s.key === 'factory');
-  const named = { name: factory.name, ...(factory.alias ? { alias: factory.alias } : {}) };
-  await acknowledgeStart(deps, job, { title, prompt: input.prompt, applied, factory: named });
+  // The first sign does not wait for the factory to be looked up either.
+  await acknowledgeStart(deps, job, {
+    title,
+    prompt: input.prompt,
+    applied,
+    factory: { alias: input.alias },
+  });
+  const found = await deps.agent.listFactories({ search: input.alias });
+  const exact = pickFactory(input.alias, found);
+  const factory = exact.length === 1 ? exact[0] : undefined;
+  if (!factory) {
+    job.log.info({ alias: input.alias, candidates: found.length }, 'factory alias did not resolve');
+    const choice = factoryChoice(input.alias, exact.length > 1 ? exact : found);
+    return answerRequest(job, choice);
+  }
   const threadMessages = await fetchSlackThreadContext(deps, job);
   const prompt = buildPrompt({
     prompt: input.prompt,
@@ -69,10 +83,7 @@ export async function dispatchFactory(
     if (!isServiceError(err) || !err.outcomeUnknown) throw err;
     job.log.warn({ err, factory: factory.uid }, 'factory dispatch outcome unknown');
     const text = `The Agent Run Service did not confirm the hand-off to ${factory.name}; the run may or may not have started. Check the list of runs before asking again.`;
-    const answer = notice('warning', text, undefined, job.actor);
-    return async (tx, now) => {
-      await tx.outbox.enqueue(await requestAnswer(tx, job, answer), now);
-    };
+    return answerRequest(job, notice('warning', text, undefined, job.actor));
   }
   job.log.info({ runId: dispatched.run_id, factory: factory.uid }, 'dispatched to factory');
   return recordNewRun(deps, job, {
