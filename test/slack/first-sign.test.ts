@@ -121,3 +121,16 @@ describe('the signature still guards the slash command', () => {
     expect(f.api.responses).toHaveLength(0);
   });
 });
+
+describe('a slash command where the bot may not post', () => {
+  it('the caller is told privately how to fix it', async () => {
+    const f = (flow = await startFlow());
+    f.api.removeBotFrom('CPRIVATE1');
+    const responseUrl = f.api.responseUrl({ channel: 'CPRIVATE1', user: 'UALICE01' });
+    await f.post(slashCommandBody({ text: 'tidy up', channel: 'CPRIVATE1', responseUrl }));
+    const told = await waitUntil(() => f.api.responses.find((r) => r.status === 200));
+    expect(String(told.body.text)).toContain("I can't post in <#CPRIVATE1>");
+    expect(String(told.body.text)).toContain('/invite');
+    expect(f.api.ephemerals.filter((m) => m.channel === 'CPRIVATE1')[0]?.onlyFor).toBe('UALICE01');
+  });
+});

@@ -28,6 +28,12 @@ export async function acknowledgeStart(
   const { trigger } = job;
   const now = deps.clock.now();
   const destination = { threadKey: job.threadKey };
+  // A slash command's public status message: if the bot may not post there, the notifier
+  // tells the caller privately through the command's response_url.
+  const statusTo =
+    trigger.anchorsNewThread && trigger.responseUrl
+      ? { ...destination, responseUrl: trigger.responseUrl }
+      : destination;
   const message = runStatusMessage(
     startingView({
       title: run.title ?? 'New run',
@@ -46,7 +52,7 @@ export async function acknowledgeStart(
       );
     }
     await tx.outbox.enqueue(
-      { kind: 'status', destination, requestId: job.requestId, message, observedAt: now },
+      { kind: 'status', destination: statusTo, requestId: job.requestId, message, observedAt: now },
       now,
     );
     return true;

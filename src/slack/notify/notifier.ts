@@ -73,6 +73,9 @@ const MarkedMessages = z.object({
 const MAX_LOOKUP_PAGES = 5;
 const PostedEphemeral = z.object({ message_ts: z.string().optional() });
 
+/** Slack's answers when the bot may not post in a channel. */
+const NOT_A_MEMBER = new Set(['not_in_channel', 'channel_not_found']);
+
 /** Slack rejected our blocks (a renderer bug): the words still reach the person. */
 const BLOCKS_REJECTED = new Set(['invalid_blocks', 'invalid_blocks_format']);
 
@@ -159,6 +162,27 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
     }
   }
 
+  /**
+   * A public post the bot may not make (not a member of the channel): when the caller of a
+   * slash command is known, they are told privately how to fix it; the failure still stands.
+   */
+  async function postPublic<T>(to: Destination, send: () => Promise<T>): Promise<T> {
+    try {
+      return await send();
+    } catch (err) {
+      const name = slackErrorName(err instanceof DeliveryError ? err.cause : err);
+      if (to.responseUrl !== undefined && name !== undefined && NOT_A_MEMBER.has(name)) {
+        const { channel } = slackAddress(to.threadKey);
+        const text =
+          `I can't post in <#${channel}> because I'm not a member of it, so your run's status ` +
+          `can't be shown there. Invite me with \`/invite\` and the bot's name, or use me in a ` +
+          `channel I'm in.`;
+        await responses.post(to.responseUrl, { text, blocks: [] });
+      }
+      throw err;
+    }
+  }
+
   return {
     platform: 'slack',
 
@@ -202,21 +226,23 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
           return answer(found);
         }
       }
-      const raw = await call(
-        'chat.postMessage',
-        (m) =>
-          client.chat.postMessage({
-            channel: addr.channel,
-            text: m.text ?? '',
-            ...(m.blocks ? { blocks: m.blocks } : {}),
-            ...thread,
-            unfurl_links: false,
-            unfurl_media: false,
-            ...(key === undefined
-              ? {}
-              : { metadata: { event_type: NOTIFICATION_EVENT_TYPE, event_payload: { key } } }),
-          }),
-        message,
+      const raw = await postPublic(to, () =>
+        call(
+          'chat.postMessage',
+          (m) =>
+            client.chat.postMessage({
+              channel: addr.channel,
+              text: m.text ?? '',
+              ...(m.blocks ? { blocks: m.blocks } : {}),
+              ...thread,
+              unfurl_links: false,
+              unfurl_media: false,
+              ...(key === undefined
+                ? {}
+                : { metadata: { event_type: NOTIFICATION_EVENT_TYPE, event_payload: { key } } }),
+            }),
+          message,
+        ),
       );
       const posted = Posted.safeParse(raw);
       if (!posted.success) {

@@ -57,7 +57,7 @@ export function createResponseUrlPoster(deps: {
             response_type: 'ephemeral',
             replace_original: false,
             text: message.text,
-            ...(message.blocks ? { blocks: message.blocks } : {}),
+            ...(message.blocks.length > 0 ? { blocks: message.blocks } : {}),
           }),
           signal: AbortSignal.timeout(deps.timeoutMs),
         });
