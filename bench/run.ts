@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [ingest|tracking|footprint|e2e …] [--quick]`: runs the scenarios on
+ * `npm run bench -- [ingest|tracking|footprint|e2e|first-sign …] [--quick]`: runs the scenarios on
  * loopback against the real service process (the emulator as the Agent Run Service, local
  * fake Slack/GitHub APIs), prints one Markdown table per scenario, writes the raw figures as
  * JSON under bench/results/ (merged into latest.json), a Markdown summary and SVG charts.
@@ -19,13 +19,28 @@ import { renderMarkdown, targetsSection } from './lib/report.js';
 import { updateMarkedDocs } from './lib/update-docs.js';
 import type { BenchResults } from './lib/results.js';
 import { FULL, QUICK } from './lib/settings.js';
+import type { BenchSettings } from './lib/settings.js';
 import { runEndToEnd } from './scenarios/e2e.js';
+import { runFirstSign } from './scenarios/first-sign.js';
 import { runFootprint } from './scenarios/footprint.js';
 import { runIngest } from './scenarios/ingest.js';
 import { runScaleout } from './scenarios/scaleout.js';
 import { runTracking } from './scenarios/tracking.js';
 
-const ORDER: readonly ScenarioName[] = ['ingest', 'e2e', 'tracking', 'footprint', 'scaleout'];
+const ORDER: readonly ScenarioName[] = [
+  'ingest',
+  'e2e',
+  'first-sign',
+  'tracking',
+  'footprint',
+  'scaleout',
+];
+
+/** `--seconds`: a shorter (or longer) first-sign load than the settings say. */
+function withSeconds(settings: BenchSettings, seconds: number | undefined): BenchSettings {
+  if (seconds === undefined) return settings;
+  return { ...settings, firstSign: { ...settings.firstSign, durationMs: seconds * 1000 } };
+}
 
 function log(line: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -35,7 +50,7 @@ async function runScenarios(args: BenchArgs, stamp: string): Promise<BenchResult
   const workDir = mkdtempSync(join(tmpdir(), 'agent-relay-bench-'));
   const backends = await startBackends();
   const ctx: ScenarioContext = {
-    settings: args.quick ? QUICK : FULL,
+    settings: withSeconds(args.quick ? QUICK : FULL, args.seconds),
     quick: args.quick,
     backends,
     workDir,
@@ -63,6 +78,7 @@ async function runScenarios(args: BenchArgs, stamp: string): Promise<BenchResult
       if (name === 'tracking') fresh.tracking = stampOf(started, await runTracking(ctx));
       if (name === 'footprint') fresh.footprint = stampOf(started, await runFootprint(ctx));
       if (name === 'scaleout') fresh.scaleout = stampOf(started, await runScaleout(ctx));
+      if (name === 'first-sign') fresh['first-sign'] = stampOf(started, await runFirstSign(ctx));
       const only: BenchResults = { schema: 2, scenarios: { [name]: fresh[name] } };
       process.stdout.write(`\n${renderMarkdown(only, { targets: false })}\n`);
     }

@@ -52,13 +52,31 @@ export interface FirstPosts {
   github: [string, number][];
 }
 
+/** What a person saw first, per Slack thread (the mention's ts), and when runs were created. */
+export interface FirstSigns {
+  /** thread ts -> receipt time of the first 👀 (reactions.add `eyes`) on the mention. */
+  seen: [string, number][];
+  /** thread ts -> receipt time of the first chat.postMessage in the thread. */
+  firstPost: [string, number][];
+  /** thread ts -> when the emulator created the thread's run (epoch ms). */
+  created: [string, number][];
+}
+
 export type BackendsApi = {
-  start(args: { timings?: Partial<EmulatorTimings> }): Promise<BackendUrls>;
+  /**
+   * Fresh backends. `createLatencyMs`: the create call waits this long in a proxy before it
+   * reaches the emulator (a service that provisions before it answers).
+   */
+  start(args: {
+    timings?: Partial<EmulatorTimings>;
+    createLatencyMs?: number;
+  }): Promise<BackendUrls>;
   seedTracked(args: { n: number; githubShare: number; seed: number }): Promise<SeededRun[]>;
   startChanges(args: { perRunMeanIntervalMs: number; seed: number }): Promise<null>;
   stopChanges(args: null): Promise<StateChange[]>;
   trackingDelays(args: { changes: StateChange[] }): Promise<TrackingDelays>;
   agentRequests(args: { reset: boolean }): Promise<Record<string, number>>;
   firstPosts(args: null): Promise<FirstPosts>;
+  firstSigns(args: null): Promise<FirstSigns>;
   close(args: null): Promise<null>;
 };

@@ -16,6 +16,8 @@ import type { BackendsApi, SeededRun, StateChange } from './backends-api.js';
 import { startGitHubRecorder } from './github-recorder.js';
 import type { GitHubRecorder } from './github-recorder.js';
 import { matchReceipts } from './match-receipts.js';
+import { startDelayProxy } from './delay-proxy.js';
+import type { DelayProxy } from './delay-proxy.js';
 import type { Receipt } from './match-receipts.js';
 
 /** A tracked run's life while it stays tracked: live states, then BLOCKED <-> INPROGRESS. */
@@ -30,6 +32,7 @@ const SEED_STATES = ['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS'];
 
 interface Backends {
   emulator: Emulator;
+  proxy?: DelayProxy;
   slack: FakeSlackApi;
   github: GitHubRecorder;
   seeded: SeededRun[];
@@ -49,7 +52,7 @@ async function closeAll(): Promise<void> {
   current = undefined;
   if (!b) return;
   clearTimeout(b.timer);
-  await Promise.all([b.emulator.close(), b.slack.close(), b.github.close()]);
+  await Promise.all([b.emulator.close(), b.slack.close(), b.github.close(), b.proxy?.close()]);
 }
 
 function seedOne(b: Backends, i: number, platform: SeededRun['platform'], state: string) {
@@ -94,16 +97,24 @@ function seedOne(b: Backends, i: number, platform: SeededRun['platform'], state:
 }
 
 const handlers: BackendsApi = {
-  async start({ timings }) {
+  async start({ timings, createLatencyMs }) {
     await closeAll();
     const [emulator, slack, github] = await Promise.all([
       startEmulator({ apiKey: randomUUID(), timings: { ...DEFAULT_TIMINGS, ...timings } }),
       startFakeSlackApi(),
       startGitHubRecorder(),
     ]);
-    current = { emulator, slack, github, seeded: [], changes: [] };
+    const proxy =
+      createLatencyMs === undefined
+        ? undefined
+        : await startDelayProxy({
+            target: emulator.baseUrl,
+            delayMs: createLatencyMs,
+            delayed: (method, path) => method === 'POST' && /\/agent\/runs?$/.test(path),
+          });
+    current = { emulator, slack, github, seeded: [], changes: [], ...(proxy ? { proxy } : {}) };
     return {
-      agentBaseUrl: emulator.baseUrl,
+      agentBaseUrl: proxy?.url ?? emulator.baseUrl,
       agentKey: emulator.apiKey,
       slackApiUrl: slack.url,
       githubApiUrl: github.url,
@@ -194,6 +205,28 @@ const handlers: BackendsApi = {
       if (r.method === 'POST' && r.issue && !github.has(r.issue)) github.set(r.issue, r.at);
     }
     return { slack: [...slack], github: [...github] };
+  },
+
+  async firstSigns() {
+    const b = need();
+    const seen = new Map<string, number>();
+    const firstPost = new Map<string, number>();
+    for (const call of b.slack.calls) {
+      const p = call.params as { timestamp?: unknown; name?: unknown; thread_ts?: unknown };
+      if (call.method === 'reactions.add' && p.name === 'eyes' && typeof p.timestamp === 'string') {
+        if (!seen.has(p.timestamp)) seen.set(p.timestamp, call.at);
+      }
+      if (call.method === 'chat.postMessage' && typeof p.thread_ts === 'string') {
+        if (!firstPost.has(p.thread_ts)) firstPost.set(p.thread_ts, call.at);
+      }
+    }
+    const created: [string, number][] = [];
+    for (const run of b.emulator.runs.all()) {
+      const thread = run.metadata?.relay_thread;
+      if (typeof thread !== 'string') continue;
+      created.push([thread.slice(thread.lastIndexOf(':') + 1), Date.parse(run.created_at)]);
+    }
+    return { seen: [...seen], firstPost: [...firstPost], created };
   },
 
   async close() {

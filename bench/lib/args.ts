@@ -2,13 +2,21 @@
  * `npm run bench -- [scenario …] [--quick] [--results-dir DIR] [--charts-dir DIR]
  * [--profile] [--log-level LEVEL]`. No scenario named: all of them.
  */
-export const SCENARIOS = ['ingest', 'tracking', 'footprint', 'e2e', 'scaleout'] as const;
+export const SCENARIOS = [
+  'ingest',
+  'tracking',
+  'footprint',
+  'e2e',
+  'first-sign',
+  'scaleout',
+] as const;
 /** What runs when no scenario is named: scaleout needs PostgreSQL, so it is asked for by name. */
 export const DEFAULT_SCENARIOS: readonly (typeof SCENARIOS)[number][] = [
   'ingest',
   'tracking',
   'footprint',
   'e2e',
+  'first-sign',
 ];
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -25,6 +33,8 @@ export interface BenchArgs {
   logLevel: string;
   /** Run nothing: render latest.md and the charts again from latest.json. */
   reportOnly: boolean;
+  /** first-sign: seconds of load per phase instead of the settings' (a busy shared machine). */
+  seconds?: number;
   help: boolean;
 }
 
@@ -42,6 +52,7 @@ export const USAGE = `usage: npm run bench -- [${SCENARIOS.join('|')} …] [opti
   --profile            start the service with --cpu-prof (profiles in the results dir)
   --log-level LEVEL    the service's LOG_LEVEL (default info)
   --report             run nothing; render latest.md and the charts from latest.json
+  --seconds N          first-sign: N seconds of load per phase (default 30; quick 2)
   --help               this text`;
 
 export function parseArgs(argv: readonly string[], defaults: { resultsDir: string }): BenchArgs {
@@ -82,6 +93,14 @@ export function parseArgs(argv: readonly string[], defaults: { resultsDir: strin
       case '--report':
         args.reportOnly = true;
         break;
+      case '--seconds': {
+        const seconds = Number(take());
+        if (!Number.isFinite(seconds) || seconds < 1 || seconds > 600) {
+          throw new ArgsError('--seconds needs a number of seconds from 1 to 600');
+        }
+        args.seconds = seconds;
+        break;
+      }
       case '--help':
       case '-h':
         args.help = true;

@@ -255,6 +255,58 @@ export function renderMarkdown(
       header('Scale-out: replicas on one PostgreSQL', s.scaleout),
       scaleoutTables(s.scaleout.result),
     );
+  const first = s['first-sign'];
+  if (first) {
+    const r = first.result;
+    out.push(
+      header('First sign: what a person sees while the service is slow to create', first),
+      markdownTable(
+        [
+          'create latency s#',
+          'ack p50 ms#',
+          'ack p99 ms#',
+          'floor ack p99 ms#',
+          'ack p99 / floor#',
+          '👀 p50 ms#',
+          '👀 p95 ms#',
+          'first message p50 ms#',
+          'first message p95 ms#',
+          'runs created/s#',
+          'inbox at end#',
+          'no run yet at end#',
+          'outbox at end#',
+          'loop lag p99 ms#',
+          'errors#',
+        ],
+        r.rows.map((row) => [
+          row.createLatencyMs / 1000,
+          row.ack.p50,
+          row.ack.p99,
+          row.floor.p99,
+          row.ack.p99 / row.floor.p99,
+          row.seen.p50,
+          row.seen.p95,
+          row.firstMessage.p50,
+          row.firstMessage.p95,
+          row.createdPerSecond,
+          row.inboxDepthAtEnd,
+          row.withoutRunAtEnd,
+          row.outboxDepthAtEnd,
+          row.loopLagP99Ms,
+          row.errors,
+        ]),
+      ),
+      `Slack mentions at ${r.rate}/s for ${formatNumber(r.durationMs / 1000, 0)} s, each in its own ` +
+        `thread; the service's create call held for the given time by a proxy in front of the ` +
+        `emulator. Times are from when a mention was due to when the fake Slack received the ` +
+        `call. Floor: the bare framework (signature check + 200) at the same rate, run just before ` +
+        `each phase (the machine is shared). "loop lag": the service's event-loop delay during ` +
+        `the load. "runs ` +
+        `created/s": between the create latency after the first mention and as long after the ` +
+        `last. "inbox at end": triggers open (claimed ones included) when the load ended; "no run ` +
+        `yet": mentions whose run the service had not created then.`,
+    );
+  }
   if (options.targets !== false) out.push(targetsSection(results, h));
   return `${out.join('\n\n')}\n`;
 }

@@ -1,5 +1,6 @@
 /** The shape of a benchmark run's results (the JSON under bench/results/). */
 import type { EndToEndResult } from '../scenarios/e2e.js';
+import type { FirstSignResult } from '../scenarios/first-sign.js';
 import type { FootprintResult } from '../scenarios/footprint.js';
 import type { IngestResult } from '../scenarios/ingest.js';
 import type { ScaleoutResult } from '../scenarios/scaleout.js';
@@ -25,5 +26,6 @@ export interface BenchResults {
     footprint?: Stamped<FootprintResult>;
     e2e?: Stamped<EndToEndResult>;
     scaleout?: Stamped<ScaleoutResult>;
+    'first-sign'?: Stamped<FirstSignResult>;
   };
 }

@@ -1,5 +1,5 @@
 /**
- * How big each scenario is: the full run (the figures in the README, about 15 minutes on a
+ * How big each scenario is: the full run (the figures in the README, about 20 minutes on a
  * 2-core machine) and the quick run (CI and the smoke test, well under a minute or two).
  */
 export interface BenchSettings {
@@ -51,6 +51,16 @@ export interface BenchSettings {
     /** Also time `node dist/cli.js` built by tsc into a scratch directory. */
     compiled: boolean;
   };
+  firstSign: {
+    /** How long the service's create call takes, one phase each. */
+    createLatenciesMs: number[];
+    /** Slack mentions per second, each in its own thread. */
+    rate: number;
+    warmupMs: number;
+    durationMs: number;
+    /** Wait after the load (plus the create latency) for the last messages and runs. */
+    drainMs: number;
+  };
 }
 
 export const FULL: BenchSettings = {
@@ -88,6 +98,13 @@ export const FULL: BenchSettings = {
     historyIngestRate: 100,
   },
   footprint: { threads: 10_000, settleMs: 20_000, readyRepeats: 3, compiled: true },
+  firstSign: {
+    createLatenciesMs: [0, 1_000, 3_000, 10_000],
+    rate: 10,
+    warmupMs: 1_000,
+    durationMs: 30_000,
+    drainMs: 15_000,
+  },
 };
 
 export const QUICK: BenchSettings = {
@@ -125,4 +142,11 @@ export const QUICK: BenchSettings = {
     historyIngestRate: 50,
   },
   footprint: { threads: 500, settleMs: 1_000, readyRepeats: 1, compiled: false },
+  firstSign: {
+    createLatenciesMs: [0, 1_000],
+    rate: 10,
+    warmupMs: 300,
+    durationMs: 2_000,
+    drainMs: 4_000,
+  },
 };

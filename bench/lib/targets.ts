@@ -89,5 +89,44 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       : 'not measured',
     met: readyJudged ? readyJudged.medianMs <= 1_500 : undefined,
   });
+  const first = results.scenarios['first-sign']?.result;
+  // Judged when every latency of the issue ran (not the quick run's two); a shorter load than
+  // 30 s (`--seconds`, a busy machine) is named in the figure.
+  const latencies = new Set(first?.rows.map((r) => r.createLatencyMs));
+  const fullSign =
+    first && [0, 1_000, 3_000, 10_000].every((l) => latencies.has(l)) ? first : undefined;
+  const load = fullSign ? `, ${fmt(fullSign.durationMs / 1000, 0)} s of load per latency` : '';
+  const worst = (pick: (r: NonNullable<typeof first>['rows'][number]) => number) =>
+    fullSign ? Math.max(...fullSign.rows.map(pick)) : undefined;
+  const seenP95 = worst((r) => r.seen.p95);
+  checks.push({
+    target: 'First sign: 👀 p95 ≤ 1 s at every create latency (0, 1, 3, 10 s)',
+    measured: seenP95 === undefined ? 'not measured' : `worst ${fmt(seenP95, 0)} ms${load}`,
+    met: seenP95 === undefined ? undefined : seenP95 <= 1_000,
+  });
+  const firstP95 = worst((r) => r.firstMessage.p95);
+  checks.push({
+    target: 'First sign: first message p95 ≤ 1.5 s at every create latency',
+    measured: firstP95 === undefined ? 'not measured' : `worst ${fmt(firstP95, 0)} ms${load}`,
+    met: firstP95 === undefined ? undefined : firstP95 <= 1_500,
+  });
+  const slowest = fullSign ? Math.min(...fullSign.rows.map((r) => r.createdPerSecond)) : undefined;
+  checks.push({
+    target: 'First sign: runs created at the offered rate once the service answers',
+    measured:
+      slowest === undefined || !fullSign
+        ? 'not measured'
+        : `slowest ${fmt(slowest, 1)}/s of ${fullSign.rate}/s offered${load}`,
+    met: slowest === undefined || !fullSign ? undefined : slowest >= fullSign.rate * 0.95,
+  });
+  const ackRatio = worst((r) => r.ack.p99 / r.floor.p99);
+  checks.push({
+    target: 'First sign: acknowledgement p99 ≤ 1.5 × bare-framework floor',
+    measured:
+      ackRatio === undefined || !fullSign
+        ? 'not measured'
+        : `worst ${fmt(ackRatio, 2)}× (each phase against the floor run just before it${load})`,
+    met: ackRatio === undefined ? undefined : ackRatio <= 1.5,
+  });
   return checks;
 }

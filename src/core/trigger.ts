@@ -104,6 +104,12 @@ export interface Trigger {
    * returns the new thread's key when it posts.
    */
   anchorsNewThread?: boolean;
+  /**
+   * Slack slash commands: Slack's `response_url` for this command. Private answers to the
+   * caller go through it (usable a few times for 30 minutes), so they reach the person even
+   * in a channel the bot is not in. A capability: never logged.
+   */
+  responseUrl?: string;
   /** Run id carried by a button (Cancel on the status message). */
   runId?: string;
   /** A GitHub `factory:<alias>` label dispatches to that factory. */

@@ -26,7 +26,19 @@ export interface SlackMethodContext {
   members: Map<string, Set<string>>;
   /** What apps.connections.open answers, if Socket Mode is on. */
   socketUrl(): string | undefined;
+  /** Channels the bot is not a member of: what it would do there answers `not_in_channel`. */
+  outside: ReadonlySet<string>;
 }
+
+/** Methods that need the bot in the channel. */
+const MEMBER_METHODS = new Set([
+  'chat.postMessage',
+  'chat.update',
+  'chat.postEphemeral',
+  'reactions.add',
+  'conversations.replies',
+  'conversations.history',
+]);
 
 type Answer = Record<string, unknown>;
 
@@ -43,7 +55,7 @@ function isMetadata(v: unknown): v is { event_type: string } {
 }
 
 /** The fields of a message the bot posts (chat.postMessage, chat.postEphemeral). */
-function botMessage(ctx: SlackMethodContext, channel: string, p: Record<string, unknown>) {
+export function botMessage(ctx: SlackMethodContext, channel: string, p: Record<string, unknown>) {
   return {
     channel,
     text: str(p.text) ?? '',
@@ -68,6 +80,9 @@ export function answerSlackMethod(
 ): Answer {
   const { store, identity } = ctx;
   const channel = str(p.channel) ?? '';
+  if (MEMBER_METHODS.has(method) && ctx.outside.has(channel)) {
+    return { ok: false, error: 'not_in_channel' };
+  }
   switch (method) {
     case 'auth.test':
       return { ok: true, ...identity };

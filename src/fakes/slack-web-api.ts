@@ -12,9 +12,12 @@ import { createSlackStore } from './slack-messages.js';
 import type { FakeMessage, SlackChange } from './slack-messages.js';
 import { answerSlackMethod } from './slack-methods.js';
 import type { FakeIdentity } from './slack-methods.js';
+import { createResponseUrls } from './slack-responses.js';
+import type { RecordedResponse } from './slack-responses.js';
 
 export type { FakeMessage, SlackChange } from './slack-messages.js';
 export type { FakeIdentity } from './slack-methods.js';
+export type { RecordedResponse } from './slack-responses.js';
 
 export interface RecordedCall {
   method: string;
@@ -96,6 +99,15 @@ export interface FakeSlackApi {
   readonly homeViews: Map<string, Record<string, unknown>>;
   /** Answer apps.connections.open with this WebSocket URL. */
   socketUrl?: string;
+  /**
+   * A slash command's `response_url` (absolute), for a command `user` typed in `channel`:
+   * what is POSTed to it shows up as Slack shows it (slack-responses.ts).
+   */
+  responseUrl(where: { channel: string; user: string }): string;
+  /** Every POST to a response URL, in order. */
+  readonly responses: RecordedResponse[];
+  /** The bot is not (or no longer) in `channel`: posting or reacting there fails. */
+  removeBotFrom(channel: string): void;
   close(): Promise<void>;
 }
 
@@ -133,7 +145,6 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const calls: RecordedCall[] = [];
   const failures = new Map<string, Failure[]>();
   const members = new Map<string, Set<string>>();
-  const context = { store, identity, members, socketUrl: () => api.socketUrl };
 
   const workspaces = options.workspaces ?? [];
   const revoked = new Set<string>();
@@ -170,6 +181,9 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       is_enterprise_install: org,
     };
   }
+  const outside = new Set<string>();
+  const context = { store, identity, members, socketUrl: () => api.socketUrl, outside };
+  const responseUrls = createResponseUrls({ store, identity, now });
 
   function answer(method: string, params: Record<string, unknown>, token: string | undefined) {
     if (method === 'oauth.v2.access') return exchange(params);
@@ -190,8 +204,14 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const method = /^\/api\/([A-Za-z0-9.]+)/.exec(req.url ?? '')?.[1] ?? '';
       const raw = Buffer.concat(chunks).toString('utf8');
+      const response = /^\/commands\/T\/(R\d+)$/.exec(req.url ?? '')?.[1];
+      if (response !== undefined && req.method === 'POST') {
+        const answered = responseUrls.answer(response, raw);
+        res.writeHead(answered.status, { 'content-type': 'text/plain' }).end(answered.text);
+        return;
+      }
+      const method = /^\/api\/([A-Za-z0-9.]+)/.exec(req.url ?? '')?.[1] ?? '';
       let params: Record<string, unknown>;
       try {
         params = parseParams(req.headers['content-type'] ?? '', raw);
@@ -257,6 +277,9 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       members.set(channel, who);
     },
     homeViews,
+    responseUrl: (where) => `http://127.0.0.1:${port}${responseUrls.mint(where)}`,
+    responses: responseUrls.responses,
+    removeBotFrom: (channel) => void outside.add(channel),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -66,6 +66,8 @@ export function createEngine(deps: EngineDeps): Engine {
   // The handler needs the workers' wake-ups and the workers need the handler: the closures
   // below refer to workers created further down (they are called only after that).
 
+  // Shared by every trigger in flight: a 429 or `at_capacity` holds back the whole inbox.
+  let pausedUntil = 0;
   const runsDeps: RunsDeps = {
     store: deps.store,
     agent: deps.agent,
@@ -79,6 +81,11 @@ export function createEngine(deps: EngineDeps): Engine {
     mayCancel: deps.mayCancel ?? defaultMayCancel(options.slackAllowedUsers),
     notifyOutbox: () => outbox.wake(),
     nudgeTracker: (runId) => tracker.nudge(runId),
+    slowDown: (ms) => {
+      const until = deps.clock.now() + ms;
+      if (until > pausedUntil) logger.warn({ ms }, 'the service asks to slow down; inbox paused');
+      pausedUntil = Math.max(pausedUntil, until);
+    },
   };
   const handleTrigger = createTriggerHandler(runsDeps);
 
@@ -87,6 +94,7 @@ export function createEngine(deps: EngineDeps): Engine {
     clock: deps.clock,
     logger,
     handle: handleTrigger,
+    holdMs: () => pausedUntil - deps.clock.now(),
     ...(deps.priority ? { priority: deps.priority } : {}),
     options: {
       leaseMs: options.leaseMs,

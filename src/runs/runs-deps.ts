@@ -26,7 +26,11 @@ export interface EngineOptions {
   maxPromptChars: number;
   /** Slack users who may cancel runs other people started. */
   slackAllowedUsers?: string[];
-  /** Triggers handled at once (different threads). Default 4. */
+  /**
+   * Triggers handled at once (different threads; one per thread always). Handling mostly
+   * waits on the service, so many may be in flight: the service's latency must not bound the
+   * relay's throughput. Default 128.
+   */
   inboxConcurrency?: number;
   /** Inbox/outbox claim lease. Default 120 s. */
   leaseMs?: number;
@@ -60,7 +64,7 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
   return {
     ...options,
     slackAllowedUsers: options.slackAllowedUsers ?? [],
-    inboxConcurrency: options.inboxConcurrency ?? 4,
+    inboxConcurrency: options.inboxConcurrency ?? 128,
     leaseMs: options.leaseMs ?? 120_000,
     workerPollMs: options.workerPollMs ?? 250,
     maxCheckIntervalMs: options.maxCheckIntervalMs ?? 30_000,
@@ -99,4 +103,9 @@ export interface RunsDeps {
   notifyOutbox: () => void;
   /** Tell the tracker to look at a run soon (after a follow-up or cancel). */
   nudgeTracker: (runId: string) => void;
+  /**
+   * The service is full or rate-limits us (429, `at_capacity`): the inbox takes no new
+   * trigger for `ms`, so everything slows down rather than every trigger retrying at once.
+   */
+  slowDown: (ms: number) => void;
 }

@@ -21,7 +21,16 @@ const HEADER_FIELDS = [
   'x-hub-signature-256',
   'x-hub-signature',
 ];
-const OTHER_FIELDS = ['accessToken', 'access_token', 'clientSecret', 'client_secret', 'jwt'];
+const OTHER_FIELDS = [
+  'accessToken',
+  'access_token',
+  'clientSecret',
+  'client_secret',
+  'jwt',
+  // A slash command's response_url lets anyone holding it answer that person.
+  'responseUrl',
+  'response_url',
+];
 const URL_FIELDS = ['databaseUrl', 'DATABASE_URL'];
 const MAX_DEPTH = 5;
 

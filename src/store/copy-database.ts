@@ -25,6 +25,7 @@ const TABLES = [
   { table: 'outbox', key: 'id' },
   { table: 'settings', key: ['scope', 'key'] },
   { table: 'run_states', key: 'id' },
+  { table: 'start_messages', key: 'request_id' },
   { table: 'installations', key: ['platform', 'enterprise_id', 'team_id'] },
   { table: 'installation_teams', key: ['platform', 'team_id'] },
 ] as const;

@@ -20,6 +20,7 @@ import type { RepoContext } from './repos/repo-context.js';
 import { createRunsRepo } from './repos/runs-repo.js';
 import type { Database, DatabaseKind } from './schema.js';
 import { createSettingsRepo } from './repos/settings-repo.js';
+import { createStartMessagesRepo } from './repos/start-messages-repo.js';
 import { createSqliteDialect, DEFAULT_BUSY_TIMEOUT_MS } from './sqlite/sqlite-dialect.js';
 import { createThreadsRepo } from './repos/threads-repo.js';
 import { createTransactionRunner } from './transaction-runner.js';
@@ -62,6 +63,7 @@ function createTx(ctx: RepoContext): StoreTx {
     inbox: createInboxRepo(ctx),
     outbox: createOutboxRepo(ctx),
     settings: createSettingsRepo(ctx),
+    startMessages: createStartMessagesRepo(ctx),
   };
 }
 

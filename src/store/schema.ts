@@ -127,6 +127,15 @@ export interface InstallationTeamsTable {
   updated_at: Millis;
 }
 
+/** A run's status message posted before the run existed, by request id (migration 004). */
+export interface StartMessagesTable {
+  request_id: string;
+  thread_key: string;
+  /** JSON: `MessageRef`, once posted. */
+  message: string | null;
+  created_at: Millis;
+}
+
 export interface Database {
   threads: ThreadsTable;
   thread_aliases: ThreadAliasesTable;
@@ -138,6 +147,7 @@ export interface Database {
   leases: LeasesTable;
   installations: InstallationsTable;
   installation_teams: InstallationTeamsTable;
+  start_messages: StartMessagesTable;
 }
 
 export type DatabaseKind = 'sqlite' | 'postgres';

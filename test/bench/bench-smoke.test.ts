@@ -41,6 +41,7 @@ describe('npm run bench -- --quick', () => {
       '### End to end: trigger → first status message',
       '### Tracking: cost and delay',
       '### Footprint',
+      '### First sign: what a person sees while the service is slow to create',
       '### Targets',
     ]) {
       expect(stdout).toContain(heading);
@@ -79,6 +80,15 @@ describe('npm run bench -- --quick', () => {
       if (r.mode === 'per-run') expect(r.requestsPerMinute).toBeGreaterThanOrEqual(0);
       else expect(r.requestsPerMinute).toBeGreaterThan(0);
       expect(isNumberOrNull(r.delay.p95)).toBe(true);
+    }
+
+    const first = latest.scenarios['first-sign'];
+    expect(first?.result.rows.map((r) => r.createLatencyMs)).toEqual([0, 1_000]);
+    for (const r of first?.result.rows ?? []) {
+      expect(r.accepted).toBeGreaterThan(0);
+      expect([r.ack.p99, r.floor.p99, r.seen.p95, r.firstMessage.p95].every(isNumberOrNull)).toBe(
+        true,
+      );
     }
 
     expect(footprint?.result.threads).toBe(500);

@@ -262,7 +262,8 @@ describe('GitHub end to end', () => {
       message: 'dispatched',
     });
     const status = await waitUntil(() => onIssue(45).find((c) => c.body.includes('| Run |')));
-    expect(latest(status)).toContain('Docs Factory');
+    // Posted as "Starting…" (naming the alias), then edited to the dispatched run.
+    await waitUntil(() => latest(status).includes('Docs Factory'), { message: 'edited' });
     expect(env.emulator.runs.all()[0]?.prompt).toContain('Document the exporter');
   });
 

@@ -141,6 +141,8 @@ export function slashCommandBody(fields: {
   channel?: string;
   command?: string;
   triggerId?: string;
+  /** Default: a Slack-looking URL nothing answers (private answers then use chat.postEphemeral). */
+  responseUrl?: string;
 }): string {
   return formBody({
     token: 'legacy-verification-token',
@@ -154,7 +156,7 @@ export function slashCommandBody(fields: {
     text: fields.text,
     api_app_id: 'A0000001',
     is_enterprise_install: 'false',
-    response_url: 'https://hooks.slack.test/commands/T0000001/1/abc',
+    response_url: fields.responseUrl ?? 'https://hooks.slack.test/commands/T0000001/1/abc',
     trigger_id: fields.triggerId ?? `13345224609.738474920.${++eventCounter}`,
   });
 }

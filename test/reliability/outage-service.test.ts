@@ -48,21 +48,21 @@ async function expectOneRunPerTrigger(r: Relay): Promise<void> {
 }
 
 /**
- * How often each thread was told its request waits. On Slack the notice is for the asker
- * alone (ephemeral, in the thread); in public it is never posted.
+ * How often each thread was told its request waits: posted, or (the usual case) edited into
+ * the "Starting…" status message posted when the trigger was picked up.
  */
 function waitNotices(r: Relay): { slack: Record<string, number>; github: number } {
   const slack: Record<string, number> = {};
-  const inPublic = r.slack
-    .okCallsTo('chat.postMessage')
-    .filter((call) => WAIT_NOTICE.test(String(call.params.text)));
-  if (inPublic.length > 0) slack.public = inPublic.length;
-  for (const call of r.slack.okCallsTo('chat.postEphemeral')) {
+  const calls = [...r.slack.okCallsTo('chat.postMessage'), ...r.slack.okCallsTo('chat.update')];
+  for (const call of calls) {
     if (!WAIT_NOTICE.test(String(call.params.text))) continue;
-    const ts = String(call.params.thread_ts);
+    const edited = r.slack.message(String(call.params.channel), String(call.params.ts));
+    const ts = String(call.method === 'chat.update' ? edited?.thread_ts : call.params.thread_ts);
     slack[ts] = (slack[ts] ?? 0) + 1;
   }
-  const github = [...r.github.comments.values()].filter((c) => WAIT_NOTICE.test(c.body)).length;
+  const github = [...r.github.comments.values()]
+    .flatMap((c) => [c.firstBody, ...c.edits])
+    .filter((body) => WAIT_NOTICE.test(body)).length;
   return { slack, github };
 }
 
@@ -83,9 +83,8 @@ describe('the service answers errors for a while', () => {
       await expectOneRunPerTrigger(r);
       expect(r.emulator.faults.snapshot().rules).toEqual([]); // every fault was served
       expect(r.emulator.requests.get(CREATE)).toBeGreaterThanOrEqual(14 + 4);
-      await waitUntil(() => r.slack.okCallsTo('chat.postEphemeral').length >= 3, {
-        timeoutMs: 5_000,
-      });
+      // "Starting…" in each thread, then the wait notice and the run edited into it.
+      await waitUntil(() => Object.keys(waitNotices(r).slack).length >= 3, { timeoutMs: 5_000 });
       const notices = waitNotices(r);
       expect(notices.slack).toEqual(Object.fromEntries(THREADS.map((ts) => [ts, 1])));
       expect(notices.github).toBe(1);

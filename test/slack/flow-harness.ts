@@ -25,6 +25,8 @@ import type { FakeMessage, FakeSlackApi } from '../../src/fakes/slack-web-api.js
 import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { RecordingLogger } from '../helpers/test-logger.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
+import type { Gate } from '../reliability/gate-proxy.js';
+import { startGate } from '../reliability/gate-proxy.js';
 
 export interface Flow {
   url: string;
@@ -34,6 +36,8 @@ export interface Flow {
   engine: Engine;
   ingress: SlackIngress;
   logger: RecordingLogger;
+  /** With `gateService`: the proxy between the relay and the emulator (hold the service). */
+  gate?: Gate;
   post(body: string, headers?: Record<string, string>): Promise<Response>;
   /** Bot messages posted in a channel (top level and threads), oldest first. */
   botMessages(channel?: string): FakeMessage[];
@@ -42,6 +46,8 @@ export interface Flow {
 
 export interface FlowOptions {
   allowedUsers?: string[];
+  /** Put a gate (test/reliability/gate-proxy.ts) between the relay and the emulator. */
+  gateService?: boolean;
   /** Emulator state timings (ms); the defaults show every state to a 25 ms tracker. */
   timings?: {
     queuedMs?: number;
@@ -73,8 +79,9 @@ export async function startFlow(options: FlowOptions = {}): Promise<Flow> {
   });
   const store = await openStore({ databaseUrl: `sqlite:${join(dir, 'relay.db')}` });
   const api = await startFakeSlackApi();
+  const gate = options.gateService ? await startGate(emulator.baseUrl) : undefined;
   const agent = createAgentClient({
-    baseUrl: emulator.baseUrl,
+    baseUrl: gate?.url ?? emulator.baseUrl,
     apiKey: emulator.apiKey,
     maxRetries: 0,
     timeoutMs: 5_000,
@@ -127,6 +134,7 @@ export async function startFlow(options: FlowOptions = {}): Promise<Flow> {
     engine,
     ingress,
     logger,
+    ...(gate ? { gate } : {}),
     post: (body, headers) => postSlack(url, body, headers === undefined ? {} : { headers }),
     botMessages: (channel = 'CGENERAL1') =>
       api.messages.filter((m) => m.channel === channel && m.bot_id === api.identity.bot_id),
@@ -136,6 +144,7 @@ export async function startFlow(options: FlowOptions = {}): Promise<Flow> {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await api.close();
+      await gate?.close();
       await emulator.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });

@@ -28,6 +28,7 @@ async function start(...args: Parameters<typeof startFlow>): Promise<Flow> {
 }
 
 const STATES = [
+  'Starting…',
   'Queued',
   'Pending',
   'Starting',
@@ -82,7 +83,8 @@ describe('Slack flow: starting runs', () => {
     expect(outcome.text).toContain('<@UALICE01>');
 
     const seen = statesOf(f.api.message('CGENERAL1', status.ts));
-    expect(seen[0]).toBe('Queued');
+    // Posted at pickup as "Starting…", then edited to the service's states.
+    expect(seen.slice(0, 2)).toEqual(['Starting…', 'Queued']);
     expect(seen.at(-1)).toBe('Succeeded');
     expect(seen.length).toBeGreaterThanOrEqual(3);
     const order = seen.map((s) => STATES.indexOf(s));

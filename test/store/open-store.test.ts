@@ -71,6 +71,7 @@ describe('openStore', () => {
       { name: '001-initial' },
       { name: '002-runs-updated-at' },
       { name: '003-leases' },
+      { name: '004-start-messages' },
       { name: '005-run-states' },
       { name: '006-slack-installations' },
       { name: '007-runs-earlier-run-time' },
@@ -84,6 +85,7 @@ describe('openStore', () => {
       'run_states',
       'runs',
       'settings',
+      'start_messages',
       'thread_aliases',
       'threads',
     ]);

@@ -12,6 +12,7 @@ import { describeOutboxContract } from './contract-outbox.js';
 import { describeOperatorContract } from './contract-operator.js';
 import { describeReplicaContract } from './contract-replicas.js';
 import { describeRunsContract } from './contract-runs.js';
+import { describeStartMessagesContract } from './contract-start-messages.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
 import { emptyStats, endedItem, observerOn } from './contract-replicas.js';
@@ -85,6 +86,7 @@ describe.skipIf(!server)('PostgreSQL store', () => {
   describeTransactionContract(createPostgresHarness);
   describeOperatorContract(createPostgresHarness);
   describeInstallationsContract(createPostgresHarness);
+  describeStartMessagesContract(createPostgresHarness);
 
   describe('replicas sharing one database', () => {
     let harness: StoreHarness;

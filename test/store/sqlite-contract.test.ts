@@ -6,6 +6,7 @@ import { describeOutboxContract } from './contract-outbox.js';
 import { describeOperatorContract } from './contract-operator.js';
 import { describeReplicaContract } from './contract-replicas.js';
 import { describeRunsContract } from './contract-runs.js';
+import { describeStartMessagesContract } from './contract-start-messages.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
 import { createSqliteHarness } from './harness.js';
@@ -19,4 +20,5 @@ describe('SQLite store', () => {
   describeTransactionContract(createSqliteHarness);
   describeOperatorContract(createSqliteHarness);
   describeInstallationsContract(createSqliteHarness);
+  describeStartMessagesContract(createSqliteHarness);
 });

@@ -9,7 +9,7 @@ import type { RunRecord } from '../ports/store.js';
 import { formatAgo, formatDuration, parseIsoDuration } from './duration.js';
 import type { AppliedSetting, PersonView, RunView } from './message-model.js';
 import { runLinks, safeUrl } from './run-links.js';
-import { stateView } from './state-view.js';
+import { startingStateView, stateView } from './state-view.js';
 
 /** A RunItem as the service sent it; a fresh create knows only id, title and state. */
 export type RunViewSource = Partial<RunItem> & Pick<RunItem, 'run_id' | 'title' | 'state'>;
@@ -153,4 +153,26 @@ export function freshItem(input: {
     created_at: at,
     updated_at: at,
   };
+}
+
+/**
+ * A run's view before the service created it ("Starting…"): what was asked, by whom and with
+ * which settings, no run id yet and nothing to press.
+ */
+export function startingView(input: {
+  title: string;
+  prompt: string;
+  requester: PersonView;
+  applied: AppliedSetting[];
+  factory?: RunViewRecord['factory'];
+}): RunView {
+  const view = toRunView({
+    run: { run_id: '', title: input.title, prompt: input.prompt, state: 'QUEUED' },
+    record: {
+      requester: input.requester,
+      applied: input.applied,
+      ...(input.factory ? { factory: input.factory } : {}),
+    },
+  });
+  return { ...view, state: startingStateView(), actions: [] };
 }

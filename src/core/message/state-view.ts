@@ -29,6 +29,23 @@ export function isKnownState(state: string): state is KnownRunState {
 
 const UNKNOWN_EMOJI = '❔';
 
+/**
+ * The relay's own state before the service has answered the create: the status message is
+ * posted at once with it, and edited to the service's state when the run exists.
+ */
+export const STARTING_STATE = 'STARTING';
+
+export function startingStateView(): StateView {
+  return {
+    name: STARTING_STATE,
+    label: 'Starting…',
+    emoji: '⏳',
+    live: true,
+    ended: false,
+    blocked: false,
+  };
+}
+
 export function stateView(state: string): StateView {
   if (!isKnownState(state)) {
     return {

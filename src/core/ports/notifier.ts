@@ -10,6 +10,13 @@ export interface Destination {
   threadKey: string;
   /** Answer only this user (Slack ephemeral). */
   privateTo?: string;
+  /**
+   * With `privateTo`: the slash command's `response_url`, tried first for the private answer
+   * (the notifier falls back to its usual private post when it is used up or expired).
+   * Without it (a slash command's public status message): where to tell the caller privately
+   * that the bot may not post in that channel.
+   */
+  responseUrl?: string;
 }
 
 /**

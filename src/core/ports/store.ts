@@ -89,6 +89,11 @@ export interface OutboxPayload {
   message?: MessageModel;
   /** For 'status': the run whose single status message is posted or edited. */
   runId?: string;
+  /**
+   * For 'status' without `runId`: the request whose status message ("Starting…", posted
+   * before the run existed) is posted or edited (`StoreTx.startMessages`).
+   */
+  requestId?: string;
   /** For 'react'. */
   target?: MessageRef;
   reaction?: ReactionName;
@@ -115,6 +120,18 @@ export interface SettingRecord {
   value: string;
   updatedBy?: string;
   updatedAt: number;
+}
+
+/**
+ * A run's status message posted before the service created the run ("Starting…"), by the
+ * request id the run will carry. `message` is set once the platform has it.
+ */
+export interface StartMessageRecord {
+  requestId: string;
+  /** Where it was queued (a slash command's channel key until the post makes a thread). */
+  threadKey: string;
+  message?: MessageRef;
+  createdAt: number;
 }
 
 /** The part of the store usable inside a transaction. */
@@ -181,6 +198,13 @@ export interface StoreTx {
   };
   outbox: {
     enqueue(payload: OutboxPayload, now: number): Promise<number>;
+  };
+  startMessages: {
+    /** Note that a request's acknowledgement is queued; false when it was already. */
+    open(requestId: string, threadKey: string, now: number): Promise<boolean>;
+    get(requestId: string): Promise<StartMessageRecord | undefined>;
+    /** The posted message (the outbox calls this once the platform answered). */
+    setMessage(requestId: string, message: MessageRef): Promise<void>;
   };
   settings: {
     list(scope: string): Promise<SettingRecord[]>;

@@ -11,6 +11,7 @@ import type {
   RunView,
 } from '../../core/message/message-model.js';
 import { codeSpan, escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
+import { STARTING_STATE } from '../../core/message/state-view.js';
 
 export interface RenderContext {
   /** The line command, e.g. `/agent`. */
@@ -141,7 +142,8 @@ function headline(run: RunView): string {
   if (state.blocked) return `needs an answer on ${title}${who}`;
   if (state.name === 'INPROGRESS') return `is working on ${title}${who}`;
   if (state.name === 'QUEUED') return `queued ${title}${who}`;
-  if (state.name === 'PENDING' || state.name === 'CLAIMED') return `is starting ${title}${who}`;
+  if (state.name === 'PENDING' || state.name === 'CLAIMED' || state.name === STARTING_STATE)
+    return `is starting ${title}${who}`;
   return `has ${title}${who} (${escapeInline(state.label)})`;
 }
 
@@ -165,9 +167,12 @@ export function renderRunStatus(run: RunView, ctx: RenderContext): string {
     '',
     '<details>',
     // Markdown is not read inside an HTML block: the summary is plain words.
-    `<summary>Details of run ${escapeInline(run.runId).replace(/</g, '&lt;')}</summary>`,
+    // A run that is still starting has no id yet.
+    run.runId === ''
+      ? '<summary>Details</summary>'
+      : `<summary>Details of run ${escapeInline(run.runId).replace(/</g, '&lt;')}</summary>`,
     '',
-    `| Run | ${codeSpan(run.runId, { inTable: true })} |`,
+    `| Run | ${run.runId === '' ? '—' : codeSpan(run.runId, { inTable: true })} |`,
     '|---|---|',
     ...rows,
     '',

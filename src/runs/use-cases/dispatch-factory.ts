@@ -8,18 +8,14 @@ import { appliedSettings } from '../../core/message/applied-settings.js';
 import type { RunOptions } from '../../core/command/command.js';
 import { isServiceError } from '../../core/ports/index.js';
 import { factoryChoice, notice } from '../../core/message/render-model.js';
+import { acknowledgeStart, requestAnswer } from './acknowledge.js';
 import { buildPrompt } from './build-prompt.js';
 import { recordNewRun } from './record-run.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { titleFor } from './start-run.js';
 import { fetchSlackThreadContext } from './thread-context.js';
-import {
-  noEffects,
-  replyPrivately,
-  replyWith,
-  type Effects,
-  type TriggerJob,
-} from './trigger-job.js';
+import type { MessageModel } from '../../core/message/message-model.js';
+import { noEffects, privateDestination, type Effects, type TriggerJob } from './trigger-job.js';
 
 export function pickFactory(alias: string, factories: readonly Factory[]): Factory[] {
   const wanted = alias.replace(/^@/, '').toLowerCase();
@@ -35,6 +31,34 @@ function ticketOf(job: TriggerJob): Pick<DispatchRequest, 'ticket_ref' | 'ticket
   return out;
 }
 
+/** The answer replaces the "Starting…" message queued for this request. */
+function answerRequest(job: TriggerJob, message: MessageModel): Effects {
+  return async (tx, now) => {
+    await tx.outbox.enqueue(await requestAnswer(tx, job, message), now);
+  };
+}
+
+/**
+ * An answer for the asker alone (the factories there are, which another place should not
+ * read): on Slack the public "Starting…" message only says that nothing started, and the
+ * choice goes privately; GitHub has no private messages, so there it replaces the message.
+ */
+function answerAsker(job: TriggerJob, message: MessageModel, alias: string): Effects {
+  if (job.trigger.platform !== 'slack') return answerRequest(job, message);
+  return async (tx, now) => {
+    if (await tx.startMessages.get(job.requestId)) {
+      const brief = notice(
+        'info',
+        `Nothing started: no factory matches \`${alias}\`. The choices were sent privately.`,
+        undefined,
+        job.actor,
+      );
+      await tx.outbox.enqueue(await requestAnswer(tx, job, brief), now);
+    }
+    await tx.outbox.enqueue({ kind: 'post', destination: privateDestination(job), message }, now);
+  };
+}
+
 export async function dispatchFactory(
   deps: RunsDeps,
   job: TriggerJob,
@@ -43,6 +67,19 @@ export async function dispatchFactory(
   // The dispatch carries no metadata stamp, so only our own record can prove an earlier
   // attempt succeeded.
   if (await deps.store.runs.getByRequest(job.requestId)) return noEffects;
+  const title = titleFor(input.prompt, { ...input.defaults, ...input.inline });
+  // Model/env/skill do not travel with a dispatch: only the factory is reported.
+  const applied = appliedSettings(
+    { factory: input.inline.factory },
+    { factory: input.defaults.factory },
+  ).filter((s) => s.key === 'factory');
+  // The first sign does not wait for the factory to be looked up either.
+  await acknowledgeStart(deps, job, {
+    title,
+    prompt: input.prompt,
+    applied,
+    factory: { alias: input.alias },
+  });
   const found = await deps.agent.listFactories({ search: input.alias });
   const exact = pickFactory(input.alias, found);
   const factory = exact.length === 1 ? exact[0] : undefined;
@@ -54,7 +91,7 @@ export async function dispatchFactory(
       candidates.length === 0
         ? await deps.agent.listFactories({}).catch(() => undefined)
         : undefined;
-    return replyPrivately(job, factoryChoice(input.alias, candidates, available));
+    return answerAsker(job, factoryChoice(input.alias, candidates, available), input.alias);
   }
   const threadMessages = await fetchSlackThreadContext(deps, job);
   const prompt = buildPrompt({
@@ -63,7 +100,6 @@ export async function dispatchFactory(
     ...(threadMessages ? { threadMessages } : {}),
     maxChars: deps.options.maxPromptChars,
   });
-  const title = titleFor(input.prompt, { ...input.defaults, ...input.inline });
   const body: DispatchRequest = { prompt, ...(title ? { title } : {}), ...ticketOf(job) };
   let dispatched;
   try {
@@ -73,17 +109,12 @@ export async function dispatchFactory(
     if (!isServiceError(err) || !err.outcomeUnknown) throw err;
     job.log.warn({ err, factory: factory.uid }, 'factory dispatch outcome unknown');
     const text = `The Agent Run Service did not confirm the hand-off to ${factory.name}; the run may or may not have started. Check the list of runs before asking again.`;
-    return replyWith(job, notice('warning', text, undefined, job.actor));
+    return answerRequest(job, notice('warning', text, undefined, job.actor));
   }
   job.log.info(
     { runId: dispatched.run_id, state: dispatched.state, factory: factory.uid },
     'run created',
   );
-  // Model/env/skill do not travel with a dispatch: only the factory is reported.
-  const applied = appliedSettings(
-    { factory: input.inline.factory },
-    { factory: input.defaults.factory },
-  ).filter((s) => s.key === 'factory');
   return recordNewRun(deps, job, {
     runId: dispatched.run_id,
     state: dispatched.state,

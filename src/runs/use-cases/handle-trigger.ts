@@ -5,8 +5,10 @@
  * the worker never dies of one.
  */
 import type { InboxItem } from '../../core/ports/index.js';
+import { isServiceError } from '../../core/ports/index.js';
 import { parseCommand } from '../../core/command/parse-command.js';
 import { helpMessage, notice } from '../../core/message/render-model.js';
+import { requestAnswer } from './acknowledge.js';
 import { cancelRun } from './cancel-run.js';
 import { routeCommand } from './route-command.js';
 import type { RunsDeps } from '../runs-deps.js';
@@ -14,12 +16,14 @@ import { decideFailure } from './service-failure.js';
 import {
   noEffects,
   prepareJob,
-  privateDestination,
   replyPrivately,
   replyWith,
   type Effects,
   type TriggerJob,
 } from './trigger-job.js';
+
+/** How long the inbox holds back after a 429 that named no Retry-After. */
+export const SLOW_DOWN_MS = 2_000;
 
 /** How a person addresses the bot here: the slash command on Slack, the @-handle on GitHub. */
 function invocationOf(deps: RunsDeps, job: TriggerJob): string {
@@ -69,14 +73,15 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
     retryDelaysMs: deps.options.inboxRetryDelaysMs,
     mention: job.actor,
   });
+  if (isServiceError(err) && err.code === 'rate_limit') {
+    deps.slowDown(err.retryAfterMs ?? SLOW_DOWN_MS);
+  }
   const level = decision.action === 'retry' ? 'warn' : 'error';
   job.log[level]({ err, action: decision.action }, 'trigger failed');
   await deps.store.transaction(async (tx) => {
     if (decision.message) {
-      await tx.outbox.enqueue(
-        { kind: 'post', destination: privateDestination(job), message: decision.message },
-        now,
-      );
+      // Edits the "Starting…" message when there is one, else tells the asker alone.
+      await tx.outbox.enqueue(await requestAnswer(tx, job, decision.message), now);
     }
     if (decision.action === 'complete') await tx.inbox.complete(item.id, now);
     else if (decision.action === 'fail') await tx.inbox.fail(item.id, decision.error, now);

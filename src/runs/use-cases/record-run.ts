@@ -1,7 +1,7 @@
 /**
  * The writes for a run the service just accepted (or that reconciliation found): the run
- * record (tracked), the thread's current run, 👀 on the triggering message and the status
- * message. The handler commits them in one transaction with completing the inbox item.
+ * record (tracked), the thread's current run, and the status message (an edit of the
+ * "Starting…" message queued at pickup; 👀 too unless that already went out). The handler commits them in one transaction with completing the inbox item.
  */
 import type { RunItem } from '../../agent/schemas.js';
 import type { AppliedSetting } from '../../core/message/message-model.js';
@@ -84,7 +84,9 @@ export function recordNewRun(deps: RunsDeps, job: TriggerJob, run: AcceptedRun):
     }
     const destination = { threadKey: job.threadKey };
     const payloads: OutboxPayload[] = [];
-    if (trigger.triggerMessage) {
+    // 👀 went out at pickup when the request was acknowledged (acknowledge.ts).
+    const acknowledged = (await tx.startMessages.get(job.requestId)) !== undefined;
+    if (trigger.triggerMessage && !acknowledged) {
       payloads.push({
         kind: 'react',
         destination,

@@ -1,7 +1,7 @@
 /**
  * Start a run (docs/architecture.md, "The flow"): defaults applied (inline > personal >
- * channel/repo > service),
- * the conversation's context in the prompt, the relay's metadata stamp, then one create.
+ * channel/repo > service), 👀 and the "Starting…" status message queued at once (acknowledge.ts), the conversation's
+ * context in the prompt, the relay's metadata stamp, then one create.
  * A retried attempt reconciles first, so a create that reached the service is not repeated.
  */
 import type { CreateRunRequest, RunItem } from '../../agent/schemas.js';
@@ -10,6 +10,7 @@ import type { RunOptions } from '../../core/command/command.js';
 import { deriveTitle } from '../../core/command/derive-title.js';
 import { isRunMode } from '../../core/command/run-modes.js';
 import { stateView } from '../../core/message/state-view.js';
+import { acknowledgeStart } from './acknowledge.js';
 import { buildPrompt } from './build-prompt.js';
 import { looksLikeSummary } from '../tracker/detect-changes.js';
 import { reconcile } from './reconcile.js';
@@ -18,6 +19,9 @@ import { runMetadata } from './run-metadata.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { fetchSlackThreadContext } from './thread-context.js';
 import { noEffects, type Effects, type TriggerJob } from './trigger-job.js';
+
+/** How long the inbox holds back after a create answered `at_capacity`. */
+export const AT_CAPACITY_PAUSE_MS = 1_000;
 
 export function titleFor(prompt: string, options: RunOptions): string | undefined {
   const given = options.title?.trim();
@@ -69,6 +73,7 @@ export async function startRun(
   const options = effectiveOptions(input.inline, { ...input.defaults, ...personal });
   const applied = appliedSettings(input.inline, input.defaults, personal);
   const title = titleFor(input.prompt, options);
+  await acknowledgeStart(deps, job, { title, prompt: input.prompt, applied });
 
   const earlier = await reconcile(deps, job);
   if (earlier.kind === 'recorded') return noEffects;
@@ -99,6 +104,8 @@ export async function startRun(
   });
   const created = await deps.agent.createRun(createRequest({ prompt, title, options, metadata }));
   job.log.info({ runId: created.run_id, state: created.state }, 'run created');
+  // Accepted but queued behind a full service: new triggers wait a little, as after a 429.
+  if (created.at_capacity === true) deps.slowDown(AT_CAPACITY_PAUSE_MS);
   return recordNewRun(deps, job, {
     runId: created.run_id,
     state: created.state,

@@ -57,6 +57,8 @@ export function replyWith(job: TriggerJob, message: MessageModel): Effects {
  */
 export function privateDestination(job: TriggerJob): Destination {
   if (job.trigger.platform !== 'slack') return job.reply;
+  // A slash command or a button already answers privately (with the command's response_url).
+  if (job.reply.privateTo !== undefined) return job.reply;
   return { threadKey: job.threadKey, privateTo: job.trigger.actor.id };
 }
 
@@ -69,7 +71,11 @@ export async function prepareJob(deps: RunsDeps, item: InboxItem): Promise<Trigg
   const threadKey = await deps.store.threads.resolve(trigger.threadKey);
   const now = deps.clock.now();
   const reply: Destination = trigger.replyPrivatelyTo
-    ? { threadKey, privateTo: trigger.replyPrivatelyTo }
+    ? {
+        threadKey,
+        privateTo: trigger.replyPrivatelyTo,
+        ...(trigger.responseUrl ? { responseUrl: trigger.responseUrl } : {}),
+      }
     : { threadKey };
   const actor: PersonView = {
     platform: trigger.platform,

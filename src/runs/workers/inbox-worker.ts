@@ -13,6 +13,8 @@ export interface InboxWorkerDeps {
   clock: Clock;
   logger: Logger;
   handle(item: InboxItem): Promise<void>;
+  /** While positive, claim nothing (the service asked to slow down). */
+  holdMs?: () => number;
   priority?: IngressPriorityGate;
   options: { leaseMs: number; concurrency: number; pollMs: number; drainMs: number };
 }
@@ -30,6 +32,7 @@ export function createInboxWorker(deps: InboxWorkerDeps): InboxWorker {
     // claim would cost the busy loop as much as the claim itself at a backlog of thousands.
     claim: (limit) => store.inboxQueue.claim(clock.now(), options.leaseMs, limit),
     process: (item) => deps.handle(item),
+    ...(deps.holdMs ? { holdMs: deps.holdMs } : {}),
     ...(deps.priority ? { priority: deps.priority } : {}),
   });
 }

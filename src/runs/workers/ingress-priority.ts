@@ -70,6 +70,10 @@ export function createIngressPriority(options: IngressPriorityOptions = {}): Ing
     busy,
     async clear() {
       while (busy()) await new Promise((resolve) => setTimeout(resolve, step));
+      // Also outside a burst, a worker step lets requests that arrived meanwhile in first:
+      // steps whose store calls finish at once (SQLite) would otherwise run back to back
+      // without ever letting the event loop read the network.
+      await new Promise((resolve) => setImmediate(resolve));
     },
     close: () => clearInterval(timer),
   };

@@ -11,12 +11,13 @@ import type {
   Notifier,
   OutboxItem,
   Random,
+  RunRecord,
   Store,
 } from '../../core/ports/index.js';
 import { DeliveryError } from '../../core/ports/index.js';
 import { platformOf } from '../../core/thread-key.js';
 import { RelayError } from '../../core/relay-error.js';
-import type { Platform } from '../../core/trigger.js';
+import type { MessageRef, Platform } from '../../core/trigger.js';
 import { backoffDelay } from './backoff.js';
 import { createPump, type Pump } from './pump.js';
 import type { IngressPriorityGate } from './ingress-priority.js';
@@ -107,42 +108,75 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         return;
       }
       case 'status': {
-        if (!payload.message || !payload.runId) throw new ParkNow('status without message or run');
-        if (run?.statusMessage) {
+        const requestId = run?.requestId ?? payload.requestId;
+        if (!payload.message || (!payload.runId && !requestId)) {
+          throw new ParkNow('status without message, run or request');
+        }
+        // The run's one status message: recorded on the run, or posted as "Starting…" before
+        // the run existed (kept by request id).
+        const started = requestId ? await store.startMessages.get(requestId) : undefined;
+        const ref = run?.statusMessage ?? started?.message;
+        if (ref) {
           try {
-            await notifier.update(run.statusMessage, payload.message);
+            await notifier.update(ref, payload.message);
+            if (run && !run.statusMessage) {
+              // A "Starting…" post that made a new thread (slash command) moves the run there.
+              const moved = started && ref.threadKey !== started.threadKey;
+              await adopt(run, ref, moved ? ref.threadKey : undefined);
+            }
             return;
           } catch (err) {
             // The status message was deleted: post a new one (below) and keep that.
             if (!(err instanceof DeliveryError && err.code === 'not_found')) throw err;
-            ilog.info({ runId: run.runId }, 'status message is gone; posting a new one');
+            ilog.info(
+              { runId: run?.runId, requestId },
+              'status message is gone; posting a new one',
+            );
           }
         }
         const posted = await notifier.post(payload.destination, payload.message, postOptions);
-        if (!run) return;
-        const now = clock.now();
+        if (run) {
+          await adopt(run, posted.ref, posted.newThreadKey);
+          return;
+        }
+        if (!requestId) return;
         await store.transaction(async (tx) => {
-          const newKey = posted.newThreadKey;
-          if (newKey && newKey !== run.threadKey) {
-            // The status message became the run's thread (slash command): replies there
-            // find this run, and later notifications go there.
-            await tx.threads.upsert(
-              {
-                threadKey: newKey,
-                platform: run.platform,
-                currentRunId: run.runId,
-                startedBy: run.requester.id,
-              },
-              now,
-            );
-            await tx.runs.update(run.runId, { statusMessage: posted.ref, threadKey: newKey });
-          } else {
-            await tx.runs.update(run.runId, { statusMessage: posted.ref });
-          }
+          await tx.startMessages.setMessage(requestId, posted.ref);
         });
+        // The create may have answered while this was being posted.
+        const created = await store.runs.getByRequest(requestId);
+        if (created && !created.statusMessage) {
+          await adopt(created, posted.ref, posted.newThreadKey);
+        }
         return;
       }
     }
+  }
+
+  /**
+   * Record `ref` as the run's status message. When posting it made a new thread
+   * (`newKey`: a slash command's), that thread becomes the run's thread: replies there find
+   * this run, and later notifications go there.
+   */
+  async function adopt(run: RunRecord, ref: MessageRef, newKey?: string): Promise<void> {
+    const now = clock.now();
+    const moved = newKey !== undefined && newKey !== run.threadKey;
+    await store.transaction(async (tx) => {
+      if (moved) {
+        await tx.threads.upsert(
+          {
+            threadKey: newKey,
+            platform: run.platform,
+            currentRunId: run.runId,
+            startedBy: run.requester.id,
+          },
+          now,
+        );
+        await tx.runs.update(run.runId, { statusMessage: ref, threadKey: newKey });
+      } else {
+        await tx.runs.update(run.runId, { statusMessage: ref });
+      }
+    });
   }
 
   async function deliver(item: OutboxItem): Promise<void> {

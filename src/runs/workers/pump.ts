@@ -25,6 +25,8 @@ export function createPump<T>(deps: {
   drainMs: number;
   claim(limit: number): Promise<T[]>;
   process(item: T): Promise<void>;
+  /** While positive, claim nothing: the loop waits (at most this long) and looks again. */
+  holdMs?(): number;
   /** Ingress first: wait for a burst of requests to ease before claiming (ingress-priority.ts). */
   priority?: { busy(): boolean; clear(): Promise<void> };
 }): Pump {
@@ -49,6 +51,7 @@ export function createPump<T>(deps: {
 
   async function claimFree(): Promise<T[]> {
     if (inFlight.size >= deps.concurrency) return [];
+    if ((deps.holdMs?.() ?? 0) > 0) return [];
     await deps.priority?.clear();
     // During a burst, one item at a time: the ingress keeps the event loop.
     const limit = deps.priority?.busy() ? Math.min(1, deps.concurrency) : deps.concurrency;
@@ -69,7 +72,8 @@ export function createPump<T>(deps: {
       if (!running) break;
       // Claimed a full batch and still have room? Look again at once; otherwise sleep.
       if (items.length === 0 || inFlight.size >= deps.concurrency) {
-        await waiter.wait(deps.pollMs);
+        const hold = deps.holdMs?.() ?? 0;
+        await waiter.wait(hold > 0 ? Math.min(hold, Math.max(deps.pollMs, 50)) : deps.pollMs);
       }
     }
   }

@@ -24,7 +24,7 @@ import {
 } from './payloads.js';
 import type { Conversion, ConvertContext, Origin } from './conversion.js';
 import { fromAppMention, fromMessage } from './to-trigger.js';
-import { fromRunButton, fromSlashCommand } from './to-trigger-interactive.js';
+import { fromRunButton, fromSlashCommand, slashAcknowledgement } from './to-trigger-interactive.js';
 
 /** Tell one person something only they see (refusals); best effort, never blocks the ack. */
 export type Whisper = (
@@ -204,7 +204,9 @@ export function registerListeners(app: App, deps: ListenerDeps): Listeners {
       await ack({ response_type: 'ephemeral', text: BUSY });
       return;
     }
-    await ack();
+    // The private acknowledgement rides on the HTTP answer: no Web API call, no membership.
+    const text = slashAcknowledgement(conv.trigger, conv.channel);
+    await ack(text === undefined ? undefined : { response_type: 'ephemeral', text });
   });
 
   const runButtons = [

@@ -54,6 +54,8 @@ export const SlashCommand = z.object({
   command: z.string(),
   text: z.string().default(''),
   trigger_id: z.string().min(1).max(200),
+  /** Where private answers to this command go (slack/notify posts them there). */
+  response_url: z.url().max(2000).optional(),
 });
 export type SlashCommand = z.infer<typeof SlashCommand>;
 

@@ -46,8 +46,19 @@ export function fromSlashCommand(body: SlashCommand, ctx: ConvertContext): Conve
       threadTs: '',
     }),
     ...(isPublic ? { anchorsNewThread: true } : { replyPrivatelyTo: body.user_id }),
+    ...(body.response_url === undefined ? {} : { responseUrl: body.response_url }),
   };
   return { type: 'trigger', trigger, channel: body.channel_id, user: body.user_id };
+}
+
+/**
+ * What the slash command's HTTP answer shows the caller at once (Slack shows it to them only):
+ * for a prompt, that the run is starting and where its status message appears. Other commands
+ * answer nothing here: their answer follows through the `response_url` as soon as it is ready.
+ */
+export function slashAcknowledgement(trigger: Trigger, channel: string): string | undefined {
+  if (!trigger.anchorsNewThread) return undefined;
+  return `👀 Starting your run: its status message will appear in <#${channel}>.`;
 }
 
 /**

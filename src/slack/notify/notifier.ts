@@ -24,6 +24,7 @@ import type { ThreadMessage } from './thread-messages.js';
 import { fetchThreadMessages } from './thread-messages.js';
 import type { BotTokenSource } from '../api/bot-tokens.js';
 import { fixedBotToken } from '../api/bot-tokens.js';
+import { createResponseUrlPoster } from './response-url.js';
 import type { WebClient } from '../api/web-client.js';
 import { createWebClient } from '../api/web-client.js';
 import { z } from 'zod';
@@ -98,6 +99,8 @@ function createShownMemo(limit = 2_000) {
     },
   };
 }
+/** Slack's answers when the bot may not post in a channel. */
+const NOT_A_MEMBER = new Set(['not_in_channel', 'channel_not_found']);
 
 /** Slack rejected our blocks (a renderer bug): the words still reach the person. */
 const BLOCKS_REJECTED = new Set(['invalid_blocks', 'invalid_blocks_format']);
@@ -137,6 +140,11 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
   }
   const log = deps.logger.child({ component: 'slack-notifier' });
   const shown = createShownMemo();
+  const responses = createResponseUrlPoster({
+    apiUrl: deps.apiUrl,
+    timeoutMs: deps.timeoutMs ?? 10_000,
+    logger: deps.logger,
+  });
   const bounds = {
     maxMessages: deps.maxThreadMessages ?? 30,
     maxChars: deps.maxThreadChars ?? 8_000,
@@ -228,6 +236,27 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
     }
   }
 
+  /**
+   * A public post the bot may not make (not a member of the channel): when the caller of a
+   * slash command is known, they are told privately how to fix it; the failure still stands.
+   */
+  async function postPublic<T>(to: Destination, send: () => Promise<T>): Promise<T> {
+    try {
+      return await send();
+    } catch (err) {
+      const name = slackErrorName(err instanceof DeliveryError ? err.cause : err);
+      if (to.responseUrl !== undefined && name !== undefined && NOT_A_MEMBER.has(name)) {
+        const { channel } = slackAddress(to.threadKey);
+        const text =
+          `I can't post in <#${channel}> because I'm not a member of it, so your run's status ` +
+          `can't be shown there. Invite me with \`/invite\` and the bot's name, or use me in a ` +
+          `channel I'm in.`;
+        await responses.post(to.responseUrl, { text, blocks: [] });
+      }
+      throw err;
+    }
+  }
+
   const notifier: SlackNotifier = {
     platform: 'slack',
 
@@ -245,6 +274,10 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       };
       if (to.privateTo !== undefined) {
         const user = to.privateTo;
+        // A slash command's private answer: through its response_url first (response-url.ts).
+        if (to.responseUrl !== undefined && (await responses.post(to.responseUrl, message))) {
+          return { ref: { threadKey: to.threadKey, id: messageId(addr.channel, '0.0') } };
+        }
         const raw = await call(
           'chat.postEphemeral',
           (m) =>
@@ -268,21 +301,23 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
           return answer(found);
         }
       }
-      const raw = await call(
-        'chat.postMessage',
-        (m) =>
-          client.chat.postMessage({
-            channel: addr.channel,
-            text: m.text ?? '',
-            ...(m.blocks ? { blocks: m.blocks } : {}),
-            ...thread,
-            unfurl_links: false,
-            unfurl_media: false,
-            ...(key === undefined
-              ? {}
-              : { metadata: { event_type: NOTIFICATION_EVENT_TYPE, event_payload: { key } } }),
-          }),
-        message,
+      const raw = await postPublic(to, () =>
+        call(
+          'chat.postMessage',
+          (m) =>
+            client.chat.postMessage({
+              channel: addr.channel,
+              text: m.text ?? '',
+              ...(m.blocks ? { blocks: m.blocks } : {}),
+              ...thread,
+              unfurl_links: false,
+              unfurl_media: false,
+              ...(key === undefined
+                ? {}
+                : { metadata: { event_type: NOTIFICATION_EVENT_TYPE, event_payload: { key } } }),
+            }),
+          message,
+        ),
       );
       const posted = Posted.safeParse(raw);
       if (!posted.success) {

@@ -69,7 +69,9 @@ export function settingsParts(run: RunView): string[] {
 /** The context line under a run: requester, settings, run id. */
 export function runContextParts(run: RunView): string[] {
   const first = run.requester === undefined ? [] : [`Requested by ${person(run.requester)}`];
-  return [...first, ...settingsParts(run), `run ${code(run.runId)}`];
+  // A run that is still starting has no id yet.
+  const id = run.runId === '' ? [] : [`run ${code(run.runId)}`];
+  return [...first, ...settingsParts(run), ...id];
 }
 
 /** Links other than the session (which has its own button). */

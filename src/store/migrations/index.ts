@@ -7,6 +7,7 @@ import type { DatabaseKind } from '../schema.js';
 import { initialMigration } from './001-initial.js';
 import { runsUpdatedAtMigration } from './002-runs-updated-at.js';
 import { leasesMigration } from './003-leases.js';
+import { startMessagesMigration } from './004-start-messages.js';
 import { runStatesMigration } from './005-run-states.js';
 import { slackInstallationsMigration } from './006-slack-installations.js';
 import { runsEarlierRunTimeMigration } from './007-runs-earlier-run-time.js';
@@ -18,6 +19,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
         '001-initial': initialMigration(kind),
         '002-runs-updated-at': runsUpdatedAtMigration(),
         '003-leases': leasesMigration(),
+        '004-start-messages': startMessagesMigration(),
         '005-run-states': runStatesMigration(kind),
         '006-slack-installations': slackInstallationsMigration(),
         '007-runs-earlier-run-time': runsEarlierRunTimeMigration(),

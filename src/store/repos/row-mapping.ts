@@ -12,12 +12,20 @@ import type {
   OutboxStatus,
   RunRecord,
   SettingRecord,
+  StartMessageRecord,
   ThreadRecord,
 } from '../../core/ports/index.js';
 import type { OptionKey } from '../../core/message/message-model.js';
 import type { Platform, Trigger } from '../../core/trigger.js';
 import { StoreError } from '../errors.js';
-import type { InboxTable, OutboxTable, RunsTable, SettingsTable, ThreadsTable } from '../schema.js';
+import type {
+  InboxTable,
+  OutboxTable,
+  RunsTable,
+  SettingsTable,
+  StartMessagesTable,
+  ThreadsTable,
+} from '../schema.js';
 import type { Selectable } from 'kysely';
 
 const platform = z.enum(['slack', 'github']);
@@ -198,5 +206,14 @@ export function toSetting(row: Selectable<SettingsTable>): SettingRecord {
     value: row.value,
     ...optional('updatedBy', row.updated_by),
     updatedAt: num(row.updated_at),
+  };
+}
+
+export function toStartMessage(row: Selectable<StartMessagesTable>): StartMessageRecord {
+  return {
+    requestId: row.request_id,
+    threadKey: row.thread_key,
+    ...optional('message', readOptionalJson(row.message, messageRef, 'start message')),
+    createdAt: Number(row.created_at),
   };
 }

@@ -72,7 +72,8 @@ describe('tracker', () => {
       .historyOf(statusRef)
       .map((m) => (m.type === 'run_status' ? m.run.state.name : m.type));
     expect(env.slack.posts.filter((p) => p.message.type === 'run_status')).toHaveLength(1);
-    expect(states[0]).toBe('QUEUED');
+    // Posted as "Starting…" at pickup, then the service's states.
+    expect(states.slice(0, 2)).toEqual(['STARTING', 'QUEUED']);
     expect(states.at(-1)).toBe('SUCCEEDED');
     expect(new Set(states).size).toBeGreaterThanOrEqual(2);
     expect(outcomes()).toEqual(['SUCCEEDED']);

@@ -33,9 +33,10 @@ function as<T extends MessageModel['type']>(
   return m as Extract<MessageModel, { type: T }>;
 }
 
+/** Each message posted, as it reads now (a "Starting…" message edited to what followed). */
 async function replies(): Promise<MessageModel[]> {
   await flushOutbox(env);
-  return env.slack.posts.map((p) => p.message);
+  return env.slack.posts.map((p) => env.slack.historyOf(p.ref).at(-1) ?? p.message);
 }
 
 describe('status', () => {

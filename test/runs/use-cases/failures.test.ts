@@ -11,8 +11,11 @@ afterEach(async () => {
   env = undefined;
 });
 
+/** Notices told to the person: posted, or edited into the "Starting…" message. */
 function notices(e: TestEnv): string[] {
-  return e.slack.posts.flatMap((p) => (p.message.type === 'notice' ? [p.message.text] : []));
+  return [...e.slack.posts, ...e.slack.updates].flatMap((p) =>
+    p.message.type === 'notice' ? [p.message.text] : [],
+  );
 }
 
 async function drainInbox(e: TestEnv, timeoutMs = 3_000): Promise<void> {
@@ -67,7 +70,11 @@ describe('service failures', () => {
     await engine.inbox.runOnce();
     expect(await env.store.inboxQueue.depth()).toBe(0);
     await flushOutbox({ engine });
-    const last = env.slack.posts.at(-1)!.message as MessageModel;
+    // The "Starting…" message posted at pickup is edited to the error.
+    expect(env.slack.posts).toHaveLength(1);
+    const history = env.slack.historyOf(env.slack.posts[0]!.ref);
+    expect(history.map((m) => m.type)).toEqual(['run_status', 'notice']);
+    const last = history.at(-1) as MessageModel;
     expect(last).toMatchObject({ type: 'notice', tone: 'error', mention: { id: 'U1' } });
     expect(last.type === 'notice' && last.text).toMatch(/API key/);
     expect(env.emulator.requests.get('POST /agent/run')).toBe(1);

@@ -18,7 +18,7 @@ beforeEach(async () => {
 afterEach(() => env.close());
 
 describe('starting a run', () => {
-  it('creates one stamped run, records it, and queues 👀 and the status message in one go', async () => {
+  it('creates one stamped run, records it, and edits the "Starting…" message queued with 👀', async () => {
     const trigger = slackMention({ text: 'fix the flaky test in ci' });
     await handle(env, trigger);
 
@@ -49,16 +49,25 @@ describe('starting a run', () => {
     expect(await env.store.inboxQueue.depth()).toBe(0);
 
     const queued = await env.store.outboxQueue.list({ threadKey: trigger.threadKey });
-    expect(queued.map((n) => n.payload.kind)).toEqual(['react', 'status']);
+    // 👀 and "Starting…" (by request, before the create), then the run's status (by run).
+    expect(queued.map((n) => n.payload.kind)).toEqual(['react', 'status', 'status']);
+    expect(queued[1]!.payload).toMatchObject({
+      requestId: `slack:${trigger.deliveryId}`,
+      message: { type: 'run_status', run: { runId: '', state: { label: 'Starting…' } } },
+    });
+    expect(queued[1]!.payload.runId).toBeUndefined();
+    expect(queued[2]!.payload.runId).toBe(run.run_id);
 
     await flushOutbox(env);
     expect(env.slack.reactions).toEqual([{ target: trigger.triggerMessage, reaction: 'seen' }]);
+    // One message: posted as "Starting…", edited in place to the run.
     expect(env.slack.posts).toHaveLength(1);
-    expect(env.slack.posts[0]!.message).toMatchObject({
-      type: 'run_status',
-      run: { runId: run.run_id },
-    });
-    expect((await env.store.runs.get(run.run_id))?.statusMessage).toEqual(env.slack.posts[0]!.ref);
+    const ref = env.slack.posts[0]!.ref;
+    expect(env.slack.historyOf(ref).map((m) => m.type === 'run_status' && m.run.runId)).toEqual([
+      '',
+      run.run_id,
+    ]);
+    expect((await env.store.runs.get(run.run_id))?.statusMessage).toEqual(ref);
   });
 
   it('applies inline options over channel defaults over the service, and reports the sources', async () => {

@@ -120,13 +120,18 @@ describe('Slack ingress: slash command', () => {
       slashCommandBody({ text: 'model=fast fix the login bug', triggerId: '111.222.333' }),
     );
     expect(res.status).toBe(200);
-    expect(await res.text()).toBe('');
+    // The private acknowledgement rides on the HTTP answer.
+    expect(await res.json()).toEqual({
+      response_type: 'ephemeral',
+      text: '👀 Starting your run: its status message will appear in <#CGENERAL1>.',
+    });
     expect(sink.triggers).toHaveLength(1);
     const t = sink.triggers[0];
     expect(t).toMatchObject({
       platform: 'slack',
       kind: 'slash_command',
       threadKey: 'slack:T0000001:CGENERAL1:',
+      responseUrl: 'https://hooks.slack.test/commands/T0000001/1/abc',
       actor: { id: 'UALICE01', name: 'alice' },
       text: 'model=fast fix the login bug',
       addressed: true,

@@ -1,0 +1,218 @@
+/**
+ * First sign: what a person sees first while the Agent Run Service is slow to create runs.
+ * Slack mentions (each in its own thread) at a steady rate against the service process, with
+ * the service's create call held for 0, 1, 3 and 10 s by a delaying proxy in front of the
+ * emulator. Per latency: the acknowledgement's latency (and the bare-framework floor's at the
+ * same rate), the 👀 on the mention and the first message in its thread (from when the mention
+ * was due to when the fake Slack received the call), how fast runs were created once the
+ * service answers, and the backlog when the load ends.
+ */
+import { join } from 'node:path';
+import type { ScenarioContext } from '../lib/context.js';
+import { sleep } from '../lib/context.js';
+import { runOpenLoop } from '../lib/load-generator.js';
+import type { AcceptedSend } from '../lib/load-generator.js';
+import { createPayloadFactory } from '../lib/payloads.js';
+import { scrapeMetrics, startFloorProcess, waitFor200 } from '../lib/processes.js';
+import { startServiceProcess } from '../lib/service-process.js';
+import { summarize } from '../lib/stats.js';
+import type { Summary } from '../lib/stats.js';
+
+export interface FirstSignRow {
+  createLatencyMs: number;
+  rate: number;
+  durationMs: number;
+  sent: number;
+  accepted: number;
+  errors: number;
+  /** Acknowledgement latency of the signed HTTP requests (ms from due). */
+  ack: Summary;
+  /**
+   * The bare framework (signature check + 200) at the same rate, run just before this phase:
+   * the acknowledgement floor (the machine is shared, so each phase gets its own).
+   */
+  floor: Summary;
+  /** 👀 on the mention and the first message in its thread (ms from due; never = ∞). */
+  seen: Summary;
+  firstMessage: Summary;
+  seenDelivered: number;
+  firstMessageDelivered: number;
+  /** Runs created per second between `createLatencyMs` after the first send and as long after the last. */
+  createdPerSecond: number;
+  /** Runs created in all, when the wait ended. */
+  created: number;
+  /** When the load ended: inbox rows open (claimed included), and triggers without a run yet. */
+  inboxDepthAtEnd: number;
+  outboxDepthAtEnd: number;
+  withoutRunAtEnd: number;
+  /** The service's event-loop delay during the load (p99, max; ms). */
+  loopLagP99Ms: number;
+  loopLagMaxMs: number;
+  waitedMs: number;
+}
+
+export interface FirstSignResult {
+  rate: number;
+  durationMs: number;
+  rows: FirstSignRow[];
+}
+
+const SERVICE_METRICS = [
+  'agent_relay_inbox_depth',
+  'agent_relay_outbox_depth',
+  'nodejs_eventloop_lag_p99_seconds',
+  'nodejs_eventloop_lag_max_seconds',
+];
+
+function delaysFrom(accepted: readonly AcceptedSend[], at: Map<string, number>) {
+  const delays: number[] = [];
+  let delivered = 0;
+  for (const a of accepted) {
+    const t = at.get(a.threadRef);
+    if (t === undefined) delays.push(Number.POSITIVE_INFINITY);
+    else {
+      delivered += 1;
+      delays.push(Math.max(0, t - a.dueAt));
+    }
+  }
+  return { summary: summarize(delays), delivered };
+}
+
+async function floorAck(ctx: ScenarioContext): Promise<Summary> {
+  const s = ctx.settings.firstSign;
+  const proc = await startFloorProcess(ctx.workDir);
+  try {
+    await waitFor200(proc, '/readyz');
+    const urls = await ctx.backends.rpc.call('start', {});
+    const factory = createPayloadFactory({
+      mix: 'slack',
+      botUserId: urls.slackBotUserId,
+      teamId: urls.slackTeamId,
+    });
+    await runOpenLoop({
+      url: proc.url,
+      rate: s.rate,
+      durationMs: s.warmupMs,
+      makeRequest: (i) => factory(500_000 + i),
+    });
+    const load = await runOpenLoop({
+      url: proc.url,
+      rate: s.rate,
+      durationMs: s.durationMs,
+      makeRequest: factory,
+    });
+    return summarize(load.latency.slack);
+  } finally {
+    await proc.stop();
+  }
+}
+
+async function onePhase(
+  ctx: ScenarioContext,
+  createLatencyMs: number,
+  floor: Summary,
+): Promise<FirstSignRow> {
+  const s = ctx.settings.firstSign;
+  const urls = await ctx.backends.rpc.call('start', {
+    timings: { runMs: 60_000 },
+    createLatencyMs,
+  });
+  const name = `first-sign-${createLatencyMs}`;
+  const proc = await startServiceProcess({
+    backends: urls,
+    workDir: ctx.workDir,
+    name,
+    databasePath: join(ctx.workDir, `${name}.db`),
+    logLevel: ctx.logLevel,
+    ...(ctx.profileDir ? { profileDir: ctx.profileDir } : {}),
+  });
+  try {
+    await waitFor200(proc, '/readyz');
+    const factory = createPayloadFactory({
+      mix: 'slack',
+      botUserId: urls.slackBotUserId,
+      teamId: urls.slackTeamId,
+    });
+    await runOpenLoop({
+      url: proc.url,
+      rate: s.rate,
+      durationMs: s.warmupMs,
+      makeRequest: (i) => factory(500_000 + i),
+    });
+    await scrapeMetrics(proc.url, SERVICE_METRICS); // resets the event-loop histogram
+    const load = await runOpenLoop({
+      url: proc.url,
+      rate: s.rate,
+      durationMs: s.durationMs,
+      makeRequest: factory,
+    });
+    const depth = await scrapeMetrics(proc.url, SERVICE_METRICS);
+    const measured = new Set(load.accepted.map((a) => a.threadRef));
+    const createdCount = async () =>
+      (await ctx.backends.rpc.call('firstSigns', null)).created.filter(([t]) => measured.has(t))
+        .length;
+    const withoutRunAtEnd = load.accepted.length - (await createdCount());
+    // Wait for every first message and every run (bounded).
+    const started = Date.now();
+    for (;;) {
+      const signs = await ctx.backends.rpc.call('firstSigns', null);
+      const posts = signs.firstPost.filter(([t]) => measured.has(t)).length;
+      const runs = signs.created.filter(([t]) => measured.has(t)).length;
+      if (posts >= measured.size && runs >= measured.size) break;
+      if (Date.now() - started > s.drainMs + createLatencyMs) break;
+      await sleep(250);
+    }
+    const waitedMs = Date.now() - started;
+    const signs = await ctx.backends.rpc.call('firstSigns', null);
+    const seen = delaysFrom(load.accepted, new Map(signs.seen));
+    const first = delaysFrom(load.accepted, new Map(signs.firstPost));
+    const createdAt = signs.created.filter(([t]) => measured.has(t)).map(([, at]) => at);
+    const firstDue = Math.min(...load.accepted.map((a) => a.dueAt));
+    const from = firstDue + createLatencyMs;
+    const to = from + s.durationMs;
+    const inWindow = createdAt.filter((at) => at >= from && at <= to).length;
+    return {
+      createLatencyMs,
+      rate: s.rate,
+      durationMs: s.durationMs,
+      sent: load.sent,
+      accepted: load.accepted.length,
+      errors: Object.values(load.errors).reduce((a, b) => a + b, 0),
+      ack: summarize(load.latency.slack),
+      floor,
+      seen: seen.summary,
+      firstMessage: first.summary,
+      seenDelivered: seen.delivered,
+      firstMessageDelivered: first.delivered,
+      createdPerSecond: (inWindow * 1000) / s.durationMs,
+      created: createdAt.length,
+      inboxDepthAtEnd: depth.agent_relay_inbox_depth ?? Number.NaN,
+      outboxDepthAtEnd: depth.agent_relay_outbox_depth ?? Number.NaN,
+      loopLagP99Ms: (depth.nodejs_eventloop_lag_p99_seconds ?? Number.NaN) * 1000,
+      loopLagMaxMs: (depth.nodejs_eventloop_lag_max_seconds ?? Number.NaN) * 1000,
+      withoutRunAtEnd,
+      waitedMs,
+    };
+  } finally {
+    await proc.stop();
+  }
+}
+
+export async function runFirstSign(ctx: ScenarioContext): Promise<FirstSignResult> {
+  const s = ctx.settings.firstSign;
+  const rows: FirstSignRow[] = [];
+  for (const latency of s.createLatenciesMs) {
+    const floor = await floorAck(ctx);
+    ctx.log(`first-sign floor: ack p50 ${floor.p50.toFixed(1)} p99 ${floor.p99.toFixed(1)} ms`);
+    const row = await onePhase(ctx, latency, floor);
+    ctx.log(
+      `first-sign create ${latency} ms: ack p99 ${row.ack.p99.toFixed(1)} ms, 👀 p95 ` +
+        `${row.seen.p95.toFixed(0)} ms, first message p95 ${row.firstMessage.p95.toFixed(0)} ms, ` +
+        `${row.createdPerSecond.toFixed(1)} runs/s, ${row.withoutRunAtEnd} without a run at the end, ` +
+        `outbox ${row.outboxDepthAtEnd} at the end, loop lag p99 ${row.loopLagP99Ms.toFixed(0)} max ` +
+        `${row.loopLagMaxMs.toFixed(0)} ms`,
+    );
+    rows.push(row);
+  }
+  return { rate: s.rate, durationMs: s.durationMs, rows };
+}

@@ -1,0 +1,37 @@
+import type { StoreTx } from '../../core/ports/index.js';
+import type { RepoContext } from './repo-context.js';
+import { toStartMessage } from './row-mapping.js';
+
+export function createStartMessagesRepo(ctx: RepoContext): StoreTx['startMessages'] {
+  return {
+    async open(requestId, threadKey, now) {
+      const inserted = await ctx
+        .db()
+        .insertInto('start_messages')
+        .values({ request_id: requestId, thread_key: threadKey, message: null, created_at: now })
+        .onConflict((oc) => oc.column('request_id').doNothing())
+        .returning('request_id')
+        .executeTakeFirst();
+      return inserted !== undefined;
+    },
+
+    async get(requestId) {
+      const row = await ctx
+        .db()
+        .selectFrom('start_messages')
+        .selectAll()
+        .where('request_id', '=', requestId)
+        .executeTakeFirst();
+      return row ? toStartMessage(row) : undefined;
+    },
+
+    async setMessage(requestId, message) {
+      await ctx
+        .db()
+        .updateTable('start_messages')
+        .set({ message: JSON.stringify(message) })
+        .where('request_id', '=', requestId)
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * Acknowledge at pickup: 👀 and the "Starting…" status message reach the platform before the
+ * service sees the create call (the service sits behind a gate that holds the call), the same
+ * message is then edited to the run, a retried attempt acknowledges nothing twice, and a 429
+ * holds back the whole inbox.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgentClient } from '../../../src/agent/index.js';
+import type { MessageModel } from '../../../src/core/message/message-model.js';
+import type { Trigger } from '../../../src/core/trigger.js';
+import { startGate, type Gate } from '../../reliability/gate-proxy.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+import {
+  flushOutbox,
+  githubComment,
+  handle,
+  slackMention,
+  startTestEnv,
+  type TestEnv,
+} from '../fixtures.js';
+import type { RecordingNotifier } from '../recording-notifier.js';
+
+let env: TestEnv | undefined;
+let gate: Gate | undefined;
+afterEach(async () => {
+  await env?.close();
+  await gate?.close();
+  env = undefined;
+  gate = undefined;
+});
+
+function label(m: MessageModel | undefined): string | undefined {
+  if (m?.type === 'run_status') return m.run.state.label;
+  return m?.type;
+}
+
+describe('acknowledging a new run at pickup', () => {
+  const cases: [string, () => Trigger, (e: TestEnv) => RecordingNotifier][] = [
+    [
+      'a Slack mention',
+      () => slackMention({ text: 'model=m-fast fix the login page' }),
+      (e) => e.slack,
+    ],
+    ['a GitHub comment', () => githubComment(), (e) => e.github],
+  ];
+  for (const [name, makeTrigger, platformOf] of cases) {
+    it(`${name}: 👀 and "Starting…" (naming the settings) before the service sees the create`, async () => {
+      env = await startTestEnv();
+      gate = await startGate(env.emulator.baseUrl);
+      const agent = createAgentClient({
+        baseUrl: gate.url,
+        apiKey: env.emulator.apiKey,
+        maxRetries: 0,
+        timeoutMs: 10_000,
+      });
+      const engine = env.makeEngine(env.store, { agent });
+      const platform = platformOf(env);
+      gate.freeze();
+      engine.start();
+      const trigger = makeTrigger();
+      await engine.sink.accept(trigger);
+
+      await waitUntil(() => platform.posts.length === 1 && platform.reactions.length === 1, {
+        message: '👀 and "Starting…" delivered',
+      });
+      // The create call is held at the gate: the service has not seen it yet.
+      await waitUntil(() => gate!.held() === 1, { message: 'the create call waits at the gate' });
+      expect(env.emulator.requests.get('POST /agent/run') ?? 0).toBe(0);
+      expect(env.emulator.runs.count()).toBe(0);
+      expect(platform.reactions[0]).toEqual({ target: trigger.triggerMessage, reaction: 'seen' });
+      const starting = platform.posts[0]!.message;
+      expect(starting).toMatchObject({
+        type: 'run_status',
+        run: { runId: '', state: { label: 'Starting…' }, actions: [] },
+      });
+      if (trigger.platform === 'slack') {
+        expect(starting.type === 'run_status' && starting.run.applied).toContainEqual({
+          key: 'model',
+          value: 'm-fast',
+          source: 'inline',
+        });
+      }
+
+      gate.thaw();
+      await waitUntil(() => env!.emulator.runs.count() === 1, { message: 'run created' });
+      const runId = env.emulator.runs.all()[0]!.run_id;
+      const ref = platform.posts[0]!.ref;
+      await waitUntil(
+        async () => (await env!.store.runs.get(runId))?.statusMessage?.id === ref.id,
+        { message: 'status message adopted by the run' },
+      );
+      // Still one message and one 👀: "Starting…" was edited in place to the run.
+      expect(platform.posts.filter((p) => p.message.type === 'run_status')).toHaveLength(1);
+      expect(platform.reactions.filter((r) => r.reaction === 'seen')).toHaveLength(1);
+      const history = platform.historyOf(ref);
+      expect(label(history[0])).toBe('Starting…');
+      expect(history.slice(1).every((m) => m.type === 'run_status' && m.run.runId === runId)).toBe(
+        true,
+      );
+      await engine.stop();
+    });
+  }
+
+  it('a failed create edits "Starting…" to the error in plain words', async () => {
+    env = await startTestEnv();
+    env.emulator.faults.failNext(1, 422, { route: 'POST /agent/run' });
+    const trigger = slackMention({ text: 'this will be refused' });
+    await handle(env, trigger);
+    await flushOutbox(env);
+    expect(env.emulator.runs.count()).toBe(0);
+    expect(env.slack.posts).toHaveLength(1);
+    const history = env.slack.historyOf(env.slack.posts[0]!.ref);
+    expect(history.map(label)).toEqual(['Starting…', 'notice']);
+    const last = history[1]!;
+    expect(last.type === 'notice' && last.text).toMatch(/did not accept the request/);
+  });
+
+  it('retries after an outage acknowledge once: one 👀, one message, one run', async () => {
+    env = await startTestEnv({ options: { inboxRetryDelaysMs: [20, 20, 20] } });
+    env.emulator.faults.failNext(2, 503, { route: 'POST /agent/run', retryAfterSeconds: 0 });
+    const trigger = slackMention({ text: 'survive two failures' });
+    await handle(env, trigger);
+    await waitUntil(
+      async () => {
+        await env!.engine.inbox.runOnce();
+        await flushOutbox(env!);
+        return env!.emulator.runs.count() === 1 && (await env!.store.inboxQueue.depth()) === 0;
+      },
+      { message: 'run created after retries' },
+    );
+    await flushOutbox(env);
+    expect(env.slack.reactions.filter((r) => r.reaction === 'seen')).toHaveLength(1);
+    expect(env.slack.posts).toHaveLength(1);
+    const history = env.slack.historyOf(env.slack.posts[0]!.ref);
+    // Starting…, then the one-time "saved, will retry", then the run.
+    expect(history.map(label)[0]).toBe('Starting…');
+    expect(history.filter((m) => m.type === 'notice')).toHaveLength(1);
+    expect(history.at(-1)).toMatchObject({
+      type: 'run_status',
+      run: { runId: env.emulator.runs.all()[0]!.run_id },
+    });
+  });
+
+  it('a 429 from the service holds back the whole inbox for its Retry-After', async () => {
+    env = await startTestEnv({ options: { inboxRetryDelaysMs: [5_000] } });
+    env.emulator.faults.failNext(1, 429, { route: 'POST /agent/run', retryAfterSeconds: 30 });
+    await handle(env, slackMention({ text: 'first, refused for now' }));
+    expect(env.emulator.requests.get('POST /agent/run')).toBe(1);
+    // Another thread's trigger is not taken while the service asked to slow down.
+    await env.engine.sink.accept(slackMention({ text: 'second, must wait' }));
+    expect(await env.engine.inbox.runOnce()).toBe(0);
+    expect(env.emulator.requests.get('POST /agent/run')).toBe(1);
+  });
+});

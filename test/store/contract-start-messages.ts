@@ -1,0 +1,40 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OpenedStore } from '../../src/store/index.js';
+import type { HarnessFactory, StoreHarness } from './harness.js';
+
+/** The status messages posted before their run existed ("Starting…"), by request id. */
+export function describeStartMessagesContract(createHarness: HarnessFactory): void {
+  describe('start messages', () => {
+    let temp: StoreHarness;
+    let store: OpenedStore;
+    beforeEach(async () => {
+      temp = await createHarness();
+      store = await temp.open();
+    });
+    afterEach(() => temp.cleanup());
+
+    it('is opened once per request; the posted message is kept', async () => {
+      expect(await store.startMessages.get('slack:Ev1')).toBeUndefined();
+      expect(await store.startMessages.open('slack:Ev1', 'slack:T1:C1:', 10)).toBe(true);
+      expect(await store.startMessages.open('slack:Ev1', 'slack:T1:C1:', 20)).toBe(false);
+      expect(await store.startMessages.get('slack:Ev1')).toEqual({
+        requestId: 'slack:Ev1',
+        threadKey: 'slack:T1:C1:',
+        createdAt: 10,
+      });
+      const ref = { threadKey: 'slack:T1:C1:5.5', id: 'C1:5.5' };
+      await store.startMessages.setMessage('slack:Ev1', ref);
+      expect((await store.startMessages.get('slack:Ev1'))?.message).toEqual(ref);
+    });
+
+    it('a rolled-back transaction leaves no row (so the acknowledgement is queued again)', async () => {
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.startMessages.open('slack:Ev2', 'slack:T1:C1:1.1', 10);
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(await store.startMessages.get('slack:Ev2')).toBeUndefined();
+    });
+  });
+}
