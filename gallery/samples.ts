@@ -16,7 +16,7 @@ import {
   runOutcomeMessage,
   runStatusMessage,
 } from '../src/core/message/render-model.js';
-import { toRunView, type RunViewRecord } from '../src/core/message/run-view.js';
+import { startingView, toRunView, type RunViewRecord } from '../src/core/message/run-view.js';
 
 export type GalleryPlatform = 'slack' | 'github';
 
@@ -110,7 +110,18 @@ function samplesFor(platform: GalleryPlatform): GallerySample[] {
     record: { requester: alice[platform] },
     now: GALLERY_NOW,
   });
+  const starting = startingView({
+    title: 'Fix the login redirect loop',
+    prompt: 'Fix the login redirect loop after SSO sign-in',
+    requester: alice[platform],
+    applied: record(alice[platform]).applied ?? [],
+  });
   return [
+    s(
+      'status-starting',
+      'The status message within a second of asking, before the service has answered',
+      runStatusMessage(starting),
+    ),
     s(
       'status-queued',
       'The status message, posted once…',
