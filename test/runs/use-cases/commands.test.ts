@@ -209,6 +209,22 @@ describe('answers meant for one person', () => {
     expect(available.map((f) => f.alias)).toEqual(['docs', 'docs-two', 'twin', 'TWIN']);
   });
 
+  it('an unknown factory on Slack: the public Starting… message only says nothing started', async () => {
+    await handle(env, slackMention({ text: 'factory nosuch write the docs' }));
+    await flushOutbox(env);
+    const inPublic = env.slack.posts.filter((p) => p.to.privateTo === undefined);
+    expect(inPublic).toHaveLength(1);
+    const shown = env.slack.historyOf(inPublic[0]!.ref);
+    expect(shown[0]).toMatchObject({ type: 'run_status' });
+    const last = JSON.stringify(shown.at(-1));
+    expect(shown.at(-1)).toMatchObject({ type: 'notice' });
+    expect(last).toContain('nosuch');
+    // The factories there are go to the asker alone.
+    expect(last).not.toContain('docs-two');
+    const choice = env.slack.posts.find((p) => p.message.type === 'factory_choice');
+    expect(choice?.to.privateTo).toBe('U1');
+  });
+
   it('on GitHub, which has no private answers, errors stay in the conversation', async () => {
     await handle(env, githubComment({ text: '@agent-relay colour=blue do it' }));
     await flushOutbox(env);
