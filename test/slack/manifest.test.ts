@@ -85,6 +85,8 @@ describe('Slack app manifest', () => {
     );
     expect(raw.oauth_config.redirect_urls).toEqual([
       'https://YOUR-HOST.example.com/slack/oauth_redirect',
+      // The console's Sign in with Slack returns here (src/console).
+      'https://YOUR-HOST.example.com/console/signin/slack/callback',
     ]);
   });
 
