@@ -14,8 +14,8 @@ import type { Child } from '../runtime/child-process.js';
 import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import { crashSummary, crashTrace } from './crash-diagnostics.js';
-import { TOKEN } from './crash-triggers.js';
 import { startGate } from './gate-proxy.js';
+import { worldReadings } from './world-readings.js';
 import { INSTALLATION_ID } from './relay-harness.js';
 import { GITHUB_APP_ID, GITHUB_PUBLIC_KEY, SECRETS } from './secrets.js';
 
@@ -63,9 +63,6 @@ export interface CrashWorld {
   close(): Promise<void>;
 }
 
-/** A status comment leads with its header line: "<state emoji> **agent-relay** …". */
-export const isStatusComment = (body: string): boolean => /^\S+ \*\*agent-relay\*\* /u.test(body);
-
 export async function startCrashWorld(
   databasePath: string,
   timings: Partial<EmulatorTimings> = {},
@@ -112,19 +109,6 @@ export async function startCrashWorld(
   });
   const children: Child[] = [];
   let current: { child: Child; url: string } | undefined;
-
-  const slackOutcomes = () =>
-    slack
-      .okCallsTo('chat.postMessage')
-      .filter((c) => String(c.params.text).startsWith('<@UALICE01> '));
-  const slackStatusPosts = () =>
-    slack
-      .okCallsTo('chat.postMessage')
-      .filter(
-        (c) =>
-          !String(c.params.text).startsWith('<@UALICE01> ') && TOKEN.test(String(c.params.text)),
-      );
-  const ghComments = () => [...github.comments.values()];
 
   const world: CrashWorld = {
     emulator,
@@ -211,34 +195,7 @@ export async function startCrashWorld(
         db.close();
       }
     },
-    outcomes: () => [
-      ...slackOutcomes().map((c) => String(c.params.text)),
-      ...ghComments()
-        .map((c) => c.body)
-        .filter((b) => b.startsWith('@alice ')),
-    ],
-    statusPosts: () => [
-      ...slackStatusPosts().map((c) => String(c.params.text)),
-      ...ghComments()
-        .filter((c) => isStatusComment(c.body))
-        .map((c) => c.body),
-    ],
-    finalStatuses: () => [
-      ...slack.messages
-        .filter((m) => m.bot_id && !m.text.startsWith('<@UALICE01> ') && TOKEN.test(m.text))
-        .map((m) => m.text),
-      ...ghComments()
-        .filter((c) => isStatusComment(c.body))
-        .map((c) => c.body),
-    ],
-    countPerToken(texts) {
-      const counts: Record<string, number> = {};
-      for (const text of texts) {
-        const token = TOKEN.exec(text)?.[1] ?? `?${text.slice(0, 40)}`;
-        counts[token] = (counts[token] ?? 0) + 1;
-      }
-      return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
-    },
+    ...worldReadings(slack, github),
     summary: () => crashSummary(world, databasePath),
     trace: (token) => crashTrace(world, databasePath, token, children),
     logText: () => children.map((c) => c.stdout() + c.stderr()).join('\n'),

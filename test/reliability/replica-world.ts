@@ -13,8 +13,7 @@ import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import { cleanEnv, startChild } from '../runtime/child-process.js';
 import type { Child } from '../runtime/child-process.js';
-import { TOKEN } from './crash-triggers.js';
-import { isStatusComment } from './crash-world.js';
+import { worldReadings } from './world-readings.js';
 import { startGate } from './gate-proxy.js';
 import { INSTALLATION_ID } from './relay-harness.js';
 import { GITHUB_APP_ID, GITHUB_PUBLIC_KEY, SECRETS } from './secrets.js';
@@ -92,12 +91,6 @@ export async function startReplicaWorld(
   const children: Child[] = [];
   const replicas = new Map<string, Replica>();
 
-  const slackOutcomes = () =>
-    slack
-      .okCallsTo('chat.postMessage')
-      .filter((c) => String(c.params.text).startsWith('<@UALICE01> '));
-  const ghComments = () => [...github.comments.values()];
-
   return {
     emulator,
     slack,
@@ -151,40 +144,7 @@ export async function startReplicaWorld(
     async query(sql) {
       return (await pool.query(sql)).rows;
     },
-    outcomes: () => [
-      ...slackOutcomes().map((c) => String(c.params.text)),
-      ...ghComments()
-        .map((c) => c.body)
-        .filter((b) => b.startsWith('@alice ')),
-    ],
-    statusPosts: () => [
-      ...slack
-        .okCallsTo('chat.postMessage')
-        .filter(
-          (c) =>
-            !String(c.params.text).startsWith('<@UALICE01> ') && TOKEN.test(String(c.params.text)),
-        )
-        .map((c) => String(c.params.text)),
-      ...ghComments()
-        .filter((c) => isStatusComment(c.body))
-        .map((c) => c.body),
-    ],
-    finalStatuses: () => [
-      ...slack.messages
-        .filter((m) => m.bot_id && !m.text.startsWith('<@UALICE01> ') && TOKEN.test(m.text))
-        .map((m) => m.text),
-      ...ghComments()
-        .filter((c) => isStatusComment(c.body))
-        .map((c) => c.body),
-    ],
-    countPerToken(texts) {
-      const counts: Record<string, number> = {};
-      for (const text of texts) {
-        const token = TOKEN.exec(text)?.[1] ?? `?${text.slice(0, 40)}`;
-        counts[token] = (counts[token] ?? 0) + 1;
-      }
-      return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
-    },
+    ...worldReadings(slack, github),
     logText: () => children.map((c) => c.stdout() + c.stderr()).join('\n'),
     async close() {
       for (const c of children) c.signalGroup('SIGKILL');

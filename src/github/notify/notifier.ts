@@ -4,7 +4,7 @@
  * review comment. Failures become `DeliveryError`s for the outbox (see delivery-error.ts).
  */
 import type { MessageModel, ReactionName } from '../../core/message/message-model.js';
-import { createHash } from 'node:crypto';
+import { createShownMemo } from '../../core/message/shown-memo.js';
 import {
   DeliveryError,
   systemClock,
@@ -87,23 +87,6 @@ export function notificationMarker(key: string, part: number): string {
 }
 /** Room kept in each part for the mark. */
 const MARKER_ROOM = 80;
-
-/**
- * What each recent message of ours says (a hash of its rendering), so that an edit to the
- * same words is skipped. Bounded; after a restart the first edit of a message is sent anyway.
- */
-function createShownMemo(limit = 2_000) {
-  const seen = new Map<string, string>();
-  const digest = (text: string) => createHash('sha256').update(text).digest('base64');
-  return {
-    says: (id: string, text: string) => seen.get(id) === digest(text),
-    remember(id: string, text: string): void {
-      seen.delete(id);
-      seen.set(id, digest(text));
-      if (seen.size > limit) seen.delete(seen.keys().next().value as string);
-    },
-  };
-}
 
 function githubAddress(threadKey: string) {
   const addr = decodeThreadKey(threadKey);

@@ -3,7 +3,7 @@
  * thread's earlier messages. Every failure leaves as a `DeliveryError` at once (a 429 with
  * its Retry-After), so the outbox decides when to try again.
  */
-import { createHash } from 'node:crypto';
+import { createShownMemo } from '../../core/message/shown-memo.js';
 import type { MessageModel, ReactionName } from '../../core/message/message-model.js';
 import type {
   Clock,
@@ -83,22 +83,6 @@ const MarkedMessages = z.object({
 const MAX_LOOKUP_PAGES = 5;
 const PostedEphemeral = z.object({ message_ts: z.string().optional() });
 
-/**
- * What each recent message of ours says (a hash of its rendering), so that an edit to the
- * same words is skipped. Bounded; after a restart the first edit of a message is sent anyway.
- */
-function createShownMemo(limit = 2_000) {
-  const seen = new Map<string, string>();
-  const digest = (text: string) => createHash('sha256').update(text).digest('base64');
-  return {
-    says: (id: string, text: string) => seen.get(id) === digest(text),
-    remember(id: string, text: string): void {
-      seen.delete(id);
-      seen.set(id, digest(text));
-      if (seen.size > limit) seen.delete(seen.keys().next().value as string);
-    },
-  };
-}
 /** Slack's answers when the bot may not post in a channel. */
 const NOT_A_MEMBER = new Set(['not_in_channel', 'channel_not_found']);
 
