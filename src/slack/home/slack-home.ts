@@ -13,8 +13,7 @@ import { decodeThreadKey, settingsScopeOf } from '../../core/thread-key.js';
 import type { Trigger } from '../../core/trigger.js';
 import type { BotTokenSource } from '../api/bot-tokens.js';
 import { slackErrorName } from '../api/delivery-errors.js';
-import type { WebClient } from '../api/web-client.js';
-import { createWebClient } from '../api/web-client.js';
+import { createWorkspaceClients } from '../api/workspace-clients.js';
 import { openDefaultsModal, registerDefaultsModal } from './defaults-modal.js';
 import { loadHomeModel, RECENT } from './home-model.js';
 import type { HomeSource } from './home-source.js';
@@ -67,24 +66,19 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
   const log = deps.logger.child({ component: 'slack-home' });
   const minRefreshMs = deps.minRefreshMs ?? 5_000;
   const watchMs = deps.watchMs ?? 24 * 3_600_000;
-  const clients = new Map<string, WebClient>();
+  const clientFor = createWorkspaceClients(deps.tokens, {
+    // Read when a workspace's client is first made, as `deps` says it then.
+    get apiUrl() {
+      return deps.apiUrl;
+    },
+    logger: deps.logger,
+  });
   /** `team:user` -> when the tab was last opened. */
   const watched = new Map<string, number>();
   const showChannels = new Set<string>();
   const lastPublish = new Map<string, number>();
   const timers = new Map<string, NodeJS.Timeout>();
   const pending = new Set<Promise<unknown>>();
-
-  async function clientFor(team: string): Promise<WebClient> {
-    const token = await deps.tokens.tokenFor(team);
-    let client = clients.get(token);
-    if (client === undefined) {
-      client = createWebClient({ token, apiUrl: deps.apiUrl, logger: deps.logger });
-      if (clients.size >= 1_000) clients.clear();
-      clients.set(token, client);
-    }
-    return client;
-  }
 
   async function publish(team: string, user: string): Promise<void> {
     const key = `${team}:${user}`;

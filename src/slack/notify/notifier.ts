@@ -26,7 +26,8 @@ import type { BotTokenSource } from '../api/bot-tokens.js';
 import { fixedBotToken } from '../api/bot-tokens.js';
 import { createResponseUrlPoster } from './response-url.js';
 import type { WebClient } from '../api/web-client.js';
-import { createWebClient } from '../api/web-client.js';
+import { createWorkspaceClients } from '../api/workspace-clients.js';
+import { findMarked, NOTIFICATION_EVENT_TYPE } from './find-marked.js';
 import { z } from 'zod';
 
 export interface SlackNotifierDeps {
@@ -61,26 +62,6 @@ export const REACTION_EMOJI: Record<ReactionName, string> = {
 
 const Posted = z.object({ ts: z.string().regex(/^\d{1,20}\.\d{1,20}$/) });
 
-/** The message metadata type that carries a notification's key (see PostOptions). */
-export const NOTIFICATION_EVENT_TYPE = 'agent_relay_notification';
-const MarkedMessages = z.object({
-  messages: z
-    .array(
-      z.object({
-        ts: z.string(),
-        metadata: z
-          .object({
-            event_type: z.string(),
-            event_payload: z.record(z.string(), z.unknown()).optional(),
-          })
-          .optional(),
-      }),
-    )
-    .default([]),
-  response_metadata: z.object({ next_cursor: z.string().optional() }).optional(),
-});
-/** A look for an earlier post reads at most this many pages of 200 messages. */
-const MAX_LOOKUP_PAGES = 5;
 const PostedEphemeral = z.object({ message_ts: z.string().optional() });
 
 /** Slack's answers when the bot may not post in a channel. */
@@ -91,12 +72,15 @@ const BLOCKS_REJECTED = new Set(['invalid_blocks', 'invalid_blocks_format']);
 
 export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
   const tokens = deps.tokens ?? fixedBotToken(deps.botToken ?? '');
-  /** One client per bot token (per workspace), made when first needed. */
-  const clients = new Map<string, WebClient>();
+  const clients = createWorkspaceClients(tokens, {
+    apiUrl: deps.apiUrl,
+    logger: deps.logger,
+    timeoutMs: deps.timeoutMs,
+  });
+  /** The workspace's client; a token that cannot be read is a delivery failure to retry. */
   async function clientFor(team: string): Promise<WebClient> {
-    let token: string;
     try {
-      token = await tokens.tokenFor(team);
+      return await clients(team);
     } catch (err) {
       if (err instanceof DeliveryError) throw err;
       throw new DeliveryError(
@@ -104,23 +88,9 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
         "the workspace's token could not be read",
         true,
         undefined,
-        {
-          cause: err,
-        },
+        { cause: err },
       );
     }
-    let client = clients.get(token);
-    if (client === undefined) {
-      client = createWebClient({
-        token,
-        apiUrl: deps.apiUrl,
-        logger: deps.logger,
-        timeoutMs: deps.timeoutMs,
-      });
-      if (clients.size >= 1_000) clients.clear();
-      clients.set(token, client);
-    }
-    return client;
   }
   const log = deps.logger.child({ component: 'slack-notifier' });
   const shown = createShownMemo();
@@ -151,52 +121,6 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       } catch (again) {
         throw toDeliveryError(again, method);
       }
-    }
-  }
-
-  /**
-   * The ts of a message of ours carrying `key`, posted since `since`: the thread's replies,
-   * or the channel's history for a top-level post. A lookup Slack refuses for good (a
-   * missing history scope) falls back to posting: a rare duplicate beats a lost message.
-   */
-  async function findMarked(
-    client: WebClient,
-    addr: ReturnType<typeof slackAddress>,
-    key: string,
-    since: number,
-  ): Promise<string | undefined> {
-    const oldest = (Math.max(0, since) / 1000).toFixed(6);
-    const method = addr.threadTs === '' ? 'conversations.history' : 'conversations.replies';
-    try {
-      let cursor: string | undefined;
-      for (let page = 0; page < MAX_LOOKUP_PAGES; page++) {
-        const query = {
-          channel: addr.channel,
-          oldest,
-          include_all_metadata: true,
-          limit: 200,
-          ...(cursor === undefined ? {} : { cursor }),
-        };
-        const raw =
-          addr.threadTs === ''
-            ? await client.conversations.history(query)
-            : await client.conversations.replies({ ...query, ts: addr.threadTs });
-        const parsed = MarkedMessages.safeParse(raw).data;
-        const marked = parsed?.messages.find(
-          (m) =>
-            m.metadata?.event_type === NOTIFICATION_EVENT_TYPE &&
-            m.metadata.event_payload?.key === key,
-        );
-        if (marked !== undefined) return marked.ts;
-        cursor = parsed?.response_metadata?.next_cursor || undefined;
-        if (cursor === undefined) return undefined;
-      }
-      return undefined;
-    } catch (err) {
-      const failure = toDeliveryError(err, method);
-      if (failure.retryable) throw failure;
-      log.warn({ err: failure, method }, 'could not look for an earlier post; posting');
-      return undefined;
     }
   }
 
@@ -279,7 +203,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       }
       const key = options?.key;
       if (key !== undefined && options?.mayExist !== undefined) {
-        const found = await findMarked(client, addr, key, options.mayExist.since);
+        const found = await findMarked(log, client, addr, key, options.mayExist.since);
         if (found !== undefined) {
           log.info({ threadKey: to.threadKey, key }, 'notification was already posted; not again');
           return answer(found);
