@@ -90,7 +90,7 @@ export function createInboxQueue(ctx: RepoContext): Store['inboxQueue'] {
       // key) waits only behind the key's other items, never behind another own-lane item;
       // every other item waits behind everything older of its key, own-lane items included
       // (`/agent status` after a prompt finds the run that prompt started). Both rules are a
-      // filter on the same (thread_key, id) index range, so the lookups cost what they did.
+      // filter on the same (thread_key, id) index range: the access path is unchanged.
       const heads = () =>
         db
           .selectFrom('inbox as h')
