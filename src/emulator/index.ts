@@ -84,7 +84,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults,
     requests,
     log,
-    contractRoutes: [...runRoutes(core), ...factoryRoutes(core)],
+    contractRoutes: [...runRoutes(core, faults), ...factoryRoutes(core)],
     adminRoutes: adminRoutes({ core, faults, requests, startedAt: clock.now() }),
     publicRoutes: sessionRoutes(core),
   });

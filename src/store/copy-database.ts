@@ -150,6 +150,7 @@ const NUMERIC = new Set([
   'next_attempt_at',
   'lease_until',
   'wait_notice_sent',
+  'own_lane',
   'at',
   'earlier_run_ms',
   'is_enterprise_install',

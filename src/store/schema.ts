@@ -63,6 +63,12 @@ export interface InboxTable {
   /** Set while claimed; another worker (or replica) leaves the item alone until then. */
   lease_until: Millis | null;
   wait_notice_sent: Flag;
+  /**
+   * 1: the item starts a thread of its own (it anchors a new thread) and waits only behind
+   * the other items of its key, not behind that key's other own-lane items; 0: it waits
+   * behind every older open item of its key.
+   */
+  own_lane: Flag;
   last_error: string | null;
   created_at: Millis;
   updated_at: Millis;

@@ -81,8 +81,41 @@ describe('latency', () => {
     await api('GET', '/agent/runs');
     expect(performance.now() - t).toBeGreaterThanOrEqual(140);
     emu.faults.clear();
-    expect(emu.faults.snapshot()).toEqual({ latencyMs: 0, rules: [] });
+    expect(emu.faults.snapshot()).toEqual({ latencyMs: 0, atCapacityNext: 0, rules: [] });
     expect((await api('GET', '/agent/runs')).status).toBe(200);
+  });
+});
+
+describe('atCapacityNext', () => {
+  it('the next n creates are taken but answer at_capacity: true; then false again', async () => {
+    emu.faults.atCapacityNext(2);
+    // Other requests and refused creates do not use it up.
+    expect((await api('GET', '/agent/runs')).status).toBe(200);
+    expect((await api('POST', '/agent/run', {})).status).toBe(400);
+    const answers = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await api('POST', '/agent/run', { prompt: `p${i}` });
+      expect(res.status).toBe(200);
+      answers.push(res.body);
+    }
+    expect(answers.map((a) => a.at_capacity)).toEqual([true, true, false]);
+    expect(answers[0]).toMatchObject({ run_id: expect.any(String), state: 'QUEUED' });
+    // The runs were created all the same.
+    expect(emu.runs.count()).toBe(3);
+    expect(emu.runs.get(answers[0].run_id as string)?.prompt).toBe('p0');
+    expect(emu.faults.snapshot().atCapacityNext).toBe(0);
+  });
+
+  it('a failed create leaves the count for the next one; clear resets it', async () => {
+    emu.faults.failNext(1, 503, { route: 'POST /agent/run' });
+    emu.faults.atCapacityNext(1);
+    expect((await api('POST', '/agent/run', { prompt: 'p' })).status).toBe(503);
+    expect((await api('POST', '/agent/runs', { prompt: 'p' })).body.at_capacity).toBe(true);
+    emu.faults.atCapacityNext(3);
+    emu.faults.clear();
+    expect((await api('POST', '/agent/run', { prompt: 'p' })).body.at_capacity).toBe(false);
+    expect(() => emu.faults.atCapacityNext(-1)).toThrow(RangeError);
+    expect(() => emu.faults.atCapacityNext(1.5)).toThrow(RangeError);
   });
 });
 
@@ -100,10 +133,23 @@ describe('admin surface', () => {
     expect((await api('GET', '/agent/runs')).headers.get('retry-after')).toBe('3');
     await expect(api('GET', '/agent/runs')).rejects.toThrow();
     expect((await api('GET', '/agent/runs')).status).toBe(200);
-    expect((await admin('GET', '/faults')).body).toEqual({ latencyMs: 5, rules: [] });
+    expect((await admin('GET', '/faults')).body).toEqual({
+      latencyMs: 5,
+      atCapacityNext: 0,
+      rules: [],
+    });
     expect((await admin('DELETE', '/faults')).body.latencyMs).toBe(0);
     expect((await admin('POST', '/faults', { failNext: 1, status: 200 })).status).toBe(400);
     expect((await admin('POST', '/faults', { bogus: true })).status).toBe(400);
+  });
+
+  it('sets atCapacityNext over HTTP', async () => {
+    const set = await admin('POST', '/faults', { atCapacityNext: 1 });
+    expect(set.body).toMatchObject({ atCapacityNext: 1 });
+    expect((await api('POST', '/agent/run', { prompt: 'p' })).body.at_capacity).toBe(true);
+    expect((await admin('GET', '/faults')).body.atCapacityNext).toBe(0);
+    expect((await admin('POST', '/faults', { atCapacityNext: -1 })).status).toBe(400);
+    expect((await admin('POST', '/faults', { atCapacityNext: 'two' })).status).toBe(400);
   });
 
   it('does not apply faults to admin requests, and reports stats', async () => {

@@ -175,6 +175,105 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
       expect(third).toMatchObject({ deliveryId: 'a1', attempts: 2, waitNoticeSent: true });
     });
 
+    describe('prompts that start their own thread (queued under the channel key)', () => {
+      const CHANNEL = 'slack:T1:C1:';
+      async function prompt(deliveryId: string, now = 0): Promise<void> {
+        const trigger = sampleTrigger({
+          deliveryId,
+          threadKey: CHANNEL,
+          kind: 'slash_command',
+          anchorsNewThread: true,
+        });
+        expect(await store.inbox.add(trigger, now)).toBe(true);
+      }
+      const byDelivery = (items: { deliveryId: string; id: number }[], d: string): number =>
+        items.find((i) => i.deliveryId === d)!.id;
+
+      it('are claimed side by side, and keep their key for the run logic', async () => {
+        await prompt('p1');
+        await prompt('p2');
+        await prompt('p3');
+        await add('a1', A);
+        const claimed = await store.inboxQueue.claim(10, 60_000, 10);
+        expect(ids(claimed)).toEqual(['p1', 'p2', 'p3', 'a1']);
+        expect(claimed.every((i) => i.threadKey === CHANNEL || i.threadKey === A)).toBe(true);
+        expect(claimed[0]?.trigger.threadKey).toBe(CHANNEL);
+        expect(await store.inboxQueue.claim(11, 60_000, 10)).toEqual([]);
+      });
+
+      it('a channel command waits for every prompt before it; a later prompt does not', async () => {
+        await prompt('p1');
+        await prompt('p2');
+        await add('status', CHANNEL);
+        await prompt('p3');
+        // p3 came after the channel command: it waits for it, as the command waits for p1, p2.
+        const first = await store.inboxQueue.claim(10, 60_000, 10);
+        expect(ids(first)).toEqual(['p1', 'p2']);
+        await store.inbox.complete(byDelivery(first, 'p2'), 20);
+        expect(await store.inboxQueue.claim(21, 60_000, 10)).toEqual([]);
+        await store.inbox.complete(byDelivery(first, 'p1'), 30);
+        const second = await store.inboxQueue.claim(31, 60_000, 10);
+        expect(ids(second)).toEqual(['status']);
+        // The command is being handled (a live lease): the prompt after it still waits.
+        expect(await store.inboxQueue.claim(32, 60_000, 10)).toEqual([]);
+        await store.inbox.complete(second[0]!.id, 40);
+        expect(ids(await store.inboxQueue.claim(41, 60_000, 10))).toEqual(['p3']);
+      });
+
+      it('prompts after a channel command wait for it, then go together', async () => {
+        await add('config', CHANNEL);
+        await prompt('p1');
+        await prompt('p2');
+        const [config] = await store.inboxQueue.claim(10, 60_000, 10);
+        expect(config?.deliveryId).toBe('config');
+        expect(await store.inboxQueue.claim(11, 60_000, 10)).toEqual([]);
+        await store.inbox.retryLater(config!.id, 500, 'store busy');
+        // Waiting for its retry, the command still holds the prompts behind it.
+        expect(await store.inboxQueue.claim(100, 60_000, 10)).toEqual([]);
+        const [again] = await store.inboxQueue.claim(500, 60_000, 10);
+        expect(again?.deliveryId).toBe('config');
+        await store.inbox.fail(again!.id, 'gave up', 510);
+        expect(ids(await store.inboxQueue.claim(520, 60_000, 10))).toEqual(['p1', 'p2']);
+      });
+
+      it('a prompt waiting for a retry or a lost lease holds back channel commands only', async () => {
+        await prompt('p1', 0);
+        await add('list', CHANNEL, 1);
+        await prompt('p2', 2);
+        const first = await store.inboxQueue.claim(10, 1_000, 10);
+        expect(ids(first)).toEqual(['p1']); // p2 came after `list`, which waits for p1
+        await store.inbox.retryLater(first[0]!.id, 5_000, 'service unavailable');
+        expect(await store.inboxQueue.claim(100, 1_000, 10)).toEqual([]);
+        await prompt('p3', 200);
+        // p3 is behind `list` as well: the channel's order holds until p1 is handled.
+        expect(await store.inboxQueue.claim(300, 1_000, 10)).toEqual([]);
+        const [p1] = await store.inboxQueue.claim(5_000, 1_000, 10);
+        expect(p1?.deliveryId).toBe('p1');
+        // The worker holding p1 crashes: until the lease runs out, `list` waits; after, p1
+        // comes back first.
+        expect(await store.inboxQueue.claim(5_999, 1_000, 10)).toEqual([]);
+        const back = await store.inboxQueue.claim(6_000, 1_000, 10);
+        expect(ids(back)).toEqual(['p1']);
+        await store.inbox.complete(back[0]!.id, 6_100);
+        const list = await store.inboxQueue.claim(6_200, 1_000, 10);
+        expect(ids(list)).toEqual(['list']);
+        await store.inbox.complete(list[0]!.id, 6_300);
+        expect(ids(await store.inboxQueue.claim(6_400, 1_000, 10))).toEqual(['p2', 'p3']);
+      });
+
+      it('other threads keep one item at a time, even beside prompts of their channel', async () => {
+        const T = 'slack:T1:C1:100.1';
+        await prompt('p1');
+        await add('t1', T);
+        await add('t2', T);
+        await prompt('p2');
+        const claimed = await store.inboxQueue.claim(10, 60_000, 10);
+        expect(ids(claimed)).toEqual(['p1', 't1', 'p2']);
+        await store.inbox.complete(byDelivery(claimed, 't1'), 20);
+        expect(ids(await store.inboxQueue.claim(21, 60_000, 10))).toEqual(['t2']);
+      });
+    });
+
     it('skips a corrupt row, marks it failed, and lets its thread continue', async () => {
       await add('a1', A);
       await add('a2', A);

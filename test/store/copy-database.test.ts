@@ -60,6 +60,18 @@ async function fill(store: OpenedStore): Promise<void> {
   await store.inbox.add(sampleTrigger({ deliveryId: 'Ev1' }), 100);
   await store.inbox.add(sampleTrigger({ deliveryId: 'Ev2', threadKey: 'github:octo/repo#7' }), 101);
   await store.inbox.complete(1, 102);
+  // Two slash-command prompts of one channel: each its own lane in the queue (own_lane).
+  for (const deliveryId of ['cmd:p1', 'cmd:p2']) {
+    await store.inbox.add(
+      sampleTrigger({
+        deliveryId,
+        kind: 'slash_command',
+        threadKey: 'slack:T1:C1:',
+        anchorsNewThread: true,
+      }),
+      102,
+    );
+  }
   await store.outbox.enqueue(samplePayload('slack:T1:C1:100.1', 'first'), 103);
   const second = await store.outbox.enqueue(samplePayload('github:octo/repo#7', 'second'), 104);
   await store.outboxQueue.delivered(second, 105);
@@ -89,7 +101,7 @@ describe.skipIf(!server)('migrate --from sqlite:… --to postgres://…', () => 
     expect(run.err).toEqual([]);
     expect(code).toBe(0);
     expect(run.out.join('\n')).toMatch(
-      /copied SQLite at .* to PostgreSQL at .*: threads 2, thread_aliases 1, runs 700, inbox 2, outbox 2, settings 1, run_states 701, start_messages 0, installations 1, installation_teams 1/,
+      /copied SQLite at .* to PostgreSQL at .*: threads 2, thread_aliases 1, runs 700, inbox 4, outbox 2, settings 1, run_states 701, start_messages 0, installations 1, installation_teams 1/,
     );
 
     const target = await openStore({ databaseUrl: schema.url, poolSize: 2 });
@@ -102,7 +114,9 @@ describe.skipIf(!server)('migrate --from sqlite:… --to postgres://…', () => 
         await source.threads.get('slack:T1:C1:100.1'),
       );
       expect(await target.threads.resolve('slack:T1:C1:')).toBe('slack:T1:C1:100.1');
-      expect(await target.inbox.get(2)).toEqual(await source.inbox.get(2));
+      for (const id of [2, 3, 4]) {
+        expect(await target.inbox.get(id)).toEqual(await source.inbox.get(id));
+      }
       expect(await target.outboxQueue.list()).toEqual(await source.outboxQueue.list());
       expect(await target.settings.list('slack:T1:C1')).toEqual(
         await source.settings.list('slack:T1:C1'),
@@ -114,12 +128,13 @@ describe.skipIf(!server)('migrate --from sqlite:… --to postgres://…', () => 
         await source.operator?.stateHistory('run-2'),
       );
       expect(await target.operator?.stateHistory('run-2')).toHaveLength(2);
-      // The id sequences moved past the copied rows; the pending work is claimable there.
+      // The id sequences moved past the copied rows; the pending work is claimable there, the
+      // two prompts side by side (had their lanes been lost, the second would wait).
       expect(
         await target.inbox.add(sampleTrigger({ deliveryId: 'Ev3', threadKey: 'x' }), 200),
       ).toBe(true);
       expect((await target.inboxQueue.claim(300, 1_000, 10)).map((i) => i.id).sort()).toEqual([
-        2, 3,
+        2, 3, 4, 5,
       ]);
       expect(await target.outbox.enqueue(samplePayload('y'), 201)).toBe(3);
       // A delivery id already handled stays a duplicate after the move.

@@ -75,6 +75,7 @@ describe('openStore', () => {
       { name: '005-run-states' },
       { name: '006-slack-installations' },
       { name: '007-runs-earlier-run-time' },
+      { name: '008-inbox-own-lane' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'inbox',

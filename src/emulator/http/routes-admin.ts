@@ -21,6 +21,7 @@ const FaultsBody = z.strictObject({
   dropNext: count.optional(),
   dropAfterProcessing: z.boolean().optional(),
   latencyMs: z.number().min(0).max(600_000).optional(),
+  atCapacityNext: count.optional(),
   clear: z.boolean().optional(),
 });
 const StateBody = z.strictObject({ state: z.string().min(1) });
@@ -100,6 +101,7 @@ export function adminRoutes({ core, faults, requests, startedAt }: AdminDeps): R
           });
         }
         if (b.latencyMs !== undefined) faults.setLatency(b.latencyMs);
+        if (b.atCapacityNext !== undefined) faults.atCapacityNext(b.atCapacityNext);
         return { status: 200, json: faults.snapshot() };
       },
     },

@@ -16,12 +16,19 @@ export function findRun(core: EmulatorCore, runId: string | undefined): EmuRun {
   return run;
 }
 
-export function runRoutes(core: EmulatorCore): Route[] {
+/** Whether the next created run is accepted by a full service (the faults' count). */
+export interface CapacityModel {
+  takeAtCapacity(): boolean;
+}
+
+export function runRoutes(core: EmulatorCore, capacity: CapacityModel): Route[] {
   const create = (req: RouteRequest) => {
     const run = core.createRun(validateCreateRequest(req.body));
+    // A full service still takes the run (it waits in QUEUED) and says so.
+    const atCapacity = capacity.takeAtCapacity();
     return {
       status: 200,
-      json: { run_id: run.runId, state: run.state, task_id: run.runId, at_capacity: false },
+      json: { run_id: run.runId, state: run.state, task_id: run.runId, at_capacity: atCapacity },
     };
   };
   return [

@@ -1,6 +1,7 @@
 /**
  * Injected faults for contract requests: answer with an error status, destroy the socket,
- * or add latency. Rules are consumed in the order they were added.
+ * or add latency. Rules are consumed in the order they were added. Apart from them, a count
+ * of created runs that answer `at_capacity: true` (a full service that still took the run).
  */
 import { EmulatorProblem, codeForStatus } from '../http/problem.js';
 import type { DropOptions, FailOptions, FaultControls, FaultSnapshot } from './types.js';
@@ -12,6 +13,8 @@ export interface Faults extends FaultControls {
   /** The fault for a request to `route`, consuming one use of the first matching rule. */
   take(route: string): FaultDecision | undefined;
   latencyMs(): number;
+  /** Whether the run being created answers `at_capacity: true` (consumes one use). */
+  takeAtCapacity(): boolean;
 }
 
 interface Rule {
@@ -33,6 +36,7 @@ function checkCount(n: number): void {
 export function createFaults(): Faults {
   let rules: Rule[] = [];
   let latency = 0;
+  let atCapacity = 0;
 
   function toProblem(rule: Rule): EmulatorProblem {
     const status = rule.status ?? 500;
@@ -62,14 +66,28 @@ export function createFaults(): Faults {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`latency must be >= 0, got ${ms}`);
       latency = ms;
     },
+    atCapacityNext(n: number) {
+      checkCount(n);
+      atCapacity += n;
+    },
     clear() {
       rules = [];
       latency = 0;
+      atCapacity = 0;
     },
     snapshot(): FaultSnapshot {
-      return { latencyMs: latency, rules: rules.map((r) => ({ ...r })) };
+      return {
+        latencyMs: latency,
+        atCapacityNext: atCapacity,
+        rules: rules.map((r) => ({ ...r })),
+      };
     },
     latencyMs: () => latency,
+    takeAtCapacity() {
+      if (atCapacity === 0) return false;
+      atCapacity -= 1;
+      return true;
+    },
     take(route) {
       const rule = rules.find(
         (r) => r.remaining > 0 && (r.route === undefined || r.route === route),

@@ -122,12 +122,19 @@ export interface FaultControls {
   dropNext(n: number, opts?: DropOptions): void;
   /** Delay every contract request by `ms` (real time). */
   setLatency(ms: number): void;
+  /**
+   * The next `n` runs created answer `at_capacity: true`: the service took the run, but it is
+   * full, so the run waits in QUEUED behind others (the answer is 200 all the same).
+   */
+  atCapacityNext(n: number): void;
   clear(): void;
   snapshot(): FaultSnapshot;
 }
 
 export interface FaultSnapshot {
   latencyMs: number;
+  /** How many of the next created runs still answer `at_capacity: true`. */
+  atCapacityNext: number;
   rules: {
     kind: 'fail' | 'drop';
     remaining: number;

@@ -11,6 +11,7 @@ import { startMessagesMigration } from './004-start-messages.js';
 import { runStatesMigration } from './005-run-states.js';
 import { slackInstallationsMigration } from './006-slack-installations.js';
 import { runsEarlierRunTimeMigration } from './007-runs-earlier-run-time.js';
+import { inboxOwnLaneMigration } from './008-inbox-own-lane.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
   return {
@@ -23,6 +24,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
         '005-run-states': runStatesMigration(kind),
         '006-slack-installations': slackInstallationsMigration(),
         '007-runs-earlier-run-time': runsEarlierRunTimeMigration(),
+        '008-inbox-own-lane': inboxOwnLaneMigration(),
       }),
   };
 }

@@ -21,6 +21,7 @@ export function createInboxRepo(ctx: RepoContext): StoreTx['inbox'] {
           next_attempt_at: now,
           lease_until: null,
           wait_notice_sent: 0,
+          own_lane: trigger.anchorsNewThread ? 1 : 0,
           last_error: null,
           created_at: now,
           updated_at: now,
@@ -85,6 +86,11 @@ export function createInboxQueue(ctx: RepoContext): Store['inboxQueue'] {
       // Per thread only the oldest open item is a candidate, and only when it is pending
       // and due, or claimed by a worker whose lease ran out (crash recovery). One UPDATE
       // statement, so two claimers can never both take an item.
+      // An own-lane item (a prompt that starts its own thread, queued under its channel's
+      // key) waits only behind the key's other items, never behind another own-lane item;
+      // every other item waits behind everything older of its key, own-lane items included
+      // (`/agent status` after a prompt finds the run that prompt started). Both rules are a
+      // filter on the same (thread_key, id) index range: the access path is unchanged.
       const heads = () =>
         db
           .selectFrom('inbox as h')
@@ -96,7 +102,8 @@ export function createInboxQueue(ctx: RepoContext): Store['inboxQueue'] {
                   .select('o.id')
                   .whereRef('o.thread_key', '=', 'h.thread_key')
                   .where('o.status', 'in', OPEN)
-                  .whereRef('o.id', '<', 'h.id'),
+                  .whereRef('o.id', '<', 'h.id')
+                  .where((eb) => eb.or([eb('h.own_lane', '=', 0), eb('o.own_lane', '=', 0)])),
               ),
             ),
           )
@@ -107,7 +114,8 @@ export function createInboxQueue(ctx: RepoContext): Store['inboxQueue'] {
                   .select('l.id')
                   .whereRef('l.thread_key', '=', 'h.thread_key')
                   .where('l.status', '=', 'processing')
-                  .where('l.lease_until', '>', now),
+                  .where('l.lease_until', '>', now)
+                  .where((eb) => eb.or([eb('h.own_lane', '=', 0), eb('l.own_lane', '=', 0)])),
               ),
             ),
           )

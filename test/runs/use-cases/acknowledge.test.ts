@@ -2,12 +2,13 @@
  * Acknowledge at pickup: 👀 and the "Starting…" status message reach the platform before the
  * service sees the create call (the service sits behind a gate that holds the call), the same
  * message is then edited to the run, a retried attempt acknowledges nothing twice, and a 429
- * holds back the whole inbox.
+ * or an `at_capacity` create holds back the whole inbox.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentClient } from '../../../src/agent/index.js';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
 import type { Trigger } from '../../../src/core/trigger.js';
+import { AT_CAPACITY_PAUSE_MS } from '../../../src/runs/use-cases/start-run.js';
 import { startGate, type Gate } from '../../reliability/gate-proxy.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import {
@@ -150,5 +151,43 @@ describe('acknowledging a new run at pickup', () => {
     await env.engine.sink.accept(slackMention({ text: 'second, must wait' }));
     expect(await env.engine.inbox.runOnce()).toBe(0);
     expect(env.emulator.requests.get('POST /agent/run')).toBe(1);
+  });
+
+  it('an at_capacity create: the run is recorded and shown; the inbox waits out the pause', async () => {
+    // The relay's clock stands still unless moved: the pause ends exactly when it says.
+    let now = Date.now();
+    const clock = { now: () => now };
+    env = await startTestEnv({ deps: { clock } });
+    env.emulator.faults.atCapacityNext(1);
+    const first = slackMention({ text: 'accepted by a full service' });
+    await env.store.inbox.add(first, now);
+    expect(await env.engine.inbox.runOnce()).toBe(1);
+    await flushOutbox(env);
+
+    // Accepted though the service is full: recorded and shown like any new run.
+    expect(env.emulator.runs.count()).toBe(1);
+    const runId = env.emulator.runs.all()[0]!.run_id;
+    const record = await env.store.runs.get(runId);
+    expect(record).toMatchObject({ runId, state: 'QUEUED', tracked: true });
+    expect(record?.statusMessage).toEqual(env.slack.posts[0]!.ref);
+    expect(env.slack.historyOf(env.slack.posts[0]!.ref).at(-1)).toMatchObject({
+      type: 'run_status',
+      run: { runId },
+    });
+
+    // Another thread's trigger waits until the pause has passed, not a millisecond less.
+    const pausedAt = now;
+    await env.store.inbox.add(slackMention({ text: 'second, must wait' }), now);
+    expect(await env.engine.inbox.runOnce()).toBe(0);
+    now = pausedAt + AT_CAPACITY_PAUSE_MS - 1;
+    expect(await env.engine.inbox.runOnce()).toBe(0);
+    expect(env.emulator.requests.get('POST /agent/run')).toBe(1);
+    now = pausedAt + AT_CAPACITY_PAUSE_MS;
+    expect(await env.engine.inbox.runOnce()).toBe(1);
+    expect(env.emulator.runs.count()).toBe(2);
+    // That create answered at_capacity: false: no new pause.
+    await env.store.inbox.add(slackMention({ text: 'third, goes at once' }), now);
+    expect(await env.engine.inbox.runOnce()).toBe(1);
+    expect(env.emulator.runs.count()).toBe(3);
   });
 });

@@ -1,0 +1,98 @@
+/**
+ * Slash-command prompts in one channel are handled side by side: each starts a thread of its
+ * own, so a slow create call for one (held here at a gate in front of the service) does not
+ * hold back the next one's "Starting…". A channel command typed after them (`/agent status`)
+ * still waits for them, so it finds the runs they started.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgentClient } from '../../../src/agent/index.js';
+import type { MessageModel } from '../../../src/core/message/message-model.js';
+import type { Trigger } from '../../../src/core/trigger.js';
+import { startGate, type Gate } from '../../reliability/gate-proxy.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+import { nextDeliveryId, startTestEnv, type TestEnv } from '../fixtures.js';
+
+const CHANNEL = 'slack:T1:C1:';
+
+let env: TestEnv | undefined;
+let gate: Gate | undefined;
+afterEach(async () => {
+  await env?.close();
+  await gate?.close();
+  env = undefined;
+  gate = undefined;
+});
+
+/** `/agent <text>` in channel C1, as the Slack ingress builds it (to-trigger-interactive.ts). */
+function slash(text: string, user: string, prompt: boolean): Trigger {
+  return {
+    platform: 'slack',
+    kind: 'slash_command',
+    threadKey: CHANNEL,
+    actor: { id: user },
+    text,
+    addressed: true,
+    context: {},
+    deliveryId: nextDeliveryId('cmd:'),
+    receivedAt: new Date().toISOString(),
+    settingsScope: 'slack:T1:C1',
+    ...(prompt ? { anchorsNewThread: true } : { replyPrivatelyTo: user }),
+  };
+}
+
+function isStarting(m: MessageModel): boolean {
+  return m.type === 'run_status' && m.run.state.label === 'Starting…';
+}
+
+describe('slash-command prompts in one channel', () => {
+  it('both show "Starting…" while the first create is held; `status` waits for them', async () => {
+    env = await startTestEnv();
+    gate = await startGate(env.emulator.baseUrl);
+    const agent = createAgentClient({
+      baseUrl: gate.url,
+      apiKey: env.emulator.apiKey,
+      maxRetries: 0,
+      timeoutMs: 10_000,
+    });
+    const engine = env.makeEngine(env.store, { agent });
+    const slack = env.slack;
+    gate.freeze();
+    engine.start();
+
+    await engine.sink.accept(slash('first task', 'U1', true));
+    await waitUntil(() => gate!.held() === 1, { message: "the first prompt's create is held" });
+    await engine.sink.accept(slash('second task', 'U2', true));
+
+    // The first create is still unanswered, and the second prompt got going all the same.
+    await waitUntil(() => gate!.held() === 2, { message: "the second prompt's create is held" });
+    await waitUntil(() => slack.posts.filter((p) => isStarting(p.message)).length === 2, {
+      message: 'two "Starting…" messages, each its own thread',
+    });
+    const starting = slack.posts.filter((p) => isStarting(p.message));
+    expect(starting.map((p) => p.to.threadKey)).toEqual([CHANNEL, CHANNEL]);
+    expect(new Set(starting.map((p) => p.ref.threadKey)).size).toBe(2);
+    expect(env.emulator.runs.count()).toBe(0);
+
+    // A channel command typed now waits for both prompts (one per pass of the worker, which
+    // polls every 20 ms: a few passes go by before the gate opens).
+    const status = slash('status', 'U1', false);
+    await engine.sink.accept(status);
+    await waitUntil(async () => (await env!.store.inboxQueue.depth()) === 3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const { triggers } = await env.store.operator!.threadItems([CHANNEL], 10);
+    expect(triggers.find((t) => t.deliveryId === status.deliveryId)?.status).toBe('pending');
+    expect(gate.held()).toBe(2);
+
+    gate.thaw();
+    await waitUntil(() => env!.emulator.runs.count() === 2, { message: 'both runs created' });
+    const answer = await waitUntil(
+      () => slack.posts.find((p) => p.to.privateTo === 'U1' && p.message.type !== 'run_status'),
+      { message: 'the status answer' },
+    );
+    // It found the run the asker's prompt started.
+    const mine = env.emulator.runs.all().find((r) => r.prompt.includes('first task'));
+    expect(mine).toBeDefined();
+    expect(answer.message).toMatchObject({ type: 'run_brief', run: { runId: mine!.run_id } });
+    await engine.stop();
+  });
+});
