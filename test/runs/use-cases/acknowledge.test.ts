@@ -5,11 +5,11 @@
  * or an `at_capacity` create holds back the whole inbox.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentClient } from '../../../src/agent/index.js';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
 import type { Trigger } from '../../../src/core/trigger.js';
 import { AT_CAPACITY_PAUSE_MS } from '../../../src/runs/use-cases/start-run.js';
-import { startGate, type Gate } from '../../reliability/gate-proxy.js';
+import type { Gate } from '../../reliability/gate-proxy.js';
+import { startGatedEngine } from '../gated-service.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import {
   flushOutbox,
@@ -47,16 +47,10 @@ describe('acknowledging a new run at pickup', () => {
   for (const [name, makeTrigger, platformOf] of cases) {
     it(`${name}: 👀 and "Starting…" (naming the settings) before the service sees the create`, async () => {
       env = await startTestEnv();
-      gate = await startGate(env.emulator.baseUrl);
-      const agent = createAgentClient({
-        baseUrl: gate.url,
-        apiKey: env.emulator.apiKey,
-        maxRetries: 0,
-        timeoutMs: 10_000,
-      });
-      const engine = env.makeEngine(env.store, { agent });
+      const gated = await startGatedEngine(env);
+      gate = gated.gate;
+      const engine = gated.engine;
       const platform = platformOf(env);
-      gate.freeze();
       engine.start();
       const trigger = makeTrigger();
       await engine.sink.accept(trigger);

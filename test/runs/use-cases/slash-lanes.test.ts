@@ -5,10 +5,10 @@
  * still waits for them, so it finds the runs they started.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentClient } from '../../../src/agent/index.js';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
 import type { Trigger } from '../../../src/core/trigger.js';
-import { startGate, type Gate } from '../../reliability/gate-proxy.js';
+import type { Gate } from '../../reliability/gate-proxy.js';
+import { startGatedEngine } from '../gated-service.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { nextDeliveryId, startTestEnv, type TestEnv } from '../fixtures.js';
 
@@ -47,16 +47,10 @@ function isStarting(m: MessageModel): boolean {
 describe('slash-command prompts in one channel', () => {
   it('both show "Starting…" while the first create is held; `status` waits for them', async () => {
     env = await startTestEnv();
-    gate = await startGate(env.emulator.baseUrl);
-    const agent = createAgentClient({
-      baseUrl: gate.url,
-      apiKey: env.emulator.apiKey,
-      maxRetries: 0,
-      timeoutMs: 10_000,
-    });
-    const engine = env.makeEngine(env.store, { agent });
+    const gated = await startGatedEngine(env);
+    gate = gated.gate;
+    const engine = gated.engine;
     const slack = env.slack;
-    gate.freeze();
     engine.start();
 
     await engine.sink.accept(slash('first task', 'U1', true));
