@@ -107,7 +107,9 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
 /** `key=value` as text, in a style chosen by `seed` (bare, quoted, upper-case key). */
 function pair(key: string, value: string, seed: number): string {
   const k = seed % 3 === 0 ? key.toUpperCase() : key;
-  const needsQuotes = /[\s,\]]/.test(value) || value === '' || /^["'“‘]/.test(value);
+  // A bare `-` unsets a `config` default (`key=-`): as text it is written quoted.
+  const needsQuotes =
+    /[\s,\]]/.test(value) || value === '' || value === '-' || /^["'“‘]/.test(value);
   if (!needsQuotes && seed % 2 === 0) return `${k}=${value}`;
   const [open, close] = seed % 5 === 0 ? ['“', '”'] : seed % 7 === 0 ? ["'", "'"] : ['"', '"'];
   return `${k}=${open}${value}${close}`;
