@@ -107,7 +107,11 @@ export function describeOutboxContract(createHarness: HarnessFactory): void {
       await store.outboxQueue.park(ids[1]!, 'refused', 210);
       await store.outboxQueue.delivered(ids[2]!, 900); // after the cutoff
       // n4 stays pending (claimed)
-      expect(await store.pruneFinished!(500, 10)).toEqual({ inbox: 0, outbox: 2 });
+      expect(await store.pruneFinished!(500, 10)).toEqual({
+        inbox: 0,
+        outbox: 2,
+        startMessages: 0,
+      });
       const left = await store.outboxQueue.list();
       expect(left.map((i) => i.id).sort()).toEqual([ids[2], ids[3]].sort());
     });

@@ -27,6 +27,25 @@ export function describeStartMessagesContract(createHarness: HarnessFactory): vo
       expect((await store.startMessages.get('slack:Ev1'))?.message).toEqual(ref);
     });
 
+    it('records made before the cutoff are pruned, a batch at a time; newer ones stay', async () => {
+      for (const [id, at] of [
+        ['slack:Old1', 100],
+        ['slack:Old2', 200],
+        ['slack:Old3', 300],
+        ['slack:New1', 600],
+      ] as const) {
+        await store.startMessages.open(id, 'slack:T1:C1:', at);
+      }
+      // At least three records qualify: a batch of two takes two.
+      expect(await store.pruneFinished!(500, 2)).toMatchObject({ startMessages: 2 });
+      let more = 1;
+      while (more > 0) more = (await store.pruneFinished!(500, 2)).startMessages;
+      for (const id of ['slack:Old1', 'slack:Old2', 'slack:Old3']) {
+        expect(await store.startMessages.get(id)).toBeUndefined();
+      }
+      expect(await store.startMessages.get('slack:New1')).toBeDefined();
+    });
+
     it('a rolled-back transaction leaves no row (so the acknowledgement is queued again)', async () => {
       await expect(
         store.transaction(async (tx) => {

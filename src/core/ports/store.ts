@@ -231,10 +231,13 @@ export interface Store extends StoreTx {
   releaseLeases?(now: number): Promise<{ inbox: number; outbox: number }>;
   /**
    * Delete up to `limit` finished inbox items (done, failed) and as many finished
-   * notifications (delivered, parked) last touched before `before`. Pending and claimed work
-   * is never touched.
+   * notifications (delivered, parked) last touched before `before`, and as many records of
+   * "Starting…" messages made before `before`. Pending and claimed work is never touched.
    */
-  pruneFinished?(before: number, limit: number): Promise<{ inbox: number; outbox: number }>;
+  pruneFinished?(
+    before: number,
+    limit: number,
+  ): Promise<{ inbox: number; outbox: number; startMessages: number }>;
   /**
    * Run `fn`'s store calls under a deadline: after `ms` it rejects with a retryable `busy`
    * error, and none of its statements starts later (so nothing lands after the caller was

@@ -1,6 +1,7 @@
 /**
  * Retention: every so often, delete the inbox items and notifications that finished more than
- * `keepMs` ago (store.pruneFinished), a batch at a time, never during a burst of requests.
+ * `keepMs` ago, and the records of "Starting…" messages as old (store.pruneFinished), a batch
+ * at a time, never during a burst of requests.
  */
 import type { Clock, Logger, Store } from '../../core/ports/index.js';
 
@@ -20,7 +21,7 @@ export interface RetentionDeps {
 
 export interface Retention {
   /** Prune what is due now; resolves with the rows deleted. */
-  runOnce(): Promise<{ inbox: number; outbox: number }>;
+  runOnce(): Promise<{ inbox: number; outbox: number; startMessages: number }>;
   start(): void;
   /** Stop the timer and wait for a prune in progress. */
   stop(): Promise<void>;
@@ -36,8 +37,8 @@ export function createRetention(deps: RetentionDeps): Retention {
   let running: Promise<unknown> | undefined;
   let stopped = false;
 
-  async function runOnce(): Promise<{ inbox: number; outbox: number }> {
-    const total = { inbox: 0, outbox: 0 };
+  async function runOnce(): Promise<{ inbox: number; outbox: number; startMessages: number }> {
+    const total = { inbox: 0, outbox: 0, startMessages: 0 };
     const prune = deps.store.pruneFinished?.bind(deps.store);
     if (!prune) return total;
     const before = deps.clock.now() - deps.keepMs;
@@ -45,10 +46,11 @@ export function createRetention(deps: RetentionDeps): Retention {
       const deleted = await prune(before, batch);
       total.inbox += deleted.inbox;
       total.outbox += deleted.outbox;
-      if (deleted.inbox < batch && deleted.outbox < batch) break;
+      total.startMessages += deleted.startMessages;
+      if (deleted.inbox < batch && deleted.outbox < batch && deleted.startMessages < batch) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (total.inbox + total.outbox > 0) {
+    if (total.inbox + total.outbox + total.startMessages > 0) {
       logger.info({ ...total, keptMs: deps.keepMs }, 'deleted finished triggers and notifications');
     }
     return total;

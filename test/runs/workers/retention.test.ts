@@ -1,6 +1,7 @@
 /**
  * Retention (src/runs/retention.ts) against a real SQLite store: finished triggers and
- * notifications older than the window are deleted in batches; nothing while a burst is on.
+ * notifications, and records of "Starting…" messages, older than the window are deleted in
+ * batches; nothing while a burst is on.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { OpenedStore } from '../../../src/store/index.js';
@@ -28,6 +29,7 @@ async function finished(n: number, at: number, tag: string): Promise<void> {
     const key = `slack:T1:C1:${tag}${i}.1`;
     await store.inbox.add(sampleTrigger({ deliveryId: `${tag}-${i}`, threadKey: key }), at);
     await store.outbox.enqueue(samplePayload(key, tag), at);
+    await store.startMessages.open(`slack:${tag}-${i}`, key, at);
   }
   for (const item of await store.inboxQueue.claim(at, 60_000, n)) {
     await store.inbox.complete(item.id, at);
@@ -43,8 +45,10 @@ it('deletes what finished before the window, in batches, and logs the count', as
   const logger = createRecordingLogger();
   const retention = createRetention({ store, clock, logger, keepMs: 7 * DAY, batch: 2 });
   now = 8 * DAY;
-  expect(await retention.runOnce()).toEqual({ inbox: 5, outbox: 5 });
-  expect(await retention.runOnce()).toEqual({ inbox: 0, outbox: 0 });
+  expect(await retention.runOnce()).toEqual({ inbox: 5, outbox: 5, startMessages: 5 });
+  expect(await retention.runOnce()).toEqual({ inbox: 0, outbox: 0, startMessages: 0 });
+  expect(await store.startMessages.get('slack:old-0')).toBeUndefined();
+  expect(await store.startMessages.get('slack:recent-0')).toBeDefined();
   expect((await store.outboxQueue.list()).map((i) => i.threadKey)).toEqual([
     'slack:T1:C1:recent0.1',
     'slack:T1:C1:recent1.1',
@@ -63,9 +67,9 @@ it('waits while a burst of requests is on', async () => {
     busy: () => busy,
   });
   now = 2 * DAY;
-  expect(await retention.runOnce()).toEqual({ inbox: 0, outbox: 0 });
+  expect(await retention.runOnce()).toEqual({ inbox: 0, outbox: 0, startMessages: 0 });
   busy = false;
-  expect(await retention.runOnce()).toEqual({ inbox: 3, outbox: 3 });
+  expect(await retention.runOnce()).toEqual({ inbox: 3, outbox: 3, startMessages: 3 });
 });
 
 it('runs on its timer until stopped', async () => {
