@@ -135,6 +135,19 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
       expect(again[0]?.attempts).toBe(0);
     });
 
+    it('a renewed claim stays taken past its first lease; a finished one is not renewed', async () => {
+      await add('a1', A);
+      const [claimed] = await store.inboxQueue.claim(1_000, 5_000, 10);
+      expect(await store.inboxQueue.renew(claimed!.id, 12_000, 4_000)).toBe(true);
+      // Past the first lease (6,000) the item is still in hand.
+      expect(await store.inboxQueue.claim(8_000, 5_000, 10)).toEqual([]);
+      // A holder that stopped renewing has crashed: the item comes back after the renewed lease.
+      expect(ids(await store.inboxQueue.claim(12_000, 5_000, 10))).toEqual(['a1']);
+      await store.inbox.complete(claimed!.id, 13_000);
+      expect(await store.inboxQueue.renew(claimed!.id, 30_000, 14_000)).toBe(false);
+      expect((await store.inbox.get(claimed!.id))?.status).toBe('done');
+    });
+
     it('survives a restart mid-claim: the lease is stored, not held in memory', async () => {
       await add('a1', A);
       await store.inboxQueue.claim(1_000, 5_000, 10);

@@ -251,6 +251,11 @@ export interface Store extends StoreTx {
      * claim is a lease: a crashed process's items come back after `leaseMs`.
      */
     claim(now: number, leaseMs: number, limit: number): Promise<InboxItem[]>;
+    /**
+     * Extend the lease of a claimed trigger that is still being handled (a slow create must
+     * not let another worker take it again). False when it is no longer claimed.
+     */
+    renew(id: number, leaseUntil: number, now: number): Promise<boolean>;
     /** Pending + processing rows (for /metrics and drain). */
     depth(): Promise<number>;
   };

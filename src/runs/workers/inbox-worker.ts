@@ -1,6 +1,8 @@
 /**
  * The inbox worker: claims due triggers (one per thread at a time, as a lease that survives
- * a crash) and hands each to the trigger handler, several threads concurrently.
+ * a crash) and hands each to the trigger handler, several threads concurrently. While a
+ * trigger is being handled its lease is renewed (every third of it), so a handler that waits
+ * longer than the lease on a slow service is not taken for a crashed one.
  */
 import type { Clock, InboxItem, Logger, Store } from '../../core/ports/index.js';
 import { createPump, type Pump } from './pump.js';
@@ -19,9 +21,30 @@ export interface InboxWorkerDeps {
   options: { leaseMs: number; concurrency: number; pollMs: number; drainMs: number };
 }
 
+/** Renew a claim this often: a third of the lease, so two renewals may fail before it ends. */
+export function renewEveryMs(leaseMs: number): number {
+  return Math.max(100, Math.floor(leaseMs / 3));
+}
+
 export function createInboxWorker(deps: InboxWorkerDeps): InboxWorker {
   const { store, clock, options } = deps;
   const logger = deps.logger.child({ component: 'inbox' });
+
+  async function handleRenewing(item: InboxItem): Promise<void> {
+    const timer = setInterval(() => {
+      const now = clock.now();
+      store.inboxQueue.renew(item.id, now + options.leaseMs, now).catch((err: unknown) => {
+        logger.warn({ err, inboxId: item.id }, 'could not renew the claim of a trigger in hand');
+      });
+    }, renewEveryMs(options.leaseMs));
+    timer.unref();
+    try {
+      await deps.handle(item);
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
   return createPump({
     name: 'inbox',
     logger,
@@ -31,7 +54,7 @@ export function createInboxWorker(deps: InboxWorkerDeps): InboxWorker {
     // The depth gauge is read at scrape time (main.ts); counting every open row after each
     // claim would cost the busy loop as much as the claim itself at a backlog of thousands.
     claim: (limit) => store.inboxQueue.claim(clock.now(), options.leaseMs, limit),
-    process: (item) => deps.handle(item),
+    process: (item) => handleRenewing(item),
     ...(deps.holdMs ? { holdMs: deps.holdMs } : {}),
     ...(deps.priority ? { priority: deps.priority } : {}),
   });

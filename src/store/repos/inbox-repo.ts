@@ -171,6 +171,17 @@ export function createInboxQueue(ctx: RepoContext): Store['inboxQueue'] {
       return items;
     },
 
+    async renew(id, leaseUntil, now) {
+      const result = await ctx
+        .db()
+        .updateTable('inbox')
+        .set({ lease_until: leaseUntil, updated_at: now })
+        .where('id', '=', id)
+        .where('status', '=', 'processing')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
     async depth() {
       const row = await ctx
         .db()

@@ -52,6 +52,21 @@ describe('inbox worker', () => {
     expect(maxInFlight).toBeLessThanOrEqual(3);
   });
 
+  it('renews the claim of a trigger whose create takes longer than the lease', async () => {
+    const leaseMs = 300;
+    env.emulator.faults.setLatency(6 * leaseMs);
+    const engine = env.makeEngine(env.store, { options: { ...TEST_OPTIONS, leaseMs } });
+    await engine.sink.accept(slackMention({ text: 'a slow create' }));
+    engine.inbox.start();
+    await waitUntil(() => env.emulator.requests.total() > 0, { timeoutMs: 2_000 });
+    // Another worker (a second replica) looks well past the first lease: nothing to take.
+    await new Promise((resolve) => setTimeout(resolve, 3 * leaseMs));
+    expect(await env.store.inboxQueue.claim(Date.now(), leaseMs, 10)).toEqual([]);
+    await waitUntil(() => env.emulator.runs.count() === 1, { timeoutMs: 5_000 });
+    await engine.inbox.stop();
+    expect(env.emulator.requests.get('POST /agent/run')).toBe(1);
+  });
+
   it('stop() lets the in-flight item finish', async () => {
     env.emulator.faults.setLatency(150);
     await env.engine.sink.accept(slackMention({ text: 'finish me' }));
