@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { ConfigVariable } from './variables.js';
+import { flag, httpUrl, idList, wholeNumber } from './value-schemas.js';
 import type { ConfigIssue } from './rules.js';
 import type { Env } from './schema.js';
 import type { ConsoleConfig } from './types.js';
@@ -76,40 +77,16 @@ export const CONSOLE_VARIABLES: readonly ConfigVariable[] = [
   },
 ];
 
-const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
-const flag = z
-  .string()
-  .transform((s) => s.toLowerCase())
-  .pipe(
-    z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], { message: 'must be 1 or 0' }),
-  )
-  .transform((s) => ['1', 'true', 'yes', 'on'].includes(s));
-const list = (what: string, pattern: RegExp) =>
-  z
-    .string()
-    .transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.string().regex(pattern, `must be comma-separated ${what}`)));
-
 export const CONSOLE_ENV_SHAPE = {
   CONSOLE_ENABLED: flag.optional(),
   CONSOLE_PUBLIC_URL: httpUrl.optional(),
   CONSOLE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  CONSOLE_SESSION_HOURS: z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().min(1, 'must be at least 1').max(720, 'must be at most 720'))
-    .default(12),
+  CONSOLE_SESSION_HOURS: wholeNumber(1, 720).default(12),
   CONSOLE_ADMIN_LINK: flag.optional(),
-  CONSOLE_SLACK_TEAMS: list('Slack team ids (T0123…)', /^[A-Z0-9]{2,}$/).default([]),
-  CONSOLE_SLACK_USERS: list('Slack user ids (U0123…)', /^[A-Z0-9]{2,}$/).default([]),
-  CONSOLE_GITHUB_ORGS: list('GitHub organizations', /^[A-Za-z0-9-]{1,39}$/).default([]),
-  CONSOLE_GITHUB_USERS: list('GitHub logins', /^[A-Za-z0-9-]{1,39}$/).default([]),
+  CONSOLE_SLACK_TEAMS: idList('Slack team ids (T0123…)', /^[A-Z0-9]{2,}$/).default([]),
+  CONSOLE_SLACK_USERS: idList('Slack user ids (U0123…)', /^[A-Z0-9]{2,}$/).default([]),
+  CONSOLE_GITHUB_ORGS: idList('GitHub organizations', /^[A-Za-z0-9-]{1,39}$/).default([]),
+  CONSOLE_GITHUB_USERS: idList('GitHub logins', /^[A-Za-z0-9-]{1,39}$/).default([]),
   GITHUB_CLIENT_ID: z.string().optional(),
   GITHUB_CLIENT_SECRET: z.string().optional(),
   CONSOLE_SLACK_URL: httpUrl.default('https://slack.com'),

@@ -6,33 +6,8 @@ import { z } from 'zod';
 import { DEFAULT_BOT_HANDLE, DEFAULT_COMMAND_WORD } from '../core/command/parse-command.js';
 import { parseDatabaseUrl } from '../store/database-url.js';
 import { CONSOLE_ENV_SHAPE } from './console-variables.js';
+import { flag, httpUrl, idList, wholeNumber } from './value-schemas.js';
 
-const wholeNumber = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
-const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
-const flag = z
-  .string()
-  .transform((s) => s.toLowerCase())
-  .pipe(
-    z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], {
-      message: 'must be 1 or 0 (true/false, yes/no, on/off)',
-    }),
-  )
-  .transform((s) => ['1', 'true', 'yes', 'on'].includes(s));
-const idList = (what: string, pattern: RegExp) =>
-  z
-    .string()
-    .transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.string().regex(pattern, `must be comma-separated ${what}`)));
 const ASSOCIATIONS = [
   'OWNER',
   'MEMBER',
