@@ -9,6 +9,7 @@ import type { RunItem } from '../../src/agent/schemas.js';
 import type { AgentService, RunRecord } from '../../src/core/ports/index.js';
 import { observeRun } from '../../src/runs/tracker/detect-changes.js';
 import { createRunObserver } from '../../src/runs/tracker/observe.js';
+import { emptyCycleStats } from '../../src/runs/tracker/types.js';
 import type { CycleStats } from '../../src/runs/tracker/types.js';
 import type { OpenedStore } from '../../src/store/index.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
@@ -32,20 +33,7 @@ export function endedItem(runId: string, state = 'SUCCEEDED'): RunItem {
 }
 
 export function emptyStats(): CycleStats {
-  return {
-    mode: 'batch',
-    paused: false,
-    tracked: 0,
-    listRequests: 0,
-    detailRequests: 0,
-    changed: 0,
-    notifications: 0,
-    swept: false,
-    listFailed: false,
-    conflicts: 0,
-    standby: false,
-    durationMs: 0,
-  };
+  return emptyCycleStats('batch');
 }
 
 /** The tracker's one-run writer over `store`; it never asks the service (apply only). */

@@ -11,6 +11,7 @@ import type { TrackingIntervals } from './detect-changes.js';
 import { forEachLimit } from '../workers/for-each-limit.js';
 import { createBatchCycle } from './batch-cycle.js';
 import { createRunObserver, RateLimited } from './observe.js';
+import { emptyCycleStats } from './types.js';
 import type { CycleStats, RunObserver, TrackerDeps } from './types.js';
 
 export type { CycleStats, TrackerDeps, TrackerMode } from './types.js';
@@ -127,20 +128,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
 
   async function runCycleNow(): Promise<CycleStats> {
     const startedAt = clock.now();
-    const stats: CycleStats = {
-      mode: options.mode,
-      paused: false,
-      tracked: 0,
-      listRequests: 0,
-      detailRequests: 0,
-      changed: 0,
-      notifications: 0,
-      swept: false,
-      listFailed: false,
-      conflicts: 0,
-      standby: false,
-      durationMs: 0,
-    };
+    const stats = emptyCycleStats(options.mode);
     if (!(await holdLease(startedAt))) {
       stats.standby = true;
       return stats;

@@ -86,6 +86,24 @@ export interface CycleStats {
   durationMs: number;
 }
 
+/** A cycle's counters before it has done anything. */
+export function emptyCycleStats(mode: TrackerMode): CycleStats {
+  return {
+    mode,
+    paused: false,
+    tracked: 0,
+    listRequests: 0,
+    detailRequests: 0,
+    changed: 0,
+    notifications: 0,
+    swept: false,
+    listFailed: false,
+    conflicts: 0,
+    standby: false,
+    durationMs: 0,
+  };
+}
+
 export interface RunObserver {
   /** Write what `item` (the service's view of the run) calls for, in one transaction. */
   apply(runId: string, item: RunItem, stats: CycleStats): Promise<void>;
