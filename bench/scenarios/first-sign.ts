@@ -78,23 +78,37 @@ function delaysFrom(accepted: readonly AcceptedSend[], at: Map<string, number>) 
   return { summary: summarize(delays), delivered };
 }
 
+/**
+ * Slack mentions for this run's fake workspace, after a short warm-up of the process at `url`
+ * (its own delivery ids, apart from the measured ones).
+ */
+async function warmedUp(
+  ctx: ScenarioContext,
+  url: string,
+  urls: { slackBotUserId: string; slackTeamId: string },
+): Promise<ReturnType<typeof createPayloadFactory>> {
+  const s = ctx.settings.firstSign;
+  const factory = createPayloadFactory({
+    mix: 'slack',
+    botUserId: urls.slackBotUserId,
+    teamId: urls.slackTeamId,
+  });
+  await runOpenLoop({
+    url,
+    rate: s.rate,
+    durationMs: s.warmupMs,
+    makeRequest: (i) => factory(500_000 + i),
+  });
+  return factory;
+}
+
 async function floorAck(ctx: ScenarioContext): Promise<Summary> {
   const s = ctx.settings.firstSign;
   const proc = await startFloorProcess(ctx.workDir);
   try {
     await waitFor200(proc, '/readyz');
     const urls = await ctx.backends.rpc.call('start', {});
-    const factory = createPayloadFactory({
-      mix: 'slack',
-      botUserId: urls.slackBotUserId,
-      teamId: urls.slackTeamId,
-    });
-    await runOpenLoop({
-      url: proc.url,
-      rate: s.rate,
-      durationMs: s.warmupMs,
-      makeRequest: (i) => factory(500_000 + i),
-    });
+    const factory = await warmedUp(ctx, proc.url, urls);
     const load = await runOpenLoop({
       url: proc.url,
       rate: s.rate,
@@ -128,17 +142,7 @@ async function onePhase(
   });
   try {
     await waitFor200(proc, '/readyz');
-    const factory = createPayloadFactory({
-      mix: 'slack',
-      botUserId: urls.slackBotUserId,
-      teamId: urls.slackTeamId,
-    });
-    await runOpenLoop({
-      url: proc.url,
-      rate: s.rate,
-      durationMs: s.warmupMs,
-      makeRequest: (i) => factory(500_000 + i),
-    });
+    const factory = await warmedUp(ctx, proc.url, urls);
     await scrapeMetrics(proc.url, SERVICE_METRICS); // resets the event-loop histogram
     const load = await runOpenLoop({
       url: proc.url,
