@@ -49,29 +49,35 @@ export function createPump<T>(deps: {
     return p;
   }
 
-  async function claimFree(): Promise<T[]> {
-    if (inFlight.size >= deps.concurrency) return [];
-    if ((deps.holdMs?.() ?? 0) > 0) return [];
+  /** Claim for the free slots: what was claimed, and whether it filled every slot asked for. */
+  async function claimFree(): Promise<{ items: T[]; full: boolean }> {
+    const none = { items: [], full: false };
+    if (inFlight.size >= deps.concurrency) return none;
+    if ((deps.holdMs?.() ?? 0) > 0) return none;
     await deps.priority?.clear();
     // During a burst, one item at a time: the ingress keeps the event loop.
     const limit = deps.priority?.busy() ? Math.min(1, deps.concurrency) : deps.concurrency;
     const free = limit - inFlight.size;
-    if (free <= 0) return [];
+    if (free <= 0) return none;
     try {
-      return await deps.claim(free);
+      const items = await deps.claim(free);
+      return { items, full: items.length >= free };
     } catch (err) {
       deps.logger.error({ err }, `${deps.name}: claim failed`);
-      return [];
+      return none;
     }
   }
 
   async function run(): Promise<void> {
     while (running) {
-      const items = await claimFree();
+      const { items, full } = await claimFree();
       for (const item of items) launch(item);
       if (!running) break;
-      // Claimed a full batch and still have room? Look again at once; otherwise sleep.
-      if (items.length === 0 || inFlight.size >= deps.concurrency) {
+      // Claimed every slot asked for and still have room? Look again at once. Otherwise
+      // there is nothing more to take now: sleep until woken (new work, a finished item, a
+      // wake that came during the claim) or the poll. Looking again at once after a partial
+      // claim only found nothing, a statement for every item.
+      if (!full || inFlight.size >= deps.concurrency) {
         const hold = deps.holdMs?.() ?? 0;
         await waiter.wait(hold > 0 ? Math.min(hold, Math.max(deps.pollMs, 50)) : deps.pollMs);
       }
@@ -103,7 +109,7 @@ export function createPump<T>(deps: {
       waiter.wake();
     },
     async runOnce() {
-      const items = await claimFree();
+      const { items } = await claimFree();
       await Promise.all(items.map((item) => launch(item)));
       return items.length;
     },
