@@ -79,7 +79,7 @@ export function createEngine(deps: EngineDeps): Engine {
     sleep: deps.sleep ?? realSleep,
     options,
     mayCancel: deps.mayCancel ?? defaultMayCancel(options.slackAllowedUsers),
-    notifyOutbox: () => outbox.wake(),
+    notifyOutbox: (platform) => outbox.wake(platform),
     nudgeTracker: (runId) => tracker.nudge(runId),
     slowDown: (ms) => {
       const until = deps.clock.now() + ms;

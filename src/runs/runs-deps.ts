@@ -99,8 +99,11 @@ export interface RunsDeps {
   sleep: (ms: number) => Promise<void>;
   options: ResolvedEngineOptions;
   mayCancel: MayCancel;
-  /** Tell the outbox that notifications were enqueued. */
-  notifyOutbox: () => void;
+  /**
+   * Tell the outbox that notifications were enqueued: for one platform's threads (only that
+   * platform's lane looks), or, without one, for any.
+   */
+  notifyOutbox: (platform?: Platform) => void;
   /** Tell the tracker to look at a run soon (after a follow-up or cancel). */
   nudgeTracker: (runId: string) => void;
   /**

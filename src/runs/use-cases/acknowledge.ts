@@ -59,7 +59,7 @@ export async function acknowledgeStart(
   });
   if (queued) {
     job.log.debug({}, 'acknowledged: 👀 and "Starting…" queued');
-    deps.notifyOutbox();
+    deps.notifyOutbox(job.trigger.platform);
   }
 }
 

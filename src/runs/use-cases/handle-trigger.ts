@@ -94,7 +94,7 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
       );
     }
   });
-  if (decision.message) deps.notifyOutbox();
+  if (decision.message) deps.notifyOutbox(job.trigger.platform);
 }
 
 export function createTriggerHandler(deps: RunsDeps): (item: InboxItem) => Promise<void> {
@@ -117,6 +117,6 @@ export function createTriggerHandler(deps: RunsDeps): (item: InboxItem) => Promi
       return;
     }
     for (const after of job.afterCommit) after();
-    deps.notifyOutbox();
+    deps.notifyOutbox(job.trigger.platform);
   };
 }

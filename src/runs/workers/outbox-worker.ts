@@ -42,7 +42,13 @@ export interface OutboxWorkerDeps {
   };
 }
 
-export type OutboxWorker = Pump;
+export interface OutboxWorker extends Pump {
+  /**
+   * Look for work now: in one platform's lane (its notifications were just queued; the
+   * other lane's claim would find nothing and cost a write), or in every lane.
+   */
+  wake(platform?: Platform): void;
+}
 
 class ParkNow extends RelayError<'park_now'> {
   override readonly name = 'ParkNow';
@@ -62,6 +68,8 @@ const CLOCK_SKEW_MS = 60_000;
 export function notificationKey(item: Pick<OutboxItem, 'id' | 'createdAt'>): string {
   return `${item.id}.${item.createdAt}`;
 }
+
+const PLATFORMS = ['slack', 'github'] as const satisfies readonly Platform[];
 
 export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   const { store, clock, logger, metrics, options } = deps;
@@ -219,7 +227,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
 
   // One lane per platform: GitHub spaces its writes a second apart, and a Slack reply must
   // not wait behind a queue of GitHub edits (nor the other way round).
-  const lanes = (['slack', 'github'] as const).map((platform) =>
+  const lanes = PLATFORMS.map((platform) =>
     createPump({
       name: `outbox:${platform}`,
       logger: log,
@@ -240,7 +248,10 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     stop: async () => {
       await Promise.all(lanes.map((lane) => lane.stop()));
     },
-    wake: () => lanes.forEach((lane) => lane.wake()),
+    wake: (platform?: Platform) => {
+      for (const [i, lane] of lanes.entries())
+        if (platform === undefined || PLATFORMS[i] === platform) lane.wake();
+    },
     runOnce: async () =>
       (await Promise.all(lanes.map((lane) => lane.runOnce()))).reduce((a, b) => a + b, 0),
   };

@@ -217,6 +217,44 @@ describe('outbox worker', () => {
 });
 
 describe('outbox lanes', () => {
+  it("a wake for one platform's notifications looks in that platform's lane only", async () => {
+    // Polls far apart: only a wake-up makes a lane look.
+    worker = createOutboxWorker({
+      store,
+      notifiers: { slack, github },
+      clock: { now: () => Date.now() },
+      random: createSeqRandom(),
+      logger,
+      metrics,
+      options: { leaseMs: 10_000, pollMs: 60_000, maxAttempts: 3, drainMs: 1_000 },
+    });
+    worker.start();
+    // Both lanes looked once at start; a delivery woken after that proves they are asleep.
+    await store.outbox.enqueue(post('first'), Date.now());
+    worker.wake('slack');
+    await waitUntil(() => slack.posts.length === 1, { message: 'the first Slack post' });
+
+    await store.outbox.enqueue(post('for github', 'github:o/r#7'), Date.now());
+    await store.outbox.enqueue(post('second'), Date.now());
+    worker.wake('slack');
+    await waitUntil(() => slack.posts.length === 2, { message: 'the second Slack post' });
+    const early = await waitUntil(() => github.posts.length > 0, { timeoutMs: 300 }).catch(
+      () => false,
+    );
+    expect(early).toBe(false);
+    expect(await store.outboxQueue.list({ status: 'pending' })).toHaveLength(1);
+
+    worker.wake('github');
+    await waitUntil(() => github.posts.length === 1, { message: 'the GitHub post' });
+    // Without a platform, every lane looks.
+    await store.outbox.enqueue(post('third'), Date.now());
+    await store.outbox.enqueue(post('again github', 'github:o/r#8'), Date.now());
+    worker.wake();
+    await waitUntil(() => slack.posts.length === 3 && github.posts.length === 2, {
+      message: 'both lanes after a wake without a platform',
+    });
+  });
+
   it('a GitHub notifier that hangs does not hold up Slack deliveries', async () => {
     let release!: () => void;
     const stuck = new Promise<void>((resolve) => (release = resolve));
