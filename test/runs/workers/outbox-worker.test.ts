@@ -51,6 +51,22 @@ function makeWorker(
   });
 }
 
+/** A worker on the real clock, for tests of the running loop (start, wake, poll). */
+function loopWorker(
+  notifiers: { slack?: RecordingNotifier; github?: RecordingNotifier },
+  pollMs: number,
+): OutboxWorker {
+  return createOutboxWorker({
+    store,
+    notifiers,
+    clock: { now: () => Date.now() },
+    random: createSeqRandom(),
+    logger,
+    metrics,
+    options: { leaseMs: 10_000, pollMs, maxAttempts: 3, drainMs: 1_000 },
+  });
+}
+
 beforeEach(async () => {
   temp = await openTempStore();
   store = temp.store;
@@ -199,15 +215,7 @@ describe('outbox worker', () => {
   });
 
   it('runs as a loop: woken work is delivered without waiting for a poll', async () => {
-    worker = createOutboxWorker({
-      store,
-      notifiers: { slack },
-      clock: { now: () => Date.now() },
-      random: createSeqRandom(),
-      logger,
-      metrics,
-      options: { leaseMs: 10_000, pollMs: 5_000, maxAttempts: 3, drainMs: 1_000 },
-    });
+    worker = loopWorker({ slack }, 5_000);
     worker.start();
     await store.outbox.enqueue(post('hello'), Date.now());
     worker.wake();
@@ -219,15 +227,7 @@ describe('outbox worker', () => {
 describe('outbox lanes', () => {
   it("a wake for one platform's notifications looks in that platform's lane only", async () => {
     // Polls far apart: only a wake-up makes a lane look.
-    worker = createOutboxWorker({
-      store,
-      notifiers: { slack, github },
-      clock: { now: () => Date.now() },
-      random: createSeqRandom(),
-      logger,
-      metrics,
-      options: { leaseMs: 10_000, pollMs: 60_000, maxAttempts: 3, drainMs: 1_000 },
-    });
+    worker = loopWorker({ slack, github }, 60_000);
     worker.start();
     // Both lanes looked once at start; a delivery woken after that proves they are asleep.
     await store.outbox.enqueue(post('first'), Date.now());
