@@ -6,6 +6,7 @@
 import { webApi } from '@slack/bolt';
 import type { Logger } from '../../core/ports/index.js';
 import { toBoltLogger } from './slack-logger.js';
+import { createRequestFetch } from './request-fetch.js';
 
 export type WebClient = InstanceType<typeof webApi.WebClient>;
 
@@ -37,5 +38,6 @@ export function createWebClient(options: SlackClientOptions): WebClient {
     rejectRateLimitedCalls: true,
     timeout: options.timeoutMs ?? 10_000,
     allowAbsoluteUrls: false,
+    fetch: createRequestFetch(),
   });
 }
