@@ -170,7 +170,7 @@ export async function startService(
       metrics: metrics.metrics,
       onAccepted: () => engine.inbox.wake(),
     });
-    const ingress = platforms.ingress(sink);
+    const ingress = platforms.ingress(sink, (platform) => engine.outbox.wake(platform));
 
     let running = false;
     let listeningUrl = '';

@@ -81,8 +81,11 @@ export function platformRoutes(ingress: PlatformIngress): Route[] {
 
 export interface Platforms {
   notifiers: Partial<Record<Platform, Notifier>>;
-  /** Needs the engine's sink: call once the engine exists. */
-  ingress(sink: TriggerSink): PlatformIngress;
+  /**
+   * Needs the engine's sink (and its outbox's wake-up, for replies the ingress queues itself):
+   * call once the engine exists.
+   */
+  ingress(sink: TriggerSink, wakeOutbox?: (platform: Platform) => void): PlatformIngress;
 }
 
 export interface PlatformDeps {
@@ -161,7 +164,7 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
       ...(slackNotifier ? { slack: slackNotifier } : {}),
       ...(githubNotifier ? { github: githubNotifier } : {}),
     },
-    ingress(sink) {
+    ingress(sink, wakeOutbox) {
       const slackIngress = slack
         ? createSlackIngress({
             signingSecret: slack.signingSecret ?? '',
@@ -191,7 +194,11 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
               allowedAssociations: github.allowedAssociations,
               commandWord: word,
               sink,
-              refusals: createOutboxRefusalSink({ store: deps.store, clock }),
+              refusals: createOutboxRefusalSink({
+                store: deps.store,
+                clock,
+                onQueued: () => wakeOutbox?.('github'),
+              }),
               logger,
               clock,
               metrics: deps.metrics,

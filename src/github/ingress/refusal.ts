@@ -64,6 +64,8 @@ export interface OutboxRefusalSinkDeps {
   windowMs?: number;
   /** Delivery ids and (thread, person) pairs remembered. Default 5,000. */
   remember?: number;
+  /** Told after a reply was queued, so the outbox delivers it now rather than at its next poll. */
+  onQueued?: () => void;
 }
 
 /** Drop the oldest entries (insertion order) beyond `max`. */
@@ -99,6 +101,7 @@ export function createOutboxRefusalSink(deps: OutboxRefusalSinkDeps): RefusalSin
         told.delete(key);
         told.set(key, now);
         trim(told, remember);
+        deps.onQueued?.();
       }
       deliveries.add(refusal.deliveryId);
       trim(deliveries, remember);

@@ -8,11 +8,13 @@ import {
 
 function setup(options: { failing?: boolean } = {}) {
   const queued: OutboxPayload[] = [];
+  const wakes: number[] = [];
   let now = 1_000_000;
   const clock = { now: () => now, advance: (ms: number) => (now += ms) };
   const sink = createOutboxRefusalSink({
     clock,
     windowMs: 60_000,
+    onQueued: () => wakes.push(queued.length),
     store: {
       outbox: {
         enqueue: async (payload) => {
@@ -22,7 +24,7 @@ function setup(options: { failing?: boolean } = {}) {
       },
     },
   });
-  return { sink, queued, clock };
+  return { sink, queued, clock, wakes };
 }
 
 const actor = { id: 'mallory', name: 'mallory', association: 'NONE' };
@@ -34,6 +36,23 @@ const refusal = (deliveryId: string, threadKey = 'github:o/r#1'): Refusal => ({
 });
 
 describe('refusals', () => {
+  it('wakes the outbox once a reply is queued, and not for a duplicate or a suppressed one', async () => {
+    const { sink, wakes } = setup();
+    await sink.refuse(refusal('d1'));
+    expect(wakes).toEqual([1]); // after the enqueue, not before
+    await sink.refuse(refusal('d1'));
+    await sink.refuse(refusal('d2'));
+    expect(wakes).toEqual([1]);
+    await sink.refuse(refusal('d3', 'github:o/r#2'));
+    expect(wakes).toEqual([1, 2]);
+  });
+
+  it('does not wake the outbox when the reply could not be queued', async () => {
+    const { sink, wakes } = setup({ failing: true });
+    await expect(sink.refuse(refusal('d1'))).rejects.toThrow('database is locked');
+    expect(wakes).toEqual([]);
+  });
+
   it('the message names who may trigger runs and mentions the person', () => {
     expect(refusalMessage(actor, ['OWNER', 'MEMBER', 'COLLABORATOR'])).toEqual({
       type: 'notice',
