@@ -6,9 +6,10 @@
  * the same connection pool (the global dispatcher) for much less.
  *
  * Only what the client sends is taken this way: a string or Buffer body with plain-object
- * headers. Anything else (a file upload's FormData) goes to the built-in `fetch` untouched.
+ * headers, redirects refused (the client always asks that). Anything else (a file upload's
+ * FormData, a caller that wants redirects followed) goes to the built-in `fetch` untouched.
  * The answer is read whole and handed back as the small part of a Response the client reads
- * (status, headers, text, json, arrayBuffer). Redirects are refused, as the client asks.
+ * (status, headers, text, json, arrayBuffer).
  */
 import { STATUS_CODES } from 'node:http';
 import { request } from 'undici';
@@ -61,13 +62,15 @@ class BufferedResponse {
   readonly redirected = false;
   readonly type = 'basic';
   #bodyUsed = false;
+  readonly #content: Buffer;
 
   constructor(
     readonly url: string,
     readonly status: number,
     readonly headers: ResponseHeaders,
-    private readonly body: Buffer,
+    content: Buffer,
   ) {
+    this.#content = content;
     this.ok = status >= 200 && status < 300;
     this.statusText = STATUS_CODES[status] ?? '';
   }
@@ -79,7 +82,7 @@ class BufferedResponse {
   #take(): Buffer {
     if (this.#bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
     this.#bodyUsed = true;
-    return this.body;
+    return this.#content;
   }
 
   async text(): Promise<string> {
@@ -109,6 +112,7 @@ export function createRequestFetch(fallback: Fetch = globalThis.fetch): Fetch {
     const headers = plainHeaders(init?.headers);
     const simple =
       typeof input === 'string' &&
+      init?.redirect === 'error' &&
       headers !== undefined &&
       (body === undefined || body === null || typeof body === 'string' || Buffer.isBuffer(body));
     if (!simple) return fallback(input, init);
@@ -120,7 +124,7 @@ export function createRequestFetch(fallback: Fetch = globalThis.fetch): Fetch {
       signal: init?.signal ?? undefined,
     });
     const content = Buffer.from(await answer.body.arrayBuffer());
-    if (answer.statusCode >= 300 && answer.statusCode < 400 && init?.redirect === 'error') {
+    if (answer.statusCode >= 300 && answer.statusCode < 400) {
       throw new TypeError(`fetch failed: redirect (${answer.statusCode}) refused`);
     }
     const response = new BufferedResponse(

@@ -198,9 +198,25 @@ describe('the Slack client on request-fetch', () => {
     const requestFetch = createRequestFetch(fallback);
     const form = new FormData();
     form.set('file', 'content');
-    const res = await requestFetch(`${base}files.upload`, { method: 'POST', body: form });
+    const res = await requestFetch(`${base}files.upload`, {
+      method: 'POST',
+      body: form,
+      redirect: 'error',
+    });
     expect(calls).toEqual([[`${base}files.upload`, form]]);
     expect(await res.json()).toEqual({ ok: true });
+  });
+
+  it('hands a call that wants redirects followed to the fallback fetch', async () => {
+    const calls: unknown[] = [];
+    const fallback = (async (input: unknown) => {
+      calls.push(input);
+      return new Response('{"ok":true}', { status: 200 });
+    }) as typeof fetch;
+    seen.length = 0;
+    await createRequestFetch(fallback)(`${base}auth.test`, { method: 'POST', body: '' });
+    expect(calls).toEqual([`${base}auth.test`]);
+    expect(seen).toHaveLength(0); // nothing reached the server on our path
   });
 
   it('reads an answer once, as a Response does', async () => {
@@ -208,6 +224,7 @@ describe('the Slack client on request-fetch', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{}',
+      redirect: 'error',
     });
     expect(res.status).toBe(200);
     expect(res.ok).toBe(true);
