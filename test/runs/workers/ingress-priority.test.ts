@@ -2,7 +2,7 @@
  * Ingress first: during a burst of requests the workers wait for it to end; otherwise, and
  * once a burst has gone on past maxBurstMs, they are not held back.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createIngressPriority,
   type IngressPriority,
@@ -26,7 +26,10 @@ async function spin(ms: number, during?: () => void): Promise<void> {
 }
 
 let priority: IngressPriority | undefined;
-afterEach(() => priority?.close());
+afterEach(() => {
+  priority?.close();
+  vi.useRealTimers();
+});
 
 describe('ingress priority', () => {
   /** Arrivals at `perSecond` for `ms`, spread over the time (as a load generator sends). */
@@ -102,6 +105,47 @@ describe('ingress priority', () => {
     const next: boolean[] = [];
     await arrive(p, 400, 100, next);
     expect(next.slice(-5).every(Boolean)).toBe(true);
+  });
+
+  it('just after a request, a worker step begins on a timer turn; later, on the next check phase', async () => {
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'setInterval'],
+    });
+    let t = 1_000;
+    const p = (priority = createIngressPriority({
+      windowMs: 50,
+      burstPerSecond: 1_000,
+      settleMs: 20,
+      now: () => t,
+    }));
+    /** Starts a step; reports whether it began after the turns run by `advance`. */
+    const step = () => {
+      const began = { value: false };
+      void p.clear().then(() => (began.value = true));
+      return began;
+    };
+
+    p.arrived();
+    t += 5; // 5 ms after the request: its answer may still be waiting for its reader
+    const soon = step();
+    await vi.advanceTimersByTimeAsync(0); // immediates run, no time passes
+    expect(p.busy()).toBe(false);
+    expect(soon.value).toBe(false);
+    await vi.advanceTimersByTimeAsync(1); // the timer turn
+    expect(soon.value).toBe(true);
+
+    t += 20; // 25 ms after it: a step goes on at the next check phase, without a timer
+    const later = step();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(later.value).toBe(true);
+
+    const never = createIngressPriority({ settleMs: 0, now: () => t });
+    never.arrived();
+    let began = false;
+    void never.clear().then(() => (began = true));
+    await vi.advanceTimersByTimeAsync(0);
+    never.close();
+    expect(began).toBe(true);
   });
 
   it('a pump claims one item at a time while busy, all it may otherwise', async () => {
