@@ -31,7 +31,10 @@ export interface IngressPriority {
   arrived(): void;
   /** Requests are arriving in a burst (and it has not gone on past `maxBurstMs`). */
   busy(): boolean;
-  /** Resolves once not busy (a burst ends, or has gone on past `maxBurstMs`). */
+  /**
+   * Resolves once not busy (a burst ends, or has gone on past `maxBurstMs`), then after a turn
+   * of the event loop: a timer turn within `settleMs` of a request, else the check phase.
+   */
   clear(): Promise<void>;
   close(): void;
 }

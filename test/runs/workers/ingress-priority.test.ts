@@ -1,6 +1,7 @@
 /**
  * Ingress first: during a burst of requests the workers wait for it to end; otherwise, and
- * once a burst has gone on past maxBurstMs, they are not held back.
+ * once a burst has gone on past maxBurstMs, they are not held back, but just after a request
+ * their next step begins on a timer turn (the answer's reader gets the CPU first).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -118,7 +119,7 @@ describe('ingress priority', () => {
       settleMs: 20,
       now: () => t,
     }));
-    /** Starts a step; reports whether it began after the turns run by `advance`. */
+    /** Starts a step; `value` tells whether it has begun. */
     const step = () => {
       const began = { value: false };
       void p.clear().then(() => (began.value = true));
