@@ -106,7 +106,19 @@ export async function startService(
   };
 
   try {
-    const store = await openStore({ databaseUrl: config.databaseUrl, logger }).catch((err) => {
+    // Ingress first: during a burst of Slack/GitHub requests the workers make room, and just
+    // after a request background work lets the reader of its answer run first.
+    // (INGRESS_BURST_PER_SECOND=0: they never wait.)
+    const priority =
+      config.ingressBurstPerSecond > 0
+        ? createIngressPriority({ burstPerSecond: config.ingressBurstPerSecond })
+        : undefined;
+    if (priority) cleanup.push(async () => priority.close());
+    const store = await openStore({
+      databaseUrl: config.databaseUrl,
+      logger,
+      ...(priority ? { backgroundTurn: priority.turn } : {}),
+    }).catch((err) => {
       const detail = err instanceof Error ? err.message : String(err);
       throw new StartupError('database_unavailable', `cannot open the database: ${detail}`, {
         cause: err,
@@ -136,13 +148,6 @@ export async function startService(
       metrics: metrics.metrics,
       overrides: options.platforms,
     });
-    // Ingress first: during a burst of Slack/GitHub requests the workers make room.
-    // (INGRESS_BURST_PER_SECOND=0: they never wait.)
-    const priority =
-      config.ingressBurstPerSecond > 0
-        ? createIngressPriority({ burstPerSecond: config.ingressBurstPerSecond })
-        : undefined;
-    if (priority) cleanup.push(async () => priority.close());
     const engine = createEngine({
       ...(priority ? { priority } : {}),
       store,

@@ -24,7 +24,7 @@ import type {
 } from 'kysely';
 import { currentDeadline, deadlineError } from './deadline.js';
 import { createConnectionGate } from './sqlite/connection-gate.js';
-import type { ConnectionGate } from './sqlite/connection-gate.js';
+import type { ConnectionGate, ConnectionGateOptions } from './sqlite/connection-gate.js';
 import { toStoreError } from './errors.js';
 import type { DatabaseKind } from './schema.js';
 import type { WriteHealth } from './write-health.js';
@@ -106,8 +106,9 @@ class ErrorMappingDriver implements Driver {
     private readonly kind: DatabaseKind,
     private readonly health: WriteHealth,
     private readonly busy: BusyPolicy | undefined,
+    gateOptions: ConnectionGateOptions | undefined,
   ) {
-    this.gate = kind === 'sqlite' ? createConnectionGate() : undefined;
+    this.gate = kind === 'sqlite' ? createConnectionGate(gateOptions) : undefined;
   }
 
   private unwrap(connection: DatabaseConnection): DatabaseConnection {
@@ -224,10 +225,11 @@ export function withErrorMapping(
   kind: DatabaseKind,
   health: WriteHealth,
   busy?: BusyPolicy,
+  gate?: ConnectionGateOptions,
 ): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
-    createDriver: () => new ErrorMappingDriver(dialect.createDriver(), kind, health, busy),
+    createDriver: () => new ErrorMappingDriver(dialect.createDriver(), kind, health, busy, gate),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createIntrospector: (db) => dialect.createIntrospector(db),
   };

@@ -41,6 +41,12 @@ export interface OpenStoreOptions {
    * (wal-checkpointer.ts; default 1000). 0: only commits do, past ~40 MB of log.
    */
   checkpointIntervalMs?: number;
+  /**
+   * SQLite: the turn of the event loop a background statement (one not under a deadline)
+   * takes before it queues for the connection (sqlite/connection-gate.ts). Default: the next
+   * check phase.
+   */
+  backgroundTurn?: () => Promise<unknown>;
 }
 
 export interface OpenedStore extends Store {
@@ -140,7 +146,10 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   const health = createWriteHealth();
   const busy =
     kind === 'sqlite' ? { budgetMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS } : undefined;
-  const db = new Kysely<Database>({ dialect: withErrorMapping(dialect, kind, health, busy) });
+  const gate = options.backgroundTurn ? { backgroundTurn: options.backgroundTurn } : undefined;
+  const db = new Kysely<Database>({
+    dialect: withErrorMapping(dialect, kind, health, busy, gate),
+  });
   const transactions = createTransactionRunner(db, logger);
   const ctx: RepoContext = { db: () => transactions.current(), kind, logger };
   let closed: Promise<void> | undefined;

@@ -77,6 +77,54 @@ describe('the gate in the SQLite store', () => {
     ]);
   });
 
+  it('background statements take the turn the store was given; work under a deadline does not', async () => {
+    const turns: string[] = [];
+    let label = '';
+    const store = await temp.open({
+      backgroundTurn: async () => {
+        turns.push(label);
+        await nextTurn();
+      },
+    });
+    turns.length = 0; // opening the store (migrations) ran statements of its own
+    label = 'background add';
+    await store.inbox.add(sampleTrigger({ deliveryId: 'Ev-background' }), 1);
+    label = 'background read';
+    expect((await store.inbox.get(1))?.deliveryId).toBe('Ev-background');
+    label = 'under a deadline';
+    await store.withDeadline!(2_000, () =>
+      store.inbox.add(sampleTrigger({ deliveryId: 'Ev-urgent' }), 2),
+    );
+    expect(turns).toEqual(['background add', 'background read']);
+  });
+
+  it('a background statement waits for its turn to end before it takes the connection', async () => {
+    let holding = false;
+    let endTurn = () => {};
+    const store = await temp.open({
+      backgroundTurn: () =>
+        holding ? new Promise<void>((resolve) => (endTurn = resolve)) : nextTurn(),
+    });
+    holding = true;
+    let added = false;
+    const background = store.inbox
+      .add(sampleTrigger({ deliveryId: 'Ev-held' }), 1)
+      .then(() => (added = true));
+    for (let i = 0; i < 5; i++) await nextTurn();
+    expect(added).toBe(false);
+    // Meanwhile the connection is free for work under a deadline.
+    await store.withDeadline!(2_000, () =>
+      store.inbox.add(sampleTrigger({ deliveryId: 'Ev-urgent' }), 2),
+    );
+    expect(added).toBe(false);
+    holding = false;
+    endTurn();
+    await background;
+    expect((await store.withDeadline!(2_000, () => store.inbox.get(2)))?.deliveryId).toBe(
+      'Ev-held',
+    );
+  });
+
   it('a chain of background statements gives the event loop a turn between statements', async () => {
     const store = await temp.open();
     await store.inbox.add(sampleTrigger({ deliveryId: 'Ev-1' }), 1);

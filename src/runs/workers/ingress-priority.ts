@@ -22,7 +22,9 @@
  * worker steps an acknowledged trigger starts, even while the other vCPU was idle. So for
  * `settleMs` after a request arrived, a worker step begins on a timer turn (the event loop
  * sleeps in the kernel if nothing else is ready, and the reader runs) instead of at once: the
- * step starts ~1 ms later, nothing else changes.
+ * step starts ~1 ms later, nothing else changes. `turn()` is that same turn for other
+ * background work: the SQLite connection gate takes it before each background statement
+ * (store/sqlite/connection-gate.ts), so a step already under way also pauses for the reader.
  */
 import { performance } from 'node:perf_hooks';
 
@@ -36,6 +38,11 @@ export interface IngressPriority {
    * of the event loop: a timer turn within `settleMs` of a request, else the check phase.
    */
   clear(): Promise<void>;
+  /**
+   * One turn of the event loop for background work: a timer turn within `settleMs` of a
+   * request (the loop sleeps if nothing else is ready), else the check phase.
+   */
+  turn(): Promise<void>;
   close(): void;
 }
 
@@ -85,6 +92,11 @@ export function createIngressPriority(options: IngressPriorityOptions = {}): Ing
     Math.max(arrivals, lastWindowArrivals) >= burst &&
     (burstSince === undefined || now() - burstSince < maxBurstMs);
   const step = Math.max(5, Math.round(windowMs / 10));
+  const turn = () =>
+    new Promise<void>((resolve) => {
+      if (now() - lastArrival < settleMs) setTimeout(resolve, 1);
+      else setImmediate(resolve);
+    });
 
   return {
     arrived() {
@@ -97,9 +109,9 @@ export function createIngressPriority(options: IngressPriorityOptions = {}): Ing
       // Also outside a burst, a worker step lets requests that arrived meanwhile in first:
       // steps whose store calls finish at once (SQLite) would otherwise run back to back
       // without ever letting the event loop read the network.
-      if (now() - lastArrival < settleMs) await new Promise((resolve) => setTimeout(resolve, 1));
-      else await new Promise((resolve) => setImmediate(resolve));
+      await turn();
     },
+    turn,
     close: () => clearInterval(timer),
   };
 }

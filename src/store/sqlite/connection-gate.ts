@@ -7,7 +7,10 @@
  *
  * Background work also gives the event loop a turn before it queues: a chain of statements
  * (a trigger's handling, a delivery's bookkeeping) resolves through promises only, and would
- * otherwise run start to end while a newly arrived request waits to be read.
+ * otherwise run start to end while a newly arrived request waits to be read. Which turn is
+ * the caller's choice (`backgroundTurn`): by default the check phase; the service passes the
+ * ingress priority's turn (runs/workers/ingress-priority.ts), a timer turn just after a
+ * Slack/GitHub request, so that the reader of its answer gets the CPU first.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -20,7 +23,13 @@ export interface ConnectionGate {
   waiting(): { urgent: number; background: number };
 }
 
-export function createConnectionGate(): ConnectionGate {
+export interface ConnectionGateOptions {
+  /** Awaited by background work before it queues. Default: the next check phase. */
+  backgroundTurn?: () => Promise<unknown>;
+}
+
+export function createConnectionGate(options: ConnectionGateOptions = {}): ConnectionGate {
+  const backgroundTurn = options.backgroundTurn ?? (() => nextTurn());
   let held = false;
   const urgent: (() => void)[] = [];
   const background: (() => void)[] = [];
@@ -36,7 +45,7 @@ export function createConnectionGate(): ConnectionGate {
   return {
     async acquire(isUrgent) {
       if (isUrgent) return take(urgent);
-      await nextTurn();
+      await backgroundTurn();
       return take(background);
     },
     release() {

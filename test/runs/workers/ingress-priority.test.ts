@@ -149,6 +149,36 @@ describe('ingress priority', () => {
     expect(began).toBe(true);
   });
 
+  it('turn(): a timer turn just after a request (background work lets the answer be read), else the check phase', async () => {
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'setInterval'],
+    });
+    let t = 1_000;
+    const p = (priority = createIngressPriority({ settleMs: 20, now: () => t }));
+    const turned = () => {
+      const done = { value: false };
+      void p.turn().then(() => (done.value = true));
+      return done;
+    };
+
+    const before = turned(); // no request yet
+    await vi.advanceTimersByTimeAsync(0);
+    expect(before.value).toBe(true);
+
+    p.arrived();
+    t += 19;
+    const soon = turned();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(soon.value).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(soon.value).toBe(true);
+
+    t += 1; // 20 ms after the request: the window is over
+    const later = turned();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(later.value).toBe(true);
+  });
+
   it('a pump claims one item at a time while busy, all it may otherwise', async () => {
     let busy = true;
     const limits: number[] = [];
