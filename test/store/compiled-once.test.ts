@@ -5,11 +5,12 @@
  */
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import type { Generated } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compiledOnce } from '../../src/store/repos/compiled-once.js';
 
 interface Db {
-  item: { id: number; name: string; kind: string; made_at: number; seen_at: number };
+  item: { id: Generated<number>; name: string; kind: string; made_at: number; seen_at: number };
 }
 
 describe('compiledOnce', () => {
