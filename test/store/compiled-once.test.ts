@@ -74,6 +74,7 @@ describe('compiledOnce', () => {
     expect(once.sql).toBe(fresh.sql);
     expect(once.parameters).toEqual(fresh.parameters);
     expect(once.query.kind).toBe('InsertQueryNode');
+    expect(insert({ name: 'y', at: 6 }).queryId).not.toBe(once.queryId);
   });
 
   it('refuses a statement that leaves a named value out', () => {

@@ -6,6 +6,7 @@
  * goes among the compiled parameters (once or more) is known whatever order the dialect's
  * compiler chose; the other parameters are the statement's constants and stay as compiled.
  */
+import { createQueryId } from 'kysely';
 import type { CompiledQuery } from 'kysely';
 
 /** Builds the statement from one value per name (the placeholders when compiling). */
@@ -41,6 +42,7 @@ export function compiledOnce<K extends string>(
     const { query, slots } = template;
     return {
       ...query,
+      queryId: createQueryId(), // each run is its own query (plugins key their state by it)
       parameters: slots.map((s) => ('name' in s ? values[s.name] : s.constant)),
     };
   };
