@@ -3,7 +3,7 @@
  * An empty field clears that default. Each value passes the same check as an inline option
  * of the command grammar; a bad one is shown on its field.
  */
-import type { App } from '@slack/bolt';
+import type { SlackRoutes } from '../api/routes.js';
 import { z } from 'zod';
 import { checkOptionValue } from '../../core/command/option-values.js';
 import type { Logger } from '../../core/ports/index.js';
@@ -51,13 +51,13 @@ const Submission = z.object({
 });
 
 export function registerDefaultsModal(
-  app: App,
+  routes: SlackRoutes,
   deps: {
     save(team: string, user: string, values: PersonalDefaults): Promise<void>;
     logger: Logger;
   },
 ): void {
-  app.view(DEFAULTS_CALLBACK_ID, async ({ ack, body, context }) => {
+  routes.view(DEFAULTS_CALLBACK_ID, async ({ ack, body, context }) => {
     const parsed = Submission.safeParse(body);
     const team = context.teamId ?? parsed.data?.team?.id;
     if (!parsed.success || team === undefined) {

@@ -6,7 +6,7 @@
  * is in (users.conversations with the workspace's bot token, so a private channel the viewer
  * is not in never shows).
  */
-import type { App } from '@slack/bolt';
+import type { SlackRoutes } from '../api/routes.js';
 import { z } from 'zod';
 import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import { decodeThreadKey, settingsScopeOf } from '../../core/thread-key.js';
@@ -40,7 +40,7 @@ export interface SlackHome {
   publish(teamId: string, userId: string): Promise<void>;
   /** A run's status changed (the notifier tells): refresh its requester's tab, if watched. */
   runChanged(threadKey: string, requesterId: string | undefined): void;
-  register(app: App, deps: { sink: TriggerSink }): void;
+  register(routes: SlackRoutes, deps: { sink: TriggerSink }): void;
   stop(): Promise<void>;
 }
 
@@ -114,8 +114,8 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
     timers.set(key, timer);
   }
 
-  function register(app: App, reg: { sink: TriggerSink }): void {
-    app.event('app_home_opened', async ({ event, context }) => {
+  function register(routes: SlackRoutes, reg: { sink: TriggerSink }): void {
+    routes.event('app_home_opened', async ({ event, context }) => {
       const opened = HomeOpened.safeParse(event);
       const team = context.teamId;
       if (!opened.success || team === undefined || (opened.data.tab ?? 'home') !== 'home') return;
@@ -123,7 +123,7 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
       track(publish(team, opened.data.user));
     });
 
-    app.action(HOME_TOGGLE_CHANNELS_ACTION_ID, async ({ ack, body, context }) => {
+    routes.action(HOME_TOGGLE_CHANNELS_ACTION_ID, async ({ ack, body, context }) => {
       await ack();
       const click = Clicker.safeParse(body);
       const team = context.teamId;
@@ -134,7 +134,7 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
       track(publish(team, click.data.user.id));
     });
 
-    app.action(HOME_CANCEL_ACTION_ID, async ({ ack, body, context }) => {
+    routes.action(HOME_CANCEL_ACTION_ID, async ({ ack, body, context }) => {
       const click = Clicker.safeParse(body);
       const team = context.teamId;
       const runId = click.data?.actions[0]?.value;
@@ -166,7 +166,7 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
       await ack();
     });
 
-    app.action(HOME_EDIT_DEFAULTS_ACTION_ID, async ({ ack, body, context }) => {
+    routes.action(HOME_EDIT_DEFAULTS_ACTION_ID, async ({ ack, body, context }) => {
       await ack();
       const click = Clicker.safeParse(body);
       const team = context.teamId;
@@ -176,7 +176,7 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
       track(openDefaultsModal(client, click.data.trigger_id, current));
     });
 
-    registerDefaultsModal(app, {
+    registerDefaultsModal(routes, {
       save: async (team, user, values) => {
         await deps.source.setPersonalDefaults(team, user, values);
         track(publish(team, user));

@@ -2,7 +2,7 @@
  * The Bolt listeners: each validates its payload, turns it into a Trigger (to-trigger.ts),
  * applies the allowlists, hands it to the sink and then acknowledges. No run logic here.
  */
-import type { App } from '@slack/bolt';
+import type { SlackRoutes } from '../api/routes.js';
 import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import type { Trigger, TriggerContext } from '../../core/trigger.js';
 import { RelayError } from '../../core/relay-error.js';
@@ -84,7 +84,7 @@ export interface Listeners {
   ): Promise<void>;
 }
 
-export function registerListeners(app: App, deps: ListenerDeps): Listeners {
+export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): Listeners {
   const log = deps.logger.child({ component: 'slack-listeners' });
 
   async function context(auth?: EventAuth): Promise<ConvertContext> {
@@ -131,7 +131,7 @@ export function registerListeners(app: App, deps: ListenerDeps): Listeners {
     await accept(trigger);
   }
 
-  app.event('app_mention', async ({ body, event, context: auth }) => {
+  routes.event('app_mention', async ({ body, event, context: auth }) => {
     const envelope = EventEnvelope.safeParse(body);
     const mention = AppMentionEvent.safeParse(event);
     if (!envelope.success || !mention.success) {
@@ -165,11 +165,11 @@ export function registerListeners(app: App, deps: ListenerDeps): Listeners {
     await handleEvent(conv);
   }
 
-  app.event('message', async ({ body, event, context: auth }) => {
+  routes.event('message', async ({ body, event, context: auth }) => {
     await handleMessage(body, event, auth);
   });
 
-  app.command(deps.commandName, async ({ body, ack, client, context: auth }) => {
+  routes.command(deps.commandName, async ({ body, ack, client, context: auth }) => {
     const command = SlashCommand.safeParse(body);
     if (!command.success) {
       await ack({ response_type: 'ephemeral', text: "Sorry, I couldn't read that command." });
@@ -214,7 +214,7 @@ export function registerListeners(app: App, deps: ListenerDeps): Listeners {
     [STATUS_ACTION_ID, 'status'],
   ] as const;
   for (const [actionId, which] of runButtons)
-    app.action(actionId, async ({ body, action, ack, context: auth }) => {
+    routes.action(actionId, async ({ body, action, ack, context: auth }) => {
       const payload = BlockActions.safeParse(body);
       const button = ButtonAction.safeParse(action);
       const runId = RunId.safeParse(button.data?.value);
@@ -254,7 +254,7 @@ export function registerListeners(app: App, deps: ListenerDeps): Listeners {
     });
 
   // A link button still sends an interaction, which must be acknowledged.
-  app.action(OPEN_SESSION_ACTION_ID, async ({ ack }) => {
+  routes.action(OPEN_SESSION_ACTION_ID, async ({ ack }) => {
     await ack();
   });
   return { handleMessage };

@@ -15,6 +15,7 @@ import type { BotIdentity } from '../api/identity.js';
 import { createIdentityResolver } from '../api/identity.js';
 import type { Whisper } from './listeners.js';
 import { registerListeners } from './listeners.js';
+import { createSlackRoutes } from '../api/routes.js';
 import { toBoltLogger } from '../api/slack-logger.js';
 import { createWebClient, normaliseApiUrl } from '../api/web-client.js';
 import type { BotTokenSource } from '../api/bot-tokens.js';
@@ -173,7 +174,8 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   };
 
   const commandName = deps.commandName.startsWith('/') ? deps.commandName : `/${deps.commandName}`;
-  const listeners = registerListeners(app, {
+  const routes = createSlackRoutes(app);
+  const listeners = registerListeners(routes, {
     sink: deps.sink,
     logger: deps.logger,
     clock,
@@ -186,15 +188,15 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     whisper,
   });
   if (installations !== undefined)
-    registerUninstallListeners(app, { installations, logger: deps.logger });
-  deps.home?.register(app, { sink: deps.sink });
+    registerUninstallListeners(routes, { installations, logger: deps.logger });
+  deps.home?.register(routes, { sink: deps.sink });
   registerAgentPane(app, {
     onMessage: listeners.handleMessage,
     threadHasRun: (key) => deps.sink.threadHasRun(key),
     logger: deps.logger,
   });
   const allowlists = { channels: deps.allowedChannels, users: deps.allowedUsers };
-  registerStartForm(app, {
+  registerStartForm(routes, {
     sink: deps.sink,
     clock,
     logger: deps.logger,

@@ -3,7 +3,7 @@
  * forgotten at once: its sealed installation is deleted, so nothing is sent there again.
  * Bolt lets these two events through without authorizing them (the token is already gone).
  */
-import type { App } from '@slack/bolt';
+import type { SlackRoutes } from '../api/routes.js';
 import { z } from 'zod';
 import type { Logger } from '../../core/ports/index.js';
 import type { SlackInstallations } from './installations.js';
@@ -41,16 +41,16 @@ function installationOf(body: unknown) {
 }
 
 export function registerUninstallListeners(
-  app: App,
+  routes: SlackRoutes,
   deps: { installations: SlackInstallations; logger: Logger },
 ): void {
   const log = deps.logger.child({ component: 'slack-uninstall' });
-  app.event('app_uninstalled', async ({ body }) => {
+  routes.event('app_uninstalled', async ({ body }) => {
     const which = installationOf(body);
     if (which === undefined) return log.warn({}, 'app_uninstalled payload not understood');
     await deps.installations.remove(which);
   });
-  app.event('tokens_revoked', async ({ body, event }) => {
+  routes.event('tokens_revoked', async ({ body, event }) => {
     const which = installationOf(body);
     const revoked = TokensRevoked.safeParse(event);
     if (which === undefined || !revoked.success)

@@ -4,7 +4,7 @@
  * thread already has a run) in the message's thread, or in a new thread from the channel.
  * The allowlists apply as for any other request; the form says why when they refuse.
  */
-import type { App } from '@slack/bolt';
+import type { SlackRoutes } from '../api/routes.js';
 import { z } from 'zod';
 import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import { settingsScopeOf } from '../../core/thread-key.js';
@@ -57,10 +57,10 @@ export async function openStartForm(
   await client.views.open({ trigger_id: triggerId, view: startFormView(place, prefill) });
 }
 
-export function registerStartForm(app: App, deps: StartFormDeps): void {
+export function registerStartForm(routes: SlackRoutes, deps: StartFormDeps): void {
   const log = deps.logger.child({ component: 'slack-start-form' });
 
-  app.shortcut(SEND_TO_AGENT_CALLBACK_ID, async ({ ack, body, client, context }) => {
+  routes.shortcut(SEND_TO_AGENT_CALLBACK_ID, async ({ ack, body, client, context }) => {
     await ack();
     const action = MessageAction.safeParse(body);
     const team = context.teamId ?? action.data?.team?.id;
@@ -79,7 +79,7 @@ export function registerStartForm(app: App, deps: StartFormDeps): void {
     await openStartForm(client, trigger_id, place, toPlainText(message.text));
   });
 
-  app.view(START_FORM_CALLBACK_ID, async ({ ack, body }) => {
+  routes.view(START_FORM_CALLBACK_ID, async ({ ack, body }) => {
     const form = readStartForm(body);
     if (!form.ok) {
       await ack({ response_action: 'errors', errors: form.errors });
