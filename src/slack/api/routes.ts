@@ -93,9 +93,9 @@ export function createSlackRoutes(app: App): SlackRoutes {
   );
   return {
     event: (type, handler) => event(type, handler as unknown as Handler<SlackEventMiddlewareArgs>),
-    action: (actionId, handler) => action(actionId, handler),
-    view: (callbackId, handler) => view(callbackId, handler),
-    shortcut: (callbackId, handler) => shortcut(callbackId, handler),
-    command: (name, handler) => command(name, handler),
+    action,
+    view,
+    shortcut,
+    command,
   };
 }
