@@ -267,6 +267,7 @@ export function renderMarkdown(
           'ack p99 ms#',
           'floor ack p99 ms#',
           'ack p99 / floor#',
+          'floor p99 before/after ms',
           '👀 p50 ms#',
           '👀 p95 ms#',
           'first message p50 ms#',
@@ -284,6 +285,9 @@ export function renderMarkdown(
           row.ack.p99,
           row.floor.p99,
           row.ack.p99 / row.floor.p99,
+          row.floorBefore && row.floorAfter
+            ? `${formatNumber(row.floorBefore.p99, 1)}/${formatNumber(row.floorAfter.p99, 1)}`
+            : '–',
           row.seen.p50,
           row.seen.p95,
           row.firstMessage.p50,
@@ -300,7 +304,10 @@ export function renderMarkdown(
         `thread; the service's create call held for the given time by a proxy in front of the ` +
         `emulator. Times are from when a mention was due to when the fake Slack received the ` +
         `call. Floor: the bare framework (signature check + 200) at the same rate, run just before ` +
-        `each phase (the machine is shared). "loop lag": the service's event-loop delay during ` +
+        `and just after each phase (the machine is shared; the run after one phase is the run ` +
+        `before the next), its two runs' requests taken together; "floor p99 before/after": each ` +
+        `run on its own, which shows how far the floor moves by itself from one run to the next. ` +
+        `"loop lag": the service's event-loop delay during ` +
         `the load. "runs ` +
         `created/s": between the create latency after the first mention and as long after the ` +
         `last. "inbox at end": triggers open (claimed ones included) when the load ended; "no run ` +

@@ -3,7 +3,7 @@
  * Slack mentions (each in its own thread) at a steady rate against the service process, with
  * the service's create call held for 0, 1, 3 and 10 s by a delaying proxy in front of the
  * emulator. Per latency: the acknowledgement's latency (and the bare-framework floor's at the
- * same rate), the 👀 on the mention and the first message in its thread (from when the mention
+ * same rate, run before and after each phase), the 👀 on the mention and the first message in its thread (from when the mention
  * was due to when the fake Slack received the call), how fast runs were created once the
  * service answers, and the backlog when the load ends.
  */
@@ -28,10 +28,14 @@ export interface FirstSignRow {
   /** Acknowledgement latency of the signed HTTP requests (ms from due). */
   ack: Summary;
   /**
-   * The bare framework (signature check + 200) at the same rate, run just before this phase:
-   * the acknowledgement floor (the machine is shared, so each phase gets its own).
+   * The bare framework (signature check + 200) at the same rate: the acknowledgement floor,
+   * from its runs just before and just after this phase together (the machine is shared, so
+   * each phase gets its own, and one run of 300 requests moves by up to a millisecond at p99).
    */
   floor: Summary;
+  /** The floor's runs on their own (their difference is the measurement's own spread). */
+  floorBefore?: Summary;
+  floorAfter?: Summary;
   /** 👀 on the mention and the first message in its thread (ms from due; never = ∞). */
   seen: Summary;
   firstMessage: Summary;
@@ -102,7 +106,8 @@ async function warmedUp(
   return factory;
 }
 
-async function floorAck(ctx: ScenarioContext): Promise<Summary> {
+/** One run of the bare framework at the phase's rate: its acknowledgement latencies (ms). */
+async function floorAck(ctx: ScenarioContext): Promise<number[]> {
   const s = ctx.settings.firstSign;
   const proc = await startFloorProcess(ctx.workDir);
   try {
@@ -115,17 +120,15 @@ async function floorAck(ctx: ScenarioContext): Promise<Summary> {
       durationMs: s.durationMs,
       makeRequest: factory,
     });
-    return summarize(load.latency.slack);
+    return load.latency.slack;
   } finally {
     await proc.stop();
   }
 }
 
-async function onePhase(
-  ctx: ScenarioContext,
-  createLatencyMs: number,
-  floor: Summary,
-): Promise<FirstSignRow> {
+type PhaseRow = Omit<FirstSignRow, 'floor' | 'floorBefore' | 'floorAfter'>;
+
+async function onePhase(ctx: ScenarioContext, createLatencyMs: number): Promise<PhaseRow> {
   const s = ctx.settings.firstSign;
   const urls = await ctx.backends.rpc.call('start', {
     timings: { runMs: 60_000 },
@@ -183,7 +186,6 @@ async function onePhase(
       accepted: load.accepted.length,
       errors: Object.values(load.errors).reduce((a, b) => a + b, 0),
       ack: summarize(load.latency.slack),
-      floor,
       seen: seen.summary,
       firstMessage: first.summary,
       seenDelivered: seen.delivered,
@@ -205,12 +207,28 @@ async function onePhase(
 export async function runFirstSign(ctx: ScenarioContext): Promise<FirstSignResult> {
   const s = ctx.settings.firstSign;
   const rows: FirstSignRow[] = [];
-  for (const latency of s.createLatenciesMs) {
-    const floor = await floorAck(ctx);
+  const floorRun = async () => {
+    const latencies = await floorAck(ctx);
+    const floor = summarize(latencies);
     ctx.log(`first-sign floor: ack p50 ${floor.p50.toFixed(1)} p99 ${floor.p99.toFixed(1)} ms`);
-    const row = await onePhase(ctx, latency, floor);
+    return latencies;
+  };
+  // Floor, phase, floor, phase, …, floor: each phase between two runs of the floor, the run
+  // after one phase being the run before the next.
+  let before = await floorRun();
+  for (const latency of s.createLatenciesMs) {
+    const phase = await onePhase(ctx, latency);
+    const after = await floorRun();
+    const row: FirstSignRow = {
+      ...phase,
+      floor: summarize([...before, ...after]),
+      floorBefore: summarize(before),
+      floorAfter: summarize(after),
+    };
+    before = after;
     ctx.log(
-      `first-sign create ${latency} ms: ack p99 ${row.ack.p99.toFixed(1)} ms, 👀 p95 ` +
+      `first-sign create ${latency} ms: ack p99 ${row.ack.p99.toFixed(1)} ms ` +
+        `(${(row.ack.p99 / row.floor.p99).toFixed(2)}× the floor around it), 👀 p95 ` +
         `${row.seen.p95.toFixed(0)} ms, first message p95 ${row.firstMessage.p95.toFixed(0)} ms, ` +
         `${row.createdPerSecond.toFixed(1)} runs/s, ${row.withoutRunAtEnd} without a run at the end, ` +
         `outbox ${row.outboxDepthAtEnd} at the end, loop lag p99 ${row.loopLagP99Ms.toFixed(0)} max ` +
