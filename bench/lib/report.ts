@@ -267,7 +267,7 @@ export function renderMarkdown(
           'ack p99 ms#',
           'floor ack p99 ms#',
           'ack p99 / floor#',
-          'floor p99 before/after ms',
+          'ack p99 / floor, each run',
           '👀 p50 ms#',
           '👀 p95 ms#',
           'first message p50 ms#',
@@ -285,9 +285,7 @@ export function renderMarkdown(
           row.ack.p99,
           row.floor.p99,
           row.ack.p99 / row.floor.p99,
-          row.floorBefore && row.floorAfter
-            ? `${formatNumber(row.floorBefore.p99, 1)}/${formatNumber(row.floorAfter.p99, 1)}`
-            : '–',
+          row.ackRatios?.map((r) => formatNumber(r, 2)).join(' · ') ?? '–',
           row.seen.p50,
           row.seen.p95,
           row.firstMessage.p50,
@@ -302,20 +300,28 @@ export function renderMarkdown(
       ),
       `Slack mentions at ${r.rate}/s for ${formatNumber(r.durationMs / 1000, 0)} s, each in its own ` +
         `thread; the service's create call held for the given time by a proxy in front of the ` +
-        `emulator. Times are from when a mention was due to when the fake Slack received the ` +
-        `call. Floor: the bare framework (signature check + 200) at the same rate, run just before ` +
-        `and just after each phase (the machine is shared; the run after one phase is the run ` +
-        `before the next), its two runs' requests taken together; "floor p99 before/after": each ` +
-        `run on its own, which shows how far the floor moves by itself from one run to the next. ` +
-        `"loop lag": the service's event-loop delay during ` +
-        `the load. "runs ` +
-        `created/s": between the create latency after the first mention and as long after the ` +
-        `last. "inbox at end": triggers open (claimed ones included) when the load ended; "no run ` +
-        `yet": mentions whose run the service had not created then.`,
+        `emulator. ${runsOf(r.rows[0]?.repeats)} of each latency, in turn with the others; the ` +
+        `figures are over all of a latency's runs (runs created/s: the slowest run; what is left ` +
+        `at the end and loop lag: the highest). Times are from when a mention was due to when the ` +
+        `fake Slack received the call. Floor: the bare framework (signature check + 200) at the ` +
+        `same rate, run before and after every run (the machine is shared; the floor run after ` +
+        `one run is the one before the next), the requests of the floor runs around a latency's ` +
+        `runs taken together. "each run": a run's ack p99 over the p99 of the two floor runs ` +
+        `around it, which shows how far one run's ratio moves by itself. "loop lag": the ` +
+        `service's event-loop delay during the load. "runs created/s": between the create ` +
+        `latency after the first mention and as long after the last. "inbox at end": triggers ` +
+        `open (claimed ones included) when the load ended; "no run yet": mentions whose run the ` +
+        `service had not created then.`,
     );
   }
   if (options.targets !== false) out.push(targetsSection(results, h));
   return `${out.join('\n\n')}\n`;
+}
+
+/** "One run", "3 runs": first-sign's repeats (results from before repeats had one). */
+function runsOf(repeats: number | undefined): string {
+  const n = repeats ?? 1;
+  return n === 1 ? 'One run' : `${n} runs`;
 }
 
 export function scaleoutTables(r: ScaleoutResult): string {

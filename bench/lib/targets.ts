@@ -125,7 +125,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     measured:
       ackRatio === undefined || !fullSign
         ? 'not measured'
-        : `worst ${fmt(ackRatio, 2)}× (each phase against the floor run just before and just after it${load})`,
+        : `worst ${fmt(ackRatio, 2)}× (each latency's ${fullSign.rows[0]?.repeats ?? 1} runs against the floor runs around them${load})`,
     met: ackRatio === undefined ? undefined : ackRatio <= 1.5,
   });
   return checks;

@@ -29,13 +29,14 @@ export interface FirstSignRow {
   ack: Summary;
   /**
    * The bare framework (signature check + 200) at the same rate: the acknowledgement floor,
-   * from its runs just before and just after this phase together (the machine is shared, so
+   * from the runs just before and just after each phase together (the machine is shared, so
    * each phase gets its own, and one run of 300 requests moves by up to a millisecond at p99).
    */
   floor: Summary;
-  /** The floor's runs on their own (their difference is the measurement's own spread). */
-  floorBefore?: Summary;
-  floorAfter?: Summary;
+  /** How many times this latency's phase ran; `ack`, `seen` and `firstMessage` are over all. */
+  repeats?: number;
+  /** Each run's ack p99 over the p99 of the floor runs around it (the run-to-run spread). */
+  ackRatios?: number[];
   /** 👀 on the mention and the first message in its thread (ms from due; never = ∞). */
   seen: Summary;
   firstMessage: Summary;
@@ -68,6 +69,18 @@ const SERVICE_METRICS = [
   'nodejs_eventloop_lag_max_seconds',
 ];
 
+/** One run of a phase: its row and the latencies behind it (merged over repeats). */
+export interface PhaseRun {
+  row: PhaseRow;
+  ack: number[];
+  seen: number[];
+  firstMessage: number[];
+  /** The floor runs just before and just after it. */
+  floorRuns: number[][];
+}
+
+export type PhaseRow = Omit<FirstSignRow, 'floor' | 'repeats' | 'ackRatios'>;
+
 function delaysFrom(accepted: readonly AcceptedSend[], at: Map<string, number>) {
   const delays: number[] = [];
   let delivered = 0;
@@ -79,7 +92,7 @@ function delaysFrom(accepted: readonly AcceptedSend[], at: Map<string, number>) 
       delays.push(Math.max(0, t - a.dueAt));
     }
   }
-  return { summary: summarize(delays), delivered };
+  return { delays, summary: summarize(delays), delivered };
 }
 
 /**
@@ -126,9 +139,10 @@ async function floorAck(ctx: ScenarioContext): Promise<number[]> {
   }
 }
 
-type PhaseRow = Omit<FirstSignRow, 'floor' | 'floorBefore' | 'floorAfter'>;
-
-async function onePhase(ctx: ScenarioContext, createLatencyMs: number): Promise<PhaseRow> {
+async function onePhase(
+  ctx: ScenarioContext,
+  createLatencyMs: number,
+): Promise<Omit<PhaseRun, 'floorRuns'>> {
   const s = ctx.settings.firstSign;
   const urls = await ctx.backends.rpc.call('start', {
     timings: { runMs: 60_000 },
@@ -178,7 +192,7 @@ async function onePhase(ctx: ScenarioContext, createLatencyMs: number): Promise<
     const from = firstDue + createLatencyMs;
     const to = from + s.durationMs;
     const inWindow = createdAt.filter((at) => at >= from && at <= to).length;
-    return {
+    const row: PhaseRow = {
       createLatencyMs,
       rate: s.rate,
       durationMs: s.durationMs,
@@ -199,14 +213,47 @@ async function onePhase(ctx: ScenarioContext, createLatencyMs: number): Promise<
       withoutRunAtEnd,
       waitedMs,
     };
+    return { row, ack: load.latency.slack, seen: seen.delays, firstMessage: first.delays };
   } finally {
     await proc.stop();
   }
 }
 
+/** A latency's runs as one row: latencies over all of them, the worst of the rest. */
+export function mergeRuns(runs: readonly PhaseRun[]): FirstSignRow {
+  const rows = runs.map((r) => r.row);
+  const sum = (pick: (r: PhaseRow) => number) => rows.reduce((a, r) => a + pick(r), 0);
+  const most = (pick: (r: PhaseRow) => number) => Math.max(...rows.map(pick));
+  const first = rows[0];
+  if (first === undefined) throw new Error('no run to merge');
+  // A floor run between two runs of the same latency counts once.
+  const floor = [...new Set(runs.flatMap((r) => r.floorRuns))].flat();
+  return {
+    ...first,
+    repeats: runs.length,
+    sent: sum((r) => r.sent),
+    accepted: sum((r) => r.accepted),
+    errors: sum((r) => r.errors),
+    ack: summarize(runs.flatMap((r) => r.ack)),
+    floor: summarize(floor),
+    ackRatios: runs.map((r) => r.row.ack.p99 / summarize(r.floorRuns.flat()).p99),
+    seen: summarize(runs.flatMap((r) => r.seen)),
+    firstMessage: summarize(runs.flatMap((r) => r.firstMessage)),
+    seenDelivered: sum((r) => r.seenDelivered),
+    firstMessageDelivered: sum((r) => r.firstMessageDelivered),
+    createdPerSecond: Math.min(...rows.map((r) => r.createdPerSecond)),
+    created: sum((r) => r.created),
+    inboxDepthAtEnd: most((r) => r.inboxDepthAtEnd),
+    outboxDepthAtEnd: most((r) => r.outboxDepthAtEnd),
+    withoutRunAtEnd: most((r) => r.withoutRunAtEnd),
+    loopLagP99Ms: most((r) => r.loopLagP99Ms),
+    loopLagMaxMs: most((r) => r.loopLagMaxMs),
+    waitedMs: most((r) => r.waitedMs),
+  };
+}
+
 export async function runFirstSign(ctx: ScenarioContext): Promise<FirstSignResult> {
   const s = ctx.settings.firstSign;
-  const rows: FirstSignRow[] = [];
   const floorRun = async () => {
     const latencies = await floorAck(ctx);
     const floor = summarize(latencies);
@@ -214,27 +261,28 @@ export async function runFirstSign(ctx: ScenarioContext): Promise<FirstSignResul
     return latencies;
   };
   // Floor, phase, floor, phase, …, floor: each phase between two runs of the floor, the run
-  // after one phase being the run before the next.
+  // after one phase being the run before the next; the latencies in turn, `repeats` times.
+  const runs = new Map<number, PhaseRun[]>(s.createLatenciesMs.map((l) => [l, []]));
   let before = await floorRun();
-  for (const latency of s.createLatenciesMs) {
-    const phase = await onePhase(ctx, latency);
-    const after = await floorRun();
-    const row: FirstSignRow = {
-      ...phase,
-      floor: summarize([...before, ...after]),
-      floorBefore: summarize(before),
-      floorAfter: summarize(after),
-    };
-    before = after;
-    ctx.log(
-      `first-sign create ${latency} ms: ack p99 ${row.ack.p99.toFixed(1)} ms ` +
-        `(${(row.ack.p99 / row.floor.p99).toFixed(2)}× the floor around it), 👀 p95 ` +
-        `${row.seen.p95.toFixed(0)} ms, first message p95 ${row.firstMessage.p95.toFixed(0)} ms, ` +
-        `${row.createdPerSecond.toFixed(1)} runs/s, ${row.withoutRunAtEnd} without a run at the end, ` +
-        `outbox ${row.outboxDepthAtEnd} at the end, loop lag p99 ${row.loopLagP99Ms.toFixed(0)} max ` +
-        `${row.loopLagMaxMs.toFixed(0)} ms`,
-    );
-    rows.push(row);
+  for (let repeat = 1; repeat <= s.repeats; repeat++) {
+    for (const latency of s.createLatenciesMs) {
+      const phase = await onePhase(ctx, latency);
+      const after = await floorRun();
+      const run: PhaseRun = { ...phase, floorRuns: [before, after] };
+      runs.get(latency)?.push(run);
+      before = after;
+      const row = phase.row;
+      const ratio = row.ack.p99 / summarize([...run.floorRuns.flat()]).p99;
+      ctx.log(
+        `first-sign create ${latency} ms (run ${repeat}/${s.repeats}): ack p99 ` +
+          `${row.ack.p99.toFixed(1)} ms (${ratio.toFixed(2)}× the floor around it), 👀 p95 ` +
+          `${row.seen.p95.toFixed(0)} ms, first message p95 ${row.firstMessage.p95.toFixed(0)} ms, ` +
+          `${row.createdPerSecond.toFixed(1)} runs/s, ${row.withoutRunAtEnd} without a run at the end, ` +
+          `outbox ${row.outboxDepthAtEnd} at the end, loop lag p99 ${row.loopLagP99Ms.toFixed(0)} max ` +
+          `${row.loopLagMaxMs.toFixed(0)} ms`,
+      );
+    }
   }
+  const rows = s.createLatenciesMs.map((l) => mergeRuns(runs.get(l) ?? []));
   return { rate: s.rate, durationMs: s.durationMs, rows };
 }

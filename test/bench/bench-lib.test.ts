@@ -5,6 +5,8 @@ import { ArgsError, DEFAULT_SCENARIOS, parseArgs } from '../../bench/lib/args.js
 import { markdownTable } from '../../bench/lib/markdown.js';
 import { median, percentileOfSorted, summarize } from '../../bench/lib/stats.js';
 import { lineChart } from '../../bench/lib/svg-chart.js';
+import { mergeRuns } from '../../bench/scenarios/first-sign.js';
+import type { PhaseRow, PhaseRun } from '../../bench/scenarios/first-sign.js';
 
 describe('bench stats', () => {
   it('takes nearest-rank percentiles', () => {
@@ -146,5 +148,64 @@ describe('tracking delay matching', () => {
     });
     // PENDING was overtaken by CLAIMED before any edit showed it; INPROGRESS never arrived.
     expect(delays).toEqual({ slack: [600], github: [3000], missing: 1, superseded: 1 });
+  });
+});
+
+describe('first-sign runs of one latency', () => {
+  const row = (over: Partial<PhaseRow>): PhaseRow => ({
+    createLatencyMs: 1_000,
+    rate: 10,
+    durationMs: 30_000,
+    sent: 3,
+    accepted: 3,
+    errors: 0,
+    ack: summarize([1, 2, 3]),
+    seen: summarize([10, 20, 30]),
+    firstMessage: summarize([15, 25, 35]),
+    seenDelivered: 3,
+    firstMessageDelivered: 3,
+    createdPerSecond: 10,
+    created: 3,
+    inboxDepthAtEnd: 0,
+    outboxDepthAtEnd: 0,
+    withoutRunAtEnd: 0,
+    loopLagP99Ms: 12,
+    loopLagMaxMs: 20,
+    waitedMs: 100,
+    ...over,
+  });
+
+  it('merges runs: latencies over all, a floor run between two of them once, the worst of the rest', () => {
+    const floorA = [1, 1, 2];
+    const shared = [1, 2, 4];
+    const floorC = [2, 2, 2];
+    const runs: PhaseRun[] = [
+      {
+        row: row({ ack: summarize([1, 2, 4]), createdPerSecond: 9.5, withoutRunAtEnd: 2 }),
+        ack: [1, 2, 4],
+        seen: [10, 20, 30],
+        firstMessage: [15, 25, 35],
+        floorRuns: [floorA, shared],
+      },
+      {
+        row: row({ ack: summarize([2, 3, 8]), errors: 1, loopLagMaxMs: 31 }),
+        ack: [2, 3, 8],
+        seen: [11, 21, Number.POSITIVE_INFINITY],
+        firstMessage: [16, 26, 36],
+        floorRuns: [shared, floorC],
+      },
+    ];
+    const merged = mergeRuns(runs);
+    expect(merged.repeats).toBe(2);
+    expect(merged.ack).toEqual(summarize([1, 2, 4, 2, 3, 8]));
+    expect(merged.floor.n).toBe(9); // three floor runs, the shared one once
+    expect(merged.floor).toEqual(summarize([...floorA, ...shared, ...floorC]));
+    expect(merged.ackRatios).toEqual([4 / 4, 8 / 4]);
+    expect(merged.seen.max).toBe(Number.POSITIVE_INFINITY);
+    expect(merged.sent).toBe(6);
+    expect(merged.errors).toBe(1);
+    expect(merged.createdPerSecond).toBe(9.5);
+    expect(merged.withoutRunAtEnd).toBe(2);
+    expect(merged.loopLagMaxMs).toBe(31);
   });
 });
