@@ -142,13 +142,15 @@ async function floorAck(ctx: ScenarioContext): Promise<number[]> {
 async function onePhase(
   ctx: ScenarioContext,
   createLatencyMs: number,
+  repeat: number,
 ): Promise<Omit<PhaseRun, 'floorRuns'>> {
   const s = ctx.settings.firstSign;
   const urls = await ctx.backends.rpc.call('start', {
     timings: { runMs: 60_000 },
     createLatencyMs,
   });
-  const name = `first-sign-${createLatencyMs}`;
+  // A database of its own: a run of the same latency sends the same delivery ids again.
+  const name = `first-sign-${createLatencyMs}-run${repeat}`;
   const proc = await startServiceProcess({
     backends: urls,
     workDir: ctx.workDir,
@@ -266,7 +268,7 @@ export async function runFirstSign(ctx: ScenarioContext): Promise<FirstSignResul
   let before = await floorRun();
   for (let repeat = 1; repeat <= s.repeats; repeat++) {
     for (const latency of s.createLatenciesMs) {
-      const phase = await onePhase(ctx, latency);
+      const phase = await onePhase(ctx, latency, repeat);
       const after = await floorRun();
       const run: PhaseRun = { ...phase, floorRuns: [before, after] };
       runs.get(latency)?.push(run);
