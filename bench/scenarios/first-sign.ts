@@ -3,9 +3,9 @@
  * Slack mentions (each in its own thread) at a steady rate against the service process, with
  * the service's create call held for 0, 1, 3 and 10 s by a delaying proxy in front of the
  * emulator. Per latency: the acknowledgement's latency (and the bare-framework floor's at the
- * same rate, run before and after each phase), the 👀 on the mention and the first message in its thread (from when the mention
- * was due to when the fake Slack received the call), how fast runs were created once the
- * service answers, and the backlog when the load ends.
+ * same rate, run before and after each phase), the 👀 on the mention and the first message in
+ * its thread (from when the mention was due to when the fake Slack received the call), how fast
+ * runs were created once the service answers, and the backlog when the load ends.
  */
 import { join } from 'node:path';
 import type { ScenarioContext } from '../lib/context.js';
@@ -30,7 +30,7 @@ export interface FirstSignRow {
   /**
    * The bare framework (signature check + 200) at the same rate: the acknowledgement floor,
    * from the runs just before and just after each phase together (the machine is shared, so
-   * each phase gets its own, and one run of 300 requests moves by up to a millisecond at p99).
+   * each phase gets its own, and one run's p99 moved by up to 1.9x from the run before it).
    */
   floor: Summary;
   /** How many times this latency's phase ran; `ack`, `seen` and `firstMessage` are over all. */
@@ -221,6 +221,11 @@ async function onePhase(
   }
 }
 
+/** A run's ack p99 over the p99 of the two floor runs around it. */
+function ratioOf(run: PhaseRun): number {
+  return run.row.ack.p99 / summarize(run.floorRuns.flat()).p99;
+}
+
 /** A latency's runs as one row: latencies over all of them, the worst of the rest. */
 export function mergeRuns(runs: readonly PhaseRun[]): FirstSignRow {
   const rows = runs.map((r) => r.row);
@@ -238,7 +243,7 @@ export function mergeRuns(runs: readonly PhaseRun[]): FirstSignRow {
     errors: sum((r) => r.errors),
     ack: summarize(runs.flatMap((r) => r.ack)),
     floor: summarize(floor),
-    ackRatios: runs.map((r) => r.row.ack.p99 / summarize(r.floorRuns.flat()).p99),
+    ackRatios: runs.map(ratioOf),
     seen: summarize(runs.flatMap((r) => r.seen)),
     firstMessage: summarize(runs.flatMap((r) => r.firstMessage)),
     seenDelivered: sum((r) => r.seenDelivered),
@@ -278,10 +283,9 @@ export async function runFirstSign(ctx: ScenarioContext): Promise<FirstSignResul
       runs.get(latency)?.push(run);
       before = after;
       const row = phase.row;
-      const ratio = row.ack.p99 / summarize([...run.floorRuns.flat()]).p99;
       ctx.log(
         `first-sign create ${latency} ms (run ${repeat}/${s.repeats}): ack p99 ` +
-          `${row.ack.p99.toFixed(1)} ms (${ratio.toFixed(2)}× the floor around it), 👀 p95 ` +
+          `${row.ack.p99.toFixed(1)} ms (${ratioOf(run).toFixed(2)}× the floor around it), 👀 p95 ` +
           `${row.seen.p95.toFixed(0)} ms, first message p95 ${row.firstMessage.p95.toFixed(0)} ms, ` +
           `${row.createdPerSecond.toFixed(1)} runs/s, ${row.withoutRunAtEnd} without a run at the end, ` +
           `outbox ${row.outboxDepthAtEnd} at the end, loop lag p99 ${row.loopLagP99Ms.toFixed(0)} max ` +
