@@ -3,6 +3,8 @@ import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
 import { toInboxItem } from './row-mapping.js';
 import { compiledOnce } from './compiled-once.js';
+import type { Selectable } from 'kysely';
+import type { InboxTable } from '../schema.js';
 
 /** Statuses of an inbox item that still has to be handled. */
 const OPEN = ['pending', 'processing'];
@@ -94,76 +96,85 @@ export function createInboxRepo(ctx: RepoContext): StoreTx['inbox'] {
 }
 
 export function createInboxQueue(ctx: RepoContext): Store['inboxQueue'] {
+  // The inbox worker claims whenever a slot frees: compiled once (building Kysely's query
+  // tree for this statement cost more than SQLite running it).
+  const claimStatement = compiledOnce(['now', 'lease_until', 'limit'], (v) => {
+    const db = ctx.db();
+    const now = v.now as number;
+    const limit = v.limit as number;
+    // Per thread only the oldest open item is a candidate, and only when it is pending
+    // and due, or claimed by a worker whose lease ran out (crash recovery). One UPDATE
+    // statement, so two claimers can never both take an item.
+    // An own-lane item (a prompt that starts its own thread, queued under its channel's
+    // key) waits only behind the key's other items, never behind another own-lane item;
+    // every other item waits behind everything older of its key, own-lane items included
+    // (`/agent status` after a prompt finds the run that prompt started). Both rules are a
+    // filter on the same (thread_key, id) index range: the access path is unchanged.
+    const heads = () =>
+      db
+        .selectFrom('inbox as h')
+        .select('h.id')
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('inbox as o')
+                .select('o.id')
+                .whereRef('o.thread_key', '=', 'h.thread_key')
+                .where('o.status', 'in', OPEN)
+                .whereRef('o.id', '<', 'h.id')
+                .where((eb) => eb.or([eb('h.own_lane', '=', 0), eb('o.own_lane', '=', 0)])),
+            ),
+          ),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('inbox as l')
+                .select('l.id')
+                .whereRef('l.thread_key', '=', 'h.thread_key')
+                .where('l.status', '=', 'processing')
+                .where('l.lease_until', '>', now)
+                .where((eb) => eb.or([eb('h.own_lane', '=', 0), eb('l.own_lane', '=', 0)])),
+            ),
+          ),
+        )
+        .limit(limit);
+    // Two arms, each read in index order so the LIMIT stops the scan early: a backlog of
+    // thousands costs what one item does (one sorted arm over every open row took
+    // milliseconds of a busy event loop). Expired leases first, then what is due, oldest
+    // due first (per thread the order is by id all the same: only the head is a candidate).
+    let expired = heads()
+      .where('h.status', '=', 'processing')
+      .where((eb) => eb.or([eb('h.lease_until', 'is', null), eb('h.lease_until', '<=', now)]))
+      .orderBy('h.id');
+    let due = heads()
+      .where('h.status', '=', 'pending')
+      .where('h.next_attempt_at', '<=', now)
+      .orderBy('h.next_attempt_at')
+      .orderBy('h.id');
+    if (ctx.kind === 'postgres') {
+      expired = expired.forUpdate().skipLocked();
+      due = due.forUpdate().skipLocked();
+    }
+    const candidates = db
+      .selectFrom(expired.as('e'))
+      .select('e.id')
+      .unionAll(db.selectFrom(due.as('d')).select('d.id'))
+      .limit(limit);
+    return db
+      .updateTable('inbox')
+      .set({ status: 'processing', lease_until: v.lease_until as number, updated_at: now })
+      .where('id', 'in', candidates)
+      .returningAll();
+  });
+
   return {
     async claim(now, leaseMs, limit) {
       if (limit <= 0) return [];
       const db = ctx.db();
-      // Per thread only the oldest open item is a candidate, and only when it is pending
-      // and due, or claimed by a worker whose lease ran out (crash recovery). One UPDATE
-      // statement, so two claimers can never both take an item.
-      // An own-lane item (a prompt that starts its own thread, queued under its channel's
-      // key) waits only behind the key's other items, never behind another own-lane item;
-      // every other item waits behind everything older of its key, own-lane items included
-      // (`/agent status` after a prompt finds the run that prompt started). Both rules are a
-      // filter on the same (thread_key, id) index range: the access path is unchanged.
-      const heads = () =>
-        db
-          .selectFrom('inbox as h')
-          .select('h.id')
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('inbox as o')
-                  .select('o.id')
-                  .whereRef('o.thread_key', '=', 'h.thread_key')
-                  .where('o.status', 'in', OPEN)
-                  .whereRef('o.id', '<', 'h.id')
-                  .where((eb) => eb.or([eb('h.own_lane', '=', 0), eb('o.own_lane', '=', 0)])),
-              ),
-            ),
-          )
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('inbox as l')
-                  .select('l.id')
-                  .whereRef('l.thread_key', '=', 'h.thread_key')
-                  .where('l.status', '=', 'processing')
-                  .where('l.lease_until', '>', now)
-                  .where((eb) => eb.or([eb('h.own_lane', '=', 0), eb('l.own_lane', '=', 0)])),
-              ),
-            ),
-          )
-          .limit(limit);
-      // Two arms, each read in index order so the LIMIT stops the scan early: a backlog of
-      // thousands costs what one item does (one sorted arm over every open row took
-      // milliseconds of a busy event loop). Expired leases first, then what is due, oldest
-      // due first (per thread the order is by id all the same: only the head is a candidate).
-      let expired = heads()
-        .where('h.status', '=', 'processing')
-        .where((eb) => eb.or([eb('h.lease_until', 'is', null), eb('h.lease_until', '<=', now)]))
-        .orderBy('h.id');
-      let due = heads()
-        .where('h.status', '=', 'pending')
-        .where('h.next_attempt_at', '<=', now)
-        .orderBy('h.next_attempt_at')
-        .orderBy('h.id');
-      if (ctx.kind === 'postgres') {
-        expired = expired.forUpdate().skipLocked();
-        due = due.forUpdate().skipLocked();
-      }
-      const candidates = db
-        .selectFrom(expired.as('e'))
-        .select('e.id')
-        .unionAll(db.selectFrom(due.as('d')).select('d.id'))
-        .limit(limit);
-
-      const rows = await db
-        .updateTable('inbox')
-        .set({ status: 'processing', lease_until: now + leaseMs, updated_at: now })
-        .where('id', 'in', candidates)
-        .returningAll()
-        .execute();
+      const { rows } = await db.executeQuery<Selectable<InboxTable>>(
+        claimStatement({ now, lease_until: now + leaseMs, limit }),
+      );
 
       const items: InboxItem[] = [];
       for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {

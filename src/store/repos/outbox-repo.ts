@@ -1,41 +1,69 @@
 import { sql } from 'kysely';
+import type { CompiledQuery, Selectable } from 'kysely';
+import { compiledOnce } from './compiled-once.js';
 import type { OutboxItem, Store, StoreTx } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
 import { toOutboxItem } from './row-mapping.js';
+import type { OutboxTable } from '../schema.js';
 
 export function createOutboxRepo(ctx: RepoContext): StoreTx['outbox'] {
+  // Every notice of every run is queued here, most inside the transaction of a state change.
+  const insertNotice = compiledOnce(['thread_key', 'payload', 'now'], (v) =>
+    ctx
+      .db()
+      .insertInto('outbox')
+      .values({
+        thread_key: v.thread_key as string,
+        payload: v.payload as string,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: v.now as number,
+        lease_until: null,
+        last_error: null,
+        created_at: v.now as number,
+        updated_at: v.now as number,
+      })
+      .returning('id'),
+  );
   return {
     async enqueue(payload, now) {
-      const row = await ctx
-        .db()
-        .insertInto('outbox')
-        .values({
+      const { rows } = await ctx.db().executeQuery<{ id: number | string }>(
+        insertNotice({
           thread_key: payload.destination.threadKey,
           payload: JSON.stringify(payload),
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: now,
-          lease_until: null,
-          last_error: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+          now,
+        }),
+      );
+      const row = rows[0];
+      if (row === undefined) throw new StoreError('unknown', 'the outbox insert returned no id');
       return Number(row.id);
     },
   };
 }
 
-export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
-  return {
-    async claim(now, leaseMs, limit, filter) {
-      if (limit <= 0) return [];
-      const db = ctx.db();
+type ClaimValue = 'now' | 'lease_until' | 'limit' | 'prefix';
+
+/**
+ * The claim statement, built and compiled once per thread-key prefix length (each outbox lane
+ * claims many times a second; building Kysely's query tree each time cost more than SQLite).
+ */
+function claimStatements(ctx: RepoContext) {
+  const byPrefixLength = new Map<
+    number | undefined,
+    (v: Record<ClaimValue, unknown>) => CompiledQuery
+  >();
+  return (prefixLength: number | undefined) => {
+    let statement = byPrefixLength.get(prefixLength);
+    if (statement) return statement;
+    const names: ClaimValue[] = ['now', 'lease_until', 'limit'];
+    if (prefixLength !== undefined) names.push('prefix');
+    statement = compiledOnce<ClaimValue>(names, (v) => {
+      const now = v.now as number;
       // Per thread only the oldest pending notification is a candidate (order per thread is
       // kept), and only when it is due and not leased by a live claim.
-      let heads = db
+      let heads = ctx
+        .db()
         .selectFrom('outbox as h')
         .select('h.id')
         .where('h.status', '=', 'pending')
@@ -60,31 +88,57 @@ export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
         // thread's oldest pending notification is a candidate.
         .orderBy('h.next_attempt_at')
         .orderBy('h.id')
-        .limit(limit);
-      if (filter?.threadKeyPrefix) {
+        .limit(v.limit as number);
+      if (prefixLength !== undefined) {
         // A thread's notifications share its key, hence its prefix: order per thread holds.
-        const prefix = filter.threadKeyPrefix;
         heads = heads.where(
-          sql<string>`substr(h.thread_key, 1, ${sql.lit(prefix.length)})`,
+          sql<string>`substr(h.thread_key, 1, ${sql.lit(prefixLength)})`,
           '=',
-          prefix,
+          v.prefix as string,
         );
       }
       if (ctx.kind === 'postgres') heads = heads.forUpdate().skipLocked();
+      return (
+        ctx
+          .db()
+          .updateTable('outbox')
+          // A lease that ran out means a claim that never finished (another replica died):
+          // count it as an attempt, so the next delivery checks what that one may have posted.
+          .set({
+            lease_until: v.lease_until as number,
+            attempts: sql<number>`case when lease_until is null then attempts else attempts + 1 end`,
+            updated_at: now,
+          })
+          .where('id', 'in', heads)
+          .returningAll()
+      );
+    });
+    byPrefixLength.set(prefixLength, statement);
+    return statement;
+  };
+}
 
-      const rows = await db
-        .updateTable('outbox')
-        // A lease that ran out means a claim that never finished (another replica died):
-        // count it as an attempt, so the next delivery checks what that one may have posted.
-        .set({
+export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
+  const claimStatement = claimStatements(ctx);
+  const markDelivered = compiledOnce(['id', 'now'], (v) =>
+    ctx
+      .db()
+      .updateTable('outbox')
+      .set({ status: 'delivered', lease_until: null, updated_at: v.now as number })
+      .where('id', '=', v.id as number),
+  );
+  return {
+    async claim(now, leaseMs, limit, filter) {
+      if (limit <= 0) return [];
+      const prefix = filter?.threadKeyPrefix;
+      const { rows } = await ctx.db().executeQuery<Selectable<OutboxTable>>(
+        claimStatement(prefix?.length)({
+          now,
           lease_until: now + leaseMs,
-          attempts: sql<number>`case when lease_until is null then attempts else attempts + 1 end`,
-          updated_at: now,
-        })
-        .where('id', 'in', heads)
-        .returningAll()
-        .execute();
-
+          limit,
+          prefix,
+        }),
+      );
       const items: OutboxItem[] = [];
       for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
         try {
@@ -95,7 +149,8 @@ export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
             { err, outboxId: row.id, threadKey: row.thread_key },
             'outbox item is unreadable; parked',
           );
-          await db
+          await ctx
+            .db()
             .updateTable('outbox')
             .set({ status: 'parked', lease_until: null, last_error: err.message, updated_at: now })
             .where('id', '=', row.id)
@@ -106,12 +161,7 @@ export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
     },
 
     async delivered(id, now) {
-      await ctx
-        .db()
-        .updateTable('outbox')
-        .set({ status: 'delivered', lease_until: null, updated_at: now })
-        .where('id', '=', id)
-        .execute();
+      await ctx.db().executeQuery(markDelivered({ id, now }));
     },
 
     async retryLater(id, at, error) {
