@@ -53,6 +53,12 @@ export interface FirstSignRow {
   /** The service's event-loop delay during the load (p99, max; ms). */
   loopLagP99Ms: number;
   loopLagMaxMs: number;
+  /**
+   * The service process's CPU time (all its threads) during the load, per mention sent (ms):
+   * far steadier from run to run than a tail latency, so what a change to the work per
+   * mention does shows here first.
+   */
+  cpuMsPerMention?: number;
   waitedMs: number;
 }
 
@@ -67,6 +73,7 @@ const SERVICE_METRICS = [
   'agent_relay_outbox_depth',
   'nodejs_eventloop_lag_p99_seconds',
   'nodejs_eventloop_lag_max_seconds',
+  'process_cpu_seconds_total',
 ];
 
 /** One run of a phase: its row and the latencies behind it (merged over repeats). */
@@ -162,7 +169,8 @@ async function onePhase(
   try {
     await waitFor200(proc, '/readyz');
     const factory = await warmedUp(ctx, proc.url, urls);
-    await scrapeMetrics(proc.url, SERVICE_METRICS); // resets the event-loop histogram
+    // Resets the event-loop histogram; the CPU counter is read before and after the load.
+    const before = await scrapeMetrics(proc.url, SERVICE_METRICS);
     const load = await runOpenLoop({
       url: proc.url,
       rate: s.rate,
@@ -212,6 +220,11 @@ async function onePhase(
       outboxDepthAtEnd: depth.agent_relay_outbox_depth ?? Number.NaN,
       loopLagP99Ms: (depth.nodejs_eventloop_lag_p99_seconds ?? Number.NaN) * 1000,
       loopLagMaxMs: (depth.nodejs_eventloop_lag_max_seconds ?? Number.NaN) * 1000,
+      cpuMsPerMention:
+        (((depth.process_cpu_seconds_total ?? Number.NaN) -
+          (before.process_cpu_seconds_total ?? Number.NaN)) *
+          1000) /
+        load.sent,
       withoutRunAtEnd,
       waitedMs,
     };
@@ -255,6 +268,7 @@ export function mergeRuns(runs: readonly PhaseRun[]): FirstSignRow {
     withoutRunAtEnd: most((r) => r.withoutRunAtEnd),
     loopLagP99Ms: most((r) => r.loopLagP99Ms),
     loopLagMaxMs: most((r) => r.loopLagMaxMs),
+    cpuMsPerMention: sum((r) => r.cpuMsPerMention ?? Number.NaN) / rows.length,
     waitedMs: most((r) => r.waitedMs),
   };
 }
@@ -289,7 +303,7 @@ export async function runFirstSign(ctx: ScenarioContext): Promise<FirstSignResul
           `${row.seen.p95.toFixed(0)} ms, first message p95 ${row.firstMessage.p95.toFixed(0)} ms, ` +
           `${row.createdPerSecond.toFixed(1)} runs/s, ${row.withoutRunAtEnd} without a run at the end, ` +
           `outbox ${row.outboxDepthAtEnd} at the end, loop lag p99 ${row.loopLagP99Ms.toFixed(0)} max ` +
-          `${row.loopLagMaxMs.toFixed(0)} ms`,
+          `${row.loopLagMaxMs.toFixed(0)} ms, CPU ${row.cpuMsPerMention?.toFixed(1)} ms per mention`,
       );
     }
   }
