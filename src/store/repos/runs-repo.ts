@@ -5,6 +5,7 @@ import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
 import { runColumns, toRun } from './row-mapping.js';
 import { recordFirstState, recordStateChange } from './run-states.js';
+import { compiledOnce } from './compiled-once.js';
 import type { Database, RunsTable } from '../schema.js';
 
 export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
@@ -34,24 +35,34 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
     return runs;
   }
 
+  // Read for every notice of a run and by each trigger's handling: compiled once.
+  const byId = compiledOnce(['id'], (v) =>
+    ctx
+      .db()
+      .selectFrom('runs')
+      .selectAll()
+      .where('run_id', '=', v.id as string),
+  );
+  const byRequest = compiledOnce(['id'], (v) =>
+    ctx
+      .db()
+      .selectFrom('runs')
+      .selectAll()
+      .where('request_id', '=', v.id as string),
+  );
+
   return {
     async get(runId) {
-      const row = await ctx
-        .db()
-        .selectFrom('runs')
-        .selectAll()
-        .where('run_id', '=', runId)
-        .executeTakeFirst();
+      const { rows } = await ctx.db().executeQuery<Selectable<RunsTable>>(byId({ id: runId }));
+      const row = rows[0];
       return row ? toRun(row) : undefined;
     },
 
     async getByRequest(requestId) {
-      const row = await ctx
+      const { rows } = await ctx
         .db()
-        .selectFrom('runs')
-        .selectAll()
-        .where('request_id', '=', requestId)
-        .executeTakeFirst();
+        .executeQuery<Selectable<RunsTable>>(byRequest({ id: requestId }));
+      const row = rows[0];
       return row ? toRun(row) : undefined;
     },
 

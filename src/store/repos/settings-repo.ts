@@ -1,17 +1,23 @@
 import type { StoreTx } from '../../core/ports/index.js';
 import type { RepoContext } from './repo-context.js';
 import { toSetting } from './row-mapping.js';
+import { compiledOnce } from './compiled-once.js';
+import type { Selectable } from 'kysely';
+import type { SettingsTable } from '../schema.js';
 
 export function createSettingsRepo(ctx: RepoContext): StoreTx['settings'] {
+  // Read by every trigger's handling (the place's defaults): compiled once.
+  const byScope = compiledOnce(['scope'], (v) =>
+    ctx
+      .db()
+      .selectFrom('settings')
+      .selectAll()
+      .where('scope', '=', v.scope as string)
+      .orderBy('key'),
+  );
   return {
     async list(scope) {
-      const rows = await ctx
-        .db()
-        .selectFrom('settings')
-        .selectAll()
-        .where('scope', '=', scope)
-        .orderBy('key')
-        .execute();
+      const { rows } = await ctx.db().executeQuery<Selectable<SettingsTable>>(byScope({ scope }));
       return rows.map(toSetting);
     },
 

@@ -1,8 +1,19 @@
 import type { StoreTx } from '../../core/ports/index.js';
 import type { RepoContext } from './repo-context.js';
 import { toStartMessage } from './row-mapping.js';
+import { compiledOnce } from './compiled-once.js';
+import type { Selectable } from 'kysely';
+import type { StartMessagesTable } from '../schema.js';
 
 export function createStartMessagesRepo(ctx: RepoContext): StoreTx['startMessages'] {
+  // Read for every status notice a run's thread gets: compiled once.
+  const byRequest = compiledOnce(['request_id'], (v) =>
+    ctx
+      .db()
+      .selectFrom('start_messages')
+      .selectAll()
+      .where('request_id', '=', v.request_id as string),
+  );
   return {
     async open(requestId, threadKey, now) {
       const inserted = await ctx
@@ -16,12 +27,10 @@ export function createStartMessagesRepo(ctx: RepoContext): StoreTx['startMessage
     },
 
     async get(requestId) {
-      const row = await ctx
+      const { rows } = await ctx
         .db()
-        .selectFrom('start_messages')
-        .selectAll()
-        .where('request_id', '=', requestId)
-        .executeTakeFirst();
+        .executeQuery<Selectable<StartMessagesTable>>(byRequest({ request_id: requestId }));
+      const row = rows[0];
       return row ? toStartMessage(row) : undefined;
     },
 
