@@ -298,7 +298,7 @@ export async function runFirstSign(ctx: ScenarioContext): Promise<FirstSignResul
       before = after;
       const row = phase.row;
       ctx.log(
-        `first-sign create ${latency} ms (run ${repeat}/${s.repeats}): ack p99 ` +
+        `first-sign create ${latency} ms (run ${repeat}/${s.repeats}): ack p50 ${row.ack.p50.toFixed(1)} p99 ` +
           `${row.ack.p99.toFixed(1)} ms (${ratioOf(run).toFixed(2)}× the floor around it), 👀 p95 ` +
           `${row.seen.p95.toFixed(0)} ms, first message p95 ${row.firstMessage.p95.toFixed(0)} ms, ` +
           `${row.createdPerSecond.toFixed(1)} runs/s, ${row.withoutRunAtEnd} without a run at the end, ` +
