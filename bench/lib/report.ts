@@ -277,6 +277,8 @@ export function renderMarkdown(
           'no run yet at end#',
           'outbox at end#',
           'loop lag p99 ms#',
+          'loop lag max ms#',
+          'CPU ms per mention#',
           'errors#',
         ],
         r.rows.map((row) => [
@@ -295,6 +297,8 @@ export function renderMarkdown(
           row.withoutRunAtEnd,
           row.outboxDepthAtEnd,
           row.loopLagP99Ms,
+          row.loopLagMaxMs,
+          row.cpuMsPerMention ?? '–',
           row.errors,
         ]),
       ),
@@ -308,7 +312,9 @@ export function renderMarkdown(
         `one run is the one before the next), the requests of the floor runs around a latency's ` +
         `runs taken together. "each run": a run's ack p99 over the p99 of the two floor runs ` +
         `around it, which shows how far one run's ratio moves by itself. "loop lag": the ` +
-        `service's event-loop delay during the load. "runs created/s": between the create ` +
+        `service's event-loop delay during the load. "CPU per mention": the service process's ` +
+        `CPU time during the load (all its threads, the kernel's share included) over the ` +
+        `mentions sent, the mean of the runs. "runs created/s": between the create ` +
         `latency after the first mention and as long after the last. "inbox at end": triggers ` +
         `open (claimed ones included) when the load ended; "no run yet": mentions whose run the ` +
         `service had not created then.`,

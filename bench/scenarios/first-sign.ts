@@ -268,7 +268,9 @@ export function mergeRuns(runs: readonly PhaseRun[]): FirstSignRow {
     withoutRunAtEnd: most((r) => r.withoutRunAtEnd),
     loopLagP99Ms: most((r) => r.loopLagP99Ms),
     loopLagMaxMs: most((r) => r.loopLagMaxMs),
-    cpuMsPerMention: sum((r) => r.cpuMsPerMention ?? Number.NaN) / rows.length,
+    ...(rows.every((r) => r.cpuMsPerMention !== undefined)
+      ? { cpuMsPerMention: sum((r) => r.cpuMsPerMention ?? 0) / rows.length }
+      : {}),
     waitedMs: most((r) => r.waitedMs),
   };
 }

@@ -181,14 +181,19 @@ describe('first-sign runs of one latency', () => {
     const floorC = [2, 2, 2];
     const runs: PhaseRun[] = [
       {
-        row: row({ ack: summarize([1, 2, 4]), createdPerSecond: 9.5, withoutRunAtEnd: 2 }),
+        row: row({
+          ack: summarize([1, 2, 4]),
+          createdPerSecond: 9.5,
+          withoutRunAtEnd: 2,
+          cpuMsPerMention: 18,
+        }),
         ack: [1, 2, 4],
         seen: [10, 20, 30],
         firstMessage: [15, 25, 35],
         floorRuns: [floorA, shared],
       },
       {
-        row: row({ ack: summarize([2, 3, 8]), errors: 1, loopLagMaxMs: 31 }),
+        row: row({ ack: summarize([2, 3, 8]), errors: 1, loopLagMaxMs: 31, cpuMsPerMention: 22 }),
         ack: [2, 3, 8],
         seen: [11, 21, Number.POSITIVE_INFINITY],
         firstMessage: [16, 26, 36],
@@ -207,5 +212,9 @@ describe('first-sign runs of one latency', () => {
     expect(merged.createdPerSecond).toBe(9.5);
     expect(merged.withoutRunAtEnd).toBe(2);
     expect(merged.loopLagMaxMs).toBe(31);
+    expect(merged.cpuMsPerMention).toBe(20); // the mean of the runs
+    // A run without the figure (results from before it was taken): none for the latency.
+    const older = mergeRuns([runs[0] as PhaseRun, { ...(runs[1] as PhaseRun), row: row({}) }]);
+    expect(older.cpuMsPerMention).toBeUndefined();
   });
 });
