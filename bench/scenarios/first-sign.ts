@@ -268,9 +268,10 @@ export function mergeRuns(runs: readonly PhaseRun[]): FirstSignRow {
     withoutRunAtEnd: most((r) => r.withoutRunAtEnd),
     loopLagP99Ms: most((r) => r.loopLagP99Ms),
     loopLagMaxMs: most((r) => r.loopLagMaxMs),
-    ...(rows.every((r) => r.cpuMsPerMention !== undefined)
-      ? { cpuMsPerMention: sum((r) => r.cpuMsPerMention ?? 0) / rows.length }
-      : {}),
+    // The mean of the runs; none when a run lacks it (results from before it was measured).
+    cpuMsPerMention: rows.every((r) => r.cpuMsPerMention !== undefined)
+      ? sum((r) => r.cpuMsPerMention ?? 0) / rows.length
+      : undefined,
     waitedMs: most((r) => r.waitedMs),
   };
 }
