@@ -279,6 +279,7 @@ export function renderMarkdown(
           'loop lag p99 ms#',
           'loop lag max ms#',
           'CPU ms per mention#',
+          'GC ms per mention#',
           'errors#',
         ],
         r.rows.map((row) => [
@@ -299,6 +300,7 @@ export function renderMarkdown(
           row.loopLagP99Ms,
           row.loopLagMaxMs,
           row.cpuMsPerMention ?? '–',
+          row.gcMsPerMention ?? '–',
           row.errors,
         ]),
       ),
@@ -314,7 +316,8 @@ export function renderMarkdown(
         `around it, which shows how far one run's ratio moves by itself. "loop lag": the ` +
         `service's event-loop delay during the load. "CPU per mention": the service process's ` +
         `CPU time during the load (all its threads, the kernel's share included) over the ` +
-        `mentions sent, the mean of the runs. "runs created/s": between the create ` +
+        `mentions sent, the mean of the runs; "GC per mention": the part of it the garbage ` +
+        `collector's pauses took (V8's own figure, as prom-client reports it). "runs created/s": between the create ` +
         `latency after the first mention and as long after the last. "inbox at end": triggers ` +
         `open (claimed ones included) when the load ended; "no run yet": mentions whose run the ` +
         `service had not created then.`,

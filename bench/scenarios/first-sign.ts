@@ -59,6 +59,8 @@ export interface FirstSignRow {
    * mention does shows here first.
    */
   cpuMsPerMention?: number;
+  /** The part of it V8's garbage collector took (on the main thread; ms per mention sent). */
+  gcMsPerMention?: number;
   waitedMs: number;
 }
 
@@ -68,13 +70,37 @@ export interface FirstSignResult {
   rows: FirstSignRow[];
 }
 
+/** The service's garbage-collection time, one series per kind of collection (seconds). */
+const GC_SERIES = ['minor', 'major', 'incremental', 'weakcb'].map(
+  (kind) => `nodejs_gc_duration_seconds_sum{kind="${kind}"}`,
+);
+const CPU_SERIES = ['process_cpu_seconds_total'];
+
 const SERVICE_METRICS = [
   'agent_relay_inbox_depth',
   'agent_relay_outbox_depth',
   'nodejs_eventloop_lag_p99_seconds',
   'nodejs_eventloop_lag_max_seconds',
-  'process_cpu_seconds_total',
+  ...CPU_SERIES,
+  ...GC_SERIES,
 ];
+
+/**
+ * What counters in seconds (summed over `series`) grew by between two scrapes, in ms per
+ * mention sent; none when no series was scraped. A series first seen after the load started
+ * from zero (prom-client shows a kind of collection only once one has happened).
+ */
+export function msPerMention(
+  before: Readonly<Record<string, number>>,
+  after: Readonly<Record<string, number>>,
+  series: readonly string[],
+  sent: number,
+): number | undefined {
+  const present = series.filter((name) => after[name] !== undefined);
+  if (present.length === 0 || sent === 0) return undefined;
+  const grew = present.reduce((total, name) => total + (after[name] ?? 0) - (before[name] ?? 0), 0);
+  return (grew * 1000) / sent;
+}
 
 /** One run of a phase: its row and the latencies behind it (merged over repeats). */
 export interface PhaseRun {
@@ -220,11 +246,8 @@ async function onePhase(
       outboxDepthAtEnd: depth.agent_relay_outbox_depth ?? Number.NaN,
       loopLagP99Ms: (depth.nodejs_eventloop_lag_p99_seconds ?? Number.NaN) * 1000,
       loopLagMaxMs: (depth.nodejs_eventloop_lag_max_seconds ?? Number.NaN) * 1000,
-      cpuMsPerMention:
-        (((depth.process_cpu_seconds_total ?? Number.NaN) -
-          (before.process_cpu_seconds_total ?? Number.NaN)) *
-          1000) /
-        load.sent,
+      ...optional('cpuMsPerMention', msPerMention(before, depth, CPU_SERIES, load.sent)),
+      ...optional('gcMsPerMention', msPerMention(before, depth, GC_SERIES, load.sent)),
       withoutRunAtEnd,
       waitedMs,
     };
@@ -237,6 +260,18 @@ async function onePhase(
 /** A run's ack p99 over the p99 of the two floor runs around it. */
 function ratioOf(run: PhaseRun): number {
   return run.row.ack.p99 / summarize(run.floorRuns.flat()).p99;
+}
+
+/** `{ [key]: value }`, or nothing when the value is missing (the row's optional fields). */
+function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
+}
+
+/** The mean of a figure over runs; none when any run lacks it. */
+function meanOf(rows: readonly PhaseRow[], pick: (r: PhaseRow) => number | undefined) {
+  const values = rows.map(pick);
+  if (values.length === 0 || values.some((v) => v === undefined)) return undefined;
+  return values.reduce<number>((a, v) => a + (v ?? 0), 0) / values.length;
 }
 
 /** A latency's runs as one row: latencies over all of them, the worst of the rest. */
@@ -269,9 +304,8 @@ export function mergeRuns(runs: readonly PhaseRun[]): FirstSignRow {
     loopLagP99Ms: most((r) => r.loopLagP99Ms),
     loopLagMaxMs: most((r) => r.loopLagMaxMs),
     // The mean of the runs; none when a run lacks it (results from before it was measured).
-    cpuMsPerMention: rows.every((r) => r.cpuMsPerMention !== undefined)
-      ? sum((r) => r.cpuMsPerMention ?? 0) / rows.length
-      : undefined,
+    cpuMsPerMention: meanOf(rows, (r) => r.cpuMsPerMention),
+    gcMsPerMention: meanOf(rows, (r) => r.gcMsPerMention),
     waitedMs: most((r) => r.waitedMs),
   };
 }
@@ -306,7 +340,7 @@ export async function runFirstSign(ctx: ScenarioContext): Promise<FirstSignResul
           `${row.seen.p95.toFixed(0)} ms, first message p95 ${row.firstMessage.p95.toFixed(0)} ms, ` +
           `${row.createdPerSecond.toFixed(1)} runs/s, ${row.withoutRunAtEnd} without a run at the end, ` +
           `outbox ${row.outboxDepthAtEnd} at the end, loop lag p99 ${row.loopLagP99Ms.toFixed(0)} max ` +
-          `${row.loopLagMaxMs.toFixed(0)} ms, CPU ${row.cpuMsPerMention?.toFixed(1)} ms per mention`,
+          `${row.loopLagMaxMs.toFixed(0)} ms, CPU ${row.cpuMsPerMention?.toFixed(1)} ms per mention (GC ${row.gcMsPerMention?.toFixed(1)})`,
       );
     }
   }

@@ -5,7 +5,7 @@ import { ArgsError, DEFAULT_SCENARIOS, parseArgs } from '../../bench/lib/args.js
 import { markdownTable } from '../../bench/lib/markdown.js';
 import { median, percentileOfSorted, summarize } from '../../bench/lib/stats.js';
 import { lineChart } from '../../bench/lib/svg-chart.js';
-import { mergeRuns } from '../../bench/scenarios/first-sign.js';
+import { mergeRuns, msPerMention } from '../../bench/scenarios/first-sign.js';
 import type { PhaseRow, PhaseRun } from '../../bench/scenarios/first-sign.js';
 
 describe('bench stats', () => {
@@ -186,6 +186,7 @@ describe('first-sign runs of one latency', () => {
           createdPerSecond: 9.5,
           withoutRunAtEnd: 2,
           cpuMsPerMention: 18,
+          gcMsPerMention: 1,
         }),
         ack: [1, 2, 4],
         seen: [10, 20, 30],
@@ -193,7 +194,13 @@ describe('first-sign runs of one latency', () => {
         floorRuns: [floorA, shared],
       },
       {
-        row: row({ ack: summarize([2, 3, 8]), errors: 1, loopLagMaxMs: 31, cpuMsPerMention: 22 }),
+        row: row({
+          ack: summarize([2, 3, 8]),
+          errors: 1,
+          loopLagMaxMs: 31,
+          cpuMsPerMention: 22,
+          gcMsPerMention: 2,
+        }),
         ack: [2, 3, 8],
         seen: [11, 21, Number.POSITIVE_INFINITY],
         firstMessage: [16, 26, 36],
@@ -213,8 +220,21 @@ describe('first-sign runs of one latency', () => {
     expect(merged.withoutRunAtEnd).toBe(2);
     expect(merged.loopLagMaxMs).toBe(31);
     expect(merged.cpuMsPerMention).toBe(20); // the mean of the runs
+    expect(merged.gcMsPerMention).toBe(1.5);
     // A run without the figure (results from before it was taken): none for the latency.
     const older = mergeRuns([runs[0] as PhaseRun, { ...(runs[1] as PhaseRun), row: row({}) }]);
     expect(older.cpuMsPerMention).toBeUndefined();
+    expect(older.gcMsPerMention).toBeUndefined();
+  });
+
+  it('turns counters in seconds into ms per mention, summed over their series', () => {
+    const minor = 'nodejs_gc_duration_seconds_sum{kind="minor"}';
+    const major = 'nodejs_gc_duration_seconds_sum{kind="major"}';
+    // A kind first seen after the load began (prom-client shows it after its first collection).
+    expect(
+      msPerMention({ [minor]: 0.1 }, { [minor]: 0.3, [major]: 0.05 }, [minor, major], 100),
+    ).toBeCloseTo(2.5, 10);
+    expect(msPerMention({}, { other: 1 }, [minor, major], 100)).toBeUndefined();
+    expect(msPerMention({ [minor]: 0.1 }, { [minor]: 0.2 }, [minor], 0)).toBeUndefined();
   });
 });
