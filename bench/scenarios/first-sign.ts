@@ -246,8 +246,8 @@ async function onePhase(
       outboxDepthAtEnd: depth.agent_relay_outbox_depth ?? Number.NaN,
       loopLagP99Ms: (depth.nodejs_eventloop_lag_p99_seconds ?? Number.NaN) * 1000,
       loopLagMaxMs: (depth.nodejs_eventloop_lag_max_seconds ?? Number.NaN) * 1000,
-      ...optional('cpuMsPerMention', msPerMention(before, depth, CPU_SERIES, load.sent)),
-      ...optional('gcMsPerMention', msPerMention(before, depth, GC_SERIES, load.sent)),
+      cpuMsPerMention: msPerMention(before, depth, CPU_SERIES, load.sent),
+      gcMsPerMention: msPerMention(before, depth, GC_SERIES, load.sent),
       withoutRunAtEnd,
       waitedMs,
     };
@@ -260,11 +260,6 @@ async function onePhase(
 /** A run's ack p99 over the p99 of the two floor runs around it. */
 function ratioOf(run: PhaseRun): number {
   return run.row.ack.p99 / summarize(run.floorRuns.flat()).p99;
-}
-
-/** `{ [key]: value }`, or nothing when the value is missing (the row's optional fields). */
-function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
 }
 
 /** The mean of a figure over runs; none when any run lacks it. */
