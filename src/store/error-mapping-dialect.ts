@@ -24,7 +24,7 @@ import type {
 } from 'kysely';
 import { currentDeadline, deadlineError } from './deadline.js';
 import { createConnectionGate } from './sqlite/connection-gate.js';
-import type { ConnectionGate, ConnectionGateOptions } from './sqlite/connection-gate.js';
+import type { ConnectionGate } from './sqlite/connection-gate.js';
 import { toStoreError } from './errors.js';
 import type { DatabaseKind } from './schema.js';
 import type { WriteHealth } from './write-health.js';
@@ -106,9 +106,9 @@ class ErrorMappingDriver implements Driver {
     private readonly kind: DatabaseKind,
     private readonly health: WriteHealth,
     private readonly busy: BusyPolicy | undefined,
-    gateOptions: ConnectionGateOptions | undefined,
+    gate: ConnectionGate | undefined,
   ) {
-    this.gate = kind === 'sqlite' ? createConnectionGate(gateOptions) : undefined;
+    this.gate = kind === 'sqlite' ? (gate ?? createConnectionGate()) : undefined;
   }
 
   private unwrap(connection: DatabaseConnection): DatabaseConnection {
@@ -225,7 +225,8 @@ export function withErrorMapping(
   kind: DatabaseKind,
   health: WriteHealth,
   busy?: BusyPolicy,
-  gate?: ConnectionGateOptions,
+  /** SQLite: the gate to the one connection (default: a gate of its own). */
+  gate?: ConnectionGate,
 ): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),

@@ -3,49 +3,57 @@ import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
 import { toInboxItem } from './row-mapping.js';
 import { compiledOnce } from './compiled-once.js';
-import type { Selectable } from 'kysely';
+import type { CompiledQuery, Selectable } from 'kysely';
+import type { Trigger } from '../../core/trigger.js';
 import type { InboxTable } from '../schema.js';
 
 /** Statuses of an inbox item that still has to be handled. */
 const OPEN = ['pending', 'processing'];
 
-export function createInboxRepo(ctx: RepoContext): StoreTx['inbox'] {
-  // The ingress adds a trigger while Slack or GitHub waits for the answer: compiled once.
-  const insertTrigger = compiledOnce(
-    ['delivery_id', 'thread_key', 'trigger', 'own_lane', 'now'],
-    (v) =>
-      ctx
-        .db()
-        .insertInto('inbox')
-        .values({
-          delivery_id: v.delivery_id as string,
-          thread_key: v.thread_key as string,
-          trigger: v.trigger as string,
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: v.now as number,
-          lease_until: null,
-          wait_notice_sent: 0,
-          own_lane: v.own_lane as 0 | 1,
-          last_error: null,
-          created_at: v.now as number,
-          updated_at: v.now as number,
-        })
-        .onConflict((oc) => oc.column('delivery_id').doNothing())
-        .returning('id'),
+/**
+ * The statement adding a trigger, compiled once: the ingress adds one while Slack or GitHub
+ * waits for the answer, and Kysely building the query tree took as long as SQLite's insert.
+ */
+export function insertTriggerStatement(
+  ctx: RepoContext,
+): (trigger: Trigger, now: number) => CompiledQuery {
+  const statement = compiledOnce(['delivery_id', 'thread_key', 'trigger', 'own_lane', 'now'], (v) =>
+    ctx
+      .db()
+      .insertInto('inbox')
+      .values({
+        delivery_id: v.delivery_id as string,
+        thread_key: v.thread_key as string,
+        trigger: v.trigger as string,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: v.now as number,
+        lease_until: null,
+        wait_notice_sent: 0,
+        own_lane: v.own_lane as 0 | 1,
+        last_error: null,
+        created_at: v.now as number,
+        updated_at: v.now as number,
+      })
+      .onConflict((oc) => oc.column('delivery_id').doNothing())
+      .returning('id'),
   );
+  return (trigger, now) =>
+    statement({
+      delivery_id: trigger.deliveryId,
+      thread_key: trigger.threadKey,
+      trigger: JSON.stringify(trigger),
+      own_lane: trigger.anchorsNewThread ? 1 : 0,
+      now,
+    });
+}
+
+export function createInboxRepo(ctx: RepoContext): StoreTx['inbox'] {
+  const insertTrigger = insertTriggerStatement(ctx);
 
   return {
     async add(trigger, now) {
-      const result = await ctx.db().executeQuery<{ id: number }>(
-        insertTrigger({
-          delivery_id: trigger.deliveryId,
-          thread_key: trigger.threadKey,
-          trigger: JSON.stringify(trigger),
-          own_lane: trigger.anchorsNewThread ? 1 : 0,
-          now,
-        }),
-      );
+      const result = await ctx.db().executeQuery<{ id: number }>(insertTrigger(trigger, now));
       return result.rows.length > 0;
     },
 

@@ -19,6 +19,8 @@ export interface ConnectionGate {
   acquire(urgent: boolean): Promise<void>;
   /** Hand the connection on (to urgent waiters first). */
   release(): void;
+  /** Nobody holds the connection: no statement and no transaction is under way on it. */
+  idle(): boolean;
   /** Waiters not yet served (diagnostics and tests). */
   waiting(): { urgent: number; background: number };
 }
@@ -53,6 +55,7 @@ export function createConnectionGate(options: ConnectionGateOptions = {}): Conne
       if (next) next();
       else held = false;
     },
+    idle: () => !held,
     waiting: () => ({ urgent: urgent.length, background: background.length }),
   };
 }

@@ -44,7 +44,13 @@ function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
   };
 }
 
-export function createSqliteDialect(path: string, busyTimeoutMs: number): Dialect {
+export interface SqliteConnection {
+  dialect: Dialect;
+  /** The connection itself (statements cached), for the few writes made on the caller's turn. */
+  database: SqliteDatabase;
+}
+
+export function createSqliteDialect(path: string, busyTimeoutMs: number): SqliteConnection {
   let database: BetterSqlite3.Database | undefined;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -61,5 +67,6 @@ export function createSqliteDialect(path: string, busyTimeoutMs: number): Dialec
     database?.close();
     throw toStoreError(err, 'sqlite');
   }
-  return new SqliteDialect({ database: withStatementCache(database) });
+  const cached = withStatementCache(database);
+  return { dialect: new SqliteDialect({ database: cached }), database: cached };
 }
