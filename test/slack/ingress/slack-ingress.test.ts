@@ -349,6 +349,44 @@ describe('Slack ingress: mentions, messages, DMs', () => {
     expect(sink.triggers).toHaveLength(1);
   });
 
+  it("takes a mention without Bolt's dispatch (one workspace); other events still pass Bolt", async () => {
+    const { url, sink, ingress } = await harness();
+    const throughBolt: string[] = [];
+    ingress.app.use(async ({ body, next }) => {
+      const event = (body as { event?: { type?: string } }).event;
+      throughBolt.push(event?.type ?? 'other');
+      await next();
+    });
+    const mention = eventCallback(
+      appMentionEvent({ text: '<@UBOT0001> go', ts: '1700000010.000100' }),
+      { eventId: 'EvDIRECT' },
+    );
+    const dm = eventCallback(
+      messageEvent({ channel_type: 'im', text: 'and lint', ts: '1700000011.000100' }),
+      { eventId: 'EvBOLT' },
+    );
+    expect((await postSlack(url, mention)).status).toBe(200);
+    expect((await postSlack(url, dm)).status).toBe(200);
+    expect(sink.triggers.map((t) => [t.deliveryId, t.kind])).toEqual([
+      ['EvDIRECT', 'mention'],
+      ['EvBOLT', 'direct_message'],
+    ]);
+    expect(throughBolt).toEqual(['message']);
+  });
+
+  it('a malformed mention is answered 200 and queues nothing', async () => {
+    const { url, sink, logger } = await harness();
+    const body = eventCallback({ type: 'app_mention', text: 42 } as never, { eventId: 'EvBAD' });
+    expect((await postSlack(url, body)).status).toBe(200);
+    expect(sink.offered).toEqual([]);
+    expect(logger.lines).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'Slack app_mention payload not understood; ignored',
+      }),
+    );
+  });
+
   it('answers 500 when the inbox write fails, so Slack delivers again', async () => {
     const { url, sink } = await harness();
     sink.failing = true;
