@@ -41,6 +41,31 @@ describe('the connection gate', () => {
     gate.release();
     expect(order).toEqual(['due callback', 'background acquired']);
   });
+  it('background takers waiting for the same turn get the connection on turns of their own', async () => {
+    const gate = createConnectionGate();
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const grantedOn: number[] = [];
+    // Five chains ask at once (as the tracker's do when several runs change together); each
+    // holds the connection only for a statement, released within its own turn.
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        gate.acquire(false).then(() => {
+          grantedOn.push(turn);
+          gate.release();
+        }),
+      ),
+    );
+    ticking = false;
+    // One per turn: the event loop (and a request waiting on the network) runs in between.
+    expect(new Set(grantedOn).size).toBe(5);
+    expect(grantedOn).toEqual([...grantedOn].sort((a, b) => a - b));
+  });
 });
 
 describe('the gate in the SQLite store', () => {
