@@ -137,8 +137,8 @@ async function main(argv: string[]): Promise<number> {
     writeFileSync(join(chartsDir, `${prefix}${file}`), svg);
   }
   if (!args.quick) {
-    const docs = [join(ROOT, 'README.md')];
-    for (const file of updateMarkedDocs(docs, renderMarkdown(merged, { headingLevel: 4 }))) {
+    const docs = [join(ROOT, 'docs', 'performance.md')];
+    for (const file of updateMarkedDocs(docs, renderMarkdown(merged, { headingLevel: 3 }))) {
       log(`updated the generated tables in ${file}`);
     }
   }

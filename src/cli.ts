@@ -22,7 +22,7 @@ export interface CliIo {
 }
 
 const CONFIGURATION =
-  'Configuration comes from the environment (and ./.env when present); see "Configuration" in the README.';
+  'Configuration comes from the environment (and ./.env when present); see "Configuration" in docs/operating.md.';
 
 const USAGE = `usage: agent-relay [command] [--help]
 
@@ -224,7 +224,7 @@ function configOrReport(io: CliIo, env: Record<string, string | undefined>) {
     if (!(err instanceof ConfigError)) throw err;
     io.err(err.message);
     io.err(
-      'See "Configuration" in the README for every variable, or run `npm run doctor` ' +
+      'See "Configuration" in docs/operating.md for every variable, or run `npm run doctor` ' +
         '(`node dist/cli.js doctor` in the container).',
     );
     return undefined;

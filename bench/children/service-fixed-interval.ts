@@ -2,7 +2,7 @@
  * The service exactly as `agent-relay start` runs it (same config, same startService), with
  * one engine option changed: no per-run back-off (every run, BLOCKED ones too, is checked
  * every POLL_INTERVAL_MS). The tracking benchmark uses it as "per-run polling at the batch
- * tracker's delay", the baseline the README's ratio target names.
+ * tracker's delay", the baseline the tracking target in docs/performance.md names.
  */
 import { loadConfig, readEnvironment } from '../../src/config/load.js';
 import { createLogger } from '../../src/service/logger.js';

@@ -1,4 +1,4 @@
-/** Markdown tables for the console and the README's Performance section. */
+/** Markdown tables for the console and docs/performance.md. */
 
 export type Cell = string | number | undefined;
 

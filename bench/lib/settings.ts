@@ -1,5 +1,5 @@
 /**
- * How big each scenario is: the full run (the figures in the README, about 20 minutes on a
+ * How big each scenario is: the full run (the figures in docs/performance.md, about 20 minutes on a
  * 2-core machine) and the quick run (CI and the smoke test, well under a minute or two).
  */
 export interface BenchSettings {

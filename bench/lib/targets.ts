@@ -1,5 +1,5 @@
 /**
- * The benchmark targets (README, "Targets"), judged from the results. A target whose scenario did not run, or ran
+ * The benchmark targets (docs/performance.md, "Targets"), judged from the results. A target whose scenario did not run, or ran
  * at other sizes (the quick run), is "not measured" rather than met or missed.
  */
 import type { BenchResults } from './results.js';

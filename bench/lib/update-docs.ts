@@ -1,5 +1,5 @@
 /**
- * After a full run, the tables in the README are replaced by the
+ * After a full run, the generated tables in docs/performance.md are replaced by the
  * latest ones: whatever sits between the two markers below, so the prose around them stays.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

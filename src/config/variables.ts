@@ -1,6 +1,6 @@
 /**
  * Every environment variable agent-relay reads, with its meaning and default: the single
- * list the operator guide's table is checked against (test/config-variables.test.ts) and the
+ * list the operator guide's table is checked against (test/config/variables.test.ts) and the
  * one `redactedConfig` and the logger's redaction derive their secret names from.
  */
 import { DEFAULT_BOT_HANDLE, DEFAULT_COMMAND_WORD } from '../core/command/parse-command.js';

@@ -1,4 +1,4 @@
-/** The GitHub side: webhook ingress, notifier, Markdown renderer (see the README, "GitHub"). */
+/** The GitHub side: webhook ingress, notifier, Markdown renderer (docs/setup-github.md). */
 export {
   createGitHubIngress,
   type GitHubIngress,

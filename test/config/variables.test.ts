@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, EnvSchema } from '../../src/config/load.js';
 import { createMetrics } from '../../src/service/metrics.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-// The operator guide is the README's "Operating agent-relay" section.
-const guide = readme.slice(readme.indexOf('\n## Operating agent-relay'));
+// The operator guide is docs/operating.md.
+const guide = readFileSync(new URL('../../docs/operating.md', import.meta.url), 'utf8');
 const section = (title: string) => {
-  const start = guide.indexOf(`\n### ${title}`);
-  const end = guide.indexOf('\n##', start + 1);
+  const start = guide.indexOf(`\n## ${title}`);
+  expect(start).toBeGreaterThanOrEqual(0);
+  const end = guide.indexOf('\n## ', start + 1);
   return guide.slice(start, end === -1 ? undefined : end);
 };
 

@@ -7,7 +7,7 @@ import { SEND_TO_AGENT_CALLBACK_ID } from '../../src/slack/shortcut/start-form.j
 
 const root = new URL('../../', import.meta.url);
 const manifestText = readFileSync(new URL('manifests/slack-app.yaml', root), 'utf8');
-const setupDoc = readFileSync(new URL('README.md', root), 'utf8');
+const setupDoc = readFileSync(new URL('docs/setup-slack.md', root), 'utf8');
 
 const Manifest = z.object({
   display_information: z.object({ name: z.string().min(1), description: z.string().max(140) }),
@@ -102,7 +102,7 @@ describe('Slack app manifest', () => {
   });
 
   it('has every scope explained in the setup guide', () => {
-    const start = setupDoc.indexOf('### Bot scopes');
+    const start = setupDoc.indexOf('## Bot scopes');
     const table = setupDoc.slice(start, setupDoc.indexOf('\n##', start + 1));
     const documented = [...table.matchAll(/^\| `([a-z_:.]+)` \|/gm)].map((m) => m[1]);
     expect(documented.sort()).toEqual([...manifest.oauth_config.scopes.bot].sort());
