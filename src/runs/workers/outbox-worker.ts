@@ -225,6 +225,8 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     }
   }
 
+  /** Notifications in flight in each platform's own lane (the low lane waits for none). */
+  const busy: Record<Platform, number> = { slack: 0, github: 0 };
   // One lane per platform: GitHub spaces its writes a second apart, and a Slack reply must
   // not wait behind a queue of GitHub edits (nor the other way round).
   const lanes = PLATFORMS.map((platform) =>
@@ -238,21 +240,53 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       claim: (limit) =>
         store.outboxQueue.claim(clock.now(), options.leaseMs, limit, {
           threadKeyPrefix: `${platform}:`,
+          lane: 'normal',
         }),
-      process: deliver,
+      process: async (item) => {
+        busy[platform] += 1;
+        try {
+          await deliver(item);
+        } finally {
+          busy[platform] -= 1;
+          if (busy[platform] === 0) lowLanes[PLATFORMS.indexOf(platform)]?.wake();
+        }
+      },
       ...(deps.priority ? { priority: deps.priority } : {}),
     }),
   );
+  // Behind each platform's lane, the low lane (refusals to people who may not use the bot):
+  // one at a time, and only while the platform's own lane has nothing in flight, so a crowd
+  // of refusals takes at most one of the platform's write slots ahead of anyone's notice.
+  const lowLanes = PLATFORMS.map((platform) =>
+    createPump({
+      name: `outbox:${platform}:low`,
+      logger: log,
+      concurrency: 1,
+      pollMs: options.pollMs,
+      drainMs: options.drainMs,
+      claim: async (limit) =>
+        busy[platform] > 0
+          ? []
+          : store.outboxQueue.claim(clock.now(), options.leaseMs, limit, {
+              threadKeyPrefix: `${platform}:`,
+              lane: 'low',
+            }),
+      process: deliver,
+    }),
+  );
+  const all = [...lanes, ...lowLanes];
   return {
-    start: () => lanes.forEach((lane) => lane.start()),
+    start: () => all.forEach((lane) => lane.start()),
     stop: async () => {
-      await Promise.all(lanes.map((lane) => lane.stop()));
+      await Promise.all(all.map((lane) => lane.stop()));
     },
     wake: (platform?: Platform) => {
-      for (const [i, lane] of lanes.entries())
-        if (platform === undefined || PLATFORMS[i] === platform) lane.wake();
+      for (const [i, lane] of all.entries())
+        if (platform === undefined || PLATFORMS[i % PLATFORMS.length] === platform) lane.wake();
     },
+    // The platform lanes first: what the low lanes claim then is what is left.
     runOnce: async () =>
-      (await Promise.all(lanes.map((lane) => lane.runOnce()))).reduce((a, b) => a + b, 0),
+      (await Promise.all(lanes.map((lane) => lane.runOnce()))).reduce((a, b) => a + b, 0) +
+      (await Promise.all(lowLanes.map((lane) => lane.runOnce()))).reduce((a, b) => a + b, 0),
   };
 }
