@@ -118,20 +118,39 @@ describe('GitHub: repository access, not author_association', () => {
     },
   );
 
-  it('maintain and admin pass the write minimum', async () => {
+  it('with the default write minimum, maintain and admin pass; triage and read do not', async () => {
     const r = await start();
     r.github.setPermission('octo-org', 'widgets', 'mia', 'maintain');
     r.github.setPermission('octo-org', 'widgets', 'ada', 'admin');
+    r.github.setPermission('octo-org', 'widgets', 'tom', 'triage');
+    r.github.setPermission('octo-org', 'widgets', 'rita', 'read');
     await send(r, comment('mia', 'COLLABORATOR', '@agent-relay fix one', 43));
     await send(r, comment('ada', 'MEMBER', '@agent-relay fix two', 44));
+    await send(r, comment('tom', 'MEMBER', '@agent-relay fix three', 45));
+    await send(r, comment('rita', 'COLLABORATOR', '@agent-relay fix four', 46));
+    await waitUntil(() => commentsTo(r, 'tom').length + commentsTo(r, 'rita').length === 2, {
+      timeoutMs: 5_000,
+    });
     await waitUntil(() => r.emulator.runs.count() === 2, { timeoutMs: 5_000 });
+    await settle();
+    expect(r.emulator.runs.count()).toBe(2);
+    const refused = (login: string) =>
+      commentsTo(r, login).filter((c) => c.body.includes('only by people with write access'));
+    expect([refused('mia'), refused('ada')]).toEqual([[], []]);
+    expect([refused('tom').length, refused('rita').length]).toEqual([1, 1]);
   });
 
-  it('GITHUB_MIN_PERMISSION=triage lets a triager start a run', async () => {
+  it('GITHUB_MIN_PERMISSION=triage lets a triager start a run, not a reader', async () => {
     const r = await start({ env: { GITHUB_MIN_PERMISSION: 'triage' } });
     r.github.setPermission('octo-org', 'widgets', 'tom', 'triage');
+    r.github.setPermission('octo-org', 'widgets', 'rita', 'read');
+    await send(r, comment('rita', 'COLLABORATOR', '@agent-relay fix four', 46));
+    const refusal = await waitUntil(() => commentsTo(r, 'rita')[0], { timeoutMs: 5_000 });
+    expect(refusal.body).toContain('only by people with triage access');
     await send(r, comment('tom', 'MEMBER', '@agent-relay fix the flaky test'));
     await waitUntil(() => r.emulator.runs.count() === 1, { timeoutMs: 5_000 });
+    await settle();
+    expect(r.emulator.runs.count()).toBe(1);
   });
 
   it('when GitHub cannot say (5xx), the request is refused with a try-again note, then works', async () => {
