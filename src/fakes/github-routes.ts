@@ -131,8 +131,7 @@ const ROUTES: [string, RegExp, Handler][] = [
     (ctx, [, o, r, login = '']) => {
       ctx.state.permissionLookups.push(`${o}/${r}:${login}`);
       const role =
-        ctx.state.permissions.get(`${repoKey(o, r)}\u0000${login.toLowerCase()}`) ??
-        DEFAULT_ROLE;
+        ctx.state.permissions.get(`${repoKey(o, r)}\u0000${login.toLowerCase()}`) ?? DEFAULT_ROLE;
       if (role === 'missing') return NOT_FOUND;
       return ok({
         // The base permission GitHub reports beside the role (maintain -> write, triage -> read).

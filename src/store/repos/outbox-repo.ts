@@ -141,7 +141,10 @@ export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
       const prefix = filter?.threadKeyPrefix;
       const lane = filter?.lane;
       const { rows } = await ctx.db().executeQuery<Selectable<OutboxTable>>(
-        claimStatement(prefix?.length, lane)({
+        claimStatement(
+          prefix?.length,
+          lane,
+        )({
           now,
           lease_until: now + leaseMs,
           limit,
