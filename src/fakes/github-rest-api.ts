@@ -59,6 +59,8 @@ export interface FakeGitHub {
   tokenRequests: { installationId: number; token: string }[];
   installationLookups: string[];
   failNext(rule: FailureRule): void;
+  /** Forget every failure rule not yet used up (`times: Infinity` fails until then). */
+  clearFailures(): void;
   /** While down, every request answers 503 (an outage). */
   setDown(down: boolean): void;
   setInstallation(owner: string, repo: string, installationId: number): void;
@@ -154,6 +156,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     tokenRequests: auth.tokenRequests,
     installationLookups: context.installationLookups,
     failNext: (rule) => rules.push({ ...rule }),
+    clearFailures: () => void rules.splice(0),
     setDown: (value) => void (down = value),
     setInstallation: (owner, repo, id) =>
       state.installations.set(`${owner}/${repo}`.toLowerCase(), id),

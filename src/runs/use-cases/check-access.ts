@@ -59,8 +59,8 @@ export async function checkAccess(deps: RunsDeps, job: TriggerJob): Promise<Effe
         message: notice(
           'info',
           `Thanks for the request. Agent runs in this repository can be started, steered or ` +
-            `cancelled only by people with ${verdict.required} access to it or more. Please ask one of ` +
-            `them to mention me for you.`,
+            `cancelled only by people with ${verdict.required} access (or higher) to it. Please ask ` +
+            `one of them to mention me for you.`,
           undefined,
           job.actor,
         ),
