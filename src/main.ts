@@ -153,6 +153,7 @@ export async function startService(
       store,
       agent,
       notifiers: platforms.notifiers,
+      ...(platforms.repoAccess ? { repoAccess: platforms.repoAccess } : {}),
       clock,
       random: options.random ?? systemRandom,
       logger,

@@ -168,5 +168,6 @@ function githubConfig(env: Env, privateKey: string | undefined): GitHubConfig | 
     botHandle: env.GITHUB_BOT_HANDLE,
     triggerLabel: env.GITHUB_TRIGGER_LABEL,
     allowedAssociations: env.GITHUB_ALLOWED_ASSOCIATIONS,
+    minPermission: env.GITHUB_MIN_PERMISSION,
   };
 }

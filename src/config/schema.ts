@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_BOT_HANDLE, DEFAULT_COMMAND_WORD } from '../core/command/parse-command.js';
+import { REPO_PERMISSIONS } from '../core/ports/repo-access.js';
 import { parseDatabaseUrl } from '../store/database-url.js';
 import { CONSOLE_ENV_SHAPE } from './console-variables.js';
 import { flag, httpUrl, idList, wholeNumber } from './value-schemas.js';
@@ -85,6 +86,15 @@ export const EnvSchema = z.object({
         .min(1),
     )
     .default(['OWNER', 'MEMBER', 'COLLABORATOR']),
+  GITHUB_MIN_PERMISSION: z
+    .string()
+    .transform((s) => s.trim().toLowerCase())
+    .pipe(
+      z.enum(REPO_PERMISSIONS, {
+        message: `must be one of ${REPO_PERMISSIONS.join(', ')}`,
+      }),
+    )
+    .default('write'),
   LOG_LEVEL: z
     .string()
     .transform((s) => s.toLowerCase())

@@ -3,6 +3,8 @@
  * the environment. Types only, so the rules, the redaction and the loader can share them
  * without importing one another.
  */
+import type { RepoPermission } from '../core/ports/repo-access.js';
+
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 
 /** OAuth install in any number of workspaces (the installations live in the database). */
@@ -42,6 +44,8 @@ export interface GitHubConfig {
   botHandle: string;
   triggerLabel: string;
   allowedAssociations: string[];
+  /** GITHUB_MIN_PERMISSION: the least repository access checked with GitHub's API. */
+  minPermission: RepoPermission;
 }
 
 /** The operator console (`/console`); see console-variables.ts. */

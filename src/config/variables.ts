@@ -152,6 +152,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: 'OWNER,MEMBER,COLLABORATOR',
   },
   {
+    name: 'GITHUB_MIN_PERMISSION',
+    meaning:
+      'the least repository access (read, triage, write, maintain or admin) a person needs to use the bot',
+    default: 'write',
+  },
+  {
     name: 'LOG_LEVEL',
     meaning: '`trace`, `debug`, `info`, `warn`, `error`, `fatal` or `silent`',
     default: 'info',

@@ -1,7 +1,7 @@
 /**
  * A fake GitHub REST API on loopback (node:http, 127.0.0.1, port 0), for the demo, the tests
  * and the benchmarks. It records what it receives (every request; comments, edits, review
- * replies, reactions, installation-token requests, installation lookups), checks credentials
+ * replies, reactions, installation-token requests, installation lookups, permission checks), checks credentials
  * like GitHub does (github-auth.ts), answers the endpoints agent-relay and `doctor` call
  * (github-routes.ts), and can be told to fail the next N matching requests (403 secondary
  * rate limit, 500, 404, …) or to be down altogether.
@@ -59,6 +59,8 @@ export interface FakeGitHub {
   tokenRequests: { installationId: number; token: string }[];
   installationLookups: string[];
   failNext(rule: FailureRule): void;
+  /** Forget every failure rule not yet used up (`times: Infinity` fails until then). */
+  clearFailures(): void;
   /** While down, every request answers 503 (an outage). */
   setDown(down: boolean): void;
   setInstallation(owner: string, repo: string, installationId: number): void;
@@ -68,6 +70,14 @@ export interface FakeGitHub {
     number: number,
     refs: { head: string; base: string },
   ): void;
+  /**
+   * A person's role in a repository as the collaborator permission endpoint reports it
+   * (`admin`, `maintain`, `write`, `triage`, `read`, `none`; `missing` answers 404). Default
+   * `write`.
+   */
+  setPermission(owner: string, repo: string, login: string, role: string): void;
+  /** Every collaborator permission check, as `owner/repo:login`, in order. */
+  permissionLookups: string[];
   /** Comments of a thread in creation order. */
   commentsOn(owner: string, repo: string, number: number): FakeComment[];
   /** A person comments on an issue (the webhook about it is the caller's to send). */
@@ -146,11 +156,15 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     tokenRequests: auth.tokenRequests,
     installationLookups: context.installationLookups,
     failNext: (rule) => rules.push({ ...rule }),
+    clearFailures: () => void rules.splice(0),
     setDown: (value) => void (down = value),
     setInstallation: (owner, repo, id) =>
       state.installations.set(`${owner}/${repo}`.toLowerCase(), id),
     setPullRequest: (owner, repo, number, refs) =>
       state.pulls.set(`${owner}/${repo}#${number}`.toLowerCase(), refs),
+    setPermission: (owner, repo, login, role) =>
+      state.permissions.set(`${owner}/${repo}\u0000${login}`.toLowerCase(), role),
+    permissionLookups: state.permissionLookups,
     commentsOn: (owner, repo, number) =>
       [...state.comments.values()].filter(
         (c) => c.owner === owner && c.repo === repo && c.number === number,

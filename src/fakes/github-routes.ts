@@ -1,7 +1,7 @@
 /**
  * The REST endpoints the fake GitHub answers, as GitHub answers them: issue comments (create,
  * edit, list with `since` and pages), review-comment replies, reactions (add, list, delete),
- * pull requests' branches, installation tokens and lookups, and `/rate_limit`, `/user` and `/app` (what
+ * pull requests' branches, collaborator permissions, installation tokens and lookups, and `/rate_limit`, `/user` and `/app` (what
  * `doctor` asks).
  */
 import type { createGitHubAuth } from './github-auth.js';
@@ -50,6 +50,20 @@ function listComments(ctx: RouteContext, [, o, r, kind, n]: string[], req: GitHu
     .sort((a, b) => a.id - b.id);
   return ok(all.slice((page - 1) * perPage, page * perPage).map(commentJson));
 }
+
+/**
+ * Whom the fake knows nothing about gets `write`: the tests that do not care about access
+ * (most) see everyone with an allowed association as a writer, as before the check existed.
+ */
+const DEFAULT_ROLE = 'write';
+const BASE_PERMISSION: Record<string, string> = {
+  admin: 'admin',
+  maintain: 'write',
+  write: 'write',
+  triage: 'read',
+  read: 'read',
+  none: 'none',
+};
 
 const REACTION_TARGETS = {
   'issues/comments': 'issue_comment',
@@ -109,6 +123,22 @@ const ROUTES: [string, RegExp, Handler][] = [
       const refs = ctx.state.pulls.get(`${repoKey(o, r)}#${n}`);
       if (refs === undefined) return NOT_FOUND;
       return ok({ number: Number(n), head: { ref: refs.head }, base: { ref: refs.base } });
+    },
+  ],
+  [
+    'GET',
+    /^\/repos\/([^/]+)\/([^/]+)\/collaborators\/([^/]+)\/permission$/,
+    (ctx, [, o, r, login = '']) => {
+      ctx.state.permissionLookups.push(`${o}/${r}:${login}`);
+      const role =
+        ctx.state.permissions.get(`${repoKey(o, r)}\u0000${login.toLowerCase()}`) ?? DEFAULT_ROLE;
+      if (role === 'missing') return NOT_FOUND;
+      return ok({
+        // The base permission GitHub reports beside the role (maintain -> write, triage -> read).
+        permission: BASE_PERMISSION[role] ?? 'none',
+        role_name: role,
+        user: { login, type: 'User' },
+      });
     },
   ],
   ['GET', /^\/repos\/([^/]+)\/([^/]+)\/(issues|pulls)\/(\d+)\/comments$/, listComments],

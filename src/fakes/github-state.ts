@@ -70,6 +70,8 @@ export function createGitHubState(now: () => number) {
   let nextReactionId = 9000;
   const installations = new Map<string, number>();
   const pulls = new Map<string, { head: string; base: string }>();
+  /** Repository roles by `owner/repo\u0000login` (lower case); see `permissionOf`. */
+  const permissions = new Map<string, string>();
   const listeners: ((change: GitHubChange) => void)[] = [];
   let nextId = 5000;
   const emit = (change: GitHubChange) => listeners.forEach((listener) => listener(change));
@@ -79,6 +81,9 @@ export function createGitHubState(now: () => number) {
     reactions,
     installations,
     pulls,
+    permissions,
+    /** Checks of the collaborator permission endpoint, as `owner/repo:login`, in order. */
+    permissionLookups: [] as string[],
     emit,
     onChange: (listener: (change: GitHubChange) => void) => void listeners.push(listener),
     create(c: NewComment): FakeComment {

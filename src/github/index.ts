@@ -24,3 +24,4 @@ export {
 } from './ingress/refusal.js';
 export { GITHUB_REACTION } from './notify/reactions.js';
 export { decodeMessageId, encodeMessageId, type GitHubMessageId } from './api/message-ref.js';
+export { createGitHubRepoAccess, type GitHubRepoAccessDeps } from './api/repo-access.js';

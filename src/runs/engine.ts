@@ -11,6 +11,7 @@ import type {
   Metrics,
   Notifier,
   Random,
+  RepoAccess,
   Store,
 } from '../core/ports/index.js';
 import { noopMetrics } from '../core/ports/index.js';
@@ -41,6 +42,8 @@ export interface EngineDeps {
   sleep?: (ms: number) => Promise<void>;
   /** Who may cancel a run. Default: the requester, or (Slack) a user in slackAllowedUsers. */
   mayCancel?: MayCancel;
+  /** GitHub: whether a person may act in a repository (checked for every GitHub request). */
+  repoAccess?: RepoAccess;
   /** Ingress first: the workers make room during a burst of requests (ingress-priority.ts). */
   priority?: IngressPriorityGate;
   /** This process among the replicas sharing the store (the tracking lease's holder name). */
@@ -79,6 +82,7 @@ export function createEngine(deps: EngineDeps): Engine {
     sleep: deps.sleep ?? realSleep,
     options,
     mayCancel: deps.mayCancel ?? defaultMayCancel(options.slackAllowedUsers),
+    ...(deps.repoAccess ? { repoAccess: deps.repoAccess } : {}),
     notifyOutbox: (platform) => outbox.wake(platform),
     nudgeTracker: (runId) => tracker.nudge(runId),
     slowDown: (ms) => {

@@ -9,6 +9,7 @@ import type {
   Metrics,
   Notifier,
   Random,
+  RepoAccess,
   RunRecord,
   Store,
 } from '../core/ports/index.js';
@@ -99,6 +100,8 @@ export interface RunsDeps {
   sleep: (ms: number) => Promise<void>;
   options: ResolvedEngineOptions;
   mayCancel: MayCancel;
+  /** GitHub: whether a person may act in a repository. Unset: no check (no GitHub). */
+  repoAccess?: RepoAccess;
   /**
    * Tell the outbox that notifications were enqueued: for one platform's threads (only that
    * platform's lane looks), or, without one, for any.

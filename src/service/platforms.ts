@@ -10,6 +10,7 @@ import type {
   Logger,
   Metrics,
   Notifier,
+  RepoAccess,
   Store,
   TriggerSink,
 } from '../core/ports/index.js';
@@ -18,6 +19,7 @@ import { DEFAULT_COMMAND_WORD } from '../core/command/parse-command.js';
 import {
   createGitHubIngress,
   createGitHubNotifier,
+  createGitHubRepoAccess,
   createOutboxRefusalSink,
 } from '../github/index.js';
 import type { GitHubIngress } from '../github/index.js';
@@ -81,6 +83,8 @@ export function platformRoutes(ingress: PlatformIngress): Route[] {
 
 export interface Platforms {
   notifiers: Partial<Record<Platform, Notifier>>;
+  /** GitHub: a person's repository access (GITHUB_MIN_PERMISSION), for the runs to ask. */
+  repoAccess?: RepoAccess;
   /**
    * Needs the engine's sink (and its outbox's wake-up, for replies the ingress queues itself):
    * call once the engine exists.
@@ -159,11 +163,22 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
       })
     : undefined;
 
+  const repoAccess =
+    github && githubNotifier
+      ? createGitHubRepoAccess({
+          clients: githubNotifier.clients,
+          minimum: github.minPermission,
+          clock,
+          logger,
+        })
+      : undefined;
+
   return {
     notifiers: {
       ...(slackNotifier ? { slack: slackNotifier } : {}),
       ...(githubNotifier ? { github: githubNotifier } : {}),
     },
+    ...(repoAccess ? { repoAccess } : {}),
     ingress(sink, wakeOutbox) {
       const slackIngress = slack
         ? createSlackIngress({

@@ -62,7 +62,7 @@ export function describeGitHub(config: Config, url: string): string {
   return (
     `on (POST ${url}/github/webhooks, ${auth}, API ${github.apiUrl}, ` +
     `@${github.botHandle}, label "${github.triggerLabel}", ` +
-    `allowed: ${github.allowedAssociations.join(',')})`
+    `allowed: ${github.allowedAssociations.join(',')} with ${github.minPermission} access)`
   );
 }
 

@@ -28,6 +28,7 @@ const TABLES = [
   { table: 'start_messages', key: 'request_id' },
   { table: 'installations', key: ['platform', 'enterprise_id', 'team_id'] },
   { table: 'installation_teams', key: ['platform', 'team_id'] },
+  { table: 'refusals', key: ['thread_key', 'person'] },
 ] as const;
 
 export type CopiedTable = (typeof TABLES)[number]['table'];
@@ -151,6 +152,8 @@ const NUMERIC = new Set([
   'lease_until',
   'wait_notice_sent',
   'own_lane',
+  'low_priority',
+  'told_at',
   'at',
   'earlier_run_ms',
   'is_enterprise_install',

@@ -21,6 +21,7 @@ import { createRunsRepo } from './repos/runs-repo.js';
 import type { Database, DatabaseKind } from './schema.js';
 import { createSettingsRepo } from './repos/settings-repo.js';
 import { createStartMessagesRepo } from './repos/start-messages-repo.js';
+import { createRefusalsRepo } from './repos/refusals-repo.js';
 import { createSqliteDialect, DEFAULT_BUSY_TIMEOUT_MS } from './sqlite/sqlite-dialect.js';
 import { createThreadsRepo } from './repos/threads-repo.js';
 import { createTransactionRunner } from './transaction-runner.js';
@@ -72,6 +73,7 @@ function createTx(ctx: RepoContext): StoreTx {
     outbox: createOutboxRepo(ctx),
     settings: createSettingsRepo(ctx),
     startMessages: createStartMessagesRepo(ctx),
+    refusals: createRefusalsRepo(ctx),
   };
 }
 

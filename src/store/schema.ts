@@ -86,6 +86,8 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: Millis;
   updated_at: Millis;
+  /** 1: the refusals' lane, delivered behind everything else (migration 009). */
+  low_priority: Generated<number>;
 }
 
 export interface SettingsTable {
@@ -142,6 +144,13 @@ export interface StartMessagesTable {
   created_at: Millis;
 }
 
+/** Who was refused where, and when last told (migration 009). */
+export interface RefusalsTable {
+  thread_key: string;
+  person: string;
+  told_at: Millis;
+}
+
 export interface Database {
   threads: ThreadsTable;
   thread_aliases: ThreadAliasesTable;
@@ -154,6 +163,7 @@ export interface Database {
   installations: InstallationsTable;
   installation_teams: InstallationTeamsTable;
   start_messages: StartMessagesTable;
+  refusals: RefusalsTable;
 }
 
 export type DatabaseKind = 'sqlite' | 'postgres';

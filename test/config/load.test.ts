@@ -146,6 +146,7 @@ describe('loadConfig: every variable', () => {
       GITHUB_BOT_HANDLE: '@relay-bot',
       GITHUB_TRIGGER_LABEL: 'ai',
       GITHUB_ALLOWED_ASSOCIATIONS: 'owner, member',
+      GITHUB_MIN_PERMISSION: 'Maintain',
     });
     expect(config.github).toEqual({
       webhookSecret: 'whs',
@@ -155,7 +156,19 @@ describe('loadConfig: every variable', () => {
       botHandle: 'relay-bot',
       triggerLabel: 'ai',
       allowedAssociations: ['OWNER', 'MEMBER'],
+      minPermission: 'maintain',
     });
+  });
+
+  it('GITHUB_MIN_PERMISSION defaults to write and takes only GitHub repository roles', () => {
+    const github = { GITHUB_WEBHOOK_SECRET: 'w', GITHUB_TOKEN: 't' };
+    expect(loadConfig(github).github?.minPermission).toBe('write');
+    expect(loadConfig({ ...github, GITHUB_MIN_PERMISSION: 'triage' }).github?.minPermission).toBe(
+      'triage',
+    );
+    expect(() => loadConfig({ ...github, GITHUB_MIN_PERMISSION: 'owner' })).toThrow(
+      /GITHUB_MIN_PERMISSION.*must be one of read, triage, write, maintain, admin/s,
+    );
   });
 
   it('uses GitHub App auth with an inline key (\\n escapes) or a key file', () => {

@@ -47,6 +47,8 @@ export interface RelayOptions {
   timings?: Partial<EmulatorTimings>;
   /** Reuse a database file (restart on the same database). */
   databasePath?: string;
+  /** Spacing of GitHub writes, as in production (default 0: none). */
+  githubMinWriteIntervalMs?: number;
 }
 
 export interface Relay {
@@ -106,7 +108,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       inboxRetryDelaysMs: [300, 300, 300, 300],
       ...options.engineOptions,
     },
-    platforms: { githubMinWriteIntervalMs: 0 },
+    platforms: { githubMinWriteIntervalMs: options.githubMinWriteIntervalMs ?? 0 },
   });
   const slackEvents = `${service.url}/slack/events`;
   const githubWebhooks = `${service.url}/github/webhooks`;

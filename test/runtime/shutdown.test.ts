@@ -103,7 +103,9 @@ describe('shutdown', () => {
 
   it('a notification that could not be delivered waits in the outbox across a restart', async () => {
     const databaseUrl = join(dir, 'outbox.db');
-    github.setDown(true);
+    // GitHub takes no comment or reaction; it still answers the author's access check (with
+    // GitHub down altogether, no run would start: access that cannot be checked is refused).
+    github.failNext({ method: 'POST', status: 503, times: Number.POSITIVE_INFINITY });
     const first = await start(databaseUrl);
     const issue = { ...ISSUE, number: 4 };
     await githubWebhook(
@@ -124,7 +126,7 @@ describe('shutdown', () => {
     expect(await store.outboxQueue.depth()).toBeGreaterThan(0);
     await store.close();
 
-    github.setDown(false);
+    github.clearFailures();
     const second = await start(databaseUrl);
     try {
       await until(

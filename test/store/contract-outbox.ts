@@ -54,6 +54,34 @@ export function describeOutboxContract(createHarness: HarnessFactory): void {
       expect(texts(sl)).toEqual(['a1']);
     });
 
+    it('keeps the low lane (refusals) apart: each lane has its own order per thread', async () => {
+      await store.outbox.enqueue({ ...samplePayload(B, 'refusal'), lane: 'low' }, 10);
+      await store.outbox.enqueue(samplePayload(B, 'status'), 11);
+      const normal = await store.outboxQueue.claim(20, 30_000, 10, {
+        threadKeyPrefix: 'github:',
+        lane: 'normal',
+      });
+      // The member's status is not held behind the refusal queued before it in the thread.
+      expect(texts(normal)).toEqual(['status']);
+      const low = await store.outboxQueue.claim(20, 30_000, 10, {
+        threadKeyPrefix: 'github:',
+        lane: 'low',
+      });
+      expect(texts(low)).toEqual(['refusal']);
+      expect(low[0]?.payload.lane).toBe('low');
+    });
+
+    it('tells a refusal once per person and thread within the window', async () => {
+      const hour = 3_600_000;
+      expect(await store.refusals.note(B, 'Mallory', 1_000, hour)).toBe(true);
+      expect(await store.refusals.note(B, 'mallory', 2_000, hour)).toBe(false);
+      expect(await store.refusals.note(B, 'eve', 2_000, hour)).toBe(true);
+      expect(await store.refusals.note(A, 'mallory', 2_000, hour)).toBe(true);
+      expect(await store.refusals.note(B, 'mallory', 1_000 + hour - 1, hour)).toBe(false);
+      expect(await store.refusals.note(B, 'mallory', 1_000 + hour, hour)).toBe(true);
+      expect(await store.refusals.note(B, 'mallory', 2_000 + hour, hour)).toBe(false);
+    });
+
     it('gives a leased notification back after the lease expires', async () => {
       await store.outbox.enqueue(samplePayload(A, 'a1'), 0);
       expect(texts(await store.outboxQueue.claim(0, 1_000, 10))).toEqual(['a1']);

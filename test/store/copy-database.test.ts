@@ -101,7 +101,7 @@ describe.skipIf(!server)('migrate --from sqlite:… --to postgres://…', () => 
     expect(run.err).toEqual([]);
     expect(code).toBe(0);
     expect(run.out.join('\n')).toMatch(
-      /copied SQLite at .* to PostgreSQL at .*: threads 2, thread_aliases 1, runs 700, inbox 4, outbox 2, settings 1, run_states 701, start_messages 0, installations 1, installation_teams 1/,
+      /copied SQLite at .* to PostgreSQL at .*: threads 2, thread_aliases 1, runs 700, inbox 4, outbox 2, settings 1, run_states 701, start_messages 0, installations 1, installation_teams 1, refusals 0/,
     );
 
     const target = await openStore({ databaseUrl: schema.url, poolSize: 2 });

@@ -76,6 +76,7 @@ describe('openStore', () => {
       { name: '006-slack-installations' },
       { name: '007-runs-earlier-run-time' },
       { name: '008-inbox-own-lane' },
+      { name: '009-refusals' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'inbox',
@@ -83,6 +84,7 @@ describe('openStore', () => {
       'installations',
       'leases',
       'outbox',
+      'refusals',
       'run_states',
       'runs',
       'settings',

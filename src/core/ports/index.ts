@@ -11,6 +11,7 @@ export * from './logger.js';
 export * from './metrics.js';
 export * from './notifier.js';
 export * from './random.js';
+export * from './repo-access.js';
 export * from './service-error.js';
 export * from './store.js';
 export * from './trigger-sink.js';

@@ -101,6 +101,11 @@ export interface OutboxPayload {
   replaces?: ReactionName[];
   /** When the state change this reports was seen (for the delay metric), epoch ms. */
   observedAt?: number;
+  /**
+   * `low`: delivered behind every other notification of its platform (a refusal to someone
+   * who may not use the bot), so a crowd of outsiders never delays anyone's run.
+   */
+  lane?: 'low';
 }
 export type OutboxStatus = 'pending' | 'delivered' | 'parked';
 export interface OutboxItem {
@@ -199,6 +204,14 @@ export interface StoreTx {
   outbox: {
     enqueue(payload: OutboxPayload, now: number): Promise<number>;
   };
+  refusals: {
+    /**
+     * Note that `person` is refused in `threadKey` now, unless they were told there within
+     * `windowMs`: true when this refusal is to be told (and is now remembered), false when
+     * it was told recently. Entries older than the window are forgotten as it goes.
+     */
+    note(threadKey: string, person: string, now: number, windowMs: number): Promise<boolean>;
+  };
   startMessages: {
     /** Note that a request's acknowledgement is queued; false when it was already. */
     open(requestId: string, threadKey: string, now: number): Promise<boolean>;
@@ -272,13 +285,15 @@ export interface Store extends StoreTx {
     /**
      * Claim due notifications, at most one per thread (order per thread is kept), as a lease.
      * `filter.threadKeyPrefix` (e.g. `slack:`) claims only one platform's notifications, so a
-     * slow platform never holds up another's.
+     * slow platform never holds up another's. Each lane (`filter.lane`; both when absent)
+     * keeps its own order per thread: a member's notice never waits behind a refusal queued
+     * in the same thread.
      */
     claim(
       now: number,
       leaseMs: number,
       limit: number,
-      filter?: { threadKeyPrefix?: string },
+      filter?: { threadKeyPrefix?: string; lane?: 'normal' | 'low' },
     ): Promise<OutboxItem[]>;
     delivered(id: number, now: number): Promise<void>;
     retryLater(id: number, at: number, error: string): Promise<void>;

@@ -8,7 +8,7 @@
  * happen at the ingress, and a refused trigger must not enter the inbox at all.
  */
 import type { MessageModel } from '../../core/message/message-model.js';
-import type { Clock, Store } from '../../core/ports/index.js';
+import type { Clock, StoreTx } from '../../core/ports/index.js';
 import type { Actor, MessageRef } from '../../core/trigger.js';
 
 export interface Refusal {
@@ -58,18 +58,21 @@ export function refusalMessage(actor: Actor, allowedAssociations: string[]): Mes
 }
 
 export interface OutboxRefusalSinkDeps {
-  store: Pick<Store, 'outbox'>;
+  /** Who was told where (`refusals`) and the outbox, written in one transaction. */
+  store: {
+    transaction<T>(fn: (tx: Pick<StoreTx, 'outbox' | 'refusals'>) => Promise<T>): Promise<T>;
+  };
   clock: Clock;
   /** One refusal per person and thread within this window. Default 1 hour. */
   windowMs?: number;
-  /** Delivery ids and (thread, person) pairs remembered. Default 5,000. */
+  /** Delivery ids remembered (redeliveries). Default 5,000. */
   remember?: number;
   /** Told after a reply was queued, so the outbox delivers it now rather than at its next poll. */
   onQueued?: () => void;
 }
 
 /** Drop the oldest entries (insertion order) beyond `max`. */
-function trim<K>(collection: Set<K> | Map<K, unknown>, max: number): void {
+function trim<K>(collection: Set<K>, max: number): void {
   for (const key of collection.keys()) {
     if (collection.size <= max) return;
     collection.delete(key);
@@ -77,35 +80,39 @@ function trim<K>(collection: Set<K> | Map<K, unknown>, max: number): void {
 }
 
 /**
- * The outbox-backed sink. Redeliveries and repeated attempts are recognised in memory (one
- * process's view; a redelivery to another replica may answer again, which is harmless).
+ * The outbox-backed sink. Whether a person was told in a thread within the window is kept in
+ * the store, so every replica and a restarted process know it; the reply goes in the outbox's
+ * low lane, behind every notice of the people the relay serves. Redeliveries are recognised
+ * in memory (one process's view; a redelivery to another replica is then `suppressed`).
  */
 export function createOutboxRefusalSink(deps: OutboxRefusalSinkDeps): RefusalSink {
   const windowMs = deps.windowMs ?? 60 * 60_000;
   const remember = deps.remember ?? 5_000;
   const deliveries = new Set<string>();
-  const told = new Map<string, number>();
 
   return {
     async refuse(refusal) {
       if (deliveries.has(refusal.deliveryId)) return 'duplicate';
       const now = deps.clock.now();
-      const key = `${refusal.threadKey}\u0000${refusal.actor.id.toLowerCase()}`;
-      const last = told.get(key);
-      const recentlyTold = last !== undefined && now - last < windowMs;
-      if (!recentlyTold) {
-        await deps.store.outbox.enqueue(
-          { kind: 'post', destination: { threadKey: refusal.threadKey }, message: refusal.message },
+      const told = await deps.store.transaction(async (tx) => {
+        if (!(await tx.refusals.note(refusal.threadKey, refusal.actor.id, now, windowMs))) {
+          return false;
+        }
+        await tx.outbox.enqueue(
+          {
+            kind: 'post',
+            destination: { threadKey: refusal.threadKey },
+            message: refusal.message,
+            lane: 'low',
+          },
           now,
         );
-        told.delete(key);
-        told.set(key, now);
-        trim(told, remember);
-        deps.onQueued?.();
-      }
+        return true;
+      });
+      if (told) deps.onQueued?.();
       deliveries.add(refusal.deliveryId);
       trim(deliveries, remember);
-      return recentlyTold ? 'suppressed' : 'queued';
+      return told ? 'queued' : 'suppressed';
     },
   };
 }

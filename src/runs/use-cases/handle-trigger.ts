@@ -10,6 +10,7 @@ import { parseCommand } from '../../core/command/parse-command.js';
 import { helpMessage, notice } from '../../core/message/render-model.js';
 import { requestAnswer } from './acknowledge.js';
 import { cancelRun } from './cancel-run.js';
+import { checkAccess } from './check-access.js';
 import { routeCommand } from './route-command.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { decideFailure } from './service-failure.js';
@@ -41,10 +42,13 @@ async function decide(deps: RunsDeps, job: TriggerJob): Promise<Effects> {
     commandWord: deps.options.commandWord,
     maxPromptChars: deps.options.maxPromptChars,
   });
+  if (parsed.kind === 'ignore') {
+    job.log.debug({ reason: parsed.reason }, 'trigger ignored');
+    return noEffects;
+  }
+  const refused = await checkAccess(deps, job);
+  if (refused) return refused;
   switch (parsed.kind) {
-    case 'ignore':
-      job.log.debug({ reason: parsed.reason }, 'trigger ignored');
-      return noEffects;
     case 'reply':
       if (parsed.reply.type === 'help') return replyWith(job, helpMessage(invocationOf(deps, job)));
       // A mistake concerns the one who made it: privately on Slack (GitHub has no private

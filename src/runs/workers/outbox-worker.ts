@@ -71,6 +71,9 @@ export function notificationKey(item: Pick<OutboxItem, 'id' | 'createdAt'>): str
 
 const PLATFORMS = ['slack', 'github'] as const satisfies readonly Platform[];
 
+/** The longest a low lane (refusals) waits for its platform's lane and the inbox to be idle. */
+const LOW_LANE_MAX_HOLD_MS = 30_000;
+
 export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   const { store, clock, logger, metrics, options } = deps;
   const log = logger.child({ component: 'outbox' });
@@ -225,6 +228,14 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     }
   }
 
+  /** Notifications in flight in each platform's own lane. */
+  const busy: Record<Platform, number> = { slack: 0, github: 0 };
+  /**
+   * Whether the platform's own lane last found nothing to claim with nothing in flight: the
+   * only time its low lane may send. After each delivery the lane claims again (its pump
+   * wakes itself) before this can be true again.
+   */
+  const idle: Record<Platform, boolean> = { slack: false, github: false };
   // One lane per platform: GitHub spaces its writes a second apart, and a Slack reply must
   // not wait behind a queue of GitHub edits (nor the other way round).
   const lanes = PLATFORMS.map((platform) =>
@@ -235,24 +246,77 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       pollMs: options.pollMs,
       drainMs: options.drainMs,
       // The depth gauge is read at scrape time (main.ts), not counted after every claim.
-      claim: (limit) =>
-        store.outboxQueue.claim(clock.now(), options.leaseMs, limit, {
+      claim: async (limit) => {
+        const items = await store.outboxQueue.claim(clock.now(), options.leaseMs, limit, {
           threadKeyPrefix: `${platform}:`,
-        }),
-      process: deliver,
+          lane: 'normal',
+        });
+        idle[platform] = items.length === 0 && busy[platform] === 0;
+        if (idle[platform]) lowLanes[PLATFORMS.indexOf(platform)]?.wake();
+        return items;
+      },
+      process: async (item) => {
+        busy[platform] += 1;
+        idle[platform] = false;
+        try {
+          await deliver(item);
+        } finally {
+          busy[platform] -= 1;
+        }
+      },
       ...(deps.priority ? { priority: deps.priority } : {}),
     }),
   );
+  // Behind each platform's lane, the low lane (refusals to people who may not use the bot):
+  // one at a time, and only while the platform's own lane is idle (nothing in flight, nothing
+  // due) and no trigger waits in the inbox (its notices are about to come), so a crowd of
+  // refusals takes at most one write slot ahead of anyone's notice. A lane held for LOW_LANE_MAX_HOLD_MS
+  // sends one anyway: a relay that is never idle still answers everyone, slowly.
+  const heldSince: Record<Platform, number | undefined> = { slack: undefined, github: undefined };
+  async function lowLaneHeld(platform: Platform): Promise<boolean> {
+    const held = !idle[platform] || (await store.inboxQueue.depth()) > 0;
+    const now = clock.now();
+    if (!held) {
+      heldSince[platform] = undefined;
+      return false;
+    }
+    const since = (heldSince[platform] ??= now);
+    if (now - since < LOW_LANE_MAX_HOLD_MS) return true;
+    heldSince[platform] = now;
+    return false;
+  }
+  const lowLanes = PLATFORMS.map((platform) =>
+    createPump({
+      name: `outbox:${platform}:low`,
+      logger: log,
+      concurrency: 1,
+      // Woken when a refusal is queued and when the platform's lane empties; the poll is
+      // only the fallback (and a look at the inbox's depth), so it is slower.
+      pollMs: options.pollMs * 4,
+      drainMs: options.drainMs,
+      claim: async (limit) =>
+        (await lowLaneHeld(platform))
+          ? []
+          : store.outboxQueue.claim(clock.now(), options.leaseMs, limit, {
+              threadKeyPrefix: `${platform}:`,
+              lane: 'low',
+            }),
+      process: deliver,
+    }),
+  );
+  const all = [...lanes, ...lowLanes];
   return {
-    start: () => lanes.forEach((lane) => lane.start()),
+    start: () => all.forEach((lane) => lane.start()),
     stop: async () => {
-      await Promise.all(lanes.map((lane) => lane.stop()));
+      await Promise.all(all.map((lane) => lane.stop()));
     },
     wake: (platform?: Platform) => {
-      for (const [i, lane] of lanes.entries())
-        if (platform === undefined || PLATFORMS[i] === platform) lane.wake();
+      for (const [i, lane] of all.entries())
+        if (platform === undefined || PLATFORMS[i % PLATFORMS.length] === platform) lane.wake();
     },
+    // The platform lanes first: what the low lanes claim then is what is left.
     runOnce: async () =>
-      (await Promise.all(lanes.map((lane) => lane.runOnce()))).reduce((a, b) => a + b, 0),
+      (await Promise.all(lanes.map((lane) => lane.runOnce()))).reduce((a, b) => a + b, 0) +
+      (await Promise.all(lowLanes.map((lane) => lane.runOnce()))).reduce((a, b) => a + b, 0),
   };
 }

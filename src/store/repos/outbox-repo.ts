@@ -9,7 +9,7 @@ import type { OutboxTable } from '../schema.js';
 
 export function createOutboxRepo(ctx: RepoContext): StoreTx['outbox'] {
   // Every notice of every run is queued here, most inside the transaction of a state change.
-  const insertNotice = compiledOnce(['thread_key', 'payload', 'now'], (v) =>
+  const insertNotice = compiledOnce(['thread_key', 'payload', 'low_priority', 'now'], (v) =>
     ctx
       .db()
       .insertInto('outbox')
@@ -23,6 +23,7 @@ export function createOutboxRepo(ctx: RepoContext): StoreTx['outbox'] {
         last_error: null,
         created_at: v.now as number,
         updated_at: v.now as number,
+        low_priority: v.low_priority as number,
       })
       .returning('id'),
   );
@@ -32,6 +33,7 @@ export function createOutboxRepo(ctx: RepoContext): StoreTx['outbox'] {
         insertNotice({
           thread_key: payload.destination.threadKey,
           payload: JSON.stringify(payload),
+          low_priority: payload.lane === 'low' ? 1 : 0,
           now,
         }),
       );
@@ -42,22 +44,23 @@ export function createOutboxRepo(ctx: RepoContext): StoreTx['outbox'] {
   };
 }
 
-type ClaimValue = 'now' | 'lease_until' | 'limit' | 'prefix';
+type ClaimValue = 'now' | 'lease_until' | 'limit' | 'prefix' | 'low_priority';
+type Lane = 'normal' | 'low' | undefined;
 
 /**
- * The claim statement, built and compiled once per thread-key prefix length (each outbox lane
- * claims many times a second; building Kysely's query tree each time cost more than SQLite).
+ * The claim statement, built and compiled once per thread-key prefix length and lane (each
+ * outbox lane claims many times a second; building Kysely's query tree each time cost more
+ * than SQLite).
  */
 function claimStatements(ctx: RepoContext) {
-  const byPrefixLength = new Map<
-    number | undefined,
-    (v: Record<ClaimValue, unknown>) => CompiledQuery
-  >();
-  return (prefixLength: number | undefined) => {
-    let statement = byPrefixLength.get(prefixLength);
+  const byShape = new Map<string, (v: Record<ClaimValue, unknown>) => CompiledQuery>();
+  return (prefixLength: number | undefined, lane: Lane) => {
+    const shape = `${prefixLength ?? ''}:${lane ?? ''}`;
+    let statement = byShape.get(shape);
     if (statement) return statement;
     const names: ClaimValue[] = ['now', 'lease_until', 'limit'];
     if (prefixLength !== undefined) names.push('prefix');
+    if (lane !== undefined) names.push('low_priority');
     statement = compiledOnce<ClaimValue>(names, (v) => {
       const now = v.now as number;
       // Per thread only the oldest pending notification is a candidate (order per thread is
@@ -75,6 +78,8 @@ function claimStatements(ctx: RepoContext) {
               selectFrom('outbox as o')
                 .select('o.id')
                 .whereRef('o.thread_key', '=', 'h.thread_key')
+                // Order is kept per thread within a lane: a refusal never holds up a notice.
+                .whereRef('o.low_priority', '=', 'h.low_priority')
                 .where('o.status', '=', 'pending')
                 .where((eb) =>
                   eb.or([eb('o.id', '<', eb.ref('h.id')), eb('o.lease_until', '>', now)]),
@@ -97,6 +102,9 @@ function claimStatements(ctx: RepoContext) {
           v.prefix as string,
         );
       }
+      if (lane !== undefined) {
+        heads = heads.where('h.low_priority', '=', v.low_priority as number);
+      }
       if (ctx.kind === 'postgres') heads = heads.forUpdate().skipLocked();
       return (
         ctx
@@ -113,7 +121,7 @@ function claimStatements(ctx: RepoContext) {
           .returningAll()
       );
     });
-    byPrefixLength.set(prefixLength, statement);
+    byShape.set(shape, statement);
     return statement;
   };
 }
@@ -131,12 +139,17 @@ export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
     async claim(now, leaseMs, limit, filter) {
       if (limit <= 0) return [];
       const prefix = filter?.threadKeyPrefix;
+      const lane = filter?.lane;
       const { rows } = await ctx.db().executeQuery<Selectable<OutboxTable>>(
-        claimStatement(prefix?.length)({
+        claimStatement(
+          prefix?.length,
+          lane,
+        )({
           now,
           lease_until: now + leaseMs,
           limit,
           prefix,
+          low_priority: lane === 'low' ? 1 : 0,
         }),
       );
       const items: OutboxItem[] = [];

@@ -52,13 +52,25 @@ export async function startIngress(
 ): Promise<IngressHarness> {
   const sink = createRecordingSink();
   const outbox: OutboxPayload[] = [];
+  const told = new Set<string>();
   const logger = createRecordingLogger();
   const installations: [string, string, number][] = [];
   let now = Date.parse('2024-05-15T15:20:22Z');
   const clock = { now: () => (now += 1) };
   const refusals = createOutboxRefusalSink({
     clock,
-    store: { outbox: { enqueue: async (payload) => outbox.push(payload) } },
+    store: {
+      // The ingress tests look at what is queued; who was told is the store's (its contract).
+      transaction: (fn) =>
+        fn({
+          outbox: { enqueue: async (payload) => outbox.push(payload) },
+          refusals: {
+            note: async (threadKey, person) =>
+              !told.has(`${threadKey} ${person}`) &&
+              told.add(`${threadKey} ${person}`) !== undefined,
+          },
+        }),
+    },
   });
   const ingress = createGitHubIngress({
     secret: TEST_GITHUB_SECRET,

@@ -1,30 +1,39 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxPayload } from '../../../src/core/ports/index.js';
+import type { OpenedStore } from '../../../src/store/index.js';
 import {
   createOutboxRefusalSink,
   refusalMessage,
   type Refusal,
 } from '../../../src/github/ingress/refusal.js';
+import { createSqliteHarness, type SqliteHarness } from '../../store/harness.js';
 
-function setup(options: { failing?: boolean } = {}) {
-  const queued: OutboxPayload[] = [];
+let harness: SqliteHarness | undefined;
+afterEach(async () => {
+  await harness?.cleanup();
+  harness = undefined;
+});
+
+/** The sink on a real SQLite store; `failing` makes every outbox write fail. */
+async function setup(options: { failing?: boolean } = {}) {
+  harness = await createSqliteHarness();
+  const store: OpenedStore = await harness.open();
+  if (options.failing)
+    await harness.exec(
+      "create trigger no_outbox before insert on outbox begin select raise(abort, 'database is locked'); end;",
+    );
   const wakes: number[] = [];
   let now = 1_000_000;
   const clock = { now: () => now, advance: (ms: number) => (now += ms) };
+  const queued = async (): Promise<OutboxPayload[]> =>
+    (await store.outboxQueue.list()).map((item) => item.payload);
   const sink = createOutboxRefusalSink({
     clock,
     windowMs: 60_000,
-    onQueued: () => wakes.push(queued.length),
-    store: {
-      outbox: {
-        enqueue: async (payload) => {
-          if (options.failing) throw new Error('database is locked');
-          return queued.push(payload);
-        },
-      },
-    },
+    onQueued: () => void wakes.push(wakes.length + 1),
+    store,
   });
-  return { sink, queued, clock, wakes };
+  return { sink, queued, clock, wakes, store };
 }
 
 const actor = { id: 'mallory', name: 'mallory', association: 'NONE' };
@@ -37,7 +46,7 @@ const refusal = (deliveryId: string, threadKey = 'github:o/r#1'): Refusal => ({
 
 describe('refusals', () => {
   it('wakes the outbox once a reply is queued, and not for a duplicate or a suppressed one', async () => {
-    const { sink, wakes } = setup();
+    const { sink, wakes } = await setup();
     await sink.refuse(refusal('d1'));
     expect(wakes).toEqual([1]); // after the enqueue, not before
     await sink.refuse(refusal('d1'));
@@ -48,7 +57,7 @@ describe('refusals', () => {
   });
 
   it('does not wake the outbox when the reply could not be queued', async () => {
-    const { sink, wakes } = setup({ failing: true });
+    const { sink, wakes } = await setup({ failing: true });
     await expect(sink.refuse(refusal('d1'))).rejects.toThrow('database is locked');
     expect(wakes).toEqual([]);
   });
@@ -68,22 +77,35 @@ describe('refusals', () => {
     );
   });
 
-  it('queues one post per person and thread per window; redeliveries are duplicates', async () => {
-    const { sink, queued, clock } = setup();
+  it('queues one post per person and thread per window, in the low lane; redeliveries are duplicates', async () => {
+    const { sink, queued, clock } = await setup();
     expect(await sink.refuse(refusal('d1'))).toBe('queued');
-    expect(queued).toEqual([
-      { kind: 'post', destination: { threadKey: 'github:o/r#1' }, message: refusal('d1').message },
+    expect(await queued()).toEqual([
+      {
+        kind: 'post',
+        destination: { threadKey: 'github:o/r#1' },
+        message: refusal('d1').message,
+        lane: 'low',
+      },
     ]);
     expect(await sink.refuse(refusal('d1'))).toBe('duplicate');
     expect(await sink.refuse(refusal('d2'))).toBe('suppressed');
     expect(await sink.refuse(refusal('d3', 'github:o/r#2'))).toBe('queued');
     clock.advance(60_001);
     expect(await sink.refuse(refusal('d4'))).toBe('queued');
-    expect(queued).toHaveLength(3);
+    expect(await queued()).toHaveLength(3);
+  });
+
+  it('remembers who was told in the store: another sink (a replica, a restart) does not tell again', async () => {
+    const { sink, store, clock, queued } = await setup();
+    expect(await sink.refuse(refusal('d1'))).toBe('queued');
+    const replica = createOutboxRefusalSink({ clock, windowMs: 60_000, store });
+    expect(await replica.refuse(refusal('d2'))).toBe('suppressed');
+    expect(await queued()).toHaveLength(1);
   });
 
   it('a failed enqueue is not remembered, so a redelivery tries again', async () => {
-    const { sink } = setup({ failing: true });
+    const { sink } = await setup({ failing: true });
     await expect(sink.refuse(refusal('d1'))).rejects.toThrow('database is locked');
     await expect(sink.refuse(refusal('d1'))).rejects.toThrow('database is locked');
   });

@@ -1,0 +1,71 @@
+/**
+ * Whether the author of a GitHub request may act in its repository, asked (through the
+ * RepoAccess port: GitHub's collaborator permission, cached) before any GitHub command is
+ * routed: start, follow-up, cancel, config, list, status. The ingress only filtered on
+ * `author_association`, which says nothing of write access (a read-only collaborator is a
+ * COLLABORATOR too). Answers:
+ *
+ * - refused: one polite note per person and thread per hour (remembered in the store, so
+ *   every replica knows), in the outbox's low lane, behind everyone else's notices;
+ * - unknown (GitHub did not answer): nothing is done and the person is asked to try again;
+ *   never allowed.
+ */
+import { notice } from '../../core/message/render-model.js';
+import { decodeThreadKey } from '../../core/thread-key.js';
+import type { RunsDeps } from '../runs-deps.js';
+import { enqueue, type Effects, type TriggerJob } from './trigger-job.js';
+
+/** A person refused in a thread is told again at most after this long. */
+export const REFUSAL_WINDOW_MS = 60 * 60_000;
+
+/** `undefined`: go ahead. Otherwise what to do instead of the request. */
+export async function checkAccess(deps: RunsDeps, job: TriggerJob): Promise<Effects | undefined> {
+  const { trigger } = job;
+  if (trigger.platform !== 'github' || deps.repoAccess === undefined) return undefined;
+  const address = decodeThreadKey(trigger.threadKey);
+  if (address?.platform !== 'github') return undefined;
+  const login = trigger.actor.id;
+  const verdict = await deps.repoAccess.check({
+    owner: address.owner,
+    repo: address.repo,
+    login,
+  });
+  if (verdict.kind === 'allowed') return undefined;
+  if (verdict.kind === 'unknown') {
+    job.log.warn({ actor: login, reason: verdict.reason }, 'access unknown; request not done');
+    return enqueue({
+      kind: 'post',
+      destination: { threadKey: job.threadKey },
+      message: notice(
+        'error',
+        "I couldn't check your access to this repository with GitHub just now, so I did " +
+          'nothing. Please try again in a minute.',
+        undefined,
+        job.actor,
+      ),
+    });
+  }
+  job.log.info(
+    { actor: login, role: verdict.role, required: verdict.required },
+    'author lacks repository access; refused',
+  );
+  return async (tx, now) => {
+    if (!(await tx.refusals.note(job.threadKey, login, now, REFUSAL_WINDOW_MS))) return;
+    await tx.outbox.enqueue(
+      {
+        kind: 'post',
+        destination: { threadKey: job.threadKey },
+        lane: 'low',
+        message: notice(
+          'info',
+          `Thanks for the request. Agent runs in this repository can be started, steered or ` +
+            `cancelled only by people with ${verdict.required} access (or higher) to it. Please ask ` +
+            `one of them to mention me for you.`,
+          undefined,
+          job.actor,
+        ),
+      },
+      now,
+    );
+  };
+}
