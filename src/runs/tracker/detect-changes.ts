@@ -4,7 +4,7 @@
  * The status message is edited on every change; an ended or BLOCKED state gets one reply
  * and one reaction per episode (`notifiedState`); a live state opens a new episode.
  */
-import type { RunItem } from '../../agent/schemas.js';
+import type { RunItem } from '../../core/run.js';
 import type { OutboxPayload, RunRecord } from '../../core/ports/index.js';
 import { runOutcomeMessage, runStatusMessage } from '../../core/message/render-model.js';
 import { stateView } from '../../core/message/state-view.js';

@@ -2,7 +2,7 @@
  * One run, one look: write what changed (state, check interval) and the notifications it
  * calls for in ONE transaction, from a list item (batch) or a fetched detail (both modes).
  */
-import type { RunItem } from '../../agent/schemas.js';
+import type { RunItem } from '../../core/run.js';
 import type { AgentService, Clock, Logger, RunRecord, Store } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
 import { RelayError } from '../../core/relay-error.js';

@@ -3,7 +3,7 @@
  * GitHub `factory:<alias>` label). The alias is resolved by search, keeping the exact alias
  * match (case-insensitive); none or several -> the person is shown the candidates.
  */
-import type { DispatchRequest, Factory } from '../../agent/schemas.js';
+import type { DispatchRequest, Factory } from '../../core/run.js';
 import { appliedSettings } from '../../core/message/applied-settings.js';
 import type { RunOptions } from '../../core/command/command.js';
 import { isServiceError } from '../../core/ports/index.js';

@@ -4,7 +4,7 @@
  * short reply where there is no message to react to. The run's next ended/BLOCKED state is a
  * new episode, so its outcome is told again.
  */
-import type { FollowupRequest } from '../../agent/schemas.js';
+import type { FollowupRequest } from '../../core/run.js';
 import type { RunOptions } from '../../core/command/command.js';
 import { isRunMode } from '../../core/command/run-modes.js';
 import type { RunRecord } from '../../core/ports/index.js';

@@ -3,7 +3,7 @@
  * record (tracked), the thread's current run, and the status message (an edit of the
  * "Starting…" message queued at pickup; 👀 too unless that already went out). The handler commits them in one transaction with completing the inbox item.
  */
-import type { RunItem } from '../../agent/schemas.js';
+import type { RunItem } from '../../core/run.js';
 import type { AppliedSetting } from '../../core/message/message-model.js';
 import type { OutboxPayload, RunRecord } from '../../core/ports/index.js';
 import { runStatusMessage } from '../../core/message/render-model.js';

@@ -4,7 +4,7 @@
  * context in the prompt, the relay's metadata stamp, then one create.
  * A retried attempt reconciles first, so a create that reached the service is not repeated.
  */
-import type { CreateRunRequest, RunItem } from '../../agent/schemas.js';
+import type { CreateRunRequest, RunItem } from '../../core/run.js';
 import { appliedSettings, effectiveOptions } from '../../core/message/applied-settings.js';
 import type { RunOptions } from '../../core/command/command.js';
 import { deriveTitle } from '../../core/command/derive-title.js';
