@@ -15,6 +15,11 @@ const AGENT = {
   message:
     "core/ and runs/ reach the Agent Run Service through the AgentService port; the run's shape is core/run.ts.",
 };
+/** A use case shares rules with the tracker through runs/*.ts, never by reaching into it. */
+const USE_CASES = {
+  group: ['../tracker/**', '../workers/**'],
+  message: 'Use cases do not import the tracker or the workers; a rule both need lives in runs/.',
+};
 /** Folders above this one in the flow (docs/architecture.md, "Layout"). */
 const UPPER = (...folders) => ({
   group: folders.flatMap((f) => [`../${f}/**`, `../../${f}/**`, `../../../${f}/**`]),
@@ -70,6 +75,7 @@ export default tseslint.config(
   ...boundaries({
     'src/core/**': [SDKS, ADAPTERS, AGENT, UPPER('runs', 'service', 'config')],
     'src/runs/**': [SDKS, ADAPTERS, AGENT, UPPER('service', 'config')],
+    'src/runs/use-cases/**': [SDKS, ADAPTERS, AGENT, UPPER('service', 'config'), USE_CASES],
     'src/agent/**': [UPPER('runs', 'service', 'config', 'store', 'slack', 'github', 'emulator')],
     'src/emulator/**': [UPPER('runs', 'service', 'config', 'store', 'slack', 'github')],
     'src/store/**': [UPPER('runs', 'service', 'slack', 'github', 'emulator', 'agent')],

@@ -5,7 +5,7 @@
  */
 import type { ListRunsQuery, RunItem } from '../../core/run.js';
 import type { AgentService } from '../../core/ports/index.js';
-import { epochOf } from './detect-changes.js';
+import { epochOf } from '../run-changes.js';
 
 export interface Listing {
   /** Items in the order the service listed them. */

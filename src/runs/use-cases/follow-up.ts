@@ -12,7 +12,7 @@ import { isServiceError } from '../../core/ports/index.js';
 import { followupSentMessage, notice } from '../../core/message/render-model.js';
 import { parseIsoDuration } from '../../core/message/duration.js';
 import { stateView } from '../../core/message/state-view.js';
-import { NOT_NOTIFIED } from '../tracker/detect-changes.js';
+import { NOT_NOTIFIED } from '../run-changes.js';
 import { viewOf } from '../../core/message/run-view.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { enqueue, replyWith, type Effects, type TriggerJob } from './trigger-job.js';

@@ -7,7 +7,7 @@ import type { RunItem } from '../../core/run.js';
 import type { AppliedSetting } from '../../core/message/message-model.js';
 import type { OutboxPayload, RunRecord } from '../../core/ports/index.js';
 import { runStatusMessage } from '../../core/message/render-model.js';
-import { observeRun } from '../tracker/detect-changes.js';
+import { observeRun } from '../run-changes.js';
 import { freshItem, viewOf } from '../../core/message/run-view.js';
 import type { RunsDeps } from '../runs-deps.js';
 import type { Effects, TriggerJob } from './trigger-job.js';

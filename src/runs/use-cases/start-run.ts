@@ -12,7 +12,7 @@ import { isRunMode } from '../../core/command/run-modes.js';
 import { stateView } from '../../core/message/state-view.js';
 import { acknowledgeStart } from './acknowledge.js';
 import { buildPrompt } from './build-prompt.js';
-import { looksLikeSummary } from '../tracker/detect-changes.js';
+import { looksLikeSummary } from '../run-changes.js';
 import { reconcile } from './reconcile.js';
 import { recordNewRun } from './record-run.js';
 import { runMetadata } from './run-metadata.js';
