@@ -13,7 +13,7 @@ import { buildPrompt } from './build-prompt.js';
 import { recordNewRun } from './record-run.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { titleFor } from './start-run.js';
-import { fetchSlackThreadContext } from './thread-context.js';
+import { gatherContext } from './thread-context.js';
 import type { MessageModel } from '../../core/message/message-model.js';
 import { noEffects, privateDestination, type Effects, type TriggerJob } from './trigger-job.js';
 
@@ -93,10 +93,10 @@ export async function dispatchFactory(
         : undefined;
     return answerAsker(job, factoryChoice(input.alias, candidates, available), input.alias);
   }
-  const threadMessages = await fetchSlackThreadContext(deps, job);
+  const { context, threadMessages } = await gatherContext(deps, job);
   const prompt = buildPrompt({
     prompt: input.prompt,
-    context: job.trigger.context,
+    context,
     ...(threadMessages ? { threadMessages } : {}),
     maxChars: deps.options.maxPromptChars,
   });

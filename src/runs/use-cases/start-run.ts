@@ -17,7 +17,7 @@ import { reconcile } from './reconcile.js';
 import { recordNewRun } from './record-run.js';
 import { runMetadata } from './run-metadata.js';
 import type { RunsDeps } from '../runs-deps.js';
-import { fetchSlackThreadContext } from './thread-context.js';
+import { gatherContext } from './thread-context.js';
 import { noEffects, type Effects, type TriggerJob } from './trigger-job.js';
 
 /** How long the inbox holds back after a create answered `at_capacity`. */
@@ -90,10 +90,10 @@ export async function startRun(
     });
   }
 
-  const threadMessages = await fetchSlackThreadContext(deps, job);
+  const { context, threadMessages } = await gatherContext(deps, job);
   const prompt = buildPrompt({
     prompt: input.prompt,
-    context: job.trigger.context,
+    context,
     ...(threadMessages ? { threadMessages } : {}),
     maxChars: deps.options.maxPromptChars,
   });
