@@ -150,7 +150,6 @@ export const ListRunsResponseSchema = z.looseObject({
 });
 export type ListRunsResponse = z.infer<typeof ListRunsResponseSchema>;
 
-
 export const FollowupResponseSchema = z.looseObject({});
 
 /** Cancel answers a JSON string: the run id. Tolerate an object too. */
