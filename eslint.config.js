@@ -10,9 +10,15 @@ const ADAPTERS = {
   group: ['**/slack/**', '**/github/**', '**/store/**', '**/emulator/**', '**/fakes/**'],
   message: 'core/ and runs/ talk to ports, not adapters (docs/architecture.md).',
 };
-const AGENT_BUT_SCHEMAS = {
-  group: ['**/agent/**', '!**/agent/schemas.js'],
-  message: 'core/ and runs/ use only the contract schemas of agent/, via ports.',
+const AGENT = {
+  group: ['**/agent/**'],
+  message:
+    "core/ and runs/ reach the Agent Run Service through the AgentService port; the run's shape is core/run.ts.",
+};
+/** A use case shares rules with the tracker through runs/*.ts, never by reaching into it. */
+const USE_CASES = {
+  group: ['../tracker/**', '../workers/**'],
+  message: 'Use cases do not import the tracker or the workers; a rule both need lives in runs/.',
 };
 /** Folders above this one in the flow (docs/architecture.md, "Layout"). */
 const UPPER = (...folders) => ({
@@ -67,8 +73,9 @@ export default tseslint.config(
   },
   // Import boundaries: what each folder may import (its README says the same in words).
   ...boundaries({
-    'src/core/**': [SDKS, ADAPTERS, AGENT_BUT_SCHEMAS, UPPER('runs', 'service', 'config')],
-    'src/runs/**': [SDKS, ADAPTERS, AGENT_BUT_SCHEMAS, UPPER('service', 'config')],
+    'src/core/**': [SDKS, ADAPTERS, AGENT, UPPER('runs', 'service', 'config')],
+    'src/runs/**': [SDKS, ADAPTERS, AGENT, UPPER('service', 'config')],
+    'src/runs/use-cases/**': [SDKS, ADAPTERS, AGENT, UPPER('service', 'config'), USE_CASES],
     'src/agent/**': [UPPER('runs', 'service', 'config', 'store', 'slack', 'github', 'emulator')],
     'src/emulator/**': [UPPER('runs', 'service', 'config', 'store', 'slack', 'github')],
     'src/store/**': [UPPER('runs', 'service', 'slack', 'github', 'emulator', 'agent')],

@@ -1,7 +1,10 @@
 /**
- * Errors of the Agent Run Service client. Each carries a stable `code` (ServiceErrorCode) and
- * the service's mark, so `isServiceError` (core/ports/service-error.ts) recognizes it; callers
- * branch on `code`, `status`, `serviceCode` and `retryable`, never on message text. Messages
+ * The one error of the Agent Run Service client. It carries a stable `code` (ServiceErrorCode:
+ * `bad_request` 400, `authentication` 401, `permission_denied` 403, `not_found` 404, `conflict`
+ * 409, `unprocessable` 422, `rate_limit` 429, `internal_server` 5xx, `connection` and
+ * `connection_timeout` for no answer, `response_validation` for a 2xx body off the contract)
+ * and the service's mark, so `isServiceError` (core/ports/service-error.ts) recognizes it;
+ * callers branch on `code`, `status`, `serviceCode` and `retryable`, never on message text. Messages
  * never contain the API key.
  */
 import { SERVICE_ERROR, type ServiceErrorCode } from '../core/ports/index.js';
@@ -21,7 +24,19 @@ export interface AgentApiErrorInit {
   headers?: ResponseHeaders;
   rawBody?: string;
   outcomeUnknown?: boolean;
+  /**
+   * `connection` and `connection_timeout`: true when the failure provably happened before any
+   * byte was sent (refused, DNS, connect timeout).
+   */
+  beforeSend?: boolean;
+  /** `response_validation`: the fields of a 2xx body that failed the contract schema. */
+  issues?: readonly ValidationIssue[];
   cause?: unknown;
+}
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
 }
 
 export class AgentApiError extends RelayError<ServiceErrorCode> {
@@ -41,6 +56,10 @@ export class AgentApiError extends RelayError<ServiceErrorCode> {
    * could not be reconciled: the caller must not blindly repeat it.
    */
   outcomeUnknown?: boolean;
+  /** `connection`/`connection_timeout`: nothing reached the service. False for other codes. */
+  readonly beforeSend: boolean;
+  /** `response_validation`: the failing field paths. Empty for other codes. */
+  readonly issues: readonly ValidationIssue[];
 
   constructor(code: ServiceErrorCode, init: AgentApiErrorInit) {
     super(code, init.message, init);
@@ -53,6 +72,8 @@ export class AgentApiError extends RelayError<ServiceErrorCode> {
     this.headers = init.headers ?? {};
     this.rawBody = init.rawBody ?? '';
     if (init.outcomeUnknown !== undefined) this.outcomeUnknown = init.outcomeUnknown;
+    this.beforeSend = init.beforeSend ?? false;
+    this.issues = init.issues ?? [];
   }
 
   /** @deprecated Read `code`: the same stable error code under its former name. */
@@ -61,108 +82,28 @@ export class AgentApiError extends RelayError<ServiceErrorCode> {
   }
 }
 
-export class BadRequestError extends AgentApiError {
-  override readonly name: string = 'BadRequestError';
-  constructor(init: AgentApiErrorInit) {
-    super('bad_request', init);
-  }
-}
-export class AuthenticationError extends AgentApiError {
-  override readonly name: string = 'AuthenticationError';
-  constructor(init: AgentApiErrorInit) {
-    super('authentication', init);
-  }
-}
-export class PermissionDeniedError extends AgentApiError {
-  override readonly name: string = 'PermissionDeniedError';
-  constructor(init: AgentApiErrorInit) {
-    super('permission_denied', init);
-  }
-}
-export class NotFoundError extends AgentApiError {
-  override readonly name: string = 'NotFoundError';
-  constructor(init: AgentApiErrorInit) {
-    super('not_found', init);
-  }
-}
-export class ConflictError extends AgentApiError {
-  override readonly name: string = 'ConflictError';
-  constructor(init: AgentApiErrorInit) {
-    super('conflict', init);
-  }
-}
-export class UnprocessableEntityError extends AgentApiError {
-  override readonly name: string = 'UnprocessableEntityError';
-  constructor(init: AgentApiErrorInit) {
-    super('unprocessable', init);
-  }
-}
-export class RateLimitError extends AgentApiError {
-  override readonly name: string = 'RateLimitError';
-  constructor(init: AgentApiErrorInit) {
-    super('rate_limit', init);
-  }
-}
-export class InternalServerError extends AgentApiError {
-  override readonly name: string = 'InternalServerError';
-  constructor(init: AgentApiErrorInit) {
-    super('internal_server', init);
-  }
-}
-
-export interface ConnectionErrorInit extends AgentApiErrorInit {
-  /** True when the failure provably happened before any byte was sent (refused, DNS, connect timeout). */
-  beforeSend: boolean;
-}
-
-/** No (complete) response: refused, reset, DNS failure... */
-export class ConnectionError extends AgentApiError {
-  override readonly name: string = 'ConnectionError';
-  readonly beforeSend: boolean;
-  constructor(init: ConnectionErrorInit, code: 'connection' | 'connection_timeout' = 'connection') {
-    super(code, init);
-    this.beforeSend = init.beforeSend;
-  }
-}
-
-/** The attempt ran out of time (client-side timeout, or undici's connect/headers/body timeout). */
-export class ConnectionTimeoutError extends ConnectionError {
-  override readonly name: string = 'ConnectionTimeoutError';
-  constructor(init: ConnectionErrorInit) {
-    super(init, 'connection_timeout');
-  }
-}
-
-export interface ValidationIssue {
-  path: string;
-  message: string;
-}
-
-/** A 2xx whose body is not JSON or fails the contract schema. */
-export class ResponseValidationError extends AgentApiError {
-  override readonly name: string = 'ResponseValidationError';
-  readonly issues: readonly ValidationIssue[];
-  constructor(init: AgentApiErrorInit & { issues: readonly ValidationIssue[] }) {
-    super('response_validation', init);
-    this.issues = init.issues;
-  }
-}
-
-type HttpErrorClass = new (init: AgentApiErrorInit) => AgentApiError;
-
-const BY_STATUS: ReadonlyMap<number, HttpErrorClass> = new Map<number, HttpErrorClass>([
-  [400, BadRequestError],
-  [401, AuthenticationError],
-  [403, PermissionDeniedError],
-  [404, NotFoundError],
-  [409, ConflictError],
-  [422, UnprocessableEntityError],
-  [429, RateLimitError],
+/** The stable code for an HTTP status; other non-2xx below 500 give a generic `bad_request`. */
+const CODE_BY_STATUS: ReadonlyMap<number, ServiceErrorCode> = new Map<number, ServiceErrorCode>([
+  [400, 'bad_request'],
+  [401, 'authentication'],
+  [403, 'permission_denied'],
+  [404, 'not_found'],
+  [409, 'conflict'],
+  [422, 'unprocessable'],
+  [429, 'rate_limit'],
 ]);
 
-/** The typed error for an HTTP status; other non-2xx below 500 give a generic `bad_request`. */
+export function codeForStatus(status: number): ServiceErrorCode {
+  if (status >= 500) return 'internal_server';
+  return CODE_BY_STATUS.get(status) ?? 'bad_request';
+}
+
+/** The error for a non-2xx answer: its code follows from the status. */
 export function errorForStatus(status: number, init: AgentApiErrorInit): AgentApiError {
-  if (status >= 500) return new InternalServerError(init);
-  const ErrorClass = BY_STATUS.get(status);
-  return ErrorClass ? new ErrorClass(init) : new AgentApiError('bad_request', init);
+  return new AgentApiError(codeForStatus(status), init);
+}
+
+/** True for the codes of a call that got no (complete) answer. */
+export function isConnectionFailure(err: AgentApiError): boolean {
+  return err.code === 'connection' || err.code === 'connection_timeout';
 }

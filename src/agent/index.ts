@@ -1,4 +1,4 @@
-/** The Agent Run Service client: the factory, its types and its errors. */
+/** The Agent Run Service client: the factory, its types and its one error class. */
 export {
   createAgentClient,
   type AgentClient,
@@ -9,17 +9,7 @@ export type { ApiResponse, AgentRequestInfo } from './http.js';
 export type { CreateApiResponse } from './reconcile.js';
 export {
   AgentApiError,
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
-  ConnectionError,
-  ConnectionTimeoutError,
-  InternalServerError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
-  ResponseValidationError,
-  UnprocessableEntityError,
+  codeForStatus,
   type AgentApiErrorInit,
   type ResponseHeaders,
   type ValidationIssue,

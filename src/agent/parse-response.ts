@@ -1,9 +1,9 @@
 /**
  * What an answer means: a 2xx body must be JSON that passes the endpoint's zod schema (else
- * ResponseValidationError naming the failing field paths); anything else is a typed error.
+ * `response_validation` error naming the failing field paths); anything else is a typed error.
  */
 import type { z } from 'zod';
-import { ResponseValidationError, type ResponseHeaders, type ValidationIssue } from './errors.js';
+import { AgentApiError, type ResponseHeaders, type ValidationIssue } from './errors.js';
 import { errorFromResponse } from './response-error.js';
 
 const MAX_ISSUES_IN_MESSAGE = 5;
@@ -44,12 +44,12 @@ function validationError(
   ctx: AnswerContext,
   issues: ValidationIssue[],
   cause?: unknown,
-): ResponseValidationError {
+): AgentApiError {
   const listed = issues
     .slice(0, MAX_ISSUES_IN_MESSAGE)
     .map((issue) => `${issue.path}: ${issue.message}`)
     .join('; ');
-  return new ResponseValidationError({
+  return new AgentApiError('response_validation', {
     message: ctx.redact(
       `${ctx.method} ${ctx.route} answered ${ctx.status} with an invalid body: ${listed}`,
     ),

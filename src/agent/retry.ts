@@ -5,7 +5,7 @@
  * `unsafe` calls (create, dispatch, follow-up: the service has no idempotency key) retry only
  * when the request provably did not arrive, and otherwise report the outcome as unknown.
  */
-import { ConnectionError, type AgentApiError, type ResponseHeaders } from './errors.js';
+import { isConnectionFailure, type AgentApiError, type ResponseHeaders } from './errors.js';
 
 export const RETRY_BASE_MS = 500;
 export const RETRY_MAX_BACKOFF_MS = 8_000;
@@ -55,7 +55,7 @@ export function retryDelayMs(
 
 /** True when the request provably never reached the service (nothing was processed). */
 export function provablyNotProcessed(err: AgentApiError): boolean {
-  if (err instanceof ConnectionError) return err.beforeSend;
+  if (isConnectionFailure(err)) return err.beforeSend;
   return err.status === 429 || err.status === 503;
 }
 
@@ -66,14 +66,14 @@ export function provablyNotProcessed(err: AgentApiError): boolean {
  */
 export function mayHaveBeenProcessed(err: AgentApiError): boolean {
   if (provablyNotProcessed(err)) return false;
-  if (err.code === 'connection' || err.code === 'connection_timeout') return true;
+  if (isConnectionFailure(err)) return true;
   if (err.code === 'response_validation') return true;
   return err.status !== undefined && err.status >= 500;
 }
 
 export function shouldRetry(err: AgentApiError, policy: RetryPolicy): boolean {
   if (policy === 'unsafe') return provablyNotProcessed(err);
-  if (err.code === 'connection' || err.code === 'connection_timeout') return true;
+  if (isConnectionFailure(err)) return true;
   // `retryable` defaults to the status rule; a problem body's `retryable: false` vetoes.
   return err.status !== undefined && isRetryableStatus(err.status) && err.retryable;
 }

@@ -6,26 +6,43 @@
  * future value is kept, not rejected.
  */
 import { z } from 'zod';
-import { RUN_MODES, type RunMode } from '../core/command/run-modes.js';
+import { RUN_MODES } from '../core/command/run-modes.js';
+import type {
+  AgentConfig,
+  Artifact,
+  CreateRunRequest,
+  CreateRunResponse,
+  DispatchResponse,
+  Factory,
+  RunItem,
+  RunState,
+} from '../core/run.js';
 
-export const LIVE_STATES = ['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS'] as const;
-export const ENDED_STATES = ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'] as const;
-export const KNOWN_STATES = [...LIVE_STATES, 'BLOCKED', ...ENDED_STATES] as const;
-export type KnownRunState = (typeof KNOWN_STATES)[number];
-/** A run state; unknown future states are kept as-is (and treated as live). */
-export type RunState = KnownRunState | (string & {});
-
-export function isEndedState(state: string): boolean {
-  return (ENDED_STATES as readonly string[]).includes(state);
-}
-/** BLOCKED waits for input: not live for tracking purposes, not ended either. */
-export function isBlockedState(state: string): boolean {
-  return state === 'BLOCKED';
-}
-/** Live = the service is working on it. Unknown states count as live (contract). */
-export function isLiveState(state: string): boolean {
-  return !isEndedState(state) && !isBlockedState(state);
-}
+// The run's shape and states belong to the core (core/run.ts); the schemas below validate the
+// service's answers into them, and the checks at the end keep the two in step at compile time.
+export {
+  ENDED_STATES,
+  isBlockedState,
+  isEndedState,
+  isLiveState,
+  KNOWN_STATES,
+  LIVE_STATES,
+} from '../core/run.js';
+export type {
+  AgentConfig,
+  Artifact,
+  CreateRunRequest,
+  CreateRunResponse,
+  DispatchRequest,
+  DispatchResponse,
+  Factory,
+  FollowupRequest,
+  KnownRunState,
+  ListRunsQuery,
+  Metadata,
+  RunItem,
+  RunState,
+} from '../core/run.js';
 
 export const RunStateSchema = z.string().min(1) as z.ZodType<RunState>;
 
@@ -46,7 +63,6 @@ export const AgentConfigSchema = z.looseObject({
   skill_spec: z.string().optional(),
   mcp_servers: z.record(z.string(), McpServerSchema).optional(),
 });
-export type AgentConfig = z.infer<typeof AgentConfigSchema>;
 
 export const METADATA_KEY_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 export const MetadataSchema = z
@@ -55,7 +71,6 @@ export const MetadataSchema = z
     z.string().refine((v) => Buffer.byteLength(v, 'utf8') <= 256, 'at most 256 bytes'),
   )
   .refine((m) => Object.keys(m).length <= 20, 'at most 20 keys');
-export type Metadata = Record<string, string>;
 
 export const CreateRunRequestSchema = z.looseObject({
   prompt: z.string().optional(),
@@ -70,7 +85,6 @@ export const CreateRunRequestSchema = z.looseObject({
   team: z.boolean().optional(),
   metadata: MetadataSchema.optional(),
 });
-export type CreateRunRequest = z.infer<typeof CreateRunRequestSchema>;
 
 export const CreateRunResponseSchema = z.looseObject({
   run_id: z.string().min(1),
@@ -78,7 +92,6 @@ export const CreateRunResponseSchema = z.looseObject({
   task_id: z.string().optional(),
   at_capacity: z.boolean().optional(),
 });
-export type CreateRunResponse = z.infer<typeof CreateRunResponseSchema>;
 
 export const PrincipalSchema = z.looseObject({
   uid: z.string().optional(),
@@ -99,7 +112,6 @@ export const ArtifactSchema = z.looseObject({
   created_at: z.string().optional(),
   data: z.record(z.string(), z.unknown()).default({}),
 });
-export type Artifact = z.infer<typeof ArtifactSchema>;
 
 export const RunItemSchema = z.looseObject({
   run_id: z.string().min(1),
@@ -126,7 +138,6 @@ export const RunItemSchema = z.looseObject({
   request_usage: z.unknown().optional(),
   task_id: z.string().nullish(),
 });
-export type RunItem = z.infer<typeof RunItemSchema>;
 
 export const PageInfoSchema = z.looseObject({
   has_next_page: z.boolean(),
@@ -139,26 +150,6 @@ export const ListRunsResponseSchema = z.looseObject({
 });
 export type ListRunsResponse = z.infer<typeof ListRunsResponseSchema>;
 
-export interface ListRunsQuery {
-  limit?: number;
-  cursor?: string;
-  state?: readonly string[];
-  name?: string;
-  model_id?: string;
-  creator?: string;
-  source?: string;
-  created_after?: string;
-  created_before?: string;
-  updated_after?: string;
-  sort_by?: 'updated_at' | 'created_at' | 'title';
-  sort_order?: 'asc' | 'desc';
-  q?: string;
-}
-
-export interface FollowupRequest {
-  message: string;
-  mode?: RunMode;
-}
 export const FollowupResponseSchema = z.looseObject({});
 
 /** Cancel answers a JSON string: the run id. Tolerate an object too. */
@@ -169,24 +160,16 @@ export const FactorySchema = z.looseObject({
   name: z.string(),
   alias: z.string().nullish(),
 });
-export type Factory = z.infer<typeof FactorySchema>;
 
 export const ListFactoriesResponseSchema = z.looseObject({
   factories: z.array(FactorySchema),
 });
 
-export interface DispatchRequest {
-  prompt: string;
-  title?: string;
-  ticket_ref?: string;
-  ticket_url?: string;
-}
 export const DispatchResponseSchema = z.looseObject({
   run_id: z.string().min(1),
   state: RunStateSchema,
   run_url: z.string().nullish(),
 });
-export type DispatchResponse = z.infer<typeof DispatchResponseSchema>;
 
 /** application/problem+json body. Every member optional: we tolerate partial bodies. */
 export const ProblemSchema = z.looseObject({
@@ -200,3 +183,18 @@ export const ProblemSchema = z.looseObject({
   trace_id: z.string().optional(),
 });
 export type Problem = z.infer<typeof ProblemSchema>;
+
+/** Compiles only when `Actual` is assignable to `Expected`. */
+type Fits<Actual extends Expected, Expected> = [Actual, Expected];
+// What the schemas accept is what the core expects from the service...
+export type _SchemasFitCore = [
+  Fits<z.output<typeof RunItemSchema>, RunItem>,
+  Fits<z.output<typeof ArtifactSchema>, Artifact>,
+  Fits<z.output<typeof AgentConfigSchema>, AgentConfig>,
+  Fits<z.output<typeof CreateRunResponseSchema>, CreateRunResponse>,
+  Fits<z.output<typeof DispatchResponseSchema>, DispatchResponse>,
+  Fits<z.output<typeof FactorySchema>, Factory>,
+  // ...and what the core sends is what the contract (and the emulator) accepts.
+  Fits<CreateRunRequest, z.input<typeof CreateRunRequestSchema>>,
+  Fits<RunItem, z.input<typeof RunItemSchema>>,
+];

@@ -3,7 +3,7 @@
  * failures that provably happened before any byte left (refused, DNS, connect timeout): only
  * those make an unsafe call (create) safe to repeat.
  */
-import { ConnectionError, ConnectionTimeoutError } from './errors.js';
+import { AgentApiError } from './errors.js';
 
 const BEFORE_SEND_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
@@ -40,10 +40,10 @@ export interface TransportContext {
   redact: (text: string) => string;
 }
 
-export function errorFromTransport(err: unknown, ctx: TransportContext): ConnectionError {
+export function errorFromTransport(err: unknown, ctx: TransportContext): AgentApiError {
   const what = `${ctx.method} ${ctx.route}`;
   if (ctx.timedOut) {
-    return new ConnectionTimeoutError({
+    return new AgentApiError('connection_timeout', {
       message: `${what} timed out after ${ctx.timeoutMs} ms`,
       retryable: true,
       beforeSend: false,
@@ -58,7 +58,8 @@ export function errorFromTransport(err: unknown, ctx: TransportContext): Connect
     beforeSend: code !== undefined && BEFORE_SEND_CODES.has(code),
     cause: err,
   };
-  return code !== undefined && TIMEOUT_CODES.has(code)
-    ? new ConnectionTimeoutError(init)
-    : new ConnectionError(init);
+  return new AgentApiError(
+    code !== undefined && TIMEOUT_CODES.has(code) ? 'connection_timeout' : 'connection',
+    init,
+  );
 }

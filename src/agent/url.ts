@@ -2,12 +2,12 @@
  * Paths and query strings. Path parameters are URL-encoded (and must not be empty, `.` or
  * `..`); array query values repeat the key (`state=QUEUED&state=INPROGRESS`).
  */
-import { BadRequestError } from './errors.js';
+import { AgentApiError } from './errors.js';
 
 export function encodePathParam(name: string, value: string): string {
   // WHATWG URL parsing folds `.`/`..` (even as %2E) into the path: such an id cannot be sent.
   if (typeof value !== 'string' || value.length === 0 || value === '.' || value === '..') {
-    throw new BadRequestError({
+    throw new AgentApiError('bad_request', {
       message: `${name} must be a non-empty string other than "." or ".."`,
       serviceCode: 'invalid_request',
       retryable: false,

@@ -37,6 +37,13 @@ export interface FailureRule {
   body?: unknown;
 }
 
+/** Requests this rule matches wait `ms` before being answered (a slow GitHub). */
+export interface DelayRule {
+  method?: string;
+  path?: RegExp;
+  ms: number;
+}
+
 export interface FakeGitHubOptions extends GitHubCredentials {
   /** The clock of installation-token expiry and comment times (default real time). */
   now?: () => number;
@@ -61,6 +68,8 @@ export interface FakeGitHub {
   failNext(rule: FailureRule): void;
   /** Forget every failure rule not yet used up (`times: Infinity` fails until then). */
   clearFailures(): void;
+  /** Answer matching requests only after a while, until the fake closes. */
+  delay(rule: DelayRule): void;
   /** While down, every request answers 503 (an outage). */
   setDown(down: boolean): void;
   setInstallation(owner: string, repo: string, installationId: number): void;
@@ -116,6 +125,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   };
   const requests: RecordedRequest[] = [];
   const rules: FailureRule[] = [];
+  const delays: DelayRule[] = [];
   let down = false;
 
   const server = createServer((req, res) => {
@@ -126,6 +136,15 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       const body = await readJson(req).catch(() => undefined);
       const authorization = req.headers.authorization;
       requests.push({ method, path, body, authorization, at: performance.now() });
+      const slow = delays.find(
+        (d) =>
+          (d.method === undefined || d.method === method) &&
+          (d.path === undefined || d.path.test(path)),
+      );
+      if (slow !== undefined) {
+        await new Promise((resolve) => setTimeout(resolve, slow.ms).unref());
+      }
+      if (res.destroyed) return;
       if (down) return send(res, 503, { message: 'Service Unavailable' });
       const rule = rules.find(
         (r) =>
@@ -157,6 +176,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     installationLookups: context.installationLookups,
     failNext: (rule) => rules.push({ ...rule }),
     clearFailures: () => void rules.splice(0),
+    delay: (rule) => void delays.push({ ...rule }),
     setDown: (value) => void (down = value),
     setInstallation: (owner, repo, id) =>
       state.installations.set(`${owner}/${repo}`.toLowerCase(), id),

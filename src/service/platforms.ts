@@ -219,7 +219,6 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
               metrics: deps.metrics,
               onInstallation: (owner, repo, id) =>
                 githubNotifier.learnInstallation(owner, repo, id),
-              lookupPullRequest: (q) => githubNotifier.lookupPullRequest(q),
             })
           : undefined;
       const slackOAuth =

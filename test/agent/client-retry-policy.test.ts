@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ConnectionError,
-  ConnectionTimeoutError,
-  InternalServerError,
-  NotFoundError,
-  RateLimitError,
-  ResponseValidationError,
-  type AgentApiError,
-} from '../../src/agent/index.js';
+import { AgentApiError } from '../../src/agent/index.js';
+import type { ServiceErrorCode } from '../../src/core/ports/index.js';
 import {
   backoffMs,
   isRetryableStatus,
@@ -66,19 +59,24 @@ describe('retry policy', () => {
     expect(retryDelayMs(3, undefined, () => 0)).toBe(4000);
   });
 
-  const http = (
-    Cls: new (i: { message: string; retryable: boolean; status: number }) => AgentApiError,
-    status: number,
-    retryable = true,
-  ) => new Cls({ message: 'x', status, retryable });
-  const refused = new ConnectionError({ message: 'refused', retryable: true, beforeSend: true });
-  const reset = new ConnectionError({ message: 'reset', retryable: true, beforeSend: false });
-  const timeout = new ConnectionTimeoutError({
+  const http = (code: ServiceErrorCode, status: number, retryable = true) =>
+    new AgentApiError(code, { message: 'x', status, retryable });
+  const refused = new AgentApiError('connection', {
+    message: 'refused',
+    retryable: true,
+    beforeSend: true,
+  });
+  const reset = new AgentApiError('connection', {
+    message: 'reset',
+    retryable: true,
+    beforeSend: false,
+  });
+  const timeout = new AgentApiError('connection_timeout', {
     message: 'timeout',
     retryable: true,
     beforeSend: false,
   });
-  const invalid = new ResponseValidationError({
+  const invalid = new AgentApiError('response_validation', {
     message: 'bad',
     status: 200,
     retryable: false,
@@ -89,29 +87,29 @@ describe('retry policy', () => {
     expect(shouldRetry(refused, 'idempotent')).toBe(true);
     expect(shouldRetry(reset, 'idempotent')).toBe(true);
     expect(shouldRetry(timeout, 'idempotent')).toBe(true);
-    expect(shouldRetry(http(InternalServerError, 500), 'idempotent')).toBe(true);
-    expect(shouldRetry(http(InternalServerError, 500, false), 'idempotent')).toBe(false);
-    expect(shouldRetry(http(NotFoundError, 404, false), 'idempotent')).toBe(false);
+    expect(shouldRetry(http('internal_server', 500), 'idempotent')).toBe(true);
+    expect(shouldRetry(http('internal_server', 500, false), 'idempotent')).toBe(false);
+    expect(shouldRetry(http('not_found', 404, false), 'idempotent')).toBe(false);
     expect(shouldRetry(invalid, 'idempotent')).toBe(false);
   });
 
   it('unsafe calls retry only what provably did not arrive', () => {
     expect(shouldRetry(refused, 'unsafe')).toBe(true);
-    expect(shouldRetry(http(RateLimitError, 429), 'unsafe')).toBe(true);
-    expect(shouldRetry(http(InternalServerError, 503), 'unsafe')).toBe(true);
+    expect(shouldRetry(http('rate_limit', 429), 'unsafe')).toBe(true);
+    expect(shouldRetry(http('internal_server', 503), 'unsafe')).toBe(true);
     for (const err of [
       reset,
       timeout,
-      http(InternalServerError, 500),
-      http(InternalServerError, 502),
-      http(InternalServerError, 504),
+      http('internal_server', 500),
+      http('internal_server', 502),
+      http('internal_server', 504),
       invalid,
     ]) {
       expect(shouldRetry(err, 'unsafe')).toBe(false);
       expect(provablyNotProcessed(err)).toBe(false);
       expect(mayHaveBeenProcessed(err)).toBe(true);
     }
-    expect(mayHaveBeenProcessed(http(NotFoundError, 404, false))).toBe(false);
+    expect(mayHaveBeenProcessed(http('not_found', 404, false))).toBe(false);
     expect(mayHaveBeenProcessed(refused)).toBe(false);
   });
 });

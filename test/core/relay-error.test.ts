@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, ConnectionTimeoutError } from '../../src/agent/index.js';
+import { AgentApiError } from '../../src/agent/index.js';
 import { ConfigError } from '../../src/config/load.js';
 import { DeliveryError } from '../../src/core/ports/index.js';
 import { RelayError } from '../../src/core/relay-error.js';
@@ -32,8 +32,12 @@ describe('RelayError', () => {
       'rate_limit',
     ],
     [
-      'ConnectionTimeoutError',
-      new ConnectionTimeoutError({ message: 'slow', retryable: true, beforeSend: false }),
+      'AgentApiError',
+      new AgentApiError('connection_timeout', {
+        message: 'slow',
+        retryable: true,
+        beforeSend: false,
+      }),
       'connection_timeout',
     ],
     ['ConfigError', new ConfigError([{ variable: 'PORT', message: 'bad' }]), 'invalid_config'],

@@ -17,6 +17,7 @@ import { createGitHubIngress } from '../../src/github/ingress/github-ingress.js'
 import { createGitHubNotifier } from '../../src/github/notify/notifier.js';
 import { createOutboxRefusalSink } from '../../src/github/ingress/refusal.js';
 import { createEngine, type Engine } from '../../src/runs/engine.js';
+import { PULL_REQUEST_LOOKUP_MS } from '../../src/runs/use-cases/thread-context.js';
 import { createInboxSink } from '../../src/service/inbox-sink.js';
 import { openStore } from '../../src/store/index.js';
 import { postGitHub } from '../helpers/github.js';
@@ -88,7 +89,6 @@ async function startEnv(): Promise<Env> {
     refusals: createOutboxRefusalSink({ store, clock: systemClock }),
     logger,
     onInstallation: (owner, repo, id) => notifier.learnInstallation(owner, repo, id),
-    lookupPullRequest: (q) => notifier.lookupPullRequest(q),
   });
   const server: Server = createServer((req, res) => void ingress.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -211,6 +211,39 @@ describe('GitHub end to end', () => {
     expect(run.prompt).toContain('src/parser.ts line 13');
     expect(run.prompt).toContain('@@ -10,6 +10,8 @@');
     expect(run.prompt).toContain('Branches: fix/parser -> main');
+  });
+
+  it('a comment on a PR is acknowledged without waiting for GitHub; the run still gets the branches', async () => {
+    // GitHub answers the pull request lookup only after 1.5 s: the acknowledgement must not
+    // wait for it (the webhook carries no branches; the use case looks them up).
+    env.api.delay({ method: 'GET', path: /\/pulls\/7$/, ms: 1_500 });
+    const started = performance.now();
+    const ack = await deliver('issue-comment-on-pr');
+    const ackMs = performance.now() - started;
+    expect(ack).toEqual({ status: 202, json: { ok: true, result: 'accepted' } });
+    expect(ackMs).toBeLessThan(1_000);
+
+    const run = await waitUntil(() => env.emulator.runs.all()[0], {
+      timeoutMs: 8_000,
+      message: 'the run for the PR comment',
+    });
+    expect(env.api.requests.some((r) => r.path === '/repos/octo-org/widgets/pulls/7')).toBe(true);
+    expect(run.prompt).toContain('Branches: fix/parser -> main');
+    expect(run.prompt).toContain('add tests for nested quotes');
+  });
+
+  it('a PR lookup that hangs holds neither the acknowledgement nor the run for long', async () => {
+    env.api.delay({ method: 'GET', path: /\/pulls\/7$/, ms: 60_000 });
+    const started = performance.now();
+    expect((await deliver('issue-comment-on-pr')).status).toBe(202);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // The use case gives up on the branches after its bound and starts the run without them.
+    const run = await waitUntil(() => env.emulator.runs.all()[0], {
+      timeoutMs: PULL_REQUEST_LOOKUP_MS + 5_000,
+      message: 'the run for the PR comment',
+    });
+    expect(run.prompt).toContain('add tests for nested quotes');
+    expect(run.prompt).not.toContain('Branches:');
   });
 
   it('a follow-up comment reaches the service', async () => {

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunItem } from '../../src/agent/schemas.js';
 import type { AgentService, RunRecord } from '../../src/core/ports/index.js';
-import { observeRun } from '../../src/runs/tracker/detect-changes.js';
+import { observeRun } from '../../src/runs/run-changes.js';
 import { createRunObserver } from '../../src/runs/tracker/observe.js';
 import { emptyCycleStats } from '../../src/runs/tracker/types.js';
 import type { CycleStats } from '../../src/runs/tracker/types.js';

@@ -19,6 +19,16 @@ export type Command =
   /** `config` shows (both empty); `config key=value …` sets; `key=` or `key=-` unsets. */
   | { type: 'config'; set: RunOptions; unset: OptionKey[] };
 
+/**
+ * A prompt, here or at a factory: the commands whose answer (the run's status message) is for
+ * everyone. The others answer the asker (on Slack, privately).
+ */
+export function isPrompt(
+  command: Command,
+): command is Extract<Command, { type: 'run' | 'factory' }> {
+  return command.type === 'run' || command.type === 'factory';
+}
+
 /** Stable codes of parse errors (tests and callers read these, never the message text). */
 export type ParseErrorCode =
   | 'unknown_option'

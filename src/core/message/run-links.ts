@@ -3,7 +3,7 @@
  * Only http(s) URLs become links; a FILE or SCREENSHOT has no URL and shows as a label.
  * Unknown artifact types with a URL show as references; without one they are skipped.
  */
-import type { Artifact } from '../../agent/schemas.js';
+import type { Artifact } from '../run.js';
 import type { LinkView } from './message-model.js';
 
 /** An http(s) URL, or undefined (no javascript:, no relative paths). */

@@ -3,7 +3,7 @@
  * (who asked, which settings applied and where from, which factory) becomes the neutral
  * RunView every renderer shows. Pure.
  */
-import type { RunItem } from '../../agent/schemas.js';
+import type { RunItem } from '../run.js';
 import { deriveTitle } from '../command/derive-title.js';
 import type { RunRecord } from '../ports/store.js';
 import { formatAgo, formatDuration, parseIsoDuration } from './duration.js';

@@ -3,7 +3,7 @@
  * The table is keyed by the contract's known states, so the type checker notices a new one.
  * Unknown future states are shown as they come and treated as live (agent-api.md, "States").
  */
-import type { KnownRunState } from '../../agent/schemas.js';
+import type { KnownRunState } from '../run.js';
 import type { ReactionName, StateView } from './message-model.js';
 
 type Kind = 'live' | 'blocked' | 'succeeded' | 'failed';

@@ -11,7 +11,7 @@ import type {
   FollowupRequest,
   ListRunsQuery,
   RunItem,
-} from '../../agent/schemas.js';
+} from '../run.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -26,9 +26,9 @@ export interface RunPage {
 }
 
 /**
- * What the core needs from the Agent Run Service. The agent client implements it; its
- * errors are `AgentApiError` subclasses whose `status`, `code` and `retryable` the core
- * reads through `describeServiceError` (never by message text).
+ * What the core needs from the Agent Run Service, in the core's own run types (`run.ts`). The
+ * agent client implements it; its errors carry a stable `code`, `status` and `retryable` the
+ * core reads through `isServiceError` (never by class or message text).
  */
 export interface AgentService {
   createRun(request: CreateRunRequest, options?: CallOptions): Promise<CreateRunResponse>;

@@ -15,7 +15,7 @@ export * from './repo-access.js';
 export * from './service-error.js';
 export * from './store.js';
 export * from './trigger-sink.js';
-export type { ListRunsQuery, RunItem } from '../../agent/schemas.js';
+export type { ListRunsQuery, RunItem } from '../run.js';
 export type { OptionKey } from '../message/message-model.js';
 export type { Platform } from '../trigger.js';
 export * from './operator-queries.js';

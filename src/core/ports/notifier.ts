@@ -1,6 +1,7 @@
 /**
- * A platform's delivery side (Slack, GitHub): post, edit in place, react, and (Slack) read a
- * thread's earlier messages. The outbox is its only caller.
+ * A platform's delivery side (Slack, GitHub): post, edit in place, react, and read what a run
+ * needs of its thread (Slack: earlier messages; GitHub: a pull request's branches). The outbox
+ * posts through it; the use cases only read a thread through it.
  */
 import type { MessageModel, ReactionName } from '../message/message-model.js';
 import type { MessageRef, Platform } from '../trigger.js';
@@ -65,4 +66,12 @@ export interface Notifier {
     threadKey: string,
     beforeMessage?: MessageRef,
   ): Promise<{ author: string; text: string; isBot?: boolean }[]>;
+  /**
+   * GitHub: the head and base branches of the pull request a thread is on (an `issue_comment`
+   * webhook does not carry them), `undefined` when unknown. Looked up when a run starts, not
+   * by the ingress, so the webhook is acknowledged without waiting for GitHub.
+   */
+  fetchPullRequestRefs?(
+    threadKey: string,
+  ): Promise<{ headRef: string; baseRef: string } | undefined>;
 }

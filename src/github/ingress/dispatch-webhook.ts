@@ -1,21 +1,13 @@
 /**
  * What the ingress does with a verified, parsed webhook: interpret it, drop what does not
  * address the bot, apply the permission gate (refusing politely through the RefusalSink),
- * and hand everything else to the TriggerSink. No run logic lives here.
+ * and hand everything else to the TriggerSink. No run logic lives here, and no call to GitHub:
+ * what a run needs beyond the payload (a pull request's branches) the use case looks up.
  */
 import { parseCommand } from '../../core/command/parse-command.js';
 import type { Logger, TriggerSink } from '../../core/ports/index.js';
-import type { Trigger } from '../../core/trigger.js';
 import { interpretEvent, type Permission } from './interpret-event.js';
 import { refusalMessage, type RefusalSink } from './refusal.js';
-
-export interface PullRequestLookup {
-  (q: {
-    owner: string;
-    repo: string;
-    number: number;
-  }): Promise<{ headRef: string; baseRef: string } | undefined>;
-}
 
 export interface DispatchDeps {
   botHandle: string;
@@ -28,9 +20,6 @@ export interface DispatchDeps {
   maxBodyChars: number;
   /** Tell the notifier which installation serves a repository (App auth). */
   onInstallation?: (owner: string, repo: string, installationId: number) => void;
-  /** Head/base branches of a PR commented on (issue_comment payloads lack them). */
-  lookupPullRequest?: PullRequestLookup;
-  lookupTimeoutMs: number;
 }
 
 export type DispatchResult =
@@ -39,31 +28,12 @@ export type DispatchResult =
   | { result: 'refused'; detail: 'queued' | 'duplicate' | 'suppressed' | 'no_refusal_sink' }
   | { result: 'invalid'; problem: string };
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  return Promise.race([promise.catch(() => undefined), timeout]).finally(() => clearTimeout(timer));
-}
-
 export function createWebhookDispatcher(deps: DispatchDeps) {
   const allowed = new Set(
     deps.allowedAssociations.map((a) => a.trim().toUpperCase()).filter((a) => a !== ''),
   );
   const isAllowed = (p: Permission): boolean =>
     p.kind === 'label-access' || allowed.has(p.value.toUpperCase());
-
-  async function addPullRequestRefs(trigger: Trigger, owner: string, repo: string, log: Logger) {
-    const issue = trigger.context.issue;
-    if (!issue?.isPullRequest || issue.headRef !== undefined || !deps.lookupPullRequest) return;
-    const refs = await withTimeout(
-      deps.lookupPullRequest({ owner, repo, number: issue.number }),
-      deps.lookupTimeoutMs,
-    );
-    if (refs === undefined) log.debug({}, 'pull request branches unknown; sent without them');
-    else Object.assign(issue, refs);
-  }
 
   return async function dispatch(
     event: string,
@@ -113,7 +83,6 @@ export function createWebhookDispatcher(deps: DispatchDeps) {
       });
       return { result: 'refused', detail };
     }
-    await addPullRequestRefs(trigger, owner, repo, tlog);
     const outcome = await deps.sink.accept(trigger);
     tlog.info({ kind: trigger.kind, outcome }, 'GitHub trigger handed to the inbox');
     return { result: outcome };

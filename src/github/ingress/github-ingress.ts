@@ -21,7 +21,7 @@ import {
 } from '../../core/ports/index.js';
 import { BODY_LIMIT_BYTES } from '../../core/ingress/body-limit.js';
 import { mediaTypeOf, WEBHOOK_MEDIA_TYPES } from '../../core/ingress/media-type.js';
-import { createWebhookDispatcher, type PullRequestLookup } from './dispatch-webhook.js';
+import { createWebhookDispatcher } from './dispatch-webhook.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import type { RefusalSink } from './refusal.js';
 import { createSignatureVerifier } from './verify-signature.js';
@@ -51,9 +51,6 @@ export interface GitHubIngressDeps {
   /** Largest request body. Default BODY_LIMIT_BYTES (2 MiB). */
   maxPayloadBytes?: number;
   onInstallation?: (owner: string, repo: string, installationId: number) => void;
-  lookupPullRequest?: PullRequestLookup;
-  /** Bound on `lookupPullRequest`. Default 3 s (GitHub waits 10 s for an answer). */
-  lookupTimeoutMs?: number;
 }
 
 export interface GitHubIngress {
@@ -91,7 +88,6 @@ export function createGitHubIngress(deps: GitHubIngressDeps): GitHubIngress {
   const dispatch = createWebhookDispatcher({
     ...deps,
     maxBodyChars: deps.maxBodyChars ?? 8_000,
-    lookupTimeoutMs: deps.lookupTimeoutMs ?? 3_000,
   });
 
   async function answer(req: IncomingMessage, rawBody?: Buffer): Promise<Answer> {

@@ -136,6 +136,22 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
     }
   }
 
+  async function lookupPullRequest(q: {
+    owner: string;
+    repo: string;
+    number: number;
+  }): Promise<PullRequestRefs | undefined> {
+    const { owner, repo, number } = q;
+    try {
+      const octokit = await clients.forRepo(owner, repo);
+      const signal = AbortSignal.timeout(timeoutMs);
+      return await getPullRequestRefs({ octokit, owner, repo, signal }, number);
+    } catch (err) {
+      logger.debug({ owner, repo, number, err: String(err) }, 'pull request lookup failed');
+      return undefined;
+    }
+  }
+
   return {
     platform: 'github',
     clients,
@@ -238,15 +254,12 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
     learnInstallation: (owner, repo, installationId) =>
       clients.learnInstallation(owner, repo, installationId),
 
-    async lookupPullRequest({ owner, repo, number }) {
-      try {
-        const octokit = await clients.forRepo(owner, repo);
-        const signal = AbortSignal.timeout(timeoutMs);
-        return await getPullRequestRefs({ octokit, owner, repo, signal }, number);
-      } catch (err) {
-        logger.debug({ owner, repo, number, err: String(err) }, 'pull request lookup failed');
-        return undefined;
-      }
+    lookupPullRequest,
+
+    async fetchPullRequestRefs(threadKey) {
+      const addr = decodeThreadKey(threadKey);
+      if (addr?.platform !== 'github') return undefined;
+      return lookupPullRequest({ owner: addr.owner, repo: addr.repo, number: addr.number });
     },
   };
 }

@@ -5,11 +5,11 @@
  * final message is complete. A failed fetch holds the item back for the next listing, up to
  * a bound, after which the summary is used rather than stalling the listings.
  */
-import type { RunItem } from '../../agent/schemas.js';
+import type { RunItem } from '../../core/run.js';
 import type { AgentService, Logger, RunRecord, Store } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
 import { stateView } from '../../core/message/state-view.js';
-import { epochOf, hasChanged, looksLikeSummary } from './detect-changes.js';
+import { epochOf, hasChanged, looksLikeSummary } from '../run-changes.js';
 import { forEachLimit } from '../workers/for-each-limit.js';
 import type { Listing } from './listing.js';
 import { RateLimited } from './observe.js';

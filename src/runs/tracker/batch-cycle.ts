@@ -6,7 +6,7 @@
  * on its own; a periodic sweep (tracker-sweep.ts) catches what a listing could not show.
  */
 import type { AgentService, Logger, RunRecord, Store } from '../../core/ports/index.js';
-import { epochOf } from './detect-changes.js';
+import { epochOf } from '../run-changes.js';
 import { createListingApplier, rethrowRateLimit } from './apply-listed.js';
 import { latestUpdate, listPaged } from './listing.js';
 import type { CycleStats, RunObserver } from './types.js';

@@ -3,9 +3,9 @@
  * listing, and the caller gets what arrived before it (with the error) so that progress made
  * in ascending `updated_at` order is kept.
  */
-import type { ListRunsQuery, RunItem } from '../../agent/schemas.js';
+import type { ListRunsQuery, RunItem } from '../../core/run.js';
 import type { AgentService } from '../../core/ports/index.js';
-import { epochOf } from './detect-changes.js';
+import { epochOf } from '../run-changes.js';
 
 export interface Listing {
   /** Items in the order the service listed them. */

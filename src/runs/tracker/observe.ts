@@ -2,11 +2,11 @@
  * One run, one look: write what changed (state, check interval) and the notifications it
  * calls for in ONE transaction, from a list item (batch) or a fetched detail (both modes).
  */
-import type { RunItem } from '../../agent/schemas.js';
+import type { RunItem } from '../../core/run.js';
 import type { AgentService, Clock, Logger, RunRecord, Store } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
 import { RelayError } from '../../core/relay-error.js';
-import { observeRun, type TrackingIntervals } from './detect-changes.js';
+import { logStateChange, observeRun, type TrackingIntervals } from '../run-changes.js';
 import type { CycleStats, RunObserver } from './types.js';
 
 export class RateLimited extends RelayError<'rate_limited'> {
@@ -18,29 +18,6 @@ export class RateLimited extends RelayError<'rate_limited'> {
 
 /** Reads and decisions per observation when the record keeps moving underneath. */
 const MAX_WRITE_ATTEMPTS = 5;
-
-/**
- * The lifecycle line operators follow a run by: every state change at info, with the run,
- * its thread and how long since the relay recorded it.
- */
-export function logStateChange(
-  log: Logger,
-  record: Pick<RunRecord, 'runId' | 'threadKey' | 'state' | 'createdAt'>,
-  state: string,
-  now: number,
-): void {
-  if (state === record.state) return;
-  log.info(
-    {
-      runId: record.runId,
-      threadKey: record.threadKey,
-      from: record.state,
-      state,
-      durationMs: Math.max(0, now - record.createdAt),
-    },
-    'run state changed',
-  );
-}
 
 export function createRunObserver(deps: {
   store: Store;

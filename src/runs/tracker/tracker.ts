@@ -7,7 +7,7 @@
  */
 import type { RunRecord } from '../../core/ports/index.js';
 import { backoffDelay, createWaiter } from '../workers/backoff.js';
-import type { TrackingIntervals } from './detect-changes.js';
+import type { TrackingIntervals } from '../run-changes.js';
 import { forEachLimit } from '../workers/for-each-limit.js';
 import { createBatchCycle } from './batch-cycle.js';
 import { createRunObserver, RateLimited } from './observe.js';

@@ -2,7 +2,7 @@
  * The tracker's own types: what it is built from (`TrackerDeps`), what one cycle reports
  * (`CycleStats`), and the one-run observer the batch and per-run cycles share.
  */
-import type { RunItem } from '../../agent/schemas.js';
+import type { RunItem } from '../../core/run.js';
 import type {
   AgentService,
   Clock,

@@ -3,7 +3,7 @@
  * GitHub `factory:<alias>` label). The alias is resolved by search, keeping the exact alias
  * match (case-insensitive); none or several -> the person is shown the candidates.
  */
-import type { DispatchRequest, Factory } from '../../agent/schemas.js';
+import type { DispatchRequest, Factory } from '../../core/run.js';
 import { appliedSettings } from '../../core/message/applied-settings.js';
 import type { RunOptions } from '../../core/command/command.js';
 import { isServiceError } from '../../core/ports/index.js';
@@ -13,7 +13,7 @@ import { buildPrompt } from './build-prompt.js';
 import { recordNewRun } from './record-run.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { titleFor } from './start-run.js';
-import { fetchSlackThreadContext } from './thread-context.js';
+import { gatherContext } from './thread-context.js';
 import type { MessageModel } from '../../core/message/message-model.js';
 import { noEffects, privateDestination, type Effects, type TriggerJob } from './trigger-job.js';
 
@@ -93,10 +93,10 @@ export async function dispatchFactory(
         : undefined;
     return answerAsker(job, factoryChoice(input.alias, candidates, available), input.alias);
   }
-  const threadMessages = await fetchSlackThreadContext(deps, job);
+  const { context, threadMessages } = await gatherContext(deps, job);
   const prompt = buildPrompt({
     prompt: input.prompt,
-    context: job.trigger.context,
+    context,
     ...(threadMessages ? { threadMessages } : {}),
     maxChars: deps.options.maxPromptChars,
   });

@@ -4,7 +4,7 @@
  * short reply where there is no message to react to. The run's next ended/BLOCKED state is a
  * new episode, so its outcome is told again.
  */
-import type { FollowupRequest } from '../../agent/schemas.js';
+import type { FollowupRequest } from '../../core/run.js';
 import type { RunOptions } from '../../core/command/command.js';
 import { isRunMode } from '../../core/command/run-modes.js';
 import type { RunRecord } from '../../core/ports/index.js';
@@ -12,7 +12,7 @@ import { isServiceError } from '../../core/ports/index.js';
 import { followupSentMessage, notice } from '../../core/message/render-model.js';
 import { parseIsoDuration } from '../../core/message/duration.js';
 import { stateView } from '../../core/message/state-view.js';
-import { NOT_NOTIFIED } from '../tracker/detect-changes.js';
+import { NOT_NOTIFIED } from '../run-changes.js';
 import { viewOf } from '../../core/message/run-view.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { enqueue, replyWith, type Effects, type TriggerJob } from './trigger-job.js';

@@ -11,7 +11,7 @@
  * The service cannot filter on metadata, so the newest LIST_SCAN runs are read and filtered
  * here; at most LIST_SHOWN are shown.
  */
-import type { RunItem } from '../../agent/schemas.js';
+import type { RunItem } from '../../core/run.js';
 import type { Command } from '../../core/command/command.js';
 import { listMessage } from '../../core/message/render-model.js';
 import type { RunRecord } from '../../core/ports/index.js';

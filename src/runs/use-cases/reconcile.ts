@@ -2,7 +2,7 @@
  * Before a retried create: did an earlier attempt already make the run? First our own
  * store (then the item is simply done), then the service by our `relay_request` stamp.
  */
-import type { RunItem } from '../../agent/schemas.js';
+import type { RunItem } from '../../core/run.js';
 import type { RunRecord } from '../../core/ports/index.js';
 import type { RunsDeps } from '../runs-deps.js';
 import type { TriggerJob } from './trigger-job.js';

@@ -3,11 +3,11 @@
  * record (tracked), the thread's current run, and the status message (an edit of the
  * "Starting…" message queued at pickup; 👀 too unless that already went out). The handler commits them in one transaction with completing the inbox item.
  */
-import type { RunItem } from '../../agent/schemas.js';
+import type { RunItem } from '../../core/run.js';
 import type { AppliedSetting } from '../../core/message/message-model.js';
 import type { OutboxPayload, RunRecord } from '../../core/ports/index.js';
 import { runStatusMessage } from '../../core/message/render-model.js';
-import { observeRun } from '../tracker/detect-changes.js';
+import { observeRun } from '../run-changes.js';
 import { freshItem, viewOf } from '../../core/message/run-view.js';
 import type { RunsDeps } from '../runs-deps.js';
 import type { Effects, TriggerJob } from './trigger-job.js';

@@ -1,6 +1,12 @@
-/** Which use case a parsed command goes to (one registry, one place). */
+/**
+ * Where a trigger goes, in one place: a button straight to its use case, text through the
+ * command parser to help, a plain-words correction, or the use case of its command.
+ */
 import type { Command, RunOptions } from '../../core/command/command.js';
+import { parseCommand } from '../../core/command/parse-command.js';
+import { helpMessage, notice } from '../../core/message/render-model.js';
 import { cancelRun } from './cancel-run.js';
+import { checkAccess } from './check-access.js';
 import { configCommand } from './config-command.js';
 import { currentRun } from './current-run.js';
 import { personalScopeOf } from '../../core/thread-key.js';
@@ -11,7 +17,13 @@ import { listRuns } from './list-runs.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { showStatus } from './show-status.js';
 import { startRun } from './start-run.js';
-import type { Effects, TriggerJob } from './trigger-job.js';
+import {
+  noEffects,
+  replyPrivately,
+  replyWith,
+  type Effects,
+  type TriggerJob,
+} from './trigger-job.js';
 
 /** A prompt: follow up on the thread's run, or start one (here or at a factory). */
 async function prompt(
@@ -61,5 +73,47 @@ export async function routeCommand(
       return listRuns(deps, job, command);
     case 'config':
       return configCommand(job, command);
+  }
+}
+
+/** How a person addresses the bot here: the slash command on Slack, the @-handle on GitHub. */
+function invocationOf(deps: RunsDeps, job: TriggerJob): string {
+  return job.trigger.platform === 'slack' ? deps.options.commandWord : `@${deps.options.botHandle}`;
+}
+
+/** The use case a trigger goes to, and what it decided. */
+export async function routeTrigger(deps: RunsDeps, job: TriggerJob): Promise<Effects> {
+  const { trigger } = job;
+  if (trigger.kind === 'cancel_button') return cancelRun(deps, job, trigger.runId);
+  const parsed = parseCommand({
+    text: trigger.text,
+    addressed: trigger.addressed,
+    platform: trigger.platform,
+    botHandle: deps.options.botHandle,
+    commandWord: deps.options.commandWord,
+    maxPromptChars: deps.options.maxPromptChars,
+  });
+  if (parsed.kind === 'ignore') {
+    job.log.debug({ reason: parsed.reason }, 'trigger ignored');
+    return noEffects;
+  }
+  const refused = await checkAccess(deps, job);
+  if (refused) return refused;
+  switch (parsed.kind) {
+    case 'reply':
+      if (parsed.reply.type === 'help') return replyWith(job, helpMessage(invocationOf(deps, job)));
+      // A mistake concerns the one who made it: privately on Slack (GitHub has no private
+      // answer, so there the person is mentioned).
+      return replyPrivately(
+        job,
+        notice(
+          'error',
+          parsed.reply.message,
+          parsed.reply.usage,
+          job.trigger.platform === 'github' ? job.actor : undefined,
+        ),
+      );
+    case 'command':
+      return routeCommand(deps, job, parsed.command);
   }
 }

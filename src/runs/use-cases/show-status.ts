@@ -7,8 +7,7 @@
 import { usageFor } from '../../core/command/help-text.js';
 import { notice, runBriefMessage, runChoiceMessage } from '../../core/message/render-model.js';
 import { viewOf } from '../../core/message/run-view.js';
-import { observeRun } from '../tracker/detect-changes.js';
-import { logStateChange } from '../tracker/observe.js';
+import { logStateChange, observeRun } from '../run-changes.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { resolveRunTarget } from './current-run.js';
 import { NOT_HERE, visibilityOf } from './list-runs.js';

@@ -4,7 +4,7 @@
  * context in the prompt, the relay's metadata stamp, then one create.
  * A retried attempt reconciles first, so a create that reached the service is not repeated.
  */
-import type { CreateRunRequest, RunItem } from '../../agent/schemas.js';
+import type { CreateRunRequest, RunItem } from '../../core/run.js';
 import { appliedSettings, effectiveOptions } from '../../core/message/applied-settings.js';
 import type { RunOptions } from '../../core/command/command.js';
 import { deriveTitle } from '../../core/command/derive-title.js';
@@ -12,12 +12,12 @@ import { isRunMode } from '../../core/command/run-modes.js';
 import { stateView } from '../../core/message/state-view.js';
 import { acknowledgeStart } from './acknowledge.js';
 import { buildPrompt } from './build-prompt.js';
-import { looksLikeSummary } from '../tracker/detect-changes.js';
+import { looksLikeSummary } from '../run-changes.js';
 import { reconcile } from './reconcile.js';
 import { recordNewRun } from './record-run.js';
 import { runMetadata } from './run-metadata.js';
 import type { RunsDeps } from '../runs-deps.js';
-import { fetchSlackThreadContext } from './thread-context.js';
+import { gatherContext } from './thread-context.js';
 import { noEffects, type Effects, type TriggerJob } from './trigger-job.js';
 
 /** How long the inbox holds back after a create answered `at_capacity`. */
@@ -90,10 +90,10 @@ export async function startRun(
     });
   }
 
-  const threadMessages = await fetchSlackThreadContext(deps, job);
+  const { context, threadMessages } = await gatherContext(deps, job);
   const prompt = buildPrompt({
     prompt: input.prompt,
-    context: job.trigger.context,
+    context,
     ...(threadMessages ? { threadMessages } : {}),
     maxChars: deps.options.maxPromptChars,
   });

@@ -1,6 +1,7 @@
 /**
  * Slash commands and button clicks -> neutral Triggers (pure).
  */
+import { isPrompt } from '../../core/command/command.js';
 import { parseCommand } from '../../core/command/parse-command.js';
 import { settingsScopeOf } from '../../core/thread-key.js';
 import type { Trigger } from '../../core/trigger.js';
@@ -19,8 +20,7 @@ function isPublicPrompt(text: string, commandWord: string): boolean {
     botHandle: '',
     commandWord,
   });
-  if (parsed.kind !== 'command') return false;
-  return parsed.command.type === 'run' || parsed.command.type === 'factory';
+  return parsed.kind === 'command' && isPrompt(parsed.command);
 }
 
 /** The slash command: a prompt anchors a new thread; anything else answers the caller only. */

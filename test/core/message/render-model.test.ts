@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunItem } from '../../../src/agent/schemas.js';
+import type { RunItem } from '../../../src/core/run.js';
 import type {
   AppliedSetting,
   PersonView,

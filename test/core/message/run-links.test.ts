@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Artifact } from '../../../src/agent/schemas.js';
+import type { Artifact } from '../../../src/core/run.js';
 import {
   artifactLink,
   pullRequestLabel,

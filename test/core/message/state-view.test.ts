@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENDED_STATES, KNOWN_STATES, LIVE_STATES } from '../../../src/agent/schemas.js';
+import { ENDED_STATES, KNOWN_STATES, LIVE_STATES } from '../../../src/core/run.js';
 import {
   KNOWN_STATE_NAMES,
   isKnownState,

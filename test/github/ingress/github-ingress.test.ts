@@ -79,28 +79,14 @@ describe('GitHub ingress: accepted triggers', () => {
     expect(h.sink.triggers[2]?.factoryAlias).toBe('docs');
   });
 
-  it('a comment on a PR gets its head and base branches from the lookup', async () => {
-    const asked: unknown[] = [];
-    h = await startIngress({
-      lookupPullRequest: async (q) => {
-        asked.push(q);
-        return { headRef: 'fix/parser', baseRef: 'main' };
-      },
-    });
+  it('a comment on a PR is handed over as it came: the run looks its branches up', async () => {
+    h = await startIngress();
     expect((await deliver('issue-comment-on-pr')).status).toBe(202);
-    expect(asked).toEqual([{ owner: 'octo-org', repo: 'widgets', number: 7 }]);
     expect(h.sink.triggers[0]?.context.issue).toMatchObject({
-      headRef: 'fix/parser',
-      baseRef: 'main',
+      repo: 'octo-org/widgets',
+      number: 7,
+      isPullRequest: true,
     });
-  });
-
-  it('a slow or failing PR lookup does not hold the trigger back', async () => {
-    h = await startIngress({
-      lookupTimeoutMs: 50,
-      lookupPullRequest: () => new Promise(() => undefined),
-    });
-    expect((await deliver('issue-comment-on-pr')).status).toBe(202);
     expect(h.sink.triggers[0]?.context.issue?.headRef).toBeUndefined();
   });
 

@@ -1,33 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AuthenticationError,
-  BadRequestError,
-  InternalServerError,
-  PermissionDeniedError,
-  RateLimitError,
-} from '../../../src/agent/index.js';
+import { AgentApiError, type AgentApiErrorInit } from '../../../src/agent/index.js';
+import type { ServiceErrorCode } from '../../../src/core/ports/index.js';
 import { decideFailure } from '../../../src/runs/use-cases/service-failure.js';
 
 const delays = [5_000, 15_000, 60_000];
 const now = 1_000_000;
 
-function problem<T>(
-  Ctor: new (init: never) => T,
+function problem(
+  code: ServiceErrorCode,
   status: number,
-  extra: Record<string, unknown> = {},
-): T {
-  return new Ctor({
+  extra: Partial<AgentApiErrorInit> = {},
+): AgentApiError {
+  return new AgentApiError(code, {
     status,
     message: `HTTP ${status}`,
     retryable: status >= 500 || status === 429,
     ...extra,
-  } as never);
+  });
 }
 
 describe('decideFailure', () => {
   it('tells about a wrong key and completes (no retry)', () => {
     const d = decideFailure({
-      err: problem(AuthenticationError, 401),
+      err: problem('authentication', 401),
       item: { attempts: 0, waitNoticeSent: false },
       now,
       retryDelaysMs: delays,
@@ -35,7 +30,7 @@ describe('decideFailure', () => {
     expect(d.action).toBe('complete');
     expect(d.message).toMatchObject({ type: 'notice', tone: 'error' });
     const p = decideFailure({
-      err: problem(PermissionDeniedError, 403),
+      err: problem('permission_denied', 403),
       item: { attempts: 0, waitNoticeSent: false },
       now,
       retryDelaysMs: delays,
@@ -45,7 +40,7 @@ describe('decideFailure', () => {
 
   it('retries an unavailable service with the schedule, telling the person once', () => {
     const first = decideFailure({
-      err: problem(InternalServerError, 503),
+      err: problem('internal_server', 503),
       item: { attempts: 0, waitNoticeSent: false },
       now,
       retryDelaysMs: delays,
@@ -53,7 +48,7 @@ describe('decideFailure', () => {
     expect(first).toMatchObject({ action: 'retry', at: now + 5_000 });
     expect(first.message).toMatchObject({ type: 'notice', tone: 'warning' });
     const second = decideFailure({
-      err: problem(InternalServerError, 503),
+      err: problem('internal_server', 503),
       item: { attempts: 1, waitNoticeSent: true },
       now,
       retryDelaysMs: delays,
@@ -61,7 +56,7 @@ describe('decideFailure', () => {
     expect(second).toMatchObject({ action: 'retry', at: now + 15_000 });
     expect(second.message).toBeUndefined();
     const last = decideFailure({
-      err: problem(InternalServerError, 503),
+      err: problem('internal_server', 503),
       item: { attempts: 3, waitNoticeSent: true },
       now,
       retryDelaysMs: delays,
@@ -72,7 +67,7 @@ describe('decideFailure', () => {
 
   it('honours Retry-After when longer than the schedule', () => {
     const d = decideFailure({
-      err: problem(RateLimitError, 429, { retryAfterMs: 90_000 }),
+      err: problem('rate_limit', 429, { retryAfterMs: 90_000 }),
       item: { attempts: 0, waitNoticeSent: false },
       now,
       retryDelaysMs: delays,
@@ -82,7 +77,7 @@ describe('decideFailure', () => {
 
   it('shows the service detail of a rejected request', () => {
     const d = decideFailure({
-      err: problem(BadRequestError, 400, { detail: 'model_id unknown' }),
+      err: problem('bad_request', 400, { detail: 'model_id unknown' }),
       item: { attempts: 0, waitNoticeSent: false },
       now,
       retryDelaysMs: delays,

@@ -1,15 +1,16 @@
 /**
- * The tracker's decision for one run (pure): given what the store holds and what the service
- * says now, the patch to write and the notifications to queue with it, in one transaction.
+ * What a change of a run means (pure), for the tracker and the use cases alike: given what the
+ * store holds and what the service says now, the patch to write and the notifications to queue
+ * with it, in one transaction.
  * The status message is edited on every change; an ended or BLOCKED state gets one reply
  * and one reaction per episode (`notifiedState`); a live state opens a new episode.
  */
-import type { RunItem } from '../../agent/schemas.js';
-import type { OutboxPayload, RunRecord } from '../../core/ports/index.js';
-import { runOutcomeMessage, runStatusMessage } from '../../core/message/render-model.js';
-import { stateView } from '../../core/message/state-view.js';
-import { viewOf } from '../../core/message/run-view.js';
-import { outcomeReaction, supersededBy } from '../../core/message/state-view.js';
+import type { RunItem } from '../core/run.js';
+import type { Logger, OutboxPayload, RunRecord } from '../core/ports/index.js';
+import { runOutcomeMessage, runStatusMessage } from '../core/message/render-model.js';
+import { stateView } from '../core/message/state-view.js';
+import { viewOf } from '../core/message/run-view.js';
+import { outcomeReaction, supersededBy } from '../core/message/state-view.js';
 
 /** `notifiedState` value meaning "nothing notified in this episode" (the store keeps ''). */
 export const NOT_NOTIFIED = '';
@@ -138,4 +139,27 @@ export function observeRun(input: {
   if (state.ended && patch.notifiedState === item.state) patch.tracked = false;
   if (state.ended && record.notifiedState === item.state) patch.tracked = false;
   return { changed: true, patch, notifications };
+}
+
+/**
+ * The lifecycle line operators follow a run by: every state change at info, with the run,
+ * its thread and how long since the relay recorded it.
+ */
+export function logStateChange(
+  log: Logger,
+  record: Pick<RunRecord, 'runId' | 'threadKey' | 'state' | 'createdAt'>,
+  state: string,
+  now: number,
+): void {
+  if (state === record.state) return;
+  log.info(
+    {
+      runId: record.runId,
+      threadKey: record.threadKey,
+      from: record.state,
+      state,
+      durationMs: Math.max(0, now - record.createdAt),
+    },
+    'run state changed',
+  );
 }

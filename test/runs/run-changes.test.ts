@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RunItem } from '../../../src/agent/schemas.js';
-import type { RunRecord } from '../../../src/core/ports/index.js';
-import {
-  hasChanged,
-  looksLikeSummary,
-  observeRun,
-} from '../../../src/runs/tracker/detect-changes.js';
+import type { RunItem } from '../../src/core/run.js';
+import type { RunRecord } from '../../src/core/ports/index.js';
+import { hasChanged, looksLikeSummary, observeRun } from '../../src/runs/run-changes.js';
 
 const record: RunRecord = {
   runId: 'run-1',

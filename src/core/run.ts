@@ -1,0 +1,169 @@
+/**
+ * A run of the Agent Run Service as the relay sees it: its states and the fields the relay
+ * reads and writes. The agent client (agent/) validates the service's answers with zod and
+ * its schemas are checked at compile time to produce exactly these shapes; the core, the use
+ * cases and the tracker know only these types. Unknown states and fields are kept, not
+ * rejected: a future value passes through.
+ */
+import type { RunMode } from './command/run-modes.js';
+
+export const LIVE_STATES = ['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS'] as const;
+export const ENDED_STATES = ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'] as const;
+export const KNOWN_STATES = [...LIVE_STATES, 'BLOCKED', ...ENDED_STATES] as const;
+export type KnownRunState = (typeof KNOWN_STATES)[number];
+/** A run state; unknown future states are kept as-is (and treated as live). */
+export type RunState = KnownRunState | (string & {});
+
+export function isEndedState(state: string): boolean {
+  return (ENDED_STATES as readonly string[]).includes(state);
+}
+/** BLOCKED waits for input: not live for tracking purposes, not ended either. */
+export function isBlockedState(state: string): boolean {
+  return state === 'BLOCKED';
+}
+/** Live = the service is working on it. Unknown states count as live (contract). */
+export function isLiveState(state: string): boolean {
+  return !isEndedState(state) && !isBlockedState(state);
+}
+
+export interface McpServer {
+  url?: string;
+  headers?: Record<string, string>;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  warp_id?: string;
+  [key: string]: unknown;
+}
+
+export interface AgentConfig {
+  name?: string;
+  model_id?: string;
+  base_prompt?: string;
+  environment_id?: string;
+  skill_spec?: string;
+  mcp_servers?: Record<string, McpServer>;
+  [key: string]: unknown;
+}
+
+/** Who created or executes a run. */
+export interface Principal {
+  uid?: string;
+  display_name?: string | null;
+  email?: string | null;
+  /** user | service_account | a future kind */
+  type?: string;
+  photo_url?: string | null;
+  [key: string]: unknown;
+}
+
+export interface StatusMessage {
+  message: string;
+  error_code?: string | null;
+  retryable?: boolean | null;
+  [key: string]: unknown;
+}
+
+export interface Artifact {
+  /** PULL_REQUEST | PLAN | SCREENSHOT | FILE | EXTERNAL_REFERENCE | a future type */
+  artifact_type: string;
+  created_at?: string;
+  data: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface RunItem {
+  run_id: string;
+  title: string;
+  prompt: string;
+  state: RunState;
+  created_at: string;
+  updated_at: string;
+  session_id?: string | null;
+  session_link?: string | null;
+  agent_config?: AgentConfig | null;
+  creator?: Principal | null;
+  executor?: Principal | null;
+  source?: string | null;
+  started_at?: string | null;
+  run_time?: string | null;
+  status_message?: StatusMessage | null;
+  artifacts?: Artifact[] | null;
+  trigger_url?: string | null;
+  metadata?: Record<string, string> | null;
+  conversation_id?: string | null;
+  parent_run_id?: string | null;
+  is_run_type_cancellable?: boolean | null;
+  request_usage?: unknown;
+  task_id?: string | null;
+  [key: string]: unknown;
+}
+
+/** Run metadata: at most 20 keys, each `[A-Za-z0-9._-]{1,64}`, each value at most 256 bytes. */
+export type Metadata = Record<string, string>;
+
+export interface CreateRunRequest {
+  prompt?: string;
+  title?: string;
+  config?: AgentConfig;
+  skill?: string;
+  mode?: RunMode;
+  agent_identity_uid?: string;
+  conversation_id?: string;
+  parent_run_id?: string;
+  interactive?: boolean;
+  team?: boolean;
+  metadata?: Metadata;
+  [key: string]: unknown;
+}
+
+export interface CreateRunResponse {
+  run_id: string;
+  state: RunState;
+  task_id?: string;
+  at_capacity?: boolean;
+  [key: string]: unknown;
+}
+
+export interface ListRunsQuery {
+  limit?: number;
+  cursor?: string;
+  state?: readonly string[];
+  name?: string;
+  model_id?: string;
+  creator?: string;
+  source?: string;
+  created_after?: string;
+  created_before?: string;
+  updated_after?: string;
+  sort_by?: 'updated_at' | 'created_at' | 'title';
+  sort_order?: 'asc' | 'desc';
+  q?: string;
+}
+
+export interface FollowupRequest {
+  message: string;
+  mode?: RunMode;
+}
+
+/** A factory: a named destination that runs a prompt its own way. */
+export interface Factory {
+  uid: string;
+  name: string;
+  alias?: string | null;
+  [key: string]: unknown;
+}
+
+export interface DispatchRequest {
+  prompt: string;
+  title?: string;
+  ticket_ref?: string;
+  ticket_url?: string;
+}
+
+export interface DispatchResponse {
+  run_id: string;
+  state: RunState;
+  run_url?: string | null;
+  [key: string]: unknown;
+}
