@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT } from './child-process.js';
+import { cleanEnv, ROOT } from '../helpers/child-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'relay-env-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,9 +1,14 @@
 /**
- * The whole service in this process, as production wires it (`startService` from a config
- * parsed by `loadConfig`): real HTTP server, real SQLite file, real Bolt and webhook ingress,
- * the real agent client against an emulator on loopback, and the real notifiers against the
- * fake Slack Web API and the fake GitHub REST API (App auth). Logs go through the product's
- * pino logger (redaction included) at debug level into memory.
+ * Starting the relay for a test, the documented way (test/README.md):
+ *
+ * - `startRelay` (or `relayPerTest`): the whole service in this process, as production wires
+ *   it (`startService` from a config parsed by `loadConfig`): real HTTP server on loopback,
+ *   real SQLite file in a temp directory, real Bolt and webhook ingress, the real agent client
+ *   against the emulator, and the real notifiers against the fake Slack Web API and the fake
+ *   GitHub REST API (App auth). Logs go through the product's pino logger (redaction
+ *   included) at debug level into memory.
+ * - `startRelayFakes` and `relayEnv`: the same world and configuration for a relay in a child
+ *   process (relay-process.ts), or one whose calls pass through gates.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,10 +24,10 @@ import type { RunningService } from '../../src/main.js';
 import type { EngineOptions } from '../../src/runs/runs-deps.js';
 import { startFakeGitHub } from '../../src/fakes/github-rest-api.js';
 import type { FakeGitHub } from '../../src/fakes/github-rest-api.js';
-import { postGitHub } from '../helpers/github.js';
-import type { PostGitHubOptions } from '../helpers/github.js';
-import { postSlack } from '../helpers/slack.js';
-import type { PostSlackOptions } from '../helpers/slack.js';
+import { postGitHub } from './github.js';
+import type { PostGitHubOptions } from './github.js';
+import { postSlack } from './slack.js';
+import type { PostSlackOptions } from './slack.js';
 import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import { captureLogs } from './log-capture.js';
@@ -47,6 +52,8 @@ export interface RelayOptions {
   timings?: Partial<EmulatorTimings>;
   /** Reuse a database file (restart on the same database). */
   databasePath?: string;
+  /** Options of the fake Slack Web API (workspaces, OAuth). */
+  slackApi?: Parameters<typeof startFakeSlackApi>[0];
 }
 
 export interface Relay {
@@ -67,38 +74,94 @@ export interface Relay {
   close(): Promise<void>;
 }
 
-export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
-  const dir = mkdtempSync(join(tmpdir(), 'relay-reliability-'));
-  const databasePath = options.databasePath ?? join(dir, 'relay.db');
-  const logs = captureLogs({ test: 'reliability' });
+export interface RelayFakes {
+  emulator: Emulator;
+  slack: FakeSlackApi;
+  github: FakeGitHub;
+  close(): Promise<void>;
+}
+
+export interface RelayFakesOptions {
+  /** The emulator's state timings (default QUICK_TIMINGS). */
+  timings?: Partial<EmulatorTimings>;
+  /** Options of the fake Slack Web API (workspaces, OAuth). */
+  slack?: Parameters<typeof startFakeSlackApi>[0];
+}
+
+/**
+ * What the relay talks to: the emulator (with the test key), the fake Slack Web API and the
+ * fake GitHub REST API with the test App installed on octo-org/widgets.
+ */
+export async function startRelayFakes(options: RelayFakesOptions = {}): Promise<RelayFakes> {
   const emulator = await startEmulator({
     apiKey: SECRETS.agentApiKey,
-    timings: { ...QUICK_TIMINGS, ...options.timings },
+    timings: options.timings ?? QUICK_TIMINGS,
     tickMs: 10,
   });
-  const slack = await startFakeSlackApi();
+  const slack = await startFakeSlackApi(options.slack);
   const github = await startFakeGitHub({
     app: { appId: GITHUB_APP_ID, publicKey: GITHUB_PUBLIC_KEY },
   });
   github.setInstallation('octo-org', 'widgets', INSTALLATION_ID);
-  const config = loadConfig({
+  return {
+    emulator,
+    slack,
+    github,
+    close: async () => {
+      await Promise.all([emulator.close(), slack.close(), github.close()]);
+    },
+  };
+}
+
+/**
+ * The environment of a relay on any free loopback port, over `databaseUrl`, pointed at the
+ * given Agent Run Service root (`…/api/v1`), Slack Web API and GitHub REST API, with the test
+ * secrets (Slack bot token, GitHub App). `extra` adds or overrides variables.
+ */
+export function relayEnv(
+  targets: { databaseUrl: string; agentApiUrl: string; slackApiUrl: string; githubApiUrl: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
     PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL: databasePath,
-    AGENT_API_URL: emulator.baseUrl,
+    DATABASE_URL: targets.databaseUrl,
+    AGENT_API_URL: targets.agentApiUrl,
     AGENT_API_KEY: SECRETS.agentApiKey,
     POLL_INTERVAL_MS: '100',
     SHUTDOWN_TIMEOUT_MS: '2000',
     SLACK_SIGNING_SECRET: SECRETS.slackSigningSecret,
     SLACK_BOT_TOKEN: SECRETS.slackBotToken,
-    SLACK_API_URL: slack.url,
+    SLACK_API_URL: targets.slackApiUrl,
     GITHUB_WEBHOOK_SECRET: SECRETS.githubWebhookSecret,
     GITHUB_APP_ID: String(GITHUB_APP_ID),
     GITHUB_PRIVATE_KEY: SECRETS.githubPrivateKey,
-    GITHUB_API_URL: github.url,
+    GITHUB_API_URL: targets.githubApiUrl,
     LOG_LEVEL: 'debug',
-    ...options.env,
+    ...extra,
+  };
+}
+
+export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
+  const databasePath = options.databasePath ?? join(dir, 'relay.db');
+  const logs = captureLogs({ test: 'relay' });
+  const fakes = await startRelayFakes({
+    timings: { ...QUICK_TIMINGS, ...options.timings },
+    ...(options.slackApi ? { slack: options.slackApi } : {}),
   });
+  const { emulator, slack, github } = fakes;
+  const config = loadConfig(
+    relayEnv(
+      {
+        databaseUrl: databasePath,
+        agentApiUrl: emulator.baseUrl,
+        slackApiUrl: slack.url,
+        githubApiUrl: github.url,
+      },
+      options.env,
+    ),
+  );
   const service = await startService(config, {
     logger: logs.logger,
     engineOptions: {
@@ -129,7 +192,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       if (closed) return;
       closed = true;
       await service.stop().catch(() => undefined);
-      await Promise.all([emulator.close(), slack.close(), github.close()]);
+      await fakes.close();
       if (options.databasePath === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
