@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import type { FakeSlackApi, FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
 import { startFakeSlackApi } from '../../../src/fakes/slack-web-api.js';
@@ -28,6 +29,33 @@ export interface Workspaces {
   /** POST a signed form body (interactivity) to /slack/events. */
   postForm(body: string): Promise<Response>;
   close(): Promise<void>;
+}
+
+/** The workspace most tests install: team One, its bot and its token (dummy values). */
+export const WORKSPACE_ONE: FakeWorkspace = {
+  team_id: 'TONE00001',
+  team: 'One',
+  code: 'code-one',
+  token: 'xoxb-one-dummy',
+  bot_user_id: 'UBOTONE01',
+  bot_id: 'BBOTONE01',
+};
+
+/**
+ * Call at a test file's top level: returns `startWorkspaces`, and what it started in a test
+ * is closed after that test.
+ */
+export function workspacesPerTest(): typeof startWorkspaces {
+  const started: Workspaces[] = [];
+  afterEach(async () => {
+    const all = started.splice(0);
+    await Promise.all(all.map((w) => w.close()));
+  });
+  return async (...args) => {
+    const w = await startWorkspaces(...args);
+    started.push(w);
+    return w;
+  };
 }
 
 export async function startWorkspaces(
