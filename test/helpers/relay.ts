@@ -7,6 +7,9 @@
  *   against the emulator, and the real notifiers against the fake Slack Web API and the fake
  *   GitHub REST API (App auth). Logs go through the product's pino logger (redaction
  *   included) at debug level into memory.
+ * - `startRelayService`: the same `startService` on loopback and a temp SQLite file with only
+ *   the environment a test gives: for a relay in another world (the embedded emulator, OAuth
+ *   workspaces, the console's sign-in providers: test/console, test/slack/install).
  * - `startRelayFakes` and `relayEnv`: the same world and configuration for a relay in a child
  *   process (relay-process.ts), or one whose calls pass through gates.
  */
@@ -20,7 +23,7 @@ import type { Config } from '../../src/config/load.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator, EmulatorTimings } from '../../src/emulator/index.js';
 import { startService } from '../../src/main.js';
-import type { RunningService } from '../../src/main.js';
+import type { RunningService, StartServiceOptions } from '../../src/main.js';
 import type { EngineOptions } from '../../src/runs/runs-deps.js';
 import { startFakeGitHub } from '../../src/fakes/github-rest-api.js';
 import type { FakeGitHub } from '../../src/fakes/github-rest-api.js';
@@ -114,18 +117,18 @@ export async function startRelayFakes(options: RelayFakesOptions = {}): Promise<
 }
 
 /**
- * The environment of a relay on any free loopback port, over `databaseUrl`, pointed at the
+ * The environment of a relay on any free loopback port, over `databaseUrl` if given, pointed at the
  * given Agent Run Service root (`…/api/v1`), Slack Web API and GitHub REST API, with the test
  * secrets (Slack bot token, GitHub App). `extra` adds or overrides variables.
  */
 export function relayEnv(
-  targets: { databaseUrl: string; agentApiUrl: string; slackApiUrl: string; githubApiUrl: string },
+  targets: { databaseUrl?: string; agentApiUrl: string; slackApiUrl: string; githubApiUrl: string },
   extra: Record<string, string> = {},
 ): Record<string, string> {
   return {
     PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL: targets.databaseUrl,
+    ...(targets.databaseUrl === undefined ? {} : { DATABASE_URL: targets.databaseUrl }),
     AGENT_API_URL: targets.agentApiUrl,
     AGENT_API_KEY: SECRETS.agentApiKey,
     POLL_INTERVAL_MS: '100',
@@ -142,35 +145,78 @@ export function relayEnv(
   };
 }
 
-export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
+export interface RelayService {
+  service: RunningService;
+  config: Config;
+  /** The SQLite file. */
+  databasePath: string;
+  /** Stops the service and deletes the database it made. */
+  close(): Promise<void>;
+}
+
+/**
+ * `startService` as the CLI runs it, from `loadConfig` over `env` on top of: any free port on
+ * 127.0.0.1 and a SQLite file in a new temp directory (or `databasePath`, kept).
+ */
+export async function startRelayService(
+  env: Record<string, string>,
+  options: StartServiceOptions = {},
+  databasePath?: string,
+): Promise<RelayService> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
-  const databasePath = options.databasePath ?? join(dir, 'relay.db');
+  const path = databasePath ?? join(dir, 'relay.db');
+  try {
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: path, ...env });
+    const service = await startService(config, options);
+    let closed = false;
+    return {
+      service,
+      config,
+      databasePath: path,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await service.stop().catch(() => undefined);
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const logs = captureLogs({ test: 'relay' });
   const fakes = await startRelayFakes({
     timings: { ...QUICK_TIMINGS, ...options.timings },
     ...(options.slackApi ? { slack: options.slackApi } : {}),
   });
   const { emulator, slack, github } = fakes;
-  const config = loadConfig(
+  const started = await startRelayService(
     relayEnv(
       {
-        databaseUrl: databasePath,
         agentApiUrl: emulator.baseUrl,
         slackApiUrl: slack.url,
         githubApiUrl: github.url,
       },
       options.env,
     ),
-  );
-  const service = await startService(config, {
-    logger: logs.logger,
-    engineOptions: {
-      workerPollMs: 20,
-      inboxRetryDelaysMs: [300, 300, 300, 300],
-      ...options.engineOptions,
+    {
+      logger: logs.logger,
+      engineOptions: {
+        workerPollMs: 20,
+        inboxRetryDelaysMs: [300, 300, 300, 300],
+        ...options.engineOptions,
+      },
+      platforms: { githubMinWriteIntervalMs: 0 },
     },
-    platforms: { githubMinWriteIntervalMs: 0 },
+    options.databasePath,
+  ).catch(async (err: unknown) => {
+    await fakes.close();
+    throw err;
   });
+  const { service, config, databasePath } = started;
   const slackEvents = `${service.url}/slack/events`;
   const githubWebhooks = `${service.url}/github/webhooks`;
   let closed = false;
@@ -191,9 +237,8 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     async close() {
       if (closed) return;
       closed = true;
-      await service.stop().catch(() => undefined);
+      await started.close();
       await fakes.close();
-      if (options.databasePath === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
