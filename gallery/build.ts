@@ -4,11 +4,14 @@
  * playwright-core; `--html-only` skips them (the snapshot test checks the HTML).
  *
  * Chromium: `--chromium=<path>`, else the first of `chromium`, `chromium-browser` on the PATH.
+ * The pictures need the Noto Color Emoji font (emoji-font.ts); the build stops, saying how to
+ * install it, when fontconfig does not list it.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { emojiFontProblem } from './emoji-font.js';
 import { galleryIndex, galleryPages } from './pages.js';
 import { pictureHashes } from './pictures.js';
 
@@ -50,6 +53,12 @@ async function main(): Promise<void> {
   writeFileSync(join(GALLERY_DIR, 'README.md'), galleryIndex(pages));
   if (htmlOnly) {
     console.log(`gallery: ${pages.length} HTML pages in docs/gallery/html`);
+    return;
+  }
+  const fontProblem = emojiFontProblem();
+  if (fontProblem !== undefined) {
+    console.error(`gallery: no pictures taken. ${fontProblem}`);
+    process.exitCode = 1;
     return;
   }
   const { chromium } = await import('playwright-core');

@@ -2,17 +2,13 @@
  * Starting the relay with its console for tests: the embedded emulator, a SQLite file, the
  * fake Slack Web API (for delivering notifications) and the fake sign-in providers.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../../src/config/load.js';
-import { startService } from '../../src/main.js';
 import type { RunningService } from '../../src/main.js';
 import { startFakeIdentityProviders } from '../../src/fakes/identity-providers.js';
 import type { FakeIdentityProviders } from '../../src/fakes/identity-providers.js';
 import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { RunRecord } from '../../src/core/ports/index.js';
+import { startRelayService } from '../helpers/relay.js';
 import { TEST_SIGNING_SECRET } from '../helpers/slack.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
 import type { RecordingLogger } from '../helpers/test-logger.js';
@@ -34,46 +30,43 @@ export interface ConsoleHarness {
 export async function startConsoleHarness(
   env: Record<string, string> = {},
 ): Promise<ConsoleHarness> {
-  const dir = mkdtempSync(join(tmpdir(), 'relay-console-'));
   const idp = await startFakeIdentityProviders(CLIENTS);
   const slack = await startFakeSlackApi({ token: 'xoxb-console-test' });
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: join(dir, 'relay.db'),
-    EMULATOR_FAST: '1',
-    POLL_INTERVAL_MS: '100',
-    SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
-    SLACK_BOT_TOKEN: 'xoxb-console-test',
-    SLACK_API_URL: slack.url,
-    CONSOLE_SLACK_TEAMS: 'T0000001',
-    CONSOLE_GITHUB_ORGS: 'acme',
-    CONSOLE_GITHUB_USERS: 'trusted-login',
-    SLACK_CLIENT_ID: CLIENTS.slack.clientId,
-    SLACK_CLIENT_SECRET: CLIENTS.slack.secret,
-    GITHUB_CLIENT_ID: CLIENTS.github.clientId,
-    GITHUB_CLIENT_SECRET: CLIENTS.github.secret,
-    CONSOLE_SLACK_URL: idp.url,
-    CONSOLE_GITHUB_URL: idp.url,
-    GITHUB_API_URL: idp.url,
-    ...env,
-  });
   const logger = createRecordingLogger();
-  const service = await startService(config, {
-    logger,
-    announce: false,
-    platforms: { slackBotUserId: 'UBOT0001', slackTeamId: 'T0000001' },
-  });
+  const { service, close } = await startRelayService(
+    {
+      EMULATOR_FAST: '1',
+      POLL_INTERVAL_MS: '100',
+      SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
+      SLACK_BOT_TOKEN: 'xoxb-console-test',
+      SLACK_API_URL: slack.url,
+      CONSOLE_SLACK_TEAMS: 'T0000001',
+      CONSOLE_GITHUB_ORGS: 'acme',
+      CONSOLE_GITHUB_USERS: 'trusted-login',
+      SLACK_CLIENT_ID: CLIENTS.slack.clientId,
+      SLACK_CLIENT_SECRET: CLIENTS.slack.secret,
+      GITHUB_CLIENT_ID: CLIENTS.github.clientId,
+      GITHUB_CLIENT_SECRET: CLIENTS.github.secret,
+      CONSOLE_SLACK_URL: idp.url,
+      CONSOLE_GITHUB_URL: idp.url,
+      GITHUB_API_URL: idp.url,
+      ...env,
+    },
+    {
+      logger,
+      announce: false,
+      platforms: { slackBotUserId: 'UBOT0001', slackTeamId: 'T0000001' },
+    },
+  );
   return {
     service,
     idp,
     slack,
     logger,
     async close() {
-      await service.stop();
+      await close();
       await slack.close();
       await idp.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyOptions } from '../helpers/property.js';
 import {
   InvalidThreadAddressError,
   decodeThreadKey,
@@ -145,6 +146,7 @@ describe('thread key properties', () => {
       fc.property(address, (a) => {
         expect(decodeThreadKey(encodeThreadKey(a))).toEqual(a);
       }),
+      propertyOptions(),
     );
   });
 
@@ -160,6 +162,7 @@ describe('thread key properties', () => {
         const addr = decodeThreadKey(key);
         if (addr !== undefined) expect(encodeThreadKey(addr)).toBe(key);
       }),
+      propertyOptions(),
     );
   });
 
@@ -169,6 +172,7 @@ describe('thread key properties', () => {
         const addr = decodeThreadKey(s);
         expect(settingsScopeOf(s) === undefined).toBe(addr === undefined);
       }),
+      propertyOptions(),
     );
   });
 
@@ -178,6 +182,7 @@ describe('thread key properties', () => {
         const key = encodeThreadKey(a);
         expect(key.startsWith(settingsScopeOf(a))).toBe(true);
       }),
+      propertyOptions(),
     );
   });
 });

@@ -1,19 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RunItemSchema } from '../../src/agent/schemas.js';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { startTestEmulator, type Api, type ManualClock } from './helpers.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { emulatorPerTest } from './helpers.js';
 
-let emu: Emulator;
-let api: Api;
-let clock: ManualClock;
-beforeEach(async () => {
-  ({ emu, api, clock } = await startTestEmulator());
-});
-afterEach(() => emu.close());
+const ctx = emulatorPerTest();
 
 describe('POST /agent/run', () => {
   it('creates a QUEUED run with the full RunItem shape', async () => {
-    const res = await api('POST', '/agent/run', {
+    const res = await ctx.api('POST', '/agent/run', {
       prompt: 'Fix the flaky login test\nIt fails on CI about once a day.',
       config: { name: 'nightly', model_id: 'claude-4', environment_id: 'env-1', extra_field: 7 },
       metadata: { relay_thread: 'slack:T1:C1:1.2', relay_request: 'req-1' },
@@ -25,9 +19,9 @@ describe('POST /agent/run', () => {
     const id = res.body.run_id as string;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
 
-    const detail = await api('GET', `/agent/runs/${id}`);
+    const detail = await ctx.api('GET', `/agent/runs/${id}`);
     const run = RunItemSchema.parse(detail.body);
-    const now = new Date(clock.now()).toISOString();
+    const now = new Date(ctx.clock.now()).toISOString();
     expect(run).toMatchObject({
       run_id: id,
       title: 'Fix the flaky login test',
@@ -49,22 +43,22 @@ describe('POST /agent/run', () => {
       is_run_type_cancellable: true,
       artifacts: [],
     });
-    expect(run.session_link).toBe(`${emu.url}/sessions/${run.session_id}`);
+    expect(run.session_link).toBe(`${ctx.emu.url}/sessions/${run.session_id}`);
   });
 
   it('serves the /agent/runs alias and keeps a given title', async () => {
-    const res = await api('POST', '/agent/runs', { prompt: 'do it', title: 'My title' });
+    const res = await ctx.api('POST', '/agent/runs', { prompt: 'do it', title: 'My title' });
     expect(res.status).toBe(200);
-    expect(emu.runs.get(res.body.run_id)?.title).toBe('My title');
-    expect(emu.requests.get('POST /agent/runs')).toBe(1);
+    expect(ctx.emu.runs.get(res.body.run_id)?.title).toBe('My title');
+    expect(ctx.emu.requests.get('POST /agent/runs')).toBe(1);
   });
 
   it('derives a bounded title from a long prompt and accepts a skill without a prompt', async () => {
-    const long = await api('POST', '/agent/run', { prompt: `  ${'word '.repeat(40)}` });
-    expect(emu.runs.get(long.body.run_id)?.title.length).toBeLessThanOrEqual(80);
-    const skill = await api('POST', '/agent/run', { skill: 'acme/tools:release' });
+    const long = await ctx.api('POST', '/agent/run', { prompt: `  ${'word '.repeat(40)}` });
+    expect(ctx.emu.runs.get(long.body.run_id)?.title.length).toBeLessThanOrEqual(80);
+    const skill = await ctx.api('POST', '/agent/run', { skill: 'acme/tools:release' });
     expect(skill.status).toBe(200);
-    expect(emu.runs.get(skill.body.run_id)).toMatchObject({
+    expect(ctx.emu.runs.get(skill.body.run_id)).toMatchObject({
       prompt: '',
       title: 'Run skill acme/tools:release',
     });
@@ -104,32 +98,34 @@ describe('POST /agent/run', () => {
   it.each(invalid)(
     'rejects %s with 400 invalid_request naming the problem',
     async (_name, body, detail) => {
-      const res = await api('POST', '/agent/run', body);
+      const res = await ctx.api('POST', '/agent/run', body);
       expect(res.status).toBe(400);
       expect(res.body.type).toMatch(/\/invalid_request$/);
       expect(res.body.detail).toMatch(detail);
-      expect(emu.runs.count()).toBe(0);
+      expect(ctx.emu.runs.count()).toBe(0);
     },
   );
 
   it('accepts exactly 20 keys, 64-character keys and 256-byte values', async () => {
     const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k.${i}_-`, 'v']));
-    expect((await api('POST', '/agent/run', { prompt: 'p', metadata: twenty })).status).toBe(200);
+    expect((await ctx.api('POST', '/agent/run', { prompt: 'p', metadata: twenty })).status).toBe(
+      200,
+    );
     const edge = { ['k'.repeat(64)]: 'é'.repeat(128) };
-    expect((await api('POST', '/agent/run', { prompt: 'p', metadata: edge })).status).toBe(200);
+    expect((await ctx.api('POST', '/agent/run', { prompt: 'p', metadata: edge })).status).toBe(200);
   });
 });
 
 describe('in-process creation', () => {
   it('createRunDirect validates like the API and can start in a chosen, held state', async () => {
-    const run = emu.createRunDirect(
+    const run = ctx.emu.createRunDirect(
       { prompt: 'direct', metadata: { relay_request: 'd1' } },
       { state: 'INPROGRESS', manual: true },
     );
     expect(run).toMatchObject({ state: 'INPROGRESS', metadata: { relay_request: 'd1' } });
-    clock.advance(600_000);
-    expect((await api('GET', `/agent/runs/${run.run_id}`)).body.state).toBe('INPROGRESS');
-    expect(() => emu.createRunDirect({ title: 'no prompt' })).toThrow(/prompt is required/);
+    ctx.clock.advance(600_000);
+    expect((await ctx.api('GET', `/agent/runs/${run.run_id}`)).body.state).toBe('INPROGRESS');
+    expect(() => ctx.emu.createRunDirect({ title: 'no prompt' })).toThrow(/prompt is required/);
   });
 
   it('rejects nonsense options at start', async () => {
@@ -140,7 +136,7 @@ describe('in-process creation', () => {
 
 describe('GET /agent/runs/:id', () => {
   it('answers 404 resource_not_found for an unknown run', async () => {
-    const res = await api('GET', '/agent/runs/does-not-exist');
+    const res = await ctx.api('GET', '/agent/runs/does-not-exist');
     expect(res.status).toBe(404);
     expect(res.body.type).toMatch(/\/resource_not_found$/);
   });

@@ -2,6 +2,7 @@
  * Plain-fetch helpers for driving the emulator over loopback, and a manual clock so state
  * progression is deterministic (requests apply due transitions; the tick is set far away).
  */
+import { afterEach, beforeEach } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 
 export interface ManualClock {
@@ -33,6 +34,42 @@ export async function startTestEmulator(
   const clock = manualClock();
   const emu = await startEmulator({ clock, tickMs: 60_000, timings: TEST_TIMINGS, ...options });
   return { emu, clock, api: createApi(emu.baseUrl, emu.apiKey) };
+}
+
+export interface TestEmulator {
+  readonly emu: Emulator;
+  readonly clock: ManualClock;
+  readonly api: Api;
+}
+
+/**
+ * At a test file's top level: a fresh emulator (startTestEmulator) before each test, closed
+ * after it. The returned object reads the current test's.
+ */
+export function emulatorPerTest(options: EmulatorOptions = {}): TestEmulator {
+  let current: { emu: Emulator; clock: ManualClock; api: Api } | undefined;
+  beforeEach(async () => {
+    current = await startTestEmulator(options);
+  });
+  afterEach(async () => {
+    await current?.emu.close();
+    current = undefined;
+  });
+  const now = () => {
+    if (current === undefined) throw new Error('the emulator runs only inside a test');
+    return current;
+  };
+  return {
+    get emu() {
+      return now().emu;
+    },
+    get clock() {
+      return now().clock;
+    },
+    get api() {
+      return now().api;
+    },
+  };
 }
 
 export interface ApiResponse {

@@ -1,14 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Emulator } from '../../src/emulator/index.js';
-import { createRun, startTestEmulator, type Api, type ManualClock } from './helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createRun, emulatorPerTest } from './helpers.js';
 
-let emu: Emulator;
-let api: Api;
-let clock: ManualClock;
-beforeEach(async () => {
-  ({ emu, api, clock } = await startTestEmulator());
-});
-afterEach(() => emu.close());
+const ctx = emulatorPerTest();
 
 type Item = {
   run_id: string;
@@ -20,7 +13,7 @@ type Item = {
 async function page(
   query: string,
 ): Promise<{ runs: Item[]; page_info: { has_next_page: boolean; next_cursor?: string } }> {
-  const res = await api('GET', `/agent/runs${query}`);
+  const res = await ctx.api('GET', `/agent/runs${query}`);
   expect(res.status, res.text).toBe(200);
   return res.body;
 }
@@ -47,8 +40,8 @@ async function createMany(
 ): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    ids.push(await createRun(api, body(i)));
-    clock.advance(1);
+    ids.push(await createRun(ctx.api, body(i)));
+    ctx.clock.advance(1);
   }
   return ids;
 }
@@ -89,8 +82,8 @@ describe('GET /agent/runs pagination and sorting', () => {
 
   it('puts a run that changed state first in updated_at order', async () => {
     const ids = await createMany(3, (i) => ({ prompt: `p${i}` }));
-    clock.advance(5);
-    emu.advance(ids[0] as string);
+    ctx.clock.advance(5);
+    ctx.emu.advance(ids[0] as string);
     expect((await page('?limit=1')).runs[0]?.run_id).toBe(ids[0]);
   });
 
@@ -113,7 +106,7 @@ describe('GET /agent/runs pagination and sorting', () => {
     ['updated_after=2025-01-01', /updated_after/],
     ['cursor=not-a-cursor', /cursor/],
   ])('rejects %s with 400', async (query, detail) => {
-    const res = await api('GET', `/agent/runs?${query}`);
+    const res = await ctx.api('GET', `/agent/runs?${query}`);
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(detail);
   });
@@ -122,7 +115,8 @@ describe('GET /agent/runs pagination and sorting', () => {
     await createMany(3, () => ({ prompt: 'p' }));
     const p = await page('?limit=1&sort_by=title');
     expect(
-      (await api('GET', `/agent/runs?sort_by=created_at&cursor=${p.page_info.next_cursor}`)).status,
+      (await ctx.api('GET', `/agent/runs?sort_by=created_at&cursor=${p.page_info.next_cursor}`))
+        .status,
     ).toBe(400);
     expect((await page(`?cursor=${p.page_info.next_cursor}`)).runs).toHaveLength(2);
     expect((await page('?limit=500')).runs).toHaveLength(3);
@@ -133,15 +127,15 @@ describe('GET /agent/runs filters', () => {
   let ids: string[];
   let t0: number;
   beforeEach(async () => {
-    t0 = clock.now();
+    t0 = ctx.clock.now();
     ids = await createMany(6, (i) => ({
       prompt: i % 2 === 0 ? `Fix the Login bug ${i}` : `Write docs ${i}`,
       config: { name: i < 3 ? 'alpha' : 'beta', model_id: i % 3 === 0 ? 'model-x' : 'model-y' },
       metadata: { relay_thread: `thread-${i % 2}`, relay_request: `req-${i}` },
     }));
-    emu.setState(ids[0] as string, 'INPROGRESS');
-    emu.setState(ids[1] as string, 'SUCCEEDED');
-    emu.setState(ids[2] as string, 'BLOCKED');
+    ctx.emu.setState(ids[0] as string, 'INPROGRESS');
+    ctx.emu.setState(ids[1] as string, 'SUCCEEDED');
+    ctx.emu.setState(ids[2] as string, 'BLOCKED');
   });
   const idsOf = async (q: string) => (await all(q)).map((r) => r.run_id).sort();
   const pick = (...i: number[]) => i.map((k) => ids[k] as string).sort();
@@ -190,13 +184,13 @@ describe('GET /agent/runs filters', () => {
 
 describe('10,000 runs', () => {
   it('lists, filters and pages through 10,000 seeded runs', async () => {
-    const seeded = emu.seedRuns(10_000, {
+    const seeded = ctx.emu.seedRuns(10_000, {
       state: 'SUCCEEDED',
       prompt: (i) => `seeded task ${i}`,
       metadata: (i) => ({ relay_request: `r${i}` }),
     });
-    const live = emu.seedRuns(50, { state: 'INPROGRESS', manual: true });
-    expect(emu.runs.count()).toBe(10_050);
+    const live = ctx.emu.seedRuns(50, { state: 'INPROGRESS', manual: true });
+    expect(ctx.emu.runs.count()).toBe(10_050);
 
     const started = performance.now();
     const first = await page('?limit=500');

@@ -1,23 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Emulator } from '../../src/emulator/index.js';
-import { createApi, createRun, startTestEmulator, type Api, type ManualClock } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { createApi, createRun, emulatorPerTest } from './helpers.js';
 
-let emu: Emulator;
-let api: Api;
-let clock: ManualClock;
-beforeEach(async () => {
-  ({ emu, api, clock } = await startTestEmulator());
-});
-afterEach(() => emu.close());
+const ctx = emulatorPerTest();
 
 describe('GET /sessions/:id', () => {
   it('serves an escaped HTML page with the run, its state, prompt, follow-ups and PR link', async () => {
-    const id = await createRun(api, { prompt: '<script>alert("x")</script> & fix <b>it</b>' });
-    await api('POST', `/agent/runs/${id}/followups`, {
+    const id = await createRun(ctx.api, { prompt: '<script>alert("x")</script> & fix <b>it</b>' });
+    await ctx.api('POST', `/agent/runs/${id}/followups`, {
       message: 'also <img src=x onerror=alert(1)>',
     });
-    clock.advance(60_000);
-    const link = (await api('GET', `/agent/runs/${id}`)).body.session_link as string;
+    ctx.clock.advance(60_000);
+    const link = (await ctx.api('GET', `/agent/runs/${id}`)).body.session_link as string;
 
     const res = await fetch(link); // no key: a browser opens it
     expect(res.status).toBe(200);
@@ -35,8 +28,8 @@ describe('GET /sessions/:id', () => {
   });
 
   it('answers 404 for an unknown session and is not counted as a contract request', async () => {
-    const res = await createApi(emu.url, undefined)('GET', '/sessions/nope');
+    const res = await createApi(ctx.emu.url, undefined)('GET', '/sessions/nope');
     expect(res.status).toBe(404);
-    expect(emu.requests.total()).toBe(0);
+    expect(ctx.emu.requests.total()).toBe(0);
   });
 });

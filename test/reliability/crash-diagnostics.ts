@@ -3,7 +3,7 @@
  * (service, relay database, platforms), and everything about one token's thread.
  */
 import BetterSqlite3 from 'better-sqlite3';
-import type { Child } from '../runtime/child-process.js';
+import type { Child } from '../helpers/child-process.js';
 import { TOKEN } from './crash-triggers.js';
 import type { CrashWorld } from './crash-world.js';
 

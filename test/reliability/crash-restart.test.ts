@@ -22,7 +22,7 @@ import { waitUntil } from '../helpers/wait-until.js';
 import { crashTriggers, deliverAll } from './crash-triggers.js';
 import { startCrashWorld } from './crash-world.js';
 import type { CrashWorld } from './crash-world.js';
-import { leakedSecrets } from './secrets.js';
+import { leakedSecrets } from '../helpers/secrets.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'relay-crash-'));
 let world: CrashWorld | undefined;

@@ -7,7 +7,7 @@
 import { fixtureText } from '../github/fixtures.js';
 import { signGitHub, signSlack } from '../../src/fakes/sign-requests.js';
 import { appMentionEvent, eventCallback } from '../helpers/slack.js';
-import { SECRETS } from './secrets.js';
+import { SECRETS } from '../helpers/secrets.js';
 
 export interface CrashTrigger {
   token: string;

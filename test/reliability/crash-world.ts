@@ -5,19 +5,15 @@
  * SQLite file between runs.
  */
 import BetterSqlite3 from 'better-sqlite3';
-import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator, EmulatorTimings } from '../../src/emulator/index.js';
-import { startFakeGitHub } from '../../src/fakes/github-rest-api.js';
 import type { FakeGitHub } from '../../src/fakes/github-rest-api.js';
-import { cleanEnv, startChild } from '../runtime/child-process.js';
-import type { Child } from '../runtime/child-process.js';
-import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
+import type { Child } from '../helpers/child-process.js';
+import { relayEnv, startRelayFakes } from '../helpers/relay.js';
+import { startRelayProcess } from '../helpers/relay-process.js';
 import { crashSummary, crashTrace } from './crash-diagnostics.js';
 import { startGate } from './gate-proxy.js';
 import { worldReadings } from './world-readings.js';
-import { INSTALLATION_ID } from './relay-harness.js';
-import { GITHUB_APP_ID, GITHUB_PUBLIC_KEY, SECRETS } from './secrets.js';
 
 export const LEASE_MS = 1_500;
 
@@ -67,8 +63,7 @@ export async function startCrashWorld(
   databasePath: string,
   timings: Partial<EmulatorTimings> = {},
 ): Promise<CrashWorld> {
-  const emulator = await startEmulator({
-    apiKey: SECRETS.agentApiKey,
+  const fakes = await startRelayFakes({
     // Runs stay live ~3.3 s: longer than a restart plus a lease, so a run found by
     // reconciliation is still live when it is recorded (a run that ended before it was
     // recorded gets its outcome too: crash-restart-reconcile.test.ts).
@@ -80,32 +75,16 @@ export async function startCrashWorld(
       slowRunMs: 6_000,
       ...timings,
     },
-    tickMs: 10,
   });
-  const slack = await startFakeSlackApi();
-  const github = await startFakeGitHub({
-    app: { appId: GITHUB_APP_ID, publicKey: GITHUB_PUBLIC_KEY },
-  });
-  github.setInstallation('octo-org', 'widgets', INSTALLATION_ID);
+  const { emulator, slack, github } = fakes;
   const slackGate = await startGate(slack.url);
   const githubGate = await startGate(github.url);
   const agentGate = await startGate(emulator.url);
-  const env = cleanEnv({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databasePath,
-    AGENT_API_URL: `${agentGate.url}/api/v1`,
-    AGENT_API_KEY: SECRETS.agentApiKey,
-    POLL_INTERVAL_MS: '100',
-    SHUTDOWN_TIMEOUT_MS: '2000',
-    SLACK_SIGNING_SECRET: SECRETS.slackSigningSecret,
-    SLACK_BOT_TOKEN: SECRETS.slackBotToken,
-    SLACK_API_URL: slackGate.url,
-    GITHUB_WEBHOOK_SECRET: SECRETS.githubWebhookSecret,
-    GITHUB_APP_ID: String(GITHUB_APP_ID),
-    GITHUB_PRIVATE_KEY: SECRETS.githubPrivateKey,
-    GITHUB_API_URL: githubGate.url,
-    LOG_LEVEL: 'debug',
+  const env = relayEnv({
+    databaseUrl: databasePath,
+    agentApiUrl: `${agentGate.url}/api/v1`,
+    slackApiUrl: slackGate.url,
+    githubApiUrl: githubGate.url,
   });
   const children: Child[] = [];
   let current: { child: Child; url: string } | undefined;
@@ -116,17 +95,9 @@ export async function startCrashWorld(
     github,
     url: () => current?.url ?? 'http://127.0.0.1:9',
     async start() {
-      const child = startChild(
-        process.execPath,
-        ['--import', 'tsx', 'test/reliability/crash-child.ts', String(LEASE_MS)],
-        env,
-      );
-      children.push(child);
-      const line = await child.waitForLine(
-        (l) => typeof l.url === 'string' && String(l.msg).includes('listening'),
-        15_000,
-      );
-      current = { child, url: String(line.url) };
+      const started = await startRelayProcess(env, { leaseMs: LEASE_MS });
+      children.push(started.child);
+      current = started;
     },
     async kill() {
       const c = current;
@@ -204,7 +175,7 @@ export async function startCrashWorld(
       for (const c of children) c.signalGroup('SIGKILL');
       await Promise.all(children.map((c) => c.exited));
       await Promise.all([slackGate.close(), githubGate.close(), agentGate.close()]);
-      await Promise.all([emulator.close(), slack.close(), github.close()]);
+      await fakes.close();
     },
   };
   return world;

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { once } from 'node:events';
-import { ROOT } from '../runtime/child-process.js';
+import { ROOT } from '../helpers/child-process.js';
 
 export interface Locker {
   /** Resolves when the lock is held. */

@@ -100,17 +100,32 @@ export const anyText: fc.Arbitrary<string> = fc
   )
   .map((parts) => parts.join(''));
 
-/** Mostly short hostile text, sometimes very long (to hit every size limit). */
-export const sizedText: fc.Arbitrary<string> = fc.oneof(
-  { weight: 6, arbitrary: hostileText },
-  { weight: 1, arbitrary: fc.constant('') },
-  {
-    weight: 2,
-    arbitrary: fc
-      .tuple(hostileText, fc.integer({ min: 500, max: 80_000 }))
-      .map(([s, n]) => s.repeat(Math.ceil(n / s.length)).slice(0, n)),
-  },
-);
+/** Mostly short hostile text, sometimes long: up to `max` characters. */
+function textUpTo(max: number): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 6, arbitrary: hostileText },
+    { weight: 1, arbitrary: fc.constant('') },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(hostileText, fc.integer({ min: 500, max }))
+        .map(([s, n]) => s.repeat(Math.ceil(n / s.length)).slice(0, n)),
+    },
+  );
+}
+
+/**
+ * Text for a field a message has once or twice (a title, a prompt, a status message): long
+ * enough alone to pass GitHub's 65,536-character comment limit.
+ */
+export const sizedText: fc.Arbitrary<string> = textUpTo(70_000);
+
+/**
+ * Text for a field a message may have dozens of (an artifact's url and names, a list's
+ * entries): past Slack's 3,000-character text and URL limits, and no more, so that a message
+ * stays a few megabytes at most (every one is rendered twice and, on a failure, printed).
+ */
+export const fieldText: fc.Arbitrary<string> = textUpTo(3_500);
 
 // ---------------------------------------------------------------------------------------
 // Runs as the service may send them
@@ -135,7 +150,7 @@ const url = fc.oneof(
     'not a url',
     '',
   ),
-  sizedText,
+  fieldText,
 );
 
 const artifact = fc.record({
@@ -147,10 +162,10 @@ const artifact = fc.record({
   data: fc.record(
     {
       url,
-      branch: sizedText,
-      title: sizedText,
-      filename: sizedText,
-      filepath: sizedText,
+      branch: fieldText,
+      title: fieldText,
+      filename: fieldText,
+      filepath: fieldText,
       reference_type: hostileText,
     },
     { requiredKeys: [] },

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyOptions } from '../helpers/property.js';
 import { parseCommand } from '../../src/core/command/parse-command.js';
 import {
   decodeThreadKey,
@@ -34,7 +35,7 @@ describe('command parser: never throws', () => {
           expect(['ignore', 'reply', 'command']).toContain(result.kind);
         },
       ),
-      { numRuns: RUNS },
+      propertyOptions(RUNS),
     );
   });
 
@@ -54,7 +55,7 @@ describe('command parser: never throws', () => {
         });
         expect(performance.now() - started).toBeLessThan(500);
       }),
-      { numRuns: 60 },
+      propertyOptions(60),
     );
   });
 
@@ -77,7 +78,7 @@ describe('command parser: never throws', () => {
           });
         },
       ),
-      { numRuns: 200 },
+      propertyOptions(200),
     );
   });
 });
@@ -95,7 +96,7 @@ describe('command parser: round trip', () => {
         });
         expect(result, text).toEqual({ kind: 'command', command });
       }),
-      { numRuns: RUNS },
+      propertyOptions(RUNS),
     );
   });
 
@@ -116,7 +117,7 @@ describe('command parser: round trip', () => {
           expect(result, text).toEqual({ kind: 'command', command });
         },
       ),
-      { numRuns: RUNS },
+      propertyOptions(RUNS),
     );
   });
 
@@ -127,7 +128,7 @@ describe('command parser: round trip', () => {
         seen.add(c.type);
         if (c.type === 'run' && Object.keys(c.options).length > 0) seen.add('run+options');
       }),
-      { numRuns: 500 },
+      propertyOptions(500),
     );
     expect([...seen].sort()).toEqual(
       ['cancel', 'config', 'factory', 'list', 'run', 'run+options', 'status'].sort(),
@@ -198,7 +199,7 @@ describe('thread keys', () => {
         expect(() => settingsScopeOf(key)).not.toThrow();
         if (decoded !== undefined) expect(encodeThreadKey(decoded)).toBe(key);
       }),
-      { numRuns: RUNS * 2 },
+      propertyOptions(RUNS * 2),
     );
   });
 
@@ -210,7 +211,7 @@ describe('thread keys', () => {
         expect(platformOf(key)).toBe(addr.platform);
         expect(settingsScopeOf(key)).toBe(settingsScopeOf(addr));
       }),
-      { numRuns: RUNS },
+      propertyOptions(RUNS),
     );
   });
 
@@ -221,7 +222,7 @@ describe('thread keys', () => {
           expect(encodeThreadKey(a)).not.toBe(encodeThreadKey(b));
         }
       }),
-      { numRuns: RUNS },
+      propertyOptions(RUNS),
     );
   });
 });

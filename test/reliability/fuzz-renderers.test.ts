@@ -7,13 +7,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyOptions } from '../helpers/property.js';
 import type { MessageModel, PersonView, RunView } from '../../src/core/message/message-model.js';
 import { toRunView } from '../../src/core/message/run-view.js';
 import { OPTION_KEYS } from '../../src/core/command/help-text.js';
 import { renderGitHubMessage } from '../../src/github/render/render-markdown.js';
 import { safeUrl } from '../../src/slack/render/mrkdwn.js';
 import { renderSlackMessage } from '../../src/slack/render/render-blocks.js';
-import { hostileText, runItemArb, sizedText } from './fuzz-arbitraries.js';
+import { fieldText, hostileText, runItemArb, sizedText } from './fuzz-arbitraries.js';
 import {
   GITHUB_COMMENT_LIMIT,
   githubProseProblems,
@@ -113,7 +114,7 @@ const model: fc.Arbitrary<MessageModel> = fc.oneof(
     type: fc.constant('factory_choice' as const),
     alias: hostileText,
     candidates: fc.array(
-      fc.record({ uid: hostileText, name: sizedText, alias: maybe(hostileText) }).map(defined),
+      fc.record({ uid: hostileText, name: fieldText, alias: maybe(hostileText) }).map(defined),
       { maxLength: 40 },
     ),
   }),
@@ -174,7 +175,7 @@ function harmless<T>(value: T, key = ''): T {
 }
 
 const countTokens = (texts: string[]) => texts.join('\n').split('<').length - 1;
-const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
+const RUNS = 250;
 
 describe('Slack renderer', () => {
   it('never throws and keeps every Block Kit limit', () => {
@@ -184,7 +185,7 @@ describe('Slack renderer', () => {
         expect(slackSizeProblems(rendered)).toEqual([]);
         expect(rendered.blocks.length).toBeGreaterThan(0);
       }),
-      { numRuns: RUNS },
+      propertyOptions(RUNS),
     );
   });
 
@@ -198,7 +199,7 @@ describe('Slack renderer', () => {
         const plain = slackMrkdwn(renderSlackMessage(harmless(m)));
         expect(countTokens(texts)).toBeLessThanOrEqual(countTokens(plain));
       }),
-      { numRuns: RUNS },
+      propertyOptions(RUNS),
     );
   });
 
@@ -208,7 +209,7 @@ describe('Slack renderer', () => {
         const types = (x: MessageModel) => renderSlackMessage(x).blocks.map((b) => b.type);
         expect(types(m)).toEqual(types(harmless(m)));
       }),
-      { numRuns: RUNS },
+      propertyOptions(RUNS),
     );
   });
 });
@@ -221,7 +222,7 @@ describe('GitHub renderer', () => {
         expect(parts.length).toBeGreaterThan(0);
         for (const part of parts) expect(part.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
       }),
-      { numRuns: RUNS },
+      propertyOptions(RUNS),
     );
   });
 
@@ -233,12 +234,13 @@ describe('GitHub renderer', () => {
           expect(githubProseProblems(part, logins)).toEqual([]);
         }
       }),
-      { numRuns: RUNS },
+      propertyOptions(RUNS),
     );
   });
 
   it('hostile text does not change the Markdown structure (headings, table cells, quotes)', () => {
     let compared = 0;
+    const options = propertyOptions<[MessageModel]>(RUNS);
     fc.assert(
       fc.property(model, (m) => {
         const hostile = renderGitHubMessage(m);
@@ -247,8 +249,8 @@ describe('GitHub renderer', () => {
         compared++;
         expect(markdownShape(hostile[0] ?? '')).toEqual(markdownShape(plain[0] ?? ''));
       }),
-      { numRuns: RUNS },
+      options,
     );
-    expect(compared).toBeGreaterThan(RUNS / 4);
+    expect(compared).toBeGreaterThan((options.numRuns ?? RUNS) / 4);
   });
 });

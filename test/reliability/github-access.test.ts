@@ -12,8 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureText } from '../github/fixtures.js';
 import type { Payload } from '../github/fixtures.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { relayPerTest, startRelay } from './relay-harness.js';
-import type { Relay } from './relay-harness.js';
+import { relayPerTest, startRelay } from '../helpers/relay.js';
+import type { Relay } from '../helpers/relay.js';
 
 const start = relayPerTest();
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));

@@ -6,7 +6,7 @@ import { fixtureText } from '../github/fixtures.js';
 import { signGitHub } from '../../src/fakes/sign-requests.js';
 import { FIVE_MIB, invalidUtf8, nextSeq, post } from './hostile-requests.js';
 import type { HostileCase } from './hostile-requests.js';
-import { SECRETS } from './secrets.js';
+import { SECRETS } from '../helpers/secrets.js';
 
 function ghHeaders(event: string, body: string | Buffer, contentType = 'application/json') {
   return {

@@ -9,9 +9,9 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/wait-until.js';
 import { GITHUB_CASES, validGitHubBody } from './hostile-github.js';
 import { SLACK_CASES, validSlackBody } from './hostile-requests.js';
-import { startRelay } from './relay-harness.js';
-import type { Relay } from './relay-harness.js';
-import { leakedSecrets } from './secrets.js';
+import { startRelay } from '../helpers/relay.js';
+import type { Relay } from '../helpers/relay.js';
+import { leakedSecrets } from '../helpers/secrets.js';
 
 // A fresh service per case: a request that wrongly gets through cannot blur the next case.
 let relay: Relay;

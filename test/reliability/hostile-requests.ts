@@ -5,7 +5,7 @@
  */
 import { signSlack } from '../../src/fakes/sign-requests.js';
 import { appMentionEvent, eventCallback } from '../helpers/slack.js';
-import { SECRETS } from './secrets.js';
+import { SECRETS } from '../helpers/secrets.js';
 
 export interface HostileCase {
   name: string;

@@ -11,7 +11,7 @@ import type { SlackMessage } from '../../src/slack/render/render-blocks.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import { validGitHubBody } from './hostile-github.js';
-import { relayPerTest } from './relay-harness.js';
+import { relayPerTest } from '../helpers/relay.js';
 import { githubProseProblems, slackMrkdwn, slackTokenProblems } from './render-checks.js';
 
 const MARKUP =

@@ -21,7 +21,7 @@ import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import { lockDatabase, mountSmallDisk } from './db-faults.js';
 import type { SmallDisk } from './db-faults.js';
 import { validGitHubBody } from './hostile-github.js';
-import { relayPerTest } from './relay-harness.js';
+import { relayPerTest } from '../helpers/relay.js';
 
 const startRelay = relayPerTest();
 

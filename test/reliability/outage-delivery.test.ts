@@ -10,7 +10,7 @@ import { waitUntil } from '../helpers/wait-until.js';
 import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import type { RecordedCall } from '../../src/fakes/slack-web-api.js';
 import { validGitHubBody } from './hostile-github.js';
-import { relayPerTest } from './relay-harness.js';
+import { relayPerTest } from '../helpers/relay.js';
 
 const startRelay = relayPerTest();
 

@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/wait-until.js';
 import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import { validGitHubBody } from './hostile-github.js';
-import { relayPerTest } from './relay-harness.js';
-import type { Relay } from './relay-harness.js';
+import { relayPerTest } from '../helpers/relay.js';
+import type { Relay } from '../helpers/relay.js';
 
 const CREATE = 'POST /agent/run';
 const LIST = 'GET /agent/runs';

@@ -1,22 +1,18 @@
 /**
  * Several replicas of the service, each its own process (what `agent-relay start` runs, via
- * crash-child.ts), on ONE real PostgreSQL database, with the emulator as the Agent Run
+ * test/helpers/relay-process.ts), on ONE real PostgreSQL database, with the emulator as the Agent Run
  * Service and the fake Slack and GitHub APIs (behind gates) living in the test process so
  * they survive a replica's SIGKILL. Reads of the shared database go through `pg`.
  */
 import pg from 'pg';
-import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator, EmulatorTimings } from '../../src/emulator/index.js';
-import { startFakeGitHub } from '../../src/fakes/github-rest-api.js';
 import type { FakeGitHub } from '../../src/fakes/github-rest-api.js';
-import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
-import { cleanEnv, startChild } from '../runtime/child-process.js';
-import type { Child } from '../runtime/child-process.js';
+import type { Child } from '../helpers/child-process.js';
+import { relayEnv, startRelayFakes } from '../helpers/relay.js';
+import { startRelayProcess } from '../helpers/relay-process.js';
 import { worldReadings } from './world-readings.js';
 import { startGate } from './gate-proxy.js';
-import { INSTALLATION_ID } from './relay-harness.js';
-import { GITHUB_APP_ID, GITHUB_PUBLIC_KEY, SECRETS } from './secrets.js';
 
 /**
  * Inbox/outbox claim lease of the replicas: short, so a killed one's claims come back within
@@ -62,31 +58,19 @@ export async function startReplicaWorld(
   databaseUrl: string,
   timings: Partial<EmulatorTimings>,
 ): Promise<ReplicaWorld> {
-  const emulator = await startEmulator({ apiKey: SECRETS.agentApiKey, timings, tickMs: 10 });
-  const slack = await startFakeSlackApi();
-  const github = await startFakeGitHub({
-    app: { appId: GITHUB_APP_ID, publicKey: GITHUB_PUBLIC_KEY },
-  });
-  github.setInstallation('octo-org', 'widgets', INSTALLATION_ID);
+  const fakes = await startRelayFakes({ timings });
+  const { emulator, slack, github } = fakes;
   const slackGate = await startGate(slack.url);
   const githubGate = await startGate(github.url);
-  const env = cleanEnv({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    AGENT_API_URL: `${emulator.url}/api/v1`,
-    AGENT_API_KEY: SECRETS.agentApiKey,
-    POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
-    SHUTDOWN_TIMEOUT_MS: '2000',
-    SLACK_SIGNING_SECRET: SECRETS.slackSigningSecret,
-    SLACK_BOT_TOKEN: SECRETS.slackBotToken,
-    SLACK_API_URL: slackGate.url,
-    GITHUB_WEBHOOK_SECRET: SECRETS.githubWebhookSecret,
-    GITHUB_APP_ID: String(GITHUB_APP_ID),
-    GITHUB_PRIVATE_KEY: SECRETS.githubPrivateKey,
-    GITHUB_API_URL: githubGate.url,
-    LOG_LEVEL: 'info',
-  });
+  const env = relayEnv(
+    {
+      databaseUrl,
+      agentApiUrl: `${emulator.url}/api/v1`,
+      slackApiUrl: slackGate.url,
+      githubApiUrl: githubGate.url,
+    },
+    { POLL_INTERVAL_MS: String(POLL_INTERVAL_MS), LOG_LEVEL: 'info' },
+  );
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const children: Child[] = [];
   const replicas = new Map<string, Replica>();
@@ -97,17 +81,13 @@ export async function startReplicaWorld(
     github,
     replicas,
     async start(name) {
-      const child = startChild(
-        process.execPath,
-        ['--import', 'tsx', 'test/reliability/crash-child.ts', String(CLAIM_LEASE_MS), '50'],
-        env,
-      );
+      const { child, url } = await startRelayProcess(env, {
+        leaseMs: CLAIM_LEASE_MS,
+        workerPollMs: 50,
+        startTimeoutMs: 30_000,
+      });
       children.push(child);
-      const line = await child.waitForLine(
-        (l) => typeof l.url === 'string' && String(l.msg).includes('listening'),
-        30_000,
-      );
-      const replica = { name, url: String(line.url), child };
+      const replica = { name, url, child };
       replicas.set(name, replica);
       return replica;
     },
@@ -151,7 +131,7 @@ export async function startReplicaWorld(
       await Promise.all(children.map((c) => c.exited));
       await pool.end();
       await Promise.all([slackGate.close(), githubGate.close()]);
-      await Promise.all([emulator.close(), slack.close(), github.close()]);
+      await fakes.close();
     },
   };
 }

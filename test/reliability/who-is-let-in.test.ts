@@ -14,8 +14,8 @@ import {
   eventCallback,
   slashCommandBody,
 } from '../helpers/slack.js';
-import { relayPerTest } from './relay-harness.js';
-import type { Relay } from './relay-harness.js';
+import { relayPerTest } from '../helpers/relay.js';
+import type { Relay } from '../helpers/relay.js';
 
 const start = relayPerTest();
 

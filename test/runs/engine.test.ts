@@ -2,18 +2,14 @@
  * The whole core, running: the engine's inbox worker, tracker and outbox loops over the real
  * store, the real client against the emulator, and recording notifiers.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessageModel } from '../../src/core/message/message-model.js';
 import type { Store } from '../../src/core/ports/index.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { slackMention, slackReply, startTestEnv, type TestEnv } from './fixtures.js';
+import { slackMention, slackReply, testEnvPerTest } from './fixtures.js';
 import type { RecordingNotifier } from './recording-notifier.js';
 
-let env: TestEnv;
-beforeEach(async () => {
-  env = await startTestEnv();
-});
-afterEach(() => env.close());
+const env = testEnvPerTest();
 
 function postsOf(
   n: RecordingNotifier,

@@ -3,6 +3,7 @@
  * in-process emulator (fast timings), recording notifiers, and trigger builders shaped like
  * what the Slack and GitHub ingress produce.
  */
+import { afterEach, beforeEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -255,6 +256,28 @@ export async function startTestEnv(
       await temp.cleanup();
     },
   };
+}
+
+/**
+ * At a test file's top level (or in a `describe`): a fresh env from `startTestEnv(input)` before
+ * each test, closed after it. The returned object stands for the current test's env.
+ */
+export function testEnvPerTest(input?: Parameters<typeof startTestEnv>[0]): TestEnv {
+  let current: TestEnv | undefined;
+  beforeEach(async () => {
+    current = await startTestEnv(input);
+  });
+  afterEach(async () => {
+    const env = current;
+    current = undefined;
+    await env?.close();
+  });
+  return new Proxy({} as TestEnv, {
+    get(_target, key) {
+      if (current === undefined) throw new Error('the test env exists only inside a test');
+      return Reflect.get(current, key) as unknown;
+    },
+  });
 }
 
 /** Accept a trigger through the sink and handle every due inbox item once. */

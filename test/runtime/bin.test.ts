@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { cleanEnv, ROOT } from './child-process.js';
+import { cleanEnv, ROOT } from '../helpers/child-process.js';
 
 const dirs: string[] = [];
 afterAll(() => {

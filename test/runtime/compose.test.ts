@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { CONFIG_VARIABLES } from '../../src/config/variables.js';
 import { BODY_LIMIT_BYTES } from '../../src/core/ingress/body-limit.js';
 import { parseDatabaseUrl } from '../../src/store/index.js';
-import { ROOT } from './child-process.js';
+import { ROOT } from '../helpers/child-process.js';
 
 const service = z.object({
   image: z.string().optional(),

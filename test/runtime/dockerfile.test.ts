@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { main } from '../../src/cli.js';
-import { ROOT } from './child-process.js';
+import { ROOT } from '../helpers/child-process.js';
 
 interface Instruction {
   op: string;

@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from './child-process.js';
+import { ROOT } from '../helpers/child-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'relay-lockfile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv, startChild } from './child-process.js';
-import type { Child } from './child-process.js';
+import { cleanEnv, startChild } from '../helpers/child-process.js';
+import type { Child } from '../helpers/child-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'relay-start-'));
 const children: Child[] = [];

@@ -1,32 +1,25 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OpenedStore } from '../../src/store/index.js';
-import { sampleTrigger } from './harness.js';
-import type { HarnessFactory, StoreHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { freshStoreEachTest, sampleTrigger } from './harness.js';
+import type { HarnessFactory } from './harness.js';
 
 const A = 'slack:T1:C1:1.1';
 const B = 'github:octo/repo:7';
 
 export function describeInboxContract(createHarness: HarnessFactory): void {
   describe('inbox', () => {
-    let temp: StoreHarness;
-    let store: OpenedStore;
-    beforeEach(async () => {
-      temp = await createHarness();
-      store = await temp.open();
-    });
-    afterEach(() => temp.cleanup());
+    const db = freshStoreEachTest(createHarness);
 
     async function add(deliveryId: string, threadKey: string, now = 0): Promise<void> {
-      expect(await store.inbox.add(sampleTrigger({ deliveryId, threadKey }), now)).toBe(true);
+      expect(await db.store.inbox.add(sampleTrigger({ deliveryId, threadKey }), now)).toBe(true);
     }
     const ids = (items: { deliveryId: string }[]): string[] => items.map((i) => i.deliveryId);
 
     it('accepts a delivery once and reports duplicates', async () => {
       const trigger = sampleTrigger({ deliveryId: 'Ev-dup' });
-      expect(await store.inbox.add(trigger, 10)).toBe(true);
-      expect(await store.inbox.add({ ...trigger, text: 'again' }, 20)).toBe(false);
-      expect(await store.inboxQueue.depth()).toBe(1);
-      const [item] = await store.inboxQueue.claim(30, 1000, 10);
+      expect(await db.store.inbox.add(trigger, 10)).toBe(true);
+      expect(await db.store.inbox.add({ ...trigger, text: 'again' }, 20)).toBe(false);
+      expect(await db.store.inboxQueue.depth()).toBe(1);
+      const [item] = await db.store.inboxQueue.claim(30, 1000, 10);
       expect(item).toMatchObject({
         deliveryId: 'Ev-dup',
         threadKey: trigger.threadKey,
@@ -37,7 +30,7 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
         createdAt: 10,
       });
       expect(item?.trigger).toEqual(trigger);
-      expect(await store.inbox.get(item!.id)).toEqual(item);
+      expect(await db.store.inbox.get(item!.id)).toEqual(item);
     });
 
     it('claims one item per thread, oldest first, and the next only after completion', async () => {
@@ -47,48 +40,48 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
       await add('b2', B);
       await add('a3', A);
 
-      const first = await store.inboxQueue.claim(100, 60_000, 10);
+      const first = await db.store.inboxQueue.claim(100, 60_000, 10);
       expect(ids(first)).toEqual(['a1', 'b1']);
       expect(first.every((i) => i.status === 'processing')).toBe(true);
       // Both threads hold a live claim: nothing else comes out.
-      expect(await store.inboxQueue.claim(101, 60_000, 10)).toEqual([]);
+      expect(await db.store.inboxQueue.claim(101, 60_000, 10)).toEqual([]);
 
-      await store.inbox.complete(first[0]!.id, 102);
-      expect(ids(await store.inboxQueue.claim(103, 60_000, 10))).toEqual(['a2']);
-      await store.inbox.fail(first[1]!.id, 'gave up', 104);
-      expect(ids(await store.inboxQueue.claim(105, 60_000, 10))).toEqual(['b2']);
-      expect(await store.inboxQueue.depth()).toBe(3); // a2, b2 processing; a3 pending
-      expect((await store.inbox.get(first[1]!.id))?.lastError).toBe('gave up');
+      await db.store.inbox.complete(first[0]!.id, 102);
+      expect(ids(await db.store.inboxQueue.claim(103, 60_000, 10))).toEqual(['a2']);
+      await db.store.inbox.fail(first[1]!.id, 'gave up', 104);
+      expect(ids(await db.store.inboxQueue.claim(105, 60_000, 10))).toEqual(['b2']);
+      expect(await db.store.inboxQueue.depth()).toBe(3); // a2, b2 processing; a3 pending
+      expect((await db.store.inbox.get(first[1]!.id))?.lastError).toBe('gave up');
     });
 
     it('respects the limit, oldest heads first', async () => {
       await add('b1', B);
       await add('a1', A);
-      expect(ids(await store.inboxQueue.claim(1, 1000, 1))).toEqual(['b1']);
-      expect(ids(await store.inboxQueue.claim(1, 1000, 1))).toEqual(['a1']);
-      expect(await store.inboxQueue.claim(1, 1000, 0)).toEqual([]);
+      expect(ids(await db.store.inboxQueue.claim(1, 1000, 1))).toEqual(['b1']);
+      expect(ids(await db.store.inboxQueue.claim(1, 1000, 1))).toEqual(['a1']);
+      expect(await db.store.inboxQueue.claim(1, 1000, 0)).toEqual([]);
     });
 
     it('takes expired leases first, then the oldest due, and stops at the limit', async () => {
       const C = 'slack:T1:C2:3.3';
       await add('a1', A, 0);
       await add('b1', B, 0);
-      const [a1, b1] = await store.inboxQueue.claim(0, 100, 10);
-      await store.inbox.retryLater(b1!.id, 400, 'service unavailable');
+      const [a1, b1] = await db.store.inboxQueue.claim(0, 100, 10);
+      await db.store.inbox.retryLater(b1!.id, 400, 'service unavailable');
       await add('c1', C, 300);
       // At 500: a1's lease ran out (first), c1 was due at 300, b1's retry at 400.
-      expect(ids(await store.inboxQueue.claim(500, 60_000, 1))).toEqual(['a1']);
-      expect(ids(await store.inboxQueue.claim(500, 60_000, 1))).toEqual(['c1']);
-      expect(ids(await store.inboxQueue.claim(500, 60_000, 5))).toEqual(['b1']);
+      expect(ids(await db.store.inboxQueue.claim(500, 60_000, 1))).toEqual(['a1']);
+      expect(ids(await db.store.inboxQueue.claim(500, 60_000, 1))).toEqual(['c1']);
+      expect(ids(await db.store.inboxQueue.claim(500, 60_000, 5))).toEqual(['b1']);
       expect(a1?.deliveryId).toBe('a1');
     });
 
     it('claims from a backlog of thousands a few at a time, in order', async () => {
       const values = Array.from({ length: 3_000 }, (_, i) => i);
       for (const i of values) await add(`d${i}`, `slack:T1:C9:${i}.0`, i);
-      expect(ids(await store.inboxQueue.claim(10_000, 60_000, 3))).toEqual(['d0', 'd1', 'd2']);
-      expect(ids(await store.inboxQueue.claim(10_000, 60_000, 2))).toEqual(['d3', 'd4']);
-      expect(await store.inboxQueue.depth()).toBe(3_000);
+      expect(ids(await db.store.inboxQueue.claim(10_000, 60_000, 3))).toEqual(['d0', 'd1', 'd2']);
+      expect(ids(await db.store.inboxQueue.claim(10_000, 60_000, 2))).toEqual(['d3', 'd4']);
+      expect(await db.store.inboxQueue.depth()).toBe(3_000);
     });
 
     it('prunes finished items last touched before the cutoff, a batch at a time', async () => {
@@ -101,35 +94,35 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
       ] as const) {
         await add(id, `slack:T1:C1:${id}.1`, t);
       }
-      const claimed = await store.inboxQueue.claim(100, 60_000, 10);
+      const claimed = await db.store.inboxQueue.claim(100, 60_000, 10);
       const byId = new Map(claimed.map((i) => [i.deliveryId, i.id]));
-      await store.inbox.complete(byId.get('a1')!, 200);
-      await store.inbox.fail(byId.get('b1')!, 'gave up', 210);
-      await store.inbox.complete(byId.get('c1')!, 900); // finished after the cutoff
-      await store.inbox.retryLater(byId.get('d1')!, 250, 'later'); // pending again
+      await db.store.inbox.complete(byId.get('a1')!, 200);
+      await db.store.inbox.fail(byId.get('b1')!, 'gave up', 210);
+      await db.store.inbox.complete(byId.get('c1')!, 900); // finished after the cutoff
+      await db.store.inbox.retryLater(byId.get('d1')!, 250, 'later'); // pending again
       // e1 stays claimed (processing)
-      expect(await store.pruneFinished!(500, 1)).toMatchObject({ inbox: 1 });
-      expect(await store.pruneFinished!(500, 10)).toMatchObject({ inbox: 1 });
-      expect(await store.pruneFinished!(500, 10)).toMatchObject({ inbox: 0 });
-      expect(await store.inbox.get(byId.get('a1')!)).toBeUndefined();
-      expect(await store.inbox.get(byId.get('b1')!)).toBeUndefined();
-      expect((await store.inbox.get(byId.get('c1')!))?.status).toBe('done');
-      expect((await store.inbox.get(byId.get('d1')!))?.status).toBe('pending');
-      expect((await store.inbox.get(byId.get('e1')!))?.status).toBe('processing');
+      expect(await db.store.pruneFinished!(500, 1)).toMatchObject({ inbox: 1 });
+      expect(await db.store.pruneFinished!(500, 10)).toMatchObject({ inbox: 1 });
+      expect(await db.store.pruneFinished!(500, 10)).toMatchObject({ inbox: 0 });
+      expect(await db.store.inbox.get(byId.get('a1')!)).toBeUndefined();
+      expect(await db.store.inbox.get(byId.get('b1')!)).toBeUndefined();
+      expect((await db.store.inbox.get(byId.get('c1')!))?.status).toBe('done');
+      expect((await db.store.inbox.get(byId.get('d1')!))?.status).toBe('pending');
+      expect((await db.store.inbox.get(byId.get('e1')!))?.status).toBe('processing');
       // A pruned delivery id is forgotten: the same delivery would be taken again.
-      expect(await store.inbox.add(sampleTrigger({ deliveryId: 'a1', threadKey: A }), 1_000)).toBe(
-        true,
-      );
+      expect(
+        await db.store.inbox.add(sampleTrigger({ deliveryId: 'a1', threadKey: A }), 1_000),
+      ).toBe(true);
     });
 
     it("hands a crashed worker's item back when its lease runs out", async () => {
       await add('a1', A);
       await add('a2', A);
-      const [claimed] = await store.inboxQueue.claim(1_000, 5_000, 10);
+      const [claimed] = await db.store.inboxQueue.claim(1_000, 5_000, 10);
       expect(claimed?.deliveryId).toBe('a1');
       // The worker "crashes": no complete. Before the lease ends the thread stays blocked.
-      expect(await store.inboxQueue.claim(5_999, 5_000, 10)).toEqual([]);
-      const again = await store.inboxQueue.claim(6_000, 5_000, 10);
+      expect(await db.store.inboxQueue.claim(5_999, 5_000, 10)).toEqual([]);
+      const again = await db.store.inboxQueue.claim(6_000, 5_000, 10);
       expect(ids(again)).toEqual(['a1']);
       expect(again[0]?.id).toBe(claimed?.id);
       expect(again[0]?.attempts).toBe(0);
@@ -137,22 +130,22 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
 
     it('a renewed claim stays taken past its first lease; a finished one is not renewed', async () => {
       await add('a1', A);
-      const [claimed] = await store.inboxQueue.claim(1_000, 5_000, 10);
-      expect(await store.inboxQueue.renew(claimed!.id, 12_000, 4_000)).toBe(true);
+      const [claimed] = await db.store.inboxQueue.claim(1_000, 5_000, 10);
+      expect(await db.store.inboxQueue.renew(claimed!.id, 12_000, 4_000)).toBe(true);
       // Past the first lease (6,000) the item is still in hand.
-      expect(await store.inboxQueue.claim(8_000, 5_000, 10)).toEqual([]);
+      expect(await db.store.inboxQueue.claim(8_000, 5_000, 10)).toEqual([]);
       // A holder that stopped renewing has crashed: the item comes back after the renewed lease.
-      expect(ids(await store.inboxQueue.claim(12_000, 5_000, 10))).toEqual(['a1']);
-      await store.inbox.complete(claimed!.id, 13_000);
-      expect(await store.inboxQueue.renew(claimed!.id, 30_000, 14_000)).toBe(false);
-      expect((await store.inbox.get(claimed!.id))?.status).toBe('done');
+      expect(ids(await db.store.inboxQueue.claim(12_000, 5_000, 10))).toEqual(['a1']);
+      await db.store.inbox.complete(claimed!.id, 13_000);
+      expect(await db.store.inboxQueue.renew(claimed!.id, 30_000, 14_000)).toBe(false);
+      expect((await db.store.inbox.get(claimed!.id))?.status).toBe('done');
     });
 
     it('survives a restart mid-claim: the lease is stored, not held in memory', async () => {
       await add('a1', A);
-      await store.inboxQueue.claim(1_000, 5_000, 10);
-      await store.close();
-      const reopened = await temp.open();
+      await db.store.inboxQueue.claim(1_000, 5_000, 10);
+      await db.store.close();
+      const reopened = await db.harness.open();
       expect(await reopened.inboxQueue.claim(2_000, 5_000, 10)).toEqual([]);
       expect(ids(await reopened.inboxQueue.claim(6_000, 5_000, 10))).toEqual(['a1']);
     });
@@ -162,18 +155,18 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
       await add('a2', A);
       await add('b1', B);
       await add('b2', B);
-      const first = await store.inboxQueue.claim(0, 60_000, 10);
+      const first = await db.store.inboxQueue.claim(0, 60_000, 10);
       expect(ids(first)).toEqual(['a1', 'b1']);
       const a1 = first[0]!;
-      await store.inbox.retryLater(a1.id, 5_000, 'service unavailable', true);
-      await store.inbox.complete(first[1]!.id, 10);
+      await db.store.inbox.retryLater(a1.id, 5_000, 'service unavailable', true);
+      await db.store.inbox.complete(first[1]!.id, 10);
 
       // a1 waits for its retry time and keeps a2 behind it; B moves on.
-      const [b2] = await store.inboxQueue.claim(20, 60_000, 10);
+      const [b2] = await db.store.inboxQueue.claim(20, 60_000, 10);
       expect(b2?.deliveryId).toBe('b2');
-      await store.inbox.complete(b2!.id, 30);
-      expect(await store.inboxQueue.claim(4_999, 60_000, 10)).toEqual([]);
-      const retried = await store.inboxQueue.claim(5_000, 60_000, 10);
+      await db.store.inbox.complete(b2!.id, 30);
+      expect(await db.store.inboxQueue.claim(4_999, 60_000, 10)).toEqual([]);
+      const retried = await db.store.inboxQueue.claim(5_000, 60_000, 10);
       expect(ids(retried)).toEqual(['a1']);
       expect(retried[0]).toMatchObject({
         attempts: 1,
@@ -183,8 +176,8 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
       });
 
       // A later retry without the flag keeps the notice state; attempts keep counting.
-      await store.inbox.retryLater(a1.id, 6_000, 'still down');
-      const [third] = await store.inboxQueue.claim(6_000, 60_000, 10);
+      await db.store.inbox.retryLater(a1.id, 6_000, 'still down');
+      const [third] = await db.store.inboxQueue.claim(6_000, 60_000, 10);
       expect(third).toMatchObject({ deliveryId: 'a1', attempts: 2, waitNoticeSent: true });
     });
 
@@ -197,7 +190,7 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
           kind: 'slash_command',
           anchorsNewThread: true,
         });
-        expect(await store.inbox.add(trigger, now)).toBe(true);
+        expect(await db.store.inbox.add(trigger, now)).toBe(true);
       }
       const byDelivery = (items: { deliveryId: string; id: number }[], d: string): number =>
         items.find((i) => i.deliveryId === d)!.id;
@@ -207,11 +200,11 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
         await prompt('p2');
         await prompt('p3');
         await add('a1', A);
-        const claimed = await store.inboxQueue.claim(10, 60_000, 10);
+        const claimed = await db.store.inboxQueue.claim(10, 60_000, 10);
         expect(ids(claimed)).toEqual(['p1', 'p2', 'p3', 'a1']);
         expect(claimed.every((i) => i.threadKey === CHANNEL || i.threadKey === A)).toBe(true);
         expect(claimed[0]?.trigger.threadKey).toBe(CHANNEL);
-        expect(await store.inboxQueue.claim(11, 60_000, 10)).toEqual([]);
+        expect(await db.store.inboxQueue.claim(11, 60_000, 10)).toEqual([]);
       });
 
       it('a channel command waits for every prompt before it; a later prompt does not', async () => {
@@ -220,58 +213,58 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
         await add('status', CHANNEL);
         await prompt('p3');
         // p3 came after the channel command: it waits for it, as the command waits for p1, p2.
-        const first = await store.inboxQueue.claim(10, 60_000, 10);
+        const first = await db.store.inboxQueue.claim(10, 60_000, 10);
         expect(ids(first)).toEqual(['p1', 'p2']);
-        await store.inbox.complete(byDelivery(first, 'p2'), 20);
-        expect(await store.inboxQueue.claim(21, 60_000, 10)).toEqual([]);
-        await store.inbox.complete(byDelivery(first, 'p1'), 30);
-        const second = await store.inboxQueue.claim(31, 60_000, 10);
+        await db.store.inbox.complete(byDelivery(first, 'p2'), 20);
+        expect(await db.store.inboxQueue.claim(21, 60_000, 10)).toEqual([]);
+        await db.store.inbox.complete(byDelivery(first, 'p1'), 30);
+        const second = await db.store.inboxQueue.claim(31, 60_000, 10);
         expect(ids(second)).toEqual(['status']);
         // The command is being handled (a live lease): the prompt after it still waits.
-        expect(await store.inboxQueue.claim(32, 60_000, 10)).toEqual([]);
-        await store.inbox.complete(second[0]!.id, 40);
-        expect(ids(await store.inboxQueue.claim(41, 60_000, 10))).toEqual(['p3']);
+        expect(await db.store.inboxQueue.claim(32, 60_000, 10)).toEqual([]);
+        await db.store.inbox.complete(second[0]!.id, 40);
+        expect(ids(await db.store.inboxQueue.claim(41, 60_000, 10))).toEqual(['p3']);
       });
 
       it('prompts after a channel command wait for it, then go together', async () => {
         await add('config', CHANNEL);
         await prompt('p1');
         await prompt('p2');
-        const [config] = await store.inboxQueue.claim(10, 60_000, 10);
+        const [config] = await db.store.inboxQueue.claim(10, 60_000, 10);
         expect(config?.deliveryId).toBe('config');
-        expect(await store.inboxQueue.claim(11, 60_000, 10)).toEqual([]);
-        await store.inbox.retryLater(config!.id, 500, 'store busy');
+        expect(await db.store.inboxQueue.claim(11, 60_000, 10)).toEqual([]);
+        await db.store.inbox.retryLater(config!.id, 500, 'store busy');
         // Waiting for its retry, the command still holds the prompts behind it.
-        expect(await store.inboxQueue.claim(100, 60_000, 10)).toEqual([]);
-        const [again] = await store.inboxQueue.claim(500, 60_000, 10);
+        expect(await db.store.inboxQueue.claim(100, 60_000, 10)).toEqual([]);
+        const [again] = await db.store.inboxQueue.claim(500, 60_000, 10);
         expect(again?.deliveryId).toBe('config');
-        await store.inbox.fail(again!.id, 'gave up', 510);
-        expect(ids(await store.inboxQueue.claim(520, 60_000, 10))).toEqual(['p1', 'p2']);
+        await db.store.inbox.fail(again!.id, 'gave up', 510);
+        expect(ids(await db.store.inboxQueue.claim(520, 60_000, 10))).toEqual(['p1', 'p2']);
       });
 
       it('a prompt waiting for a retry or a lost lease holds back channel commands only', async () => {
         await prompt('p1', 0);
         await add('list', CHANNEL, 1);
         await prompt('p2', 2);
-        const first = await store.inboxQueue.claim(10, 1_000, 10);
+        const first = await db.store.inboxQueue.claim(10, 1_000, 10);
         expect(ids(first)).toEqual(['p1']); // p2 came after `list`, which waits for p1
-        await store.inbox.retryLater(first[0]!.id, 5_000, 'service unavailable');
-        expect(await store.inboxQueue.claim(100, 1_000, 10)).toEqual([]);
+        await db.store.inbox.retryLater(first[0]!.id, 5_000, 'service unavailable');
+        expect(await db.store.inboxQueue.claim(100, 1_000, 10)).toEqual([]);
         await prompt('p3', 200);
         // p3 is behind `list` as well: the channel's order holds until p1 is handled.
-        expect(await store.inboxQueue.claim(300, 1_000, 10)).toEqual([]);
-        const [p1] = await store.inboxQueue.claim(5_000, 1_000, 10);
+        expect(await db.store.inboxQueue.claim(300, 1_000, 10)).toEqual([]);
+        const [p1] = await db.store.inboxQueue.claim(5_000, 1_000, 10);
         expect(p1?.deliveryId).toBe('p1');
         // The worker holding p1 crashes: until the lease runs out, `list` waits; after, p1
         // comes back first.
-        expect(await store.inboxQueue.claim(5_999, 1_000, 10)).toEqual([]);
-        const back = await store.inboxQueue.claim(6_000, 1_000, 10);
+        expect(await db.store.inboxQueue.claim(5_999, 1_000, 10)).toEqual([]);
+        const back = await db.store.inboxQueue.claim(6_000, 1_000, 10);
         expect(ids(back)).toEqual(['p1']);
-        await store.inbox.complete(back[0]!.id, 6_100);
-        const list = await store.inboxQueue.claim(6_200, 1_000, 10);
+        await db.store.inbox.complete(back[0]!.id, 6_100);
+        const list = await db.store.inboxQueue.claim(6_200, 1_000, 10);
         expect(ids(list)).toEqual(['list']);
-        await store.inbox.complete(list[0]!.id, 6_300);
-        expect(ids(await store.inboxQueue.claim(6_400, 1_000, 10))).toEqual(['p2', 'p3']);
+        await db.store.inbox.complete(list[0]!.id, 6_300);
+        expect(ids(await db.store.inboxQueue.claim(6_400, 1_000, 10))).toEqual(['p2', 'p3']);
       });
 
       it('other threads keep one item at a time, even beside prompts of their channel', async () => {
@@ -280,21 +273,21 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
         await add('t1', T);
         await add('t2', T);
         await prompt('p2');
-        const claimed = await store.inboxQueue.claim(10, 60_000, 10);
+        const claimed = await db.store.inboxQueue.claim(10, 60_000, 10);
         expect(ids(claimed)).toEqual(['p1', 't1', 'p2']);
-        await store.inbox.complete(byDelivery(claimed, 't1'), 20);
-        expect(ids(await store.inboxQueue.claim(21, 60_000, 10))).toEqual(['t2']);
+        await db.store.inbox.complete(byDelivery(claimed, 't1'), 20);
+        expect(ids(await db.store.inboxQueue.claim(21, 60_000, 10))).toEqual(['t2']);
       });
     });
 
     it('skips a corrupt row, marks it failed, and lets its thread continue', async () => {
       await add('a1', A);
       await add('a2', A);
-      await temp.exec("update inbox set trigger = '{not json' where delivery_id = 'a1'");
+      await db.harness.exec("update inbox set trigger = '{not json' where delivery_id = 'a1'");
 
-      expect(await store.inboxQueue.claim(10, 1000, 10)).toEqual([]);
-      expect(ids(await store.inboxQueue.claim(11, 1000, 10))).toEqual(['a2']);
-      await expect(store.inbox.get(1)).rejects.toMatchObject({
+      expect(await db.store.inboxQueue.claim(10, 1000, 10)).toEqual([]);
+      expect(ids(await db.store.inboxQueue.claim(11, 1000, 10))).toEqual(['a2']);
+      await expect(db.store.inbox.get(1)).rejects.toMatchObject({
         name: 'StoreError',
         code: 'corrupt',
       });
@@ -302,9 +295,9 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
 
     it('rejects a row whose JSON has the wrong shape', async () => {
       await add('a1', A);
-      await temp.exec(`update inbox set trigger = '{"platform":"irc"}'`);
-      expect(await store.inboxQueue.claim(10, 1000, 10)).toEqual([]);
-      expect(await store.inboxQueue.depth()).toBe(0);
+      await db.harness.exec(`update inbox set trigger = '{"platform":"irc"}'`);
+      expect(await db.store.inboxQueue.claim(10, 1000, 10)).toEqual([]);
+      expect(await db.store.inboxQueue.depth()).toBe(0);
     });
   });
 }

@@ -2,26 +2,21 @@
  * The operator console's queries on both databases: filtered listings, state history,
  * queue health, Retry/Discard guarded by the given-up status, and the change stamp.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { OperatorQueries } from '../../src/core/ports/index.js';
-import type { OpenedStore } from '../../src/store/index.js';
-import { samplePayload, sampleRun, sampleTrigger } from './harness.js';
-import type { HarnessFactory, StoreHarness } from './harness.js';
+import { freshStoreEachTest, samplePayload, sampleRun, sampleTrigger } from './harness.js';
+import type { HarnessFactory } from './harness.js';
 
 export function describeOperatorContract(createHarness: HarnessFactory): void {
   describe('operator queries', () => {
-    let temp: StoreHarness;
-    let store: OpenedStore;
+    const db = freshStoreEachTest(createHarness);
     let op: OperatorQueries;
-    beforeEach(async () => {
-      temp = await createHarness();
-      store = await temp.open();
-      op = store.operator!;
+    beforeEach(() => {
+      op = db.store.operator!;
     });
-    afterEach(() => temp.cleanup());
 
     it('lists runs newest first, filtered by state, platform, place and person', async () => {
-      await store.runs.insert(
+      await db.store.runs.insert(
         sampleRun({
           runId: 'r1',
           requestId: 'q1',
@@ -31,7 +26,7 @@ export function describeOperatorContract(createHarness: HarnessFactory): void {
           requester: { id: 'U1', name: 'Ann 100%' },
         }),
       );
-      await store.runs.insert(
+      await db.store.runs.insert(
         sampleRun({
           runId: 'r2',
           requestId: 'q2',
@@ -42,7 +37,7 @@ export function describeOperatorContract(createHarness: HarnessFactory): void {
           requester: { id: 'bob' },
         }),
       );
-      await store.runs.insert(
+      await db.store.runs.insert(
         sampleRun({
           runId: 'r3',
           requestId: 'q3',
@@ -73,16 +68,16 @@ export function describeOperatorContract(createHarness: HarnessFactory): void {
     });
 
     it('records each different state once, inside the same transaction as the run', async () => {
-      await store.runs.insert(
+      await db.store.runs.insert(
         sampleRun({ runId: 'h1', requestId: 'qh', state: 'QUEUED', createdAt: 5 }),
       );
-      await store.runs.update('h1', { state: 'QUEUED', updatedAt: 6 });
-      await store.runs.update('h1', { title: 'renamed' });
-      await store.runs.update('h1', { state: 'INPROGRESS', updatedAt: 7 });
-      await store.transaction(async (tx) =>
+      await db.store.runs.update('h1', { state: 'QUEUED', updatedAt: 6 });
+      await db.store.runs.update('h1', { title: 'renamed' });
+      await db.store.runs.update('h1', { state: 'INPROGRESS', updatedAt: 7 });
+      await db.store.transaction(async (tx) =>
         tx.runs.update('h1', { state: 'SUCCEEDED', updatedAt: 9 }),
       );
-      await store
+      await db.store
         .transaction(async (tx) => {
           await tx.runs.update('h1', { state: 'FAILED', updatedAt: 10 });
           throw new Error('rolled back');
@@ -97,18 +92,18 @@ export function describeOperatorContract(createHarness: HarnessFactory): void {
     });
 
     it("records the tracker's compare-and-set state changes too, only when they are written", async () => {
-      await store.runs.insert(
+      await db.store.runs.insert(
         sampleRun({ runId: 'h2', requestId: 'qh2', state: 'QUEUED', createdAt: 5 }),
       );
-      const seen = await store.runs.get('h2');
+      const seen = await db.store.runs.get('h2');
       if (!seen) throw new Error('run h2 missing');
       expect(
-        await store.runs.compareAndUpdate('h2', seen, { state: 'INPROGRESS', updatedAt: 8 }),
+        await db.store.runs.compareAndUpdate('h2', seen, { state: 'INPROGRESS', updatedAt: 8 }),
       ).toBe(true);
       // A second writer that read the same row loses and leaves no history behind.
-      expect(await store.runs.compareAndUpdate('h2', seen, { state: 'FAILED', updatedAt: 9 })).toBe(
-        false,
-      );
+      expect(
+        await db.store.runs.compareAndUpdate('h2', seen, { state: 'FAILED', updatedAt: 9 }),
+      ).toBe(false);
       expect(await op.stateHistory('h2')).toEqual([
         { state: 'QUEUED', at: 5 },
         { state: 'INPROGRESS', at: 8 },
@@ -117,13 +112,13 @@ export function describeOperatorContract(createHarness: HarnessFactory): void {
 
     it('tells the queues apart and retries or discards only given-up items', async () => {
       const T = 'slack:T1:C1:2.2';
-      const parked = await store.outbox.enqueue(samplePayload(T, 'p'), 100);
-      await store.outboxQueue.park(parked, 'channel_not_found', 110);
-      const waiting = await store.outbox.enqueue(samplePayload(T, 'w'), 120);
-      await store.inbox.add(sampleTrigger({ deliveryId: 'd1', threadKey: T }), 90);
-      await store.inbox.add(sampleTrigger({ deliveryId: 'd2', threadKey: T }), 95);
-      const [claimed] = await store.inboxQueue.claim(130, 60_000, 1);
-      await store.inbox.fail(claimed!.id, 'service_down', 140);
+      const parked = await db.store.outbox.enqueue(samplePayload(T, 'p'), 100);
+      await db.store.outboxQueue.park(parked, 'channel_not_found', 110);
+      const waiting = await db.store.outbox.enqueue(samplePayload(T, 'w'), 120);
+      await db.store.inbox.add(sampleTrigger({ deliveryId: 'd1', threadKey: T }), 90);
+      await db.store.inbox.add(sampleTrigger({ deliveryId: 'd2', threadKey: T }), 95);
+      const [claimed] = await db.store.inboxQueue.claim(130, 60_000, 1);
+      await db.store.inbox.fail(claimed!.id, 'service_down', 140);
 
       expect(await op.queueHealth()).toEqual({
         inbox: { waiting: 1, processing: 0, failed: 1, oldestWaitingAt: 95 },
@@ -141,16 +136,16 @@ export function describeOperatorContract(createHarness: HarnessFactory): void {
       expect(await op.retry('notification', parked, 200)).toBe(true);
       expect(await op.retry('notification', parked, 200)).toBe(false);
       expect(await op.changeStamp()).not.toBe(before);
-      const [again] = await store.outboxQueue
+      const [again] = await db.store.outboxQueue
         .list({ status: 'pending' })
         .then((l) => l.filter((n) => n.id === parked));
       expect(again).toMatchObject({ attempts: 0, nextAttemptAt: 200 });
 
       expect(await op.retry('trigger', claimed!.id, 210)).toBe(true);
-      expect((await store.inbox.get(claimed!.id))?.status).toBe('pending');
-      await store.inbox.fail(claimed!.id, 'again', 220);
+      expect((await db.store.inbox.get(claimed!.id))?.status).toBe('pending');
+      await db.store.inbox.fail(claimed!.id, 'again', 220);
       expect(await op.discard('trigger', claimed!.id)).toBe(true);
-      expect(await store.inbox.get(claimed!.id)).toBeUndefined();
+      expect(await db.store.inbox.get(claimed!.id)).toBeUndefined();
       expect(await op.queueHealth()).toMatchObject({ inbox: { failed: 0 }, outbox: { parked: 0 } });
     });
   });

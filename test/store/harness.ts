@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, beforeEach } from 'vitest';
 import type { OutboxPayload, RunRecord } from '../../src/core/ports/index.js';
 import type { Trigger } from '../../src/core/trigger.js';
 import { openStore } from '../../src/store/index.js';
@@ -22,6 +23,40 @@ export interface StoreHarness {
 }
 
 export type HarnessFactory = () => Promise<StoreHarness>;
+
+/** A fresh database for each test of a contract suite, and a store opened on it. */
+export interface EachTestStore {
+  readonly harness: StoreHarness;
+  readonly store: OpenedStore;
+}
+
+/**
+ * Inside a `describe`: before each test a new database from `createHarness` and a store opened
+ * on it; after it, both closed and the database deleted.
+ */
+export function freshStoreEachTest(createHarness: HarnessFactory): EachTestStore {
+  let current: { harness: StoreHarness; store: OpenedStore } | undefined;
+  beforeEach(async () => {
+    const harness = await createHarness();
+    current = { harness, store: await harness.open() };
+  });
+  afterEach(async () => {
+    await current?.harness.cleanup();
+    current = undefined;
+  });
+  const now = () => {
+    if (current === undefined) throw new Error('the store is only open inside a test');
+    return current;
+  };
+  return {
+    get harness() {
+      return now().harness;
+    },
+    get store() {
+      return now().store;
+    },
+  };
+}
 
 export interface SqliteHarness extends StoreHarness {
   dir: string;

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyOptions } from '../../helpers/property.js';
 import { OPTION_KEYS } from '../../../src/core/command/help-text.js';
 import { parseCommand } from '../../../src/core/command/parse-command.js';
 
@@ -78,7 +79,7 @@ describe('parseCommand properties', () => {
           if (c.runId !== undefined) expect(c.runId).toMatch(/^\S+$/);
         }
       }),
-      { numRuns: 2000 },
+      propertyOptions(2000),
     );
   });
 
@@ -99,6 +100,7 @@ describe('parseCommand properties', () => {
           command: { type: 'run', prompt: p.trim(), options: {}, fresh: false },
         });
       }),
+      propertyOptions(),
     );
   });
 
@@ -116,6 +118,7 @@ describe('parseCommand properties', () => {
         });
         expect(result).toEqual({ kind: 'ignore', reason: 'not_addressed' });
       }),
+      propertyOptions(),
     );
   });
 });

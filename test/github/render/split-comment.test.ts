@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyOptions } from '../../helpers/property.js';
 import { splitComment } from '../../../src/github/render/split-comment.js';
 
 /** The fence left open at the end of `text` (CommonMark rules, simplified), if any. */
@@ -90,7 +91,7 @@ describe('splitComment', () => {
           expect(words(parts.join(''))).toBe(words(body));
         },
       ),
-      { numRuns: 300 },
+      propertyOptions(300),
     );
   });
 });

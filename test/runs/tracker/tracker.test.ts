@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/core/ports/index.js';
 import {
   createTracker,
@@ -12,18 +12,15 @@ import {
   handle,
   slackMention,
   slackReply,
-  startTestEnv,
-  type TestEnv,
+  testEnvPerTest,
 } from '../fixtures.js';
 
-let env: TestEnv;
 let t: number;
 const clock = { now: () => t };
+const env = testEnvPerTest();
 beforeEach(async () => {
-  env = await startTestEnv();
   t = Date.now();
 });
-afterEach(() => env.close());
 
 function tracker(mode: TrackerMode, extra: { clock?: { now(): number } } = {}): Tracker {
   return createTracker({

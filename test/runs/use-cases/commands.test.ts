@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
 import {
   flushOutbox,
@@ -6,24 +6,19 @@ import {
   handle,
   slackMention,
   slackReply,
-  startTestEnv,
-  type TestEnv,
+  testEnvPerTest,
 } from '../fixtures.js';
 
-let env: TestEnv;
-beforeEach(async () => {
-  env = await startTestEnv({
-    emulator: {
-      factories: [
-        { uid: 'f-docs', name: 'Docs Factory', alias: 'docs' },
-        { uid: 'f-docs2', name: 'Docs Two', alias: 'docs-two' },
-        { uid: 'f-a', name: 'Twin A', alias: 'twin' },
-        { uid: 'f-b', name: 'Twin B', alias: 'TWIN' },
-      ],
-    },
-  });
+const env = testEnvPerTest({
+  emulator: {
+    factories: [
+      { uid: 'f-docs', name: 'Docs Factory', alias: 'docs' },
+      { uid: 'f-docs2', name: 'Docs Two', alias: 'docs-two' },
+      { uid: 'f-a', name: 'Twin A', alias: 'twin' },
+      { uid: 'f-b', name: 'Twin B', alias: 'TWIN' },
+    ],
+  },
 });
-afterEach(() => env.close());
 
 function as<T extends MessageModel['type']>(
   m: MessageModel | undefined,

@@ -1,20 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RUN_MODES } from '../../../src/core/command/run-modes.js';
 import { parseIsoDuration } from '../../../src/core/message/duration.js';
-import {
-  flushOutbox,
-  handle,
-  slackMention,
-  slackReply,
-  startTestEnv,
-  type TestEnv,
-} from '../fixtures.js';
+import { flushOutbox, handle, slackMention, slackReply, testEnvPerTest } from '../fixtures.js';
 
-let env: TestEnv;
-beforeEach(async () => {
-  env = await startTestEnv();
-});
-afterEach(() => env.close());
+const env = testEnvPerTest();
 
 async function startIn(
   threadKey?: string,

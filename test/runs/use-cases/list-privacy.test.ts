@@ -2,21 +2,13 @@
  * `list` shows only what the place may see: Slack and GitHub runs side by side, plus runs the
  * relay did not start. A public answer never carries another place's runs.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
 import type { RecordedPost } from '../recording-notifier.js';
-import {
-  flushOutbox,
-  githubComment,
-  handle,
-  slackMention,
-  startTestEnv,
-  type TestEnv,
-} from '../fixtures.js';
+import { flushOutbox, githubComment, handle, slackMention, testEnvPerTest } from '../fixtures.js';
 
-let env: TestEnv;
+const env = testEnvPerTest();
 beforeEach(async () => {
-  env = await startTestEnv();
   // Runs somebody started with the same API key outside the relay.
   env.emulator.seedRuns(3, { manual: true, state: 'SUCCEEDED', prompt: (i) => `outside ${i}` });
   // A private Slack channel, two repositories.
@@ -42,7 +34,6 @@ beforeEach(async () => {
   env.slack.posts.length = 0;
   env.github.posts.length = 0;
 });
-afterEach(() => env.close());
 
 function lists(posts: RecordedPost[]): { post: RecordedPost; titles: string[] }[] {
   return posts

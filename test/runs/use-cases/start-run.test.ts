@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CreateRunRequest } from '../../../src/agent/schemas.js';
 import { RUN_MODES } from '../../../src/core/command/run-modes.js';
 import {
@@ -7,15 +7,10 @@ import {
   handle,
   slackMention,
   slackReply,
-  startTestEnv,
-  type TestEnv,
+  testEnvPerTest,
 } from '../fixtures.js';
 
-let env: TestEnv;
-beforeEach(async () => {
-  env = await startTestEnv();
-});
-afterEach(() => env.close());
+const env = testEnvPerTest();
 
 describe('starting a run', () => {
   it('creates one stamped run, records it, and edits the "Starting…" message queued with 👀', async () => {

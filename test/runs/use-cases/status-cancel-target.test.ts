@@ -3,7 +3,7 @@
  * has no thread), the asker's latest live run in this channel, or a choice when there are
  * several. `status` refreshes the run's one status card instead of posting a second one.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
 import type { Trigger } from '../../../src/core/trigger.js';
 import {
@@ -12,15 +12,10 @@ import {
   nextDeliveryId,
   slackMention,
   slackReply,
-  startTestEnv,
-  type TestEnv,
+  testEnvPerTest,
 } from '../fixtures.js';
 
-let env: TestEnv;
-beforeEach(async () => {
-  env = await startTestEnv();
-});
-afterEach(() => env.close());
+const env = testEnvPerTest();
 
 /** `/agent <text>` in channel C1, as the Slack ingress builds it. */
 function slash(text: string, user = 'U1', channel = 'C1'): Trigger {

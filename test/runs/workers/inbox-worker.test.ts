@@ -1,13 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentService } from '../../../src/core/ports/index.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { slackMention, slackReply, startTestEnv, TEST_OPTIONS, type TestEnv } from '../fixtures.js';
+import { slackMention, slackReply, TEST_OPTIONS, testEnvPerTest } from '../fixtures.js';
 
-let env: TestEnv;
-beforeEach(async () => {
-  env = await startTestEnv();
-});
-afterEach(() => env.close());
+const env = testEnvPerTest();
 
 describe('inbox worker', () => {
   it('two quick messages in one thread: one run and a follow-up, never two runs', async () => {

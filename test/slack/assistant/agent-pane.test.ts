@@ -5,8 +5,7 @@
  * the pane's "is starting your run…" status, and asking about "this channel" sends that
  * channel's latest messages along; a later message is a follow-up of the same run.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
+import { describe, expect, it } from 'vitest';
 import { eventCallback, messageEvent } from '../../helpers/slack.js';
 import {
   assistantContextChangedEvent,
@@ -14,25 +13,15 @@ import {
 } from '../../helpers/slack-surfaces.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import type { Workspaces } from '../install/workspace-harness.js';
-import { startWorkspaces } from '../install/workspace-harness.js';
+import { WORKSPACE_ONE, workspacesPerTest } from '../install/workspace-harness.js';
 
-const ONE: FakeWorkspace = {
-  team_id: 'TONE00001',
-  team: 'One',
-  code: 'code-one',
-  token: 'xoxb-one-dummy',
-  bot_user_id: 'UBOTONE01',
-  bot_id: 'BBOTONE01',
-};
+const ONE = WORKSPACE_ONE;
 const ALICE = 'UALICE01';
 const PANE = 'DPANE0001';
 const THREAD = '1700002000.000100';
 
+const startWorkspaces = workspacesPerTest();
 let w: Workspaces | undefined;
-afterEach(async () => {
-  await w?.close();
-  w = undefined;
-});
 
 const event = (e: Record<string, unknown>) =>
   eventCallback(e, { teamId: ONE.team_id, botUserId: ONE.bot_user_id });

@@ -5,8 +5,7 @@
  * viewer's own defaults, which the modal edits and which then apply between inline options
  * and channel defaults.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
+import { describe, expect, it } from 'vitest';
 import { appMentionEvent, eventCallback } from '../../helpers/slack.js';
 import {
   appHomeOpenedEvent,
@@ -15,24 +14,14 @@ import {
 } from '../../helpers/slack-surfaces.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import type { Workspaces } from '../install/workspace-harness.js';
-import { startWorkspaces } from '../install/workspace-harness.js';
+import { WORKSPACE_ONE, workspacesPerTest } from '../install/workspace-harness.js';
 
-const ONE: FakeWorkspace = {
-  team_id: 'TONE00001',
-  team: 'One',
-  code: 'code-one',
-  token: 'xoxb-one-dummy',
-  bot_user_id: 'UBOTONE01',
-  bot_id: 'BBOTONE01',
-};
+const ONE = WORKSPACE_ONE;
 const ALICE = 'UALICE01';
 const BOB = 'UBOB00001';
 
+const startWorkspaces = workspacesPerTest();
 let w: Workspaces | undefined;
-afterEach(async () => {
-  await w?.close();
-  w = undefined;
-});
 
 let ts = 0;
 function mention(user: string, channel: string, text: string) {

@@ -1,16 +1,13 @@
 /**
  * The relay as an operator runs it with OAuth install on (any number of workspaces): the
- * whole service (`startService`) on loopback with its embedded emulator, a SQLite file, and
+ * whole service (`startRelayService`) on loopback with its embedded emulator, a SQLite file, and
  * the fake Slack Web API that knows several workspaces, each with its own code and token.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../../../src/config/load.js';
+import { afterEach } from 'vitest';
 import type { FakeSlackApi, FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
 import { startFakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import type { RunningService } from '../../../src/main.js';
-import { startService } from '../../../src/main.js';
+import { startRelayService } from '../../helpers/relay.js';
 import { TEST_SIGNING_SECRET, postSlack } from '../../helpers/slack.js';
 
 export const CLIENT = { id: '1111111111.2222222222', secret: 'client-secret-0123456789abcdef' };
@@ -30,6 +27,33 @@ export interface Workspaces {
   close(): Promise<void>;
 }
 
+/** The workspace most tests install: team One, its bot and its token (dummy values). */
+export const WORKSPACE_ONE: FakeWorkspace = {
+  team_id: 'TONE00001',
+  team: 'One',
+  code: 'code-one',
+  token: 'xoxb-one-dummy',
+  bot_user_id: 'UBOTONE01',
+  bot_id: 'BBOTONE01',
+};
+
+/**
+ * Call at a test file's top level: returns `startWorkspaces`, and what it started in a test
+ * is closed after that test.
+ */
+export function workspacesPerTest(): typeof startWorkspaces {
+  const started: Workspaces[] = [];
+  afterEach(async () => {
+    const all = started.splice(0);
+    await Promise.all(all.map((w) => w.close()));
+  });
+  return async (...args) => {
+    const w = await startWorkspaces(...args);
+    started.push(w);
+    return w;
+  };
+}
+
 export async function startWorkspaces(
   workspaces: FakeWorkspace[],
   env: Record<string, string> = {},
@@ -40,39 +64,39 @@ export async function startWorkspaces(
     botToken?: string;
   } = {},
 ): Promise<Workspaces> {
-  const dir = mkdtempSync(join(tmpdir(), 'relay-workspaces-'));
-  const dbPath = join(dir, 'relay.db');
   const api = await startFakeSlackApi({
     workspaces,
     client: CLIENT,
     ...(options.botToken === undefined ? {} : { token: options.botToken }),
   });
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: dbPath,
-    EMULATOR_FAST: '1',
-    POLL_INTERVAL_MS: '50',
-    SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
-    SLACK_CLIENT_ID: CLIENT.id,
-    SLACK_CLIENT_SECRET: CLIENT.secret,
-    SLACK_STATE_SECRET: 'state-secret-0123456789abcdef',
-    SLACK_TOKEN_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-    SLACK_API_URL: api.url,
-    ...(options.botToken === undefined ? {} : { SLACK_BOT_TOKEN: options.botToken }),
-    ...env,
-  });
-  const service = await startService(config, {
-    announce: false,
-    engineOptions: { workerPollMs: 10 },
-    platforms: {
-      slackAuthorizationUrl: 'https://slack.test/oauth/v2/authorize',
-      ...(options.homeRefreshMs === undefined ? {} : { slackHomeRefreshMs: options.homeRefreshMs }),
+  const started = await startRelayService(
+    {
+      EMULATOR_FAST: '1',
+      POLL_INTERVAL_MS: '50',
+      SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
+      SLACK_CLIENT_ID: CLIENT.id,
+      SLACK_CLIENT_SECRET: CLIENT.secret,
+      SLACK_STATE_SECRET: 'state-secret-0123456789abcdef',
+      SLACK_TOKEN_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      SLACK_API_URL: api.url,
+      ...(options.botToken === undefined ? {} : { SLACK_BOT_TOKEN: options.botToken }),
+      ...env,
     },
-    ...(options.slowRunMs === undefined
-      ? {}
-      : { emulatorTimings: { slowRunMs: options.slowRunMs } }),
-  });
+    {
+      announce: false,
+      engineOptions: { workerPollMs: 10 },
+      platforms: {
+        slackAuthorizationUrl: 'https://slack.test/oauth/v2/authorize',
+        ...(options.homeRefreshMs === undefined
+          ? {}
+          : { slackHomeRefreshMs: options.homeRefreshMs }),
+      },
+      ...(options.slowRunMs === undefined
+        ? {}
+        : { emulatorTimings: { slowRunMs: options.slowRunMs } }),
+    },
+  );
+  const { service, databasePath: dbPath } = started;
   const events = `${service.url}/slack/events`;
   return {
     service,
@@ -93,9 +117,8 @@ export async function startWorkspaces(
       );
     },
     async close() {
-      await service.stop();
+      await started.close();
       await api.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -6,21 +6,14 @@
  * serves the organisation's workspaces.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
 import { appMentionEvent, eventCallback } from '../../helpers/slack.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import type { Workspaces } from './workspace-harness.js';
-import { startWorkspaces } from './workspace-harness.js';
+import { WORKSPACE_ONE, workspacesPerTest } from './workspace-harness.js';
 
-const ONE: FakeWorkspace = {
-  team_id: 'TONE00001',
-  team: 'One',
-  code: 'code-one',
-  token: 'xoxb-one-dummy',
-  bot_user_id: 'UBOTONE01',
-  bot_id: 'BBOTONE01',
-};
+const ONE = WORKSPACE_ONE;
 const TWO: FakeWorkspace = {
   team_id: 'TTWO00002',
   team: 'Two',
@@ -40,11 +33,8 @@ const ORG: FakeWorkspace = {
   bot_id: 'BBOTORG01',
 };
 
+const startWorkspaces = workspacesPerTest();
 let w: Workspaces | undefined;
-afterEach(async () => {
-  await w?.close();
-  w = undefined;
-});
 
 function mention(ws: FakeWorkspace, channel: string, text: string, ts: string) {
   const event = {

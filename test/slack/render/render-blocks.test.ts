@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyOptions } from '../../helpers/property.js';
 import type { RunItem } from '../../../src/agent/schemas.js';
 import type { MessageModel, RunView } from '../../../src/core/message/message-model.js';
 import {
@@ -318,7 +319,7 @@ describe('renderSlackMessage: behaviour', () => {
           }
         }
       }),
-      { numRuns: 150 },
+      propertyOptions(150),
     );
   });
 });

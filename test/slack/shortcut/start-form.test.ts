@@ -4,29 +4,18 @@
  * message's thread (the thread before it goes along as context); the slash command alone
  * opens the same form and its run starts a new thread; bad options are shown on their field.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
+import { describe, expect, it } from 'vitest';
 import { slashCommandBody } from '../../helpers/slack.js';
 import { messageActionBody, viewSubmissionBody } from '../../helpers/slack-surfaces.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import type { Workspaces } from '../install/workspace-harness.js';
-import { startWorkspaces } from '../install/workspace-harness.js';
+import { WORKSPACE_ONE, workspacesPerTest } from '../install/workspace-harness.js';
 
-const ONE: FakeWorkspace = {
-  team_id: 'TONE00001',
-  team: 'One',
-  code: 'code-one',
-  token: 'xoxb-one-dummy',
-  bot_user_id: 'UBOTONE01',
-  bot_id: 'BBOTONE01',
-};
+const ONE = WORKSPACE_ONE;
 const ALICE = 'UALICE01';
 
+const startWorkspaces = workspacesPerTest();
 let w: Workspaces | undefined;
-afterEach(async () => {
-  await w?.close();
-  w = undefined;
-});
 
 type OpenedView = {
   callback_id?: string;

@@ -3,8 +3,8 @@
  * that proves none of them reached a log line.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { TEST_GITHUB_SECRET } from '../helpers/github.js';
-import { TEST_SIGNING_SECRET } from '../helpers/slack.js';
+import { TEST_GITHUB_SECRET } from './github.js';
+import { TEST_SIGNING_SECRET } from './slack.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', {
   modulusLength: 2048,

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { CONFIG_VARIABLES } from '../../src/config/variables.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -23,10 +24,16 @@ export interface Child {
   signalGroup(signal: NodeJS.Signals): void;
 }
 
-/** A clean environment: nothing of the parent's Slack/GitHub/agent settings leaks in. */
+/**
+ * A clean environment: nothing of the parent's Slack/GitHub/agent settings leaks in, and nothing
+ * of a developer's `.env` either. The CLI merges `./.env` under the real environment without
+ * overriding a variable that is set, even to the empty string, and an empty value means unset to
+ * the config loader; so every variable agent-relay reads and the test does not give is set empty.
+ */
 export function cleanEnv(extra: Record<string, string>): Record<string, string> {
   const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG'];
   const env: Record<string, string> = {};
+  for (const { name } of CONFIG_VARIABLES) env[name] = '';
   for (const key of keep) if (process.env[key] !== undefined) env[key] = process.env[key];
   return { ...env, LOG_PRETTY: '0', ...extra };
 }

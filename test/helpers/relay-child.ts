@@ -1,10 +1,11 @@
 /**
- * The service as the crash test runs it in a child process: exactly what `agent-relay start`
+ * The relay as tests run it in a child process: exactly what `agent-relay start`
  * does (src/cli.ts: loadConfig(env) -> createLogger -> startService), with two knobs the CLI
  * does not expose yet: a short claim lease (argv[2], ms), so that work a killed process had
  * claimed is taken up again within the test's time bound instead of after the default 120 s,
  * and no spacing between GitHub writes; argv[3] the workers' idle poll (ms, default 25).
- * Run: node --import tsx test/reliability/crash-child.ts 1500 [25]
+ * Started by startRelayProcess (relay-process.ts); run by hand:
+ * node --import tsx test/helpers/relay-child.ts 1500 [25]
  */
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger } from '../../src/service/logger.js';
