@@ -14,6 +14,7 @@ import { createEndpoints, type AgentClientWithResponse } from './endpoints.js';
 import { createHttp, type AgentRequestInfo } from './http.js';
 import { validateClientOptions } from './options.js';
 import { iterateRuns } from './pagination.js';
+import type { OffSpecRunItem } from './run-items.js';
 import type { Factory, ListRunsQuery, RunItem } from './schemas.js';
 import { packageVersion } from './version.js';
 
@@ -38,6 +39,11 @@ export interface AgentClientOptions {
   clock?: Clock;
   /** Called after every HTTP attempt (metrics); `route` is the path template. */
   onRequest?: (info: AgentRequestInfo) => void;
+  /**
+   * Called once per run id for a listed run that is off the published description: kept
+   * without the odd optional fields, or skipped when its id, state or times cannot be read.
+   */
+  onOffSpecRunItem?: (item: OffSpecRunItem) => void;
 }
 
 export interface AgentClient extends AgentService {
@@ -71,7 +77,9 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     now,
     onRequest: options.onRequest,
   });
-  const api = createEndpoints(http, now);
+  const api = createEndpoints(http, now, {
+    ...(options.onOffSpecRunItem ? { onOffSpecRunItem: options.onOffSpecRunItem } : {}),
+  });
   const { listRunPage, ...withResponse } = api;
 
   return {

@@ -115,6 +115,9 @@ export const RunItemSchema = z.looseObject({
   executor: PrincipalSchema.nullish(),
   source: z.string().nullish(),
   started_at: z.string().nullish(),
+  /** When the run last ended (newer services); absent on live runs and older services. */
+  finished_at: z.string().nullish(),
+  /** Cumulative over every execution of the run (an ISO 8601 duration). */
   run_time: z.string().nullish(),
   status_message: StatusMessageSchema.nullish(),
   artifacts: z.array(ArtifactSchema).nullish(),
@@ -122,6 +125,8 @@ export const RunItemSchema = z.looseObject({
   metadata: z.record(z.string(), z.string()).nullish(),
   conversation_id: z.string().nullish(),
   parent_run_id: z.string().nullish(),
+  /** The top of an orchestration tree (newer services); equal to run_id or absent on a root. */
+  root_run_id: z.string().nullish(),
   is_run_type_cancellable: z.boolean().nullish(),
   request_usage: z.unknown().optional(),
   task_id: z.string().nullish(),
@@ -139,6 +144,16 @@ export const ListRunsResponseSchema = z.looseObject({
 });
 export type ListRunsResponse = z.infer<typeof ListRunsResponseSchema>;
 
+/**
+ * A list page as it arrives: the envelope is checked here, each item on its own
+ * (`parseRunItems`), so one item from anywhere in the team that is off the description
+ * cannot reject the runs around it.
+ */
+export const ListRunsEnvelopeSchema = z.looseObject({
+  runs: z.array(z.unknown()),
+  page_info: PageInfoSchema,
+});
+
 export interface ListRunsQuery {
   limit?: number;
   cursor?: string;
@@ -150,16 +165,32 @@ export interface ListRunsQuery {
   created_after?: string;
   created_before?: string;
   updated_after?: string;
-  sort_by?: 'updated_at' | 'created_at' | 'title';
+  executor?: string;
+  environment_id?: string;
+  skill_spec?: string;
+  schedule_id?: string;
+  ancestor_run_id?: string;
+  artifact_type?: string;
+  /** Exact key/value matches, sent as `metadata[key]=value` (AND, at most 5 pairs). */
+  metadata?: Readonly<Record<string, string>>;
+  sort_by?: 'updated_at' | 'created_at' | 'title' | 'agent';
   sort_order?: 'asc' | 'desc';
   q?: string;
 }
+
+/** The published description's limit on metadata pairs in one list filter. */
+export const MAX_METADATA_FILTER_PAIRS = 5;
 
 export interface FollowupRequest {
   message: string;
   mode?: RunMode;
 }
-export const FollowupResponseSchema = z.looseObject({});
+/** `{followup_id, outcome}` from newer services; `{}` from older ones. */
+export const FollowupResponseSchema = z.looseObject({
+  followup_id: z.string().nullish(),
+  outcome: z.string().nullish(),
+});
+export type FollowupResponse = z.infer<typeof FollowupResponseSchema>;
 
 /** Cancel answers a JSON string: the run id. Tolerate an object too. */
 export const CancelResponseSchema = z.union([z.string(), z.looseObject({})]);
@@ -171,8 +202,15 @@ export const FactorySchema = z.looseObject({
 });
 export type Factory = z.infer<typeof FactorySchema>;
 
+/** Cursor-paginated like the run list; `page_info` may be absent on a single page. */
 export const ListFactoriesResponseSchema = z.looseObject({
   factories: z.array(FactorySchema),
+  page_info: z
+    .looseObject({
+      has_next_page: z.boolean().nullish(),
+      next_cursor: z.string().nullish(),
+    })
+    .nullish(),
 });
 
 export interface DispatchRequest {
@@ -185,6 +223,8 @@ export const DispatchResponseSchema = z.looseObject({
   run_id: z.string().min(1),
   state: RunStateSchema,
   run_url: z.string().nullish(),
+  /** The canonical `<source>:<id>` reference the run was stamped with. */
+  ticket_ref: z.string().nullish(),
 });
 export type DispatchResponse = z.infer<typeof DispatchResponseSchema>;
 

@@ -12,7 +12,7 @@ import {
 } from '../../src/agent/index.js';
 import { API_KEY, createHarness, NOW, problem, runItem, type Harness } from './client-fixtures.js';
 
-const CREATE = '/api/v1/agent/run';
+const CREATE = '/api/v1/agent/runs';
 const STAMPED = {
   prompt: 'fix it',
   metadata: { relay_request: 'req-42', relay_platform: 'slack' },
@@ -241,7 +241,7 @@ describe('createRun against a real loopback server that drops the connection', (
     setup();
     let creates = 0;
     const { server, port } = await listen((req, res) => {
-      if (req.method === 'POST' && req.url === '/api/v1/agent/run') {
+      if (req.method === 'POST' && req.url === '/api/v1/agent/runs') {
         creates++;
         req.resume();
         req.on('end', () => req.socket.destroy());

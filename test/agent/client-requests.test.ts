@@ -54,7 +54,7 @@ function answer(
 
 describe('agent client: request shapes', () => {
   it('createRun POSTs the request as JSON with bearer, user-agent and accept headers', async () => {
-    answer('POST', '/api/v1/agent/run', { run_id: 'run-9', state: 'QUEUED', future_field: 1 });
+    answer('POST', '/api/v1/agent/runs', { run_id: 'run-9', state: 'QUEUED', future_field: 1 });
     const request = {
       prompt: 'fix the typo',
       config: {

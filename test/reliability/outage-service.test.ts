@@ -13,7 +13,7 @@ import { validGitHubBody } from './hostile-github.js';
 import { relayPerTest } from './relay-harness.js';
 import type { Relay } from './relay-harness.js';
 
-const CREATE = 'POST /agent/run';
+const CREATE = 'POST /agent/runs';
 const LIST = 'GET /agent/runs';
 const WAIT_NOTICE = /unavailable right now/;
 

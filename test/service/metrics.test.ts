@@ -26,7 +26,7 @@ describe('createMetrics', () => {
     });
     m.agentRequestHook({
       method: 'POST',
-      route: 'POST /agent/run',
+      route: 'POST /agent/runs',
       durationMs: 30,
       error: 'connection',
     });

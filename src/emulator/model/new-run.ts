@@ -1,6 +1,6 @@
 /**
  * Builds the emulator's record of a freshly created run (state QUEUED) from a validated
- * request. Runs are ordinary whether they come from /agent/run, a factory or a seed.
+ * request. Runs are ordinary whether they come from /agent/runs, a factory or a seed.
  */
 import { randomUUID } from 'node:crypto';
 import type { CreateRunRequest } from '../../agent/schemas.js';

@@ -105,7 +105,7 @@ export interface RecordedFollowup {
 
 export interface FailOptions {
   retryAfterSeconds?: number;
-  /** Only requests to this route template (e.g. 'POST /agent/run') consume the fault. */
+  /** Only requests to this route template (e.g. 'POST /agent/runs') consume the fault. */
   route?: string;
 }
 
