@@ -42,10 +42,12 @@ describe('POST /agent/runs', () => {
         extra_field: 7,
       },
       creator: { display_name: 'API key', type: 'service_account' },
-      source: 'API',
+      // A run with a parent is an orchestration child (the published source type).
+      source: 'ORCHESTRATION',
       metadata: { relay_thread: 'slack:T1:C1:1.2', relay_request: 'req-1' },
       conversation_id: 'conv-9',
       parent_run_id: 'parent-1',
+      root_run_id: 'parent-1',
       is_run_type_cancellable: true,
       artifacts: [],
     });

@@ -81,7 +81,13 @@ describe('latency', () => {
     await api('GET', '/agent/runs');
     expect(performance.now() - t).toBeGreaterThanOrEqual(140);
     emu.faults.clear();
-    expect(emu.faults.snapshot()).toEqual({ latencyMs: 0, atCapacityNext: 0, rules: [] });
+    expect(emu.faults.snapshot()).toEqual({
+      latencyMs: 0,
+      atCapacityNext: 0,
+      metadataFilterUnavailable: false,
+      offSpecRuns: [],
+      rules: [],
+    });
     expect((await api('GET', '/agent/runs')).status).toBe(200);
   });
 });
@@ -136,6 +142,8 @@ describe('admin surface', () => {
     expect((await admin('GET', '/faults')).body).toEqual({
       latencyMs: 5,
       atCapacityNext: 0,
+      metadataFilterUnavailable: false,
+      offSpecRuns: [],
       rules: [],
     });
     expect((await admin('DELETE', '/faults')).body.latencyMs).toBe(0);
@@ -175,7 +183,7 @@ describe('admin surface', () => {
     const id = seeded.body.run_ids[0] as string;
     await api('POST', `/agent/runs/${id}/followups`, { message: 'hello' });
     expect((await admin('GET', `/followups?run_id=${id}`)).body.followups).toEqual([
-      { runId: id, message: 'hello', at: expect.any(Number) },
+      { followupId: expect.any(String), runId: id, message: 'hello', at: expect.any(Number) },
     ]);
     expect((await admin('GET', '/followups?run_id=other')).body.followups).toEqual([]);
     expect((await admin('GET', '/stats')).body.runs.by_state).toEqual({ SUCCEEDED: 2, QUEUED: 1 });

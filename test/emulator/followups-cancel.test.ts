@@ -30,9 +30,16 @@ describe('POST /agent/runs/:id/followups', () => {
       mode: 'plan',
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({});
+    // The published answer: the follow-up's id and what became of it (the run is PENDING).
+    expect(res.body).toEqual({ followup_id: expect.any(String), outcome: 'queued' });
     expect(emu.followups).toEqual([
-      { runId: id, message: 'also fix the docs', mode: 'plan', at: clock.now() },
+      {
+        followupId: res.body.followup_id,
+        runId: id,
+        message: 'also fix the docs',
+        mode: 'plan',
+        at: clock.now(),
+      },
     ]);
     expect(emu.history(id).map((h) => h.state)).toEqual(['QUEUED', 'PENDING']);
   });
@@ -42,18 +49,26 @@ describe('POST /agent/runs/:id/followups', () => {
     clock.advance(END);
     expect(await getState(api, id)).toBe('SUCCEEDED');
     const t1 = clock.now();
-    await api('POST', `/agent/runs/${id}/followups`, { message: 'now break it [fail]' });
+    const answer = await api('POST', `/agent/runs/${id}/followups`, {
+      message: 'now break it [fail]',
+    });
+    expect(answer.body.outcome).toBe('new_execution');
     const run = (await api('GET', `/agent/runs/${id}`)).body;
     expect(run).toMatchObject({
       state: 'QUEUED',
       updated_at: new Date(t1).toISOString(),
       started_at: null,
     });
-    expect(run.run_time).toBeUndefined();
+    // run_time is cumulative: the first execution's second stays counted.
+    expect(run.run_time).toBe('PT1S');
+    expect(run.finished_at).toBeUndefined();
     clock.advance(END);
     const after = (await api('GET', `/agent/runs/${id}`)).body;
     expect(after.state).toBe('FAILED');
-    expect(after.status_message.error_code).toBe('task_failed');
+    expect(after.run_time).toBe('PT2S');
+    expect(after.finished_at).toBe(new Date(clock.now()).toISOString());
+    // The agent gave up: no platform error code (the published list has none for it).
+    expect(after.status_message.error_code).toBeUndefined();
     expect(after.artifacts).toHaveLength(1);
   });
 

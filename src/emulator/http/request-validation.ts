@@ -82,8 +82,13 @@ export function validateCreateRequest(body: unknown): CreateRunRequest {
   if (!parsed.success) throw invalid(formatIssues(parsed.error));
   const req = parsed.data;
   const hasPrompt = typeof req.prompt === 'string' && req.prompt.trim() !== '';
-  const hasSkill = typeof req.skill === 'string' && req.skill.trim() !== '';
-  if (!hasPrompt && !hasSkill) throw invalid('prompt is required unless skill is given');
+  // A skill may come as `skill` or as `config.skill_spec` (the published rule).
+  const hasSkill = [req.skill, req.config?.skill_spec].some(
+    (s) => typeof s === 'string' && s.trim() !== '',
+  );
+  if (!hasPrompt && !hasSkill) {
+    throw invalid('prompt is required unless a skill is given (skill or config.skill_spec)');
+  }
   checkConfig(req);
   return req;
 }

@@ -28,6 +28,8 @@ export interface NewRunContext {
   creator?: Principal;
   executor?: Principal;
   triggerUrl?: string;
+  /** The run named by `parent_run_id`, when it exists: its metadata is inherited. */
+  parent?: EmuRun;
 }
 
 export function buildRun(req: CreateRunRequest, ctx: NewRunContext): EmuRun {
@@ -57,12 +59,17 @@ export function buildRun(req: CreateRunRequest, ctx: NewRunContext): EmuRun {
     ...(req.config ? { agentConfig: structuredClone(req.config) } : {}),
     creator: ctx.creator ?? API_KEY_PRINCIPAL,
     ...(executor ? { executor } : {}),
-    source: 'API',
+    source: req.parent_run_id ? 'ORCHESTRATION' : 'API',
     artifacts: [],
     ...(ctx.triggerUrl ? { triggerUrl: ctx.triggerUrl } : {}),
-    metadata: { ...(req.metadata ?? {}) },
+    // Explicit keys override the ones inherited from the parent (the published rule).
+    metadata: { ...(ctx.parent?.metadata ?? {}), ...(req.metadata ?? {}) },
     conversationId: req.conversation_id ?? randomUUID(),
     ...(req.parent_run_id ? { parentRunId: req.parent_run_id } : {}),
+    ...(req.parent_run_id
+      ? { rootRunId: ctx.parent?.rootRunId ?? ctx.parent?.runId ?? req.parent_run_id }
+      : {}),
+    earlierRunTimeMs: 0,
     cancellable: !isMarkedNonCancellable(prompt),
     history: [{ state: 'QUEUED', at: ctx.now }],
     script: parseScript(prompt),
