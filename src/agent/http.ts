@@ -56,11 +56,18 @@ export interface ApiResponse<T> {
   headers: ResponseHeaders;
 }
 
-export type Http = (<T>(endpoint: Endpoint<T>, options?: CallOptions) => Promise<ApiResponse<T>>) & {
+export type Http = (<T>(
+  endpoint: Endpoint<T>,
+  options?: CallOptions,
+) => Promise<ApiResponse<T>>) & {
   /** The retries a call may make after its first attempt. */
   maxRetries(options?: CallOptions): number;
   /** Wait as before retry number `retry` (0-based): the service's Retry-After, else backoff. */
-  waitBeforeRetry(retry: number, retryAfterMs: number | undefined, options?: CallOptions): Promise<void>;
+  waitBeforeRetry(
+    retry: number,
+    retryAfterMs: number | undefined,
+    options?: CallOptions,
+  ): Promise<void>;
 };
 
 export function createHttp(config: HttpConfig): Http {

@@ -59,7 +59,12 @@ export function parseRunItem(raw: unknown): ParsedRunItem {
   if (!second.success) return skip();
   return {
     item: second.data,
-    offSpec: { ...(runId ? { runId } : {}), issues, skipped: false, droppedFields: [...fields] },
+    offSpec: {
+      ...(runId ? { runId } : {}),
+      issues,
+      skipped: false,
+      droppedFields: [...fields].sort(),
+    },
   };
 }
 

@@ -186,7 +186,7 @@ describe('agent client: request shapes', () => {
     const body = {
       prompt: 'triage',
       title: 'Triage',
-      ticket_ref: 'ENG-1',
+      ticket_ref: 'linear:ENG-1',
       ticket_url: 'https://t/ENG-1',
     };
     const res = await h.client.dispatchToFactory('f1', body);

@@ -237,7 +237,7 @@ describe('factories', () => {
 
     const res = await client.dispatchToFactory('factory-docs', {
       prompt: 'Document retries',
-      ticket_ref: 'DOC-1',
+      ticket_ref: 'linear:DOC-1',
     });
     expect(res).toMatchObject({ state: 'QUEUED', run_url: expect.stringContaining('/sessions/') });
     const run = await client.getRun(res.run_id);

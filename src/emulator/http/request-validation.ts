@@ -98,10 +98,16 @@ export const FollowupBodySchema = z.looseObject({
   mode: z.enum(RUN_MODES).optional(),
 });
 
+/** `<source>:<id>`, e.g. `github:owner/repo#12` or `linear:PAY-123` (the published form). */
+export const TICKET_REF_PATTERN = /^[a-z][a-z0-9_-]*:\S+$/;
+
 export const DispatchBodySchema = z.looseObject({
   prompt: z.string().refine((p) => p.trim() !== '', 'must not be empty'),
   title: z.string().optional(),
-  ticket_ref: z.string().optional(),
+  ticket_ref: z
+    .string()
+    .regex(TICKET_REF_PATTERN, 'must be <source>:<id>, e.g. github:owner/repo#12 or linear:PAY-123')
+    .optional(),
   ticket_url: z.string().optional(),
   /** Emulator extra: lets a dispatcher stamp its runs like ordinary ones. */
   metadata: z.record(z.string(), z.string()).optional(),

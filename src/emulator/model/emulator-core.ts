@@ -95,7 +95,13 @@ export function createEmulatorCore(deps: CoreDeps): EmulatorCore {
     followup(run, message, mode) {
       const at = now();
       const followupId = randomUUID();
-      store.followups.push({ followupId, runId: run.runId, message, ...(mode ? { mode } : {}), at });
+      store.followups.push({
+        followupId,
+        runId: run.runId,
+        message,
+        ...(mode ? { mode } : {}),
+        at,
+      });
       if (isEndedState(run.state) || isBlockedState(run.state)) {
         machine.restart(run, parseScript(message), at);
       }

@@ -9,7 +9,13 @@ import type { RunStore } from './run-store.js';
 import type { EmuRun } from './types.js';
 
 const SORT_BY = ['updated_at', 'created_at', 'title', 'agent'] as const;
-const ARTIFACT_TYPES = ['PLAN', 'PULL_REQUEST', 'SCREENSHOT', 'FILE', 'EXTERNAL_REFERENCE'] as const;
+const ARTIFACT_TYPES = [
+  'PLAN',
+  'PULL_REQUEST',
+  'SCREENSHOT',
+  'FILE',
+  'EXTERNAL_REFERENCE',
+] as const;
 /** `environment_id=empty-environment` matches runs with no environment (the published rule). */
 const EMPTY_ENVIRONMENT = 'empty-environment';
 /** Sorts after every skill spec: runs without a skill are grouped last (ascending). */
@@ -145,7 +151,7 @@ function sortValue(run: EmuRun, by: SortBy): SortValue {
 /** Whether `ancestorId` is the run's parent, its parent's parent, and so on. */
 function descendsFrom(store: RunStore, run: EmuRun, ancestorId: string): boolean {
   const seen = new Set<string>();
-  for (let id = run.parentRunId; id !== undefined && !seen.has(id); ) {
+  for (let id = run.parentRunId; id !== undefined && !seen.has(id);) {
     if (id === ancestorId) return true;
     seen.add(id);
     id = store.get(id)?.parentRunId;
@@ -163,7 +169,10 @@ function matches(store: RunStore, run: EmuRun, q: ListQuery): boolean {
   // The emulator has no schedules: a schedule filter matches nothing.
   if (q.scheduleId !== undefined) return false;
   if (q.executor !== undefined && (run.executor ?? run.creator).uid !== q.executor) return false;
-  if (q.artifactType !== undefined && !run.artifacts.some((a) => a.artifact_type === q.artifactType))
+  if (
+    q.artifactType !== undefined &&
+    !run.artifacts.some((a) => a.artifact_type === q.artifactType)
+  )
     return false;
   if (q.ancestorRunId !== undefined && !descendsFrom(store, run, q.ancestorRunId)) return false;
   if (q.name !== undefined && run.agentConfig?.name !== q.name) return false;
