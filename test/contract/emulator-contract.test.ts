@@ -206,7 +206,7 @@ describe('cancel in every state', () => {
     expect((await client.getRun(id)).state).toBe('PENDING');
   });
 
-  it.each(['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED'])(
+  it.each(['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'])(
     'gets BadRequestError for a %s run',
     async (state) => {
       const id = await create('done');

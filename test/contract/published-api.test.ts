@@ -201,3 +201,12 @@ describe('the emulator follows the published description', () => {
     expect(res.data).toEqual({ followup_id: expect.any(String), outcome: 'queued' });
   });
 });
+
+describe('cancel', () => {
+  it('cancels a BLOCKED run (waiting for approval is not terminal)', async () => {
+    const { run_id } = await client.createRun({ prompt: 'needs approval' });
+    emu.setState(run_id, 'BLOCKED');
+    await client.cancelRun(run_id);
+    expect((await client.getRun(run_id)).state).toBe('CANCELLED');
+  });
+});

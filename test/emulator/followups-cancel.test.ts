@@ -130,7 +130,7 @@ describe('POST /agent/runs/:id/cancel', () => {
     expect((await api('POST', `/agent/runs/${id}/cancel`)).status).toBe(200);
   });
 
-  it.each(['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED'])(
+  it.each(['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'])(
     'answers 400 for a %s run',
     async (state) => {
       const id = await runIn(state);

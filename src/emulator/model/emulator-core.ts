@@ -109,7 +109,8 @@ export function createEmulatorCore(deps: CoreDeps): EmulatorCore {
     },
     cancel(run) {
       const at = now();
-      if (isEndedState(run.state) || isBlockedState(run.state)) {
+      // BLOCKED waits for input but is not terminal: it can be cancelled (published rule).
+      if (isEndedState(run.state)) {
         throw new EmulatorProblem(
           400,
           'invalid_request',

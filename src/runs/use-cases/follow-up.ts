@@ -18,8 +18,9 @@ import type { RunsDeps } from '../runs-deps.js';
 import { enqueue, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
 
 /**
- * A follow-up to an ended run starts a new execution, whose run_time starts again: the one
- * that ended is kept (added to the earlier ones) for the run time over all executions.
+ * A follow-up to an ended run starts a new execution. The service's run_time is cumulative
+ * (every execution so far): it is kept as the time before the new execution, for when the
+ * service stops reporting run_time and the view computes the current execution's own.
  */
 async function endedExecutionMs(deps: RunsDeps, run: RunRecord): Promise<number | undefined> {
   // The record may not have seen the end yet: the service says.
@@ -97,7 +98,7 @@ export async function followUp(
       nextCheckAt: now,
       checkIntervalMs: interval,
       notifiedState: NOT_NOTIFIED,
-      ...(ended === undefined ? {} : { earlierRunMs: (run.earlierRunMs ?? 0) + ended }),
+      ...(ended === undefined ? {} : { earlierRunMs: ended }),
       ...(trigger.triggerMessage ? { triggerMessage: trigger.triggerMessage } : {}),
       updatedAt: now,
     });
