@@ -86,9 +86,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     createRun: async (request, o) => (await api.createRun(request, o)).data,
     listRuns: async (query, o) => (await api.listRuns(query, o)).data,
     getRun: async (runId, o) => (await api.getRun(runId, o)).data,
-    sendFollowup: async (runId, body, o) => {
-      await api.sendFollowup(runId, body, o);
-    },
+    sendFollowup: async (runId, body, o) => (await api.sendFollowup(runId, body, o)).data,
     cancelRun: async (runId, o) => {
       await api.cancelRun(runId, o);
     },

@@ -147,7 +147,7 @@ describe('agent client: request shapes', () => {
     answer('POST', '/api/v1/agent/runs/run-1/followups', { whatever: true });
     await expect(
       h.client.sendFollowup('run-1', { message: 'also fix docs', mode: 'plan' }),
-    ).resolves.toBeUndefined();
+    ).resolves.toEqual({ whatever: true });
     expect(seen[0]?.body).toEqual({ message: 'also fix docs', mode: 'plan' });
     h.pool.intercept({ method: 'POST', path: '/api/v1/agent/runs/run-1/followups' }).reply(200, '');
     const res = await h.client.withResponse.sendFollowup('run-1', { message: 'again' });

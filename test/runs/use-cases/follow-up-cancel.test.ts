@@ -85,6 +85,28 @@ describe('follow-ups', () => {
     ]);
   });
 
+  it('mode= on a follow-up to a run still working is not silently dropped: the asker is told', async () => {
+    const { threadKey, runId } = await startIn();
+    await handle(env, slackReply(threadKey, { text: 'mode=plan now the tests' }));
+    await flushOutbox(env);
+    expect(env.emulator.followups.map((f) => [f.runId, f.mode])).toEqual([[runId, 'plan']]);
+    const told = env.slack.posts.flatMap((p) =>
+      p.message.type === 'notice' ? [{ to: p.to.privateTo, text: p.message.text }] : [],
+    );
+    expect(told).toEqual([
+      { to: 'U1', text: expect.stringMatching(/still working.*`mode=plan` applies only/) },
+    ]);
+  });
+
+  it('mode= on a follow-up to an ended run starts the new execution in that mode, no note', async () => {
+    const { threadKey, runId } = await startIn();
+    env.emulator.setState(runId, 'SUCCEEDED');
+    await handle(env, slackReply(threadKey, { text: 'mode=plan now the tests' }));
+    await flushOutbox(env);
+    expect(env.emulator.followups.map((f) => [f.runId, f.mode])).toEqual([[runId, 'plan']]);
+    expect(noticeTexts()).toEqual([]);
+  });
+
   it("`new` starts a fresh run that becomes the thread's current run", async () => {
     const { threadKey, runId } = await startIn();
     await handle(env, slackReply(threadKey, { text: 'new start over with a different approach' }));
