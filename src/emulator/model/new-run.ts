@@ -15,6 +15,21 @@ export const API_KEY_PRINCIPAL: Principal = {
 
 const TITLE_MAX = 80;
 
+/** The team the emulator's API key belongs to (one of several: see `scopeOf`). */
+export const EMULATOR_TEAM_UID = 'team-emulator';
+
+/**
+ * The published rule: `team` defaults to true only for a user on a single team. The
+ * emulator's key acts as a user on several teams, so a run is personal unless the create
+ * says `team: true` (a child inherits its parent's ownership).
+ */
+function scopeOf(req: CreateRunRequest, creator: Principal, parent?: EmuRun): EmuRun['scope'] {
+  if (parent) return { ...parent.scope };
+  return req.team === true
+    ? { type: 'Team', uid: EMULATOR_TEAM_UID }
+    : { type: 'User', uid: creator.uid };
+}
+
 export function deriveTitle(prompt: string, skill?: string): string {
   const line = prompt.split('\n').find((l) => l.trim() !== '') ?? '';
   const text = line.replace(/\s+/g, ' ').trim();
@@ -58,6 +73,7 @@ export function buildRun(req: CreateRunRequest, ctx: NewRunContext): EmuRun {
     sessionId: randomUUID(),
     ...(req.config ? { agentConfig: structuredClone(req.config) } : {}),
     creator: ctx.creator ?? API_KEY_PRINCIPAL,
+    scope: scopeOf(req, ctx.creator ?? API_KEY_PRINCIPAL, ctx.parent),
     ...(executor ? { executor } : {}),
     source: req.parent_run_id ? 'ORCHESTRATION' : 'API',
     artifacts: [],

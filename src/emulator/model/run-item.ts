@@ -49,5 +49,6 @@ export function toRunItem(run: EmuRun, url: string): RunItem {
     ...(run.parentRunId ? { parent_run_id: run.parentRunId } : {}),
     ...(run.rootRunId ? { root_run_id: run.rootRunId } : {}),
     is_run_type_cancellable: run.cancellable,
+    scope: { ...run.scope },
   };
 }

@@ -86,6 +86,8 @@ export interface EmuRun {
   conversationId: string;
   parentRunId?: string;
   rootRunId?: string;
+  /** Ownership: `Team` when created with `team: true`, else personal (see new-run.ts). */
+  scope: { type: 'User' | 'Team'; uid: string };
   cancellable: boolean;
   history: StateEntry[];
   script: Script;
