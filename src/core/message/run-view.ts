@@ -37,7 +37,7 @@ function nonEmpty(value: string | null | undefined): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-/** The current execution's run time (ms), from its start to its last change. */
+/** The current execution's run time (ms), from its start to its end (or last change). */
 function computedRunMs(
   run: RunViewSource,
   settled: boolean,
@@ -45,7 +45,8 @@ function computedRunMs(
 ): number | undefined {
   if (!settled || !run.started_at) return undefined;
   const start = Date.parse(run.started_at);
-  const end = run.updated_at ? Date.parse(run.updated_at) : now;
+  const endedAt = run.finished_at ?? run.updated_at;
+  const end = endedAt ? Date.parse(endedAt) : now;
   if (end === undefined || Number.isNaN(start) || Number.isNaN(end) || end < start)
     return undefined;
   return end - start;
