@@ -14,6 +14,7 @@ import { createEndpoints, type AgentClientWithResponse } from './endpoints.js';
 import { createHttp, type AgentRequestInfo } from './http.js';
 import { validateClientOptions } from './options.js';
 import { iterateRuns } from './pagination.js';
+import type { OffSpecRunItem } from './run-items.js';
 import type { Factory, ListRunsQuery, RunItem } from './schemas.js';
 import { packageVersion } from './version.js';
 
@@ -38,6 +39,11 @@ export interface AgentClientOptions {
   clock?: Clock;
   /** Called after every HTTP attempt (metrics); `route` is the path template. */
   onRequest?: (info: AgentRequestInfo) => void;
+  /**
+   * Called once per run id for a listed run that is off the published description: kept
+   * without the odd optional fields, or skipped when its id, state or times cannot be read.
+   */
+  onOffSpecRunItem?: (item: OffSpecRunItem) => void;
 }
 
 export interface AgentClient extends AgentService {
@@ -71,16 +77,16 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     now,
     onRequest: options.onRequest,
   });
-  const api = createEndpoints(http, now);
+  const api = createEndpoints(http, now, {
+    ...(options.onOffSpecRunItem ? { onOffSpecRunItem: options.onOffSpecRunItem } : {}),
+  });
   const { listRunPage, ...withResponse } = api;
 
   return {
     createRun: async (request, o) => (await api.createRun(request, o)).data,
     listRuns: async (query, o) => (await api.listRuns(query, o)).data,
     getRun: async (runId, o) => (await api.getRun(runId, o)).data,
-    sendFollowup: async (runId, body, o) => {
-      await api.sendFollowup(runId, body, o);
-    },
+    sendFollowup: async (runId, body, o) => (await api.sendFollowup(runId, body, o)).data,
     cancelRun: async (runId, o) => {
       await api.cancelRun(runId, o);
     },

@@ -6,11 +6,12 @@ import type { CallOptions, RunPage } from '../core/ports/index.js';
 import type { ApiResponse, Endpoint, Http } from './http.js';
 import {
   createWithReconcile,
+  findByStamp,
   RECONCILE_PAGE_LIMIT,
-  scanForRequest,
   type CreateApiResponse,
   type RunPageResponse,
 } from './reconcile.js';
+import { createRunItemParser, type OffSpecRunItem } from './run-items.js';
 import {
   CancelResponseSchema,
   CreateRunResponseSchema,
@@ -18,13 +19,14 @@ import {
   FactorySchema,
   FollowupResponseSchema,
   ListFactoriesResponseSchema,
-  ListRunsResponseSchema,
+  ListRunsEnvelopeSchema,
   RunItemSchema,
   type CreateRunRequest,
   type DispatchRequest,
   type DispatchResponse,
   type Factory,
   type FollowupRequest,
+  type FollowupResponse,
   type ListRunsQuery,
   type RunItem,
 } from './schemas.js';
@@ -39,7 +41,7 @@ export interface AgentClientWithResponse {
     runId: string,
     body: FollowupRequest,
     options?: CallOptions,
-  ): Promise<ApiResponse<Record<string, unknown>>>;
+  ): Promise<ApiResponse<FollowupResponse>>;
   /** `data`: the service's answer, normally the run id as a string (an object is tolerated). */
   cancelRun(
     runId: string,
@@ -77,12 +79,35 @@ function unsafePost<T>(ep: Omit<Endpoint<T>, 'method' | 'policy'>): Endpoint<T> 
   return { ...ep, method: 'POST', policy: 'unsafe' };
 }
 
-export function createEndpoints(http: Http, now: () => number): Endpoints {
+/** Factory pages read for one search (a team has few factories; this only bounds a loop). */
+export const MAX_FACTORY_PAGES = 20;
+
+/** How long the client goes straight to the scan after the service said it cannot filter. */
+export const FILTER_UNAVAILABLE_MS = 10 * 60_000;
+
+export interface EndpointHooks {
+  onOffSpecRunItem?: (item: OffSpecRunItem) => void;
+}
+
+export function createEndpoints(
+  http: Http,
+  now: () => number,
+  hooks: EndpointHooks = {},
+): Endpoints {
+  const parseItems = createRunItemParser(hooks.onOffSpecRunItem);
+  let filterUnavailableUntil = 0;
+
   async function listRunPage(query: ListRunsQuery, o?: CallOptions): Promise<RunPageResponse> {
-    const res = await http(get({ route: '/agent/runs', query, schema: ListRunsResponseSchema }), o);
+    const { metadata, ...rest } = query;
+    const wire: Record<string, unknown> = { ...rest };
+    for (const [key, value] of Object.entries(metadata ?? {})) wire[`metadata[${key}]`] = value;
+    const res = await http(
+      get({ route: '/agent/runs', query: wire, schema: ListRunsEnvelopeSchema }),
+      o,
+    );
     const next = res.data.page_info.next_cursor;
     return {
-      runs: res.data.runs,
+      runs: parseItems(res.data.runs),
       hasNextPage: res.data.page_info.has_next_page,
       ...(next ? { nextCursor: next } : {}),
       status: res.status,
@@ -90,17 +115,32 @@ export function createEndpoints(http: Http, now: () => number): Endpoints {
     };
   }
 
+  const getRun = (runId: string, o?: CallOptions) =>
+    http(get({ route: '/agent/runs/{runId}', params: { runId }, schema: RunItemSchema }), o);
+
   const findRunByRequest = (requestId: string, createdAfter: string, o?: CallOptions) =>
-    scanForRequest((cursor) => {
-      const query: ListRunsQuery = {
-        created_after: createdAfter,
-        sort_by: 'created_at',
-        sort_order: 'desc',
-        limit: RECONCILE_PAGE_LIMIT,
-        cursor,
-      };
-      return listRunPage(query, o);
-    }, requestId);
+    findByStamp(
+      {
+        listPage: (filtered, cursor) =>
+          listRunPage(
+            {
+              created_after: createdAfter,
+              sort_by: 'created_at',
+              sort_order: 'desc',
+              limit: RECONCILE_PAGE_LIMIT,
+              ...(filtered ? { metadata: { relay_request: requestId } } : {}),
+              ...(cursor ? { cursor } : {}),
+            },
+            o,
+          ),
+        getRun: (runId) => getRun(runId, o),
+        filterAvailable: () => now() >= filterUnavailableUntil,
+        onFilterUnavailable: () => {
+          filterUnavailableUntil = now() + FILTER_UNAVAILABLE_MS;
+        },
+      },
+      requestId,
+    );
 
   return {
     listRunPage,
@@ -110,11 +150,20 @@ export function createEndpoints(http: Http, now: () => number): Endpoints {
         {
           create: () =>
             http(
-              unsafePost({ route: '/agent/run', body: request, schema: CreateRunResponseSchema }),
+              {
+                method: 'POST',
+                route: '/agent/runs',
+                body: request,
+                schema: CreateRunResponseSchema,
+                // A stamped create can be looked up, so a 429 is settled by looking first.
+                policy: request.metadata?.relay_request ? 'create' : 'unsafe',
+              },
               o,
             ),
           find: (requestId, createdAfter) => findRunByRequest(requestId, createdAfter, o),
           now,
+          maxRetries: http.maxRetries(o),
+          wait: (retry, retryAfterMs) => http.waitBeforeRetry(retry, retryAfterMs, o),
         },
         request.metadata?.relay_request,
       ),
@@ -122,8 +171,7 @@ export function createEndpoints(http: Http, now: () => number): Endpoints {
       const { status, headers, ...page } = await listRunPage(query, o);
       return { data: page, status, headers };
     },
-    getRun: (runId, o) =>
-      http(get({ route: '/agent/runs/{runId}', params: { runId }, schema: RunItemSchema }), o),
+    getRun,
     sendFollowup: async (runId, body, o) => {
       const route = '/agent/runs/{runId}/followups';
       const schema = FollowupResponseSchema.optional();
@@ -144,11 +192,23 @@ export function createEndpoints(http: Http, now: () => number): Endpoints {
       ),
     listFactories: async (query = {}, o) => {
       const schema = ListFactoriesResponseSchema;
-      const res = await http(
-        get({ route: '/factory', query: { search: query.search }, schema }),
-        o,
-      );
-      return { ...res, data: res.data.factories };
+      const factories: Factory[] = [];
+      const seen = new Set<string>();
+      let cursor: string | undefined;
+      for (let pages = 1; ; pages++) {
+        const res = await http(
+          get({ route: '/factory', query: { search: query.search, cursor }, schema }),
+          o,
+        );
+        factories.push(...res.data.factories);
+        const next = res.data.page_info?.next_cursor;
+        const more = res.data.page_info?.has_next_page !== false && res.data.factories.length > 0;
+        if (!more || !next || seen.has(next) || pages >= MAX_FACTORY_PAGES) {
+          return { ...res, data: factories };
+        }
+        seen.add(next);
+        cursor = next;
+      }
     },
     getFactory: (uid, o) =>
       http(get({ route: '/factory/{uid}', params: { uid }, schema: FactorySchema }), o),

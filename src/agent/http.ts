@@ -56,7 +56,19 @@ export interface ApiResponse<T> {
   headers: ResponseHeaders;
 }
 
-export type Http = <T>(endpoint: Endpoint<T>, options?: CallOptions) => Promise<ApiResponse<T>>;
+export type Http = (<T>(
+  endpoint: Endpoint<T>,
+  options?: CallOptions,
+) => Promise<ApiResponse<T>>) & {
+  /** The retries a call may make after its first attempt. */
+  maxRetries(options?: CallOptions): number;
+  /** Wait as before retry number `retry` (0-based): the service's Retry-After, else backoff. */
+  waitBeforeRetry(
+    retry: number,
+    retryAfterMs: number | undefined,
+    options?: CallOptions,
+  ): Promise<void>;
+};
 
 export function createHttp(config: HttpConfig): Http {
   const base = config.baseUrl.replace(/\/+$/, '');
@@ -149,11 +161,10 @@ export function createHttp(config: HttpConfig): Http {
     signal?.throwIfAborted();
   }
 
-  return async function call<T>(
-    ep: Endpoint<T>,
-    options: CallOptions = {},
-  ): Promise<ApiResponse<T>> {
-    const maxRetries = Math.max(0, options.maxRetries ?? config.maxRetries);
+  const maxRetries = (options: CallOptions = {}): number =>
+    Math.max(0, options.maxRetries ?? config.maxRetries);
+
+  async function call<T>(ep: Endpoint<T>, options: CallOptions = {}): Promise<ApiResponse<T>> {
     const timeoutMs = options.timeoutMs ?? config.timeoutMs;
     const url = base + fillRoute(ep.route, ep.params) + buildQuery(ep.query);
     const body = ep.body === undefined ? undefined : JSON.stringify(ep.body);
@@ -163,12 +174,20 @@ export function createHttp(config: HttpConfig): Http {
         return await attempt(ep, url, body, retry, timeoutMs, options.signal);
       } catch (err) {
         if (!(err instanceof AgentApiError)) throw err;
-        if (retry >= maxRetries || !shouldRetry(err, ep.policy)) {
-          if (ep.policy === 'unsafe' && mayHaveBeenProcessed(err)) err.outcomeUnknown = true;
+        if (retry >= maxRetries(options) || !shouldRetry(err, ep.policy)) {
+          if (ep.policy !== 'idempotent' && mayHaveBeenProcessed(err, ep.policy)) {
+            err.outcomeUnknown = true;
+          }
           throw err;
         }
         await pause(retryDelayMs(retry, err.retryAfterMs, config.random), options.signal);
       }
     }
-  };
+  }
+
+  return Object.assign(call, {
+    maxRetries,
+    waitBeforeRetry: (retry: number, retryAfterMs: number | undefined, options: CallOptions = {}) =>
+      pause(retryDelayMs(retry, retryAfterMs, config.random), options.signal),
+  });
 }

@@ -7,6 +7,7 @@ export {
 } from './client.js';
 export type { ApiResponse, AgentRequestInfo } from './http.js';
 export type { CreateApiResponse } from './reconcile.js';
+export type { OffSpecRunItem } from './run-items.js';
 export {
   AgentApiError,
   codeForStatus,

@@ -11,7 +11,12 @@ export const RETRY_BASE_MS = 500;
 export const RETRY_MAX_BACKOFF_MS = 8_000;
 export const RETRY_AFTER_CAP_MS = 60_000;
 
-export type RetryPolicy = 'idempotent' | 'unsafe';
+/**
+ * `create`: an unsafe call whose run can be found by its stamp afterwards. The service
+ * documents that a create refused for capacity (429) may still queue the run, so for it a 429
+ * is not proof that nothing happened: the caller looks before sending again.
+ */
+export type RetryPolicy = 'idempotent' | 'unsafe' | 'create';
 
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
@@ -54,9 +59,10 @@ export function retryDelayMs(
 }
 
 /** True when the request provably never reached the service (nothing was processed). */
-export function provablyNotProcessed(err: AgentApiError): boolean {
+export function provablyNotProcessed(err: AgentApiError, policy: RetryPolicy = 'unsafe'): boolean {
   if (isConnectionFailure(err)) return err.beforeSend;
-  return err.status === 429 || err.status === 503;
+  if (err.status === 429) return policy !== 'create';
+  return err.status === 503;
 }
 
 /**
@@ -64,15 +70,17 @@ export function provablyNotProcessed(err: AgentApiError): boolean {
  * other than 429, or a refused connection) says no; a timeout after sending, a reset, a
  * 500/502/504 or an unreadable 2xx say maybe.
  */
-export function mayHaveBeenProcessed(err: AgentApiError): boolean {
-  if (provablyNotProcessed(err)) return false;
+export function mayHaveBeenProcessed(err: AgentApiError, policy: RetryPolicy = 'unsafe'): boolean {
+  // A create's 429 is settled by its caller (look by stamp, then send again), not reported.
+  if (policy === 'create' && err.status === 429) return false;
+  if (provablyNotProcessed(err, policy)) return false;
   if (isConnectionFailure(err)) return true;
   if (err.code === 'response_validation') return true;
   return err.status !== undefined && err.status >= 500;
 }
 
 export function shouldRetry(err: AgentApiError, policy: RetryPolicy): boolean {
-  if (policy === 'unsafe') return provablyNotProcessed(err);
+  if (policy !== 'idempotent') return provablyNotProcessed(err, policy);
   if (isConnectionFailure(err)) return true;
   // `retryable` defaults to the status rule; a problem body's `retryable: false` vetoes.
   return err.status !== undefined && isRetryableStatus(err.status) && err.retryable;

@@ -14,6 +14,7 @@ import type {
   CreateRunResponse,
   DispatchResponse,
   Factory,
+  FollowupResponse,
   RunItem,
   RunState,
 } from '../core/run.js';
@@ -27,6 +28,7 @@ export {
   isLiveState,
   KNOWN_STATES,
   LIVE_STATES,
+  MAX_METADATA_FILTER_PAIRS,
 } from '../core/run.js';
 export type {
   AgentConfig,
@@ -37,6 +39,7 @@ export type {
   DispatchResponse,
   Factory,
   FollowupRequest,
+  FollowupResponse,
   KnownRunState,
   ListRunsQuery,
   Metadata,
@@ -127,6 +130,9 @@ export const RunItemSchema = z.looseObject({
   executor: PrincipalSchema.nullish(),
   source: z.string().nullish(),
   started_at: z.string().nullish(),
+  /** When the run last ended (newer services); absent on live runs and older services. */
+  finished_at: z.string().nullish(),
+  /** Cumulative over every execution of the run (an ISO 8601 duration). */
   run_time: z.string().nullish(),
   status_message: StatusMessageSchema.nullish(),
   artifacts: z.array(ArtifactSchema).nullish(),
@@ -134,6 +140,8 @@ export const RunItemSchema = z.looseObject({
   metadata: z.record(z.string(), z.string()).nullish(),
   conversation_id: z.string().nullish(),
   parent_run_id: z.string().nullish(),
+  /** The top of an orchestration tree (newer services); equal to run_id or absent on a root. */
+  root_run_id: z.string().nullish(),
   is_run_type_cancellable: z.boolean().nullish(),
   request_usage: z.unknown().optional(),
   task_id: z.string().nullish(),
@@ -150,7 +158,21 @@ export const ListRunsResponseSchema = z.looseObject({
 });
 export type ListRunsResponse = z.infer<typeof ListRunsResponseSchema>;
 
-export const FollowupResponseSchema = z.looseObject({});
+/**
+ * A list page as it arrives: the envelope is checked here, each item on its own
+ * (`parseRunItems`), so one item from anywhere in the team that is off the description
+ * cannot reject the runs around it.
+ */
+export const ListRunsEnvelopeSchema = z.looseObject({
+  runs: z.array(z.unknown()),
+  page_info: PageInfoSchema,
+});
+
+/** `{followup_id, outcome}` from newer services; `{}` from older ones. */
+export const FollowupResponseSchema = z.looseObject({
+  followup_id: z.string().nullish(),
+  outcome: z.string().nullish(),
+});
 
 /** Cancel answers a JSON string: the run id. Tolerate an object too. */
 export const CancelResponseSchema = z.union([z.string(), z.looseObject({})]);
@@ -161,14 +183,23 @@ export const FactorySchema = z.looseObject({
   alias: z.string().nullish(),
 });
 
+/** Cursor-paginated like the run list; `page_info` may be absent on a single page. */
 export const ListFactoriesResponseSchema = z.looseObject({
   factories: z.array(FactorySchema),
+  page_info: z
+    .looseObject({
+      has_next_page: z.boolean().nullish(),
+      next_cursor: z.string().nullish(),
+    })
+    .nullish(),
 });
 
 export const DispatchResponseSchema = z.looseObject({
   run_id: z.string().min(1),
   state: RunStateSchema,
   run_url: z.string().nullish(),
+  /** The canonical `<source>:<id>` reference the run was stamped with. */
+  ticket_ref: z.string().nullish(),
 });
 
 /** application/problem+json body. Every member optional: we tolerate partial bodies. */
@@ -194,6 +225,7 @@ export type _SchemasFitCore = [
   Fits<z.output<typeof CreateRunResponseSchema>, CreateRunResponse>,
   Fits<z.output<typeof DispatchResponseSchema>, DispatchResponse>,
   Fits<z.output<typeof FactorySchema>, Factory>,
+  Fits<z.output<typeof FollowupResponseSchema>, FollowupResponse>,
   // ...and what the core sends is what the contract (and the emulator) accepts.
   Fits<CreateRunRequest, z.input<typeof CreateRunRequestSchema>>,
   Fits<RunItem, z.input<typeof RunItemSchema>>,

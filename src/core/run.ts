@@ -86,6 +86,9 @@ export interface RunItem {
   executor?: Principal | null;
   source?: string | null;
   started_at?: string | null;
+  /** When the run last ended (newer services); absent on live runs and older services. */
+  finished_at?: string | null;
+  /** Cumulative over every execution of the run (an ISO 8601 duration). */
   run_time?: string | null;
   status_message?: StatusMessage | null;
   artifacts?: Artifact[] | null;
@@ -93,6 +96,8 @@ export interface RunItem {
   metadata?: Record<string, string> | null;
   conversation_id?: string | null;
   parent_run_id?: string | null;
+  /** The top of an orchestration tree (newer services); equal to run_id or absent on a root. */
+  root_run_id?: string | null;
   is_run_type_cancellable?: boolean | null;
   request_usage?: unknown;
   task_id?: string | null;
@@ -136,14 +141,32 @@ export interface ListRunsQuery {
   created_after?: string;
   created_before?: string;
   updated_after?: string;
-  sort_by?: 'updated_at' | 'created_at' | 'title';
+  executor?: string;
+  environment_id?: string;
+  skill_spec?: string;
+  schedule_id?: string;
+  ancestor_run_id?: string;
+  artifact_type?: string;
+  /** Exact key/value matches, sent as `metadata[key]=value` (AND, at most 5 pairs). */
+  metadata?: Readonly<Record<string, string>>;
+  sort_by?: 'updated_at' | 'created_at' | 'title' | 'agent';
   sort_order?: 'asc' | 'desc';
   q?: string;
 }
 
+/** The published description's limit on metadata pairs in one list filter. */
+export const MAX_METADATA_FILTER_PAIRS = 5;
+
 export interface FollowupRequest {
   message: string;
   mode?: RunMode;
+}
+
+/** `{followup_id, outcome}` from newer services; `{}` from older ones. */
+export interface FollowupResponse {
+  followup_id?: string | null;
+  outcome?: string | null;
+  [key: string]: unknown;
 }
 
 /** A factory: a named destination that runs a prompt its own way. */
@@ -165,5 +188,7 @@ export interface DispatchResponse {
   run_id: string;
   state: RunState;
   run_url?: string | null;
+  /** The canonical `<source>:<id>` reference the run was stamped with. */
+  ticket_ref?: string | null;
   [key: string]: unknown;
 }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createAgentClient } from '../agent/index.js';
-import type { AgentRequestInfo } from '../agent/index.js';
+import type { AgentRequestInfo, OffSpecRunItem } from '../agent/index.js';
 import { checkAgentKey, keyRejectedMessage, StartupError } from './agent-key-check.js';
 import type { Config } from '../config/load.js';
 import type { AgentService, Clock, Logger } from '../core/ports/index.js';
@@ -31,6 +31,16 @@ export async function connectAgent(
   },
 ): Promise<ConnectedAgent> {
   const { logger, clock, onRequest } = deps;
+  // Reported once per run id by the client: the run is left out (or kept without the odd
+  // fields) and everything else keeps moving.
+  const onOffSpecRunItem = (item: OffSpecRunItem): void => {
+    logger.warn(
+      { runId: item.runId, issues: item.issues.slice(0, 5), droppedFields: item.droppedFields },
+      item.skipped
+        ? 'a listed run does not match the published description; it is left out'
+        : 'a listed run has optional fields that do not match the published description; they are ignored',
+    );
+  };
   if (config.agent.kind === 'emulator') {
     const emulator = await startEmulator({
       host: '127.0.0.1',
@@ -45,11 +55,12 @@ export async function connectAgent(
       apiKey: emulator.apiKey,
       clock,
       onRequest,
+      onOffSpecRunItem,
     });
     return { agent, agentUrl: emulator.baseUrl, emulator };
   }
   const { url, apiKey } = config.agent;
-  const agent = createAgentClient({ baseUrl: url, apiKey, clock, onRequest });
+  const agent = createAgentClient({ baseUrl: url, apiKey, clock, onRequest, onOffSpecRunItem });
   const check = await checkAgentKey(agent);
   if (check.outcome === 'rejected')
     throw new StartupError('agent_key_rejected', keyRejectedMessage(url, check.status));

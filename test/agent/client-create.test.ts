@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AgentApiError, createAgentClient } from '../../src/agent/index.js';
 import { API_KEY, createHarness, NOW, problem, runItem, type Harness } from './client-fixtures.js';
 
-const CREATE = '/api/v1/agent/run';
+const CREATE = '/api/v1/agent/runs';
 const STAMPED = {
   prompt: 'fix it',
   metadata: { relay_request: 'req-42', relay_platform: 'slack' },
@@ -82,7 +82,8 @@ describe('createRun: never blindly retried', () => {
     expect(q.get('sort_by')).toBe('created_at');
     expect(q.get('sort_order')).toBe('desc');
     expect(q.get('limit')).toBe('100');
-    expect(q.has('metadata')).toBe(false);
+    // The service filters by our stamp (the published `metadata[key]=value` form).
+    expect(q.get('metadata[relay_request]')).toBe('req-42');
   });
 
   it('withResponse.createRun marks a reconciled answer', async () => {
@@ -175,22 +176,44 @@ describe('createRun: never blindly retried', () => {
 });
 
 describe('createRun: retried only when provably not processed', () => {
-  it('retries 503 and 429 (with Retry-After), then succeeds', async () => {
+  it('retries a 503; after a 429 (with Retry-After) it looks by stamp before sending again', async () => {
     const { client, sleeps } = setup();
     createAnswers(503, problem(503, 'internal_error'));
     createAnswers(429, problem(429, 'resource_unavailable'), { 'retry-after': '2' });
+    listAnswers([theirs]);
     createAnswers(200, { run_id: 'run-1', state: 'QUEUED' });
     expect(await client.createRun(STAMPED)).toEqual({ run_id: 'run-1', state: 'QUEUED' });
     expect(posts).toBe(3);
     expect(sleeps).toEqual([500, 2000]);
+    expect(listQueries).toHaveLength(1);
+  });
+
+  it('a 429 whose run the service queued anyway is found, not sent again', async () => {
+    const { client, sleeps } = setup();
+    createAnswers(429, problem(429, 'resource_unavailable'), { 'retry-after': '1' });
+    listAnswers([ours]);
+    expect(await client.createRun(STAMPED)).toEqual({ run_id: 'run-ours', state: 'QUEUED' });
+    expect(posts).toBe(1);
+    expect(sleeps).toEqual([1000]);
   });
 
   it('a 429 after all retries is a rate_limit error whose outcome is known', async () => {
     const { client } = setup({ maxRetries: 1 });
     createAnswers(429, problem(429, 'resource_unavailable')).times(2);
+    listAnswers([theirs]);
     const err = await failure(client.createRun(STAMPED));
     expect(err).toMatchObject({ code: 'rate_limit' });
     expect(err.outcomeUnknown).toBeUndefined();
+    expect(posts).toBe(2);
+    expect(listQueries).toHaveLength(1);
+  });
+
+  it('an unstamped create has nothing to look up: its 429 is retried as before', async () => {
+    const { client, sleeps } = setup();
+    createAnswers(429, problem(429, 'resource_unavailable'), { 'retry-after': '1' });
+    createAnswers(200, { run_id: 'run-2', state: 'QUEUED' });
+    expect((await client.createRun({ prompt: 'no stamp' })).run_id).toBe('run-2');
+    expect(sleeps).toEqual([1000]);
     expect(listQueries).toHaveLength(0);
   });
 
@@ -233,7 +256,7 @@ describe('createRun against a real loopback server that drops the connection', (
     setup();
     let creates = 0;
     const { server, port } = await listen((req, res) => {
-      if (req.method === 'POST' && req.url === '/api/v1/agent/run') {
+      if (req.method === 'POST' && req.url === '/api/v1/agent/runs') {
         creates++;
         req.resume();
         req.on('end', () => req.socket.destroy());

@@ -200,7 +200,7 @@ describe('agent client: response validation', () => {
     ]);
   });
 
-  it('names nested paths in a list', async () => {
+  it('a list item that does not parse is left out; the rest of the page is kept', async () => {
     const body = {
       runs: [runItem(), runItem({ run_id: '' })],
       page_info: { has_next_page: false },
@@ -208,9 +208,18 @@ describe('agent client: response validation', () => {
     h.pool
       .intercept({ method: 'GET', path: '/api/v1/agent/runs' })
       .reply(200, JSON.stringify(body));
+    const page = await h.client.listRuns();
+    expect(page.runs.map((r) => r.run_id)).toEqual([runItem().run_id]);
+  });
+
+  it('a list whose envelope does not parse is still a validation error naming the path', async () => {
+    const body = { runs: [runItem()], page_info: { has_next_page: 'no' } };
+    h.pool
+      .intercept({ method: 'GET', path: '/api/v1/agent/runs' })
+      .reply(200, JSON.stringify(body));
     const err = await h.client.listRuns().catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'response_validation' });
-    expect((err as Error).message).toContain('runs.1.run_id');
+    expect((err as Error).message).toContain('page_info.has_next_page');
   });
 
   it('a 2xx body that is not JSON is a validation error', async () => {

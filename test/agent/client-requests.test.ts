@@ -54,7 +54,7 @@ function answer(
 
 describe('agent client: request shapes', () => {
   it('createRun POSTs the request as JSON with bearer, user-agent and accept headers', async () => {
-    answer('POST', '/api/v1/agent/run', { run_id: 'run-9', state: 'QUEUED', future_field: 1 });
+    answer('POST', '/api/v1/agent/runs', { run_id: 'run-9', state: 'QUEUED', future_field: 1 });
     const request = {
       prompt: 'fix the typo',
       config: {
@@ -147,7 +147,7 @@ describe('agent client: request shapes', () => {
     answer('POST', '/api/v1/agent/runs/run-1/followups', { whatever: true });
     await expect(
       h.client.sendFollowup('run-1', { message: 'also fix docs', mode: 'plan' }),
-    ).resolves.toBeUndefined();
+    ).resolves.toEqual({ whatever: true });
     expect(seen[0]?.body).toEqual({ message: 'also fix docs', mode: 'plan' });
     h.pool.intercept({ method: 'POST', path: '/api/v1/agent/runs/run-1/followups' }).reply(200, '');
     const res = await h.client.withResponse.sendFollowup('run-1', { message: 'again' });
@@ -186,7 +186,7 @@ describe('agent client: request shapes', () => {
     const body = {
       prompt: 'triage',
       title: 'Triage',
-      ticket_ref: 'ENG-1',
+      ticket_ref: 'linear:ENG-1',
       ticket_url: 'https://t/ENG-1',
     };
     const res = await h.client.dispatchToFactory('f1', body);

@@ -195,7 +195,7 @@ describe('cancel in every state', () => {
     expect((await client.getRun(id)).state).toBe('PENDING');
   });
 
-  it.each(['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED'])(
+  it.each(['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'])(
     'gets a bad_request error for a %s run',
     async (state) => {
       const id = await create('done');
@@ -226,7 +226,7 @@ describe('factories', () => {
 
     const res = await client.dispatchToFactory('factory-docs', {
       prompt: 'Document retries',
-      ticket_ref: 'DOC-1',
+      ticket_ref: 'linear:DOC-1',
     });
     expect(res).toMatchObject({ state: 'QUEUED', run_url: expect.stringContaining('/sessions/') });
     const run = await client.getRun(res.run_id);
@@ -260,8 +260,8 @@ describe('auth and faults', () => {
   });
 
   it('a create answered 503/429 (not processed) is retried and makes exactly one run', async () => {
-    emu.faults.failNext(1, 503, { route: 'POST /agent/run' });
-    emu.faults.failNext(1, 429, { route: 'POST /agent/run', retryAfterSeconds: 1 });
+    emu.faults.failNext(1, 503, { route: 'POST /agent/runs' });
+    emu.faults.failNext(1, 429, { route: 'POST /agent/runs', retryAfterSeconds: 1 });
     const res = await client.createRun({ prompt: 'p', metadata: { relay_request: 'req-r' } });
     expect(emu.runs.all().map((r) => r.run_id)).toEqual([res.run_id]);
     expect(sleeps).toEqual([1000, 1000]);
@@ -289,7 +289,7 @@ describe('auth and faults', () => {
 describe('create reconciliation', () => {
   it('a create whose answer is lost is found by metadata.relay_request: one run, no retry', async () => {
     emu.seedRuns(30, { state: 'SUCCEEDED', metadata: (i) => ({ relay_request: `other-${i}` }) });
-    emu.faults.dropNext(1, { route: 'POST /agent/run', afterProcessing: true });
+    emu.faults.dropNext(1, { route: 'POST /agent/runs', afterProcessing: true });
     const res = await client.withResponse.createRun({
       prompt: 'exactly once',
       metadata: { relay_request: 'req-lost' },
@@ -297,25 +297,25 @@ describe('create reconciliation', () => {
     expect(res.reconciled).toBe(true);
     const ours = emu.runs.all().filter((r) => r.metadata?.relay_request === 'req-lost');
     expect(ours.map((r) => r.run_id)).toEqual([res.data.run_id]);
-    expect(emu.requests.get('POST /agent/run')).toBe(1);
+    expect(emu.requests.get('POST /agent/runs')).toBe(1);
     expect(
       await client.findRunByRequest('req-lost', new Date(now - 60_000).toISOString()),
     ).toMatchObject({ run_id: res.data.run_id });
   });
 
   it('a create dropped before processing and a 500 are not repeated: outcome unknown, no run', async () => {
-    emu.faults.dropNext(1, { route: 'POST /agent/run' });
+    emu.faults.dropNext(1, { route: 'POST /agent/runs' });
     const dropped = await failure(
       client.createRun({ prompt: 'p', metadata: { relay_request: 'req-drop' } }),
     );
     expect(dropped).toMatchObject({ code: 'connection', outcomeUnknown: true });
 
-    emu.faults.failNext(1, 500, { route: 'POST /agent/run' });
+    emu.faults.failNext(1, 500, { route: 'POST /agent/runs' });
     const broken = await failure(
       client.createRun({ prompt: 'p', metadata: { relay_request: 'req-500' } }),
     );
     expect(broken).toMatchObject({ code: 'internal_server', outcomeUnknown: true });
-    expect(emu.requests.get('POST /agent/run')).toBe(2);
+    expect(emu.requests.get('POST /agent/runs')).toBe(2);
     expect(emu.runs.count()).toBe(0);
   });
 });

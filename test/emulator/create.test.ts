@@ -5,9 +5,9 @@ import { emulatorPerTest } from './helpers.js';
 
 const ctx = emulatorPerTest();
 
-describe('POST /agent/run', () => {
+describe('POST /agent/runs', () => {
   it('creates a QUEUED run with the full RunItem shape', async () => {
-    const res = await ctx.api('POST', '/agent/run', {
+    const res = await ctx.api('POST', '/agent/runs', {
       prompt: 'Fix the flaky login test\nIt fails on CI about once a day.',
       config: { name: 'nightly', model_id: 'claude-4', environment_id: 'env-1', extra_field: 7 },
       metadata: { relay_thread: 'slack:T1:C1:1.2', relay_request: 'req-1' },
@@ -36,10 +36,12 @@ describe('POST /agent/run', () => {
         extra_field: 7,
       },
       creator: { display_name: 'API key', type: 'service_account' },
-      source: 'API',
+      // A run with a parent is an orchestration child (the published source type).
+      source: 'ORCHESTRATION',
       metadata: { relay_thread: 'slack:T1:C1:1.2', relay_request: 'req-1' },
       conversation_id: 'conv-9',
       parent_run_id: 'parent-1',
+      root_run_id: 'parent-1',
       is_run_type_cancellable: true,
       artifacts: [],
     });
@@ -54,9 +56,9 @@ describe('POST /agent/run', () => {
   });
 
   it('derives a bounded title from a long prompt and accepts a skill without a prompt', async () => {
-    const long = await ctx.api('POST', '/agent/run', { prompt: `  ${'word '.repeat(40)}` });
+    const long = await ctx.api('POST', '/agent/runs', { prompt: `  ${'word '.repeat(40)}` });
     expect(ctx.emu.runs.get(long.body.run_id)?.title.length).toBeLessThanOrEqual(80);
-    const skill = await ctx.api('POST', '/agent/run', { skill: 'acme/tools:release' });
+    const skill = await ctx.api('POST', '/agent/runs', { skill: 'acme/tools:release' });
     expect(skill.status).toBe(200);
     expect(ctx.emu.runs.get(skill.body.run_id)).toMatchObject({
       prompt: '',
@@ -98,7 +100,7 @@ describe('POST /agent/run', () => {
   it.each(invalid)(
     'rejects %s with 400 invalid_request naming the problem',
     async (_name, body, detail) => {
-      const res = await ctx.api('POST', '/agent/run', body);
+      const res = await ctx.api('POST', '/agent/runs', body);
       expect(res.status).toBe(400);
       expect(res.body.type).toMatch(/\/invalid_request$/);
       expect(res.body.detail).toMatch(detail);
@@ -108,11 +110,13 @@ describe('POST /agent/run', () => {
 
   it('accepts exactly 20 keys, 64-character keys and 256-byte values', async () => {
     const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k.${i}_-`, 'v']));
-    expect((await ctx.api('POST', '/agent/run', { prompt: 'p', metadata: twenty })).status).toBe(
+    expect((await ctx.api('POST', '/agent/runs', { prompt: 'p', metadata: twenty })).status).toBe(
       200,
     );
     const edge = { ['k'.repeat(64)]: 'é'.repeat(128) };
-    expect((await ctx.api('POST', '/agent/run', { prompt: 'p', metadata: edge })).status).toBe(200);
+    expect((await ctx.api('POST', '/agent/runs', { prompt: 'p', metadata: edge })).status).toBe(
+      200,
+    );
   });
 });
 

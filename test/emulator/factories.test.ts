@@ -45,7 +45,7 @@ describe('factories', () => {
     const api = await start();
     const res = await api('POST', '/factory/factory-docs/runs', {
       prompt: 'Document the retry policy',
-      ticket_ref: 'DOC-12',
+      ticket_ref: 'linear:DOC-12',
       ticket_url: 'https://tracker.example/DOC-12',
       metadata: { relay_request: 'req-f' },
     });

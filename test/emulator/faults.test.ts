@@ -15,14 +15,14 @@ describe('failNext', () => {
   it('answers the next n contract requests with 503 + Retry-After, processing nothing', async () => {
     emu.faults.failNext(2, 503);
     for (let i = 0; i < 2; i++) {
-      const res = await api('POST', '/agent/run', { prompt: 'p' });
+      const res = await api('POST', '/agent/runs', { prompt: 'p' });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('1');
       expect(res.body).toMatchObject({ status: 503, retryable: true });
       expect(res.body.type).toMatch(/\/resource_unavailable$/);
     }
     expect(emu.runs.count()).toBe(0);
-    expect((await api('POST', '/agent/run', { prompt: 'p' })).status).toBe(200);
+    expect((await api('POST', '/agent/runs', { prompt: 'p' })).status).toBe(200);
     expect(emu.runs.count()).toBe(1);
   });
 
@@ -41,11 +41,11 @@ describe('failNext', () => {
   });
 
   it('applies before auth, and only to requests of the given route', async () => {
-    emu.faults.failNext(1, 503, { route: 'POST /agent/run' });
+    emu.faults.failNext(1, 503, { route: 'POST /agent/runs' });
     expect((await createApi(emu.baseUrl, 'wrong')('GET', '/agent/runs')).status).toBe(401);
     expect((await api('GET', '/agent/runs')).status).toBe(200);
     expect(
-      (await createApi(emu.baseUrl, 'wrong')('POST', '/agent/run', { prompt: 'p' })).status,
+      (await createApi(emu.baseUrl, 'wrong')('POST', '/agent/runs', { prompt: 'p' })).status,
     ).toBe(503);
     expect(emu.faults.snapshot().rules).toEqual([]);
   });
@@ -60,7 +60,7 @@ describe('failNext', () => {
 describe('dropNext', () => {
   it('destroys the socket before processing by default', async () => {
     emu.faults.dropNext(1);
-    await expect(api('POST', '/agent/run', { prompt: 'p' })).rejects.toThrow();
+    await expect(api('POST', '/agent/runs', { prompt: 'p' })).rejects.toThrow();
     expect(emu.runs.count()).toBe(0);
     expect((await api('GET', '/agent/runs')).status).toBe(200);
   });
@@ -68,7 +68,7 @@ describe('dropNext', () => {
   it('can process the request first (a create whose answer is lost)', async () => {
     emu.faults.dropNext(1, { afterProcessing: true });
     await expect(
-      api('POST', '/agent/run', { prompt: 'p', metadata: { relay_request: 'r1' } }),
+      api('POST', '/agent/runs', { prompt: 'p', metadata: { relay_request: 'r1' } }),
     ).rejects.toThrow();
     expect(emu.runs.all().map((r) => r.metadata)).toEqual([{ relay_request: 'r1' }]);
   });
@@ -81,7 +81,13 @@ describe('latency', () => {
     await api('GET', '/agent/runs');
     expect(performance.now() - t).toBeGreaterThanOrEqual(140);
     emu.faults.clear();
-    expect(emu.faults.snapshot()).toEqual({ latencyMs: 0, atCapacityNext: 0, rules: [] });
+    expect(emu.faults.snapshot()).toEqual({
+      latencyMs: 0,
+      atCapacityNext: 0,
+      metadataFilterUnavailable: false,
+      offSpecRuns: [],
+      rules: [],
+    });
     expect((await api('GET', '/agent/runs')).status).toBe(200);
   });
 });
@@ -91,10 +97,10 @@ describe('atCapacityNext', () => {
     emu.faults.atCapacityNext(2);
     // Other requests and refused creates do not use it up.
     expect((await api('GET', '/agent/runs')).status).toBe(200);
-    expect((await api('POST', '/agent/run', {})).status).toBe(400);
+    expect((await api('POST', '/agent/runs', {})).status).toBe(400);
     const answers = [];
     for (let i = 0; i < 3; i++) {
-      const res = await api('POST', '/agent/run', { prompt: `p${i}` });
+      const res = await api('POST', '/agent/runs', { prompt: `p${i}` });
       expect(res.status).toBe(200);
       answers.push(res.body);
     }
@@ -107,13 +113,13 @@ describe('atCapacityNext', () => {
   });
 
   it('a failed create leaves the count for the next one; clear resets it', async () => {
-    emu.faults.failNext(1, 503, { route: 'POST /agent/run' });
+    emu.faults.failNext(1, 503, { route: 'POST /agent/runs' });
     emu.faults.atCapacityNext(1);
-    expect((await api('POST', '/agent/run', { prompt: 'p' })).status).toBe(503);
+    expect((await api('POST', '/agent/runs', { prompt: 'p' })).status).toBe(503);
     expect((await api('POST', '/agent/runs', { prompt: 'p' })).body.at_capacity).toBe(true);
     emu.faults.atCapacityNext(3);
     emu.faults.clear();
-    expect((await api('POST', '/agent/run', { prompt: 'p' })).body.at_capacity).toBe(false);
+    expect((await api('POST', '/agent/runs', { prompt: 'p' })).body.at_capacity).toBe(false);
     expect(() => emu.faults.atCapacityNext(-1)).toThrow(RangeError);
     expect(() => emu.faults.atCapacityNext(1.5)).toThrow(RangeError);
   });
@@ -136,6 +142,8 @@ describe('admin surface', () => {
     expect((await admin('GET', '/faults')).body).toEqual({
       latencyMs: 5,
       atCapacityNext: 0,
+      metadataFilterUnavailable: false,
+      offSpecRuns: [],
       rules: [],
     });
     expect((await admin('DELETE', '/faults')).body.latencyMs).toBe(0);
@@ -146,7 +154,7 @@ describe('admin surface', () => {
   it('sets atCapacityNext over HTTP', async () => {
     const set = await admin('POST', '/faults', { atCapacityNext: 1 });
     expect(set.body).toMatchObject({ atCapacityNext: 1 });
-    expect((await api('POST', '/agent/run', { prompt: 'p' })).body.at_capacity).toBe(true);
+    expect((await api('POST', '/agent/runs', { prompt: 'p' })).body.at_capacity).toBe(true);
     expect((await admin('GET', '/faults')).body.atCapacityNext).toBe(0);
     expect((await admin('POST', '/faults', { atCapacityNext: -1 })).status).toBe(400);
     expect((await admin('POST', '/faults', { atCapacityNext: 'two' })).status).toBe(400);
@@ -175,7 +183,7 @@ describe('admin surface', () => {
     const id = seeded.body.run_ids[0] as string;
     await api('POST', `/agent/runs/${id}/followups`, { message: 'hello' });
     expect((await admin('GET', `/followups?run_id=${id}`)).body.followups).toEqual([
-      { runId: id, message: 'hello', at: expect.any(Number) },
+      { followupId: expect.any(String), runId: id, message: 'hello', at: expect.any(Number) },
     ]);
     expect((await admin('GET', '/followups?run_id=other')).body.followups).toEqual([]);
     expect((await admin('GET', '/stats')).body.runs.by_state).toEqual({ SUCCEEDED: 2, QUEUED: 1 });

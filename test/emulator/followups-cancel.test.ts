@@ -15,9 +15,16 @@ describe('POST /agent/runs/:id/followups', () => {
       mode: 'plan',
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({});
+    // The published answer: the follow-up's id and what became of it (the run is PENDING).
+    expect(res.body).toEqual({ followup_id: expect.any(String), outcome: 'queued' });
     expect(ctx.emu.followups).toEqual([
-      { runId: id, message: 'also fix the docs', mode: 'plan', at: ctx.clock.now() },
+      {
+        followupId: res.body.followup_id,
+        runId: id,
+        message: 'also fix the docs',
+        mode: 'plan',
+        at: ctx.clock.now(),
+      },
     ]);
     expect(ctx.emu.history(id).map((h) => h.state)).toEqual(['QUEUED', 'PENDING']);
   });
@@ -27,18 +34,26 @@ describe('POST /agent/runs/:id/followups', () => {
     ctx.clock.advance(END);
     expect(await getState(ctx.api, id)).toBe('SUCCEEDED');
     const t1 = ctx.clock.now();
-    await ctx.api('POST', `/agent/runs/${id}/followups`, { message: 'now break it [fail]' });
+    const answer = await ctx.api('POST', `/agent/runs/${id}/followups`, {
+      message: 'now break it [fail]',
+    });
+    expect(answer.body.outcome).toBe('new_execution');
     const run = (await ctx.api('GET', `/agent/runs/${id}`)).body;
     expect(run).toMatchObject({
       state: 'QUEUED',
       updated_at: new Date(t1).toISOString(),
       started_at: null,
     });
-    expect(run.run_time).toBeUndefined();
+    // run_time is cumulative: the first execution's second stays counted.
+    expect(run.run_time).toBe('PT1S');
+    expect(run.finished_at).toBeUndefined();
     ctx.clock.advance(END);
     const after = (await ctx.api('GET', `/agent/runs/${id}`)).body;
     expect(after.state).toBe('FAILED');
-    expect(after.status_message.error_code).toBe('task_failed');
+    expect(after.run_time).toBe('PT2S');
+    expect(after.finished_at).toBe(new Date(ctx.clock.now()).toISOString());
+    // The agent gave up: no platform error code (the published list has none for it).
+    expect(after.status_message.error_code).toBeUndefined();
     expect(after.artifacts).toHaveLength(1);
   });
 
@@ -106,7 +121,7 @@ describe('POST /agent/runs/:id/cancel', () => {
     expect((await ctx.api('POST', `/agent/runs/${id}/cancel`)).status).toBe(200);
   });
 
-  it.each(['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED'])(
+  it.each(['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'])(
     'answers 400 for a %s run',
     async (state) => {
       const id = await runIn(state);

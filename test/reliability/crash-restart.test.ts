@@ -51,10 +51,10 @@ it('kill -9 at three moments, restart on the same database: once per trigger, on
   // 2. Creates in flight: the service creates the runs but its answers are held; kill.
   w.emulator.faults.setLatency(0);
   await w.start();
-  const creates0 = w.emulator.requests.get('POST /agent/run');
+  const creates0 = w.emulator.requests.get('POST /agent/runs');
   w.freezeAgentAnswers();
   await deliverAll(second, w.url);
-  await waitUntil(() => w.emulator.requests.get('POST /agent/run') >= creates0 + 3, {
+  await waitUntil(() => w.emulator.requests.get('POST /agent/runs') >= creates0 + 3, {
     timeoutMs: 8_000,
   });
   await new Promise((resolve) => setTimeout(resolve, 200));

@@ -13,7 +13,7 @@ import { validGitHubBody } from './hostile-github.js';
 import { relayPerTest } from '../helpers/relay.js';
 import type { Relay } from '../helpers/relay.js';
 
-const CREATE = 'POST /agent/run';
+const CREATE = 'POST /agent/runs';
 const LIST = 'GET /agent/runs';
 const WAIT_NOTICE = /unavailable right now/;
 

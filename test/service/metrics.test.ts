@@ -26,7 +26,7 @@ describe('createMetrics', () => {
     });
     m.agentRequestHook({
       method: 'POST',
-      route: 'POST /agent/run',
+      route: 'POST /agent/runs',
       durationMs: 30,
       error: 'connection',
     });
@@ -49,7 +49,7 @@ describe('createMetrics', () => {
       'agent_relay_outbox_depth 7',
       'agent_relay_inbox_depth 1',
       'agent_relay_service_requests_total{method="GET",endpoint="GET /agent/runs",status="200"} 1',
-      'agent_relay_service_requests_total{method="POST",endpoint="POST /agent/run",status="connection"} 1',
+      'agent_relay_service_requests_total{method="POST",endpoint="POST /agent/runs",status="connection"} 1',
       'agent_relay_service_request_duration_seconds_count{method="GET",endpoint="GET /agent/runs"} 1',
       'agent_relay_http_requests_total{method="POST",route="/slack/events",status="200"} 1',
     ];

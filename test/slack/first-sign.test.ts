@@ -34,7 +34,7 @@ describe('the first sign of a new run', () => {
     const starting = await waitUntil(() => f.botMessages().find((m) => m.thread_ts === ts));
     await waitUntil(() => f.api.message('CGENERAL1', ts)?.reactions.includes('eyes'));
     await waitUntil(() => gate.held() === 1, { message: 'the create waits at the gate' });
-    expect(f.emulator.requests.get('POST /agent/run') ?? 0).toBe(0);
+    expect(f.emulator.requests.get('POST /agent/runs') ?? 0).toBe(0);
     expect(starting.text).toContain('Starting…');
     expect(JSON.stringify(starting.blocks)).toContain('m-fast');
 

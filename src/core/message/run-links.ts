@@ -37,9 +37,12 @@ export function artifactLink(artifact: Artifact): LinkView | undefined {
   switch (artifact.artifact_type) {
     case 'PULL_REQUEST': {
       const branch = text(data['branch']);
-      const label = url
+      // Newer services say where the pull request stands (open, merged, closed…).
+      const status = text(data['status'])?.toLowerCase();
+      const base = url
         ? (pullRequestLabel(url) ?? url)
         : `Pull request${branch ? ` (${branch})` : ''}`;
+      const label = status ? `${base} (${status})` : base;
       const link = withUrl('pull_request', label, url);
       return url && branch ? { ...link, branch } : link;
     }

@@ -19,7 +19,10 @@ export interface RunViewRecord {
   requester?: PersonView;
   applied?: AppliedSetting[];
   factory?: { uid?: string; alias?: string; name?: string };
-  /** Run time of earlier executions (ms), added to the current one's. */
+  /**
+   * Run time of earlier executions (ms). Only added to a run time computed here (from
+   * `started_at`); the service's own `run_time` already covers every execution.
+   */
   earlierRunMs?: number;
 }
 
@@ -34,30 +37,35 @@ function nonEmpty(value: string | null | undefined): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-/** The current execution's run time (ms): reported, or from its start to its last change. */
-function currentRunMs(
+/** The current execution's run time (ms), from its start to its end (or last change). */
+function computedRunMs(
   run: RunViewSource,
   settled: boolean,
   now: number | undefined,
 ): number | undefined {
-  const reported = run.run_time ? parseIsoDuration(run.run_time) : undefined;
-  if (reported !== undefined) return reported;
   if (!settled || !run.started_at) return undefined;
   const start = Date.parse(run.started_at);
-  const end = run.updated_at ? Date.parse(run.updated_at) : now;
+  const endedAt = run.finished_at ?? run.updated_at;
+  const end = endedAt ? Date.parse(endedAt) : now;
   if (end === undefined || Number.isNaN(start) || Number.isNaN(end) || end < start)
     return undefined;
   return end - start;
 }
 
-/** Run time over every execution: the earlier ones plus the current one. */
+/**
+ * Run time over every execution. The service's `run_time` is cumulative (computed from all
+ * of the run's executions), so it is shown as is; only when it is absent is the current
+ * execution's time computed here and the earlier executions' added to it.
+ */
 function runTimeOf(
   run: RunViewSource,
   settled: boolean,
   now: number | undefined,
   earlierMs = 0,
 ): string | undefined {
-  const current = currentRunMs(run, settled, now);
+  const reported = run.run_time ? parseIsoDuration(run.run_time) : undefined;
+  if (reported !== undefined) return formatDuration(reported);
+  const current = computedRunMs(run, settled, now);
   return current === undefined ? undefined : formatDuration(current + earlierMs);
 }
 
@@ -95,8 +103,11 @@ export function toRunView(input: RunViewInput): RunView {
     state,
     applied: shownSettings(record?.applied ?? [], run),
     links: runLinks(sessionLink, run.artifacts ?? []),
+    // A BLOCKED run waits for input but has not ended: the service may still cancel it.
     actions:
-      state.live && run.is_run_type_cancellable !== false ? ['cancel', 'status'] : ['status'],
+      (state.live || state.blocked) && run.is_run_type_cancellable !== false
+        ? ['cancel', 'status']
+        : ['status'],
   };
   if (record?.requester) view.requester = record.requester;
   if (record?.factory && (record.factory.alias || record.factory.name)) {

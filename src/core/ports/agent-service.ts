@@ -9,6 +9,7 @@ import type {
   DispatchResponse,
   Factory,
   FollowupRequest,
+  FollowupResponse,
   ListRunsQuery,
   RunItem,
 } from '../run.js';
@@ -34,7 +35,12 @@ export interface AgentService {
   createRun(request: CreateRunRequest, options?: CallOptions): Promise<CreateRunResponse>;
   listRuns(query?: ListRunsQuery, options?: CallOptions): Promise<RunPage>;
   getRun(runId: string, options?: CallOptions): Promise<RunItem>;
-  sendFollowup(runId: string, body: FollowupRequest, options?: CallOptions): Promise<void>;
+  /** The service's answer (`{followup_id, outcome}` from newer services) when it gave one. */
+  sendFollowup(
+    runId: string,
+    body: FollowupRequest,
+    options?: CallOptions,
+  ): Promise<FollowupResponse | void>;
   cancelRun(runId: string, options?: CallOptions): Promise<void>;
   listFactories(query: { search?: string }, options?: CallOptions): Promise<Factory[]>;
   dispatchToFactory(

@@ -11,6 +11,7 @@ export type EmulatorProblemCode =
   | 'invalid_request'
   | 'authentication_required'
   | 'not_authorized'
+  | 'feature_not_available'
   | 'resource_not_found'
   | 'conflict'
   | 'operation_not_supported'
@@ -22,6 +23,7 @@ const TITLES: Record<EmulatorProblemCode, string> = {
   invalid_request: 'The request contains invalid or missing parameters.',
   authentication_required: 'A valid API key is required.',
   not_authorized: 'The API key may not do this.',
+  feature_not_available: 'A feature this request needs is not enabled for the team.',
   resource_not_found: 'The resource was not found.',
   conflict: 'The request conflicts with the current state of the resource.',
   operation_not_supported: 'The operation is not supported for this resource.',

@@ -1,5 +1,5 @@
 /**
- * Counts contract requests by route template ('GET /agent/runs', 'POST /agent/run', …;
+ * Counts contract requests by route template ('GET /agent/runs', 'POST /agent/runs', …;
  * 'unmatched' for unknown paths), for benchmarks measuring requests per minute.
  */
 import type { RequestCounters } from '../model/types.js';

@@ -82,8 +82,13 @@ export function validateCreateRequest(body: unknown): CreateRunRequest {
   if (!parsed.success) throw invalid(formatIssues(parsed.error));
   const req = parsed.data;
   const hasPrompt = typeof req.prompt === 'string' && req.prompt.trim() !== '';
-  const hasSkill = typeof req.skill === 'string' && req.skill.trim() !== '';
-  if (!hasPrompt && !hasSkill) throw invalid('prompt is required unless skill is given');
+  // A skill may come as `skill` or as `config.skill_spec` (the published rule).
+  const hasSkill = [req.skill, req.config?.skill_spec].some(
+    (s) => typeof s === 'string' && s.trim() !== '',
+  );
+  if (!hasPrompt && !hasSkill) {
+    throw invalid('prompt is required unless a skill is given (skill or config.skill_spec)');
+  }
   checkConfig(req);
   return req;
 }
@@ -93,10 +98,16 @@ export const FollowupBodySchema = z.looseObject({
   mode: z.enum(RUN_MODES).optional(),
 });
 
+/** `<source>:<id>`, e.g. `github:owner/repo#12` or `linear:PAY-123` (the published form). */
+export const TICKET_REF_PATTERN = /^[a-z][a-z0-9_-]*:\S+$/;
+
 export const DispatchBodySchema = z.looseObject({
   prompt: z.string().refine((p) => p.trim() !== '', 'must not be empty'),
   title: z.string().optional(),
-  ticket_ref: z.string().optional(),
+  ticket_ref: z
+    .string()
+    .regex(TICKET_REF_PATTERN, 'must be <source>:<id>, e.g. github:owner/repo#12 or linear:PAY-123')
+    .optional(),
   ticket_url: z.string().optional(),
   /** Emulator extra: lets a dispatcher stamp its runs like ordinary ones. */
   metadata: z.record(z.string(), z.string()).optional(),

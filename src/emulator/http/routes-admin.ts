@@ -18,10 +18,17 @@ const FaultsBody = z.strictObject({
   status: z.number().int().min(400).max(599).optional(),
   retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
   route: z.string().optional(),
+  /** With failNext: handle the request, then answer the error (a 429 that still queues). */
+  processed: z.boolean().optional(),
   dropNext: count.optional(),
   dropAfterProcessing: z.boolean().optional(),
   latencyMs: z.number().min(0).max(600_000).optional(),
   atCapacityNext: count.optional(),
+  /** Serve this run off the published description (the patch is merged into its item). */
+  offSpec: z
+    .strictObject({ run_id: z.string().min(1), patch: z.record(z.string(), z.unknown()) })
+    .optional(),
+  metadataFilterUnavailable: z.boolean().optional(),
   clear: z.boolean().optional(),
 });
 const StateBody = z.strictObject({ state: z.string().min(1) });
@@ -92,6 +99,7 @@ export function adminRoutes({ core, faults, requests, startedAt }: AdminDeps): R
               ? { retryAfterSeconds: b.retryAfterSeconds }
               : {}),
             ...(b.route ? { route: b.route } : {}),
+            ...(b.processed ? { processed: true } : {}),
           });
         }
         if (b.dropNext !== undefined) {
@@ -102,6 +110,10 @@ export function adminRoutes({ core, faults, requests, startedAt }: AdminDeps): R
         }
         if (b.latencyMs !== undefined) faults.setLatency(b.latencyMs);
         if (b.atCapacityNext !== undefined) faults.atCapacityNext(b.atCapacityNext);
+        if (b.offSpec) faults.offSpec(b.offSpec.run_id, b.offSpec.patch);
+        if (b.metadataFilterUnavailable !== undefined) {
+          faults.metadataFilterUnavailable(b.metadataFilterUnavailable);
+        }
         return { status: 200, json: faults.snapshot() };
       },
     },

@@ -2,12 +2,16 @@
  * Factories (relative to /api/v1): search, detail, and dispatch to a factory's foreman,
  * which creates an ordinary run executed by the foreman.
  */
+import { randomUUID } from 'node:crypto';
 import type { EmulatorCore } from '../model/emulator-core.js';
 import type { Route } from './http-io.js';
 import { EmulatorProblem } from './problem.js';
 import { sessionLink } from '../model/run-item.js';
 import { DispatchBodySchema, parseBody } from './request-validation.js';
 import type { EmulatorFactory } from '../model/types.js';
+
+/** Factories per page when the request names no `limit`. */
+export const FACTORY_PAGE_LIMIT = 20;
 
 function wire(f: EmulatorFactory) {
   return { uid: f.uid, name: f.name, ...(f.alias ? { alias: f.alias } : {}) };
@@ -32,7 +36,39 @@ export function factoryRoutes(core: EmulatorCore): Route[] {
             f.name.toLowerCase().includes(search) ||
             (f.alias ?? '').toLowerCase().includes(search),
         );
-        return { status: 200, json: { factories: found.map(wire) } };
+        // Cursor-paginated like the published list: the cursor is the offset, opaque to clients.
+        const rawLimit = req.query.get('limit');
+        const limit = rawLimit === null ? FACTORY_PAGE_LIMIT : Number(rawLimit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+          throw new EmulatorProblem(
+            400,
+            'invalid_request',
+            'limit must be an integer from 1 to 100',
+          );
+        }
+        const rawCursor = req.query.get('cursor');
+        const offset = rawCursor ? Number(Buffer.from(rawCursor, 'base64url').toString('utf8')) : 0;
+        if (!Number.isInteger(offset) || offset < 0) {
+          throw new EmulatorProblem(
+            400,
+            'invalid_request',
+            'cursor is not a cursor this service issued',
+          );
+        }
+        const page = found.slice(offset, offset + limit);
+        const more = offset + limit < found.length;
+        return {
+          status: 200,
+          json: {
+            factories: page.map(wire),
+            page_info: {
+              has_next_page: more,
+              ...(more
+                ? { next_cursor: Buffer.from(String(offset + limit)).toString('base64url') }
+                : {}),
+            },
+          },
+        };
       },
     },
     {
@@ -46,11 +82,19 @@ export function factoryRoutes(core: EmulatorCore): Route[] {
       handle(req) {
         const factory = find(req.params.uid);
         const body = parseBody(DispatchBodySchema, req.body);
+        // The given reference, or a minted ad-hoc one; stamped onto the run as metadata.
+        const ticketRef = body.ticket_ref ?? `adhoc:${randomUUID()}`;
+        const colon = ticketRef.indexOf(':');
         const run = core.createRun(
           {
             prompt: body.prompt,
             ...(body.title ? { title: body.title } : {}),
-            ...(body.metadata ? { metadata: body.metadata } : {}),
+            metadata: {
+              ticket_source: ticketRef.slice(0, colon),
+              ticket_id: ticketRef.slice(colon + 1),
+              ...(body.ticket_url ? { ticket_url: body.ticket_url } : {}),
+              ...(body.metadata ?? {}),
+            },
             config: { name: factory.name },
           },
           {
@@ -64,7 +108,14 @@ export function factoryRoutes(core: EmulatorCore): Route[] {
         );
         return {
           status: 200,
-          json: { run_id: run.runId, state: run.state, run_url: sessionLink(core.url(), run) },
+          json: {
+            run_id: run.runId,
+            state: run.state,
+            run_url: sessionLink(core.url(), run),
+            factory_uid: factory.uid,
+            foreman_agent: `${factory.name} foreman`,
+            ticket_ref: ticketRef,
+          },
         };
       },
     },

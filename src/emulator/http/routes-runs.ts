@@ -8,6 +8,7 @@ import { toRunItem } from '../model/run-item.js';
 import { listRuns, parseListQuery } from '../model/run-query.js';
 import { FollowupBodySchema, parseBody, validateCreateRequest } from './request-validation.js';
 import type { EmuRun } from '../model/types.js';
+import { isBlockedState, isEndedState } from '../../agent/schemas.js';
 
 export function findRun(core: EmulatorCore, runId: string | undefined): EmuRun {
   core.now();
@@ -16,9 +17,30 @@ export function findRun(core: EmulatorCore, runId: string | undefined): EmuRun {
   return run;
 }
 
-/** Whether the next created run is accepted by a full service (the faults' count). */
+/** The faults the run routes consult: capacity, off-spec items, the metadata filter. */
 export interface CapacityModel {
   takeAtCapacity(): boolean;
+  offSpecPatch?(runId: string): Record<string, unknown> | undefined;
+  isMetadataFilterUnavailable?(): boolean;
+}
+
+/** The wire item, with the run's off-spec patch when a fault set one. */
+function wireItem(run: EmuRun, url: string, capacity: CapacityModel): Record<string, unknown> {
+  const item: Record<string, unknown> = { ...toRunItem(run, url) };
+  const patch = capacity.offSpecPatch?.(run.runId);
+  if (patch) {
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) delete item[key];
+      else item[key] = value;
+    }
+  }
+  return item;
+}
+
+/** What became of a follow-up, by the run's state when it arrived. */
+function followupOutcome(state: string): string {
+  if (isEndedState(state) || isBlockedState(state)) return 'new_execution';
+  return state === 'INPROGRESS' ? 'delivered' : 'queued';
 }
 
 export function runRoutes(core: EmulatorCore, capacity: CapacityModel): Route[] {
@@ -39,13 +61,21 @@ export function runRoutes(core: EmulatorCore, capacity: CapacityModel): Route[] 
       path: '/agent/runs',
       handle(req) {
         const query = parseListQuery(req.query);
+        if (query.metadata.length > 0 && capacity.isMetadataFilterUnavailable?.()) {
+          throw new EmulatorProblem(
+            403,
+            'feature_not_available',
+            'metadata filtering is not enabled for this team',
+            { retryable: false },
+          );
+        }
         core.now();
         const page = listRuns(core.store, query);
         const url = core.url();
         return {
           status: 200,
           json: {
-            runs: page.runs.map((r) => toRunItem(r, url)),
+            runs: page.runs.map((r) => wireItem(r, url, capacity)),
             page_info: {
               has_next_page: page.nextCursor !== undefined,
               ...(page.nextCursor ? { next_cursor: page.nextCursor } : {}),
@@ -57,7 +87,10 @@ export function runRoutes(core: EmulatorCore, capacity: CapacityModel): Route[] 
     {
       method: 'GET',
       path: '/agent/runs/:id',
-      handle: (req) => ({ status: 200, json: toRunItem(findRun(core, req.params.id), core.url()) }),
+      handle: (req) => ({
+        status: 200,
+        json: wireItem(findRun(core, req.params.id), core.url(), capacity),
+      }),
     },
     {
       method: 'POST',
@@ -65,8 +98,9 @@ export function runRoutes(core: EmulatorCore, capacity: CapacityModel): Route[] 
       handle(req) {
         const run = findRun(core, req.params.id);
         const body = parseBody(FollowupBodySchema, req.body);
-        core.followup(run, body.message, body.mode);
-        return { status: 200, json: {} };
+        const outcome = followupOutcome(run.state);
+        const followupId = core.followup(run, body.message, body.mode);
+        return { status: 200, json: { followup_id: followupId, outcome } };
       },
     },
     {

@@ -87,7 +87,7 @@ export function createEmulatorServer(deps: ServerDeps): Server {
     const latency = deps.faults.latencyMs();
     if (latency > 0) await sleep(latency);
     const fault = deps.faults.take(template);
-    if (fault?.kind === 'fail') return problemResult(fault.problem, full);
+    if (fault?.kind === 'fail' && !fault.processed) return problemResult(fault.problem, full);
     if (fault?.kind === 'drop' && !fault.afterProcessing) return 'dropped';
     let result: RouteResult;
     try {
@@ -97,6 +97,7 @@ export function createEmulatorServer(deps: ServerDeps): Server {
       if (!(err instanceof EmulatorProblem)) throw err;
       result = problemResult(err, full);
     }
+    if (fault?.kind === 'fail') return problemResult(fault.problem, full);
     return fault?.kind === 'drop' ? 'dropped' : result;
   }
 

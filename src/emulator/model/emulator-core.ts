@@ -3,6 +3,7 @@
  * seed. The contract routes, the admin routes and the in-process API all call this.
  */
 import { isBlockedState, isEndedState, type CreateRunRequest } from '../../agent/schemas.js';
+import { randomUUID } from 'node:crypto';
 import { buildRun } from './new-run.js';
 import { EmulatorProblem } from '../http/problem.js';
 import type { RunStore } from './run-store.js';
@@ -27,7 +28,8 @@ export interface EmulatorCore {
   /** Apply due transitions and return the clock's now. */
   now(): number;
   createRun(req: CreateRunRequest, opts?: CreateOptions): EmuRun;
-  followup(run: EmuRun, message: string, mode?: string): void;
+  /** Records the follow-up and answers its id. */
+  followup(run: EmuRun, message: string, mode?: string): string;
   /** Throws the contract's problem when the run cannot be cancelled. */
   cancel(run: EmuRun): void;
   advance(runId: string, state?: string): EmuRun | undefined;
@@ -54,7 +56,9 @@ export function createEmulatorCore(deps: CoreDeps): EmulatorCore {
 
   function createRun(req: CreateRunRequest, opts: CreateOptions = {}): EmuRun {
     const at = now();
+    const parent = req.parent_run_id ? store.get(req.parent_run_id) : undefined;
     const run = buildRun(req, {
+      ...(parent ? { parent } : {}),
       seq: store.nextSeq(),
       now: opts.createdAt ?? at,
       ...(opts.creator ? { creator: opts.creator } : {}),
@@ -90,14 +94,23 @@ export function createEmulatorCore(deps: CoreDeps): EmulatorCore {
     createRun,
     followup(run, message, mode) {
       const at = now();
-      store.followups.push({ runId: run.runId, message, ...(mode ? { mode } : {}), at });
+      const followupId = randomUUID();
+      store.followups.push({
+        followupId,
+        runId: run.runId,
+        message,
+        ...(mode ? { mode } : {}),
+        at,
+      });
       if (isEndedState(run.state) || isBlockedState(run.state)) {
         machine.restart(run, parseScript(message), at);
       }
+      return followupId;
     },
     cancel(run) {
       const at = now();
-      if (isEndedState(run.state) || isBlockedState(run.state)) {
+      // BLOCKED waits for input but is not terminal: it can be cancelled (published rule).
+      if (isEndedState(run.state)) {
         throw new EmulatorProblem(
           400,
           'invalid_request',

@@ -7,7 +7,8 @@ import { EmulatorProblem, codeForStatus } from '../http/problem.js';
 import type { DropOptions, FailOptions, FaultControls, FaultSnapshot } from './types.js';
 
 export type FaultDecision =
-  { kind: 'fail'; problem: EmulatorProblem } | { kind: 'drop'; afterProcessing: boolean };
+  | { kind: 'fail'; problem: EmulatorProblem; processed: boolean }
+  | { kind: 'drop'; afterProcessing: boolean };
 
 export interface Faults extends FaultControls {
   /** The fault for a request to `route`, consuming one use of the first matching rule. */
@@ -15,6 +16,9 @@ export interface Faults extends FaultControls {
   latencyMs(): number;
   /** Whether the run being created answers `at_capacity: true` (consumes one use). */
   takeAtCapacity(): boolean;
+  /** The off-spec patch of a run, if one was set. */
+  offSpecPatch(runId: string): Record<string, unknown> | undefined;
+  isMetadataFilterUnavailable(): boolean;
 }
 
 interface Rule {
@@ -24,6 +28,7 @@ interface Rule {
   route?: string;
   retryAfterSeconds?: number;
   afterProcessing?: boolean;
+  processed?: boolean;
 }
 
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
@@ -37,6 +42,8 @@ export function createFaults(): Faults {
   let rules: Rule[] = [];
   let latency = 0;
   let atCapacity = 0;
+  let offSpecRuns = new Map<string, Record<string, unknown>>();
+  let metadataFilterOff = false;
 
   function toProblem(rule: Rule): EmulatorProblem {
     const status = rule.status ?? 500;
@@ -70,19 +77,31 @@ export function createFaults(): Faults {
       checkCount(n);
       atCapacity += n;
     },
+    offSpec(runId: string, patch: Record<string, unknown>) {
+      offSpecRuns.set(runId, { ...(offSpecRuns.get(runId) ?? {}), ...patch });
+    },
+    metadataFilterUnavailable(on: boolean) {
+      metadataFilterOff = on;
+    },
     clear() {
       rules = [];
       latency = 0;
       atCapacity = 0;
+      offSpecRuns = new Map();
+      metadataFilterOff = false;
     },
     snapshot(): FaultSnapshot {
       return {
         latencyMs: latency,
+        metadataFilterUnavailable: metadataFilterOff,
+        offSpecRuns: [...offSpecRuns.keys()],
         atCapacityNext: atCapacity,
         rules: rules.map((r) => ({ ...r })),
       };
     },
     latencyMs: () => latency,
+    offSpecPatch: (runId) => offSpecRuns.get(runId),
+    isMetadataFilterUnavailable: () => metadataFilterOff,
     takeAtCapacity() {
       if (atCapacity === 0) return false;
       atCapacity -= 1;
@@ -96,7 +115,7 @@ export function createFaults(): Faults {
       rule.remaining -= 1;
       rules = rules.filter((r) => r.remaining > 0);
       return rule.kind === 'fail'
-        ? { kind: 'fail', problem: toProblem(rule) }
+        ? { kind: 'fail', problem: toProblem(rule), processed: rule.processed ?? false }
         : { kind: 'drop', afterProcessing: rule.afterProcessing ?? false };
     },
   };

@@ -1,6 +1,6 @@
 /**
  * Builds the emulator's record of a freshly created run (state QUEUED) from a validated
- * request. Runs are ordinary whether they come from /agent/run, a factory or a seed.
+ * request. Runs are ordinary whether they come from /agent/runs, a factory or a seed.
  */
 import { randomUUID } from 'node:crypto';
 import type { CreateRunRequest } from '../../agent/schemas.js';
@@ -15,6 +15,21 @@ export const API_KEY_PRINCIPAL: Principal = {
 
 const TITLE_MAX = 80;
 
+/** The team the emulator's API key belongs to (one of several: see `scopeOf`). */
+export const EMULATOR_TEAM_UID = 'team-emulator';
+
+/**
+ * The published rule: `team` defaults to true only for a user on a single team. The
+ * emulator's key acts as a user on several teams, so a run is personal unless the create
+ * says `team: true` (a child inherits its parent's ownership).
+ */
+function scopeOf(req: CreateRunRequest, creator: Principal, parent?: EmuRun): EmuRun['scope'] {
+  if (parent) return { ...parent.scope };
+  return req.team === true
+    ? { type: 'Team', uid: EMULATOR_TEAM_UID }
+    : { type: 'User', uid: creator.uid };
+}
+
 export function deriveTitle(prompt: string, skill?: string): string {
   const line = prompt.split('\n').find((l) => l.trim() !== '') ?? '';
   const text = line.replace(/\s+/g, ' ').trim();
@@ -28,6 +43,8 @@ export interface NewRunContext {
   creator?: Principal;
   executor?: Principal;
   triggerUrl?: string;
+  /** The run named by `parent_run_id`, when it exists: its metadata is inherited. */
+  parent?: EmuRun;
 }
 
 export function buildRun(req: CreateRunRequest, ctx: NewRunContext): EmuRun {
@@ -56,13 +73,19 @@ export function buildRun(req: CreateRunRequest, ctx: NewRunContext): EmuRun {
     sessionId: randomUUID(),
     ...(req.config ? { agentConfig: structuredClone(req.config) } : {}),
     creator: ctx.creator ?? API_KEY_PRINCIPAL,
+    scope: scopeOf(req, ctx.creator ?? API_KEY_PRINCIPAL, ctx.parent),
     ...(executor ? { executor } : {}),
-    source: 'API',
+    source: req.parent_run_id ? 'ORCHESTRATION' : 'API',
     artifacts: [],
     ...(ctx.triggerUrl ? { triggerUrl: ctx.triggerUrl } : {}),
-    metadata: { ...(req.metadata ?? {}) },
+    // Explicit keys override the ones inherited from the parent (the published rule).
+    metadata: { ...(ctx.parent?.metadata ?? {}), ...(req.metadata ?? {}) },
     conversationId: req.conversation_id ?? randomUUID(),
     ...(req.parent_run_id ? { parentRunId: req.parent_run_id } : {}),
+    ...(req.parent_run_id
+      ? { rootRunId: ctx.parent?.rootRunId ?? ctx.parent?.runId ?? req.parent_run_id }
+      : {}),
+    earlierRunTimeMs: 0,
     cancellable: !isMarkedNonCancellable(prompt),
     history: [{ state: 'QUEUED', at: ctx.now }],
     script: parseScript(prompt),

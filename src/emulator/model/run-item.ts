@@ -7,12 +7,12 @@ import type { EmuRun } from './types.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** ISO 8601 duration: PT0S, PT4S, PT1M5.25S, PT2H0M3S. */
+/** ISO 8601 duration in whole seconds, as the service sends it: PT0S, PT4S, PT1M5S, PT2H0M3S. */
 export function isoDuration(ms: number): string {
-  const totalSeconds = Math.max(0, ms) / 1000;
+  const totalSeconds = Math.round(Math.max(0, ms) / 1000);
   const hours = Math.floor(totalSeconds / 3600);
   const minutes = Math.floor((totalSeconds % 3600) / 60);
-  const seconds = Math.round((totalSeconds % 60) * 1000) / 1000;
+  const seconds = totalSeconds % 60;
   let out = 'PT';
   if (hours > 0) out += `${hours}H`;
   if (hours > 0 || minutes > 0) out += `${minutes}M`;
@@ -34,6 +34,7 @@ export function toRunItem(run: EmuRun, url: string): RunItem {
     updated_at: iso(run.updatedAt),
     started_at: run.startedAt === undefined ? null : iso(run.startedAt),
     ...(run.runTimeMs === undefined ? {} : { run_time: isoDuration(run.runTimeMs) }),
+    ...(run.finishedAt === undefined ? {} : { finished_at: iso(run.finishedAt) }),
     session_id: run.sessionId,
     session_link: sessionLink(url, run),
     ...(run.agentConfig ? { agent_config: run.agentConfig } : {}),
@@ -46,6 +47,8 @@ export function toRunItem(run: EmuRun, url: string): RunItem {
     metadata: run.metadata,
     conversation_id: run.conversationId,
     ...(run.parentRunId ? { parent_run_id: run.parentRunId } : {}),
+    ...(run.rootRunId ? { root_run_id: run.rootRunId } : {}),
     is_run_type_cancellable: run.cancellable,
+    scope: { ...run.scope },
   };
 }

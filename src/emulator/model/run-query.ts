@@ -8,7 +8,18 @@ import { EmulatorProblem } from '../http/problem.js';
 import type { RunStore } from './run-store.js';
 import type { EmuRun } from './types.js';
 
-const SORT_BY = ['updated_at', 'created_at', 'title'] as const;
+const SORT_BY = ['updated_at', 'created_at', 'title', 'agent'] as const;
+const ARTIFACT_TYPES = [
+  'PLAN',
+  'PULL_REQUEST',
+  'SCREENSHOT',
+  'FILE',
+  'EXTERNAL_REFERENCE',
+] as const;
+/** `environment_id=empty-environment` matches runs with no environment (the published rule). */
+const EMPTY_ENVIRONMENT = 'empty-environment';
+/** Sorts after every skill spec: runs without a skill are grouped last (ascending). */
+const NO_SKILL_KEY = '\uffff';
 const SORT_ORDER = ['desc', 'asc'] as const;
 type SortBy = (typeof SORT_BY)[number];
 type SortOrder = (typeof SORT_ORDER)[number];
@@ -30,6 +41,12 @@ export interface ListQuery {
   createdBefore?: number;
   updatedAfter?: number;
   q?: string;
+  executor?: string;
+  environmentId?: string;
+  skillSpec?: string;
+  scheduleId?: string;
+  ancestorRunId?: string;
+  artifactType?: string;
   metadata: [string, string][];
 }
 
@@ -40,7 +57,7 @@ const CursorSchema = z
     v: z.union([z.number(), z.string()]),
     n: z.number().int(),
   })
-  .refine((c) => (c.s === 'title') === (typeof c.v === 'string'));
+  .refine((c) => (c.s === 'title' || c.s === 'agent') === (typeof c.v === 'string'));
 
 const invalid = (detail: string) => new EmulatorProblem(400, 'invalid_request', detail);
 
@@ -116,15 +133,48 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
     createdBefore: timestamp(params, 'created_before'),
     updatedAfter: timestamp(params, 'updated_after'),
     q: params.get('q')?.toLowerCase() || undefined,
+    executor: str('executor'),
+    environmentId: str('environment_id'),
+    skillSpec: str('skill_spec') ?? str('skill'),
+    scheduleId: str('schedule_id'),
+    ancestorRunId: str('ancestor_run_id'),
+    artifactType: oneOf(params, 'artifact_type', ARTIFACT_TYPES),
     metadata,
   };
 }
 
 function sortValue(run: EmuRun, by: SortBy): SortValue {
+  if (by === 'agent') return run.agentConfig?.skill_spec ?? NO_SKILL_KEY;
   return by === 'title' ? run.titleKey : by === 'created_at' ? run.createdAt : run.updatedAt;
 }
 
-function matches(run: EmuRun, q: ListQuery): boolean {
+/** Whether `ancestorId` is the run's parent, its parent's parent, and so on. */
+function descendsFrom(store: RunStore, run: EmuRun, ancestorId: string): boolean {
+  const seen = new Set<string>();
+  for (let id = run.parentRunId; id !== undefined && !seen.has(id);) {
+    if (id === ancestorId) return true;
+    seen.add(id);
+    id = store.get(id)?.parentRunId;
+  }
+  return false;
+}
+
+function matches(store: RunStore, run: EmuRun, q: ListQuery): boolean {
+  const env = run.agentConfig?.environment_id;
+  if (q.environmentId !== undefined) {
+    if (q.environmentId === EMPTY_ENVIRONMENT ? env !== undefined : env !== q.environmentId)
+      return false;
+  }
+  if (q.skillSpec !== undefined && run.agentConfig?.skill_spec !== q.skillSpec) return false;
+  // The emulator has no schedules: a schedule filter matches nothing.
+  if (q.scheduleId !== undefined) return false;
+  if (q.executor !== undefined && (run.executor ?? run.creator).uid !== q.executor) return false;
+  if (
+    q.artifactType !== undefined &&
+    !run.artifacts.some((a) => a.artifact_type === q.artifactType)
+  )
+    return false;
+  if (q.ancestorRunId !== undefined && !descendsFrom(store, run, q.ancestorRunId)) return false;
   if (q.name !== undefined && run.agentConfig?.name !== q.name) return false;
   if (q.modelId !== undefined && run.agentConfig?.model_id !== q.modelId) return false;
   if (q.creator !== undefined && run.creator.uid !== q.creator) return false;
@@ -163,7 +213,7 @@ export function listRuns(store: RunStore, q: ListQuery): RunPageResult {
       continue;
     const last = best[best.length - 1];
     if (best.length === keep && last && cmp(run, last) >= 0) continue;
-    if (!matches(run, q)) continue;
+    if (!matches(store, run, q)) continue;
     let lo = 0;
     let hi = best.length;
     while (lo < hi) {

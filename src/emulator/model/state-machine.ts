@@ -48,9 +48,10 @@ const STATUS_BY_OUTCOME: Record<
   string,
   { message: string; error_code?: string; retryable?: boolean }
 > = {
+  // The agent gave up: no platform error, so no `error_code` (the published list has none
+  // for it).
   FAILED: {
     message: 'The agent could not complete the task: the tests it wrote keep failing.',
-    error_code: 'task_failed',
     retryable: false,
   },
   ERROR: {
@@ -102,13 +103,16 @@ export function createStateMachine(deps: StateMachineDeps): StateMachine {
 
   function enter(run: EmuRun, state: string, at: number): void {
     const from = run.state;
-    if (state === 'QUEUED') run.statusMessage = undefined;
-    if (state === 'INPROGRESS') {
-      run.startedAt = at;
-      run.runTimeMs = undefined;
+    if (state === 'QUEUED') {
+      run.statusMessage = undefined;
+      run.finishedAt = undefined;
     }
+    if (state === 'INPROGRESS') run.startedAt = at;
     if (isEndedState(state)) {
-      run.runTimeMs = run.startedAt === undefined ? 0 : Math.max(0, at - run.startedAt);
+      // run_time is cumulative: this execution's time on top of the earlier ones.
+      const thisExecution = run.startedAt === undefined ? 0 : Math.max(0, at - run.startedAt);
+      run.runTimeMs = run.earlierRunTimeMs + thisExecution;
+      run.finishedAt = at;
     }
     const status = STATUS_BY_OUTCOME[state];
     if (status) run.statusMessage = { ...status };
@@ -155,7 +159,7 @@ export function createStateMachine(deps: StateMachineDeps): StateMachine {
       run.script = script;
       run.manual = false;
       run.startedAt = undefined;
-      run.runTimeMs = undefined;
+      run.earlierRunTimeMs = run.runTimeMs ?? run.earlierRunTimeMs;
       enter(run, 'QUEUED', at);
       schedule(run, at);
     },

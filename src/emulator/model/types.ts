@@ -69,7 +69,11 @@ export interface EmuRun {
   createdAt: number;
   updatedAt: number;
   startedAt?: number;
+  /** Cumulative over every execution (the published run_time), whole seconds on the wire. */
   runTimeMs?: number;
+  /** Run time of executions before the current one. */
+  earlierRunTimeMs: number;
+  finishedAt?: number;
   sessionId: string;
   agentConfig?: AgentConfig;
   creator: Principal;
@@ -81,6 +85,9 @@ export interface EmuRun {
   metadata: Record<string, string>;
   conversationId: string;
   parentRunId?: string;
+  rootRunId?: string;
+  /** Ownership: `Team` when created with `team: true`, else personal (see new-run.ts). */
+  scope: { type: 'User' | 'Team'; uid: string };
   cancellable: boolean;
   history: StateEntry[];
   script: Script;
@@ -97,6 +104,7 @@ export interface StateEntry {
 }
 
 export interface RecordedFollowup {
+  followupId: string;
   runId: string;
   message: string;
   mode?: string;
@@ -105,7 +113,12 @@ export interface RecordedFollowup {
 
 export interface FailOptions {
   retryAfterSeconds?: number;
-  /** Only requests to this route template (e.g. 'POST /agent/run') consume the fault. */
+  /**
+   * Handle the request first, then answer the error all the same: the published service's
+   * capacity 429, which queues the run it refuses to confirm.
+   */
+  processed?: boolean;
+  /** Only requests to this route template (e.g. 'POST /agent/runs') consume the fault. */
   route?: string;
 }
 
@@ -127,12 +140,21 @@ export interface FaultControls {
    * full, so the run waits in QUEUED behind others (the answer is 200 all the same).
    */
   atCapacityNext(n: number): void;
+  /**
+   * Serve run `runId` off the published description: `patch` is merged into its wire item
+   * in lists and detail (`null` values included; a key mapped to `undefined` is removed).
+   */
+  offSpec(runId: string, patch: Record<string, unknown>): void;
+  /** Answer 403 `feature_not_available` to a list with a `metadata[...]` filter. */
+  metadataFilterUnavailable(on: boolean): void;
   clear(): void;
   snapshot(): FaultSnapshot;
 }
 
 export interface FaultSnapshot {
   latencyMs: number;
+  metadataFilterUnavailable: boolean;
+  offSpecRuns: string[];
   /** How many of the next created runs still answer `at_capacity: true`. */
   atCapacityNext: number;
   rules: {
@@ -142,6 +164,7 @@ export interface FaultSnapshot {
     route?: string;
     retryAfterSeconds?: number;
     afterProcessing?: boolean;
+    processed?: boolean;
   }[];
 }
 

@@ -22,10 +22,22 @@ export function pickFactory(alias: string, factories: readonly Factory[]): Facto
   return factories.filter((f) => (f.alias ?? '').replace(/^@/, '').toLowerCase() === wanted);
 }
 
+/**
+ * The ticket a dispatch names, in the published `<source>:<id>` form: a GitHub issue or pull
+ * request is `github:owner/repo#12`. A Slack message is no ticket: the reference is omitted
+ * and the service mints one; its permalink still travels as `ticket_url`.
+ */
+export function ticketRefOf(
+  issue: { repo: string; number: number } | undefined,
+): string | undefined {
+  return issue ? `github:${issue.repo}#${issue.number}` : undefined;
+}
+
 function ticketOf(job: TriggerJob): Pick<DispatchRequest, 'ticket_ref' | 'ticket_url'> {
   const { issue, permalink, comment } = job.trigger.context;
   const out: Pick<DispatchRequest, 'ticket_ref' | 'ticket_url'> = {};
-  if (issue) out.ticket_ref = `${issue.repo}#${issue.number}`;
+  const ref = ticketRefOf(issue);
+  if (ref) out.ticket_ref = ref;
   const url = comment?.url ?? issue?.url ?? permalink;
   if (url) out.ticket_url = url;
   return out;

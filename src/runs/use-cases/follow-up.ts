@@ -4,7 +4,7 @@
  * short reply where there is no message to react to. The run's next ended/BLOCKED state is a
  * new episode, so its outcome is told again.
  */
-import type { FollowupRequest } from '../../core/run.js';
+import type { FollowupRequest, RunItem } from '../../core/run.js';
 import type { RunOptions } from '../../core/command/command.js';
 import { isRunMode } from '../../core/command/run-modes.js';
 import type { RunRecord } from '../../core/ports/index.js';
@@ -15,21 +15,41 @@ import { stateView } from '../../core/message/state-view.js';
 import { NOT_NOTIFIED } from '../run-changes.js';
 import { viewOf } from '../../core/message/run-view.js';
 import type { RunsDeps } from '../runs-deps.js';
-import { enqueue, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+import {
+  enqueue,
+  replyPrivately,
+  replyWith,
+  type Effects,
+  type TriggerJob,
+} from './trigger-job.js';
 
 /**
- * A follow-up to an ended run starts a new execution, whose run_time starts again: the one
- * that ended is kept (added to the earlier ones) for the run time over all executions.
+ * A follow-up to an ended run starts a new execution. The service's run_time is cumulative
+ * (every execution so far): it is kept as the time before the new execution, for when the
+ * service stops reporting run_time and the view computes the current execution's own.
  */
-async function endedExecutionMs(deps: RunsDeps, run: RunRecord): Promise<number | undefined> {
-  // The record may not have seen the end yet: the service says.
+async function currentItem(deps: RunsDeps, run: RunRecord): Promise<RunItem | undefined> {
+  // The record may not have seen the latest state: the service says.
   try {
-    const item = await deps.agent.getRun(run.runId);
-    if (!stateView(item.state).ended || !item.run_time) return undefined;
-    return parseIsoDuration(item.run_time);
+    return await deps.agent.getRun(run.runId);
   } catch {
-    return undefined; // the total is a courtesy; the follow-up matters more
+    return undefined; // a courtesy (run time, the mode note); the follow-up matters more
   }
+}
+
+function endedExecutionMs(item: RunItem | undefined): number | undefined {
+  if (!item || !stateView(item.state).ended || !item.run_time) return undefined;
+  return parseIsoDuration(item.run_time);
+}
+
+/**
+ * A mode is a property of a new execution: a message to a run that is still working goes
+ * into the running agent as it is, so the person is told their `mode=` did not apply.
+ */
+function modeNote(mode: string, item: RunItem | undefined, run: RunRecord): string | undefined {
+  const state = stateView(item?.state ?? run.state);
+  if (!state.live) return undefined;
+  return `Your message went to the run that is still working, which keeps its current mode: \`mode=${mode}\` applies only to a message that starts a new execution (after the run has ended). Send it again with \`mode=${mode}\` once the run is done, or start a new run with \`new mode=${mode} …\`.`;
 }
 
 export async function followUp(
@@ -40,9 +60,12 @@ export async function followUp(
 ): Promise<Effects> {
   const body: FollowupRequest = { message: input.prompt };
   if (input.inline.mode && isRunMode(input.inline.mode)) body.mode = input.inline.mode;
-  const ended = await endedExecutionMs(deps, run);
+  const item = await currentItem(deps, run);
+  const ended = endedExecutionMs(item);
+  const note = body.mode ? modeNote(body.mode, item, run) : undefined;
+  let answer;
   try {
-    await deps.agent.sendFollowup(run.runId, body);
+    answer = await deps.agent.sendFollowup(run.runId, body);
   } catch (err) {
     // A follow-up cannot be reconciled: sending it again might deliver it twice.
     if (!isServiceError(err) || !err.outcomeUnknown) throw err;
@@ -58,7 +81,15 @@ export async function followUp(
     );
   }
   deps.metrics.inc('followups_sent', { platform: job.trigger.platform });
-  job.log.info({ runId: run.runId }, 'follow-up sent');
+  job.log.info(
+    {
+      runId: run.runId,
+      // Newer services say what became of it; older ones answer {}.
+      ...(answer?.followup_id ? { followupId: answer.followup_id } : {}),
+      ...(answer?.outcome ? { outcome: answer.outcome } : {}),
+    },
+    'follow-up sent',
+  );
   job.afterCommit.push(() => deps.nudgeTracker(run.runId));
   const { trigger } = job;
   const confirm: Effects = trigger.triggerMessage
@@ -90,6 +121,9 @@ export async function followUp(
         replaces: ['seen', 'accepted', 'blocked'],
       })
     : async () => {};
+  const tellMode: Effects = note
+    ? replyPrivately(job, notice('info', note, undefined, job.actor))
+    : async () => {};
   return async (tx, now) => {
     const interval = deps.options.pollIntervalMs;
     await tx.runs.update(run.runId, {
@@ -97,11 +131,12 @@ export async function followUp(
       nextCheckAt: now,
       checkIntervalMs: interval,
       notifiedState: NOT_NOTIFIED,
-      ...(ended === undefined ? {} : { earlierRunMs: (run.earlierRunMs ?? 0) + ended }),
+      ...(ended === undefined ? {} : { earlierRunMs: ended }),
       ...(trigger.triggerMessage ? { triggerMessage: trigger.triggerMessage } : {}),
       updatedAt: now,
     });
     await clearEarlier(tx, now);
     await confirm(tx, now);
+    await tellMode(tx, now);
   };
 }

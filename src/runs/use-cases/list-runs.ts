@@ -8,15 +8,20 @@
  * - Runs the relay did not start (no record, no stamp) appear only when an admin (a user who
  *   may cancel anyone's runs) asks in a direct message, where everything is listed.
  *
- * The service cannot filter on metadata, so the newest LIST_SCAN runs are read and filtered
- * here; at most LIST_SHOWN are shown.
+ * The service filters by our stamps (`metadata[relay_actor]` for `mine`, `metadata[relay_place]`
+ * for a place), so a busy team does not push a place's runs out of the list. Runs stamped
+ * before `relay_place` existed are found by the older way, which also serves a service
+ * without metadata filtering (403 `feature_not_available`): the newest LIST_SCAN runs are
+ * read and filtered here. At most LIST_SHOWN are shown.
  */
 import type { RunItem } from '../../core/run.js';
 import type { Command } from '../../core/command/command.js';
 import { listMessage } from '../../core/message/render-model.js';
 import type { RunRecord } from '../../core/ports/index.js';
 import { decodeThreadKey, settingsScopeOf } from '../../core/thread-key.js';
-import { actorTag } from './run-metadata.js';
+import { actorTag, placeTag } from './run-metadata.js';
+import type { ListRunsQuery } from '../../core/run.js';
+import { isServiceError, type RunPage } from '../../core/ports/index.js';
 import { viewOf } from '../../core/message/run-view.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { privateDestination, enqueue, type Effects, type TriggerJob } from './trigger-job.js';
@@ -95,19 +100,57 @@ export function visibilityOf(
 export const NOT_HERE =
   'That run was not started here. Ask about it in the channel or repository it was started from.';
 
+/** The runs carrying our stamp, or undefined when the service cannot filter by metadata. */
+async function stamped(
+  deps: RunsDeps,
+  query: ListRunsQuery,
+  metadata: Record<string, string>,
+): Promise<RunPage | undefined> {
+  try {
+    return await deps.agent.listRuns({ ...query, limit: LIST_SHOWN + 1, metadata });
+  } catch (err) {
+    if (isServiceError(err) && err.serviceCode === 'feature_not_available') return undefined;
+    throw err;
+  }
+}
+
+/** What the list is read from: filtered by stamp where it can be, else the newest runs. */
+async function readRuns(
+  deps: RunsDeps,
+  job: TriggerJob,
+  audience: ListAudience,
+  command: ListCommand,
+): Promise<RunPage> {
+  const query: ListRunsQuery = {
+    ...(command.state && command.state.length > 0 ? { state: command.state } : {}),
+    ...(command.name ? { name: command.name } : {}),
+    sort_by: 'created_at',
+    sort_order: 'desc',
+  };
+  if (audience.kind === 'admin') return deps.agent.listRuns({ ...query, limit: LIST_SHOWN + 1 });
+  const scan = () => deps.agent.listRuns({ ...query, limit: LIST_SCAN });
+  // Every run the relay made carries relay_actor: `mine` needs nothing else.
+  if (command.mine)
+    return (await stamped(deps, query, { relay_actor: actorTag(job.trigger) })) ?? scan();
+  const byPlace = await stamped(deps, query, { relay_place: placeTag(job.trigger) });
+  if (!byPlace) return scan();
+  if (byPlace.runs.length > LIST_SHOWN) return byPlace;
+  // Few stamped runs: older ones (before relay_place) may still be among the newest.
+  const older = await scan();
+  const seen = new Set(byPlace.runs.map((r) => r.run_id));
+  const runs = [...byPlace.runs, ...older.runs.filter((r) => !seen.has(r.run_id))].sort(
+    (a, b) => Date.parse(b.created_at) - Date.parse(a.created_at),
+  );
+  return { runs, hasNextPage: older.hasNextPage };
+}
+
 export async function listRuns(
   deps: RunsDeps,
   job: TriggerJob,
   command: ListCommand,
 ): Promise<Effects> {
   const audience = listAudience(deps, job, command.mine);
-  const page = await deps.agent.listRuns({
-    limit: audience.kind === 'admin' ? LIST_SHOWN + 1 : LIST_SCAN,
-    ...(command.state && command.state.length > 0 ? { state: command.state } : {}),
-    ...(command.name ? { name: command.name } : {}),
-    sort_by: 'created_at',
-    sort_order: 'desc',
-  });
+  const page = await readRuns(deps, job, audience, command);
   const records = new Map(
     (await deps.store.runs.getMany(page.runs.map((r) => r.run_id))).map((r) => [r.runId, r]),
   );

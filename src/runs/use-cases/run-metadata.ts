@@ -36,6 +36,11 @@ export function actorTag(trigger: Pick<Trigger, 'platform' | 'actor'>): string {
   return fitMetadataValue(`${trigger.platform}:${trigger.actor.id}`);
 }
 
+/** The tag `list` in a place filters by: the channel or repository the run started from. */
+export function placeTag(trigger: Pick<Trigger, 'settingsScope'>): string {
+  return fitMetadataValue(trigger.settingsScope);
+}
+
 export function runMetadata(input: {
   trigger: Trigger;
   threadKey: string;
@@ -43,6 +48,7 @@ export function runMetadata(input: {
 }): Record<string, string> {
   const metadata: Record<string, string> = {
     relay_thread: fitMetadataValue(input.threadKey),
+    relay_place: placeTag(input.trigger),
     relay_platform: input.trigger.platform,
     relay_request: input.requestId,
     relay_actor: actorTag(input.trigger),

@@ -41,7 +41,9 @@ export function createRequest(input: {
   if (options.env) config.environment_id = options.env;
   if (options.skill) config.skill_spec = options.skill;
   if (options.name) config.name = options.name;
-  const request: CreateRunRequest = { prompt: input.prompt, metadata: input.metadata };
+  // Team-owned, so teammates can open the run's session from the thread (the service makes
+  // a run personal by default for a key whose user is on several teams).
+  const request: CreateRunRequest = { prompt: input.prompt, team: true, metadata: input.metadata };
   if (input.title) request.title = input.title;
   if (Object.keys(config).length > 0) request.config = config;
   if (options.mode && isRunMode(options.mode)) request.mode = options.mode;

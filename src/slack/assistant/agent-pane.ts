@@ -17,6 +17,7 @@ import { toPlainText } from '../api/slack-text.js';
 import { truncatePlain } from '../render/mrkdwn.js';
 import type { WebClient } from '../api/web-client.js';
 import { metadataContextStore } from './thread-context-store.js';
+import { notPersonsWords, type MessageOrigin } from '../api/persons-words.js';
 
 export const STARTING_STATUS = 'is starting your run…';
 const ASKS_ABOUT_CHANNEL = /\b(this|the|our) channel\b/i;
@@ -88,6 +89,12 @@ export function registerAgentPane(app: App, deps: AgentPaneDeps): void {
       setTitle,
       getThreadContext,
     }) => {
+      // Slackbot, apps and system messages neither start runs nor get the pane's status.
+      const notWords = notPersonsWords(message as MessageOrigin);
+      if (notWords !== undefined) {
+        log.debug({ reason: notWords }, 'pane message ignored');
+        return;
+      }
       const text = 'text' in message && typeof message.text === 'string' ? message.text : '';
       const where = PaneMessage.safeParse(message);
       const threadKey =

@@ -9,11 +9,9 @@ import { ignore, replyThread } from './conversion.js';
 import type { AppMentionEvent, EventEnvelope, MessageEvent } from './payloads.js';
 import { messageId, slackThreadKey } from '../api/slack-address.js';
 import { mentionsUser, toPlainText, wordsForBot } from '../api/slack-text.js';
+import { notPersonsWords } from '../api/persons-words.js';
 
 export type { Conversion, ConvertContext, Origin } from './conversion.js';
-
-/** Subtypes that are still a person speaking; edits, deletions, joins etc. are not. */
-const SPOKEN_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast', 'me_message']);
 
 function envelopeTeam(envelope: EventEnvelope, fallback?: string): string | undefined {
   return envelope.team_id ?? envelope.authorizations?.[0]?.team_id ?? fallback ?? undefined;
@@ -59,7 +57,8 @@ export function fromAppMention(
   event: AppMentionEvent,
   ctx: ConvertContext,
 ): Conversion {
-  if (event.bot_id !== undefined || event.subtype === 'bot_message') return ignore('from a bot');
+  const notWords = notPersonsWords(event);
+  if (notWords !== undefined) return ignore(notWords);
   if (event.user === undefined) return ignore('no user');
   if (event.user === ctx.botUserId) return ignore('own message');
   if (event.edited !== undefined) return ignore('edited message');
@@ -96,10 +95,8 @@ export function fromMessage(
   event: MessageEvent,
   ctx: ConvertContext,
 ): Conversion {
-  if (event.bot_id != null || event.subtype === 'bot_message') return ignore('from a bot');
-  if (!SPOKEN_SUBTYPES.has(event.subtype) || event.hidden === true) {
-    return ignore(`subtype ${event.subtype ?? ''}`);
-  }
+  const notWords = notPersonsWords(event);
+  if (notWords !== undefined) return ignore(notWords);
   if (event.user === undefined) return ignore('no user');
   if (event.user === ctx.botUserId) return ignore('own message');
   const team = ctx.teamId ?? event.team ?? envelopeTeam(envelope);

@@ -108,9 +108,10 @@ describe('toRunView', () => {
       { statusMessage: 'tests fail', actions: ['status'] },
     ],
     [
-      'BLOCKED shows the status message, no cancel',
+      // A run waiting for approval is not terminal: the service may cancel it.
+      'BLOCKED shows the status message and can be cancelled',
       { run: full({ state: 'BLOCKED', status_message: { message: 'Need approval' } }) },
-      { statusMessage: 'Need approval', actions: ['status'] },
+      { statusMessage: 'Need approval', actions: ['cancel', 'status'] },
     ],
     [
       'a live run with a status message shows it',
@@ -322,9 +323,23 @@ describe('toRunView settings shown', () => {
 });
 
 describe('toRunView run time over every execution', () => {
-  it('adds the time of earlier executions (a follow-up started a new one)', () => {
+  it("shows the service's run_time as is: it already covers every execution", () => {
     const view = toRunView({
-      run: { run_id: 'r', title: 't', state: 'SUCCEEDED', run_time: 'PT1M' },
+      run: { run_id: 'r', title: 't', state: 'SUCCEEDED', run_time: 'PT2M3S' },
+      record: { earlierRunMs: 63_000 },
+    });
+    expect(view.runTime).toBe('2m 3s');
+  });
+
+  it('adds the earlier executions to a run time computed from started_at', () => {
+    const view = toRunView({
+      run: {
+        run_id: 'r',
+        title: 't',
+        state: 'SUCCEEDED',
+        started_at: '2030-01-01T00:00:00.000Z',
+        updated_at: '2030-01-01T00:01:00.000Z',
+      },
       record: { earlierRunMs: 63_000 },
     });
     expect(view.runTime).toBe('2m 3s');

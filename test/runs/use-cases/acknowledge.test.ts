@@ -60,7 +60,7 @@ describe('acknowledging a new run at pickup', () => {
       });
       // The create call is held at the gate: the service has not seen it yet.
       await waitUntil(() => gate!.held() === 1, { message: 'the create call waits at the gate' });
-      expect(env.emulator.requests.get('POST /agent/run') ?? 0).toBe(0);
+      expect(env.emulator.requests.get('POST /agent/runs') ?? 0).toBe(0);
       expect(env.emulator.runs.count()).toBe(0);
       expect(platform.reactions[0]).toEqual({ target: trigger.triggerMessage, reaction: 'seen' });
       const starting = platform.posts[0]!.message;
@@ -98,7 +98,7 @@ describe('acknowledging a new run at pickup', () => {
 
   it('a failed create edits "Starting…" to the error in plain words', async () => {
     env = await startTestEnv();
-    env.emulator.faults.failNext(1, 422, { route: 'POST /agent/run' });
+    env.emulator.faults.failNext(1, 422, { route: 'POST /agent/runs' });
     const trigger = slackMention({ text: 'this will be refused' });
     await handle(env, trigger);
     await flushOutbox(env);
@@ -112,7 +112,7 @@ describe('acknowledging a new run at pickup', () => {
 
   it('retries after an outage acknowledge once: one 👀, one message, one run', async () => {
     env = await startTestEnv({ options: { inboxRetryDelaysMs: [20, 20, 20] } });
-    env.emulator.faults.failNext(2, 503, { route: 'POST /agent/run', retryAfterSeconds: 0 });
+    env.emulator.faults.failNext(2, 503, { route: 'POST /agent/runs', retryAfterSeconds: 0 });
     const trigger = slackMention({ text: 'survive two failures' });
     await handle(env, trigger);
     await waitUntil(
@@ -138,13 +138,13 @@ describe('acknowledging a new run at pickup', () => {
 
   it('a 429 from the service holds back the whole inbox for its Retry-After', async () => {
     env = await startTestEnv({ options: { inboxRetryDelaysMs: [5_000] } });
-    env.emulator.faults.failNext(1, 429, { route: 'POST /agent/run', retryAfterSeconds: 30 });
+    env.emulator.faults.failNext(1, 429, { route: 'POST /agent/runs', retryAfterSeconds: 30 });
     await handle(env, slackMention({ text: 'first, refused for now' }));
-    expect(env.emulator.requests.get('POST /agent/run')).toBe(1);
+    expect(env.emulator.requests.get('POST /agent/runs')).toBe(1);
     // Another thread's trigger is not taken while the service asked to slow down.
     await env.engine.sink.accept(slackMention({ text: 'second, must wait' }));
     expect(await env.engine.inbox.runOnce()).toBe(0);
-    expect(env.emulator.requests.get('POST /agent/run')).toBe(1);
+    expect(env.emulator.requests.get('POST /agent/runs')).toBe(1);
   });
 
   it('an at_capacity create: the run is recorded and shown; the inbox waits out the pause', async () => {
@@ -175,7 +175,7 @@ describe('acknowledging a new run at pickup', () => {
     expect(await env.engine.inbox.runOnce()).toBe(0);
     now = pausedAt + AT_CAPACITY_PAUSE_MS - 1;
     expect(await env.engine.inbox.runOnce()).toBe(0);
-    expect(env.emulator.requests.get('POST /agent/run')).toBe(1);
+    expect(env.emulator.requests.get('POST /agent/runs')).toBe(1);
     now = pausedAt + AT_CAPACITY_PAUSE_MS;
     expect(await env.engine.inbox.runOnce()).toBe(1);
     expect(env.emulator.runs.count()).toBe(2);

@@ -31,14 +31,14 @@ async function drainInbox(e: TestEnv, timeoutMs = 3_000): Promise<void> {
 describe('service failures', () => {
   it('503 for a while: told once, the run is created after recovery, exactly one run', async () => {
     env = await startTestEnv({ options: { inboxRetryDelaysMs: [30, 30, 30, 30, 30] } });
-    env.emulator.faults.failNext(3, 503, { route: 'POST /agent/run', retryAfterSeconds: 0 });
+    env.emulator.faults.failNext(3, 503, { route: 'POST /agent/runs', retryAfterSeconds: 0 });
     const trigger = slackMention({ text: 'survive the outage' });
     await handle(env, trigger);
     const item = (await env.store.inboxQueue.depth()) === 1;
     expect(item).toBe(true);
     await drainInbox(env);
     expect(env.emulator.runs.count()).toBe(1);
-    expect(env.emulator.requests.get('POST /agent/run')).toBe(4);
+    expect(env.emulator.requests.get('POST /agent/runs')).toBe(4);
     await flushOutbox(env);
     const waits = notices(env).filter((t) => /unavailable right now/.test(t));
     expect(waits).toHaveLength(1);
@@ -47,11 +47,11 @@ describe('service failures', () => {
 
   it('an outage longer than the attempts: a final apology, the item failed, no run', async () => {
     env = await startTestEnv({ options: { inboxRetryDelaysMs: [10, 10] } });
-    env.emulator.faults.failNext(10, 503, { route: 'POST /agent/run', retryAfterSeconds: 0 });
+    env.emulator.faults.failNext(10, 503, { route: 'POST /agent/runs', retryAfterSeconds: 0 });
     await handle(env, slackMention({ text: 'never gets through' }));
     await drainInbox(env);
     expect(env.emulator.runs.count()).toBe(0);
-    expect(env.emulator.requests.get('POST /agent/run')).toBe(3);
+    expect(env.emulator.requests.get('POST /agent/runs')).toBe(3);
     await flushOutbox(env);
     const texts = notices(env);
     expect(texts.filter((t) => /unavailable right now/.test(t))).toHaveLength(1);
@@ -77,12 +77,12 @@ describe('service failures', () => {
     const last = history.at(-1) as MessageModel;
     expect(last).toMatchObject({ type: 'notice', tone: 'error', mention: { id: 'U1' } });
     expect(last.type === 'notice' && last.text).toMatch(/API key/);
-    expect(env.emulator.requests.get('POST /agent/run')).toBe(1);
+    expect(env.emulator.requests.get('POST /agent/runs')).toBe(1);
   });
 
   it('a 400 from the service is shown with its detail', async () => {
     env = await startTestEnv();
-    env.emulator.faults.failNext(1, 400, { route: 'POST /agent/run' });
+    env.emulator.faults.failNext(1, 400, { route: 'POST /agent/runs' });
     await handle(env, slackMention({ text: 'do it' }));
     await flushOutbox(env);
     expect(env.emulator.runs.count()).toBe(0);
@@ -135,7 +135,7 @@ describe('reconciliation on retry', () => {
 
     await env.engine.inbox.runOnce();
     expect(env.emulator.runs.count()).toBe(1);
-    expect(env.emulator.requests.get('POST /agent/run')).toBe(0);
+    expect(env.emulator.requests.get('POST /agent/runs')).toBe(0);
     expect((await env.store.threads.get(trigger.threadKey))?.currentRunId).toBe(runId);
     expect(await env.store.runs.getByRequest(`slack:${trigger.deliveryId}`)).toMatchObject({
       runId,
@@ -154,12 +154,12 @@ describe('reconciliation on retry', () => {
     });
     await waitUntil(async () => (await env!.engine.inbox.runOnce()) > 0, { timeoutMs: 2_000 });
     expect(env.emulator.runs.count()).toBe(1);
-    expect(env.emulator.requests.get('POST /agent/run')).toBe(0);
+    expect(env.emulator.requests.get('POST /agent/runs')).toBe(0);
   });
 
   it('a connection dropped after the service processed the create makes one run', async () => {
     env = await startTestEnv();
-    env.emulator.faults.dropNext(1, { afterProcessing: true, route: 'POST /agent/run' });
+    env.emulator.faults.dropNext(1, { afterProcessing: true, route: 'POST /agent/runs' });
     await handle(env, slackMention({ text: 'lost answer' }));
     await drainInbox(env);
     expect(env.emulator.runs.count()).toBe(1);

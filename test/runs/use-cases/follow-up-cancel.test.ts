@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_MODES } from '../../../src/core/command/run-modes.js';
-import { parseIsoDuration } from '../../../src/core/message/duration.js';
+import { formatDuration } from '../../../src/core/message/duration.js';
+import { viewOf } from '../../../src/core/message/run-view.js';
 import { flushOutbox, handle, slackMention, slackReply, testEnvPerTest } from '../fixtures.js';
 
 const env = testEnvPerTest();
@@ -71,6 +72,28 @@ describe('follow-ups', () => {
     expect(env.emulator.followups.map((f) => [f.runId, f.message, f.mode])).toEqual([
       [runId, 'now the tests', mode],
     ]);
+  });
+
+  it('mode= on a follow-up to a run still working is not silently dropped: the asker is told', async () => {
+    const { threadKey, runId } = await startIn();
+    await handle(env, slackReply(threadKey, { text: 'mode=plan now the tests' }));
+    await flushOutbox(env);
+    expect(env.emulator.followups.map((f) => [f.runId, f.mode])).toEqual([[runId, 'plan']]);
+    const told = env.slack.posts.flatMap((p) =>
+      p.message.type === 'notice' ? [{ to: p.to.privateTo, text: p.message.text }] : [],
+    );
+    expect(told).toEqual([
+      { to: 'U1', text: expect.stringMatching(/still working.*`mode=plan` applies only/) },
+    ]);
+  });
+
+  it('mode= on a follow-up to an ended run starts the new execution in that mode, no note', async () => {
+    const { threadKey, runId } = await startIn();
+    env.emulator.setState(runId, 'SUCCEEDED');
+    await handle(env, slackReply(threadKey, { text: 'mode=plan now the tests' }));
+    await flushOutbox(env);
+    expect(env.emulator.followups.map((f) => [f.runId, f.mode])).toEqual([[runId, 'plan']]);
+    expect(noticeTexts()).toEqual([]);
   });
 
   it("`new` starts a fresh run that becomes the thread's current run", async () => {
@@ -183,16 +206,23 @@ describe('cancel', () => {
 });
 
 describe('run time after a follow-up', () => {
-  it("a follow-up to an ended run keeps the earlier execution's time for the total", async () => {
+  it("the service's cumulative run_time is not added to again after a follow-up", async () => {
     const { threadKey, runId } = await startIn(undefined, 'quick one');
+    // The emulator reports whole seconds: each execution runs a little over one.
     env.emulator.setState(runId, 'INPROGRESS');
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     const ended = env.emulator.setState(runId, 'SUCCEEDED');
-    const earlier = ended?.run_time;
-    expect(earlier).toBeDefined();
+    expect(ended?.run_time).toBe('PT1S');
     await handle(env, slackReply(threadKey, { text: 'and the docs' }));
     const record = await env.store.runs.get(runId);
-    expect(parseIsoDuration(earlier!)).toBeGreaterThan(0);
-    expect(record?.earlierRunMs).toBe(parseIsoDuration(earlier!));
+    expect(record?.earlierRunMs).toBe(1_000);
+
+    // The second execution ends: the service's run_time covers both.
+    env.emulator.setState(runId, 'INPROGRESS');
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const again = env.emulator.setState(runId, 'SUCCEEDED');
+    expect(again?.run_time).toBe('PT2S');
+    const view = viewOf(record, again!, Date.now());
+    expect(view.runTime).toBe(formatDuration(2_000));
   });
 });

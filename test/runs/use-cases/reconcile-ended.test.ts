@@ -19,7 +19,7 @@ describe('a run found by reconciliation after it ended', () => {
     const e = env;
     // The create's answer is lost, and so is the client's own search for the run: the
     // outcome stays unknown until the inbox retries.
-    e.emulator.faults.dropNext(1, { afterProcessing: true, route: 'POST /agent/run' });
+    e.emulator.faults.dropNext(1, { afterProcessing: true, route: 'POST /agent/runs' });
     e.emulator.faults.failNext(1, 503, { route: 'GET /agent/runs', retryAfterSeconds: 0 });
     await handle(e, slackMention({ text: 'ends before the retry' }));
     expect(e.emulator.runs.count()).toBe(1);

@@ -60,7 +60,7 @@ describe('inbox worker', () => {
     expect(await env.store.inboxQueue.claim(Date.now(), leaseMs, 10)).toEqual([]);
     await waitUntil(() => env.emulator.runs.count() === 1, { timeoutMs: 5_000 });
     await engine.inbox.stop();
-    expect(env.emulator.requests.get('POST /agent/run')).toBe(1);
+    expect(env.emulator.requests.get('POST /agent/runs')).toBe(1);
   });
 
   it('stop() lets the in-flight item finish', async () => {
