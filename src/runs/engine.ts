@@ -26,7 +26,6 @@ import {
   type RunsDeps,
 } from './runs-deps.js';
 import { createTracker, type Tracker } from './tracker/tracker.js';
-import type { IngressPriorityGate } from './workers/ingress-priority.js';
 
 export interface EngineDeps {
   store: Store;
@@ -41,8 +40,6 @@ export interface EngineDeps {
   sleep?: (ms: number) => Promise<void>;
   /** Who may cancel a run. Default: the requester, or (Slack) a user in slackAllowedUsers. */
   mayCancel?: MayCancel;
-  /** Ingress first: the workers make room during a burst of requests (ingress-priority.ts). */
-  priority?: IngressPriorityGate;
   /** This process among the replicas sharing the store (the tracking lease's holder name). */
   replicaId?: string;
 }
@@ -95,7 +92,6 @@ export function createEngine(deps: EngineDeps): Engine {
     logger,
     handle: handleTrigger,
     holdMs: () => pausedUntil - deps.clock.now(),
-    ...(deps.priority ? { priority: deps.priority } : {}),
     options: {
       leaseMs: options.leaseMs,
       concurrency: options.inboxConcurrency,
@@ -110,7 +106,6 @@ export function createEngine(deps: EngineDeps): Engine {
     random: deps.random,
     logger,
     metrics,
-    ...(deps.priority ? { priority: deps.priority } : {}),
     options: {
       leaseMs: options.leaseMs,
       pollMs: options.workerPollMs,
@@ -126,7 +121,6 @@ export function createEngine(deps: EngineDeps): Engine {
     logger,
     metrics,
     notifyOutbox: () => outbox.wake(),
-    ...(deps.priority ? { priority: deps.priority } : {}),
     lease: {
       name: 'tracker',
       holder: deps.replicaId ?? `replica-${deps.random.id()}`,

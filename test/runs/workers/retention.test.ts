@@ -56,22 +56,6 @@ it('deletes what finished before the window, in batches, and logs the count', as
   expect(logger.lines.filter((l) => l.msg?.startsWith('deleted finished'))).toHaveLength(1);
 });
 
-it('waits while a burst of requests is on', async () => {
-  await finished(3, 0, 'old');
-  let busy = true;
-  const retention = createRetention({
-    store,
-    clock,
-    logger: createRecordingLogger(),
-    keepMs: DAY,
-    busy: () => busy,
-  });
-  now = 2 * DAY;
-  expect(await retention.runOnce()).toEqual({ inbox: 0, outbox: 0, startMessages: 0 });
-  busy = false;
-  expect(await retention.runOnce()).toEqual({ inbox: 3, outbox: 3, startMessages: 3 });
-});
-
 it('runs on its timer until stopped', async () => {
   await finished(2, 0, 'old');
   now = 2 * DAY;
