@@ -1,7 +1,7 @@
 /**
- * Retention (src/runs/retention.ts) against a real SQLite store: finished triggers and
+ * Retention (src/runs/workers/retention.ts) against a real SQLite store: finished triggers and
  * notifications, and records of "Starting…" messages, older than the window are deleted in
- * batches; nothing while a burst is on.
+ * batches.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { OpenedStore } from '../../../src/store/index.js';
