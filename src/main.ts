@@ -26,7 +26,6 @@ import { commandWord, createPlatforms, platformRoutes } from './service/platform
 import type { PlatformOverrides } from './service/platforms.js';
 import { createEngine } from './runs/engine.js';
 import { createRetention } from './runs/workers/retention.js';
-import { createIngressPriority } from './runs/workers/ingress-priority.js';
 import type { Engine } from './runs/engine.js';
 import type { EngineOptions } from './runs/runs-deps.js';
 import { createServer } from './service/http-server.js';
@@ -106,19 +105,7 @@ export async function startService(
   };
 
   try {
-    // Ingress first: during a burst of Slack/GitHub requests the workers make room, and just
-    // after a request background work lets the reader of its answer run first.
-    // (INGRESS_BURST_PER_SECOND=0: they never wait.)
-    const priority =
-      config.ingressBurstPerSecond > 0
-        ? createIngressPriority({ burstPerSecond: config.ingressBurstPerSecond })
-        : undefined;
-    if (priority) cleanup.push(async () => priority.close());
-    const store = await openStore({
-      databaseUrl: config.databaseUrl,
-      logger,
-      ...(priority ? { backgroundTurn: priority.turn } : {}),
-    }).catch((err) => {
+    const store = await openStore({ databaseUrl: config.databaseUrl, logger }).catch((err) => {
       const detail = err instanceof Error ? err.message : String(err);
       throw new StartupError('database_unavailable', `cannot open the database: ${detail}`, {
         cause: err,
@@ -149,7 +136,6 @@ export async function startService(
       overrides: options.platforms,
     });
     const engine = createEngine({
-      ...(priority ? { priority } : {}),
       store,
       agent,
       notifiers: platforms.notifiers,
@@ -209,9 +195,6 @@ export async function startService(
       routes,
       logger,
       now: () => clock.now(),
-      onArrival(route) {
-        if (route === '/slack/events' || route === '/github/webhooks') priority?.arrived();
-      },
       onRequest(info) {
         metrics.httpRequestHook(info);
         if (info.route === '/slack/events')
@@ -249,7 +232,6 @@ export async function startService(
             clock,
             logger,
             keepMs: config.retentionDays * 86_400_000,
-            ...(priority ? { busy: priority.busy } : {}),
           })
         : undefined;
     retention?.start();

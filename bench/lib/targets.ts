@@ -1,6 +1,10 @@
 /**
- * The benchmark targets (docs/performance.md, "Targets"), judged from the results. A target whose scenario did not run, or ran
- * at other sizes (the quick run), is "not measured" rather than met or missed.
+ * The benchmark targets (docs/performance.md), judged from the results. A target whose scenario
+ * did not run, or ran at other sizes (the quick run), is "not measured" rather than met or missed.
+ *
+ * The acknowledgement targets are absolute: what Slack and GitHub (and so a person) could ever
+ * notice. The ratio to the bare-framework floor is shown beside the figure and in the tables,
+ * but it is not a target.
  */
 import type { BenchResults } from './results.js';
 
@@ -16,21 +20,39 @@ const runnerName = (r: 'tsx' | 'compiled') =>
 const fmt = (v: number | null | undefined, digits = 1) =>
   v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits);
 
+/** Acknowledgement p99 at 300 events/s: SQLite (one process). */
+export const ACK_P99_SQLITE_MS = 50;
+/** Acknowledgement p99 at 300 events/s: PostgreSQL, one replica. */
+export const ACK_P99_POSTGRES_MS = 150;
+
 export function checkTargets(results: BenchResults): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const ingest = results.scenarios.ingest?.result;
   const at300 = ingest?.rows.find((r) => r.rate === 300);
   checks.push({
-    target: 'Ingest p99 at 300 events/s ≤ 1.5 × bare-framework floor (same run)',
+    target: `Ingest (SQLite): acknowledgement p99 at 300 events/s ≤ ${ACK_P99_SQLITE_MS} ms`,
     measured: at300
-      ? `${fmt(at300.ours.p99)} ms vs floor ${fmt(at300.floor.p99)} ms = ${fmt(at300.p99Ratio, 2)}×`
+      ? `${fmt(at300.ours.p99)} ms (bare-framework floor ${fmt(at300.floor.p99)} ms, ` +
+        `${fmt(at300.p99Ratio, 2)}×, reported only)`
       : 'not measured',
-    met: at300 ? at300.p99Ratio <= 1.5 : undefined,
+    met: at300 ? at300.ours.p99 <= ACK_P99_SQLITE_MS : undefined,
   });
   checks.push({
     target: 'Ingest at 300 events/s: zero errors',
     measured: at300 ? `${at300.oursErrors} errors` : 'not measured',
     met: at300 ? at300.oursErrors === 0 : undefined,
+  });
+
+  const scaleout = results.scenarios.scaleout?.result;
+  const pg300 = scaleout?.ingest.find((r) => r.replicas === 1 && r.offeredRate === 300);
+  checks.push({
+    target:
+      `Ingest (PostgreSQL, one replica): acknowledgement p99 at 300 events/s ≤ ` +
+      `${ACK_P99_POSTGRES_MS} ms, zero errors`,
+    measured: pg300
+      ? `${fmt(pg300.latency.p99)} ms, ${pg300.errors} errors (${fmt(pg300.answeredPerSecond, 0)} answered/s)`
+      : 'not measured',
+    met: pg300 ? pg300.latency.p99 <= ACK_P99_POSTGRES_MS && pg300.errors === 0 : undefined,
   });
 
   const tracking = results.scenarios.tracking?.result;
@@ -118,15 +140,6 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
         ? 'not measured'
         : `slowest ${fmt(slowest, 1)}/s of ${fullSign.rate}/s offered${load}`,
     met: slowest === undefined || !fullSign ? undefined : slowest >= fullSign.rate * 0.95,
-  });
-  const ackRatio = worst((r) => r.ack.p99 / r.floor.p99);
-  checks.push({
-    target: 'First sign: acknowledgement p99 ≤ 1.5 × bare-framework floor',
-    measured:
-      ackRatio === undefined || !fullSign
-        ? 'not measured'
-        : `worst ${fmt(ackRatio, 2)}× (each latency's ${fullSign.rows[0]?.repeats ?? 1} runs against the floor runs around them${load})`,
-    met: ackRatio === undefined ? undefined : ackRatio <= 1.5,
   });
   return checks;
 }

@@ -85,7 +85,6 @@ export function loadConfig(
     maxPromptChars: e.MAX_PROMPT_CHARS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     leaseMs: e.LEASE_MS,
-    ingressBurstPerSecond: e.INGRESS_BURST_PER_SECOND,
     retentionDays: e.RETENTION_DAYS,
     slack: result.slack,
     github: result.github,

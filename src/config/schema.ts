@@ -35,7 +35,8 @@ export const EnvSchema = z.object({
   MAX_PROMPT_CHARS: wholeNumber(100, 1_000_000).default(20_000),
   SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000).default(10_000),
   LEASE_MS: wholeNumber(1_000, 3_600_000).default(120_000),
-  INGRESS_BURST_PER_SECOND: wholeNumber(0, 1_000_000).default(40),
+  // Deprecated, no effect: still accepted (and checked) so existing configurations start.
+  INGRESS_BURST_PER_SECOND: wholeNumber(0, 1_000_000).optional(),
   RETENTION_DAYS: wholeNumber(0, 36_500).default(7),
   EMULATOR_FAST: flag.default(false),
   SLACK_SIGNING_SECRET: z.string().optional(),

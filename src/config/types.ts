@@ -78,8 +78,6 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Inbox/outbox claim lease (LEASE_MS). */
   leaseMs: number;
-  /** Arrivals per second that make a burst; 0: the workers never wait (INGRESS_BURST_PER_SECOND). */
-  ingressBurstPerSecond: number;
   /** Days finished inbox/outbox rows are kept; 0: for ever (RETENTION_DAYS). */
   retentionDays: number;
   /** Undefined: Slack is off. */

@@ -176,9 +176,9 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   {
     name: 'INGRESS_BURST_PER_SECOND',
     meaning:
-      'Slack/GitHub requests per second above which the workers make room for the ' +
-      'acknowledgements (for at most 30 s); `0`: they never wait',
-    default: '40',
+      'deprecated, no effect (the workers no longer wait for bursts of requests); still ' +
+      'accepted so existing configurations start, with a note',
+    default: 'unset',
   },
   {
     name: 'RETENTION_DAYS',

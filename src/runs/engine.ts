@@ -27,7 +27,6 @@ import {
   type RunsDeps,
 } from './runs-deps.js';
 import { createTracker, type Tracker } from './tracker/tracker.js';
-import type { IngressPriorityGate } from './workers/ingress-priority.js';
 
 export interface EngineDeps {
   store: Store;
@@ -44,8 +43,6 @@ export interface EngineDeps {
   mayCancel?: MayCancel;
   /** GitHub: whether a person may act in a repository (checked for every GitHub request). */
   repoAccess?: RepoAccess;
-  /** Ingress first: the workers make room during a burst of requests (ingress-priority.ts). */
-  priority?: IngressPriorityGate;
   /** This process among the replicas sharing the store (the tracking lease's holder name). */
   replicaId?: string;
 }
@@ -99,7 +96,6 @@ export function createEngine(deps: EngineDeps): Engine {
     logger,
     handle: handleTrigger,
     holdMs: () => pausedUntil - deps.clock.now(),
-    ...(deps.priority ? { priority: deps.priority } : {}),
     options: {
       leaseMs: options.leaseMs,
       concurrency: options.inboxConcurrency,
@@ -114,7 +110,6 @@ export function createEngine(deps: EngineDeps): Engine {
     random: deps.random,
     logger,
     metrics,
-    ...(deps.priority ? { priority: deps.priority } : {}),
     options: {
       leaseMs: options.leaseMs,
       pollMs: options.workerPollMs,
@@ -130,7 +125,6 @@ export function createEngine(deps: EngineDeps): Engine {
     logger,
     metrics,
     notifyOutbox: () => outbox.wake(),
-    ...(deps.priority ? { priority: deps.priority } : {}),
     lease: {
       name: 'tracker',
       holder: deps.replicaId ?? `replica-${deps.random.id()}`,

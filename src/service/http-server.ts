@@ -33,8 +33,6 @@ export interface HttpServerOptions {
   logger: Logger;
   /** Largest accepted request body; default BODY_LIMIT_BYTES (2 MiB). */
   bodyLimitBytes?: number;
-  /** Called when a request arrives, with its route's path (or `unmatched`). */
-  onArrival?: (route: string) => void;
   /** Called when each response ends (metrics). */
   onRequest?: (info: HttpRequestInfo) => void;
   /** Epoch ms for latency; default Date.now. */
@@ -70,7 +68,6 @@ export function createServer(options: HttpServerOptions): HttpServer {
     const path = pathOf(req.url);
     const route = path === undefined ? undefined : match(path);
     inFlight++;
-    options.onArrival?.(route?.path ?? 'unmatched');
     res.on('close', () => {
       inFlight--;
       const info = { method, route: route?.path ?? 'unmatched', status: res.statusCode };

@@ -1,9 +1,7 @@
 /**
  * The ingress side of the inbox: what the Slack and GitHub ingress hand their triggers to.
  * A trigger is written to the inbox (a repeated delivery id is a duplicate) and only then is
- * the platform's request acknowledged; the inbox worker is woken for it. When the store can
- * take the write at once (SQLite with its connection idle) it does, on this turn of the event
- * loop; otherwise the write queues for the connection as any other.
+ * the platform's request acknowledged; the inbox worker is woken for it.
  *
  * Each platform waits only so long for an answer, so the writes run under a deadline when the
  * store supports one: Slack gives up after 3 s and delivers again by itself (2 s here, then a
@@ -38,9 +36,7 @@ export function createInboxSink(deps: InboxSinkDeps): TriggerSink {
   return {
     async accept(trigger) {
       const now = clock.now();
-      const added =
-        store.addTriggerNow?.(trigger, now) ??
-        (await inTime(trigger.platform, () => store.inbox.add(trigger, now)));
+      const added = await inTime(trigger.platform, () => store.inbox.add(trigger, now));
       metrics.inc(added ? 'triggers_received' : 'duplicates_dropped', {
         platform: trigger.platform,
         kind: trigger.kind,

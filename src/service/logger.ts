@@ -59,8 +59,8 @@ function isPlainObject(value: object): value is Record<string, unknown> {
 /**
  * `value` with every secret field (by name, at depth 0..MAX_DEPTH) censored. Copies only
  * what changes: a line without secrets costs one walk over its keys and no allocation.
- * (pino's own `redact` with a wildcard path per name and depth cost a fifth of the busy
- * time of the ingress under load.) Errors are serialized first, so their own fields count.
+ * (pino's own `redact` would need a wildcard path per name and depth, all tried on every
+ * line.) Errors are serialized first, so their own fields count.
  */
 export function scrub(value: unknown, depth = 0): unknown {
   if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;

@@ -5,11 +5,9 @@
  * `--max-semi-space-size=2` (MiB; V8's default is 16 on 64-bit): a smaller young generation.
  * The relay's steady work (tracker cycles, notifications) makes short-lived garbage at a
  * few MB/s; with the default, resident memory climbs by tens of MB between full collections.
- * With 2 MiB, scavenges are more frequent (each well under a millisecond here) and the peak
- * with 10,000 tracked threads drops from about 210 to about 190 MB (docs/performance.md).
- * The price is CPU under load: at 10 mentions a second the compiled service collected about
- * eight times as often as with 16 MiB and used about a tenth more CPU per mention (8 MiB gave
- * the same CPU as 16). Kept at 2 MiB because the 10,000-thread peak is already at the
- * footprint target's edge; a deployment with memory to spare can raise it.
+ * With 2 MiB, scavenges are more frequent but each is short, and the resident peak with many
+ * tracked threads stays lower. The price is some CPU under load (more collections per
+ * mention). Kept at 2 MiB for the footprint target (the figures are in docs/performance.md);
+ * a deployment with memory to spare can raise it.
  */
 export const RUNTIME_NODE_OPTIONS = '--max-semi-space-size=2';

@@ -9,9 +9,7 @@
  * is tried again after a pause that lets the event loop run (HTTP answers, timers), until
  * the store's busy budget is spent. Only statements outside a transaction and `BEGIN` are
  * retried: inside one, the write lock is already ours.
- * A statement of work that runs under a deadline (deadline.ts) is not started after it, and
- * with SQLite such work is handed the one connection before background work
- * (sqlite/connection-gate.ts).
+ * A statement of work that runs under a deadline (deadline.ts) is not started after it.
  */
 import { CompiledQuery } from 'kysely';
 import type {
@@ -23,8 +21,6 @@ import type {
   TransactionSettings,
 } from 'kysely';
 import { currentDeadline, deadlineError } from './deadline.js';
-import { createConnectionGate } from './sqlite/connection-gate.js';
-import type { ConnectionGate } from './sqlite/connection-gate.js';
 import { toStoreError } from './errors.js';
 import type { DatabaseKind } from './schema.js';
 import type { WriteHealth } from './write-health.js';
@@ -98,18 +94,13 @@ class ErrorMappingConnection implements DatabaseConnection {
 
 class ErrorMappingDriver implements Driver {
   private readonly wrapped = new WeakMap<DatabaseConnection, ErrorMappingConnection>();
-  /** SQLite's one connection goes to urgent work first (connection-gate.ts). */
-  private readonly gate: ConnectionGate | undefined;
 
   constructor(
     private readonly inner: Driver,
     private readonly kind: DatabaseKind,
     private readonly health: WriteHealth,
     private readonly busy: BusyPolicy | undefined,
-    gate: ConnectionGate | undefined,
-  ) {
-    this.gate = kind === 'sqlite' ? (gate ?? createConnectionGate()) : undefined;
-  }
+  ) {}
 
   private unwrap(connection: DatabaseConnection): DatabaseConnection {
     return connection instanceof ErrorMappingConnection ? connection.inner : connection;
@@ -137,14 +128,7 @@ class ErrorMappingDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    await this.gate?.acquire(currentDeadline() !== undefined);
-    let connection: DatabaseConnection;
-    try {
-      connection = await this.guard(() => this.inner.acquireConnection());
-    } catch (err) {
-      this.gate?.release();
-      throw err;
-    }
+    const connection = await this.guard(() => this.inner.acquireConnection());
     let wrapper = this.wrapped.get(connection);
     if (!wrapper) {
       wrapper = new ErrorMappingConnection(connection, this.kind, this.health, this.busy);
@@ -207,12 +191,8 @@ class ErrorMappingDriver implements Driver {
     });
   }
 
-  async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    try {
-      await this.inner.releaseConnection(this.unwrap(connection));
-    } finally {
-      this.gate?.release();
-    }
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    return this.inner.releaseConnection(this.unwrap(connection));
   }
 
   destroy(): Promise<void> {
@@ -225,12 +205,10 @@ export function withErrorMapping(
   kind: DatabaseKind,
   health: WriteHealth,
   busy?: BusyPolicy,
-  /** SQLite: the gate to the one connection (default: a gate of its own). */
-  gate?: ConnectionGate,
 ): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
-    createDriver: () => new ErrorMappingDriver(dialect.createDriver(), kind, health, busy, gate),
+    createDriver: () => new ErrorMappingDriver(dialect.createDriver(), kind, health, busy),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createIntrospector: (db) => dialect.createIntrospector(db),
   };

@@ -2,13 +2,13 @@
  * Opens the store named by a database URL, runs the migrations, and wires the repositories.
  */
 import { Kysely, Migrator, sql } from 'kysely';
-import type { Dialect, SqliteDatabase } from 'kysely';
+import type { Dialect } from 'kysely';
 import type { Logger, Store, StoreTx } from '../core/ports/index.js';
 import { parseDatabaseUrl } from './database-url.js';
 import { withDeadline } from './deadline.js';
 import { withErrorMapping } from './error-mapping-dialect.js';
 import { StoreError, toStoreError } from './errors.js';
-import { createInboxQueue, createInboxRepo, insertTriggerStatement } from './repos/inbox-repo.js';
+import { createInboxQueue, createInboxRepo } from './repos/inbox-repo.js';
 import { createLeasesRepo } from './repos/leases-repo.js';
 import { createInstallationRepo } from './repos/installations-repo.js';
 import { migrationProvider } from './migrations/index.js';
@@ -27,8 +27,6 @@ import { createThreadsRepo } from './repos/threads-repo.js';
 import { createTransactionRunner } from './transaction-runner.js';
 import { createWriteHealth } from './write-health.js';
 import { startWalCheckpointer } from './sqlite/wal-checkpointer.js';
-import { createConnectionGate } from './sqlite/connection-gate.js';
-import { createAddTriggerNow } from './sqlite/trigger-now.js';
 import type { WalCheckpointer } from './sqlite/wal-checkpointer.js';
 
 export interface OpenStoreOptions {
@@ -44,12 +42,6 @@ export interface OpenStoreOptions {
    * (wal-checkpointer.ts; default 1000). 0: only commits do, past ~40 MB of log.
    */
   checkpointIntervalMs?: number;
-  /**
-   * SQLite: the turn of the event loop a background statement (one not under a deadline)
-   * takes before it queues for the connection (sqlite/connection-gate.ts). Default: the next
-   * check phase.
-   */
-  backgroundTurn?: () => Promise<unknown>;
 }
 
 export interface OpenedStore extends Store {
@@ -104,7 +96,7 @@ async function migrateToLatest(
 async function createDialect(
   options: OpenStoreOptions,
   logger: Logger,
-): Promise<{ dialect: Dialect; kind: DatabaseKind; sqlite?: SqliteDatabase }> {
+): Promise<{ dialect: Dialect; kind: DatabaseKind }> {
   const target = parseDatabaseUrl(options.databaseUrl);
   if (target.kind === 'postgres') {
     // Loaded only when used: `pg` costs a SQLite deployment memory and start-up time.
@@ -120,8 +112,7 @@ async function createDialect(
     };
   }
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  const { dialect, database } = createSqliteDialect(target.path, busyTimeoutMs);
-  return { dialect, kind: 'sqlite', sqlite: database };
+  return { dialect: createSqliteDialect(target.path, busyTimeoutMs), kind: 'sqlite' };
 }
 
 /**
@@ -147,20 +138,11 @@ const PING_DEADLINE_MS = 1_000;
 
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
   const logger = (options.logger ?? silentLogger).child({ component: 'store' });
-  const { dialect, kind, sqlite } = await createDialect(options, logger);
+  const { dialect, kind } = await createDialect(options, logger);
   const health = createWriteHealth();
   const busy =
     kind === 'sqlite' ? { budgetMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS } : undefined;
-  // SQLite's one connection: urgent work first (connection-gate.ts).
-  const gate =
-    sqlite === undefined
-      ? undefined
-      : createConnectionGate(
-          options.backgroundTurn ? { backgroundTurn: options.backgroundTurn } : {},
-        );
-  const db = new Kysely<Database>({
-    dialect: withErrorMapping(dialect, kind, health, busy, gate),
-  });
+  const db = new Kysely<Database>({ dialect: withErrorMapping(dialect, kind, health, busy) });
   const transactions = createTransactionRunner(db, logger);
   const ctx: RepoContext = { db: () => transactions.current(), kind, logger };
   let closed: Promise<void> | undefined;
@@ -178,17 +160,6 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     releaseLeases: createLeaseRelease(ctx),
     pruneFinished: createPruneFinished(ctx),
     withDeadline,
-    ...(sqlite === undefined || gate === undefined
-      ? {}
-      : {
-          addTriggerNow: createAddTriggerNow({
-            database: sqlite,
-            gate,
-            health,
-            statement: insertTriggerStatement(ctx),
-            closed: () => closed !== undefined,
-          }),
-        }),
     async ping() {
       if (closed) throw new StoreError('closed', 'the store is closed');
       // `select 1` succeeds while every write fails (a held lock, a full disk): say so, at

@@ -257,15 +257,6 @@ export interface Store extends StoreTx {
    * told it failed). For requests that must be answered in time (Slack's 3 s).
    */
   withDeadline?<T>(ms: number, fn: () => Promise<T>): Promise<T>;
-  /**
-   * Accept a trigger as `inbox.add` does, but at once, on the caller's turn of the event loop,
-   * when the database can take it so (SQLite with its one connection idle): true when added,
-   * false for a duplicate. Undefined when it cannot (a statement or transaction is under way,
-   * another process holds the write lock): the caller uses `inbox.add`. The ingress answers a
-   * platform's request sooner this way, without the trips through the event loop an
-   * asynchronous statement takes.
-   */
-  addTriggerNow?(trigger: Trigger, now: number): boolean | undefined;
   inboxQueue: {
     /**
      * Claim up to `limit` pending triggers that are due, at most one per thread, never for a

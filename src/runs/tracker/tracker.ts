@@ -33,7 +33,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
     blockedMs: options.blockedCheckIntervalMs,
   };
   const nudged = new Set<string>();
-  const observed = createRunObserver({
+  const observer: RunObserver = createRunObserver({
     store,
     agent,
     clock,
@@ -41,21 +41,6 @@ export function createTracker(deps: TrackerDeps): Tracker {
     intervals,
     onLook: (runId) => nudged.delete(runId),
   });
-  // Ingress first, also within a cycle: a listing of hundreds of changed runs (after a burst
-  // of new runs) is applied a run at a time between the requests of a burst.
-  const { priority } = deps;
-  const observer: RunObserver = priority
-    ? {
-        apply: async (runId, item, stats) => {
-          await priority.clear();
-          return observed.apply(runId, item, stats);
-        },
-        fetchAndApply: async (run, stats) => {
-          await priority.clear();
-          return observed.fetchAndApply(run, stats);
-        },
-      }
-    : observed;
   const concurrency = options.concurrency ?? 8;
   const newBatchCycle = () =>
     createBatchCycle({
@@ -174,7 +159,6 @@ export function createTracker(deps: TrackerDeps): Tracker {
   async function run(): Promise<void> {
     while (running) {
       try {
-        await deps.priority?.clear();
         await runCycle();
       } catch (err) {
         log.error({ err }, 'tracker cycle failed');

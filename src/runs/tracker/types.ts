@@ -12,7 +12,6 @@ import type {
   RunRecord,
   Store,
 } from '../../core/ports/index.js';
-import type { IngressPriorityGate } from '../workers/ingress-priority.js';
 
 export type TrackerMode = 'batch' | 'per-run';
 
@@ -25,8 +24,6 @@ export interface TrackerDeps {
   metrics: Metrics;
   /** Called after notifications were queued. */
   notifyOutbox?: () => void;
-  /** Ingress first (ingress-priority.ts): a cycle waits for a burst of requests to ease. */
-  priority?: IngressPriorityGate;
   /**
    * Several replicas on one database: the cycle runs only while this replica holds the store
    * lease named `name` (renewed every cycle, `ttlMs` long), so one tracker works at a time and

@@ -6,7 +6,6 @@
  */
 import type { Clock, InboxItem, Logger, Store } from '../../core/ports/index.js';
 import { createPump, type Pump } from './pump.js';
-import type { IngressPriorityGate } from './ingress-priority.js';
 
 export type InboxWorker = Pump;
 
@@ -17,7 +16,6 @@ export interface InboxWorkerDeps {
   handle(item: InboxItem): Promise<void>;
   /** While positive, claim nothing (the service asked to slow down). */
   holdMs?: () => number;
-  priority?: IngressPriorityGate;
   options: { leaseMs: number; concurrency: number; pollMs: number; drainMs: number };
 }
 
@@ -56,6 +54,5 @@ export function createInboxWorker(deps: InboxWorkerDeps): InboxWorker {
     claim: (limit) => store.inboxQueue.claim(clock.now(), options.leaseMs, limit),
     process: (item) => handleRenewing(item),
     ...(deps.holdMs ? { holdMs: deps.holdMs } : {}),
-    ...(deps.priority ? { priority: deps.priority } : {}),
   });
 }

@@ -20,7 +20,6 @@ import { RelayError } from '../../core/relay-error.js';
 import type { MessageRef, Platform } from '../../core/trigger.js';
 import { backoffDelay } from './backoff.js';
 import { createPump, type Pump } from './pump.js';
-import type { IngressPriorityGate } from './ingress-priority.js';
 
 export interface OutboxWorkerDeps {
   store: Store;
@@ -29,7 +28,6 @@ export interface OutboxWorkerDeps {
   random: Random;
   logger: Logger;
   metrics: Metrics;
-  priority?: IngressPriorityGate;
   options: {
     leaseMs: number;
     concurrency?: number;
@@ -264,7 +262,6 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
           busy[platform] -= 1;
         }
       },
-      ...(deps.priority ? { priority: deps.priority } : {}),
     }),
   );
   // Behind each platform's lane, the low lane (refusals to people who may not use the bot):

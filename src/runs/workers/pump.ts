@@ -27,8 +27,6 @@ export function createPump<T>(deps: {
   process(item: T): Promise<void>;
   /** While positive, claim nothing: the loop waits (at most this long) and looks again. */
   holdMs?(): number;
-  /** Ingress first: wait for a burst of requests to ease before claiming (ingress-priority.ts). */
-  priority?: { busy(): boolean; clear(): Promise<void> };
 }): Pump {
   const inFlight = new Set<Promise<void>>();
   const waiter = createWaiter();
@@ -54,11 +52,7 @@ export function createPump<T>(deps: {
     const none = { items: [], full: false };
     if (inFlight.size >= deps.concurrency) return none;
     if ((deps.holdMs?.() ?? 0) > 0) return none;
-    await deps.priority?.clear();
-    // During a burst, one item at a time: the ingress keeps the event loop.
-    const limit = deps.priority?.busy() ? Math.min(1, deps.concurrency) : deps.concurrency;
-    const free = limit - inFlight.size;
-    if (free <= 0) return none;
+    const free = deps.concurrency - inFlight.size;
     try {
       const items = await deps.claim(free);
       return { items, full: items.length >= free };

@@ -1,7 +1,7 @@
 /**
  * Retention: every so often, delete the inbox items and notifications that finished more than
  * `keepMs` ago, and the records of "Starting…" messages as old (store.pruneFinished), a batch
- * at a time, never during a burst of requests.
+ * at a time.
  */
 import type { Clock, Logger, Store } from '../../core/ports/index.js';
 
@@ -15,8 +15,6 @@ export interface RetentionDeps {
   intervalMs?: number;
   /** Rows per statement. Default 500. */
   batch?: number;
-  /** A burst of requests is on: prune later (ingress-priority.ts). */
-  busy?: () => boolean;
 }
 
 export interface Retention {
@@ -42,7 +40,7 @@ export function createRetention(deps: RetentionDeps): Retention {
     const prune = deps.store.pruneFinished?.bind(deps.store);
     if (!prune) return total;
     const before = deps.clock.now() - deps.keepMs;
-    for (let i = 0; i < MAX_BATCHES && !stopped && !deps.busy?.(); i++) {
+    for (let i = 0; i < MAX_BATCHES && !stopped; i++) {
       const deleted = await prune(before, batch);
       total.inbox += deleted.inbox;
       total.outbox += deleted.outbox;

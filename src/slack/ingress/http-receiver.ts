@@ -6,10 +6,6 @@
  * check and SSL check, then hand the payload to Bolt. The response waits for the listeners
  * (Bolt's `processBeforeResponse`): the listener writes the trigger to the inbox and only then
  * acknowledges, so a failed write answers 500 and Slack delivers the event again.
- *
- * Events the ingress takes itself (`direct`: mentions, when the bot's identity is fixed) skip
- * Bolt's dispatch, whose middleware and listener chain cost more than the rest of the answer;
- * they are answered the same way, after their trigger is written.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver } from '@slack/bolt';
@@ -32,11 +28,6 @@ export interface SlackHttpReceiverOptions {
   bodyLimitBytes?: number;
   /** How long a listener may take before the request is answered anyway (ms). */
   ackTimeoutMs?: number;
-  /**
-   * Take a verified payload without Bolt: its handling (answered 200 when it resolves, 500
-   * when it fails), or undefined to hand the payload to Bolt.
-   */
-  direct?: (body: Record<string, unknown>) => Promise<void> | undefined;
 }
 
 function reply(res: ServerResponse, status: number): void {
@@ -113,16 +104,6 @@ export function createSlackHttpReceiver(options: SlackHttpReceiverOptions): Slac
       return HTTPModuleFunctions.buildUrlVerificationResponse(res, body);
     }
     if (app === undefined) return reply(res, 503);
-    const direct = options.direct?.(body);
-    if (direct !== undefined) {
-      try {
-        await direct;
-        return reply(res, 200);
-      } catch (err) {
-        log.error({ err }, 'Slack request failed; answering 500 so Slack tries again');
-        return reply(res, 500);
-      }
-    }
 
     const ack = new HTTPResponseAck({
       logger: boltLogger,

@@ -82,11 +82,6 @@ export interface Listeners {
     auth: EventAuth | undefined,
     extra?: Partial<TriggerContext>,
   ): Promise<void>;
-  /**
-   * An `app_mention` event, as its listener takes it. The receiver calls it without Bolt when
-   * the bot's identity is fixed (one workspace): nothing of Bolt's middleware applies then.
-   */
-  handleMention(body: unknown, event: unknown, auth?: EventAuth): Promise<void>;
 }
 
 export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): Listeners {
@@ -136,7 +131,7 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
     await accept(trigger);
   }
 
-  async function handleMention(body: unknown, event: unknown, auth?: EventAuth): Promise<void> {
+  routes.event('app_mention', async ({ body, event, context: auth }) => {
     const envelope = EventEnvelope.safeParse(body);
     const mention = AppMentionEvent.safeParse(event);
     if (!envelope.success || !mention.success) {
@@ -144,10 +139,6 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
       return;
     }
     await handleEvent(fromAppMention(envelope.data, mention.data, await context(auth)));
-  }
-
-  routes.event('app_mention', async ({ body, event, context: auth }) => {
-    await handleMention(body, event, auth);
   });
 
   async function handleMessage(
@@ -266,5 +257,5 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
   routes.action(OPEN_SESSION_ACTION_ID, async ({ ack }) => {
     await ack();
   });
-  return { handleMessage, handleMention };
+  return { handleMessage };
 }

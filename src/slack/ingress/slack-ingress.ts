@@ -100,12 +100,7 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   const mode = deps.appToken !== undefined && deps.appToken !== '' ? 'socket' : 'http';
   const http =
     mode === 'http'
-      ? createSlackHttpReceiver({
-          signingSecret: deps.signingSecret,
-          logger: deps.logger,
-          clock,
-          direct: (body) => mentionWithoutBolt(body),
-        })
+      ? createSlackHttpReceiver({ signingSecret: deps.signingSecret, logger: deps.logger, clock })
       : undefined;
   const receiver =
     http ??
@@ -211,19 +206,6 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     },
     whisper,
   });
-
-  /**
-   * With one workspace, Bolt's authorize and ignoreSelf add nothing to a mention (its
-   * listener works out who the bot is and drops the bot's own messages), so the receiver
-   * hands mentions to the listener directly; everything else goes through Bolt.
-   */
-  function mentionWithoutBolt(body: Record<string, unknown>): Promise<void> | undefined {
-    if (installations !== undefined || body.type !== 'event_callback') return undefined;
-    const event = body.event;
-    if (typeof event !== 'object' || event === null) return undefined;
-    if ((event as { type?: unknown }).type !== 'app_mention') return undefined;
-    return listeners.handleMention(body, event);
-  }
 
   let started = false;
   return {

@@ -11,10 +11,10 @@ import type { InboxTable } from '../schema.js';
 const OPEN = ['pending', 'processing'];
 
 /**
- * The statement adding a trigger, compiled once: the ingress adds one while Slack or GitHub
- * waits for the answer, and Kysely building the query tree took as long as SQLite's insert.
+ * The statement adding a trigger, compiled once (compiled-once.ts): the ingress adds one for
+ * every request, and Slack or GitHub waits for the answer.
  */
-export function insertTriggerStatement(
+function insertTriggerStatement(
   ctx: RepoContext,
 ): (trigger: Trigger, now: number) => CompiledQuery {
   const statement = compiledOnce(['delivery_id', 'thread_key', 'trigger', 'own_lane', 'now'], (v) =>

@@ -44,13 +44,7 @@ function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
   };
 }
 
-export interface SqliteConnection {
-  dialect: Dialect;
-  /** The connection itself (statements cached), for the few writes made on the caller's turn. */
-  database: SqliteDatabase;
-}
-
-export function createSqliteDialect(path: string, busyTimeoutMs: number): SqliteConnection {
+export function createSqliteDialect(path: string, busyTimeoutMs: number): Dialect {
   let database: BetterSqlite3.Database | undefined;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -67,6 +61,5 @@ export function createSqliteDialect(path: string, busyTimeoutMs: number): Sqlite
     database?.close();
     throw toStoreError(err, 'sqlite');
   }
-  const cached = withStatementCache(database);
-  return { dialect: new SqliteDialect({ database: cached }), database: cached };
+  return new SqliteDialect({ database: withStatementCache(database) });
 }

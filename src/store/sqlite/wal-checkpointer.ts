@@ -1,7 +1,7 @@
 /**
  * SQLite's write-ahead log is copied into the database file by a checkpoint. Left to SQLite,
  * a commit does it once the log passes its threshold, and that commit stalls the event loop
- * while requests wait (about 30 ms for 10,000 pages here, fsync included). So a small thread
+ * while requests wait (the whole copy and its fsync happen inside that commit). So a small thread
  * with its own connection checkpoints every second instead: PASSIVE, so it never waits for
  * or blocks the service's readers and writers, and its file work happens off the event loop.
  * The commit-time checkpoint stays as a backstop should the thread be gone.

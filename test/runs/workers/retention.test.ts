@@ -1,7 +1,7 @@
 /**
- * Retention (src/runs/retention.ts) against a real SQLite store: finished triggers and
+ * Retention (src/runs/workers/retention.ts) against a real SQLite store: finished triggers and
  * notifications, and records of "Starting…" messages, older than the window are deleted in
- * batches; nothing while a burst is on.
+ * batches.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { OpenedStore } from '../../../src/store/index.js';
@@ -54,22 +54,6 @@ it('deletes what finished before the window, in batches, and logs the count', as
     'slack:T1:C1:recent1.1',
   ]);
   expect(logger.lines.filter((l) => l.msg?.startsWith('deleted finished'))).toHaveLength(1);
-});
-
-it('waits while a burst of requests is on', async () => {
-  await finished(3, 0, 'old');
-  let busy = true;
-  const retention = createRetention({
-    store,
-    clock,
-    logger: createRecordingLogger(),
-    keepMs: DAY,
-    busy: () => busy,
-  });
-  now = 2 * DAY;
-  expect(await retention.runOnce()).toEqual({ inbox: 0, outbox: 0, startMessages: 0 });
-  busy = false;
-  expect(await retention.runOnce()).toEqual({ inbox: 3, outbox: 3, startMessages: 3 });
 });
 
 it('runs on its timer until stopped', async () => {

@@ -349,29 +349,49 @@ describe('Slack ingress: mentions, messages, DMs', () => {
     expect(sink.triggers).toHaveLength(1);
   });
 
-  it("takes a mention without Bolt's dispatch (one workspace); other events still pass Bolt", async () => {
-    const { url, sink, ingress } = await harness();
-    const throughBolt: string[] = [];
-    ingress.app.use(async ({ body, next }) => {
-      const event = (body as { event?: { type?: string } }).event;
-      throughBolt.push(event?.type ?? 'other');
+  it("every event passes Bolt's authorize and ignoreSelf: the bot's own events stop there", async () => {
+    const { url, sink, ingress } = await harness({ replyInThreadWithoutMention: true });
+    sink.threadsWithRuns.add('slack:T0000001:CGENERAL1:1700000001.000100');
+    // Middleware added now runs after Bolt's built-in ones (authorize, then ignoreSelf) and
+    // before the listeners: it sees what they let through, with the identity authorize set.
+    const passed: [string | undefined, string | undefined, unknown][] = [];
+    ingress.app.use(async ({ body, context, next }) => {
+      const b = body as { event_id?: string; event?: { type?: string } };
+      passed.push([b.event_id, b.event?.type, context.botUserId]);
       await next();
     });
-    const mention = eventCallback(
-      appMentionEvent({ text: '<@UBOT0001> go', ts: '1700000010.000100' }),
-      { eventId: 'EvDIRECT' },
-    );
-    const dm = eventCallback(
-      messageEvent({ channel_type: 'im', text: 'and lint', ts: '1700000011.000100' }),
-      { eventId: 'EvBOLT' },
-    );
-    expect((await postSlack(url, mention)).status).toBe(200);
-    expect((await postSlack(url, dm)).status).toBe(200);
-    expect(sink.triggers.map((t) => [t.deliveryId, t.kind])).toEqual([
-      ['EvDIRECT', 'mention'],
-      ['EvBOLT', 'direct_message'],
+    const events = [
+      eventCallback(appMentionEvent({ text: '<@UBOT0001> go', ts: '1700000010.000100' }), {
+        eventId: 'EvMENTION',
+      }),
+      eventCallback(
+        appMentionEvent({ text: '<@UBOT0001> me', ts: '1700000010.000200', user: 'UBOT0001' }),
+        { eventId: 'EvSELF' },
+      ),
+      eventCallback(
+        messageEvent({
+          text: 'status update',
+          ts: '1700000010.000300',
+          bot_id: 'BBOT0001',
+          subtype: 'bot_message',
+          thread_ts: '1700000001.000100',
+        }),
+        { eventId: 'EvOWNPOST' },
+      ),
+      eventCallback(
+        messageEvent({ channel_type: 'im', text: 'and lint', ts: '1700000011.000100' }),
+        { eventId: 'EvDM' },
+      ),
+    ];
+    for (const body of events) expect((await postSlack(url, body)).status).toBe(200);
+    expect(passed).toEqual([
+      ['EvMENTION', 'app_mention', 'UBOT0001'],
+      ['EvDM', 'message', 'UBOT0001'],
     ]);
-    expect(throughBolt).toEqual(['message']);
+    expect(sink.triggers.map((t) => [t.deliveryId, t.kind])).toEqual([
+      ['EvMENTION', 'mention'],
+      ['EvDM', 'direct_message'],
+    ]);
   });
 
   it('a malformed mention is answered 200 and queues nothing', async () => {
