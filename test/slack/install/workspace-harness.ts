@@ -60,6 +60,7 @@ export async function startWorkspaces(
     SLACK_TOKEN_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     SLACK_API_URL: api.url,
     ...(options.botToken === undefined ? {} : { SLACK_BOT_TOKEN: options.botToken }),
+    ...(env.SLACK_ALLOWED_TEAMS === undefined ? { SLACK_ALLOW_ANY_WORKSPACE: '1' } : {}),
     ...env,
   });
   const service = await startService(config, {
