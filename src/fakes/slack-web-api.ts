@@ -194,6 +194,10 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     if (checked && token === undefined) return { ok: false, error: 'not_authed' };
     if (checked && token !== options.token && installed === undefined)
       return { ok: false, error: 'invalid_auth' };
+    if (method === 'auth.revoke' && token !== undefined) {
+      revoked.add(token);
+      return { ok: true, revoked: true };
+    }
     if (method === 'views.publish' && typeof params.user_id === 'string' && isView(params.view))
       homeViews.set(params.user_id, params.view);
     const ctx = installed === undefined ? context : { ...context, identity: identityOf(installed) };

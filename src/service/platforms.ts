@@ -176,6 +176,8 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
             commandName: slack.command,
             allowedChannels: slack.allowedChannels,
             allowedUsers: slack.allowedUsers,
+            allowedTeams: slack.allowedTeams,
+            allowAnyWorkspace: slack.allowAnyWorkspace,
             sink,
             logger,
             clock,
@@ -214,6 +216,10 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
               clientSecret: slack.oauth.clientSecret,
               stateSecret: slack.oauth.stateSecret,
               installationStore: installations.store,
+              mayInstall: (q) =>
+                slack.allowAnyWorkspace ||
+                (q.teamId !== undefined && slack.allowedTeams.includes(q.teamId)) ||
+                (q.enterpriseId !== undefined && slack.allowedTeams.includes(q.enterpriseId)),
               ...(slack.apiUrl === undefined ? {} : { apiUrl: slack.apiUrl }),
               ...(o.slackAuthorizationUrl === undefined
                 ? {}

@@ -27,6 +27,7 @@ import type { SlackHome } from '../home/slack-home.js';
 import { registerStartForm } from '../shortcut/start-form-listeners.js';
 import { registerAgentPane } from '../assistant/agent-pane.js';
 import { checkAccess, refusalText } from './access.js';
+import { createWorkspaceGate, WorkspaceRefusedError, workspaceRefusal } from './workspace-gate.js';
 
 export interface SlackIngressDeps {
   signingSecret: string;
@@ -52,6 +53,10 @@ export interface SlackIngressDeps {
   botUserId?: string;
   /** A fixed team id for thread keys; when absent, auth.test's (else the payload's). */
   teamId?: string;
+  /** Workspaces (T…) and organisations (E…) served; empty: the bot token's own only. */
+  allowedTeams?: readonly string[];
+  /** OAuth install: any workspace that installs is served. */
+  allowAnyWorkspace?: boolean;
 }
 
 export interface SlackIngress {
@@ -97,6 +102,12 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     ...(deps.teamId === undefined ? {} : { teamId: deps.teamId }),
   };
   const identity = createIdentityResolver(client, configured);
+  const gate = createWorkspaceGate({
+    allowedTeams: deps.allowedTeams ?? [],
+    allowAnyWorkspace: deps.allowAnyWorkspace ?? false,
+    logger: deps.logger,
+    clock,
+  });
   const mode = deps.appToken !== undefined && deps.appToken !== '' ? 'socket' : 'http';
   const http =
     mode === 'http'
@@ -117,6 +128,13 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   const app = new App({
     receiver,
     authorize: async (source) => {
+      const where = { teamId: source.teamId, enterpriseId: source.enterpriseId };
+      const refuse = (error: Error): never => {
+        gate.dropped(where, error.message);
+        throw error;
+      };
+      if (!gate.allows(where))
+        refuse(new WorkspaceRefusedError('the workspace is not on SLACK_ALLOWED_TEAMS'));
       if (installations !== undefined) {
         const bot = await installations.botFor({
           ...(source.teamId === undefined ? {} : { teamId: source.teamId }),
@@ -135,12 +153,16 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
           };
         }
         if (deps.botToken === undefined)
-          throw new NotInstalledError('the Slack app is not installed in that workspace');
+          refuse(new NotInstalledError('the Slack app is not installed in that workspace'));
       }
       const id = await identity.resolve().catch(() => identity.known());
-      // With installations, the configured token serves its own workspace only.
-      if (installations !== undefined && source.teamId !== undefined && source.teamId !== id.teamId)
-        throw new NotInstalledError('the Slack app is not installed in that workspace');
+      // The configured token serves its own workspace only.
+      if (source.teamId !== undefined && id.teamId !== undefined && source.teamId !== id.teamId)
+        refuse(
+          installations === undefined
+            ? new WorkspaceRefusedError("not the bot token's own workspace")
+            : new NotInstalledError('the Slack app is not installed in that workspace'),
+        );
       return {
         botToken: deps.botToken,
         botUserId: id.botUserId,
@@ -154,6 +176,8 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     ignoreSelf: true,
   });
   app.error(async (err) => {
+    // A workspace we do not serve: already logged (rate-limited); answered 200, no retries.
+    if (workspaceRefusal(err) !== undefined) return;
     log.error({ err }, 'Slack listener failed');
     throw err;
   });
@@ -219,6 +243,9 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
    */
   function mentionWithoutBolt(body: Record<string, unknown>): Promise<void> | undefined {
     if (installations !== undefined || body.type !== 'event_callback') return undefined;
+    // Another workspace's event goes through Bolt, whose authorize drops it.
+    const own = identity.known().teamId;
+    if (own === undefined || body.team_id !== own) return undefined;
     const event = body.event;
     if (typeof event !== 'object' || event === null) return undefined;
     if ((event as { type?: unknown }).type !== 'app_mention') return undefined;
@@ -239,6 +266,12 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
       await http.handle(req, res);
     },
     async start() {
+      if (deps.allowAnyWorkspace)
+        log.warn(
+          {},
+          'SLACK_ALLOW_ANY_WORKSPACE is on: any Slack workspace may install the app and start ' +
+            'runs on this Agent Run Service; list the ones you serve in SLACK_ALLOWED_TEAMS instead',
+        );
       if (installations !== undefined && deps.botToken === undefined) {
         log.info(
           { mode, command: commandName },

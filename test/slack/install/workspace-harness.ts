@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/config/load.js';
+import type { Logger } from '../../../src/core/ports/index.js';
 import type { FakeSlackApi, FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
 import { startFakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import type { RunningService } from '../../../src/main.js';
@@ -38,6 +39,8 @@ export async function startWorkspaces(
     slowRunMs?: number;
     /** A single-workspace token the fake also accepts (it answers as team T0000001). */
     botToken?: string;
+    /** Where the service logs; default nowhere. */
+    logger?: Logger;
   } = {},
 ): Promise<Workspaces> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-workspaces-'));
@@ -65,6 +68,7 @@ export async function startWorkspaces(
   });
   const service = await startService(config, {
     announce: false,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
     engineOptions: { workerPollMs: 10 },
     platforms: {
       slackAuthorizationUrl: 'https://slack.test/oauth/v2/authorize',
