@@ -104,8 +104,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: 'SLACK_ALLOW_EXTERNAL_USERS',
-    meaning:
-      'people of another organisation in a Slack Connect channel may use the bot (`1`)',
+    meaning: 'people of another organisation in a Slack Connect channel may use the bot (`1`)',
     default: '0: refused',
   },
   {

@@ -32,13 +32,23 @@ async function endedExecutionMs(deps: RunsDeps, run: RunRecord): Promise<number 
   }
 }
 
+/** How the agent is told who wrote a follow-up: `@name (id)` or `@id`. */
+function speaker(job: TriggerJob): string {
+  const { id, name } = job.trigger.actor;
+  return name !== undefined && name !== id ? `@${name} (${id})` : `@${id}`;
+}
+
 export async function followUp(
   deps: RunsDeps,
   job: TriggerJob,
   run: RunRecord,
   input: { prompt: string; inline: RunOptions },
 ): Promise<Effects> {
-  const body: FollowupRequest = { message: input.prompt };
+  // Someone other than the requester: the agent is told who speaks.
+  const requester = job.trigger.actor.id === run.requester.id;
+  const body: FollowupRequest = {
+    message: requester ? input.prompt : `From ${speaker(job)}: ${input.prompt}`,
+  };
   if (input.inline.mode && isRunMode(input.inline.mode)) body.mode = input.inline.mode;
   const ended = await endedExecutionMs(deps, run);
   try {

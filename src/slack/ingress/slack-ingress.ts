@@ -25,8 +25,10 @@ import { NotInstalledError } from '../install/installations.js';
 import { registerUninstallListeners } from '../install/uninstall-listeners.js';
 import type { SlackHome } from '../home/slack-home.js';
 import { registerStartForm } from '../shortcut/start-form-listeners.js';
+import { createStartFormSeal } from '../shortcut/start-form-seal.js';
 import { registerAgentPane } from '../assistant/agent-pane.js';
-import { checkAccess, refusalText } from './access.js';
+import { createAdmit, refusalText } from './access.js';
+import { createPeople } from './people.js';
 import { createWorkspaceGate, WorkspaceRefusedError, workspaceRefusal } from './workspace-gate.js';
 
 export interface SlackIngressDeps {
@@ -57,6 +59,12 @@ export interface SlackIngressDeps {
   allowedTeams?: readonly string[];
   /** OAuth install: any workspace that installs is served. */
   allowAnyWorkspace?: boolean;
+  /** Admins of agent-relay; empty or absent: the workspace's admins and owners. */
+  adminUsers?: readonly string[];
+  /** Guests may use the bot; default false. */
+  allowGuests?: boolean;
+  /** Slack Connect: people of other organisations may use the bot; default false. */
+  allowExternalUsers?: boolean;
 }
 
 export interface SlackIngress {
@@ -202,14 +210,31 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     pending.add(p);
   };
 
+  const people = createPeople({
+    policy: {
+      adminUsers: deps.adminUsers ?? [],
+      allowGuests: deps.allowGuests ?? false,
+      allowExternalUsers: deps.allowExternalUsers ?? false,
+    },
+    usersInfo: async (team, user) =>
+      client.users.info({ token: await tokens.tokenFor(team), user }),
+    clock,
+    logger: deps.logger,
+  });
+  // The start form's metadata is sealed with a key derived from a secret the relay holds.
+  const startFormSeal = createStartFormSeal(
+    deps.signingSecret || deps.appToken || deps.botToken || '',
+  );
+  const admit = createAdmit({ channels: deps.allowedChannels, users: deps.allowedUsers }, people);
   const commandName = deps.commandName.startsWith('/') ? deps.commandName : `/${deps.commandName}`;
   const routes = createSlackRoutes(app);
   const listeners = registerListeners(routes, {
     sink: deps.sink,
     logger: deps.logger,
     clock,
-    allowlists: { channels: deps.allowedChannels, users: deps.allowedUsers },
+    admit,
     commandName,
+    startFormSeal,
     replyInThreadWithoutMention: deps.replyInThreadWithoutMention ?? false,
     identity,
     perEventIdentity: installations !== undefined,
@@ -224,14 +249,14 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     threadHasRun: (key) => deps.sink.threadHasRun(key),
     logger: deps.logger,
   });
-  const allowlists = { channels: deps.allowedChannels, users: deps.allowedUsers };
   registerStartForm(routes, {
     sink: deps.sink,
     clock,
     logger: deps.logger,
-    refusal: (channel, user) => {
-      const denial = checkAccess(allowlists, { channel, user });
-      return denial === undefined ? undefined : refusalText(denial);
+    seal: startFormSeal,
+    refusal: async (where) => {
+      const verdict = await admit(where);
+      return verdict.ok ? undefined : refusalText(verdict.denial);
     },
     whisper,
   });

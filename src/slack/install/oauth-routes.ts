@@ -23,6 +23,7 @@ export const BOT_SCOPES = [
   'groups:read',
   'im:history',
   'reactions:write',
+  'users:read',
 ] as const;
 
 export const INSTALL_PATH = '/slack/install';
