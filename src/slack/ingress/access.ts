@@ -14,14 +14,22 @@ export interface Allowlists {
 export type AccessDenial = 'channel' | 'user';
 export type Denial = AccessDenial | PersonDenial;
 export type Admission = { ok: true; admin: boolean } | { ok: false; denial: Denial };
-/** Whether this person may use the bot in this channel, and as what. */
-export type Admit = (where: Caller & { channel: string }) => Promise<Admission>;
+/**
+ * Whether this person may use the bot in this channel, and as what. Without a channel (App
+ * Home, which is no conversation), the people rules only.
+ */
+export type Admit = (where: Caller & { channel?: string }) => Promise<Admission>;
 
 export function checkAccess(
   lists: Allowlists,
-  where: { channel: string; user: string },
+  where: { channel?: string; user: string },
 ): AccessDenial | undefined {
-  if (lists.channels.length > 0 && !lists.channels.includes(where.channel)) return 'channel';
+  if (
+    where.channel !== undefined &&
+    lists.channels.length > 0 &&
+    !lists.channels.includes(where.channel)
+  )
+    return 'channel';
   if (lists.users.length > 0 && !lists.users.includes(where.user)) return 'user';
   return undefined;
 }

@@ -243,7 +243,7 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   });
   if (installations !== undefined)
     registerUninstallListeners(routes, { installations, logger: deps.logger });
-  deps.home?.register(routes, { sink: deps.sink });
+  deps.home?.register(routes, { sink: deps.sink, admit });
   registerAgentPane(app, {
     onMessage: listeners.handleMessage,
     threadHasRun: (key) => deps.sink.threadHasRun(key),
