@@ -5,12 +5,13 @@
  * acknowledges. Runs, replies and reactions are the core's business.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { App, SocketModeReceiver } from '@slack/bolt';
+import { App } from '@slack/bolt';
 import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import { systemClock } from '../../core/ports/index.js';
 import { RelayError } from '../../core/relay-error.js';
 import { slackErrorName } from '../api/delivery-errors.js';
 import { createSlackHttpReceiver } from './http-receiver.js';
+import { createSlackSocketReceiver } from './socket-receiver.js';
 import type { BotIdentity } from '../api/identity.js';
 import { createIdentityResolver } from '../api/identity.js';
 import type { Whisper } from './listeners.js';
@@ -128,10 +129,10 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
       : undefined;
   const receiver =
     http ??
-    new SocketModeReceiver({
+    createSlackSocketReceiver({
       appToken: deps.appToken ?? '',
-      logger: toBoltLogger(deps.logger, 'slack-socket-mode'),
-      installerOptions: { clientOptions: { slackApiUrl: normaliseApiUrl(deps.apiUrl) } },
+      apiUrl: deps.apiUrl,
+      logger: deps.logger,
     });
   const app = new App({
     receiver,
