@@ -11,8 +11,6 @@ import { z } from 'zod';
 import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import { decodeThreadKey, settingsScopeOf } from '../../core/thread-key.js';
 import type { Trigger } from '../../core/trigger.js';
-import type { Admit } from '../ingress/access.js';
-import { refusalText } from '../ingress/access.js';
 import type { BotTokenSource } from '../api/bot-tokens.js';
 import { slackErrorName } from '../api/delivery-errors.js';
 import { createWorkspaceClients } from '../api/workspace-clients.js';
@@ -38,12 +36,24 @@ export interface SlackHomeDeps {
   watchMs?: number;
 }
 
+/**
+ * Whether a person may use the bot (the ingress's allowlists and people rules); without a
+ * channel, App Home's own question. A refusal carries the words to show.
+ */
+export type HomeAdmit = (where: {
+  team: string;
+  enterprise?: string | undefined;
+  channel?: string;
+  user: string;
+  userTeam?: string | undefined;
+}) => Promise<{ ok: true; admin: boolean } | { ok: false; refusal: string }>;
+
 export interface SlackHome {
   publish(teamId: string, userId: string): Promise<void>;
   /** A run's status changed (the notifier tells): refresh its requester's tab, if watched. */
   runChanged(threadKey: string, requesterId: string | undefined): void;
   /** `admit`: the allowlists and people rules, as for every other surface. */
-  register(routes: SlackRoutes, deps: { sink: TriggerSink; admit: Admit }): void;
+  register(routes: SlackRoutes, deps: { sink: TriggerSink; admit: HomeAdmit }): void;
   stop(): Promise<void>;
 }
 
@@ -117,7 +127,7 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
     timers.set(key, timer);
   }
 
-  function register(routes: SlackRoutes, reg: { sink: TriggerSink; admit: Admit }): void {
+  function register(routes: SlackRoutes, reg: { sink: TriggerSink; admit: HomeAdmit }): void {
     /** Whether this person may use the bot at all (no channel: App Home is none). */
     const admit = (
       team: string,
@@ -137,7 +147,7 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
           blocks: [
             {
               type: 'section',
-              text: { type: 'mrkdwn', text: refusalText(verdict.denial) },
+              text: { type: 'mrkdwn', text: verdict.refusal },
             },
           ],
         };
@@ -181,7 +191,7 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
         userTeam: user.team_id,
       });
       if (!verdict.ok) {
-        log.info({ runId, denial: verdict.denial }, 'App Home Cancel refused');
+        log.info({ runId }, 'App Home Cancel refused');
         return ack();
       }
       const delivery =
@@ -223,7 +233,7 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
       save: async (team, user, values) => {
         const verdict = await reg.admit({ team, user });
         if (!verdict.ok) {
-          log.info({ denial: verdict.denial }, 'Slack personal defaults not saved: refused');
+          log.info({}, 'Slack personal defaults not saved: refused');
           return;
         }
         await deps.source.setPersonalDefaults(team, user, values);

@@ -244,7 +244,13 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   });
   if (installations !== undefined)
     registerUninstallListeners(routes, { installations, logger: deps.logger });
-  deps.home?.register(routes, { sink: deps.sink, admit });
+  deps.home?.register(routes, {
+    sink: deps.sink,
+    admit: async (where) => {
+      const verdict = await admit(where);
+      return verdict.ok ? verdict : { ok: false, refusal: refusalText(verdict.denial) };
+    },
+  });
   registerAgentPane(app, {
     onMessage: listeners.handleMessage,
     threadHasRun: (key) => deps.sink.threadHasRun(key),
