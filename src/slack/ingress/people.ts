@@ -106,16 +106,18 @@ export function createPeople(deps: PeopleDeps): People {
 
   return {
     async check(caller) {
-      if (!policy.allowExternalUsers && elsewhere(caller, caller.userTeam))
-        return { ok: false, denial: 'external' };
+      // The payload names the person's own workspace; within an Enterprise Grid organisation
+      // another workspace may still be the same organisation, which users.info tells.
+      const otherTeam = !policy.allowExternalUsers && elsewhere(caller, caller.userTeam);
+      if (otherTeam && caller.enterprise === undefined) return { ok: false, denial: 'external' };
       const listedAdmin = policy.adminUsers.includes(caller.user);
-      if (!needsSlack) return { ok: true, admin: listedAdmin };
+      if (!needsSlack && !otherTeam) return { ok: true, admin: listedAdmin };
       let facts: Facts;
       try {
         facts = await factsOf(caller.team, caller.user);
       } catch (err) {
         log.warn({ err, user: caller.user }, 'Slack users.info failed; who this is is unknown');
-        if (!policy.allowGuests) return { ok: false, denial: 'unverified' };
+        if (!policy.allowGuests || otherTeam) return { ok: false, denial: 'unverified' };
         return { ok: true, admin: listedAdmin };
       }
       const external = elsewhere(caller, facts.teamId, facts.enterpriseId);
