@@ -150,7 +150,6 @@ export async function startService(
         pollIntervalMs: config.pollIntervalMs,
         trackerMode: config.trackerMode,
         maxPromptChars: config.maxPromptChars,
-        slackAllowedUsers: config.slack?.allowedUsers ?? [],
         drainMs: config.shutdownTimeoutMs,
         leaseMs: config.leaseMs,
         ...options.engineOptions,

@@ -51,6 +51,22 @@ export function checkCombinations(
       if (!has(name)) issue(name, 'required with SLACK_STATE_SECRET (OAuth install)');
     if (has('SLACK_APP_TOKEN'))
       issue('SLACK_APP_TOKEN', 'OAuth install answers over HTTP; unset it (no Socket Mode)');
+    // Which workspaces may install is the operator's explicit choice, never a default.
+    const anyWorkspace = ['1', 'true', 'yes', 'on'].includes(
+      (raw.SLACK_ALLOW_ANY_WORKSPACE ?? '').toLowerCase(),
+    );
+    if (!has('SLACK_ALLOWED_TEAMS') && !anyWorkspace)
+      issue(
+        'SLACK_ALLOWED_TEAMS',
+        'required with SLACK_STATE_SECRET (OAuth install): list the team ids (T…) and ' +
+          'Enterprise Grid organisation ids (E…) that may install the app, or set ' +
+          'SLACK_ALLOW_ANY_WORKSPACE=1 to let any Slack workspace install it',
+      );
+    if (has('SLACK_ALLOWED_TEAMS') && anyWorkspace)
+      issue(
+        'SLACK_ALLOW_ANY_WORKSPACE',
+        'set SLACK_ALLOWED_TEAMS or SLACK_ALLOW_ANY_WORKSPACE, not both',
+      );
   } else if (has('SLACK_TOKEN_ENCRYPTION_KEY')) {
     notes.push(
       'SLACK_TOKEN_ENCRYPTION_KEY is set without SLACK_STATE_SECRET: OAuth install is off',
@@ -69,7 +85,13 @@ export function checkCombinations(
   if (has('SLACK_APP_TOKEN') && !slackToken)
     issue('SLACK_BOT_TOKEN', 'required with SLACK_APP_TOKEN (Socket Mode needs both)');
   if (!slackToken && !slackWay) {
-    const stray = ['SLACK_API_URL', 'SLACK_ALLOWED_CHANNELS', 'SLACK_ALLOWED_USERS'].filter(has);
+    const stray = [
+      'SLACK_API_URL',
+      'SLACK_ALLOWED_CHANNELS',
+      'SLACK_ALLOWED_USERS',
+      'SLACK_ALLOWED_TEAMS',
+      'SLACK_ADMIN_USERS',
+    ].filter(has);
     if (stray.length > 0) notes.push(`${stray.join(', ')} set but Slack is off`);
   }
 
@@ -150,6 +172,11 @@ function slackConfig(env: Env): SlackConfig | undefined {
     allowedChannels: env.SLACK_ALLOWED_CHANNELS,
     allowedUsers: env.SLACK_ALLOWED_USERS,
     replyWithoutMention: env.SLACK_REPLY_WITHOUT_MENTION,
+    allowedTeams: env.SLACK_ALLOWED_TEAMS,
+    allowAnyWorkspace: env.SLACK_ALLOW_ANY_WORKSPACE,
+    adminUsers: env.SLACK_ADMIN_USERS,
+    allowExternalUsers: env.SLACK_ALLOW_EXTERNAL_USERS,
+    allowGuests: env.SLACK_ALLOW_GUESTS,
   };
 }
 

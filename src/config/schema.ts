@@ -50,6 +50,14 @@ export const EnvSchema = z.object({
   SLACK_ALLOWED_CHANNELS: idList('Slack channel ids (C0123…)', /^[A-Z0-9]{2,}$/).default([]),
   SLACK_ALLOWED_USERS: idList('Slack user ids (U0123…)', /^[A-Z0-9]{2,}$/).default([]),
   SLACK_REPLY_WITHOUT_MENTION: flag.default(true),
+  SLACK_ALLOWED_TEAMS: idList(
+    'Slack team ids (T0123…) or Enterprise Grid organisation ids (E0123…)',
+    /^[TE][A-Z0-9]{2,}$/,
+  ).default([]),
+  SLACK_ALLOW_ANY_WORKSPACE: flag.default(false),
+  SLACK_ADMIN_USERS: idList('Slack user ids (U0123…)', /^[A-Z0-9]{2,}$/).default([]),
+  SLACK_ALLOW_EXTERNAL_USERS: flag.default(false),
+  SLACK_ALLOW_GUESTS: flag.default(false),
   SLACK_CLIENT_ID: z
     .string()
     .regex(/^\d+\.\d+$/, 'must be a Slack client id (digits.digits)')

@@ -31,6 +31,16 @@ export interface SlackConfig {
   allowedUsers: string[];
   /** A plain reply in a thread that has a run is a follow-up. */
   replyWithoutMention: boolean;
+  /** Team ids (T…) and Grid organisation ids (E…) that may install and use the app. */
+  allowedTeams: string[];
+  /** OAuth install: any workspace may install (the operator said so explicitly). */
+  allowAnyWorkspace: boolean;
+  /** Admins of agent-relay; empty: the workspace's own admins and owners (users.info). */
+  adminUsers: string[];
+  /** Slack Connect: people of another organisation may use the bot. */
+  allowExternalUsers: boolean;
+  /** Workspace guests (restricted, ultra-restricted) may use the bot. */
+  allowGuests: boolean;
 }
 
 export type GitHubAuth =

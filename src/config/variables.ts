@@ -81,6 +81,38 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: '1',
   },
   {
+    name: 'SLACK_ALLOWED_TEAMS',
+    meaning:
+      'workspaces (team ids `T…`) and Enterprise Grid organisations (`E…`) that may install the ' +
+      'app and use it; checked when an install completes and on every event, command and ' +
+      'interaction. With OAuth install, this or `SLACK_ALLOW_ANY_WORKSPACE` is required',
+    default: 'unset: with `SLACK_BOT_TOKEN` alone, its own workspace only',
+  },
+  {
+    name: 'SLACK_ALLOW_ANY_WORKSPACE',
+    meaning:
+      'OAuth install: any Slack workspace may install the app and start runs (logs a warning ' +
+      'at start-up); instead of `SLACK_ALLOWED_TEAMS`',
+    default: '0',
+  },
+  {
+    name: 'SLACK_ADMIN_USERS',
+    meaning:
+      'user ids of Slack admins of agent-relay: they alone may list every run, cancel ' +
+      "anyone's run and change a channel's defaults (`config key=value`)",
+    default: "unset: the workspace's own admins and owners (Slack's `users.info`)",
+  },
+  {
+    name: 'SLACK_ALLOW_EXTERNAL_USERS',
+    meaning: 'people of another organisation in a Slack Connect channel may use the bot (`1`)',
+    default: '0: refused',
+  },
+  {
+    name: 'SLACK_ALLOW_GUESTS',
+    meaning: 'multi- and single-channel guests of the workspace may use the bot (`1`)',
+    default: '0: refused',
+  },
+  {
     name: 'SLACK_CLIENT_ID',
     meaning:
       "the Slack app's client id: Sign in with Slack for the console, and with the secrets below OAuth install in any number of workspaces",

@@ -11,6 +11,12 @@ export interface Actor {
   name?: string;
   /** GitHub `author_association` (OWNER, MEMBER, …); absent on Slack. */
   association?: string;
+  /**
+   * Slack: an admin of agent-relay (the operator's list, else a workspace admin or owner),
+   * as the ingress found; only an admin lists every run, cancels anyone's and changes a
+   * channel's defaults. Absent: not an admin.
+   */
+  admin?: boolean;
 }
 
 /** What kind of platform event produced the trigger. */

@@ -22,8 +22,10 @@ export interface FakeIdentity {
 export interface SlackMethodContext {
   store: SlackStore;
   identity: FakeIdentity;
-  /** Channel -> its members (users.conversations). */
+  /** Channel -> its members (users.conversations, conversations.members). */
   members: Map<string, Set<string>>;
+  /** What users.info adds to a person's id (role, guest, home team). */
+  people?: ReadonlyMap<string, object>;
   /** What apps.connections.open answers, if Socket Mode is on. */
   socketUrl(): string | undefined;
   /** Channels the bot is not a member of: what it would do there answers `not_in_channel`. */
@@ -174,7 +176,29 @@ export function answerSlackMethod(
     }
     case 'users.info': {
       const id = str(p.user) ?? '';
-      return { ok: true, user: { id, name: id.toLowerCase(), real_name: id } };
+      const person = ctx.people?.get(id) ?? {};
+      return {
+        ok: true,
+        user: {
+          id,
+          team_id: identity.team_id,
+          name: id.toLowerCase(),
+          real_name: id,
+          is_admin: false,
+          is_owner: false,
+          is_primary_owner: false,
+          is_restricted: false,
+          is_ultra_restricted: false,
+          is_bot: false,
+          ...person,
+        },
+      };
+    }
+    case 'conversations.members': {
+      const who = ctx.members.get(channel);
+      if (who === undefined && ctx.outside.has(channel))
+        return { ok: false, error: 'channel_not_found' };
+      return { ok: true, members: [...(who ?? [])], response_metadata: { next_cursor: '' } };
     }
     default:
       return { ok: false, error: 'unknown_method' };

@@ -63,6 +63,14 @@ export interface FakeSlackOptions {
   clock?: () => number;
 }
 
+export interface FakePerson {
+  is_admin?: boolean;
+  is_owner?: boolean;
+  is_restricted?: boolean;
+  is_ultra_restricted?: boolean;
+  team_id?: string;
+}
+
 export interface FakeSlackApi {
   /** Web API base, e.g. `http://127.0.0.1:1234/api/`. */
   readonly url: string;
@@ -91,8 +99,14 @@ export interface FakeSlackApi {
   failNext(method: string, failure: Failure, times?: number): void;
   /** Every post, edit and reaction, as it happens. */
   onChange(listener: (change: SlackChange) => void): void;
-  /** `user` is a member of `channel` (users.conversations). */
+  /** `user` is a member of `channel` (users.conversations, conversations.members). */
   join(channel: string, user: string): void;
+  /**
+   * What users.info says of a person beyond their id: workspace role (`is_admin`,
+   * `is_owner`), guest (`is_restricted`, `is_ultra_restricted`), home team (`team_id`; default
+   * the fake's own workspace). Set before the person speaks.
+   */
+  readonly people: Map<string, FakePerson>;
   /** A workspace's token stops working (the app was removed, the token revoked). */
   revoke(token: string): void;
   /** Views published to App Home, by user (the latest), and every view opened. */
@@ -182,7 +196,15 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     };
   }
   const outside = new Set<string>();
-  const context = { store, identity, members, socketUrl: () => api.socketUrl, outside };
+  const people = new Map<string, FakePerson>();
+  const context = {
+    store,
+    identity,
+    members,
+    people,
+    socketUrl: () => api.socketUrl,
+    outside,
+  };
   const responseUrls = createResponseUrls({ store, identity, now });
 
   function answer(method: string, params: Record<string, unknown>, token: string | undefined) {
@@ -194,6 +216,10 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     if (checked && token === undefined) return { ok: false, error: 'not_authed' };
     if (checked && token !== options.token && installed === undefined)
       return { ok: false, error: 'invalid_auth' };
+    if (method === 'auth.revoke' && token !== undefined) {
+      revoked.add(token);
+      return { ok: true, revoked: true };
+    }
     if (method === 'views.publish' && typeof params.user_id === 'string' && isView(params.view))
       homeViews.set(params.user_id, params.view);
     const ctx = installed === undefined ? context : { ...context, identity: identityOf(installed) };
@@ -277,6 +303,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       members.set(channel, who);
     },
     homeViews,
+    people,
     responseUrl: (where) => `http://127.0.0.1:${port}${responseUrls.mint(where)}`,
     responses: responseUrls.responses,
     removeBotFrom: (channel) => void outside.add(channel),

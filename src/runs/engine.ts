@@ -39,7 +39,7 @@ export interface EngineDeps {
   options: EngineOptions;
   /** Waits between cancel attempts (tests pass a fast one). Default: setTimeout. */
   sleep?: (ms: number) => Promise<void>;
-  /** Who may cancel a run. Default: the requester, or (Slack) a user in slackAllowedUsers. */
+  /** Who may cancel a run. Default: the requester, or (Slack) an admin of agent-relay. */
   mayCancel?: MayCancel;
   /** GitHub: whether a person may act in a repository (checked for every GitHub request). */
   repoAccess?: RepoAccess;
@@ -78,7 +78,7 @@ export function createEngine(deps: EngineDeps): Engine {
     metrics,
     sleep: deps.sleep ?? realSleep,
     options,
-    mayCancel: deps.mayCancel ?? defaultMayCancel(options.slackAllowedUsers),
+    mayCancel: deps.mayCancel ?? defaultMayCancel(),
     ...(deps.repoAccess ? { repoAccess: deps.repoAccess } : {}),
     notifyOutbox: (platform) => outbox.wake(platform),
     nudgeTracker: (runId) => tracker.nudge(runId),

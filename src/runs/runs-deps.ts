@@ -25,8 +25,6 @@ export interface EngineOptions {
   trackerMode: 'batch' | 'per-run';
   /** Upper bound of a run's prompt including the thread context. */
   maxPromptChars: number;
-  /** Slack users who may cancel runs other people started. */
-  slackAllowedUsers?: string[];
   /**
    * Triggers handled at once (different threads; one per thread always). Handling mostly
    * waits on the service, so many may be in flight: the service's latency must not bound the
@@ -53,9 +51,7 @@ export interface EngineOptions {
   trackerLeaseMs?: number;
 }
 
-export type ResolvedEngineOptions = Required<Omit<EngineOptions, 'slackAllowedUsers'>> & {
-  slackAllowedUsers: string[];
-};
+export type ResolvedEngineOptions = Required<EngineOptions>;
 
 export const DEFAULT_INBOX_RETRY_DELAYS_MS = [
   5_000, 15_000, 60_000, 120_000, 300_000, 300_000, 300_000,
@@ -64,7 +60,6 @@ export const DEFAULT_INBOX_RETRY_DELAYS_MS = [
 export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOptions {
   return {
     ...options,
-    slackAllowedUsers: options.slackAllowedUsers ?? [],
     inboxConcurrency: options.inboxConcurrency ?? 128,
     leaseMs: options.leaseMs ?? 120_000,
     workerPollMs: options.workerPollMs ?? 250,

@@ -191,6 +191,11 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
             commandName: slack.command,
             allowedChannels: slack.allowedChannels,
             allowedUsers: slack.allowedUsers,
+            allowedTeams: slack.allowedTeams,
+            allowAnyWorkspace: slack.allowAnyWorkspace,
+            adminUsers: slack.adminUsers,
+            allowGuests: slack.allowGuests,
+            allowExternalUsers: slack.allowExternalUsers,
             sink,
             logger,
             clock,
@@ -228,6 +233,10 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
               clientSecret: slack.oauth.clientSecret,
               stateSecret: slack.oauth.stateSecret,
               installationStore: installations.store,
+              mayInstall: (q) =>
+                slack.allowAnyWorkspace ||
+                (q.teamId !== undefined && slack.allowedTeams.includes(q.teamId)) ||
+                (q.enterpriseId !== undefined && slack.allowedTeams.includes(q.enterpriseId)),
               ...(slack.apiUrl === undefined ? {} : { apiUrl: slack.apiUrl }),
               ...(o.slackAuthorizationUrl === undefined
                 ? {}

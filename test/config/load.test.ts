@@ -118,6 +118,11 @@ describe('loadConfig: every variable', () => {
       allowedChannels: ['C01', 'C02'],
       allowedUsers: ['U01'],
       replyWithoutMention: true,
+      allowedTeams: [],
+      allowAnyWorkspace: false,
+      adminUsers: [],
+      allowExternalUsers: false,
+      allowGuests: false,
     });
   });
 

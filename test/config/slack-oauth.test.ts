@@ -9,6 +9,7 @@ const OAUTH = {
   SLACK_CLIENT_SECRET: 'client-secret-0123456789',
   SLACK_STATE_SECRET: 'state-secret-0123456789',
   SLACK_TOKEN_ENCRYPTION_KEY: KEY,
+  SLACK_ALLOW_ANY_WORKSPACE: '1',
 };
 
 function issuesOf(env: Record<string, string>): string[] {
@@ -56,6 +57,27 @@ describe('Slack OAuth install', () => {
     ]);
     expect(issuesOf({ ...OAUTH, SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1' })).toEqual([
       'SLACK_APP_TOKEN: OAuth install answers over HTTP; unset it (no Socket Mode)',
+    ]);
+  });
+
+  it('takes an explicit choice of workspaces: a list, or any workspace; never neither, never both', () => {
+    const { SLACK_ALLOW_ANY_WORKSPACE: _any, ...withoutChoice } = OAUTH;
+    expect(issuesOf(withoutChoice)).toEqual([
+      'SLACK_ALLOWED_TEAMS: required with SLACK_STATE_SECRET (OAuth install): list the team ids (T…) ' +
+        'and Enterprise Grid organisation ids (E…) that may install the app, or set ' +
+        'SLACK_ALLOW_ANY_WORKSPACE=1 to let any Slack workspace install it',
+    ]);
+    const listed = loadConfig({ ...withoutChoice, SLACK_ALLOWED_TEAMS: 'T0000001, E0000009' });
+    expect(listed.slack).toMatchObject({
+      allowedTeams: ['T0000001', 'E0000009'],
+      allowAnyWorkspace: false,
+    });
+    expect(loadConfig(OAUTH).slack).toMatchObject({ allowedTeams: [], allowAnyWorkspace: true });
+    expect(issuesOf({ ...OAUTH, SLACK_ALLOWED_TEAMS: 'T0000001' })).toEqual([
+      'SLACK_ALLOW_ANY_WORKSPACE: set SLACK_ALLOWED_TEAMS or SLACK_ALLOW_ANY_WORKSPACE, not both',
+    ]);
+    expect(issuesOf({ ...withoutChoice, SLACK_ALLOWED_TEAMS: 'C0000001' })).toEqual([
+      'SLACK_ALLOWED_TEAMS: must be comma-separated Slack team ids (T0123…) or Enterprise Grid organisation ids (E0123…)',
     ]);
   });
 

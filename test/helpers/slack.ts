@@ -143,10 +143,12 @@ export function slashCommandBody(fields: {
   triggerId?: string;
   /** Default: a Slack-looking URL nothing answers (private answers then use chat.postEphemeral). */
   responseUrl?: string;
+  /** The workspace the command came from; default T0000001. */
+  team?: string;
 }): string {
   return formBody({
     token: 'legacy-verification-token',
-    team_id: 'T0000001',
+    team_id: fields.team ?? 'T0000001',
     team_domain: 'fake',
     channel_id: fields.channel ?? 'CGENERAL1',
     channel_name: 'general',
@@ -172,11 +174,21 @@ export function blockActionsBody(fields: {
   actionTs?: string;
   /** A button on a private (ephemeral) message: Slack sends no `message` then. */
   ephemeral?: boolean;
+  /** The workspace the click came to; default T0000001. */
+  team?: string;
+  /** The clicker's own workspace (Slack Connect: another organisation's); default `team`. */
+  userTeam?: string;
 }): string {
   const channel = fields.channel ?? 'CGENERAL1';
+  const team = fields.team ?? 'T0000001';
   const payload = {
     type: 'block_actions',
-    user: { id: fields.user ?? 'UALICE01', username: 'alice', name: 'alice', team_id: 'T0000001' },
+    user: {
+      id: fields.user ?? 'UALICE01',
+      username: 'alice',
+      name: 'alice',
+      team_id: fields.userTeam ?? team,
+    },
     api_app_id: 'A0000001',
     token: 'legacy-verification-token',
     container: {
@@ -187,7 +199,7 @@ export function blockActionsBody(fields: {
       ...(fields.threadTs ? { thread_ts: fields.threadTs } : {}),
     },
     trigger_id: `13345224609.738474920.${++eventCounter}`,
-    team: { id: 'T0000001', domain: 'fake' },
+    team: { id: team, domain: 'fake' },
     enterprise: null,
     is_enterprise_install: false,
     channel: { id: channel, name: 'general' },

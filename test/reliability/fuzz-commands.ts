@@ -40,6 +40,7 @@ const VALUE: Record<OptionKey, fc.Arbitrary<string>> = {
   title: freeText,
   mode: fc.constantFrom(...RUN_MODES),
   factory: factoryAlias,
+  steer: fc.constantFrom('anyone', 'requester'),
 };
 
 function optionsArb(keys: readonly OptionKey[]): fc.Arbitrary<RunOptions> {

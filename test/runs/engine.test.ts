@@ -81,7 +81,10 @@ describe('engine', () => {
     expect(emulator.runs.get(factoryRun)!.agent_config).toMatchObject({ name: 'Docs Factory' });
 
     // Config: a reply with the channel's defaults.
-    const config = slackMention({ text: 'config model=gpt-x' });
+    const config = slackMention({
+      text: 'config model=gpt-x',
+      actor: { id: 'U1', name: 'alice', admin: true },
+    });
     await engine.sink.accept(config);
     const reply = await waitUntil(() => postsOf(slack, 'config', config.threadKey)[0]);
     expect(reply).toMatchObject({

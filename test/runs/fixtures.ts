@@ -155,7 +155,6 @@ export const TEST_OPTIONS: EngineOptions = {
   pollIntervalMs: 50,
   trackerMode: 'batch',
   maxPromptChars: 8_000,
-  slackAllowedUsers: ['UADMIN'],
   inboxConcurrency: 4,
   leaseMs: 30_000,
   workerPollMs: 20,

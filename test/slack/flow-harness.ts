@@ -100,7 +100,6 @@ export async function startFlow(options: FlowOptions = {}): Promise<Flow> {
       pollIntervalMs: 25,
       trackerMode: 'batch',
       maxPromptChars: 20_000,
-      slackAllowedUsers: options.allowedUsers ?? [],
       workerPollMs: 10,
       maxCheckIntervalMs: 100,
       blockedCheckIntervalMs: 100,

@@ -42,6 +42,7 @@ const NEEDED_SCOPES = [
   'assistant:write', // the agent pane: assistant.threads.setStatus / setSuggestedPrompts
   'channels:read', // App Home: users.conversations (the viewer's public channels)
   'groups:read', // App Home: users.conversations (private channels the bot shares with the viewer)
+  'users:read', // users.info: guests, people of other organisations, workspace admins
 ];
 
 describe('Slack app manifest', () => {

@@ -251,6 +251,8 @@ describe('Slack flow: steering', () => {
 describe('Slack flow: answers to the caller', () => {
   it('help, config, list and status answer ephemerally', async () => {
     const f = await start();
+    // A workspace admin (users.info) may change the channel's defaults.
+    f.api.people.set('UALICE01', { is_admin: true });
     const ephemeral = (n: number) => waitUntil(() => f.api.okCallsTo('chat.postEphemeral')[n]);
 
     await f.post(slashCommandBody({ text: 'help' }));

@@ -5,7 +5,7 @@
 import type { OptionKey } from '../message/message-model.js';
 import { RUN_MODES } from './run-modes.js';
 
-/** Every option key, in the order help shows them. */
+/** Every run option key, in the order help shows them (`steer` is a channel setting only). */
 export const OPTION_KEYS: readonly OptionKey[] = [
   'model',
   'env',
@@ -62,6 +62,10 @@ export const OPTION_DOCS: Record<OptionKey, UsageLine> = {
   title: { form: 'title="<title>"', meaning: 'the run title (derived from the prompt if absent)' },
   mode: { form: `mode=${RUN_MODES.join('|')}`, meaning: 'just do it, plan first, or orchestrate' },
   factory: { form: 'factory=<alias>', meaning: 'dispatch to this factory' },
+  steer: {
+    form: 'steer=anyone|requester',
+    meaning: 'a channel setting: who may follow up on a run (default anyone)',
+  },
 };
 
 /** How to write options: shown with option errors. */

@@ -16,8 +16,11 @@ const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/;
 const FACTORY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const MAX_TEXT = 256;
 
+/** Who may follow up on a run in a channel (`config steer=…`). */
+export const STEER_VALUES = ['anyone', 'requester'] as const;
+
 export function isOptionKey(key: string): key is OptionKey {
-  return (OPTION_KEYS as readonly string[]).includes(key);
+  return key === 'steer' || (OPTION_KEYS as readonly string[]).includes(key);
 }
 
 function freeText(key: OptionKey, value: string): ValueCheck {
@@ -58,5 +61,11 @@ export function checkOptionValue(key: OptionKey, raw: string): ValueCheck {
     case 'name':
     case 'title':
       return freeText(key, value);
+    case 'steer': {
+      const steer = value.toLowerCase();
+      return (STEER_VALUES as readonly string[]).includes(steer)
+        ? { ok: true, value: steer }
+        : { ok: false, message: `steer must be ${STEER_VALUES.join(' or ')}, not "${value}"` };
+    }
   }
 }

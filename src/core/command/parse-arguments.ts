@@ -99,7 +99,10 @@ export function parseListArgs(args: string): Parsed<Extract<Command, { type: 'li
 }
 
 /** Keys a channel/repo default may set: every option but the per-run `title`. */
-export const CONFIG_KEYS: readonly OptionKey[] = OPTION_KEYS.filter((k) => k !== 'title');
+export const CONFIG_KEYS: readonly OptionKey[] = [
+  ...OPTION_KEYS.filter((k) => k !== 'title'),
+  'steer',
+];
 
 /** `config key=value …`; `key=` or `key=-` unsets the default (a quoted `"-"` is text). */
 export function parseConfigArgs(args: string): Parsed<Extract<Command, { type: 'config' }>> {

@@ -11,7 +11,11 @@
  */
 export type SettingSource = 'inline' | 'personal' | 'default' | 'service';
 
-export type OptionKey = 'model' | 'env' | 'skill' | 'name' | 'title' | 'mode' | 'factory';
+/**
+ * Run options, and `steer` (a channel setting only: who may follow up on a run there,
+ * `anyone` or the `requester`).
+ */
+export type OptionKey = 'model' | 'env' | 'skill' | 'name' | 'title' | 'mode' | 'factory' | 'steer';
 
 export interface AppliedSetting {
   key: OptionKey;

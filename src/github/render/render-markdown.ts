@@ -35,6 +35,7 @@ const OPTION_HINT: Record<OptionKey, string> = {
   title: 'run title',
   mode: '`normal` or `plan`',
   factory: 'factory alias',
+  steer: '`anyone` or `requester`',
 };
 
 /** Multi-line plain text: every line escaped, line breaks kept. */

@@ -30,6 +30,7 @@ const SETTING_LABEL: Record<OptionKey, string> = {
   name: 'Name',
   title: 'Title',
   mode: 'Mode',
+  steer: 'Follow-ups',
 };
 
 const SOURCE_LABEL: Record<AppliedSetting['source'], string> = {

@@ -16,13 +16,13 @@ import { invocationFor } from './show-status.js';
 import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
 /**
- * GitHub: the ingress already let only writers through. Slack: the requester, or a user on
- * the allowlist of people who may cancel anyone's runs.
+ * GitHub: the ingress already let only writers through. Slack: the requester, or an admin of
+ * agent-relay (the ingress marks them; being allowed to use the bot is not enough).
  */
-export function defaultMayCancel(allowedUsers: readonly string[]): MayCancel {
+export function defaultMayCancel(): MayCancel {
   return (trigger: Trigger, run: RunRecord | undefined) => {
     if (trigger.platform !== 'slack') return true;
-    if (allowedUsers.includes(trigger.actor.id)) return true;
+    if (trigger.actor.admin === true) return true;
     return run !== undefined && run.requester.id === trigger.actor.id;
   };
 }

@@ -1,13 +1,26 @@
 /** `config [key=value …]`: show or change the defaults of this Slack channel / GitHub repo. */
 import type { Command } from '../../core/command/command.js';
 import type { OptionKey } from '../../core/message/message-model.js';
-import { configMessage } from '../../core/message/render-model.js';
-import type { Effects, TriggerJob } from './trigger-job.js';
+import { configMessage, notice } from '../../core/message/render-model.js';
+import { replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
 type ConfigCommand = Extract<Command, { type: 'config' }>;
 
+export const ADMINS_ONLY =
+  "Only an admin of agent-relay may change this channel's defaults. `config` alone shows them.";
+
+/**
+ * Anyone may see the defaults; on Slack only an admin of agent-relay (marked by the ingress)
+ * may change them. GitHub: the ingress lets only writers through.
+ */
 export function configCommand(job: TriggerJob, command: ConfigCommand): Effects {
   const scope = job.trigger.settingsScope;
+  const changes =
+    Object.values(command.set).some((v) => v !== undefined) || command.unset.length > 0;
+  if (changes && job.trigger.platform === 'slack' && job.trigger.actor.admin !== true) {
+    job.log.info({ scope }, 'config change refused: not an admin');
+    return replyPrivately(job, notice('warning', ADMINS_ONLY));
+  }
   const changed: OptionKey[] = [];
   return async (tx, now) => {
     for (const [key, value] of Object.entries(command.set) as [OptionKey, string | undefined][]) {

@@ -52,13 +52,23 @@ function modeNote(mode: string, item: RunItem | undefined, run: RunRecord): stri
   return `Your message went to the run that is still working, which keeps its current mode: \`mode=${mode}\` applies only to a message that starts a new execution (after the run has ended). Send it again with \`mode=${mode}\` once the run is done, or start a new run with \`new mode=${mode} …\`.`;
 }
 
+/** How the agent is told who wrote a follow-up: `@name (id)` or `@id`. */
+function speaker(job: TriggerJob): string {
+  const { id, name } = job.trigger.actor;
+  return name !== undefined && name !== id ? `@${name} (${id})` : `@${id}`;
+}
+
 export async function followUp(
   deps: RunsDeps,
   job: TriggerJob,
   run: RunRecord,
   input: { prompt: string; inline: RunOptions },
 ): Promise<Effects> {
-  const body: FollowupRequest = { message: input.prompt };
+  // Someone other than the requester: the agent is told who speaks.
+  const requester = job.trigger.actor.id === run.requester.id;
+  const body: FollowupRequest = {
+    message: requester ? input.prompt : `From ${speaker(job)}: ${input.prompt}`,
+  };
   if (input.inline.mode && isRunMode(input.inline.mode)) body.mode = input.inline.mode;
   const item = await currentItem(deps, run);
   const ended = endedExecutionMs(item);

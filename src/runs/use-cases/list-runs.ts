@@ -5,8 +5,9 @@
  *   `relay_thread` stamp of a run another replica or an older database recorded).
  * - `list mine`: the asker's own runs. On Slack across every place, answered privately; on
  *   GitHub, which has no private answer, within this repository.
- * - Runs the relay did not start (no record, no stamp) appear only when an admin (a user who
- *   may cancel anyone's runs) asks in a direct message, where everything is listed.
+ * - Runs the relay did not start (no record, no stamp) appear only when an admin of
+ *   agent-relay (Slack: marked by the ingress) asks in a direct message, where everything is
+ *   listed.
  *
  * The service filters by our stamps (`metadata[relay_actor]` for `mine`, `metadata[relay_place]`
  * for a place), so a busy team does not push a place's runs out of the list. Runs stamped
@@ -49,8 +50,7 @@ function isDirectMessage(job: TriggerJob): boolean {
 
 export function listAudience(deps: RunsDeps, job: TriggerJob, mine: boolean): ListAudience {
   const { trigger } = job;
-  const admin =
-    trigger.platform === 'slack' && deps.options.slackAllowedUsers.includes(trigger.actor.id);
+  const admin = trigger.platform === 'slack' && trigger.actor.admin === true;
   if (admin && isDirectMessage(job) && !mine) return { kind: 'admin' };
   if (mine && trigger.platform === 'slack') return { kind: 'asker' };
   return { kind: 'place', scope: trigger.settingsScope };

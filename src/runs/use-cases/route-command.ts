@@ -25,6 +25,21 @@ import {
   type TriggerJob,
 } from './trigger-job.js';
 
+export const REQUESTER_ONLY =
+  'Here only the person who started a run may follow up on it (`config steer=requester`). ' +
+  'Start your own with `new …`.';
+
+/** `config steer=requester`: someone other than the requester may not steer the run. */
+async function steeringRefused(
+  deps: RunsDeps,
+  job: TriggerJob,
+  requester: string,
+): Promise<boolean> {
+  if (job.trigger.actor.id === requester) return false;
+  const settings = await loadDefaults(deps.store, job.trigger.settingsScope);
+  return settings.steer === 'requester';
+}
+
 /** A prompt: follow up on the thread's run, or start one (here or at a factory). */
 async function prompt(
   deps: RunsDeps,
@@ -35,7 +50,14 @@ async function prompt(
   const asksForFactory = Boolean(input.options.factory ?? trigger.factoryAlias);
   if (!input.fresh && !trigger.anchorsNewThread && !asksForFactory) {
     const run = await currentRun(deps, job.threadKey);
-    if (run) return followUp(deps, job, run, { prompt: input.prompt, inline: input.options });
+    if (run) {
+      if (await steeringRefused(deps, job, run.requester.id)) {
+        // A plain reply in the thread is conversation, not a request: nothing is said.
+        if (trigger.kind === 'thread_reply') return async () => {};
+        return replyPrivately(job, notice('info', REQUESTER_ONLY));
+      }
+      return followUp(deps, job, run, { prompt: input.prompt, inline: input.options });
+    }
   }
   const defaults = await loadDefaults(deps.store, trigger.settingsScope);
   const inline: RunOptions = { ...input.options };

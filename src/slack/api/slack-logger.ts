@@ -22,13 +22,22 @@ function split(args: unknown[]): [object, string] {
   return [err === undefined ? {} : { err }, args.map(describe).join(' ')];
 }
 
+/**
+ * Bolt's line for a request whose workspace authorize refused: the ingress logs its own
+ * (rate-limited, with the workspace), so Bolt's is kept at debug.
+ */
+const QUIET = 'Authorization of incoming event did not succeed';
+
 export function toBoltLogger(logger: Logger, name = 'slack'): BoltLogger {
   let level: LogLevel = LogLevel.INFO;
   let log = logger.child({ component: name });
   return {
     debug: (...args: unknown[]) => log.debug(...split(args)),
     info: (...args: unknown[]) => log.info(...split(args)),
-    warn: (...args: unknown[]) => log.warn(...split(args)),
+    warn: (...args: unknown[]) =>
+      typeof args[0] === 'string' && args[0].startsWith(QUIET)
+        ? log.debug(...split(args))
+        : log.warn(...split(args)),
     error: (...args: unknown[]) => log.error(...split(args)),
     setLevel: (l: LogLevel) => {
       level = l;

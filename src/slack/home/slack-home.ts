@@ -36,11 +36,24 @@ export interface SlackHomeDeps {
   watchMs?: number;
 }
 
+/**
+ * Whether a person may use the bot (the ingress's allowlists and people rules); without a
+ * channel, App Home's own question. A refusal carries the words to show.
+ */
+export type HomeAdmit = (where: {
+  team: string;
+  enterprise?: string | undefined;
+  channel?: string;
+  user: string;
+  userTeam?: string | undefined;
+}) => Promise<{ ok: true; admin: boolean } | { ok: false; refusal: string }>;
+
 export interface SlackHome {
   publish(teamId: string, userId: string): Promise<void>;
   /** A run's status changed (the notifier tells): refresh its requester's tab, if watched. */
   runChanged(threadKey: string, requesterId: string | undefined): void;
-  register(routes: SlackRoutes, deps: { sink: TriggerSink }): void;
+  /** `admit`: the allowlists and people rules, as for every other surface. */
+  register(routes: SlackRoutes, deps: { sink: TriggerSink; admit: HomeAdmit }): void;
   stop(): Promise<void>;
 }
 
@@ -114,11 +127,34 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
     timers.set(key, timer);
   }
 
-  function register(routes: SlackRoutes, reg: { sink: TriggerSink }): void {
+  function register(routes: SlackRoutes, reg: { sink: TriggerSink; admit: HomeAdmit }): void {
+    /** Whether this person may use the bot at all (no channel: App Home is none). */
+    const admit = (
+      team: string,
+      enterprise: string | undefined,
+      user: { id: string; team_id?: string | undefined },
+    ) => reg.admit({ team, enterprise, user: user.id, userTeam: user.team_id });
+
     routes.event('app_home_opened', async ({ event, context }) => {
       const opened = HomeOpened.safeParse(event);
       const team = context.teamId;
       if (!opened.success || team === undefined || (opened.data.tab ?? 'home') !== 'home') return;
+      const verdict = await admit(team, context.enterpriseId, { id: opened.data.user });
+      if (!verdict.ok) {
+        // Someone who may not use the bot sees why, and none of the runs.
+        const view = {
+          type: 'home' as const,
+          blocks: [
+            {
+              type: 'section',
+              text: { type: 'mrkdwn', text: verdict.refusal },
+            },
+          ],
+        };
+        const client = await clientFor(team);
+        track(client.views.publish({ user_id: opened.data.user, view }));
+        return;
+      }
       watched.set(`${team}:${opened.data.user}`, deps.clock.now());
       track(publish(team, opened.data.user));
     });
@@ -128,6 +164,7 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
       const click = Clicker.safeParse(body);
       const team = context.teamId;
       if (!click.success || team === undefined) return;
+      if (!(await admit(team, context.enterpriseId, click.data.user)).ok) return;
       const key = `${team}:${click.data.user.id}`;
       if (click.data.actions[0]?.value === 'show') showChannels.add(key);
       else showChannels.delete(key);
@@ -146,13 +183,28 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
         return ack();
       }
       const { user } = click.data;
+      const verdict = await reg.admit({
+        team,
+        enterprise: context.enterpriseId,
+        channel: addr.channel,
+        user: user.id,
+        userTeam: user.team_id,
+      });
+      if (!verdict.ok) {
+        log.info({ runId }, 'App Home Cancel refused');
+        return ack();
+      }
       const delivery =
         click.data.actions[0]?.action_ts ?? click.data.trigger_id ?? `${deps.clock.now()}`;
       const trigger: Trigger = {
         platform: 'slack',
         kind: 'cancel_button',
         threadKey: record.threadKey,
-        actor: { id: user.id, ...(user.username ? { name: user.username } : {}) },
+        actor: {
+          id: user.id,
+          ...(user.username ? { name: user.username } : {}),
+          ...(verdict.admin ? { admin: true } : {}),
+        },
         text: `cancel ${runId}`,
         addressed: true,
         context: {},
@@ -171,6 +223,7 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
       const click = Clicker.safeParse(body);
       const team = context.teamId;
       if (!click.success || team === undefined || click.data.trigger_id === undefined) return;
+      if (!(await admit(team, context.enterpriseId, click.data.user)).ok) return;
       const client = await clientFor(team);
       const current = await deps.source.personalDefaults(team, click.data.user.id);
       track(openDefaultsModal(client, click.data.trigger_id, current));
@@ -178,6 +231,11 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
 
     registerDefaultsModal(routes, {
       save: async (team, user, values) => {
+        const verdict = await reg.admit({ team, user });
+        if (!verdict.ok) {
+          log.info({}, 'Slack personal defaults not saved: refused');
+          return;
+        }
         await deps.source.setPersonalDefaults(team, user, values);
         track(publish(team, user));
       },

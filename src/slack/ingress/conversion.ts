@@ -19,6 +19,8 @@ export interface Origin {
   user: string;
   /** Set when the source message sits inside a thread. */
   threadTs?: string;
+  /** The person's own workspace as the payload names it (Slack Connect: another's). */
+  userTeam?: string;
 }
 
 export type Conversion =

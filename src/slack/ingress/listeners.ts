@@ -9,8 +9,9 @@ import { RelayError } from '../../core/relay-error.js';
 import { decodeThreadKey } from '../../core/thread-key.js';
 import { slackErrorName } from '../api/delivery-errors.js';
 import { openStartForm } from '../shortcut/start-form-listeners.js';
-import type { Allowlists } from './access.js';
-import { checkAccess, refusalText } from './access.js';
+import type { StartFormSeal } from '../shortcut/start-form-seal.js';
+import type { Admission, Admit } from './access.js';
+import { refusalText } from './access.js';
 import { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID, STATUS_ACTION_ID } from '../api/action-ids.js';
 import type { IdentityResolver } from '../api/identity.js';
 import {
@@ -36,8 +37,11 @@ export interface ListenerDeps {
   sink: TriggerSink;
   logger: Logger;
   clock: Clock;
-  allowlists: Allowlists;
+  /** The allowlists and who the person is (guest, external, admin). */
+  admit: Admit;
   commandName: string;
+  /** Seals the start form's metadata (the slash command alone opens the form). */
+  startFormSeal: StartFormSeal;
   replyInThreadWithoutMention: boolean;
   identity: IdentityResolver;
   /** Any number of workspaces: who the bot is comes with each event (Bolt's authorize). */
@@ -69,6 +73,8 @@ export interface EventAuth {
   botUserId?: string | undefined;
   /** The workspace the event came to (not a shared channel's other side). */
   teamId?: string | undefined;
+  /** Its Enterprise Grid organisation. */
+  enterpriseId?: string | undefined;
 }
 
 const BUSY = "Sorry, I couldn't take that request right now. Please try again in a minute.";
@@ -104,6 +110,23 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
     };
   }
 
+  /** The allowlists and the person; an admitted admin is marked on the trigger. */
+  async function admitted(
+    conv: Extract<Conversion, { trigger: Trigger }>,
+    auth: EventAuth | undefined,
+  ): Promise<Admission> {
+    const address = decodeThreadKey(conv.trigger.threadKey);
+    const verdict = await deps.admit({
+      team: address?.platform === 'slack' ? address.team : '',
+      enterprise: auth?.enterpriseId,
+      channel: conv.channel,
+      user: conv.user,
+      userTeam: conv.userTeam,
+    });
+    if (verdict.ok && verdict.admin) conv.trigger.actor = { ...conv.trigger.actor, admin: true };
+    return verdict;
+  }
+
   async function accept(trigger: Trigger): Promise<void> {
     const result = await deps.sink.accept(trigger);
     log.info(
@@ -113,22 +136,33 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
   }
 
   /** Events: refused when addressed (mentions, DMs), silently ignored for plain replies. */
-  async function handleEvent(conv: Conversion): Promise<void> {
+  async function handleEvent(conv: Conversion, auth: EventAuth | undefined): Promise<void> {
     if (conv.type === 'ignore') {
       log.debug({ reason: conv.reason }, 'Slack event ignored');
       return;
     }
     const { trigger } = conv;
-    const denial = checkAccess(deps.allowlists, conv);
     if (conv.type === 'thread_reply') {
-      if (!deps.replyInThreadWithoutMention || denial !== undefined) return;
+      if (!deps.replyInThreadWithoutMention) return;
       if (!(await deps.sink.threadHasRun(trigger.threadKey))) return;
-    } else if (denial !== undefined) {
-      log.info({ deliveryId: trigger.deliveryId, denial }, 'Slack trigger refused by allowlist');
-      deps.whisper(origin(conv), refusalText(denial));
-      return;
+      // A plain reply of someone who may not use the bot here never reaches the run.
+      const verdict = await admitted(conv, auth);
+      if (!verdict.ok) {
+        log.info({ deliveryId: trigger.deliveryId, denial: verdict.denial }, 'Slack reply ignored');
+        return;
+      }
+    } else {
+      const verdict = await admitted(conv, auth);
+      if (!verdict.ok) {
+        log.info(
+          { deliveryId: trigger.deliveryId, denial: verdict.denial },
+          'Slack trigger refused',
+        );
+        deps.whisper(origin(conv), refusalText(verdict.denial));
+        return;
+      }
     }
-    await accept(trigger);
+    await accept(conv.trigger);
   }
 
   routes.event('app_mention', async ({ body, event, context: auth }) => {
@@ -138,7 +172,7 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
       log.warn({}, 'Slack app_mention payload not understood; ignored');
       return;
     }
-    await handleEvent(fromAppMention(envelope.data, mention.data, await context(auth)));
+    await handleEvent(fromAppMention(envelope.data, mention.data, await context(auth)), auth);
   });
 
   async function handleMessage(
@@ -162,7 +196,7 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
     const conv = fromMessage(envelope.data, message.data, ctx);
     if (extra !== undefined && conv.type !== 'ignore')
       conv.trigger = { ...conv.trigger, context: { ...conv.trigger.context, ...extra } };
-    await handleEvent(conv);
+    await handleEvent(conv, auth);
   }
 
   routes.event('message', async ({ body, event, context: auth }) => {
@@ -177,13 +211,13 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
     }
     const conv = fromSlashCommand(command.data, await context(auth));
     if (conv.type === 'ignore') return ack();
-    const denial = checkAccess(deps.allowlists, conv);
-    if (denial !== undefined) {
+    const verdict = await admitted(conv, auth);
+    if (!verdict.ok) {
       log.info(
-        { deliveryId: conv.trigger.deliveryId, denial },
-        'Slack command refused by allowlist',
+        { deliveryId: conv.trigger.deliveryId, denial: verdict.denial },
+        'Slack command refused',
       );
-      await ack({ response_type: 'ephemeral', text: refusalText(denial) });
+      await ack({ response_type: 'ephemeral', text: refusalText(verdict.denial) });
       return;
     }
     if (command.data.text.trim() === '') {
@@ -191,8 +225,13 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
       await ack();
       const team = decodeThreadKey(conv.trigger.threadKey);
       if (team?.platform !== 'slack') return;
-      const place = { team: team.team, channel: command.data.channel_id };
-      await openStartForm(client, command.data.trigger_id, place).catch((err: unknown) =>
+      const place = {
+        team: team.team,
+        channel: command.data.channel_id,
+        user: command.data.user_id,
+      };
+      const sealed = deps.startFormSeal.seal(place, deps.clock.now());
+      await openStartForm(client, command.data.trigger_id, place, sealed).catch((err: unknown) =>
         log.warn({ err, slackError: slackErrorName(err) }, 'Slack start form not opened'),
       );
       return;
@@ -233,10 +272,10 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
       );
       if (conv.type === 'ignore') return ack();
       const where = origin(conv);
-      const denial = checkAccess(deps.allowlists, conv);
-      if (denial !== undefined) {
+      const verdict = await admitted(conv, auth);
+      if (!verdict.ok) {
         await ack();
-        deps.whisper(where, refusalText(denial));
+        deps.whisper(where, refusalText(verdict.denial));
         return;
       }
       try {

@@ -29,6 +29,8 @@ export const AppMentionEvent = z.object({
   thread_ts: SlackTs.optional(),
   channel: SlackId,
   team: SlackId.optional(),
+  /** Slack Connect: the author's own workspace. */
+  user_team: SlackId.optional(),
 });
 export type AppMentionEvent = z.infer<typeof AppMentionEvent>;
 
@@ -46,6 +48,8 @@ export const MessageEvent = z.object({
   channel: SlackId,
   channel_type: z.string().optional(),
   team: SlackId.optional(),
+  /** Slack Connect: the author's own workspace. */
+  user_team: SlackId.optional(),
 });
 export type MessageEvent = z.infer<typeof MessageEvent>;
 

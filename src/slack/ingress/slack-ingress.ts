@@ -5,12 +5,13 @@
  * acknowledges. Runs, replies and reactions are the core's business.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { App, SocketModeReceiver } from '@slack/bolt';
+import { App } from '@slack/bolt';
 import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import { systemClock } from '../../core/ports/index.js';
 import { RelayError } from '../../core/relay-error.js';
 import { slackErrorName } from '../api/delivery-errors.js';
 import { createSlackHttpReceiver } from './http-receiver.js';
+import { createSlackSocketReceiver } from './socket-receiver.js';
 import type { BotIdentity } from '../api/identity.js';
 import { createIdentityResolver } from '../api/identity.js';
 import type { Whisper } from './listeners.js';
@@ -25,8 +26,11 @@ import { NotInstalledError } from '../install/installations.js';
 import { registerUninstallListeners } from '../install/uninstall-listeners.js';
 import type { SlackHome } from '../home/slack-home.js';
 import { registerStartForm } from '../shortcut/start-form-listeners.js';
+import { createStartFormSeal } from '../shortcut/start-form-seal.js';
 import { registerAgentPane } from '../assistant/agent-pane.js';
-import { checkAccess, refusalText } from './access.js';
+import { createAdmit, refusalText } from './access.js';
+import { createPeople } from './people.js';
+import { createWorkspaceGate, WorkspaceRefusedError, workspaceRefusal } from './workspace-gate.js';
 
 export interface SlackIngressDeps {
   signingSecret: string;
@@ -52,6 +56,16 @@ export interface SlackIngressDeps {
   botUserId?: string;
   /** A fixed team id for thread keys; when absent, auth.test's (else the payload's). */
   teamId?: string;
+  /** Workspaces (T…) and organisations (E…) served; empty: the bot token's own only. */
+  allowedTeams?: readonly string[];
+  /** OAuth install: any workspace that installs is served. */
+  allowAnyWorkspace?: boolean;
+  /** Admins of agent-relay; empty or absent: the workspace's admins and owners. */
+  adminUsers?: readonly string[];
+  /** Guests may use the bot; default false. */
+  allowGuests?: boolean;
+  /** Slack Connect: people of other organisations may use the bot; default false. */
+  allowExternalUsers?: boolean;
 }
 
 export interface SlackIngress {
@@ -97,6 +111,12 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     ...(deps.teamId === undefined ? {} : { teamId: deps.teamId }),
   };
   const identity = createIdentityResolver(client, configured);
+  const gate = createWorkspaceGate({
+    allowedTeams: deps.allowedTeams ?? [],
+    allowAnyWorkspace: deps.allowAnyWorkspace ?? false,
+    logger: deps.logger,
+    clock,
+  });
   const mode = deps.appToken !== undefined && deps.appToken !== '' ? 'socket' : 'http';
   const http =
     mode === 'http'
@@ -104,14 +124,21 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
       : undefined;
   const receiver =
     http ??
-    new SocketModeReceiver({
+    createSlackSocketReceiver({
       appToken: deps.appToken ?? '',
-      logger: toBoltLogger(deps.logger, 'slack-socket-mode'),
-      installerOptions: { clientOptions: { slackApiUrl: normaliseApiUrl(deps.apiUrl) } },
+      apiUrl: deps.apiUrl,
+      logger: deps.logger,
     });
   const app = new App({
     receiver,
     authorize: async (source) => {
+      const where = { teamId: source.teamId, enterpriseId: source.enterpriseId };
+      const refuse = (error: Error): never => {
+        gate.dropped(where, error.message);
+        throw error;
+      };
+      if (!gate.allows(where))
+        refuse(new WorkspaceRefusedError('the workspace is not on SLACK_ALLOWED_TEAMS'));
       if (installations !== undefined) {
         const bot = await installations.botFor({
           ...(source.teamId === undefined ? {} : { teamId: source.teamId }),
@@ -130,12 +157,16 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
           };
         }
         if (deps.botToken === undefined)
-          throw new NotInstalledError('the Slack app is not installed in that workspace');
+          refuse(new NotInstalledError('the Slack app is not installed in that workspace'));
       }
       const id = await identity.resolve().catch(() => identity.known());
-      // With installations, the configured token serves its own workspace only.
-      if (installations !== undefined && source.teamId !== undefined && source.teamId !== id.teamId)
-        throw new NotInstalledError('the Slack app is not installed in that workspace');
+      // The configured token serves its own workspace only.
+      if (source.teamId !== undefined && id.teamId !== undefined && source.teamId !== id.teamId)
+        refuse(
+          installations === undefined
+            ? new WorkspaceRefusedError("not the bot token's own workspace")
+            : new NotInstalledError('the Slack app is not installed in that workspace'),
+        );
       return {
         botToken: deps.botToken,
         botUserId: id.botUserId,
@@ -149,6 +180,8 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     ignoreSelf: true,
   });
   app.error(async (err) => {
+    // A workspace we do not serve: already logged (rate-limited); answered 200, no retries.
+    if (workspaceRefusal(err) !== undefined) return;
     log.error({ err }, 'Slack listener failed');
     throw err;
   });
@@ -173,14 +206,31 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     pending.add(p);
   };
 
+  const people = createPeople({
+    policy: {
+      adminUsers: deps.adminUsers ?? [],
+      allowGuests: deps.allowGuests ?? false,
+      allowExternalUsers: deps.allowExternalUsers ?? false,
+    },
+    usersInfo: async (team, user) =>
+      client.users.info({ token: await tokens.tokenFor(team), user }),
+    clock,
+    logger: deps.logger,
+  });
+  // The start form's metadata is sealed with a key derived from a secret the relay holds.
+  const startFormSeal = createStartFormSeal(
+    deps.signingSecret || deps.appToken || deps.botToken || '',
+  );
+  const admit = createAdmit({ channels: deps.allowedChannels, users: deps.allowedUsers }, people);
   const commandName = deps.commandName.startsWith('/') ? deps.commandName : `/${deps.commandName}`;
   const routes = createSlackRoutes(app);
   const listeners = registerListeners(routes, {
     sink: deps.sink,
     logger: deps.logger,
     clock,
-    allowlists: { channels: deps.allowedChannels, users: deps.allowedUsers },
+    admit,
     commandName,
+    startFormSeal,
     replyInThreadWithoutMention: deps.replyInThreadWithoutMention ?? false,
     identity,
     perEventIdentity: installations !== undefined,
@@ -189,20 +239,26 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   });
   if (installations !== undefined)
     registerUninstallListeners(routes, { installations, logger: deps.logger });
-  deps.home?.register(routes, { sink: deps.sink });
+  deps.home?.register(routes, {
+    sink: deps.sink,
+    admit: async (where) => {
+      const verdict = await admit(where);
+      return verdict.ok ? verdict : { ok: false, refusal: refusalText(verdict.denial) };
+    },
+  });
   registerAgentPane(app, {
     onMessage: listeners.handleMessage,
     threadHasRun: (key) => deps.sink.threadHasRun(key),
     logger: deps.logger,
   });
-  const allowlists = { channels: deps.allowedChannels, users: deps.allowedUsers };
   registerStartForm(routes, {
     sink: deps.sink,
     clock,
     logger: deps.logger,
-    refusal: (channel, user) => {
-      const denial = checkAccess(allowlists, { channel, user });
-      return denial === undefined ? undefined : refusalText(denial);
+    seal: startFormSeal,
+    refusal: async (where) => {
+      const verdict = await admit(where);
+      return verdict.ok ? undefined : refusalText(verdict.denial);
     },
     whisper,
   });
@@ -221,6 +277,12 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
       await http.handle(req, res);
     },
     async start() {
+      if (deps.allowAnyWorkspace)
+        log.warn(
+          {},
+          'SLACK_ALLOW_ANY_WORKSPACE is on: any Slack workspace may install the app and start ' +
+            'runs on this Agent Run Service; list the ones you serve in SLACK_ALLOWED_TEAMS instead',
+        );
       if (installations !== undefined && deps.botToken === undefined) {
         log.info(
           { mode, command: commandName },

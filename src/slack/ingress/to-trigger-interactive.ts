@@ -106,5 +106,6 @@ export function fromRunButton(
     channel,
     user: body.user.id,
     ...replyThread(ts, threadTs === '' ? undefined : threadTs),
+    ...(body.user.team_id === undefined ? {} : { userTeam: body.user.team_id }),
   };
 }

@@ -77,10 +77,12 @@ export function fromAppMention(
     deliveryId: envelope.event_id,
     now: ctx.now,
   });
+  const userTeam = event.user_team ?? event.team;
   const origin = {
     channel: event.channel,
     user: event.user,
     ...replyThread(event.ts, event.thread_ts),
+    ...(userTeam === undefined ? {} : { userTeam }),
   };
   return { type: 'trigger', trigger, ...origin };
 }
@@ -101,10 +103,12 @@ export function fromMessage(
   if (event.user === ctx.botUserId) return ignore('own message');
   const team = ctx.teamId ?? event.team ?? envelopeTeam(envelope);
   if (team === undefined) return ignore('no team');
+  const userTeam = event.user_team ?? event.team;
   const origin = {
     channel: event.channel,
     user: event.user,
     ...replyThread(event.ts, event.thread_ts),
+    ...(userTeam === undefined ? {} : { userTeam }),
   };
   const base = {
     team,

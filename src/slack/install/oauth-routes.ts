@@ -9,7 +9,7 @@ import { InstallProvider } from '@slack/oauth';
 import type { InstallationStore } from '@slack/bolt';
 import type { Logger } from '../../core/ports/index.js';
 import { toBoltLogger } from '../api/slack-logger.js';
-import { normaliseApiUrl } from '../api/web-client.js';
+import { createWebClient, normaliseApiUrl } from '../api/web-client.js';
 
 /** The bot scopes the app asks for (the manifest lists the same, with why). */
 export const BOT_SCOPES = [
@@ -23,6 +23,7 @@ export const BOT_SCOPES = [
   'groups:read',
   'im:history',
   'reactions:write',
+  'users:read',
 ] as const;
 
 export const INSTALL_PATH = '/slack/install';
@@ -39,6 +40,8 @@ export interface OAuthRoutesDeps {
   /** The public redirect URL, when it must be named (several are registered). */
   redirectUri?: string;
   logger: Logger;
+  /** Whether this workspace (or organisation) may install; default any. */
+  mayInstall?: (q: { teamId?: string; enterpriseId?: string }) => boolean;
 }
 
 export interface OAuthRoutes {
@@ -75,6 +78,33 @@ export function createOAuthRoutes(deps: OAuthRoutesDeps): OAuthRoutes {
     install: (req, res) => provider.handleInstallPath(req, res),
     redirect: (req, res) =>
       provider.handleCallback(req, res, {
+        // A workspace the operator did not list: nothing is stored and the token just issued
+        // is revoked, so the app is not left installed there.
+        afterInstallation: async (installation, _options, _req, response) => {
+          const q = {
+            ...(installation.team?.id ? { teamId: installation.team.id } : {}),
+            ...(installation.enterprise?.id ? { enterpriseId: installation.enterprise.id } : {}),
+          };
+          if (deps.mayInstall === undefined || deps.mayInstall(q)) return true;
+          log.warn(q, 'Slack install refused: the workspace is not on SLACK_ALLOWED_TEAMS');
+          const token = installation.bot?.token;
+          if (token !== undefined)
+            await createWebClient({ token, apiUrl: deps.apiUrl, logger: deps.logger })
+              .auth.revoke()
+              .catch((err: unknown) =>
+                log.warn({ err }, 'Slack token of a refused install not revoked'),
+              );
+          send(
+            response,
+            403,
+            page(
+              'Install refused',
+              'This Slack workspace is not one this agent-relay serves, so nothing was installed. ' +
+                'Ask whoever runs agent-relay to add it to SLACK_ALLOWED_TEAMS.',
+            ),
+          );
+          return false;
+        },
         success: (installation, _options, _req, response) => {
           const where = installation.isEnterpriseInstall
             ? 'your organisation'

@@ -1,8 +1,9 @@
 /**
  * The start form (a modal): the prompt, prefilled with a message when it comes from the
  * "Send to agent" shortcut, and the options a run takes (model, env, skill). Where the run
- * goes travels in the view's private metadata: the message's thread, or (from the slash
- * command alone) the channel, where the status message then starts a thread.
+ * goes travels in the view's private metadata, sealed (start-form-seal.ts): the message's
+ * thread, or (from the slash command alone) the channel, where the status message then
+ * starts a thread; and the person the form was opened for.
  */
 import { z } from 'zod';
 import { checkOptionValue } from '../../core/command/option-values.js';
@@ -22,6 +23,8 @@ const MAX_PROMPT = 3000;
 export const StartPlace = z.object({
   team: z.string().regex(/^[A-Z0-9]{1,64}$/),
   channel: z.string().regex(/^[A-Z0-9]{1,64}$/),
+  /** The person the form was opened for: only they may submit it. */
+  user: z.string().regex(/^[A-Z0-9]{1,64}$/),
   /** The thread the run goes to; absent: a new thread from the status message. */
   threadTs: z
     .string()
@@ -35,7 +38,8 @@ export const StartPlace = z.object({
 });
 export type StartPlace = z.infer<typeof StartPlace>;
 
-export function startFormView(place: StartPlace, prefill: string) {
+/** The form for `place`; `metadata` is the place sealed (start-form-seal.ts). */
+export function startFormView(place: StartPlace, prefill: string, metadata: string) {
   const input = (
     key: string,
     label: string,
@@ -54,7 +58,7 @@ export function startFormView(place: StartPlace, prefill: string) {
   return {
     type: 'modal' as const,
     callback_id: START_FORM_CALLBACK_ID,
-    private_metadata: JSON.stringify(place),
+    private_metadata: metadata,
     title: { type: 'plain_text' as const, text: 'Start a run' },
     submit: { type: 'plain_text' as const, text: 'Start' },
     close: { type: 'plain_text' as const, text: 'Cancel' },
@@ -74,7 +78,11 @@ export function startFormView(place: StartPlace, prefill: string) {
 }
 
 const Submitted = z.object({
-  user: z.object({ id: z.string(), username: z.string().optional() }),
+  user: z.object({
+    id: z.string(),
+    username: z.string().optional(),
+    team_id: z.string().optional(),
+  }),
   view: z.object({
     private_metadata: z.string(),
     state: z.object({
@@ -87,24 +95,23 @@ export type StartSubmission =
   | {
       ok: true;
       place: StartPlace;
-      user: { id: string; name?: string };
+      user: { id: string; name?: string; teamId?: string };
       prompt: string;
       options: Partial<Record<OptionKey, string>>;
     }
   | { ok: false; errors: Record<string, string> };
 
-/** Read a submitted start form; each bad field gets its own message. */
-export function readStartForm(body: unknown): StartSubmission {
+/**
+ * Read a submitted start form; each bad field gets its own message. `open` unseals the
+ * private metadata; a form the relay did not open, or opened for someone else, is refused.
+ */
+export function readStartForm(
+  body: unknown,
+  open: (metadata: string) => StartPlace | undefined,
+): StartSubmission {
   const parsed = Submitted.safeParse(body);
-  let place: StartPlace | undefined;
-  try {
-    place = parsed.success
-      ? StartPlace.parse(JSON.parse(parsed.data.view.private_metadata))
-      : undefined;
-  } catch {
-    place = undefined;
-  }
-  if (!parsed.success || place === undefined)
+  const place = parsed.success ? open(parsed.data.view.private_metadata) : undefined;
+  if (!parsed.success || place === undefined || place.user !== parsed.data.user.id)
     return {
       ok: false,
       errors: { prompt: 'Sorry, this form could not be read. Please open it again.' },
@@ -123,11 +130,11 @@ export function readStartForm(body: unknown): StartSubmission {
     else errors[key] = checked.message;
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
-  const { id, username } = parsed.data.user;
+  const { id, username, team_id: teamId } = parsed.data.user;
   return {
     ok: true,
     place,
-    user: { id, ...(username ? { name: username } : {}) },
+    user: { id, ...(username ? { name: username } : {}), ...(teamId ? { teamId } : {}) },
     prompt,
     options,
   };

@@ -143,7 +143,10 @@ describe('cancel', () => {
     await flushOutbox(env);
     expect(noticeTexts().some((t) => /Only the person who started/.test(t))).toBe(true);
 
-    await handle(env, slackReply(threadKey, { text: `cancel ${runId}`, actor: { id: 'UADMIN' } }));
+    await handle(
+      env,
+      slackReply(threadKey, { text: `cancel ${runId}`, actor: { id: 'UADMIN', admin: true } }),
+    );
     expect(env.emulator.runs.get(runId)!.state).toBe('CANCELLED');
   });
 

@@ -89,7 +89,7 @@ describe('list privacy', () => {
       slackMention({
         kind: 'direct_message',
         text: 'list',
-        actor: { id },
+        actor: { id, ...(id === 'UADMIN' ? { admin: true } : {}) },
         threadKey: 'slack:T1:D1:1700000555.000100',
         settingsScope: 'slack:T1:D1',
         triggerMessage: { threadKey: 'slack:T1:D1:1700000555.000100', id: 'D1:1700000555.000100' },
@@ -97,7 +97,7 @@ describe('list privacy', () => {
     await handle(env, dm('U1'));
     await handle(env, dm('UADMIN'));
     // An admin in a public channel still sees only that channel.
-    await handle(env, slackMention({ text: 'list', actor: { id: 'UADMIN' } }));
+    await handle(env, slackMention({ text: 'list', actor: { id: 'UADMIN', admin: true } }));
     await flushOutbox(env);
     const all = lists(env.slack.posts);
     const user = all.find((l) => l.post.to.threadKey.includes(':D1:') && !l.post.to.privateTo);

@@ -142,7 +142,7 @@ describe('App Home', () => {
   });
 
   it('edits personal defaults in a modal; they beat channel defaults and lose to inline options', async () => {
-    w = await startWorkspaces([ONE]);
+    w = await startWorkspaces([ONE], { SLACK_ADMIN_USERS: ALICE });
     await w.install('code-one');
     await w.post(mention(ALICE, 'CONE00001', 'config model=m-channel env=e-channel').body);
     await waitUntil(

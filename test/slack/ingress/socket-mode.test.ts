@@ -9,6 +9,7 @@ import type { FakeSocketMode } from './fake-socket-mode.js';
 import { startFakeSocketMode } from './fake-socket-mode.js';
 import { RecordingSink } from './harness.js';
 import { createRecordingLogger } from '../../helpers/test-logger.js';
+import type { Trigger } from '../../../src/core/trigger.js';
 
 let api: FakeSlackApi | undefined;
 let ws: FakeSocketMode | undefined;
@@ -78,5 +79,58 @@ describe('Slack ingress in Socket Mode', () => {
         ['slash_command', 'cmd:999.888.777', 'help'],
       ]),
     );
+  });
+  it('acknowledges an event only after its trigger is stored; a failed store is not acknowledged', async () => {
+    api = await startFakeSlackApi();
+    ws = await startFakeSocketMode();
+    api.socketUrl = ws.url;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let arrived = 0;
+    const sink = new (class extends RecordingSink {
+      override async accept(trigger: Trigger) {
+        arrived += 1;
+        await gate;
+        return super.accept(trigger);
+      }
+    })();
+    ingress = createSlackIngress({
+      signingSecret: '',
+      botToken: 'xoxb-socket',
+      appToken: 'xapp-socket',
+      apiUrl: api.url,
+      commandName: '/agent',
+      allowedChannels: [],
+      allowedUsers: [],
+      sink,
+      logger: createRecordingLogger(),
+    });
+    await ingress.start();
+    const envelope = (id: string, eventId: string, ts: string) => ({
+      envelope_id: id,
+      type: 'events_api',
+      payload: JSON.parse(
+        eventCallback(appMentionEvent({ text: '<@UBOT0001> store me first', ts }), { eventId }),
+      ) as Record<string, unknown>,
+      accepts_response_payload: false,
+      retry_attempt: 0,
+    });
+    ws.send(envelope('env-held', 'EvHELD1', '1700000031.000100'));
+    await waitUntil(() => arrived === 1);
+    // The store has not answered yet: nothing may be acknowledged.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(ws.received).toEqual([]);
+    release();
+    await waitUntil(() => ws?.received.length === 1);
+    expect(ws.received[0]?.envelope_id).toBe('env-held');
+    expect(sink.triggers.map((t) => t.deliveryId)).toEqual(['EvHELD1']);
+
+    sink.failing = true;
+    ws.send(envelope('env-lost', 'EvLOST1', '1700000032.000100'));
+    await waitUntil(() => sink.offered.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(ws.received.map((m) => m.envelope_id)).toEqual(['env-held']);
   });
 });

@@ -4,6 +4,7 @@
  * the fake Slack Web API that knows several workspaces, each with its own code and token.
  */
 import { afterEach } from 'vitest';
+import type { Logger } from '../../../src/core/ports/index.js';
 import type { FakeSlackApi, FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
 import { startFakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import type { RunningService } from '../../../src/main.js';
@@ -62,6 +63,8 @@ export async function startWorkspaces(
     slowRunMs?: number;
     /** A single-workspace token the fake also accepts (it answers as team T0000001). */
     botToken?: string;
+    /** Where the service logs; default nowhere. */
+    logger?: Logger;
   } = {},
 ): Promise<Workspaces> {
   const api = await startFakeSlackApi({
@@ -80,10 +83,12 @@ export async function startWorkspaces(
       SLACK_TOKEN_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       SLACK_API_URL: api.url,
       ...(options.botToken === undefined ? {} : { SLACK_BOT_TOKEN: options.botToken }),
+      ...(env.SLACK_ALLOWED_TEAMS === undefined ? { SLACK_ALLOW_ANY_WORKSPACE: '1' } : {}),
       ...env,
     },
     {
       announce: false,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
       engineOptions: { workerPollMs: 10 },
       platforms: {
         slackAuthorizationUrl: 'https://slack.test/oauth/v2/authorize',

@@ -113,7 +113,7 @@ describe('OAuth install', () => {
 
 describe('two workspaces', () => {
   it('each team is answered with its own token; threads, runs and settings never cross', async () => {
-    w = await startWorkspaces([ONE, TWO]);
+    w = await startWorkspaces([ONE, TWO], { SLACK_ADMIN_USERS: 'UALICE01' });
     expect((await w.install('code-one')).status).toBe(200);
     expect((await w.install('code-two')).status).toBe(200);
 
@@ -158,7 +158,7 @@ describe('two workspaces', () => {
   });
 
   it('the same channel and user ids in two workspaces still keep their settings and personal defaults apart', async () => {
-    w = await startWorkspaces([ONE, TWO]);
+    w = await startWorkspaces([ONE, TWO], { SLACK_ADMIN_USERS: 'UALICE01' });
     await w.install('code-one');
     await w.install('code-two');
     const store = w.service.store;

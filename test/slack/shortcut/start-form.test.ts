@@ -37,6 +37,7 @@ describe('Send to agent', () => {
   it('opens the form with the message; submitting starts a run in its thread with the thread as context', async () => {
     w = await startWorkspaces([ONE]);
     await w.install('code-one');
+    w.api.join('CONE00001', ALICE);
     const root = w.api.seedMessage({
       channel: 'CONE00001',
       text: 'The nightly build fails on ARM since Tuesday',
@@ -137,12 +138,17 @@ describe('the slash command alone', () => {
   it('opens the start form; its run starts a new thread in the channel', async () => {
     w = await startWorkspaces([ONE]);
     await w.install('code-one');
+    w.api.join('CONE00001', ALICE);
     expect((await w.postForm(slash(''))).status).toBe(200);
     const view = await waitUntil(() => lastOpened(w!));
     expect(initial(view, 'prompt')).toBeUndefined();
-    expect(JSON.parse(view.private_metadata ?? '{}')).toEqual({
+    // The place travels sealed (v1.<payload>.<mac>), for the person who opened the form.
+    const [version, payload] = (view.private_metadata ?? '').split('.');
+    expect(version).toBe('v1');
+    expect(JSON.parse(Buffer.from(payload ?? '', 'base64url').toString())).toMatchObject({
       team: ONE.team_id,
       channel: 'CONE00001',
+      user: ALICE,
     });
 
     await w.postForm(

@@ -1,0 +1,160 @@
+/**
+ * Only the workspaces an operator chose: with OAuth install, a workspace not on
+ * SLACK_ALLOWED_TEAMS cannot finish an install (nothing stored, its new token revoked), and
+ * its events, commands and clicks are answered 200 and dropped with one warning line (no
+ * stack, no retry by Slack). A workspace on the list installs and works; an Enterprise Grid
+ * organisation id on the list admits the organisation.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
+import {
+  appMentionEvent,
+  blockActionsBody,
+  eventCallback,
+  slashCommandBody,
+} from '../../helpers/slack.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+import { captureLogs } from '../../helpers/log-capture.js';
+import type { Workspaces } from './workspace-harness.js';
+import { startWorkspaces } from './workspace-harness.js';
+
+const ONE: FakeWorkspace = {
+  team_id: 'TONE00001',
+  team: 'One',
+  code: 'code-one',
+  token: 'xoxb-one-dummy',
+  bot_user_id: 'UBOTONE01',
+  bot_id: 'BBOTONE01',
+};
+const OUTSIDER: FakeWorkspace = {
+  team_id: 'TOUT00009',
+  team: 'Outsider',
+  code: 'code-outsider',
+  token: 'xoxb-outsider-dummy',
+  bot_user_id: 'UBOTOUT09',
+  bot_id: 'BBOTOUT09',
+};
+const ORG: FakeWorkspace = {
+  team_id: 'TORGWS001',
+  team: 'Org workspace',
+  enterprise_id: 'EORG00001',
+  orgWide: true,
+  code: 'code-org',
+  token: 'xoxb-org-dummy',
+  bot_user_id: 'UBOTORG01',
+  bot_id: 'BBOTORG01',
+};
+
+let w: Workspaces | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+let seq = 0;
+const nextTs = () => `1700002${String(++seq).padStart(3, '0')}.000100`;
+
+function mention(ws: FakeWorkspace, channel: string, text: string) {
+  const event = {
+    ...appMentionEvent({ text: `<@${ws.bot_user_id}> ${text}`, ts: nextTs(), channel }),
+    team: ws.team_id,
+  };
+  return eventCallback(event, {
+    teamId: ws.team_id,
+    botUserId: ws.bot_user_id,
+    ...(ws.enterprise_id ? { enterpriseId: ws.enterprise_id } : {}),
+    ...(ws.orgWide ? { isEnterpriseInstall: true } : {}),
+  });
+}
+
+describe('SLACK_ALLOWED_TEAMS with OAuth install', () => {
+  it('refuses to install a workspace not on the list: a clear page, nothing stored, the token revoked', async () => {
+    w = await startWorkspaces([ONE, OUTSIDER], { SLACK_ALLOWED_TEAMS: 'TONE00001' });
+    const refused = await w.install('code-outsider');
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('Install refused');
+    expect(await w.service.store.installations.count('slack')).toBe(0);
+    expect(w.api.okCallsTo('auth.revoke').map((c) => c.token)).toEqual([OUTSIDER.token]);
+
+    const listed = await w.install('code-one');
+    expect(listed.status).toBe(200);
+    expect(await listed.text()).toContain('agent-relay is installed in One');
+    expect(await w.service.store.installations.count('slack')).toBe(1);
+  });
+
+  it('an Enterprise Grid organisation id on the list admits its org-wide install', async () => {
+    w = await startWorkspaces([ORG], { SLACK_ALLOWED_TEAMS: 'EORG00001' });
+    expect((await w.install('code-org')).status).toBe(200);
+    await w.post(mention(ORG, 'CORG00001', 'tidy the org docs'));
+    await waitUntil(
+      async () => (await w!.service.store.runs.listRecent('slack:TORGWS001:', 5)).length === 1,
+      { timeoutMs: 10_000 },
+    );
+  });
+
+  it('a workspace with no installation, or not on the list, gets 200 and nothing else; one warning, no stack', async () => {
+    const logs = captureLogs({ test: 'allowed-teams' });
+    w = await startWorkspaces(
+      [ONE, OUTSIDER],
+      { SLACK_ALLOWED_TEAMS: 'TONE00001,TLISTED01' },
+      { logger: logs.logger },
+    );
+    await w.install('code-one');
+    const listedButNotInstalled = { ...ONE, team_id: 'TLISTED01' };
+    const sent = [
+      // Slack retries each delivery up to three times when it is not answered 2xx.
+      ...[1, 2, 3].map(() => w!.post(mention(OUTSIDER, 'COUT00001', 'spend their runs'))),
+      ...[1, 2].map(() => w!.post(mention(listedButNotInstalled, 'CLIST0001', 'hello'))),
+      w.postForm(slashCommandBody({ text: 'run env=prod do it', team: OUTSIDER.team_id })),
+      w.postForm(
+        blockActionsBody({
+          actionId: 'agent_relay_cancel',
+          value: 'run_0001',
+          messageTs: '1700000001.000100',
+          team: OUTSIDER.team_id,
+        }),
+      ),
+    ];
+    const statuses = await Promise.all(
+      sent.map(async (p) => {
+        const res = await p;
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200]);
+    await settle();
+    expect(await w.service.store.runs.listRecent('slack:TOUT00009:', 5)).toEqual([]);
+    expect(w.api.calls.filter((c) => c.params.channel === 'COUT00001')).toEqual([]);
+
+    const lines = logs.lines();
+    const dropped = lines.filter((l) => String(l.msg).includes('does not serve'));
+    // One line per workspace per minute, whatever the number of requests.
+    expect(dropped.map((l) => [l.level, l.teamId])).toEqual([
+      [40, 'TOUT00009'],
+      [40, 'TLISTED01'],
+    ]);
+    expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
+    expect(logs.text()).not.toMatch(/"stack"/);
+
+    // The listed, installed workspace still works.
+    await w.post(mention(ONE, 'CONE00001', 'fix the build'));
+    await waitUntil(
+      async () => (await w!.service.store.runs.listRecent('slack:TONE00001:', 5)).length === 1,
+      { timeoutMs: 10_000 },
+    );
+  });
+
+  it('SLACK_ALLOW_ANY_WORKSPACE lets any workspace install, and says so at start-up', async () => {
+    const logs = captureLogs({ test: 'allowed-teams' });
+    w = await startWorkspaces(
+      [OUTSIDER],
+      { SLACK_ALLOW_ANY_WORKSPACE: '1' },
+      { logger: logs.logger },
+    );
+    expect((await w.install('code-outsider')).status).toBe(200);
+    const warning = logs.lines().find((l) => String(l.msg).includes('SLACK_ALLOW_ANY_WORKSPACE'));
+    expect(warning?.level).toBe(40);
+  });
+});
