@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -50,6 +50,22 @@ describe('openStore', () => {
     const raw = new BetterSqlite3(temp.path);
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     raw.close();
+  });
+
+  it('keeps the database to its owner: directory 0700, file, log and index 0600, under any umask', async () => {
+    const previous = process.umask(0o000);
+    try {
+      const store = await temp.open();
+      await store.settings.set('slack:T1:C1', 'model', 'big', 'U1', 1);
+      const mode = (p: string) => statSync(p).mode & 0o777;
+      expect(mode(dirname(temp.path))).toBe(0o700);
+      expect(existsSync(`${temp.path}-wal`)).toBe(true);
+      for (const file of [temp.path, `${temp.path}-wal`, `${temp.path}-shm`])
+        expect(mode(file), file).toBe(0o600);
+      await store.close();
+    } finally {
+      process.umask(previous);
+    }
   });
 
   it('migrates idempotently: reopen and migrate() again change nothing', async () => {
