@@ -196,6 +196,7 @@ export async function startService(
     const routes: Route[] = [
       ...opsRoutes({
         metrics: metrics.render,
+        ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
         checks: [
           { name: 'database', check: () => store.ping() },
           { name: 'workers', check: async () => (running ? undefined : 'stopped') },

@@ -35,6 +35,11 @@ export const CONSOLE_VARIABLES: readonly ConfigVariable[] = [
     default: 'on with the embedded emulator, off otherwise',
   },
   {
+    name: 'CONSOLE_ADMIN_LINK_MINUTES',
+    meaning: 'how long the one-time admin link printed at start-up stays good',
+    default: '15',
+  },
+  {
     name: 'CONSOLE_SLACK_TEAMS',
     meaning: 'Sign in with Slack for members of these workspaces (team ids, comma-separated)',
     default: 'unset',
@@ -83,6 +88,7 @@ export const CONSOLE_ENV_SHAPE = {
   CONSOLE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   CONSOLE_SESSION_HOURS: wholeNumber(1, 720).default(12),
   CONSOLE_ADMIN_LINK: flag.optional(),
+  CONSOLE_ADMIN_LINK_MINUTES: wholeNumber(1, 1440).default(15),
   CONSOLE_SLACK_TEAMS: idList('Slack team ids (T0123…)', /^[A-Z0-9]{2,}$/).default([]),
   CONSOLE_SLACK_USERS: idList('Slack user ids (U0123…)', /^[A-Z0-9]{2,}$/).default([]),
   CONSOLE_GITHUB_ORGS: idList('GitHub organizations', /^[A-Za-z0-9-]{1,39}$/).default([]),
@@ -140,6 +146,7 @@ export function consoleConfig(
       hours: env.CONSOLE_SESSION_HOURS,
     },
     adminLink,
+    adminLinkMinutes: env.CONSOLE_ADMIN_LINK_MINUTES,
     ...(slackWanted && env.SLACK_CLIENT_ID && env.SLACK_CLIENT_SECRET
       ? {
           slack: {

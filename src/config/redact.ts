@@ -20,6 +20,7 @@ export const SECRET_FIELDS = [
   'token',
   'secret',
   'password',
+  'metricsToken',
 ] as const;
 
 const SECRET_SET: ReadonlySet<string> = new Set(SECRET_FIELDS);

@@ -33,7 +33,7 @@ import { runsBody, runsPage } from './pages/runs-page.js';
 import { redirect, sendHtml, sendText } from './respond.js';
 import { createSessionSigner } from './session.js';
 import type { Session } from './session.js';
-import { createSignInRoutes, safeNext, SESSION_COOKIE } from './sign-in-routes.js';
+import { consolePath, createSignInRoutes, safeNext, SESSION_COOKIE } from './sign-in-routes.js';
 
 export interface ConsoleDeps {
   config: ConsoleConfig;
@@ -60,6 +60,10 @@ export interface OperatorConsole {
 }
 
 const PAGE_SIZE = 100;
+
+class MalformedInput extends Error {
+  override readonly name = 'MalformedInput';
+}
 const DETAIL_TTL_MS = 3_000;
 
 export function createConsole(deps: ConsoleDeps): OperatorConsole {
@@ -78,7 +82,9 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     ...(config.slack ? [slackProvider(config.slack)] : []),
     ...(config.github ? [githubProvider(config.github)] : []),
   ];
-  const adminLink = config.adminLink ? createLocalAdminLink() : undefined;
+  const adminLink = config.adminLink
+    ? createLocalAdminLink({ now: now(), lifetimeMs: config.adminLinkMinutes * 60_000 })
+    : undefined;
   const live = createLiveHub({
     changeStamp: () => operator.changeStamp(),
     logger: log,
@@ -227,6 +233,9 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       id <= 0
     )
       return sendText(res, 400, 'Unknown action.');
+    const back = form.get('back');
+    if (back !== null && consolePath(back) === undefined)
+      return sendText(res, 400, 'The page to go back to is not a console page.');
     const done =
       action === 'retry'
         ? await operator!.retry(kind as GivenUpKind, id, now())
@@ -255,8 +264,23 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     );
   }
 
+  /** Malformed input (a URL that does not parse or decode) gets 400, never a 500. */
   async function handle(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
-    const url = new URL(req.url ?? '/console', 'http://console.invalid');
+    try {
+      await serve(req, res, body);
+    } catch (err) {
+      if (!(err instanceof MalformedInput || err instanceof URIError)) throw err;
+      log.debug({ path: req.url?.slice(0, 200) }, 'console: malformed request');
+      if (!res.headersSent) sendText(res, 400, 'Malformed request.');
+      else res.end();
+    }
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+    const raw = req.url ?? '/console';
+    if (!/^\/[\x21-\x7e]*$/.test(raw) || raw.startsWith('//') || raw.length > 4096)
+      throw new MalformedInput();
+    const url = new URL(raw, 'http://console.invalid');
     const path = url.pathname.replace(/\/+$/, '') || '/console';
     const method = req.method ?? 'GET';
     const get = method === 'GET' || method === 'HEAD';

@@ -28,10 +28,21 @@ const SignInState = z.object({
   expiresAt: z.number(),
 });
 
-/** Where to go after signing in: a console path, nothing else (no open redirect). */
-export function safeNext(value: string | null | undefined): string {
-  if (!value || !/^\/console(?:[/?]|$)/.test(value) || /[\\\s]/.test(value)) return '/console';
+/**
+ * A console path to go back to: `/console…` in printable ASCII (what a Location header may
+ * carry), no backslash, no `//`; undefined for anything else (no open redirect, no header
+ * that cannot be written).
+ */
+export function consolePath(value: string | null | undefined): string | undefined {
+  if (!value || value.length > 2000 || !/^\/console(?:[/?]|$)/.test(value)) return undefined;
+  if (!/^[\x21-\x7e]*$/.test(value) || value.includes('\\') || value.includes('//'))
+    return undefined;
   return value;
+}
+
+/** Where to go after signing in: a console path, or the console's front page. */
+export function safeNext(value: string | null | undefined): string {
+  return consolePath(value) ?? '/console';
 }
 
 const same = (a: string, b: string) =>
@@ -166,7 +177,7 @@ export function createSignInRoutes(deps: SignInDeps) {
 
     local(req: IncomingMessage, res: ServerResponse, url: URL): void {
       if (!deps.adminLink) return refuse(res, 404, 'Not available', 'The local admin link is off.');
-      const outcome = deps.adminLink.redeem(req, url.searchParams.get('token'));
+      const outcome = deps.adminLink.redeem(req, url.searchParams.get('token'), deps.now());
       if (outcome !== 'ok') {
         deps.logger.warn(
           { outcome, peer: req.socket.remoteAddress },
@@ -176,6 +187,7 @@ export function createSignInRoutes(deps: SignInDeps) {
           not_loopback: 'The local admin link works only from the machine agent-relay runs on.',
           invalid: 'This link is not valid.',
           used: 'This link was already used; each start-up prints a new one.',
+          expired: 'This link has expired; each start-up prints a new one.',
         }[outcome];
         return refuse(res, 403, 'Link refused', why);
       }

@@ -20,6 +20,7 @@ import {
   createGitHubNotifier,
   createOutboxRefusalSink,
 } from '../github/index.js';
+import { GITHUB_BODY_LIMIT_BYTES, SLACK_BODY_LIMIT_BYTES } from '../core/ingress/body-limit.js';
 import type { GitHubIngress } from '../github/index.js';
 import {
   createOAuthRoutes,
@@ -63,6 +64,7 @@ export function platformRoutes(ingress: PlatformIngress): Route[] {
     routes.push({
       path: '/slack/events',
       methods: ['POST'],
+      bodyLimitBytes: SLACK_BODY_LIMIT_BYTES,
       handler: (q, s) => slack.handle(q, s),
     });
   if (slackOAuth)
@@ -74,6 +76,7 @@ export function platformRoutes(ingress: PlatformIngress): Route[] {
     routes.push({
       path: '/github/webhooks',
       methods: ['POST'],
+      bodyLimitBytes: GITHUB_BODY_LIMIT_BYTES,
       handler: (q, s, body) => github.handle(q, s, body),
     });
   return routes;

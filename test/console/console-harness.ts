@@ -12,7 +12,7 @@ import { startFakeIdentityProviders } from '../../src/fakes/identity-providers.j
 import type { FakeIdentityProviders } from '../../src/fakes/identity-providers.js';
 import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
-import type { RunRecord } from '../../src/core/ports/index.js';
+import type { Clock, RunRecord } from '../../src/core/ports/index.js';
 import { TEST_SIGNING_SECRET } from '../helpers/slack.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
 import type { RecordingLogger } from '../helpers/test-logger.js';
@@ -33,6 +33,7 @@ export interface ConsoleHarness {
 
 export async function startConsoleHarness(
   env: Record<string, string> = {},
+  options: { clock?: Clock } = {},
 ): Promise<ConsoleHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-console-'));
   const idp = await startFakeIdentityProviders(CLIENTS);
@@ -62,6 +63,7 @@ export async function startConsoleHarness(
   const service = await startService(config, {
     logger,
     announce: false,
+    ...(options.clock ? { clock: options.clock } : {}),
     platforms: { slackBotUserId: 'UBOT0001', slackTeamId: 'T0000001' },
   });
   return {
