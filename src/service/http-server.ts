@@ -9,6 +9,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMALL_BODY_LIMIT_BYTES } from '../core/ingress/body-limit.js';
+import { DEFAULT_SECURITY_HEADERS } from '../core/ingress/security-headers.js';
 import type { Logger } from '../core/ports/index.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, rawBody: Buffer) => unknown;
@@ -93,6 +94,9 @@ export function createServer(options: HttpServerOptions): HttpServer {
       const path = pathOf(req.url);
       const route = path === undefined ? undefined : match(path);
       inFlight++;
+      // Every answer carries them; a route's own (the console's policy) replace them.
+      for (const [name, value] of Object.entries(DEFAULT_SECURITY_HEADERS))
+        res.setHeader(name, value);
       options.onArrival?.(route?.path ?? 'unmatched');
       res.on('close', () => {
         inFlight--;

@@ -28,6 +28,8 @@ const TABLES = [
   { table: 'start_messages', key: 'request_id' },
   { table: 'installations', key: ['platform', 'enterprise_id', 'team_id'] },
   { table: 'installation_teams', key: ['platform', 'team_id'] },
+  // Console sessions and used one-time values are not copied: sign in again after a move.
+  { table: 'login_pins', key: 'login' },
 ] as const;
 
 export type CopiedTable = (typeof TABLES)[number]['table'];

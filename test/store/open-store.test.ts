@@ -92,12 +92,15 @@ describe('openStore', () => {
       { name: '006-slack-installations' },
       { name: '007-runs-earlier-run-time' },
       { name: '008-inbox-own-lane' },
+      { name: '009-console-sessions' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
+      'console_sessions',
       'inbox',
       'installation_teams',
       'installations',
       'leases',
+      'login_pins',
       'outbox',
       'run_states',
       'runs',
@@ -105,6 +108,7 @@ describe('openStore', () => {
       'start_messages',
       'thread_aliases',
       'threads',
+      'used_once',
     ]);
   });
 

@@ -18,3 +18,4 @@ export type { ListRunsQuery, RunItem } from '../../agent/schemas.js';
 export type { OptionKey } from '../message/message-model.js';
 export type { Platform } from '../trigger.js';
 export * from './operator-queries.js';
+export * from './console-sessions.js';

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InstallProvider } from '@slack/oauth';
 import type { InstallationStore } from '@slack/bolt';
+import { escapeHtmlText } from '../../core/ingress/security-headers.js';
 import type { Logger } from '../../core/ports/index.js';
 import { toBoltLogger } from '../api/slack-logger.js';
 import { normaliseApiUrl } from '../api/web-client.js';
@@ -46,9 +47,14 @@ export interface OAuthRoutes {
   redirect(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
-const page = (title: string, text: string) =>
-  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head>` +
-  `<body><h1>${title}</h1><p>${text}</p></body></html>`;
+/** A plain page; both parts are escaped (a workspace's name is chosen by whoever made it). */
+const page = (title: string, text: string) => {
+  const [t, p] = [escapeHtmlText(title), escapeHtmlText(text)];
+  return (
+    `<!doctype html><html><head><meta charset="utf-8"><title>${t}</title></head>` +
+    `<body><h1>${t}</h1><p>${p}</p></body></html>`
+  );
+};
 
 function send(res: ServerResponse, status: number, html: string): void {
   if (res.headersSent) return;

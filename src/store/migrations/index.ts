@@ -12,6 +12,7 @@ import { runStatesMigration } from './005-run-states.js';
 import { slackInstallationsMigration } from './006-slack-installations.js';
 import { runsEarlierRunTimeMigration } from './007-runs-earlier-run-time.js';
 import { inboxOwnLaneMigration } from './008-inbox-own-lane.js';
+import { consoleSessionsMigration } from './009-console-sessions.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
   return {
@@ -25,6 +26,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
         '006-slack-installations': slackInstallationsMigration(),
         '007-runs-earlier-run-time': runsEarlierRunTimeMigration(),
         '008-inbox-own-lane': inboxOwnLaneMigration(),
+        '009-console-sessions': consoleSessionsMigration(),
       }),
   };
 }
