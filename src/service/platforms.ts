@@ -217,6 +217,12 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
               clientSecret: slack.oauth.clientSecret,
               stateSecret: slack.oauth.stateSecret,
               installationStore: installations.store,
+              ...(deps.store.usedOnce
+                ? {
+                    useStateOnce: (state: string, expiresAt: number) =>
+                      deps.store.usedOnce!.use(state, expiresAt, deps.clock.now()),
+                  }
+                : {}),
               ...(slack.apiUrl === undefined ? {} : { apiUrl: slack.apiUrl }),
               ...(o.slackAuthorizationUrl === undefined
                 ? {}

@@ -1,11 +1,14 @@
 /**
  * OAuth install (`GET /slack/install`, `GET /slack/oauth_redirect`) with Slack's own
  * InstallProvider: the install page sets a state cookie and links to Slack's consent screen;
- * the redirect checks the state against that cookie, trades the code for the workspace's
- * tokens (oauth.v2.access) and keeps them in the installation store (sealed).
+ * the redirect checks the state against that cookie and that it was not used before (each
+ * state is good once), trades the code for the workspace's tokens (oauth.v2.access) and
+ * keeps them in the installation store (sealed).
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { InstallProvider } from '@slack/oauth';
+import { ClearStateStore, InstallProvider, InvalidStateError } from '@slack/oauth';
+import type { StateStore } from '@slack/oauth';
 import type { InstallationStore } from '@slack/bolt';
 import { escapeHtmlText } from '../../core/ingress/security-headers.js';
 import type { Logger } from '../../core/ports/index.js';
@@ -39,7 +42,33 @@ export interface OAuthRoutesDeps {
   authorizationUrl?: string;
   /** The public redirect URL, when it must be named (several are registered). */
   redirectUri?: string;
+  /**
+   * Record a state as used until `expiresAt`: true the first time, false after. Unset: a
+   * state is good until it expires (no store to remember it in).
+   */
+  useStateOnce?: (key: string, expiresAt: number) => Promise<boolean>;
   logger: Logger;
+}
+
+/** How long an install link is good (Slack's library default, kept). */
+const STATE_SECONDS = 600;
+
+/** Signed states (Slack's own), each accepted once when `useOnce` is given. */
+function singleUseStates(
+  secret: string,
+  useOnce: OAuthRoutesDeps['useStateOnce'],
+): StateStore {
+  const signed = new ClearStateStore(secret, STATE_SECONDS);
+  return {
+    generateStateParam: (options, now) => signed.generateStateParam(options, now),
+    async verifyStateParam(now, state) {
+      const options = await signed.verifyStateParam(now, state);
+      const key = `slack-install:${createHash('sha256').update(state).digest('base64url')}`;
+      if (useOnce && !(await useOnce(key, now.getTime() + STATE_SECONDS * 1000)))
+        throw new InvalidStateError('The state was already used');
+      return options;
+    },
+  };
 }
 
 export interface OAuthRoutes {
@@ -67,7 +96,7 @@ export function createOAuthRoutes(deps: OAuthRoutesDeps): OAuthRoutes {
   const provider = new InstallProvider({
     clientId: deps.clientId,
     clientSecret: deps.clientSecret,
-    stateSecret: deps.stateSecret,
+    stateStore: singleUseStates(deps.stateSecret, deps.useStateOnce),
     installationStore: deps.installationStore,
     logger: toBoltLogger(deps.logger, 'slack-oauth'),
     clientOptions: { slackApiUrl: normaliseApiUrl(deps.apiUrl) },
