@@ -24,8 +24,10 @@ export const CONSOLE_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: 'CONSOLE_SESSION_SECRET',
-    meaning: 'key that signs console session cookies (32+ characters; replicas share one)',
-    default: 'random per process (sessions end at restart)',
+    meaning:
+      'key that signs the sign-in state cookie (32+ characters; replicas share one); sessions ' +
+      'themselves are kept in the database',
+    default: 'random per process (a sign-in under way at a restart must start again)',
     secret: true,
   },
   { name: 'CONSOLE_SESSION_HOURS', meaning: 'how long a console sign-in lasts', default: '12' },
@@ -41,22 +43,26 @@ export const CONSOLE_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: 'CONSOLE_SLACK_TEAMS',
-    meaning: 'Sign in with Slack for members of these workspaces (team ids, comma-separated)',
+    meaning:
+      'Sign in with Slack as a viewer for members of these workspaces (team ids, ' +
+      'comma-separated); guests never',
     default: 'unset',
   },
   {
     name: 'CONSOLE_SLACK_USERS',
-    meaning: 'Sign in with Slack for these users (user ids, comma-separated)',
+    meaning: 'Sign in with Slack as an operator for these users (user ids, comma-separated)',
     default: 'unset',
   },
   {
     name: 'CONSOLE_GITHUB_ORGS',
-    meaning: 'Sign in with GitHub for members of these organizations (comma-separated)',
+    meaning: 'Sign in with GitHub as a viewer for members of these organizations (comma-separated)',
     default: 'unset',
   },
   {
     name: 'CONSOLE_GITHUB_USERS',
-    meaning: 'Sign in with GitHub for these logins (comma-separated)',
+    meaning:
+      'Sign in with GitHub as an operator for these account ids (preferred) or logins ' +
+      '(comma-separated; a login is pinned to the account that first signs in with it)',
     default: 'unset',
   },
   {

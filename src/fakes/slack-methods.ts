@@ -28,6 +28,10 @@ export interface SlackMethodContext {
   socketUrl(): string | undefined;
   /** Channels the bot is not a member of: what it would do there answers `not_in_channel`. */
   outside: ReadonlySet<string>;
+  /** Guests (users.info: `is_restricted`). */
+  guests?: ReadonlySet<string>;
+  /** Private channels (conversations.info: `is_private`). */
+  privateChannels?: ReadonlySet<string>;
 }
 
 /** Methods that need the bot in the channel. */
@@ -174,7 +178,19 @@ export function answerSlackMethod(
     }
     case 'users.info': {
       const id = str(p.user) ?? '';
-      return { ok: true, user: { id, name: id.toLowerCase(), real_name: id } };
+      const guest = ctx.guests?.has(id) === true;
+      return {
+        ok: true,
+        user: { id, name: id.toLowerCase(), real_name: id, is_restricted: guest },
+      };
+    }
+    case 'conversations.info': {
+      const id = str(p.channel) ?? '';
+      const isPrivate = ctx.privateChannels?.has(id) === true;
+      return {
+        ok: true,
+        channel: { id, is_channel: !isPrivate, is_private: isPrivate, is_im: id.startsWith('D') },
+      };
     }
     default:
       return { ok: false, error: 'unknown_method' };

@@ -25,6 +25,7 @@ import type { GitHubIngress } from '../github/index.js';
 import {
   createOAuthRoutes,
   createSlackIngress,
+  createSlackPeopleAndPlaces,
   createSlackInstallations,
   createSlackHome,
   createSlackNotifier,
@@ -34,7 +35,12 @@ import {
   INSTALL_PATH,
   REDIRECT_PATH,
 } from '../slack/index.js';
-import type { OAuthRoutes, SlackIngress, SlackInstallations } from '../slack/index.js';
+import type {
+  OAuthRoutes,
+  SlackIngress,
+  SlackInstallations,
+  SlackPeopleAndPlaces,
+} from '../slack/index.js';
 import type { Route } from './http-server.js';
 
 export interface PlatformOverrides {
@@ -84,6 +90,8 @@ export function platformRoutes(ingress: PlatformIngress): Route[] {
 
 export interface Platforms {
   notifiers: Partial<Record<Platform, Notifier>>;
+  /** Slack's answers on guests and public channels, for the console's roles. */
+  slackPeople?: SlackPeopleAndPlaces;
   /**
    * Needs the engine's sink (and its outbox's wake-up, for replies the ingress queues itself):
    * call once the engine exists.
@@ -162,7 +170,18 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
       })
     : undefined;
 
+  const slackPeople =
+    slack && (installations || slack.botToken)
+      ? createSlackPeopleAndPlaces(
+          installations
+            ? installedBotTokens(installations, slack.botToken)
+            : fixedBotToken(slack.botToken ?? ''),
+          { ...(slack.apiUrl === undefined ? {} : { apiUrl: slack.apiUrl }), logger },
+        )
+      : undefined;
+
   return {
+    ...(slackPeople ? { slackPeople } : {}),
     notifiers: {
       ...(slackNotifier ? { slack: slackNotifier } : {}),
       ...(githubNotifier ? { github: githubNotifier } : {}),

@@ -48,6 +48,8 @@ export async function startConsoleHarness(
     SLACK_BOT_TOKEN: 'xoxb-console-test',
     SLACK_API_URL: slack.url,
     CONSOLE_SLACK_TEAMS: 'T0000001',
+    // Named: an operator (the workspace's other members are viewers).
+    CONSOLE_SLACK_USERS: 'U0OLIVIA',
     CONSOLE_GITHUB_ORGS: 'acme',
     CONSOLE_GITHUB_USERS: 'trusted-login',
     SLACK_CLIENT_ID: CLIENTS.slack.clientId,
