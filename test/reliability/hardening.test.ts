@@ -1,11 +1,14 @@
 /**
  * Hardening of the running service, tried as an attacker would, with real-shaped requests on
- * loopback: `/metrics` behind its token, per-route body limits enforced while reading, and
- * headers that must arrive in seconds.
+ * loopback: `/metrics` behind its token, per-route body limits enforced while reading,
+ * headers that must arrive in seconds, and debug logs that hold no message text read from
+ * Slack.
  */
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { validGitHubBody } from './hostile-github.js';
+import { appMentionEvent, eventCallback } from '../helpers/slack.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { validSlackBody } from './hostile-requests.js';
 import { relayPerTest } from './relay-harness.js';
 
@@ -63,4 +66,41 @@ describe('request bodies', () => {
     expect(Date.now() - started).toBeLessThan(13_000);
     expect(answer).toMatch(/^HTTP\/1\.1 408|^$/);
   }, 20_000);
+});
+
+describe('debug logging', () => {
+  it('never logs the text of a thread read from Slack, nor the prompt it sends', async () => {
+    const relay = await start();
+    const root = relay.slack.seedMessage({
+      channel: 'CPRIVATE1',
+      user: 'UBOB0001',
+      text: 'the merger closes on friday: codename bluefin-4471',
+    });
+    relay.slack.seedMessage({
+      channel: 'CPRIVATE1',
+      user: 'UBOB0001',
+      thread_ts: root,
+      text: 'do not share: salary bands revision-9913',
+    });
+    const body = eventCallback(
+      appMentionEvent({
+        text: '<@UBOT0001> summarise this for the board',
+        ts: '1700009999.000100',
+        channel: 'CPRIVATE1',
+        thread_ts: root,
+      }),
+      { eventId: 'EvLOGTEXT0001' },
+    );
+    expect((await relay.postSlack(body)).status).toBe(200);
+    await waitUntil(() => relay.slack.okCallsTo('conversations.replies').length > 0, {
+      timeoutMs: 8_000,
+    });
+    await waitUntil(() => relay.emulator.runs.count() === 1, { timeoutMs: 8_000 });
+    // Slack's client logged its calls at debug (the lines exist), without their bodies.
+    const text = relay.logs.text();
+    expect(text).toContain('http request result');
+    expect(text).not.toContain('bluefin-4471');
+    expect(text).not.toContain('revision-9913');
+    expect(text).not.toContain('summarise this for the board');
+  });
 });

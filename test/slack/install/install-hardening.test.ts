@@ -4,8 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
+import { captureLogs } from '../../reliability/log-capture.js';
 import type { Workspaces } from './workspace-harness.js';
-import { startWorkspaces } from './workspace-harness.js';
+import { CLIENT, startWorkspaces } from './workspace-harness.js';
 
 const HOSTILE: FakeWorkspace = {
   team_id: 'THOSTILE1',
@@ -67,5 +68,23 @@ describe('the install pages', () => {
     expect(replay.status).toBe(400);
     expect(w.api.okCallsTo('oauth.v2.access')).toHaveLength(1);
     expect(await w.service.store.installations.count('slack')).toBe(1);
+  });
+});
+
+describe('an install at LOG_LEVEL=debug', () => {
+  it('logs neither the client secret, the OAuth code, the state nor the token', async () => {
+    const logs = captureLogs();
+    w = await startWorkspaces([HOSTILE], {}, { logger: logs.logger });
+    const page = await fetch(`${w.service.url}/slack/install`);
+    const state = /[?&;]state=([^"&]+)/.exec(await page.text())?.[1] ?? '';
+    expect((await w.install('code-hostile')).status).toBe(200);
+    const text = logs.text();
+    // The OAuth library did log the exchange at debug, only without its values.
+    expect(text).toContain('oauth.v2.access');
+    expect(text).not.toContain(CLIENT.secret);
+    expect(text).not.toContain('code-hostile');
+    expect(text).not.toContain('xoxb-hostile-dummy');
+    expect(state.length).toBeGreaterThan(20);
+    expect(text).not.toContain(decodeURIComponent(state).slice(0, 40));
   });
 });

@@ -11,6 +11,7 @@ import type { FakeSlackApi, FakeWorkspace } from '../../../src/fakes/slack-web-a
 import { startFakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import type { RunningService } from '../../../src/main.js';
 import { startService } from '../../../src/main.js';
+import type { Logger } from '../../../src/core/ports/index.js';
 import { TEST_SIGNING_SECRET, postSlack } from '../../helpers/slack.js';
 
 export const CLIENT = { id: '1111111111.2222222222', secret: 'client-secret-0123456789abcdef' };
@@ -38,6 +39,8 @@ export async function startWorkspaces(
     slowRunMs?: number;
     /** A single-workspace token the fake also accepts (it answers as team T0000001). */
     botToken?: string;
+    /** Where the service logs (default nowhere). */
+    logger?: Logger;
   } = {},
 ): Promise<Workspaces> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-workspaces-'));
@@ -64,6 +67,7 @@ export async function startWorkspaces(
   });
   const service = await startService(config, {
     announce: false,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
     engineOptions: { workerPollMs: 10 },
     platforms: {
       slackAuthorizationUrl: 'https://slack.test/oauth/v2/authorize',
