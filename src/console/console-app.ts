@@ -142,7 +142,8 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     else if (kind === 'user' && session.operator.via === 'github')
       role = lower(config.github?.users).includes(value) ? 'operator' : undefined;
     else if (kind === 'team') role = config.slack?.teams.includes(value) ? 'viewer' : undefined;
-    else if (kind === 'org') role = lower(config.github?.orgs).includes(value) ? 'viewer' : undefined;
+    else if (kind === 'org')
+      role = lower(config.github?.orgs).includes(value) ? 'viewer' : undefined;
     if (role === undefined) return undefined;
     return role === 'operator' ? session.role : 'viewer';
   }
@@ -220,9 +221,7 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       filter,
       details: byId,
       githubWebUrl: deps.githubWebUrl,
-      ...(listed.length === PAGE_SIZE
-        ? { olderThan: listed[listed.length - 1]!.createdAt }
-        : {}),
+      ...(listed.length === PAGE_SIZE ? { olderThan: listed[listed.length - 1]!.createdAt } : {}),
     };
     page(
       req,

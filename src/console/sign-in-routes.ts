@@ -87,10 +87,7 @@ export function createSignInRoutes(deps: SignInDeps) {
   ): Promise<void> {
     const { operator, role, grounds } = who;
     const { token } = await deps.sessions.issue(operator, role, grounds, deps.now());
-    deps.logger.info(
-      { operator: operator.id, via: operator.via, role, how },
-      'console: signed in',
-    );
+    deps.logger.info({ operator: operator.id, via: operator.via, role, how }, 'console: signed in');
     redirect(res, next, [
       cookie(SESSION_COOKIE, token, deps.sessionMaxAgeSec),
       cookie(SIGNIN_COOKIE, '', 0),

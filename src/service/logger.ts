@@ -7,12 +7,7 @@
 import { pino } from 'pino';
 import pretty from 'pino-pretty';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
-import {
-  maskUrlPassword,
-  REDACTED,
-  redactSecretsInText,
-  SECRET_FIELDS,
-} from '../config/redact.js';
+import { maskUrlPassword, REDACTED, redactSecretsInText, SECRET_FIELDS } from '../config/redact.js';
 import { SECRET_VARIABLES } from '../config/variables.js';
 import type { LogLevel } from '../config/load.js';
 

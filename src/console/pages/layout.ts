@@ -43,11 +43,13 @@ export function layout(
           <a class="brand" href="/console">agent-relay</a>
           <nav>
             <a href="/console" class="${section === 'runs' ? 'here' : ''}">Runs</a>
-            ${ctx.role === 'operator'
-              ? html`<a href="/console/queues" class="${section === 'queues' ? 'here' : ''}"
-                  >Queues</a
-                >`
-              : ''}
+            ${
+              ctx.role === 'operator'
+                ? html`<a href="/console/queues" class="${section === 'queues' ? 'here' : ''}"
+                    >Queues</a
+                  >`
+                : ''
+            }
           </nav>
           <span class="who"
             ><span><span id="live" class="dot" title="connecting"></span>live</span>

@@ -54,10 +54,7 @@ export interface OAuthRoutesDeps {
 const STATE_SECONDS = 600;
 
 /** Signed states (Slack's own), each accepted once when `useOnce` is given. */
-function singleUseStates(
-  secret: string,
-  useOnce: OAuthRoutesDeps['useStateOnce'],
-): StateStore {
+function singleUseStates(secret: string, useOnce: OAuthRoutesDeps['useStateOnce']): StateStore {
   const signed = new ClearStateStore(secret, STATE_SECONDS);
   return {
     generateStateParam: (options, now) => signed.generateStateParam(options, now),
