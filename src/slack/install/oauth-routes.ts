@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ClearStateStore, InstallProvider, InvalidStateError } from '@slack/oauth';
+import oauth from '@slack/oauth';
 import type { StateStore } from '@slack/oauth';
 import type { InstallationStore } from '@slack/bolt';
 import { escapeHtmlText } from '../../core/ingress/security-headers.js';
@@ -52,6 +52,9 @@ export interface OAuthRoutesDeps {
 
 /** How long an install link is good (Slack's library default, kept). */
 const STATE_SECONDS = 600;
+
+// A CommonJS package whose re-exports (`export *`) Node's ESM loader does not see by name.
+const { ClearStateStore, InstallProvider, InvalidStateError } = oauth;
 
 /** Signed states (Slack's own), each accepted once when `useOnce` is given. */
 function singleUseStates(secret: string, useOnce: OAuthRoutesDeps['useStateOnce']): StateStore {
