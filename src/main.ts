@@ -32,9 +32,12 @@ import { createServer } from './service/http-server.js';
 import { createInboxSink } from './service/inbox-sink.js';
 import type { Route } from './service/http-server.js';
 import { SlackAuthError } from './slack/index.js';
+import type { SlackPeopleAndPlaces } from './slack/index.js';
+import { decodeThreadKey } from './core/thread-key.js';
 import { describeStartup } from './service/startup-report.js';
 import { openStore, parseDatabaseUrl } from './store/index.js';
 import { createConsole, githubWebUrlOf } from './console/index.js';
+import type { ConsoleDeps } from './console/index.js';
 import { queueGauges } from './service/queue-gauges.js';
 
 export const systemRandom: Random = { id: () => randomUUID(), float: () => Math.random() };
@@ -90,6 +93,22 @@ async function releaseLeftLeases(
   if (released.inbox + released.outbox > 0) {
     logger.info(released, 'released the claims a previous process left');
   }
+}
+
+/** What the console asks the platforms: who is a Slack guest, which places are public. */
+function consoleLookups(
+  slackPeople: SlackPeopleAndPlaces | undefined,
+): Pick<ConsoleDeps, 'slackGuest' | 'placeIsPublic'> {
+  if (!slackPeople) return {};
+  return {
+    slackGuest: (team, user) => slackPeople.isGuest(team, user),
+    // GitHub repositories are not asked about: their runs stay hidden from viewers.
+    placeIsPublic: async (threadKey) => {
+      const place = decodeThreadKey(threadKey);
+      if (place?.platform !== 'slack') return false;
+      return slackPeople.isPublicChannel(place.team, place.channel);
+    },
+  };
 }
 
 export async function startService(
@@ -177,11 +196,13 @@ export async function startService(
             wake: { inbox: () => engine.inbox.wake(), outbox: () => engine.outbox.wake() },
             githubWebUrl: config.console.github?.webUrl ?? githubWebUrlOf(config.github?.apiUrl),
             listeningUrl: () => listeningUrl,
+            ...consoleLookups(platforms.slackPeople),
           })
         : undefined;
     const routes: Route[] = [
       ...opsRoutes({
         metrics: metrics.render,
+        ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
         checks: [
           { name: 'database', check: () => store.ping() },
           { name: 'workers', check: async () => (running ? undefined : 'stopped') },

@@ -24,8 +24,10 @@ export const CONSOLE_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: 'CONSOLE_SESSION_SECRET',
-    meaning: 'key that signs console session cookies (32+ characters; replicas share one)',
-    default: 'random per process (sessions end at restart)',
+    meaning:
+      'key that signs the sign-in state cookie (32+ characters; replicas share one); sessions ' +
+      'themselves are kept in the database',
+    default: 'random per process (a sign-in under way at a restart must start again)',
     secret: true,
   },
   { name: 'CONSOLE_SESSION_HOURS', meaning: 'how long a console sign-in lasts', default: '12' },
@@ -35,23 +37,32 @@ export const CONSOLE_VARIABLES: readonly ConfigVariable[] = [
     default: 'on with the embedded emulator, off otherwise',
   },
   {
+    name: 'CONSOLE_ADMIN_LINK_MINUTES',
+    meaning: 'how long the one-time admin link printed at start-up stays good',
+    default: '15',
+  },
+  {
     name: 'CONSOLE_SLACK_TEAMS',
-    meaning: 'Sign in with Slack for members of these workspaces (team ids, comma-separated)',
+    meaning:
+      'Sign in with Slack as a viewer for members of these workspaces (team ids, ' +
+      'comma-separated); guests never',
     default: 'unset',
   },
   {
     name: 'CONSOLE_SLACK_USERS',
-    meaning: 'Sign in with Slack for these users (user ids, comma-separated)',
+    meaning: 'Sign in with Slack as an operator for these users (user ids, comma-separated)',
     default: 'unset',
   },
   {
     name: 'CONSOLE_GITHUB_ORGS',
-    meaning: 'Sign in with GitHub for members of these organizations (comma-separated)',
+    meaning: 'Sign in with GitHub as a viewer for members of these organizations (comma-separated)',
     default: 'unset',
   },
   {
     name: 'CONSOLE_GITHUB_USERS',
-    meaning: 'Sign in with GitHub for these logins (comma-separated)',
+    meaning:
+      'Sign in with GitHub as an operator for these account ids (preferred) or logins ' +
+      '(comma-separated; a login is pinned to the account that first signs in with it)',
     default: 'unset',
   },
   {
@@ -83,6 +94,7 @@ export const CONSOLE_ENV_SHAPE = {
   CONSOLE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   CONSOLE_SESSION_HOURS: wholeNumber(1, 720).default(12),
   CONSOLE_ADMIN_LINK: flag.optional(),
+  CONSOLE_ADMIN_LINK_MINUTES: wholeNumber(1, 1440).default(15),
   CONSOLE_SLACK_TEAMS: idList('Slack team ids (T0123…)', /^[A-Z0-9]{2,}$/).default([]),
   CONSOLE_SLACK_USERS: idList('Slack user ids (U0123…)', /^[A-Z0-9]{2,}$/).default([]),
   CONSOLE_GITHUB_ORGS: idList('GitHub organizations', /^[A-Za-z0-9-]{1,39}$/).default([]),
@@ -140,6 +152,7 @@ export function consoleConfig(
       hours: env.CONSOLE_SESSION_HOURS,
     },
     adminLink,
+    adminLinkMinutes: env.CONSOLE_ADMIN_LINK_MINUTES,
     ...(slackWanted && env.SLACK_CLIENT_ID && env.SLACK_CLIENT_SECRET
       ? {
           slack: {

@@ -86,6 +86,7 @@ export function loadConfig(
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     leaseMs: e.LEASE_MS,
     retentionDays: e.RETENTION_DAYS,
+    ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
     slack: result.slack,
     github: result.github,
     ...(result.console ? { console: result.console } : {}),

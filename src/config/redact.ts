@@ -20,6 +20,7 @@ export const SECRET_FIELDS = [
   'token',
   'secret',
   'password',
+  'metricsToken',
 ] as const;
 
 const SECRET_SET: ReadonlySet<string> = new Set(SECRET_FIELDS);
@@ -46,4 +47,29 @@ function redactDeep(value: unknown): unknown {
 /** `postgres://user:pw@host/db` -> `postgres://user:***@host/db`; other strings unchanged. */
 export function maskUrlPassword(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/:@]*):[^@/]*@/i, `$1:${REDACTED}@`);
+}
+
+/**
+ * Secrets as they look inside free text (a library's debug line, a URL, a JSON dump): Slack
+ * and GitHub token shapes, and the values of OAuth parameters (`client_secret`, `code`,
+ * `state`, tokens) in a query string, a form or JSON. Each becomes `***`.
+ */
+const TEXT_SECRETS: readonly [RegExp, string][] = [
+  [/\b(xox[a-z]|xapp)-[A-Za-z0-9-]+/g, `$1-${REDACTED}`],
+  [/\b(gh[pousr]_|github_pat_)[A-Za-z0-9_]+/g, `$1${REDACTED}`],
+  [
+    /\b((?:client_secret|code|state|token|access_token|refresh_token|id_token)=)[^&\s"',;]+/gi,
+    `$1${REDACTED}`,
+  ],
+  [
+    /("(?:client_secret|code|state|token|access_token|refresh_token|id_token|bot_token|signing_secret)"\s*:\s*")(?:[^"\\]|\\.)*"/gi,
+    `$1${REDACTED}"`,
+  ],
+  [/(\bBearer\s+)[A-Za-z0-9._~+/=-]+/g, `$1${REDACTED}`],
+];
+
+export function redactSecretsInText(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of TEXT_SECRETS) out = out.replace(pattern, replacement);
+  return out;
 }

@@ -39,6 +39,7 @@ export const EnvSchema = z.object({
   INGRESS_BURST_PER_SECOND: wholeNumber(0, 1_000_000).optional(),
   RETENTION_DAYS: wholeNumber(0, 36_500).default(7),
   EMULATOR_FAST: flag.default(false),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SLACK_SIGNING_SECRET: z.string().optional(),
   SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'must be a bot token (xoxb-…)').optional(),
   SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'must be an app-level token (xapp-…)').optional(),

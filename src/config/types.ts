@@ -66,6 +66,8 @@ export interface ConsoleConfig {
   session: { secret?: string; hours: number };
   /** A one-time sign-in link printed at start-up, accepted from loopback only. */
   adminLink: boolean;
+  /** How long the admin link stays good after start-up (CONSOLE_ADMIN_LINK_MINUTES). */
+  adminLinkMinutes: number;
   slack?: { clientId: string; secret: string; baseUrl: string; teams: string[]; users: string[] };
   github?: {
     clientId: string;
@@ -90,6 +92,8 @@ export interface Config {
   leaseMs: number;
   /** Days finished inbox/outbox rows are kept; 0: for ever (RETENTION_DAYS). */
   retentionDays: number;
+  /** Set: `/metrics` needs `Authorization: Bearer <metricsToken>` (METRICS_TOKEN). */
+  metricsToken?: string;
   /** Undefined: Slack is off. */
   slack?: SlackConfig;
   /** Undefined: GitHub is off. */

@@ -226,6 +226,13 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
       '0.25 s instead of about 5 s',
     default: '0',
   },
+  {
+    name: 'METRICS_TOKEN',
+    meaning:
+      '`/metrics` answers only requests carrying `Authorization: Bearer <this>` (16+ characters)',
+    default: 'unset: `/metrics` open',
+    secret: true,
+  },
   ...CONSOLE_VARIABLES,
 ];
 

@@ -1,8 +1,10 @@
 /**
  * The operator console under `/console` on the one HTTP server: sign-in, the runs, one run,
  * the queues, Retry/Discard, and live updates. Every page but the sign-in page needs a
- * session; every action needs the session's CSRF token and a same-origin request, and is
- * logged with who did it.
+ * session (kept in the store, its grounds re-checked against the settings at each request);
+ * every action needs the operator role, the session's CSRF token and a same-origin request,
+ * and is logged with who did it. A viewer sees runs started in public places only, and no
+ * queues and no actions.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConsoleConfig } from '../config/load.js';
@@ -31,9 +33,10 @@ import { queuesBody, queuesPage } from './pages/queues-page.js';
 import { runBody, runPage } from './pages/run-page.js';
 import { runsBody, runsPage } from './pages/runs-page.js';
 import { redirect, sendHtml, sendText } from './respond.js';
-import { createSessionSigner } from './session.js';
+import { createSessionSigner, createSessions } from './session.js';
 import type { Session } from './session.js';
-import { createSignInRoutes, safeNext, SESSION_COOKIE } from './sign-in-routes.js';
+import type { ConsoleRole } from '../core/ports/index.js';
+import { consolePath, createSignInRoutes, safeNext, SESSION_COOKIE } from './sign-in-routes.js';
 
 export interface ConsoleDeps {
   config: ConsoleConfig;
@@ -50,6 +53,16 @@ export interface ConsoleDeps {
   listeningUrl: () => string;
   /** How often open pages' store is checked for changes (default 1000 ms). */
   livePollMs?: number;
+  /**
+   * Whether a Slack user is a guest; undefined when it cannot be told. Unset: workspace
+   * members are not let in (only people named in CONSOLE_SLACK_USERS).
+   */
+  slackGuest?: (team: string, user: string) => Promise<boolean | undefined>;
+  /**
+   * Whether a thread's place (channel, repository) is public. Unset, or when it cannot be
+   * told: not public (viewers do not see its runs).
+   */
+  placeIsPublic?: (threadKey: string) => Promise<boolean>;
 }
 
 export interface OperatorConsole {
@@ -60,25 +73,37 @@ export interface OperatorConsole {
 }
 
 const PAGE_SIZE = 100;
+const PUBLIC_TTL_MS = 5 * 60_000;
+
+class MalformedInput extends Error {
+  override readonly name = 'MalformedInput';
+}
 const DETAIL_TTL_MS = 3_000;
 
 export function createConsole(deps: ConsoleDeps): OperatorConsole {
   const { config, store, logger } = deps;
   const operator = store.operator;
-  if (!operator) throw new Error('this store does not answer the console queries');
+  const { consoleSessions, usedOnce, loginPins } = store;
+  if (!operator || !consoleSessions || !usedOnce || !loginPins)
+    throw new Error('this store does not answer the console queries');
   const log = logger.child({ component: 'console' });
   const now = () => deps.clock.now();
   const publicUrl = () => config.publicUrl ?? deps.listeningUrl();
   const secure = () => publicUrl().startsWith('https:');
-  const signer = createSessionSigner({
-    ...(config.session.secret ? { secret: config.session.secret } : {}),
+  const signer = createSessionSigner(
+    config.session.secret ? { secret: config.session.secret } : {},
+  );
+  const sessions = createSessions({
+    repo: consoleSessions,
     lifetimeMs: config.session.hours * 3_600_000,
   });
   const providers: IdentityProvider[] = [
     ...(config.slack ? [slackProvider(config.slack)] : []),
     ...(config.github ? [githubProvider(config.github)] : []),
   ];
-  const adminLink = config.adminLink ? createLocalAdminLink() : undefined;
+  const adminLink = config.adminLink
+    ? createLocalAdminLink({ now: now(), lifetimeMs: config.adminLinkMinutes * 60_000 })
+    : undefined;
   const live = createLiveHub({
     changeStamp: () => operator.changeStamp(),
     logger: log,
@@ -90,12 +115,55 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       providers,
       ...(adminLink ? { adminLink } : {}),
       signer,
+      sessions,
+      useOnce: (key, expiresAt) => usedOnce.use(key, expiresAt, now()),
+      pinLogin: (login, accountId) => loginPins.pin(login, accountId, now()),
+      ...(deps.slackGuest ? { slackGuest: deps.slackGuest } : {}),
       logger: log,
       now,
       secure: secure(),
       sessionMaxAgeSec: config.session.hours * 3600,
       publicUrl,
     }));
+
+  /**
+   * The role a session still has under the current settings, or undefined when its grounds
+   * are gone (the person or their workspace/organization was removed from the lists).
+   */
+  function standing(session: Session): ConsoleRole | undefined {
+    const colon = session.grounds.indexOf(':');
+    const kind = colon === -1 ? session.grounds : session.grounds.slice(0, colon);
+    const value = colon === -1 ? '' : session.grounds.slice(colon + 1);
+    const lower = (xs: readonly string[] | undefined) => (xs ?? []).map((x) => x.toLowerCase());
+    let role: ConsoleRole | undefined;
+    if (kind === 'local') role = config.adminLink ? 'operator' : undefined;
+    else if (kind === 'user' && session.operator.via === 'slack')
+      role = config.slack?.users.includes(value) ? 'operator' : undefined;
+    else if (kind === 'user' && session.operator.via === 'github')
+      role = lower(config.github?.users).includes(value) ? 'operator' : undefined;
+    else if (kind === 'team') role = config.slack?.teams.includes(value) ? 'viewer' : undefined;
+    else if (kind === 'org')
+      role = lower(config.github?.orgs).includes(value) ? 'viewer' : undefined;
+    if (role === undefined) return undefined;
+    return role === 'operator' ? session.role : 'viewer';
+  }
+
+  /** Public places, as far as can be told, for a few minutes each (viewers see only these). */
+  const publicCache = new Map<string, { at: number; open: boolean }>();
+  async function isPublic(threadKey: string): Promise<boolean> {
+    if (!deps.placeIsPublic) return false;
+    const hit = publicCache.get(threadKey);
+    if (hit && now() - hit.at < PUBLIC_TTL_MS) return hit.open;
+    let open = false;
+    try {
+      open = await deps.placeIsPublic(threadKey);
+    } catch (err) {
+      log.debug({ err }, 'console: could not tell whether a place is public; taken as private');
+    }
+    if (publicCache.size > 10_000) publicCache.clear();
+    publicCache.set(threadKey, { at: now(), open });
+    return open;
+  }
 
   // The service's view of recent runs (links, run time), read at most every few seconds.
   let details: { at: number; byId: Map<string, RunItem> } | undefined;
@@ -136,16 +204,24 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     };
     const before = Number(q('before'));
     if (Number.isSafeInteger(before) && before > 0) filter.createdBefore = before;
-    const [runs, byId] = await Promise.all([
+    const [listed, byId] = await Promise.all([
       operator!.listRuns({ ...filter, limit: PAGE_SIZE }),
       recentDetails(),
     ]);
+    const runs =
+      ctx.role === 'operator'
+        ? listed
+        : (
+            await Promise.all(
+              listed.map(async (r) => ((await isPublic(r.threadKey)) ? r : undefined)),
+            )
+          ).filter((r) => r !== undefined);
     const view = {
       runs,
       filter,
       details: byId,
       githubWebUrl: deps.githubWebUrl,
-      ...(runs.length === PAGE_SIZE ? { olderThan: runs[runs.length - 1]!.createdAt } : {}),
+      ...(listed.length === PAGE_SIZE ? { olderThan: listed[listed.length - 1]!.createdAt } : {}),
     };
     page(
       req,
@@ -162,7 +238,10 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     runId: string,
     ctx: PageContext,
   ) {
-    const run = await store.runs.get(runId);
+    const found = await store.runs.get(runId);
+    // A viewer learns nothing of a run in a private place, not even that it exists.
+    const run =
+      found && (ctx.role === 'operator' || (await isPublic(found.threadKey))) ? found : undefined;
     if (!run) return sendText(res, 404, `No run ${runId} is recorded here.`);
     const keys = await operator!.aliasesOf(run.threadKey);
     const [history, items, others] = await Promise.all([
@@ -227,6 +306,9 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       id <= 0
     )
       return sendText(res, 400, 'Unknown action.');
+    const back = form.get('back');
+    if (back !== null && consolePath(back) === undefined)
+      return sendText(res, 400, 'The page to go back to is not a console page.');
     const done =
       action === 'retry'
         ? await operator!.retry(kind as GivenUpKind, id, now())
@@ -244,6 +326,22 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     redirect(res, safeNext(form.get('back')));
   }
 
+  /** The request's live session, with the role its grounds still give; ended when none. */
+  async function currentSession(req: IncomingMessage): Promise<Session | undefined> {
+    const found = await sessions.find(readCookies(req).get(SESSION_COOKIE), now());
+    if (!found) return undefined;
+    const role = standing(found);
+    if (role === undefined) {
+      await sessions.end(found);
+      log.info(
+        { operator: found.operator.id, grounds: found.grounds },
+        'console: session ended (no longer allowed by the settings)',
+      );
+      return undefined;
+    }
+    return { ...found, role };
+  }
+
   /** A POST must come from a console page: same origin when the browser says, and the token. */
   function sameOrigin(req: IncomingMessage): boolean {
     const origin = req.headers.origin;
@@ -255,8 +353,23 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     );
   }
 
+  /** Malformed input (a URL that does not parse or decode) gets 400, never a 500. */
   async function handle(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
-    const url = new URL(req.url ?? '/console', 'http://console.invalid');
+    try {
+      await serve(req, res, body);
+    } catch (err) {
+      if (!(err instanceof MalformedInput || err instanceof URIError)) throw err;
+      log.debug({ path: req.url?.slice(0, 200) }, 'console: malformed request');
+      if (!res.headersSent) sendText(res, 400, 'Malformed request.');
+      else res.end();
+    }
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+    const raw = req.url ?? '/console';
+    if (!/^\/[\x21-\x7e]*$/.test(raw) || raw.startsWith('//') || raw.length > 4096)
+      throw new MalformedInput();
+    const url = new URL(raw, 'http://console.invalid');
     const path = url.pathname.replace(/\/+$/, '') || '/console';
     const method = req.method ?? 'GET';
     const get = method === 'GET' || method === 'HEAD';
@@ -275,7 +388,7 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       return routes.start(res, provider, url);
     }
 
-    const session = signer.verify(readCookies(req).get(SESSION_COOKIE), now());
+    const session = await currentSession(req);
     if (!session) {
       if (get && path !== '/console/events' && req.headers['x-console-partial'] === undefined)
         return redirect(
@@ -287,15 +400,24 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
 
     if (method === 'POST') {
       const form = new URLSearchParams(body.toString('utf8'));
-      if (!sameOrigin(req) || !signer.checkCsrf(session, form.get('csrf'))) {
+      if (!sameOrigin(req) || !sessions.checkCsrf(session, form.get('csrf'))) {
         log.warn(
           { operator: session.operator.id, path },
           'console: action refused (CSRF check failed)',
         );
         return sendText(res, 403, 'This form is stale or came from another site; reload the page.');
       }
-      if (path === '/console/signout') return routes.signOut(res, session.operator);
-      if (path === '/console/actions') return act(res, session, form);
+      if (path === '/console/signout') return routes.signOut(res, session);
+      if (path === '/console/actions') {
+        if (session.role !== 'operator') {
+          log.warn(
+            { operator: session.operator.id, role: session.role, path },
+            'console: action refused (viewers cannot act)',
+          );
+          return sendText(res, 403, 'Only operators may retry or discard.');
+        }
+        return act(res, session, form);
+      }
       return sendText(res, 404, 'Not found.');
     }
     if (!get) return sendText(res, 405, 'Method not allowed.');
@@ -305,12 +427,17 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     const ctx: PageContext = {
       stamp,
       operator: session.operator,
-      csrf: signer.csrfToken(session),
+      role: session.role,
+      csrf: session.csrf,
       now: now(),
       here: safeNext(url.pathname + url.search),
     };
     if (path === '/console') return showRuns(req, res, url, ctx);
-    if (path === '/console/queues') return showQueues(req, res, ctx);
+    if (path === '/console/queues') {
+      // Queued items carry prompts and replies from any place, private ones included.
+      if (ctx.role !== 'operator') return sendText(res, 403, 'Only operators see the queues.');
+      return showQueues(req, res, ctx);
+    }
     if (path === '/console/events') {
       live.attach(res);
       // The stream ends with the session (its reconnect then finds no session: 401); a

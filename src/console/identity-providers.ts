@@ -11,6 +11,17 @@ export interface Identity {
   operator: Operator;
   /** Why they are let in, or undefined when they are not. */
   allowedBecause?: string;
+  /**
+   * Named in a user list: `operator`; a member of an allowed workspace or organization:
+   * `viewer` at most. Set exactly when `allowedBecause` is.
+   */
+  role?: 'operator' | 'viewer';
+  /** What let them in, re-checked at each request: `user:<entry>`, `team:<id>`, `org:<login>`. */
+  grounds?: string;
+  /** Let in by a login (not an id) of CONSOLE_GITHUB_USERS: the login, to pin to the account id. */
+  byLogin?: string;
+  /** Slack: the workspace and user, for the guest check of a workspace member. */
+  slack?: { team: string; user: string };
 }
 
 export interface IdentityProvider {
@@ -125,15 +136,29 @@ export function slackProvider(c: NonNullable<ConsoleConfig['slack']>): IdentityP
       if (!user.ok) throw new SignInError('provider_refused', `Slack said ${user.error}`);
       const team = user['https://slack.com/team_id'];
       const userId = user['https://slack.com/user_id'];
-      const allowedBecause = c.users.includes(userId)
-        ? `user ${userId}`
-        : c.teams.includes(team)
-          ? `workspace ${team}`
-          : undefined;
-      return {
-        operator: { id: `slack:${team}/${userId}`, name: user.name ?? userId, via: 'slack' },
-        ...(allowedBecause ? { allowedBecause } : {}),
+      const operator: Operator = {
+        id: `slack:${team}/${userId}`,
+        name: user.name ?? userId,
+        via: 'slack',
       };
+      const slack = { team, user: userId };
+      if (c.users.includes(userId))
+        return {
+          operator,
+          slack,
+          allowedBecause: `user ${userId}`,
+          role: 'operator',
+          grounds: `user:${userId}`,
+        };
+      if (c.teams.includes(team))
+        return {
+          operator,
+          slack,
+          allowedBecause: `workspace ${team}`,
+          role: 'viewer',
+          grounds: `team:${team}`,
+        };
+      return { operator, slack };
     },
   };
 }
@@ -142,7 +167,11 @@ const GitHubToken = z.union([
   z.looseObject({ access_token: z.string() }),
   z.looseObject({ error: z.string() }),
 ]);
-const GitHubUser = z.looseObject({ login: z.string(), name: z.string().nullish() });
+const GitHubUser = z.looseObject({
+  id: z.number().int().positive(),
+  login: z.string(),
+  name: z.string().nullish(),
+});
 const GitHubOrgs = z.array(z.looseObject({ login: z.string() }));
 
 export function githubProvider(c: NonNullable<ConsoleConfig['github']>): IdentityProvider {
@@ -187,20 +216,39 @@ export function githubProvider(c: NonNullable<ConsoleConfig['github']>): Identit
       };
       const user = parse(GitHubUser, await call(`${c.apiUrl}/user`, { headers }), 'user');
       const login = user.login.toLowerCase();
-      let allowedBecause = users.includes(login) ? `user ${user.login}` : undefined;
-      if (!allowedBecause && orgs.length > 0) {
+      const id = String(user.id);
+      // The account id is what a person keeps for life; a login can be given up and taken.
+      const operator: Operator = {
+        id: `github:${id}`,
+        name: user.name ?? user.login,
+        via: 'github',
+      };
+      if (users.includes(id))
+        return { operator, allowedBecause: `user ${id}`, role: 'operator', grounds: `user:${id}` };
+      if (users.includes(login))
+        return {
+          operator,
+          allowedBecause: `user ${user.login}`,
+          role: 'operator',
+          grounds: `user:${login}`,
+          byLogin: login,
+        };
+      if (orgs.length > 0) {
         const mine = parse(
           GitHubOrgs,
           await call(`${c.apiUrl}/user/orgs?per_page=100`, { headers }),
           'orgs',
         );
         const org = mine.map((o) => o.login.toLowerCase()).find((o) => orgs.includes(o));
-        if (org) allowedBecause = `organization ${org}`;
+        if (org)
+          return {
+            operator,
+            allowedBecause: `organization ${org}`,
+            role: 'viewer',
+            grounds: `org:${org}`,
+          };
       }
-      return {
-        operator: { id: `github:${user.login}`, name: user.name ?? user.login, via: 'github' },
-        ...(allowedBecause ? { allowedBecause } : {}),
-      };
+      return { operator };
     },
   };
 }

@@ -1,41 +1,35 @@
 /**
- * Console sessions as signed cookies: the signed-in person and an expiry, HMAC-SHA256 under
- * the session key (CONSOLE_SESSION_SECRET, or a random key per process). Nothing is kept
- * on the server, so replicas sharing the key share sessions. Each session carries a random
- * nonce from which its CSRF token is derived; forms send the token back.
+ * Console sessions, kept server-side: the cookie carries a random token; the store keeps the
+ * token's SHA-256 with who signed in, their role, why they were let in and until when. At
+ * each request the grounds are checked against the current settings, so sign-out and
+ * removal from a list end a session at its next request, on every replica. Each session has
+ * its own random CSRF token, which forms send back.
+ *
+ * The signer seals small values (the sign-in state cookie) with HMAC-SHA256 under the
+ * session key (CONSOLE_SESSION_SECRET, or a random key per process).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ConsoleRole, ConsoleSessionRepo } from '../core/ports/index.js';
 
 export interface Operator {
-  /** `slack:T1/U1`, `github:octocat`, `local:admin`. */
+  /** `slack:T1/U1`, `github:583231` (the account id), `local:admin`. */
   id: string;
   name: string;
   via: 'slack' | 'github' | 'local';
 }
 
 export interface Session {
+  /** The token's hash: the row's key. */
+  id: string;
   operator: Operator;
+  role: ConsoleRole;
+  /** `local`, `user:<entry>`, `team:<id>` or `org:<login>` (see console-app.ts). */
+  grounds: string;
+  csrf: string;
   expiresAt: number;
-  nonce: string;
 }
 
-const SessionSchema = z.object({
-  operator: z.object({
-    id: z.string().min(1).max(200),
-    name: z.string().max(200),
-    via: z.enum(['slack', 'github', 'local']),
-  }),
-  expiresAt: z.number(),
-  nonce: z.string().min(16).max(64),
-});
-
 export interface SessionSigner {
-  issue(operator: Operator, now: number): { token: string; session: Session };
-  /** The session a token carries, or undefined (bad signature, malformed, expired). */
-  verify(token: string | undefined, now: number): Session | undefined;
-  csrfToken(session: Session): string;
-  checkCsrf(session: Session, token: unknown): boolean;
   /** Sign any small value (the sign-in state cookie); `open` checks and returns it. */
   seal(value: unknown): string;
   open(token: string | undefined): unknown;
@@ -43,53 +37,94 @@ export interface SessionSigner {
 
 const b64 = (buf: Buffer | string) => Buffer.from(buf).toString('base64url');
 
-function equal(a: string, b: string): boolean {
+export function equalText(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export function createSessionSigner(options: {
-  secret?: string;
-  lifetimeMs: number;
-}): SessionSigner {
+export function createSessionSigner(options: { secret?: string }): SessionSigner {
   const key = options.secret ?? randomBytes(32).toString('hex');
   const mac = (purpose: string, text: string) =>
     b64(createHmac('sha256', key).update(`${purpose}:${text}`).digest());
-
-  const seal = (value: unknown) => {
-    const body = b64(JSON.stringify(value));
-    return `${body}.${mac('seal', body)}`;
-  };
-  const open = (token: string | undefined): unknown => {
-    if (!token || token.length > 4096) return undefined;
-    const [body, sig, extra] = token.split('.');
-    if (!body || !sig || extra !== undefined || !equal(sig, mac('seal', body))) return undefined;
-    try {
-      return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown;
-    } catch {
-      return undefined;
-    }
-  };
-
   return {
-    issue(operator, now) {
+    seal(value) {
+      const body = b64(JSON.stringify(value));
+      return `${body}.${mac('seal', body)}`;
+    },
+    open(token) {
+      if (!token || token.length > 4096) return undefined;
+      const [body, sig, extra] = token.split('.');
+      if (!body || !sig || extra !== undefined || !equalText(sig, mac('seal', body)))
+        return undefined;
+      try {
+        return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+export interface Sessions {
+  /** A new session: its cookie token (only ever in the cookie) and the session. */
+  issue(
+    operator: Operator,
+    role: ConsoleRole,
+    grounds: string,
+    now: number,
+  ): Promise<{ token: string; session: Session }>;
+  /** The live session a cookie token names, or undefined. */
+  find(token: string | undefined, now: number): Promise<Session | undefined>;
+  end(session: Session): Promise<void>;
+  checkCsrf(session: Session, token: unknown): boolean;
+}
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function createSessions(options: {
+  repo: ConsoleSessionRepo;
+  lifetimeMs: number;
+}): Sessions {
+  const { repo } = options;
+  return {
+    async issue(operator, role, grounds, now) {
+      const token = randomBytes(32).toString('base64url');
       const session: Session = {
+        id: hashOf(token),
         operator,
+        role,
+        grounds,
+        csrf: randomBytes(24).toString('base64url'),
         expiresAt: now + options.lifetimeMs,
-        nonce: randomBytes(18).toString('base64url'),
       };
-      return { token: seal({ session }), session };
+      await repo.create({
+        id: session.id,
+        operatorId: operator.id,
+        operatorName: operator.name,
+        via: operator.via,
+        role,
+        grounds,
+        csrf: session.csrf,
+        createdAt: now,
+        expiresAt: session.expiresAt,
+      });
+      return { token, session };
     },
-    verify(token, now) {
-      const parsed = z.object({ session: SessionSchema }).safeParse(open(token));
-      if (!parsed.success || parsed.data.session.expiresAt <= now) return undefined;
-      return parsed.data.session;
+    async find(token, now) {
+      if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+      const row = await repo.get(hashOf(token), now);
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        operator: { id: row.operatorId, name: row.operatorName, via: row.via },
+        role: row.role,
+        grounds: row.grounds,
+        csrf: row.csrf,
+        expiresAt: row.expiresAt,
+      };
     },
-    csrfToken: (session) => mac('csrf', session.nonce),
-    checkCsrf: (session, token) =>
-      typeof token === 'string' && equal(token, mac('csrf', session.nonce)),
-    seal,
-    open,
+    end: (session) => repo.remove(session.id),
+    checkCsrf: (session, token) => typeof token === 'string' && equalText(token, session.csrf),
   };
 }

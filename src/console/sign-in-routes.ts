@@ -1,9 +1,11 @@
 /**
  * Signing in and out: the sign-in page, the redirect to Slack or GitHub and the way back
  * (state bound to a short-lived signed cookie, so a code cannot be planted from another
- * site), the local admin link, and sign-out.
+ * site, and good once), the role the person gets (operator when named, viewer when a member
+ * of an allowed workspace or organization, never a Slack guest), the local admin link, and
+ * sign-out (which ends the session in the store).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Logger } from '../core/ports/index.js';
@@ -12,7 +14,8 @@ import type { IdentityProvider } from './identity-providers.js';
 import { SignInError } from './identity-providers.js';
 import type { LocalAdminLink } from './local-admin.js';
 import { html } from './html.js';
-import type { Operator, SessionSigner } from './session.js';
+import type { Operator, Session, SessionSigner, Sessions } from './session.js';
+import type { ConsoleRole } from '../core/ports/index.js';
 import { plainPage, signinPage } from './pages/signin-page.js';
 import { sendHtml, redirect } from './respond.js';
 
@@ -28,10 +31,21 @@ const SignInState = z.object({
   expiresAt: z.number(),
 });
 
-/** Where to go after signing in: a console path, nothing else (no open redirect). */
-export function safeNext(value: string | null | undefined): string {
-  if (!value || !/^\/console(?:[/?]|$)/.test(value) || /[\\\s]/.test(value)) return '/console';
+/**
+ * A console path to go back to: `/console…` in printable ASCII (what a Location header may
+ * carry), no backslash, no `//`; undefined for anything else (no open redirect, no header
+ * that cannot be written).
+ */
+export function consolePath(value: string | null | undefined): string | undefined {
+  if (!value || value.length > 2000 || !/^\/console(?:[/?]|$)/.test(value)) return undefined;
+  if (!/^[\x21-\x7e]*$/.test(value) || value.includes('\\') || value.includes('//'))
+    return undefined;
   return value;
+}
+
+/** Where to go after signing in: a console path, or the console's front page. */
+export function safeNext(value: string | null | undefined): string {
+  return consolePath(value) ?? '/console';
 }
 
 const same = (a: string, b: string) =>
@@ -41,6 +55,16 @@ export interface SignInDeps {
   providers: IdentityProvider[];
   adminLink?: LocalAdminLink;
   signer: SessionSigner;
+  sessions: Sessions;
+  /** Record a one-time value as used until `expiresAt`; false when it already was. */
+  useOnce: (key: string, expiresAt: number) => Promise<boolean>;
+  /** The account id a login of CONSOLE_GITHUB_USERS is pinned to (pinned now if new). */
+  pinLogin: (login: string, accountId: string) => Promise<string>;
+  /**
+   * Whether a Slack user is a guest (`is_restricted`/`is_ultra_restricted`); undefined when
+   * it cannot be told (then a workspace member is not let in).
+   */
+  slackGuest?: (team: string, user: string) => Promise<boolean | undefined>;
   logger: Logger;
   now: () => number;
   secure: boolean;
@@ -55,9 +79,15 @@ export function createSignInRoutes(deps: SignInDeps) {
   const redirectUri = (p: IdentityProvider) =>
     `${deps.publicUrl()}/console/signin/${p.name}/callback`;
 
-  function signedIn(res: ServerResponse, operator: Operator, next: string, how: string): void {
-    const { token } = deps.signer.issue(operator, deps.now());
-    deps.logger.info({ operator: operator.id, via: operator.via, how }, 'console: signed in');
+  async function signedIn(
+    res: ServerResponse,
+    who: { operator: Operator; role: ConsoleRole; grounds: string },
+    next: string,
+    how: string,
+  ): Promise<void> {
+    const { operator, role, grounds } = who;
+    const { token } = await deps.sessions.issue(operator, role, grounds, deps.now());
+    deps.logger.info({ operator: operator.id, via: operator.via, role, how }, 'console: signed in');
     redirect(res, next, [
       cookie(SESSION_COOKIE, token, deps.sessionMaxAgeSec),
       cookie(SIGNIN_COOKIE, '', 0),
@@ -126,6 +156,16 @@ export function createSignInRoutes(deps: SignInDeps) {
           'Sign-in expired',
           'This sign-in was not started here, or took too long. Please start again.',
         );
+      const once = `console-signin:${createHash('sha256').update(state).digest('base64url')}`;
+      if (!(await deps.useOnce(once, parsed.data.expiresAt))) {
+        deps.logger.warn({ via: provider.name }, 'console: sign-in refused (state used before)');
+        return refuse(
+          res,
+          400,
+          'Sign-in already used',
+          'This sign-in link was already used. Please start again.',
+        );
+      }
       if (!code)
         return refuse(
           res,
@@ -139,7 +179,37 @@ export function createSignInRoutes(deps: SignInDeps) {
           nonce: parsed.data.nonce,
           redirectUri: redirectUri(provider),
         });
-        if (!identity.allowedBecause) {
+        const accountId = identity.operator.id.replace(/^github:/, '');
+        if (identity.byLogin && (await deps.pinLogin(identity.byLogin, accountId)) !== accountId) {
+          deps.logger.warn(
+            { operator: identity.operator.id, login: identity.byLogin },
+            'console: sign-in refused (the login belonged to another GitHub account)',
+          );
+          return refuse(
+            res,
+            403,
+            'Not allowed',
+            `The login ${identity.byLogin} was allowed for another GitHub account. Ask the operator to name your account id instead.`,
+          );
+        }
+        if (identity.role === 'viewer' && identity.slack) {
+          const guest = await deps.slackGuest?.(identity.slack.team, identity.slack.user);
+          if (guest !== false) {
+            deps.logger.warn(
+              { operator: identity.operator.id, guest: guest ?? 'unknown' },
+              'console: sign-in refused (a guest, or not known not to be one)',
+            );
+            return refuse(
+              res,
+              403,
+              'Not allowed',
+              guest
+                ? 'Guests of the workspace cannot use this console.'
+                : 'Your workspace membership could not be checked. Ask the operator to name you in CONSOLE_SLACK_USERS.',
+            );
+          }
+        }
+        if (!identity.allowedBecause || !identity.role || !identity.grounds) {
           deps.logger.warn(
             { operator: identity.operator.id, via: provider.name },
             'console: sign-in refused (not in the allowed workspaces/organizations or users)',
@@ -151,7 +221,12 @@ export function createSignInRoutes(deps: SignInDeps) {
             `${identity.operator.name} is not allowed to use this console. Ask its operator to add your workspace, organization or account.`,
           );
         }
-        signedIn(res, identity.operator, parsed.data.next, identity.allowedBecause);
+        await signedIn(
+          res,
+          { operator: identity.operator, role: identity.role, grounds: identity.grounds },
+          parsed.data.next,
+          identity.allowedBecause,
+        );
       } catch (err) {
         if (!(err instanceof SignInError)) throw err;
         deps.logger.warn({ err, via: provider.name }, 'console: sign-in failed');
@@ -164,9 +239,9 @@ export function createSignInRoutes(deps: SignInDeps) {
       }
     },
 
-    local(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    async local(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
       if (!deps.adminLink) return refuse(res, 404, 'Not available', 'The local admin link is off.');
-      const outcome = deps.adminLink.redeem(req, url.searchParams.get('token'));
+      const outcome = deps.adminLink.redeem(req, url.searchParams.get('token'), deps.now());
       if (outcome !== 'ok') {
         deps.logger.warn(
           { outcome, peer: req.socket.remoteAddress },
@@ -176,19 +251,25 @@ export function createSignInRoutes(deps: SignInDeps) {
           not_loopback: 'The local admin link works only from the machine agent-relay runs on.',
           invalid: 'This link is not valid.',
           used: 'This link was already used; each start-up prints a new one.',
+          expired: 'This link has expired; each start-up prints a new one.',
         }[outcome];
         return refuse(res, 403, 'Link refused', why);
       }
-      signedIn(
+      await signedIn(
         res,
-        { id: 'local:admin', name: 'local admin', via: 'local' },
+        {
+          operator: { id: 'local:admin', name: 'local admin', via: 'local' },
+          role: 'operator',
+          grounds: 'local',
+        },
         '/console',
         'local admin link',
       );
     },
 
-    signOut(res: ServerResponse, operator: Operator): void {
-      deps.logger.info({ operator: operator.id }, 'console: signed out');
+    async signOut(res: ServerResponse, session: Session): Promise<void> {
+      await deps.sessions.end(session);
+      deps.logger.info({ operator: session.operator.id }, 'console: signed out');
       redirect(res, '/console/signin', [cookie(SESSION_COOKIE, '', 0)]);
     },
   };

@@ -19,6 +19,16 @@ export interface FakeGitHubPerson {
   login: string;
   name: string;
   orgs: string[];
+  /** The account id; default one derived from the login. */
+  id?: number;
+}
+
+/** A stable account id per login (the real one is GitHub's; any positive number will do). */
+function idOf(person: FakeGitHubPerson): number {
+  if (person.id !== undefined) return person.id;
+  let n = 7;
+  for (const ch of person.login) n = (n * 31 + ch.charCodeAt(0)) % 1_000_000_007;
+  return n + 1;
 }
 
 export interface FakeIdentityProviders {
@@ -138,7 +148,11 @@ export async function startFakeIdentityProviders(clients: {
       if (!grant || grant.provider !== 'github')
         return json(res, 401, { message: 'Bad credentials' });
       if (route === 'GET /user')
-        return json(res, 200, { login: grant.github.login, id: 1, name: grant.github.name });
+        return json(res, 200, {
+          login: grant.github.login,
+          id: idOf(grant.github),
+          name: grant.github.name,
+        });
       return json(
         res,
         200,

@@ -30,6 +30,10 @@ export interface SlackMethodContext {
   socketUrl(): string | undefined;
   /** Channels the bot is not a member of: what it would do there answers `not_in_channel`. */
   outside: ReadonlySet<string>;
+  /** Guests (users.info: `is_restricted`). */
+  guests?: ReadonlySet<string>;
+  /** Private channels (conversations.info: `is_private`). */
+  privateChannels?: ReadonlySet<string>;
 }
 
 /** Methods that need the bot in the channel. */
@@ -187,7 +191,7 @@ export function answerSlackMethod(
           is_admin: false,
           is_owner: false,
           is_primary_owner: false,
-          is_restricted: false,
+          is_restricted: ctx.guests?.has(id) === true,
           is_ultra_restricted: false,
           is_bot: false,
           ...person,
@@ -199,6 +203,14 @@ export function answerSlackMethod(
       if (who === undefined && ctx.outside.has(channel))
         return { ok: false, error: 'channel_not_found' };
       return { ok: true, members: [...(who ?? [])], response_metadata: { next_cursor: '' } };
+    }
+    case 'conversations.info': {
+      const id = str(p.channel) ?? '';
+      const isPrivate = ctx.privateChannels?.has(id) === true;
+      return {
+        ok: true,
+        channel: { id, is_channel: !isPrivate, is_private: isPrivate, is_im: id.startsWith('D') },
+      };
     }
     default:
       return { ok: false, error: 'unknown_method' };

@@ -122,6 +122,10 @@ export interface FakeSlackApi {
   readonly responses: RecordedResponse[];
   /** The bot is not (or no longer) in `channel`: posting or reacting there fails. */
   removeBotFrom(channel: string): void;
+  /** Guests of the workspace (users.info says `is_restricted`). */
+  readonly guests: Set<string>;
+  /** Private channels (conversations.info says `is_private`); others are public. */
+  readonly privateChannels: Set<string>;
   close(): Promise<void>;
 }
 
@@ -197,6 +201,8 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   }
   const outside = new Set<string>();
   const people = new Map<string, FakePerson>();
+  const guests = new Set<string>();
+  const privateChannels = new Set<string>();
   const context = {
     store,
     identity,
@@ -204,6 +210,8 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     people,
     socketUrl: () => api.socketUrl,
     outside,
+    guests,
+    privateChannels,
   };
   const responseUrls = createResponseUrls({ store, identity, now });
 
@@ -307,6 +315,8 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     responseUrl: (where) => `http://127.0.0.1:${port}${responseUrls.mint(where)}`,
     responses: responseUrls.responses,
     removeBotFrom: (channel) => void outside.add(channel),
+    guests,
+    privateChannels,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,13 +1,15 @@
 /**
- * The one HTTP server. It routes by path, reads each POST body once (up to a limit, 413
- * beyond it) and hands it to the route (also as `req.rawBody`, which Bolt's receiver reuses),
+ * The one HTTP server. It routes by path, reads each body once (up to its route's limit,
+ * 413 beyond it, checked while reading), gives a client seconds, not minutes, to send its
+ * headers and its whole request and hands it to the route (also as `req.rawBody`, which Bolt's receiver reuses),
  * answers 404/405 for what it does not serve, logs every request at debug with its latency,
  * and drains on close: no new requests, in-flight ones finish (bounded).
  */
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BODY_LIMIT_BYTES } from '../core/ingress/body-limit.js';
+import { SMALL_BODY_LIMIT_BYTES } from '../core/ingress/body-limit.js';
+import { DEFAULT_SECURITY_HEADERS } from '../core/ingress/security-headers.js';
 import type { Logger } from '../core/ports/index.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, rawBody: Buffer) => unknown;
@@ -18,6 +20,8 @@ export interface Route {
   handler: RouteHandler;
   /** Also serve every path below `path` (`/console` serves `/console/runs/1`). */
   prefix?: boolean;
+  /** Largest body this route reads; default the server's `bodyLimitBytes`. */
+  bodyLimitBytes?: number;
 }
 
 export interface HttpRequestInfo {
@@ -31,8 +35,12 @@ export interface HttpRequestInfo {
 export interface HttpServerOptions {
   routes: readonly Route[];
   logger: Logger;
-  /** Largest accepted request body; default BODY_LIMIT_BYTES (2 MiB). */
+  /** Largest body a route without its own limit reads; default 64 KiB. */
   bodyLimitBytes?: number;
+  /** Time a client has to send the request's headers; default HEADERS_TIMEOUT_MS. */
+  headersTimeoutMs?: number;
+  /** Time a client has to send the whole request; default REQUEST_TIMEOUT_MS. */
+  requestTimeoutMs?: number;
   /** Called when each response ends (metrics). */
   onRequest?: (info: HttpRequestInfo) => void;
   /** Epoch ms for latency; default Date.now. */
@@ -48,7 +56,16 @@ export interface HttpServer {
   readonly draining: boolean;
 }
 
-export const DEFAULT_BODY_LIMIT = BODY_LIMIT_BYTES;
+export const DEFAULT_BODY_LIMIT = SMALL_BODY_LIMIT_BYTES;
+/**
+ * Slack wants an answer within 3 s and GitHub within 10 s of sending, so no real request
+ * takes longer to arrive; a client that trickles its headers or body is cut off, and its
+ * buffered bytes freed, after these.
+ */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** How often Node checks the two timeouts (its default, 30 s, would let them run long). */
+const TIMEOUT_CHECK_MS = 1_000;
 
 export function createServer(options: HttpServerOptions): HttpServer {
   const { logger, routes } = options;
@@ -62,33 +79,50 @@ export function createServer(options: HttpServerOptions): HttpServer {
   let draining = false;
   const idle: (() => void)[] = [];
 
-  const server = createHttpServer((req, res) => {
-    const started = now();
-    const method = req.method ?? 'GET';
-    const path = pathOf(req.url);
-    const route = path === undefined ? undefined : match(path);
-    inFlight++;
-    res.on('close', () => {
-      inFlight--;
-      const info = { method, route: route?.path ?? 'unmatched', status: res.statusCode };
-      const durationMs = now() - started;
-      logger.debug({ ...info, path, durationMs }, 'http request');
-      options.onRequest?.({ ...info, durationMs });
-      if (inFlight === 0) idle.splice(0).forEach((f) => f());
-    });
-    if (draining) return reply(res, 503, { error: 'shutting_down' }, { connection: 'close' });
-    if (!route) return reply(res, 404, { error: 'not_found' });
-    if (!route.methods.includes(method))
-      return reply(res, 405, { error: 'method_not_allowed' }, { allow: route.methods.join(', ') });
-    void serve(route, req, res);
-  });
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const server = createHttpServer(
+    {
+      headersTimeout: Math.min(options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout),
+      requestTimeout,
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, requestTimeout),
+    },
+    (req, res) => {
+      const started = now();
+      const method = req.method ?? 'GET';
+      const path = pathOf(req.url);
+      const route = path === undefined ? undefined : match(path);
+      inFlight++;
+      // Every answer carries them; a route's own (the console's policy) replace them.
+      for (const [name, value] of Object.entries(DEFAULT_SECURITY_HEADERS))
+        res.setHeader(name, value);
+      res.on('close', () => {
+        inFlight--;
+        const info = { method, route: route?.path ?? 'unmatched', status: res.statusCode };
+        const durationMs = now() - started;
+        logger.debug({ ...info, path, durationMs }, 'http request');
+        options.onRequest?.({ ...info, durationMs });
+        if (inFlight === 0) idle.splice(0).forEach((f) => f());
+      });
+      if (draining) return reply(res, 503, { error: 'shutting_down' }, { connection: 'close' });
+      if (!route) return reply(res, 404, { error: 'not_found' });
+      if (!route.methods.includes(method))
+        return reply(
+          res,
+          405,
+          { error: 'method_not_allowed' },
+          { allow: route.methods.join(', ') },
+        );
+      void serve(route, req, res);
+    },
+  );
   server.keepAliveTimeout = 5_000;
 
   async function serve(route: Route, req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
-      const body = await readBody(req, limit);
+      const bound = route.bodyLimitBytes ?? limit;
+      const body = await readBody(req, bound);
       if (body === 'too_large') {
-        reply(res, 413, { error: 'payload_too_large', limitBytes: limit }, { connection: 'close' });
+        reply(res, 413, { error: 'payload_too_large', limitBytes: bound }, { connection: 'close' });
         return;
       }
       (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;

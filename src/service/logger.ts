@@ -1,12 +1,13 @@
 /**
  * pino JSON logs (pretty on a TTY or with LOG_PRETTY=1). Redaction is by field name at any
  * depth up to five levels: tokens, secrets, API keys, the private key, authorization and
- * cookie headers, and the environment variables that hold them.
+ * cookie headers, and the environment variables that hold them; and in the message text, by
+ * shape: token-looking words and OAuth parameters (a library's debug line, a URL).
  */
 import { pino } from 'pino';
 import pretty from 'pino-pretty';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
-import { maskUrlPassword, REDACTED, SECRET_FIELDS } from '../config/redact.js';
+import { maskUrlPassword, REDACTED, redactSecretsInText, SECRET_FIELDS } from '../config/redact.js';
 import { SECRET_VARIABLES } from '../config/variables.js';
 import type { LogLevel } from '../config/load.js';
 
@@ -110,6 +111,13 @@ export function createLogger(options: LoggerOptions): AppLogger {
       err: (err: unknown) => scrub({ ...pino.stdSerializers.err(err as Error) }, 1),
     },
     timestamp: pino.stdTimeFunctions.isoTime,
+    hooks: {
+      logMethod(this: PinoLogger, args: unknown[], method: (...a: unknown[]) => void) {
+        // Called for enabled levels only; the message and any format arguments.
+        const clean = args.map((a) => (typeof a === 'string' ? redactSecretsInText(a) : a));
+        method.apply(this, clean);
+      },
+    },
   };
   const destination = options.destination ?? stdout();
   if (options.pretty) {

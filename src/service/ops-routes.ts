@@ -1,7 +1,10 @@
 /**
  * The operator's routes: /healthz (the process answers), /readyz (the database answers and
- * the workers run; 503 otherwise) and /metrics (Prometheus text format).
+ * the workers run; 503 otherwise) and /metrics (Prometheus text format; with a token set,
+ * only for requests that carry it as a bearer token, 401 otherwise).
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { reply } from './http-server.js';
 import type { Route } from './http-server.js';
 
@@ -16,6 +19,16 @@ export interface OpsRoutesOptions {
   metrics: () => Promise<{ contentType: string; body: string }>;
   /** Per-check time limit; default 2 s. */
   checkTimeoutMs?: number;
+  /** Set: /metrics needs `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Whether the request carries `token` as its bearer token (compared in constant time). */
+export function hasBearer(req: IncomingMessage, token: string): boolean {
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), digest(token));
 }
 
 export function opsRoutes(options: OpsRoutesOptions): Route[] {
@@ -43,7 +56,10 @@ export function opsRoutes(options: OpsRoutesOptions): Route[] {
     {
       path: '/metrics',
       methods: ['GET'],
-      handler: async (_req, res) => {
+      handler: async (req, res) => {
+        const token = options.metricsToken;
+        if (token !== undefined && !hasBearer(req, token))
+          return reply(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
         const { contentType, body } = await options.metrics();
         res.writeHead(200, { 'content-type': contentType });
         res.end(body);

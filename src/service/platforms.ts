@@ -22,10 +22,12 @@ import {
   createGitHubRepoAccess,
   createOutboxRefusalSink,
 } from '../github/index.js';
+import { GITHUB_BODY_LIMIT_BYTES, SLACK_BODY_LIMIT_BYTES } from '../core/ingress/body-limit.js';
 import type { GitHubIngress } from '../github/index.js';
 import {
   createOAuthRoutes,
   createSlackIngress,
+  createSlackPeopleAndPlaces,
   createSlackInstallations,
   createSlackHome,
   createSlackNotifier,
@@ -35,7 +37,12 @@ import {
   INSTALL_PATH,
   REDIRECT_PATH,
 } from '../slack/index.js';
-import type { OAuthRoutes, SlackIngress, SlackInstallations } from '../slack/index.js';
+import type {
+  OAuthRoutes,
+  SlackIngress,
+  SlackInstallations,
+  SlackPeopleAndPlaces,
+} from '../slack/index.js';
 import type { Route } from './http-server.js';
 
 export interface PlatformOverrides {
@@ -65,6 +72,7 @@ export function platformRoutes(ingress: PlatformIngress): Route[] {
     routes.push({
       path: '/slack/events',
       methods: ['POST'],
+      bodyLimitBytes: SLACK_BODY_LIMIT_BYTES,
       handler: (q, s) => slack.handle(q, s),
     });
   if (slackOAuth)
@@ -76,6 +84,7 @@ export function platformRoutes(ingress: PlatformIngress): Route[] {
     routes.push({
       path: '/github/webhooks',
       methods: ['POST'],
+      bodyLimitBytes: GITHUB_BODY_LIMIT_BYTES,
       handler: (q, s, body) => github.handle(q, s, body),
     });
   return routes;
@@ -85,6 +94,8 @@ export interface Platforms {
   notifiers: Partial<Record<Platform, Notifier>>;
   /** GitHub: a person's repository access (GITHUB_MIN_PERMISSION), for the runs to ask. */
   repoAccess?: RepoAccess;
+  /** Slack's answers on guests and public channels, for the console's roles. */
+  slackPeople?: SlackPeopleAndPlaces;
   /**
    * Needs the engine's sink (and its outbox's wake-up, for replies the ingress queues itself):
    * call once the engine exists.
@@ -173,7 +184,18 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
         })
       : undefined;
 
+  const slackPeople =
+    slack && (installations || slack.botToken)
+      ? createSlackPeopleAndPlaces(
+          installations
+            ? installedBotTokens(installations, slack.botToken)
+            : fixedBotToken(slack.botToken ?? ''),
+          { ...(slack.apiUrl === undefined ? {} : { apiUrl: slack.apiUrl }), logger },
+        )
+      : undefined;
+
   return {
+    ...(slackPeople ? { slackPeople } : {}),
     notifiers: {
       ...(slackNotifier ? { slack: slackNotifier } : {}),
       ...(githubNotifier ? { github: githubNotifier } : {}),
@@ -237,6 +259,12 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
                 slack.allowAnyWorkspace ||
                 (q.teamId !== undefined && slack.allowedTeams.includes(q.teamId)) ||
                 (q.enterpriseId !== undefined && slack.allowedTeams.includes(q.enterpriseId)),
+              ...(deps.store.usedOnce
+                ? {
+                    useStateOnce: (state: string, expiresAt: number) =>
+                      deps.store.usedOnce!.use(state, expiresAt, deps.clock.now()),
+                  }
+                : {}),
               ...(slack.apiUrl === undefined ? {} : { apiUrl: slack.apiUrl }),
               ...(o.slackAuthorizationUrl === undefined
                 ? {}

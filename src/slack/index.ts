@@ -32,3 +32,4 @@ export { createSlackHome, type SlackHome } from './home/slack-home.js';
 export type { HomeSource, PersonalDefaults } from './home/home-source.js';
 export { PERSONAL_KEYS } from './home/home-source.js';
 export { fixedBotToken, type BotTokenSource } from './api/bot-tokens.js';
+export { createSlackPeopleAndPlaces, type SlackPeopleAndPlaces } from './api/people-and-places.js';

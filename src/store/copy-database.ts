@@ -29,6 +29,8 @@ const TABLES = [
   { table: 'installations', key: ['platform', 'enterprise_id', 'team_id'] },
   { table: 'installation_teams', key: ['platform', 'team_id'] },
   { table: 'refusals', key: ['thread_key', 'person'] },
+  // Console sessions and used one-time values are not copied: sign in again after a move.
+  { table: 'login_pins', key: 'login' },
 ] as const;
 
 export type CopiedTable = (typeof TABLES)[number]['table'];

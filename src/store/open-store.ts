@@ -8,6 +8,11 @@ import { parseDatabaseUrl } from './database-url.js';
 import { withDeadline } from './deadline.js';
 import { withErrorMapping } from './error-mapping-dialect.js';
 import { StoreError, toStoreError } from './errors.js';
+import {
+  createConsoleSessionRepo,
+  createLoginPinRepo,
+  createUsedOnceRepo,
+} from './repos/console-repo.js';
 import { createInboxQueue, createInboxRepo } from './repos/inbox-repo.js';
 import { createLeasesRepo } from './repos/leases-repo.js';
 import { createInstallationRepo } from './repos/installations-repo.js';
@@ -155,6 +160,9 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     operator: createOperatorQueries(ctx),
     leases: createLeasesRepo(ctx),
     installations: createInstallationRepo(ctx),
+    consoleSessions: createConsoleSessionRepo(ctx),
+    usedOnce: createUsedOnceRepo(ctx),
+    loginPins: createLoginPinRepo(ctx),
     transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),

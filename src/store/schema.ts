@@ -151,6 +151,32 @@ export interface RefusalsTable {
   told_at: Millis;
 }
 
+/** A console session (migration 010): the token's hash, who, which role, until when. */
+export interface ConsoleSessionsTable {
+  id: string;
+  operator_id: string;
+  operator_name: string;
+  via: string;
+  role: string;
+  grounds: string;
+  csrf: string;
+  created_at: Millis;
+  expires_at: Millis;
+}
+
+/** A one-time value already used, kept until it could no longer be used anyway. */
+export interface UsedOnceTable {
+  key: string;
+  expires_at: Millis;
+}
+
+/** A GitHub login of the console's settings and the account id it first signed in with. */
+export interface LoginPinsTable {
+  login: string;
+  user_id: string;
+  created_at: Millis;
+}
+
 export interface Database {
   threads: ThreadsTable;
   thread_aliases: ThreadAliasesTable;
@@ -164,6 +190,9 @@ export interface Database {
   installation_teams: InstallationTeamsTable;
   start_messages: StartMessagesTable;
   refusals: RefusalsTable;
+  console_sessions: ConsoleSessionsTable;
+  used_once: UsedOnceTable;
+  login_pins: LoginPinsTable;
 }
 
 export type DatabaseKind = 'sqlite' | 'postgres';

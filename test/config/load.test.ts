@@ -37,7 +37,7 @@ describe('loadConfig: defaults', () => {
       slack: undefined,
       github: undefined,
       // The embedded default: the console is on, reached through the local admin link.
-      console: { session: { hours: 12 }, adminLink: true },
+      console: { session: { hours: 12 }, adminLink: true, adminLinkMinutes: 15 },
       log: { level: 'info', pretty: false },
       notes: [],
     });

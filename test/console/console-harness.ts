@@ -7,7 +7,7 @@ import { startFakeIdentityProviders } from '../../src/fakes/identity-providers.j
 import type { FakeIdentityProviders } from '../../src/fakes/identity-providers.js';
 import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
-import type { RunRecord } from '../../src/core/ports/index.js';
+import type { Clock, RunRecord } from '../../src/core/ports/index.js';
 import { startRelayService } from '../helpers/relay.js';
 import { TEST_SIGNING_SECRET } from '../helpers/slack.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
@@ -29,6 +29,7 @@ export interface ConsoleHarness {
 
 export async function startConsoleHarness(
   env: Record<string, string> = {},
+  options: { clock?: Clock } = {},
 ): Promise<ConsoleHarness> {
   const idp = await startFakeIdentityProviders(CLIENTS);
   const slack = await startFakeSlackApi({ token: 'xoxb-console-test' });
@@ -41,6 +42,8 @@ export async function startConsoleHarness(
       SLACK_BOT_TOKEN: 'xoxb-console-test',
       SLACK_API_URL: slack.url,
       CONSOLE_SLACK_TEAMS: 'T0000001',
+      // Named: an operator (the workspace's other members are viewers).
+      CONSOLE_SLACK_USERS: 'U0OLIVIA',
       CONSOLE_GITHUB_ORGS: 'acme',
       CONSOLE_GITHUB_USERS: 'trusted-login',
       SLACK_CLIENT_ID: CLIENTS.slack.clientId,
@@ -55,6 +58,7 @@ export async function startConsoleHarness(
     {
       logger,
       announce: false,
+      ...(options.clock ? { clock: options.clock } : {}),
       platforms: { slackBotUserId: 'UBOT0001', slackTeamId: 'T0000001' },
     },
   );

@@ -4,7 +4,8 @@
  */
 import { fixtureText } from '../github/fixtures.js';
 import { signGitHub } from '../../src/fakes/sign-requests.js';
-import { FIVE_MIB, invalidUtf8, nextSeq, post } from './hostile-requests.js';
+import { GITHUB_BODY_LIMIT_BYTES } from '../../src/core/ingress/body-limit.js';
+import { invalidUtf8, nextSeq, post } from './hostile-requests.js';
 import type { HostileCase } from './hostile-requests.js';
 import { SECRETS } from '../helpers/secrets.js';
 
@@ -105,10 +106,10 @@ export const GITHUB_CASES: HostileCase[] = [
     send: (url) => post(url, ghHeaders('issue_comment', ''), ''),
   },
   {
-    name: 'a 5 MiB body',
+    name: "a body over GitHub's 25 MiB cap",
     status: [413],
     send: (url) => {
-      const body = validGitHubBody(`@agent-relay ${'x'.repeat(FIVE_MIB)}`);
+      const body = validGitHubBody(`@agent-relay ${'x'.repeat(GITHUB_BODY_LIMIT_BYTES + 1)}`);
       return post(url, ghHeaders('issue_comment', body), body);
     },
   },

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { CONFIG_VARIABLES } from '../../src/config/variables.js';
-import { BODY_LIMIT_BYTES } from '../../src/core/ingress/body-limit.js';
+import { GITHUB_BODY_LIMIT_BYTES } from '../../src/core/ingress/body-limit.js';
 import { parseDatabaseUrl } from '../../src/store/index.js';
 import { ROOT } from '../helpers/child-process.js';
 
@@ -98,7 +98,13 @@ describe('compose.yaml', () => {
     expect(nginx).toContain(`proxy_pass http://${upstream?.[1]};`);
     // The relay answers an oversized body itself (413), not the proxy.
     const max = /client_max_body_size (\d+)m;/.exec(nginx);
-    expect(Number(max?.[1]) * 1024 * 1024).toBeGreaterThan(BODY_LIMIT_BYTES);
+    expect(Number(max?.[1]) * 1024 * 1024).toBeGreaterThan(GITHUB_BODY_LIMIT_BYTES);
     expect(services.proxy?.depends_on).toEqual(relays);
+  });
+
+  it('the proxy does not publish /metrics', () => {
+    const raw = compose.configs[services.proxy?.configs?.[0]?.source ?? '']?.content ?? '';
+    const metrics = /location = \/metrics \{([^}]*)\}/.exec(interpolate(raw));
+    expect(metrics?.[1]).toMatch(/^\s*return 404;\s*$/);
   });
 });

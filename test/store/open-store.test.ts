@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -52,6 +52,22 @@ describe('openStore', () => {
     raw.close();
   });
 
+  it('keeps the database to its owner: directory 0700, file, log and index 0600, under any umask', async () => {
+    const previous = process.umask(0o000);
+    try {
+      const store = await temp.open();
+      await store.settings.set('slack:T1:C1', 'model', 'big', 'U1', 1);
+      const mode = (p: string) => statSync(p).mode & 0o777;
+      expect(mode(dirname(temp.path))).toBe(0o700);
+      expect(existsSync(`${temp.path}-wal`)).toBe(true);
+      for (const file of [temp.path, `${temp.path}-wal`, `${temp.path}-shm`])
+        expect(mode(file), file).toBe(0o600);
+      await store.close();
+    } finally {
+      process.umask(previous);
+    }
+  });
+
   it('migrates idempotently: reopen and migrate() again change nothing', async () => {
     const first = await temp.open();
     await first.migrate();
@@ -77,12 +93,15 @@ describe('openStore', () => {
       { name: '007-runs-earlier-run-time' },
       { name: '008-inbox-own-lane' },
       { name: '009-refusals' },
+      { name: '010-console-sessions' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
+      'console_sessions',
       'inbox',
       'installation_teams',
       'installations',
       'leases',
+      'login_pins',
       'outbox',
       'refusals',
       'run_states',
@@ -91,6 +110,7 @@ describe('openStore', () => {
       'start_messages',
       'thread_aliases',
       'threads',
+      'used_once',
     ]);
   });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import type { OpenedStore } from '../../src/store/index.js';
 import { describeInboxContract } from './contract-inbox.js';
+import { describeConsoleContract } from './contract-console.js';
 import { describeInstallationsContract } from './contract-installations.js';
 import { describeOutboxContract } from './contract-outbox.js';
 import { describeOperatorContract } from './contract-operator.js';
@@ -86,6 +87,7 @@ describe.skipIf(!server)('PostgreSQL store', () => {
   describeTransactionContract(createPostgresHarness);
   describeOperatorContract(createPostgresHarness);
   describeInstallationsContract(createPostgresHarness);
+  describeConsoleContract(createPostgresHarness);
   describeStartMessagesContract(createPostgresHarness);
 
   describe('replicas sharing one database', () => {

@@ -1,6 +1,7 @@
 /** The store's behaviour on a real SQLite file (postgres.test.ts runs the same contract). */
 import { describe } from 'vitest';
 import { describeInboxContract } from './contract-inbox.js';
+import { describeConsoleContract } from './contract-console.js';
 import { describeInstallationsContract } from './contract-installations.js';
 import { describeOutboxContract } from './contract-outbox.js';
 import { describeOperatorContract } from './contract-operator.js';
@@ -20,5 +21,6 @@ describe('SQLite store', () => {
   describeTransactionContract(createSqliteHarness);
   describeOperatorContract(createSqliteHarness);
   describeInstallationsContract(createSqliteHarness);
+  describeConsoleContract(createSqliteHarness);
   describeStartMessagesContract(createSqliteHarness);
 });

@@ -4,9 +4,12 @@ import { stateView } from '../../core/message/state-view.js';
 import { html } from '../html.js';
 import type { Html } from '../html.js';
 import type { Operator } from '../session.js';
+import type { ConsoleRole } from '../../core/ports/index.js';
 
 export interface PageContext {
   operator: Operator;
+  /** Operators see the queues and may act; viewers see runs in public places only. */
+  role: ConsoleRole;
   csrf: string;
   now: number;
   /** The path and query of this page (where actions come back to). */
@@ -40,11 +43,18 @@ export function layout(
           <a class="brand" href="/console">agent-relay</a>
           <nav>
             <a href="/console" class="${section === 'runs' ? 'here' : ''}">Runs</a>
-            <a href="/console/queues" class="${section === 'queues' ? 'here' : ''}">Queues</a>
+            ${
+              ctx.role === 'operator'
+                ? html`<a href="/console/queues" class="${section === 'queues' ? 'here' : ''}"
+                    >Queues</a
+                  >`
+                : ''
+            }
           </nav>
           <span class="who"
             ><span><span id="live" class="dot" title="connecting"></span>live</span>
             <span>${ctx.operator.name} (${ctx.operator.via})</span>
+            ${ctx.role === 'viewer' ? html`<span class="role">viewer</span>` : ''}
             <form method="post" action="/console/signout">
               <input type="hidden" name="csrf" value="${ctx.csrf}" /><button type="submit">
                 Sign out
@@ -89,6 +99,7 @@ export function givenUpActions(
   id: number,
   ctx: PageContext,
 ): Html {
+  if (ctx.role !== 'operator') return html``;
   const form = (action: 'retry' | 'discard', label: string, cls: string) =>
     html`<form method="post" action="/console/actions">
       <input type="hidden" name="csrf" value="${ctx.csrf}" />

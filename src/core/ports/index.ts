@@ -19,3 +19,4 @@ export type { ListRunsQuery, RunItem } from '../run.js';
 export type { OptionKey } from '../message/message-model.js';
 export type { Platform } from '../trigger.js';
 export * from './operator-queries.js';
+export * from './console-sessions.js';

@@ -10,6 +10,7 @@ import type {
   ReactionName,
 } from '../message/message-model.js';
 import type { MessageRef, Platform, Trigger } from '../trigger.js';
+import type { ConsoleSessionRepo, LoginPinRepo, UsedOnceRepo } from './console-sessions.js';
 import type { InstallationRepo } from './installations.js';
 import type { Destination } from './notifier.js';
 import type { OperatorQueries } from './operator-queries.js';
@@ -321,6 +322,12 @@ export interface Store extends StoreTx {
   };
   /** Platform app installations (Slack OAuth, any number of workspaces). */
   installations: InstallationRepo;
+  /** The console's sessions, kept server-side (console-sessions.ts). */
+  consoleSessions?: ConsoleSessionRepo;
+  /** One-time values already used (OAuth `state` of sign-in and install). */
+  usedOnce?: UsedOnceRepo;
+  /** GitHub logins named in the console's settings, pinned to their account ids. */
+  loginPins?: LoginPinRepo;
   /** Cheap liveness check for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;

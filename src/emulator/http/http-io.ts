@@ -3,6 +3,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EmulatorProblem, problemBody } from './problem.js';
+import { DEFAULT_SECURITY_HEADERS } from '../../core/ingress/security-headers.js';
 
 export interface RouteRequest {
   params: Record<string, string>;
@@ -89,6 +90,7 @@ export function writeResult(res: ServerResponse, result: RouteResult): void {
   res.writeHead(result.status, {
     'content-type': isHtml ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),
+    ...DEFAULT_SECURITY_HEADERS,
     ...result.headers,
   });
   res.end(payload);

@@ -7,7 +7,7 @@
  * - 400 missing `X-GitHub-Event`/`X-GitHub-Delivery`, malformed JSON, invalid payload;
  * - 401 missing or wrong signature (`createNodeMiddleware` would say 400; a bad signature is
  *   an authentication failure, and 401 tells an operator to look at the secret);
- * - 405 other methods, 413 bodies over 2 MiB (BODY_LIMIT_BYTES), 415 a content type other
+ * - 405 other methods, 413 bodies over 25 MiB (GITHUB_BODY_LIMIT_BYTES), 415 a content type other
  *   than JSON or form, 503 when the inbox cannot take the trigger.
  * Every answer is a short JSON object; nothing is recorded for a rejected request.
  */
@@ -19,7 +19,7 @@ import {
   type Metrics,
   type TriggerSink,
 } from '../../core/ports/index.js';
-import { BODY_LIMIT_BYTES } from '../../core/ingress/body-limit.js';
+import { GITHUB_BODY_LIMIT_BYTES } from '../../core/ingress/body-limit.js';
 import { mediaTypeOf, WEBHOOK_MEDIA_TYPES } from '../../core/ingress/media-type.js';
 import { createWebhookDispatcher } from './dispatch-webhook.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
@@ -48,7 +48,7 @@ export interface GitHubIngressDeps {
   metrics?: Metrics;
   /** Bound on the issue body / comment carried as context. Default 8,000. */
   maxBodyChars?: number;
-  /** Largest request body. Default BODY_LIMIT_BYTES (2 MiB). */
+  /** Largest request body. Default GITHUB_BODY_LIMIT_BYTES (25 MiB, GitHub's cap). */
   maxPayloadBytes?: number;
   onInstallation?: (owner: string, repo: string, installationId: number) => void;
 }
@@ -84,7 +84,7 @@ export function createGitHubIngress(deps: GitHubIngressDeps): GitHubIngress {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger.child({ component: 'github-ingress' });
   const verifier = createSignatureVerifier(deps.secret, deps.previousSecret);
-  const maxPayloadBytes = deps.maxPayloadBytes ?? BODY_LIMIT_BYTES;
+  const maxPayloadBytes = deps.maxPayloadBytes ?? GITHUB_BODY_LIMIT_BYTES;
   const dispatch = createWebhookDispatcher({
     ...deps,
     maxBodyChars: deps.maxBodyChars ?? 8_000,

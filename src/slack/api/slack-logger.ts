@@ -2,9 +2,16 @@
  * Our pino-style Logger as the logger Bolt, the WebClient and Socket Mode expect
  * (`debug(...msg)`, levels, names). Messages become one string; an Error argument is kept
  * as `err` so pino serialises it. Level filtering stays with our logger.
+ *
+ * What the Slack libraries print at debug is cut down here, before it becomes a log line:
+ * request and response bodies and received events (which hold message text read from
+ * threads, prompts, OAuth codes and the client secret) are reduced to their shape (field
+ * names, `ok` and `error`), and token shapes and OAuth parameters left in any message are
+ * redacted.
  */
 import type { Logger as BoltLogger } from '@slack/bolt';
 import { LogLevel } from '@slack/bolt';
+import { redactSecretsInText } from '../../config/redact.js';
 import type { Logger } from '../../core/ports/index.js';
 
 function describe(arg: unknown): string {
@@ -17,9 +24,55 @@ function describe(arg: unknown): string {
   }
 }
 
+/** Lines the libraries end with a whole body or event: the prefix is kept, the body summed up. */
+const PAYLOAD_PREFIXES = [
+  'http request result: ',
+  'http request body: ',
+  'http request headers: ',
+  'Received a message on the WebSocket: ',
+  'Unable to parse an incoming WebSocket message',
+  'Calling ack()',
+];
+/** A body is shown as this much at most: its field names and, for an answer, ok and error. */
+const MAX_KEYS = 20;
+
+function shapeOf(text: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return `[${text.length} characters, not logged]`;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return `[${text.length} characters, not logged]`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  const parts = [
+    `fields ${keys.slice(0, MAX_KEYS).join(',')}${keys.length > MAX_KEYS ? ',…' : ''}`,
+  ];
+  if (typeof record.ok === 'boolean') parts.push(`ok=${record.ok}`);
+  if (typeof record.error === 'string') parts.push(`error=${record.error.slice(0, 100)}`);
+  return `[${parts.join('; ')}; values not logged]`;
+}
+
+/** A library's debug message, safe to log. */
+export function safeSlackMessage(text: string): string {
+  const prefix = PAYLOAD_PREFIXES.find((p) => text.startsWith(p));
+  if (prefix !== undefined) {
+    const rest = text.slice(prefix.length);
+    const start = rest.search(/[{[]/);
+    return (
+      redactSecretsInText(prefix + (start === -1 ? rest : rest.slice(0, start))) +
+      (start === -1 ? '' : shapeOf(rest.slice(start)))
+    );
+  }
+  if (/^\s*[{[]/.test(text)) return shapeOf(text.trim());
+  return redactSecretsInText(text);
+}
+
 function split(args: unknown[]): [object, string] {
   const err = args.find((a): a is Error => a instanceof Error);
-  return [err === undefined ? {} : { err }, args.map(describe).join(' ')];
+  return [err === undefined ? {} : { err }, safeSlackMessage(args.map(describe).join(' '))];
 }
 
 /**

@@ -10,7 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver } from '@slack/bolt';
 import { HTTPModuleFunctions, HTTPResponseAck } from '@slack/bolt';
-import { BODY_LIMIT_BYTES } from '../../core/ingress/body-limit.js';
+import { SLACK_BODY_LIMIT_BYTES } from '../../core/ingress/body-limit.js';
 import type { Clock, Logger } from '../../core/ports/index.js';
 import { mediaTypeOf, WEBHOOK_MEDIA_TYPES } from '../../core/ingress/media-type.js';
 import { toBoltLogger } from '../api/slack-logger.js';
@@ -24,7 +24,7 @@ export interface SlackHttpReceiverOptions {
   signingSecret: string;
   logger: Logger;
   clock: Clock;
-  /** Largest accepted body; default BODY_LIMIT_BYTES (2 MiB). */
+  /** Largest accepted body; default SLACK_BODY_LIMIT_BYTES (512 KiB). */
   bodyLimitBytes?: number;
   /** How long a listener may take before the request is answered anyway (ms). */
   ackTimeoutMs?: number;
@@ -56,7 +56,7 @@ export function createSlackHttpReceiver(options: SlackHttpReceiverOptions): Slac
     try {
       buffered = await HTTPModuleFunctions.bufferIncomingMessage(
         req,
-        options.bodyLimitBytes ?? BODY_LIMIT_BYTES,
+        options.bodyLimitBytes ?? SLACK_BODY_LIMIT_BYTES,
       );
     } catch (err) {
       const tooLarge = HTTPModuleFunctions.isRawBodyError(err) && err.statusCode === 413;

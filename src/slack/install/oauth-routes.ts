@@ -1,12 +1,16 @@
 /**
  * OAuth install (`GET /slack/install`, `GET /slack/oauth_redirect`) with Slack's own
  * InstallProvider: the install page sets a state cookie and links to Slack's consent screen;
- * the redirect checks the state against that cookie, trades the code for the workspace's
- * tokens (oauth.v2.access) and keeps them in the installation store (sealed).
+ * the redirect checks the state against that cookie and that it was not used before (each
+ * state is good once), trades the code for the workspace's tokens (oauth.v2.access) and
+ * keeps them in the installation store (sealed).
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { InstallProvider } from '@slack/oauth';
+import oauth from '@slack/oauth';
+import type { StateStore } from '@slack/oauth';
 import type { InstallationStore } from '@slack/bolt';
+import { escapeHtmlText } from '../../core/ingress/security-headers.js';
 import type { Logger } from '../../core/ports/index.js';
 import { toBoltLogger } from '../api/slack-logger.js';
 import { createWebClient, normaliseApiUrl } from '../api/web-client.js';
@@ -39,9 +43,35 @@ export interface OAuthRoutesDeps {
   authorizationUrl?: string;
   /** The public redirect URL, when it must be named (several are registered). */
   redirectUri?: string;
+  /**
+   * Record a state as used until `expiresAt`: true the first time, false after. Unset: a
+   * state is good until it expires (no store to remember it in).
+   */
+  useStateOnce?: (key: string, expiresAt: number) => Promise<boolean>;
   logger: Logger;
   /** Whether this workspace (or organisation) may install; default any. */
   mayInstall?: (q: { teamId?: string; enterpriseId?: string }) => boolean;
+}
+
+/** How long an install link is good (Slack's library default, kept). */
+const STATE_SECONDS = 600;
+
+// A CommonJS package whose re-exports (`export *`) Node's ESM loader does not see by name.
+const { ClearStateStore, InstallProvider, InvalidStateError } = oauth;
+
+/** Signed states (Slack's own), each accepted once when `useOnce` is given. */
+function singleUseStates(secret: string, useOnce: OAuthRoutesDeps['useStateOnce']): StateStore {
+  const signed = new ClearStateStore(secret, STATE_SECONDS);
+  return {
+    generateStateParam: (options, now) => signed.generateStateParam(options, now),
+    async verifyStateParam(now, state) {
+      const options = await signed.verifyStateParam(now, state);
+      const key = `slack-install:${createHash('sha256').update(state).digest('base64url')}`;
+      if (useOnce && !(await useOnce(key, now.getTime() + STATE_SECONDS * 1000)))
+        throw new InvalidStateError('The state was already used');
+      return options;
+    },
+  };
 }
 
 export interface OAuthRoutes {
@@ -49,9 +79,14 @@ export interface OAuthRoutes {
   redirect(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
-const page = (title: string, text: string) =>
-  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head>` +
-  `<body><h1>${title}</h1><p>${text}</p></body></html>`;
+/** A plain page; both parts are escaped (a workspace's name is chosen by whoever made it). */
+const page = (title: string, text: string) => {
+  const [t, p] = [escapeHtmlText(title), escapeHtmlText(text)];
+  return (
+    `<!doctype html><html><head><meta charset="utf-8"><title>${t}</title></head>` +
+    `<body><h1>${t}</h1><p>${p}</p></body></html>`
+  );
+};
 
 function send(res: ServerResponse, status: number, html: string): void {
   if (res.headersSent) return;
@@ -64,7 +99,7 @@ export function createOAuthRoutes(deps: OAuthRoutesDeps): OAuthRoutes {
   const provider = new InstallProvider({
     clientId: deps.clientId,
     clientSecret: deps.clientSecret,
-    stateSecret: deps.stateSecret,
+    stateStore: singleUseStates(deps.stateSecret, deps.useStateOnce),
     installationStore: deps.installationStore,
     logger: toBoltLogger(deps.logger, 'slack-oauth'),
     clientOptions: { slackApiUrl: normaliseApiUrl(deps.apiUrl) },

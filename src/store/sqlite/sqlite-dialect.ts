@@ -2,12 +2,11 @@
  * The SQLite connection: one better-sqlite3 database with the pragmas a long-running
  * service wants (WAL, a short synchronous busy timeout, foreign keys, synchronous=NORMAL).
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { SqliteDialect } from 'kysely';
 import type { Dialect, SqliteDatabase } from 'kysely';
 import { toStoreError } from '../errors.js';
+import { prepareDatabaseFile, restrictDatabaseFiles } from './file-modes.js';
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /**
@@ -47,7 +46,7 @@ function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
 export function createSqliteDialect(path: string, busyTimeoutMs: number): Dialect {
   let database: BetterSqlite3.Database | undefined;
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') prepareDatabaseFile(path);
     const syncWait = Math.max(0, Math.floor(Math.min(busyTimeoutMs, SYNC_BUSY_TIMEOUT_MS)));
     database = new BetterSqlite3(path, { timeout: syncWait });
     database.pragma(`busy_timeout = ${syncWait}`);
@@ -57,6 +56,7 @@ export function createSqliteDialect(path: string, busyTimeoutMs: number): Dialec
     database.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
+    if (path !== ':memory:') restrictDatabaseFiles(path);
   } catch (err) {
     database?.close();
     throw toStoreError(err, 'sqlite');

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { signGitHub } from '../../../src/fakes/sign-requests.js';
+import { GITHUB_BODY_LIMIT_BYTES } from '../../../src/core/ingress/body-limit.js';
 import { postGitHub, TEST_GITHUB_SECRET } from '../../helpers/github.js';
 import {
   FIXTURE_EVENT,
@@ -334,9 +335,9 @@ describe('GitHub ingress: rejected requests record nothing', () => {
     );
   });
 
-  it('a body over 2 MiB -> 413', async () => {
+  it("a body over GitHub's 25 MiB cap -> 413", async () => {
     h = await startIngress();
-    const body = JSON.stringify({ action: 'created', pad: 'x'.repeat(2 * 1024 * 1024) });
+    const body = JSON.stringify({ action: 'created', pad: 'x'.repeat(GITHUB_BODY_LIMIT_BYTES) });
     await expectRejected(
       await postGitHub(h.url, body, { event: 'issue_comment', deliveryId: 'x' }),
       413,

@@ -1,0 +1,306 @@
+/**
+ * The console's trust boundaries, attacked over plain HTTP against the running service: the
+ * admin link through any proxy and after it expired, malformed input, roles (operator,
+ * viewer, guest), sessions kept server-side, single-use sign-in state, GitHub account ids
+ * over logins, and the body bound of its forms.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../helpers/wait-until.js';
+import {
+  cookieOf,
+  csrfOf,
+  runRecord,
+  signInLocally,
+  startConsoleHarness,
+} from './console-harness.js';
+import type { ConsoleHarness } from './console-harness.js';
+
+let h: ConsoleHarness;
+let base: string;
+/** The local admin's session (an operator). */
+let admin: string;
+beforeAll(async () => {
+  h = await startConsoleHarness();
+  base = h.service.url;
+  admin = await signInLocally(h.service);
+});
+afterAll(() => h.close());
+
+const get = (path: string, cookie?: string, headers: Record<string, string> = {}) =>
+  fetch(`${base}${path}`, {
+    redirect: 'manual',
+    headers: { ...(cookie ? { cookie } : {}), ...headers },
+  });
+const post = (path: string, form: string, cookie?: string, headers: Record<string, string> = {}) =>
+  fetch(`${base}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(cookie ? { cookie } : {}),
+      ...headers,
+    },
+    body: form,
+  });
+
+describe('the one-time admin link', () => {
+  it('is refused when the request came through any proxy, and still works directly', async () => {
+    const other = await startConsoleHarness();
+    try {
+      const link = other.service.console!.adminLink!;
+      for (const [header, value] of [
+        ['via', '1.1 proxy.example'],
+        ['forwarded', 'for=198.51.100.1'],
+        ['x-forwarded-proto', 'https'],
+        ['x-forwarded-host', 'relay.example.com'],
+        ['x-real-ip', '198.51.100.1'],
+        ['cf-connecting-ip', '198.51.100.1'],
+        ['true-client-ip', '198.51.100.1'],
+        ['fastly-client-ip', '198.51.100.1'],
+        ['x-client-ip', '198.51.100.1'],
+        ['x-cluster-client-ip', '198.51.100.1'],
+      ] as const) {
+        const res = await fetch(link, { redirect: 'manual', headers: { [header]: value } });
+        expect(res.status, header).toBe(403);
+        expect(cookieOf(res), header).toBeUndefined();
+      }
+      const direct = await fetch(link, { redirect: 'manual' });
+      expect(direct.status).toBe(303);
+      expect(cookieOf(direct)).toBeDefined();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('is refused once its minutes have passed, even unused', async () => {
+    let offset = 0;
+    const other = await startConsoleHarness(
+      { CONSOLE_ADMIN_LINK_MINUTES: '15' },
+      { clock: { now: () => Date.now() + offset } },
+    );
+    try {
+      offset = 15 * 60_000 + 1_000;
+      const late = await fetch(other.service.console!.adminLink!, { redirect: 'manual' });
+      expect(late.status).toBe(403);
+      expect(cookieOf(late)).toBeUndefined();
+      expect(await late.text()).toContain('expired');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('malformed console input', () => {
+  it('a run id that does not decode gets 400, not 500', async () => {
+    const res = await get('/console/runs/%E0%A4%A', admin);
+    expect(res.status).toBe(400);
+    expect(await res.text()).not.toMatch(/at .*\.ts:\d+|Error:/);
+  });
+
+  it.each([
+    ['a character no Location header may carry', '/console/\u0100'],
+    ['a control character', '/console/\u0000x'],
+    ['another site', '//evil.example/console'],
+    ['a backslash', '/console\\..\\evil'],
+  ])('a back= value with %s gets 400, and nothing is done', async (_what, back) => {
+    const page = await (await get('/console/queues', admin)).text();
+    const form = new URLSearchParams({
+      kind: 'notification',
+      id: '999999',
+      action: 'discard',
+      csrf: csrfOf(page),
+      back,
+    });
+    const res = await post('/console/actions', form.toString(), admin);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+  });
+});
+
+/** Follow a sign-in through the fake provider: the provider's redirect, then our callback. */
+async function signInWith(
+  provider: 'slack' | 'github',
+  harness: ConsoleHarness = h,
+): Promise<Response> {
+  const url = harness.service.url;
+  const start = await fetch(`${url}/console/signin/${provider}`, { redirect: 'manual' });
+  const stateCookie = cookieOf(start, 'relay_console_signin')!;
+  const atProvider = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+  const back = new URL(atProvider.headers.get('location')!);
+  return fetch(`${url}${back.pathname}${back.search}`, {
+    redirect: 'manual',
+    headers: { cookie: stateCookie },
+  });
+}
+
+async function parked(text: string): Promise<number> {
+  const store = h.service.store;
+  h.slack.failNext('chat.postMessage', { error: 'channel_not_found' });
+  const id = await store.outbox.enqueue(
+    {
+      kind: 'post',
+      destination: { threadKey: 'slack:T0000001:C0SECRET:1700000000.000900' },
+      message: { type: 'notice', tone: 'info', text },
+    },
+    Date.now(),
+  );
+  h.service.engine.outbox.wake();
+  await waitUntil(
+    async () => (await store.outboxQueue.list({ status: 'parked' })).some((n) => n.id === id),
+    { timeoutMs: 15_000 },
+  );
+  return id;
+}
+
+describe('roles', () => {
+  it('a workspace member is a viewer: public-channel runs only, no queues, no actions', async () => {
+    h.slack.privateChannels.add('C0SECRET');
+    await h.service.store.runs.insert(
+      runRecord({ runId: 'run-public-1', threadKey: 'slack:T0000001:C0PUBLIC:1700000001.000100' }),
+    );
+    await h.service.store.runs.insert(
+      runRecord({
+        runId: 'run-secret-1',
+        threadKey: 'slack:T0000001:C0SECRET:1700000001.000200',
+        title: 'merge the acquisition data room',
+      }),
+    );
+    const id = await parked('a reply in the secret channel');
+    h.idp.signInAs.slack = { team: 'T0000001', user: 'U0VIEWER', name: 'Vera Viewer' };
+    const signedIn = await signInWith('slack');
+    expect(signedIn.status).toBe(303);
+    const viewer = cookieOf(signedIn)!;
+
+    const list = await (await get('/console', viewer)).text();
+    expect(list).toContain('data-run="run-public-1"');
+    expect(list).not.toContain('run-secret-1');
+    expect(list).not.toContain('acquisition data room');
+    expect(list).not.toContain('/console/queues');
+    expect((await get('/console/runs/run-secret-1', viewer)).status).toBe(404);
+    expect((await get('/console/runs/run-public-1', viewer)).status).toBe(200);
+    const queues = await get('/console/queues', viewer);
+    expect(queues.status).toBe(403);
+    expect(await queues.text()).not.toContain('secret channel');
+
+    // The form is forged from the viewer's own page token: refused all the same.
+    const csrf = csrfOf(list);
+    const form = new URLSearchParams({
+      kind: 'notification',
+      id: String(id),
+      action: 'discard',
+      csrf,
+    });
+    const act = await post('/console/actions', form.toString(), viewer);
+    expect(act.status).toBe(403);
+    expect(
+      (await h.service.store.outboxQueue.list({ status: 'parked' })).some((n) => n.id === id),
+    ).toBe(true);
+
+    // The operator sees it all and may act.
+    const all = await (await get('/console', admin)).text();
+    expect(all).toContain('data-run="run-secret-1"');
+    expect(await (await get('/console/queues', admin)).text()).toContain(
+      `data-action="discard-notification-${id}"`,
+    );
+  });
+
+  it('a guest of an allowed workspace is never let in', async () => {
+    h.slack.guests.add('U0GUEST');
+    h.idp.signInAs.slack = { team: 'T0000001', user: 'U0GUEST', name: 'Gus Guest' };
+    const res = await signInWith('slack');
+    expect(res.status).toBe(403);
+    expect(cookieOf(res)).toBeUndefined();
+  });
+
+  it('GitHub: an account id in CONSOLE_GITHUB_USERS is an operator; a reclaimed login is not', async () => {
+    const other = await startConsoleHarness({ CONSOLE_GITHUB_USERS: 'trusted-login,424242' });
+    try {
+      other.idp.signInAs.github = { login: 'renamed-since', name: 'By Id', orgs: [], id: 424242 };
+      const byId = await signInWith('github', other);
+      expect(byId.status).toBe(303);
+      other.idp.signInAs.github = { login: 'trusted-login', name: 'First', orgs: [], id: 101 };
+      expect((await signInWith('github', other)).status).toBe(303);
+      // The first owner renamed; someone else registered the freed login.
+      other.idp.signInAs.github = { login: 'trusted-login', name: 'Squatter', orgs: [], id: 202 };
+      const squatter = await signInWith('github', other);
+      expect(squatter.status).toBe(403);
+      expect(cookieOf(squatter)).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('sessions', () => {
+  it('sign-out ends the session on the server: the same cookie no longer works', async () => {
+    h.idp.signInAs.slack = { team: 'T0000001', user: 'U0OLIVIA', name: 'Olivia' };
+    const cookie = cookieOf(await signInWith('slack'))!;
+    const page = await (await get('/console', cookie)).text();
+    const out = await post(
+      '/console/signout',
+      new URLSearchParams({ csrf: csrfOf(page) }).toString(),
+      cookie,
+    );
+    expect(out.status).toBe(303);
+    const replay = await get('/console', cookie);
+    expect(replay.status).toBe(303);
+    expect(replay.headers.get('location')).toMatch(/^\/console\/signin/);
+  });
+
+  it('removal from the list ends a session at its next request (restart on the same database)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relay-console-sessions-'));
+    const env = {
+      DATABASE_URL: join(dir, 'relay.db'),
+      CONSOLE_SESSION_SECRET: 'a-session-secret-shared-by-both-0123456789',
+    };
+    try {
+      const first = await startConsoleHarness({ ...env, CONSOLE_SLACK_USERS: 'U0OLIVIA' });
+      first.idp.signInAs.slack = { team: 'T0000001', user: 'U0OLIVIA', name: 'Olivia' };
+      const cookie = cookieOf(await signInWith('slack', first))!;
+      expect(
+        (await fetch(`${first.service.url}/console/queues`, { headers: { cookie } })).status,
+      ).toBe(200);
+      await first.close();
+      const second = await startConsoleHarness({ ...env, CONSOLE_SLACK_USERS: 'U0SOMEONE' });
+      try {
+        const res = await fetch(`${second.service.url}/console/queues`, {
+          redirect: 'manual',
+          headers: { cookie },
+        });
+        expect(res.status).toBe(303);
+        expect(res.headers.get('location')).toMatch(/^\/console\/signin/);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a sign-in state is good once: a second code brought back with it is refused', async () => {
+    h.idp.signInAs.slack = { team: 'T0000001', user: 'U0OLIVIA', name: 'Olivia' };
+    const start = await get('/console/signin/slack');
+    const stateCookie = cookieOf(start, 'relay_console_signin')!;
+    const authorize = start.headers.get('location')!;
+    const callback = async () => {
+      const back = new URL(
+        (await fetch(authorize, { redirect: 'manual' })).headers.get('location')!,
+      );
+      return get(back.pathname + back.search, stateCookie);
+    };
+    expect((await callback()).status).toBe(303);
+    const again = await callback();
+    expect(again.status).toBe(400);
+    expect(cookieOf(again)).toBeUndefined();
+  });
+});
+
+describe('the console body bound', () => {
+  it('a 200 KiB form is refused with 413 before it is read', async () => {
+    const res = await post('/console/actions', `csrf=${'x'.repeat(200 * 1024)}`, admin);
+    expect(res.status).toBe(413);
+  });
+});
