@@ -187,7 +187,9 @@ describe('Slack flow: steering', () => {
       () =>
         f
           .botMessages()
-          .find((m) => m.thread_ts === ts && !isStatus(m) && m.text.includes('Waiting for input')),
+          .find(
+            (m) => m.thread_ts === ts && !isStatus(m) && m.text.includes('Waiting for your input'),
+          ),
       { timeoutMs: 10_000 },
     );
     expect(ask.text).toContain('<@UALICE01>');

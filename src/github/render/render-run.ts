@@ -183,39 +183,46 @@ export function renderRunStatus(run: RunView, ctx: RenderContext): string {
   return out.join('\n');
 }
 
-function outcomeSentence(run: RunView): string {
+/** The outcome in words a person knows, with the run time: "succeeded in 3s". */
+function outcomeWords(run: RunView): string {
   const { state } = run;
-  const title = `**${escapeInline(run.title)}**`;
-  const after = run.runTime === undefined ? '' : ` after ${escapeInline(run.runTime)}`;
-  if (state.blocked) return `${state.emoji} The run ${title} is waiting for your input.`;
-  if (state.success === true)
-    return `${state.emoji} The run ${title} succeeded${run.runTime === undefined ? '' : ` in ${escapeInline(run.runTime)}`}.`;
-  if (state.name === 'CANCELLED') return `${state.emoji} The run ${title} was cancelled${after}.`;
-  if (state.name === 'FAILED') return `${state.emoji} The run ${title} failed${after}.`;
+  const time = run.runTime === undefined ? '' : escapeInline(run.runTime);
+  if (state.blocked) return 'is waiting for your input';
+  if (state.success === true) return `succeeded${time === '' ? '' : ` in ${time}`}`;
+  const after = time === '' ? '' : ` after ${time}`;
+  if (state.name === 'CANCELLED') return `was cancelled${after}`;
+  if (state.name === 'FAILED') return `failed${after}`;
   if (state.success === false)
-    return `${state.emoji} The run ${title} ended with ${escapeInline(state.label.toLowerCase())}${after}.`;
-  return `${state.emoji} The run ${title} is now ${escapeInline(state.label)}.`;
+    return `ended with ${escapeInline(state.label.toLowerCase())}${after}`;
+  return `is now ${escapeInline(state.label)}`;
 }
 
-export function renderRunOutcome(run: RunView, ctx: RenderContext): string {
+/**
+ * The one comment that notifies the requester when a run ends or waits: the outcome, which
+ * request it answers, and a link to the status comment (the card), which holds the detail.
+ * Never a copy of the card: no quote, no run id, no next-step line.
+ */
+export function renderRunOutcome(
+  run: RunView,
+  about: { cardUrl?: string; requestUrl?: string } = {},
+): string {
   const lead = run.requester === undefined ? '' : `${personMention(run.requester)} `;
-  const out = [`${lead}${outcomeSentence(run)}`];
-  if (run.statusMessage !== undefined && run.statusMessage.trim() !== '') {
-    out.push('', escapeBlockQuote(run.statusMessage));
-  }
-  const details = [...allLinks(run), `Run ${codeSpan(run.runId)}`];
-  out.push('', details.join(' · '));
-  const next = nextStep(run, ctx);
-  if (next !== undefined) out.push('', next);
-  return out.join('\n');
+  // The title after a colon: a title made from the prompt reads as well as a given one.
+  const subject = `**${escapeInline(run.title)}**`;
+  const answers =
+    about.requestUrl === undefined ? '' : ` (${link('your request', about.requestUrl)})`;
+  const where = run.state.blocked
+    ? 'the question and how to answer'
+    : run.state.success === false
+      ? 'details and what to do next'
+      : 'details';
+  const card = about.cardUrl === undefined ? `${where} above` : link(where, about.cardUrl);
+  return `${lead}${run.state.emoji} Run ${outcomeWords(run)}: ${subject}${answers} · ${card}`;
 }
 
 export function renderFollowupSent(run: RunView, message: string): string {
   const quoted = message.trim() === '' ? [] : ['', escapeBlockQuote(message)];
-  return [
-    `✉️ Follow-up sent to **${escapeInline(run.title)}** (${codeSpan(run.runId)}).`,
-    ...quoted,
-  ].join('\n');
+  return [`✉️ Follow-up sent to: **${escapeInline(run.title)}**.`, ...quoted].join('\n');
 }
 
 type RunListModel = Extract<MessageModel, { type: 'run_list' }>;

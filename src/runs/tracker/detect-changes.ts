@@ -116,7 +116,10 @@ export function observeRun(input: {
       kind: 'post',
       destination,
       runId: record.runId,
-      message: runOutcomeMessage(view),
+      message: runOutcomeMessage(view, {
+        ...(record.statusMessage?.url ? { cardUrl: record.statusMessage.url } : {}),
+        ...(record.triggerMessage?.url ? { requestUrl: record.triggerMessage.url } : {}),
+      }),
       observedAt: now,
     });
     const reaction = outcomeReaction(item.state);

@@ -112,7 +112,14 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         const destination = run
           ? { ...payload.destination, threadKey: run.threadKey }
           : payload.destination;
-        await notifier.post(destination, payload.message, postOptions);
+        // An outcome points at the run's card: its address may be known only now (the card
+        // is posted by the notification queued just before this one).
+        const card = run?.statusMessage?.url;
+        const message =
+          payload.message.type === 'run_outcome' && card !== undefined
+            ? { ...payload.message, cardUrl: card }
+            : payload.message;
+        await notifier.post(destination, message, postOptions);
         return;
       }
       case 'status': {

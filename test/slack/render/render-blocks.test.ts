@@ -171,10 +171,14 @@ describe('renderSlackMessage: wording', () => {
 
   it('a failure says what to do next; a success does not', () => {
     for (const state of ['FAILED', 'ERROR', 'CANCELLED']) {
-      expect(textOf(runOutcomeMessage(run(state)))).toContain('Reply in this thread');
+      // The card says it in full; the outcome line points at it in a few words.
+      expect(textOf(runStatusMessage(run(state)))).toContain('Reply in this thread');
       expect(textOf(runStatusMessage(run(state)))).toContain('`new &lt;prompt&gt;`');
+      expect(textOf(runOutcomeMessage(run(state)))).toContain('reply here');
+      expect(textOf(runOutcomeMessage(run(state)))).not.toContain('Reply in this thread');
     }
-    expect(textOf(runOutcomeMessage(run('SUCCEEDED')))).not.toContain('Reply in this thread');
+    expect(textOf(runOutcomeMessage(run('SUCCEEDED')))).not.toContain('reply here');
+    expect(textOf(runStatusMessage(run('SUCCEEDED')))).not.toContain('Reply in this thread');
   });
 
   it('what the service chose is said once, not per setting', () => {
