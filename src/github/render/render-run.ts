@@ -126,25 +126,31 @@ export function nextStep(run: RunView, ctx: RenderContext): string | undefined {
   return `**Next:** reply with ${reply} to retry with more guidance, or ${fresh} to start over.`;
 }
 
-/** "finished **Fix it** for @alice in 2m 3s": the sentence of the header line. */
+/**
+ * "finished: **Fix it** · for @alice in 2m 3s": the sentence of the header line. The title
+ * follows a colon, so a title made from the prompt reads as well as one the service gave; the
+ * words follow the headline order (Starting… → Waiting for a machine → Getting ready →
+ * Running → the outcome).
+ */
 function headline(run: RunView): string {
   const { state } = run;
   const title = `**${escapeInline(run.title)}**`;
-  const who = run.requester === undefined ? '' : ` for ${personQuiet(run.requester)}`;
+  const who = run.requester === undefined ? '' : ` · for ${personQuiet(run.requester)}`;
   const time = run.runTime === undefined ? '' : ` in ${escapeInline(run.runTime)}`;
   const after = run.runTime === undefined ? '' : ` after ${escapeInline(run.runTime)}`;
-  if (state.success === true) return `finished ${title}${who}${time}`;
-  if (state.name === 'CANCELLED') return `stopped ${title}${who}: cancelled${after}`;
+  if (state.success === true) return `finished: ${title}${who}${time}`;
+  if (state.name === 'CANCELLED') return `stopped: ${title}${who}, cancelled${after}`;
   if (state.success === false) {
     const what = escapeInline(state.label.toLowerCase());
-    return `could not finish ${title}${who}: ${what}${after}`;
+    return `could not finish: ${title}${who}, ${what}${after}`;
   }
-  if (state.blocked) return `needs an answer on ${title}${who}`;
-  if (state.name === 'INPROGRESS') return `is working on ${title}${who}`;
-  if (state.name === 'QUEUED') return `queued ${title}${who}`;
-  if (state.name === 'PENDING' || state.name === 'CLAIMED' || state.name === STARTING_STATE)
-    return `is starting ${title}${who}`;
-  return `has ${title}${who} (${escapeInline(state.label)})`;
+  if (state.blocked) return `needs an answer: ${title}${who}`;
+  if (state.name === 'INPROGRESS') return `is working on: ${title}${who}`;
+  if (state.name === 'QUEUED' || state.name === 'PENDING')
+    return `is waiting for a machine: ${title}${who}`;
+  if (state.name === 'CLAIMED') return `is getting ready: ${title}${who}`;
+  if (state.name === STARTING_STATE) return `is starting: ${title}${who}`;
+  return `has: ${title}${who} (${escapeInline(state.label)})`;
 }
 
 export function renderRunStatus(run: RunView, ctx: RenderContext): string {

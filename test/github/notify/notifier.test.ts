@@ -53,8 +53,8 @@ describe('GitHub notifier: comments', () => {
     expect(api.comments.size).toBe(1);
     expect(comment?.kind).toBe('issue');
     expect(comment?.edits.map((b) => b.split('\n')[0]?.split(' — ')[0])).toEqual([
-      '🏃 **agent-relay** is working on **Fix the \\*flaky\\* parser test &lt;script&gt;** for @\u200balice',
-      '✅ **agent-relay** finished **Fix the \\*flaky\\* parser test &lt;script&gt;** for @\u200balice in 4m 12s',
+      '🏃 **agent-relay** is working on: **Fix the \\*flaky\\* parser test &lt;script&gt;** · for @\u200balice',
+      '✅ **agent-relay** finished: **Fix the \\*flaky\\* parser test &lt;script&gt;** · for @\u200balice in 4m 12s',
     ]);
     expect(api.requests.every((r) => r.authorization === 'token ghp_test_token')).toBe(true);
   });

@@ -15,7 +15,7 @@ describe('GitHub status comment', () => {
   it('leads with one header line: who, what, how long, and the links', () => {
     const body = renderGitHubMarkdown({ type: 'run_status', run: sampleRun('SUCCEEDED') });
     const [first] = body.split('\n');
-    expect(first).toMatch(/^✅ \*\*agent-relay\*\* finished /);
+    expect(first).toMatch(/^✅ \*\*agent-relay\*\* finished: /);
     expect(first).toContain(`@${ZWSP}alice`);
     expect(first).toContain('in 4m 12s');
     expect(first).toContain(`[Session](${SESSION})`);
