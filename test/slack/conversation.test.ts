@@ -44,6 +44,12 @@ function outcomes(f: Flow, root: string): FakeMessage[] {
     .filter((m) => !isCard(m));
 }
 
+/** Reactions are taken off only where the relay put them: no removal finds nothing. */
+function expectNoVainRemovals(f: Flow): void {
+  const removals = f.api.callsTo('reactions.remove');
+  expect(removals.filter((c) => c.status !== 200 || c.error !== undefined)).toEqual([]);
+}
+
 function expectSaidOnce(f: Flow, root: string): void {
   const runs = f.emulator.runs.all();
   const found = repetitions(thread(f, root), {
@@ -86,6 +92,9 @@ describe('Slack conversations say each thing once', () => {
     expect(done?.text).toContain('Succeeded');
     expect(outcomes(f, root).every((m) => (m.blocks ?? []).length === 1)).toBe(true);
     expectSaidOnce(f, root);
+    await waitUntil(() => f.api.message('CGENERAL1', root)?.reactions.length === 0);
+    expect(f.api.callsTo('reactions.remove').length).toBeGreaterThan(0);
+    expectNoVainRemovals(f);
   });
 
   it('a failure, then a follow-up that succeeds', async () => {
@@ -97,6 +106,7 @@ describe('Slack conversations say each thing once', () => {
     await reply(f, root, 'try once more with the fixture');
     await told(f, root, 2);
     expectSaidOnce(f, root);
+    expectNoVainRemovals(f);
   });
 
   it('a slash-command run cancelled with its button', async () => {

@@ -11,6 +11,7 @@ import { stateView } from '../../core/message/state-view.js';
 import { viewOf } from '../../core/message/run-view.js';
 import { outcomeReaction, supersededBy } from '../../core/message/state-view.js';
 import { forwardState } from '../../core/message/headline-order.js';
+import { afterReacting, oursToTakeOff, reactionTarget } from '../../core/message/our-reactions.js';
 
 /** `notifiedState` value meaning "nothing notified in this episode" (the store keeps ''). */
 export const NOT_NOTIFIED = '';
@@ -129,15 +130,18 @@ export function observeRun(input: {
     });
     const reaction = outcomeReaction(item.state);
     if (record.triggerMessage && reaction) {
+      // Only what the relay put there comes off (our-reactions.ts).
+      const replaces = oursToTakeOff(record.triggerMessage, supersededBy(reaction));
       notifications.push({
         kind: 'react',
         destination,
         runId: record.runId,
-        target: record.triggerMessage,
+        target: reactionTarget(record.triggerMessage),
         reaction,
-        replaces: supersededBy(reaction),
+        ...(replaces.length > 0 ? { replaces } : {}),
         observedAt: now,
       });
+      patch.triggerMessage = afterReacting(record.triggerMessage, reaction, replaces);
     }
     patch.notifiedState = item.state;
   } else if (!episodeEnds && record.notifiedState) {
