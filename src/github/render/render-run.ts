@@ -12,6 +12,7 @@ import type {
 } from '../../core/message/message-model.js';
 import { codeSpan, escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
 import { STARTING_STATE } from '../../core/message/state-view.js';
+import { shortRunId } from '../../core/message/short-run-id.js';
 
 export interface RenderContext {
   /** The line command, e.g. `/agent`. */
@@ -176,7 +177,7 @@ export function renderRunStatus(run: RunView, ctx: RenderContext): string {
     // A run that is still starting has no id yet.
     run.runId === ''
       ? '<summary>Details</summary>'
-      : `<summary>Details of run ${escapeInline(run.runId).replace(/</g, '&lt;')}</summary>`,
+      : `<summary>Details of run ${escapeInline(shortRunId(run.runId)).replace(/</g, '&lt;')}</summary>`,
     '',
     `| Run | ${run.runId === '' ? '—' : codeSpan(run.runId, { inTable: true })} |`,
     '|---|---|',
@@ -247,7 +248,7 @@ export function renderRunList(model: RunListModel): string {
     const title = link(run.title, run.sessionLink);
     const state = `${run.state.emoji} ${escapeInline(run.state.label)}`;
     const updated = escapeInline(run.updatedAgo ?? run.updatedAt ?? '');
-    return `| ${state} | ${title} | ${codeSpan(run.runId, { inTable: true })} | ${personQuiet(run.requester)} | ${updated} |`;
+    return `| ${state} | ${title} | ${codeSpan(shortRunId(run.runId), { inTable: true })} | ${personQuiet(run.requester)} | ${updated} |`;
   });
   const out = [
     heading,

@@ -1,4 +1,5 @@
 /** `list`: recent runs, one section each, with the filters that applied. */
+import { shortRunId } from '../../core/message/short-run-id.js';
 import type { MessageModel, RunView } from '../../core/message/message-model.js';
 import type { KnownBlock } from './blocks.js';
 import { LIMITS, context, header, section } from './blocks.js';
@@ -33,7 +34,7 @@ function runLine(run: RunView): string {
     run.sessionLink === undefined ? `*${escapeMrkdwn(name)}*` : `*${link(run.sessionLink, name)}*`;
   const details = [
     `${run.state.emoji} ${escapeMrkdwn(run.state.label)}`,
-    code(run.runId),
+    code(shortRunId(run.runId)),
     ...(run.requester === undefined ? [] : [`by ${person(run.requester)}`]),
     ...(run.runTime === undefined ? [] : [escapeMrkdwn(run.runTime)]),
     ...(run.updatedAgo === undefined ? [] : [escapeMrkdwn(run.updatedAgo)]),

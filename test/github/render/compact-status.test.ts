@@ -82,3 +82,21 @@ describe('GitHub status comment', () => {
     }
   });
 });
+
+describe('run ids', () => {
+  it('short where people read (the summary, lists); the full one in the details to copy', () => {
+    const run = sampleRun('INPROGRESS', { runId: 'a1b2c3d4-0000-4000-8000-000000000061' });
+    const body = renderGitHubMarkdown({ type: 'run_status', run });
+    expect(body).toContain('<summary>Details of run a1b2c3d4</summary>');
+    expect(body).toContain('| Run | `a1b2c3d4-0000-4000-8000-000000000061` |');
+    expect(count(body, 'a1b2c3d4-0000')).toBe(1);
+    const list = renderGitHubMarkdown({
+      type: 'run_list',
+      runs: [run],
+      filters: {},
+      truncated: false,
+    });
+    expect(list).toContain('`a1b2c3d4`');
+    expect(list).not.toContain('a1b2c3d4-0000');
+  });
+});

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shortRunId } from '../../../src/core/message/short-run-id.js';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
 import {
   flushOutbox,
@@ -53,6 +54,17 @@ describe('status', () => {
     expect(briefs).toHaveLength(2);
     expect(briefs.every((p) => p.to.privateTo === 'U1')).toBe(true);
     expect(briefs[1]!.message).toMatchObject({ run: { runId, requester: { id: 'U1' } } });
+  });
+
+  it('a short run id, as cards and lists show it, names the run (as git does)', async () => {
+    const first = slackMention({ text: 'first task' });
+    await handle(env, first);
+    const runId = (await env.store.threads.get(first.threadKey))!.currentRunId!;
+    await handle(env, slackMention({ text: `status ${shortRunId(runId)}` }));
+    await flushOutbox(env);
+    const brief = env.slack.posts.find((p) => p.message.type === 'run_brief');
+    expect(brief?.message).toMatchObject({ run: { runId } });
+    expect(shortRunId(runId)).toHaveLength(8);
   });
 
   it('an unknown run id is said in plain words', async () => {
