@@ -94,6 +94,8 @@ export type MessageModel =
       truncated: boolean;
       /** Whose runs: this place's, the asker's from every place, or every run (an admin). */
       scope?: 'place' | 'asker' | 'admin';
+      /** Who asked: a list names the other requesters without notifying them. */
+      asker?: PersonView;
     }
   /** `config`: the defaults of this channel/repo. */
   | {

@@ -43,8 +43,16 @@ export function listMessage(
   filters: Model<'run_list'>['filters'] = {},
   truncated = false,
   scope?: Model<'run_list'>['scope'],
+  asker?: PersonView,
 ): Model<'run_list'> {
-  return { type: 'run_list', runs, filters, truncated, ...(scope ? { scope } : {}) };
+  return {
+    type: 'run_list',
+    runs,
+    filters,
+    truncated,
+    ...(scope ? { scope } : {}),
+    ...(asker ? { asker } : {}),
+  };
 }
 
 export function configMessage(

@@ -207,6 +207,20 @@ describe('renderSlackMessage: wording', () => {
     expect(blocks).toContain('by @octocat (GitHub)');
   });
 
+  it('a list notifies nobody: others by name, only the asker may be mentioned', () => {
+    const by = (id: string, name?: string) => ({
+      ...run('INPROGRESS'),
+      requester: { platform: 'slack' as const, id, ...(name ? { name } : {}) },
+    });
+    const list = listMessage([by('UALICE01', 'alice'), by('UBOB0001', 'bob'), by('UCAROL01')], {});
+    const asked = { ...list, asker: { platform: 'slack' as const, id: 'UALICE01' } };
+    const text = JSON.stringify(renderSlackMessage(asked));
+    expect(text.match(/<@U[A-Z0-9]+>/g)).toEqual(['<@UALICE01>']);
+    expect(text).toContain('by bob');
+    expect(text).toContain('by someone else');
+    expect(JSON.stringify(renderSlackMessage(list))).not.toMatch(/<@U/);
+  });
+
   it('a list says whose runs it holds', () => {
     const said = (scope: 'place' | 'asker' | 'admin') =>
       JSON.stringify(renderSlackMessage(listMessage([], {}, false, scope)).blocks);
