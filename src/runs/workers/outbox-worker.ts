@@ -217,7 +217,12 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       const now = clock.now();
       const permanent = err instanceof ParkNow || (err instanceof DeliveryError && !err.retryable);
       if (permanent || item.attempts + 1 >= options.maxAttempts) {
-        ilog.error({ err, attempts: item.attempts + 1 }, 'notification parked');
+        // A platform's refusal (no access, gone) is an expected condition: one line, no stack.
+        if (err instanceof DeliveryError) {
+          ilog.warn({ error, code: err.code, attempts: item.attempts + 1 }, 'notification parked');
+        } else {
+          ilog.error({ err, attempts: item.attempts + 1 }, 'notification parked');
+        }
         await store.outboxQueue.park(item.id, error, now);
         return;
       }
@@ -227,7 +232,12 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         random: deps.random,
       });
       const retryAfter = err instanceof DeliveryError ? (err.retryAfterMs ?? 0) : 0;
-      ilog.warn({ err, attempts: item.attempts + 1 }, 'notification delivery failed; will retry');
+      ilog.warn(
+        err instanceof DeliveryError
+          ? { error, code: err.code, attempts: item.attempts + 1 }
+          : { err, attempts: item.attempts + 1 },
+        'notification delivery failed; will retry',
+      );
       await store.outboxQueue.retryLater(item.id, now + Math.max(delay, retryAfter), error);
     }
   }
