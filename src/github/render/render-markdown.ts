@@ -144,7 +144,8 @@ type BriefModel = Extract<MessageModel, { type: 'run_brief' }>;
 function renderRunBrief(model: BriefModel): string {
   const { run } = model;
   const time = run.runTime === undefined ? '' : ` after ${escapeInline(run.runTime)}`;
-  const head = `${run.state.emoji} **${escapeInline(run.title)}** is ${escapeInline(run.state.label)}${time}.`;
+  // The state first, the title after a colon: a title made from the prompt reads well too.
+  const head = `${run.state.emoji} ${escapeInline(run.state.label)}${time}: **${escapeInline(run.title)}**.`;
   if (model.hasCard) {
     const card = link('Its status comment', model.cardUrl);
     return `${head} ${card} is up to date.`;
