@@ -259,7 +259,7 @@ export async function startService(
     running = true;
 
     if (options.announce !== false) {
-      const report = describeStartup(config, { url: bound.url, agentUrl });
+      const report = describeStartup(config, { url: bound.url, host: config.host, agentUrl });
       logger.info(report.fields, report.lines.join('\n'));
     }
     const consoleInfo = operatorConsole

@@ -46,8 +46,10 @@ td.err { color:var(--bad); font-family:ui-monospace,monospace; font-size:.85rem;
 .badge.failed, .badge.parked { background:#ffe3e3; color:#c92a2a; }
 .badge.pending, .badge.processing { background:#e5dbff; color:#5f3dc4; }
 .actions { display:flex; gap:.4rem; flex-wrap:wrap; } .actions form { margin:0; }
-dl.facts { display:grid; grid-template-columns:max-content 1fr; gap:.35rem 1rem; margin:0; }
+dl.facts { display:grid; grid-template-columns:max-content minmax(0,1fr); gap:.35rem 1rem; margin:0; }
 dl.facts dt { color:var(--muted); }
+dl.facts dd { margin:0; min-width:0; overflow-wrap:anywhere; }
+h1, td { overflow-wrap:anywhere; }
 .links a { margin-right:.75rem; }
 .empty { padding:1rem; color:var(--muted); text-align:center; }
 .signin { max-width:420px; margin:10vh auto; text-align:center; }

@@ -17,9 +17,15 @@ export function placeOf(threadKey: string, githubWebUrl: string, run?: RunRecord
   if (!address) return { label: threadKey };
   if (address.platform === 'slack') {
     const q = new URLSearchParams({ team: address.team, channel: address.channel });
+    const team = encodeURIComponent(address.team);
+    const channel = encodeURIComponent(address.channel);
+    // A thread opens as a thread (the channel alone is where it is, not what to look at).
+    const thread = address.threadTs
+      ? `https://app.slack.com/client/${team}/${channel}/thread/${channel}-${encodeURIComponent(address.threadTs)}`
+      : undefined;
     return {
       label: `Slack ${address.channel}${address.threadTs ? ` › ${address.threadTs}` : ''}`,
-      url: permalink ?? `https://slack.com/app_redirect?${q.toString()}`,
+      url: permalink ?? thread ?? `https://slack.com/app_redirect?${q.toString()}`,
     };
   }
   const where = `${address.owner}/${address.repo}#${address.number}`;

@@ -2,6 +2,8 @@
  * The neutral event every ingress produces (docs/architecture.md, "The flow"). Slack and GitHub turn
  * their payloads into a Trigger, write it to the inbox, and only then acknowledge.
  */
+import type { ReactionName } from './message/message-model.js';
+
 export type Platform = 'slack' | 'github';
 
 export interface Actor {
@@ -44,6 +46,11 @@ export interface MessageRef {
   threadKey: string;
   id: string;
   url?: string;
+  /**
+   * On a run's trigger message: the reactions the relay put there and has not taken off, so
+   * that only those are ever taken off (our-reactions.ts). Absent on records written before.
+   */
+  reactions?: ReactionName[];
 }
 
 /** Context the agent gets with a new run (docs/architecture.md, "Context the agent gets"). */

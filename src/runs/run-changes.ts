@@ -11,6 +11,8 @@ import { runOutcomeMessage, runStatusMessage } from '../core/message/render-mode
 import { stateView } from '../core/message/state-view.js';
 import { viewOf } from '../core/message/run-view.js';
 import { outcomeReaction, supersededBy } from '../core/message/state-view.js';
+import { forwardState } from '../core/message/headline-order.js';
+import { afterReacting, oursToTakeOff, reactionTarget } from '../core/message/our-reactions.js';
 
 /** `notifiedState` value meaning "nothing notified in this episode" (the store keeps ''). */
 export const NOT_NOTIFIED = '';
@@ -43,7 +45,9 @@ export function hasChanged(
   record: RunRecord,
   item: Pick<RunItem, 'state' | 'updated_at'>,
 ): boolean {
-  if (item.state === record.state && item.updated_at === record.serviceUpdatedAt) return false;
+  // A state held back (headline-order.ts) is no change either while nothing else moved.
+  const shown = forwardState(record.state, item.state);
+  if (shown === record.state && item.updated_at === record.serviceUpdatedAt) return false;
   const seen = epochOf(record.serviceUpdatedAt);
   const listed = epochOf(item.updated_at);
   return seen === undefined || listed === undefined || listed >= seen;
@@ -87,21 +91,23 @@ export function observeRun(input: {
   }
 
   const interval = state.blocked || state.ended ? intervals.blockedMs : intervals.baseMs;
+  // What the card shows, and the record keeps: never a step back within an episode.
+  const shown = forwardState(record.state, item.state);
   const patch: Observation['patch'] = {
-    state: item.state,
+    state: shown,
     serviceUpdatedAt: item.updated_at,
     nextCheckAt: now + interval,
     checkIntervalMs: interval,
     updatedAt: now,
   };
   if (item.title && item.title !== record.title) patch.title = item.title;
-  const view = viewOf(record, item, now);
+  const view = viewOf(record, shown === item.state ? item : { ...item, state: shown }, now);
   const destination = { threadKey: record.threadKey };
   const notifications: OutboxPayload[] = [];
   // Edit the status message only when what it shows moves: a new updated_at alone (the
   // service touching the run) would cost a platform API call and change nothing on screen.
   const firstLook = record.serviceUpdatedAt === undefined;
-  if (item.state !== record.state || (firstLook && Boolean(item.session_link))) {
+  if (shown !== record.state || (firstLook && Boolean(item.session_link))) {
     notifications.push({
       kind: 'status',
       destination,
@@ -117,20 +123,26 @@ export function observeRun(input: {
       kind: 'post',
       destination,
       runId: record.runId,
-      message: runOutcomeMessage(view),
+      message: runOutcomeMessage(view, {
+        ...(record.statusMessage?.url ? { cardUrl: record.statusMessage.url } : {}),
+        ...(record.triggerMessage?.url ? { requestUrl: record.triggerMessage.url } : {}),
+      }),
       observedAt: now,
     });
     const reaction = outcomeReaction(item.state);
     if (record.triggerMessage && reaction) {
+      // Only what the relay put there comes off (our-reactions.ts).
+      const replaces = oursToTakeOff(record.triggerMessage, supersededBy(reaction));
       notifications.push({
         kind: 'react',
         destination,
         runId: record.runId,
-        target: record.triggerMessage,
+        target: reactionTarget(record.triggerMessage),
         reaction,
-        replaces: supersededBy(reaction),
+        ...(replaces.length > 0 ? { replaces } : {}),
         observedAt: now,
       });
+      patch.triggerMessage = afterReacting(record.triggerMessage, reaction, replaces);
     }
     patch.notifiedState = item.state;
   } else if (!episodeEnds && record.notifiedState) {

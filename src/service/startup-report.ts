@@ -8,7 +8,10 @@ import { maskUrlPassword } from '../config/redact.js';
 import { DEFAULT_DATABASE_PATH, parseDatabaseUrl } from '../store/database-url.js';
 
 export interface StartupFacts {
+  /** A URL that reaches the server from this machine (127.0.0.1 when bound to every interface). */
   url: string;
+  /** The address the server is bound to, as configured (HOST), when known. */
+  host?: string;
   /** The service base URL actually used (the emulator's when embedded). */
   agentUrl: string;
 }
@@ -66,11 +69,23 @@ export function describeGitHub(config: Config, url: string): string {
   );
 }
 
+const EVERY_INTERFACE = new Set(['0.0.0.0', '::', '']);
+
+/** The first line: the address actually listened on, and a URL usable from this machine. */
+export function listeningLine(facts: StartupFacts): string {
+  if (facts.host === undefined || !EVERY_INTERFACE.has(facts.host)) {
+    return `agent-relay is listening on ${facts.url}`;
+  }
+  const port = new URL(facts.url).port;
+  const bound = facts.host === '::' ? `[::]:${port}` : `0.0.0.0:${port}`;
+  return `agent-relay is listening on ${bound} (every interface); on this machine: ${facts.url}`;
+}
+
 export function describeStartup(config: Config, facts: StartupFacts): StartupReport {
   const database = describeDatabase(config.databaseUrl);
   const tracker = `every ${config.pollIntervalMs} ms (${config.trackerMode})`;
   const lines = [
-    `agent-relay is listening on ${facts.url}`,
+    listeningLine(facts),
     `  database:      ${database}`,
     `  agent service: ${describeAgent(config, facts.agentUrl)}`,
     `  slack:         ${describeSlack(config, facts.url)}`,
@@ -82,6 +97,7 @@ export function describeStartup(config: Config, facts: StartupFacts): StartupRep
   // Short facts for log search; the lines say the rest.
   const fields = {
     url: facts.url,
+    ...(facts.host === undefined ? {} : { host: facts.host }),
     agentService: config.agent.kind === 'remote' ? facts.agentUrl : 'embedded emulator',
     slack: config.slack ? (config.slack.appToken ? 'socket mode' : 'http') : 'off',
     github: config.github ? config.github.auth.kind : 'off',

@@ -140,8 +140,8 @@ describe('tracking delay matching', () => {
         { runId: 'r2', state: 'BLOCKED', at: 1000 },
       ],
       receipts: [
-        { refId: 'C1:1.2', at: 900, text: '⏳ One: Pending' }, // before the change: not it
-        { refId: 'C1:1.2', at: 2600, text: '🛫 One: Starting' },
+        { refId: 'C1:1.2', at: 900, text: '⏳ One: Waiting for a machine' }, // before the change: not it
+        { refId: 'C1:1.2', at: 2600, text: '🛫 One: Getting ready' },
         { refId: 'issue:9', at: 4000, text: '| State | ✋ Waiting for input (`BLOCKED`) |' },
         { refId: 'C1:9.9', at: 9100, text: '🏃 One: Running' }, // another message
       ],

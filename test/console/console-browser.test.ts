@@ -224,6 +224,28 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
     ).toBe(2);
     expect(await watcher.locator('#queue-health').innerText()).toMatch(/0\s+parked notifications/);
 
+    // On a phone (390 px wide) every page fits: no horizontal scrolling.
+    const narrow = await context.newPage();
+    const widths: { path: string; width: number }[] = [];
+    await narrow.setViewportSize({ width: 390, height: 844 });
+    for (const path of [
+      '/console',
+      `/console/runs/${realId}`,
+      '/console/runs/run-aa02',
+      '/console/queues',
+    ]) {
+      await narrow.goto(`${h.service.url}${path}`);
+      const width = await narrow.evaluate(() => {
+        const doc = (
+          globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }
+        ).document;
+        return doc.documentElement.scrollWidth;
+      });
+      widths.push({ path, width });
+    }
+    await narrow.close();
+    expect(widths.filter((w) => w.width > 390)).toEqual([]);
+
     if (screenshots) {
       const phone = await context.newPage();
       await phone.setViewportSize({ width: 390, height: 844 });

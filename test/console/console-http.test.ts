@@ -304,6 +304,10 @@ describe('a run page', () => {
       runId: 'run-history-1',
       threadKey: 'github:acme/app#12',
       state: 'QUEUED',
+      applied: [
+        { key: 'model', value: 'fast', source: 'inline' },
+        { key: 'env', source: 'service' },
+      ],
     });
     await store.runs.insert(run);
     await store.runs.update(run.runId, { state: 'INPROGRESS', updatedAt: run.createdAt + 1000 });
@@ -322,6 +326,17 @@ describe('a run page', () => {
       'data-state="INPROGRESS"',
       'data-state="SUCCEEDED"',
     ]);
+    // What the service chose reads as words, not `env= (service)`.
+    expect(page).toContain('model=fast (inline), env: service default');
+    // To the second, with how long each state lasted (the ended one: nothing to count).
+    const history = page.slice(page.indexOf('State history'));
+    const lasted = [...history.matchAll(/<td data-label="For">\s*([^<]*?)\s*<\/td>/g)].map(
+      (m) => m[1],
+    );
+    expect(lasted).toEqual(['1s', '2s', '–']);
+    expect(history).toMatch(
+      /<time datetime="[^"]+" title="[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d<\/time>/,
+    );
     const filtered = await (await get('/console?platform=github&person=alice', cookie)).text();
     expect(filtered).toContain('data-run="run-history-1"');
     const none = await (await get('/console?platform=slack&place=github:acme', cookie)).text();

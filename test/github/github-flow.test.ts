@@ -29,6 +29,7 @@ import {
 } from '../../src/fakes/github-rest-api.js';
 import { FIXTURE_EVENT, fixture, type Change, type FixtureName, type Payload } from './fixtures.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
+import { repetitions } from '../helpers/repetition.js';
 
 interface Env {
   url: string;
@@ -160,7 +161,7 @@ describe('GitHub end to end', () => {
     );
 
     const outcome = await outcomeComment(42, 'succeeded');
-    expect(outcome.body.startsWith('@alice ✅ The run')).toBe(true);
+    expect(outcome.body.startsWith('@alice ✅ Run succeeded')).toBe(true);
     const [status] = onIssue(42);
     expect(status).not.toBe(outcome);
     // Created once, then edited in place: never a second status comment.
@@ -318,5 +319,63 @@ describe('GitHub end to end', () => {
     expect(refusal.body.startsWith('ℹ️ @mallory')).toBe(true);
     expect(env.emulator.runs.count()).toBe(0);
     expect(env.emulator.requests.total()).toBe(0);
+  });
+});
+
+describe('GitHub conversations say each thing once', () => {
+  const bot = (n: number) => onIssue(n).filter((c) => c.author.endsWith('[bot]'));
+  const expectSaidOnce = (n: number) => {
+    const runs = env.emulator.runs.all();
+    const found = repetitions(
+      bot(n).map((c, i) => ({ label: `comment ${i}`, text: c.body })),
+      { titles: runs.map((r) => r.title), runIds: runs.map((r) => r.run_id) },
+    );
+    expect(found).toEqual([]);
+  };
+
+  it('a request that waits for input, then a follow-up that succeeds: one card, one line per outcome', async () => {
+    await deliver(
+      'issue-comment-created',
+      comment('@agent-relay ask me which branch [block]', 9101),
+    );
+    const asked = await outcomeComment(42, 'waiting for your input');
+    const card = bot(42)[0]!;
+    expect(card.body).toContain('| Run |');
+    await waitUntil(() => latest(card).includes('which approach should it take'));
+    // The line links the card and the request it answers; the card holds the question.
+    expect(asked.body).toContain(`issuecomment-${card.id})`);
+    expect(asked.body).toContain('issuecomment-9101)');
+    expect(asked.body).not.toContain('which approach should it take');
+
+    await deliver('issue-comment-created', comment('@agent-relay target main', 9102));
+    const done = await outcomeComment(42, 'Run succeeded');
+    expect(done.body).toContain('issuecomment-9102');
+    // One request and one follow-up: the card and one line for each outcome, nothing more.
+    expect(bot(42)).toHaveLength(3);
+    for (const line of [asked, done]) {
+      const shown = line.body.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('<!--'));
+      expect(shown, line.body).toHaveLength(1);
+    }
+    expectSaidOnce(42);
+  });
+
+  it('a failure, said once', async () => {
+    await deliver('issue-comment-created', comment('@agent-relay fix it [fail]', 9201));
+    await outcomeComment(42, 'Run failed');
+    expect(bot(42)).toHaveLength(2);
+    expectSaidOnce(42);
+  });
+
+  it('a cancelled run, said once', async () => {
+    await deliver('issue-comment-created', comment('@agent-relay long job [slow]', 9202));
+    const run = await waitUntil(
+      () => env.emulator.runs.all().find((r) => r.state === 'INPROGRESS'),
+      { timeoutMs: 5_000 },
+    );
+    await deliver('issue-comment-created', comment(`/agent cancel ${run.run_id}`, 9203));
+    await outcomeComment(42, 'Run was cancelled');
+    // The cancel command is answered by the card and the line, not by a third comment.
+    await waitUntil(() => latest(bot(42)[0]).includes('Cancelled'));
+    expectSaidOnce(42);
   });
 });

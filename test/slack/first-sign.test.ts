@@ -39,9 +39,12 @@ describe('the first sign of a new run', () => {
     expect(JSON.stringify(starting.blocks)).toContain('m-fast');
 
     gate.thaw();
-    await waitUntil(() => f.api.message('CGENERAL1', starting.ts)?.text.includes('Queued'), {
-      message: 'the same message edited to the run',
-    });
+    await waitUntil(
+      () => f.api.message('CGENERAL1', starting.ts)?.text.includes('Waiting for a machine'),
+      {
+        message: 'the same message edited to the run',
+      },
+    );
     expect(f.botMessages().filter((m) => m.thread_ts === ts)).toHaveLength(1);
   });
 });

@@ -29,9 +29,8 @@ async function start(...args: Parameters<typeof startFlow>): Promise<Flow> {
 
 const STATES = [
   'Starting…',
-  'Queued',
-  'Pending',
-  'Starting',
+  'Waiting for a machine',
+  'Getting ready',
   'Running',
   'Succeeded',
   'Failed',
@@ -84,7 +83,7 @@ describe('Slack flow: starting runs', () => {
 
     const seen = statesOf(f.api.message('CGENERAL1', status.ts));
     // Posted at pickup as "Starting…", then edited to the service's states.
-    expect(seen.slice(0, 2)).toEqual(['Starting…', 'Queued']);
+    expect(seen.slice(0, 2)).toEqual(['Starting…', 'Waiting for a machine']);
     expect(seen.at(-1)).toBe('Succeeded');
     expect(seen.length).toBeGreaterThanOrEqual(3);
     const order = seen.map((s) => STATES.indexOf(s));
@@ -187,7 +186,9 @@ describe('Slack flow: steering', () => {
       () =>
         f
           .botMessages()
-          .find((m) => m.thread_ts === ts && !isStatus(m) && m.text.includes('Waiting for input')),
+          .find(
+            (m) => m.thread_ts === ts && !isStatus(m) && m.text.includes('Waiting for your input'),
+          ),
       { timeoutMs: 10_000 },
     );
     expect(ask.text).toContain('<@UALICE01>');

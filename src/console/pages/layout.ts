@@ -89,6 +89,13 @@ export function time(ms: number | undefined): Html {
   return html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 16).replace('T', ' ')}</time>`;
 }
 
+/** A time to the second, for histories where a run moves several times a minute. */
+export function timeToSecond(ms: number | undefined): Html {
+  if (ms === undefined) return html`<span class="muted">–</span>`;
+  const iso = new Date(ms).toISOString();
+  return html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 19).replace('T', ' ')}</time>`;
+}
+
 export function age(ms: number | undefined, now: number): string {
   return ms === undefined ? '–' : formatDuration(Math.max(0, now - ms));
 }

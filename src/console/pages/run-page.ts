@@ -9,7 +9,9 @@ import type {
 import { html } from '../html.js';
 import type { Html } from '../html.js';
 import { placeOf } from '../places.js';
-import { layout, stateBadge, time } from './layout.js';
+import { layout, stateBadge, time, timeToSecond } from './layout.js';
+import { formatDuration } from '../../core/message/duration.js';
+import { stateView } from '../../core/message/state-view.js';
 import type { PageContext } from './layout.js';
 import { notificationsTable, triggersTable } from './queue-tables.js';
 import { linksOf, runTime } from './run-summary.js';
@@ -29,8 +31,11 @@ export interface RunView {
 export function runBody(view: RunView, ctx: PageContext): Html {
   const { run, detail } = view;
   const place = placeOf(run.threadKey, view.githubWebUrl, run);
+  // What the service chose has no value here: say so in words, not `env= (service)`.
   const applied = run.applied
-    .map((a) => `${a.key}=${String(a.value ?? '')} (${a.source})`)
+    .map((a) =>
+      a.value === undefined ? `${a.key}: service default` : `${a.key}=${a.value} (${a.source})`,
+    )
     .join(', ');
   return html`<p class="small"><a href="/console">← Runs</a></p>
     <h1>${run.title || run.runId} ${stateBadge(run.state)}</h1>
@@ -79,20 +84,27 @@ export function runBody(view: RunView, ctx: PageContext): Html {
         <tr>
           <th>State</th>
           <th>Recorded</th>
+          <th>For</th>
         </tr>
       </thead>
       <tbody>
         ${
           view.history.length
-            ? view.history.map(
-                (h) =>
-                  html`<tr>
-                    <td data-label="State">${stateBadge(h.state)}</td>
-                    <td data-label="Recorded">${time(h.at)}</td>
-                  </tr>`,
-              )
+            ? view.history.map((h, i) => {
+                // How long the run stayed in this state: until the next one, or until now.
+                const next = view.history[i + 1]?.at;
+                const ended = next === undefined && stateView(h.state).ended;
+                const stayed = ended ? '–' : formatDuration(Math.max(0, (next ?? ctx.now) - h.at));
+                return html`<tr>
+                  <td data-label="State">${stateBadge(h.state)}</td>
+                  <td data-label="Recorded">${timeToSecond(h.at)}</td>
+                  <td data-label="For">
+                    ${next === undefined && !ended ? `${stayed} so far` : stayed}
+                  </td>
+                </tr>`;
+              })
             : html`<tr>
-                <td colspan="2" class="empty">Recorded before history was kept.</td>
+                <td colspan="3" class="empty">Recorded before history was kept.</td>
               </tr>`
         }
       </tbody>

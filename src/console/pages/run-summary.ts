@@ -1,11 +1,9 @@
 /** What the lists and the run page say about a run: links from the service, and its run time. */
 import type { RunItem, RunRecord } from '../../core/ports/index.js';
-import { parseIsoDuration } from '../../core/message/duration.js';
 import { runLinks } from '../../core/message/run-links.js';
-import { stateView } from '../../core/message/state-view.js';
+import { viewOf } from '../../core/message/run-view.js';
 import { html } from '../html.js';
 import type { Html } from '../html.js';
-import { formatDuration } from '../../core/message/duration.js';
 
 export function linksOf(detail: RunItem | undefined): Html {
   if (!detail) return html``;
@@ -19,13 +17,12 @@ export function linksOf(detail: RunItem | undefined): Html {
   >`;
 }
 
-/** The service's run time when it said one; else created -> last change for an ended run. */
+/**
+ * The run time every screen shows (run-view.ts: the service's run_time when it reports one,
+ * plus earlier executions; else from the run's start to its last change once it has
+ * settled). Without the service's detail there is nothing to tell: '–'.
+ */
 export function runTime(run: RunRecord, detail: RunItem | undefined, now: number): string {
-  const fromService = detail?.run_time ? parseIsoDuration(detail.run_time) : undefined;
-  if (fromService !== undefined) return formatDuration(fromService);
-  const view = stateView(run.state);
-  return (
-    formatDuration((view.ended ? run.updatedAt : now) - run.createdAt) +
-    (view.ended ? '' : ' so far')
-  );
+  if (!detail) return '–';
+  return viewOf(run, detail, now).runTime ?? '–';
 }

@@ -1,5 +1,5 @@
 /**
- * The neutral message model (docs/architecture.md, "What a person sees"). The core builds these from
+ * The neutral message model (docs/usage.md, "What people see"). The core builds these from
  * runs and outcomes; `slack/render-*.ts` turns them into Block Kit and `github/render-*.ts`
  * into Markdown. Nothing here knows a platform's markup: text fields are plain text, and each
  * renderer escapes them for its platform.
@@ -76,8 +76,18 @@ export interface RunView {
 export type MessageModel =
   /** The one status message of a run, edited in place. */
   | { type: 'run_status'; run: RunView }
-  /** A new reply when a run ends or becomes BLOCKED; mentions the requester. */
-  | { type: 'run_outcome'; run: RunView }
+  /**
+   * A new reply when a run ends or becomes BLOCKED: one line that mentions the requester and
+   * points at the status message (the card), which holds the detail. Never a copy of it.
+   */
+  | {
+      type: 'run_outcome';
+      run: RunView;
+      /** The card's address, when the platform gave one (GitHub comments). */
+      cardUrl?: string;
+      /** The message this outcome answers (the request, or the follow-up that resumed it). */
+      requestUrl?: string;
+    }
   /** Follow-up accepted (a short confirmation where a reaction is not possible). */
   | { type: 'followup_sent'; run: RunView; message: string }
   /** `list`: recent runs with the filters that applied. */
@@ -88,6 +98,8 @@ export type MessageModel =
       truncated: boolean;
       /** Whose runs: this place's, the asker's from every place, or every run (an admin). */
       scope?: 'place' | 'asker' | 'admin';
+      /** Who asked: a list names the other requesters without notifying them. */
+      asker?: PersonView;
     }
   /** `config`: the defaults of this channel/repo. */
   | {

@@ -11,8 +11,14 @@ export function runStatusMessage(run: RunView): Model<'run_status'> {
   return { type: 'run_status', run };
 }
 
-export function runOutcomeMessage(run: RunView): Model<'run_outcome'> {
-  return { type: 'run_outcome', run };
+export function runOutcomeMessage(
+  run: RunView,
+  about: { cardUrl?: string; requestUrl?: string } = {},
+): Model<'run_outcome'> {
+  const message: Model<'run_outcome'> = { type: 'run_outcome', run };
+  if (about.cardUrl !== undefined) message.cardUrl = about.cardUrl;
+  if (about.requestUrl !== undefined) message.requestUrl = about.requestUrl;
+  return message;
 }
 
 export function followupSentMessage(run: RunView, message: string): Model<'followup_sent'> {
@@ -37,8 +43,16 @@ export function listMessage(
   filters: Model<'run_list'>['filters'] = {},
   truncated = false,
   scope?: Model<'run_list'>['scope'],
+  asker?: PersonView,
 ): Model<'run_list'> {
-  return { type: 'run_list', runs, filters, truncated, ...(scope ? { scope } : {}) };
+  return {
+    type: 'run_list',
+    runs,
+    filters,
+    truncated,
+    ...(scope ? { scope } : {}),
+    ...(asker ? { asker } : {}),
+  };
 }
 
 export function configMessage(

@@ -9,9 +9,10 @@ import type { ReactionName, StateView } from './message-model.js';
 type Kind = 'live' | 'blocked' | 'succeeded' | 'failed';
 
 const STATES: Record<KnownRunState, { label: string; emoji: string; kind: Kind }> = {
-  QUEUED: { label: 'Queued', emoji: '⏳', kind: 'live' },
-  PENDING: { label: 'Pending', emoji: '⏳', kind: 'live' },
-  CLAIMED: { label: 'Starting', emoji: '🛫', kind: 'live' },
+  // Words people know, in the order a run goes through them (headline-order.ts).
+  QUEUED: { label: 'Waiting for a machine', emoji: '⏳', kind: 'live' },
+  PENDING: { label: 'Waiting for a machine', emoji: '⏳', kind: 'live' },
+  CLAIMED: { label: 'Getting ready', emoji: '🛫', kind: 'live' },
   INPROGRESS: { label: 'Running', emoji: '🏃', kind: 'live' },
   BLOCKED: { label: 'Waiting for input', emoji: '✋', kind: 'blocked' },
   SUCCEEDED: { label: 'Succeeded', emoji: '✅', kind: 'succeeded' },

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_BOT_HANDLE, DEFAULT_COMMAND_WORD } from '../../core/command/parse-command.js';
 import type { MessageModel, OptionKey } from '../../core/message/message-model.js';
+import { RUN_MODES } from '../../core/command/run-modes.js';
 import { codeBlock, codeSpan, escapeInline, link } from './markdown-escape.js';
 import {
   personMention,
@@ -33,7 +34,7 @@ const OPTION_HINT: Record<OptionKey, string> = {
   skill: 'skill spec, `owner/repo:skill-name`',
   name: 'agent config name',
   title: 'run title',
-  mode: '`normal` or `plan`',
+  mode: `one of ${RUN_MODES.map((m) => `\`${m}\``).join(', ')}`,
   factory: 'factory alias',
   steer: '`anyone` or `requester`',
 };
@@ -144,7 +145,8 @@ type BriefModel = Extract<MessageModel, { type: 'run_brief' }>;
 function renderRunBrief(model: BriefModel): string {
   const { run } = model;
   const time = run.runTime === undefined ? '' : ` after ${escapeInline(run.runTime)}`;
-  const head = `${run.state.emoji} **${escapeInline(run.title)}** is ${escapeInline(run.state.label)}${time}.`;
+  // The state first, the title after a colon: a title made from the prompt reads well too.
+  const head = `${run.state.emoji} ${escapeInline(run.state.label)}${time}: **${escapeInline(run.title)}**.`;
   if (model.hasCard) {
     const card = link('Its status comment', model.cardUrl);
     return `${head} ${card} is up to date.`;
@@ -174,7 +176,10 @@ export function renderGitHubMarkdown(model: MessageModel, opts: RenderOptions = 
     case 'run_status':
       return renderRunStatus(model.run, ctx);
     case 'run_outcome':
-      return renderRunOutcome(model.run, ctx);
+      return renderRunOutcome(model.run, {
+        ...(model.cardUrl === undefined ? {} : { cardUrl: model.cardUrl }),
+        ...(model.requestUrl === undefined ? {} : { requestUrl: model.requestUrl }),
+      });
     case 'followup_sent':
       return renderFollowupSent(model.run, model.message);
     case 'run_list':

@@ -12,6 +12,7 @@ import type {
 } from '../../core/message/message-model.js';
 import { codeSpan, escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
 import { STARTING_STATE } from '../../core/message/state-view.js';
+import { shortRunId } from '../../core/message/short-run-id.js';
 
 export interface RenderContext {
   /** The line command, e.g. `/agent`. */
@@ -127,25 +128,31 @@ export function nextStep(run: RunView, ctx: RenderContext): string | undefined {
   return `**Next:** reply with ${reply} to retry with more guidance, or ${fresh} to start over.`;
 }
 
-/** "finished **Fix it** for @alice in 2m 3s": the sentence of the header line. */
+/**
+ * "finished: **Fix it** · for @alice in 2m 3s": the sentence of the header line. The title
+ * follows a colon, so a title made from the prompt reads as well as one the service gave; the
+ * words follow the headline order (Starting… → Waiting for a machine → Getting ready →
+ * Running → the outcome).
+ */
 function headline(run: RunView): string {
   const { state } = run;
   const title = `**${escapeInline(run.title)}**`;
-  const who = run.requester === undefined ? '' : ` for ${personQuiet(run.requester)}`;
+  const who = run.requester === undefined ? '' : ` · for ${personQuiet(run.requester)}`;
   const time = run.runTime === undefined ? '' : ` in ${escapeInline(run.runTime)}`;
   const after = run.runTime === undefined ? '' : ` after ${escapeInline(run.runTime)}`;
-  if (state.success === true) return `finished ${title}${who}${time}`;
-  if (state.name === 'CANCELLED') return `stopped ${title}${who}: cancelled${after}`;
+  if (state.success === true) return `finished: ${title}${who}${time}`;
+  if (state.name === 'CANCELLED') return `stopped: ${title}${who}, cancelled${after}`;
   if (state.success === false) {
     const what = escapeInline(state.label.toLowerCase());
-    return `could not finish ${title}${who}: ${what}${after}`;
+    return `could not finish: ${title}${who}, ${what}${after}`;
   }
-  if (state.blocked) return `needs an answer on ${title}${who}`;
-  if (state.name === 'INPROGRESS') return `is working on ${title}${who}`;
-  if (state.name === 'QUEUED') return `queued ${title}${who}`;
-  if (state.name === 'PENDING' || state.name === 'CLAIMED' || state.name === STARTING_STATE)
-    return `is starting ${title}${who}`;
-  return `has ${title}${who} (${escapeInline(state.label)})`;
+  if (state.blocked) return `needs an answer: ${title}${who}`;
+  if (state.name === 'INPROGRESS') return `is working on: ${title}${who}`;
+  if (state.name === 'QUEUED' || state.name === 'PENDING')
+    return `is waiting for a machine: ${title}${who}`;
+  if (state.name === 'CLAIMED') return `is getting ready: ${title}${who}`;
+  if (state.name === STARTING_STATE) return `is starting: ${title}${who}`;
+  return `has: ${title}${who} (${escapeInline(state.label)})`;
 }
 
 export function renderRunStatus(run: RunView, ctx: RenderContext): string {
@@ -171,7 +178,7 @@ export function renderRunStatus(run: RunView, ctx: RenderContext): string {
     // A run that is still starting has no id yet.
     run.runId === ''
       ? '<summary>Details</summary>'
-      : `<summary>Details of run ${escapeInline(run.runId).replace(/</g, '&lt;')}</summary>`,
+      : `<summary>Details of run ${escapeInline(shortRunId(run.runId)).replace(/</g, '&lt;')}</summary>`,
     '',
     `| Run | ${run.runId === '' ? '—' : codeSpan(run.runId, { inTable: true })} |`,
     '|---|---|',
@@ -184,39 +191,46 @@ export function renderRunStatus(run: RunView, ctx: RenderContext): string {
   return out.join('\n');
 }
 
-function outcomeSentence(run: RunView): string {
+/** The outcome in words a person knows, with the run time: "succeeded in 3s". */
+function outcomeWords(run: RunView): string {
   const { state } = run;
-  const title = `**${escapeInline(run.title)}**`;
-  const after = run.runTime === undefined ? '' : ` after ${escapeInline(run.runTime)}`;
-  if (state.blocked) return `${state.emoji} The run ${title} is waiting for your input.`;
-  if (state.success === true)
-    return `${state.emoji} The run ${title} succeeded${run.runTime === undefined ? '' : ` in ${escapeInline(run.runTime)}`}.`;
-  if (state.name === 'CANCELLED') return `${state.emoji} The run ${title} was cancelled${after}.`;
-  if (state.name === 'FAILED') return `${state.emoji} The run ${title} failed${after}.`;
+  const time = run.runTime === undefined ? '' : escapeInline(run.runTime);
+  if (state.blocked) return 'is waiting for your input';
+  if (state.success === true) return `succeeded${time === '' ? '' : ` in ${time}`}`;
+  const after = time === '' ? '' : ` after ${time}`;
+  if (state.name === 'CANCELLED') return `was cancelled${after}`;
+  if (state.name === 'FAILED') return `failed${after}`;
   if (state.success === false)
-    return `${state.emoji} The run ${title} ended with ${escapeInline(state.label.toLowerCase())}${after}.`;
-  return `${state.emoji} The run ${title} is now ${escapeInline(state.label)}.`;
+    return `ended with ${escapeInline(state.label.toLowerCase())}${after}`;
+  return `is now ${escapeInline(state.label)}`;
 }
 
-export function renderRunOutcome(run: RunView, ctx: RenderContext): string {
+/**
+ * The one comment that notifies the requester when a run ends or waits: the outcome, which
+ * request it answers, and a link to the status comment (the card), which holds the detail.
+ * Never a copy of the card: no quote, no run id, no next-step line.
+ */
+export function renderRunOutcome(
+  run: RunView,
+  about: { cardUrl?: string; requestUrl?: string } = {},
+): string {
   const lead = run.requester === undefined ? '' : `${personMention(run.requester)} `;
-  const out = [`${lead}${outcomeSentence(run)}`];
-  if (run.statusMessage !== undefined && run.statusMessage.trim() !== '') {
-    out.push('', escapeBlockQuote(run.statusMessage));
-  }
-  const details = [...allLinks(run), `Run ${codeSpan(run.runId)}`];
-  out.push('', details.join(' · '));
-  const next = nextStep(run, ctx);
-  if (next !== undefined) out.push('', next);
-  return out.join('\n');
+  // The title after a colon: a title made from the prompt reads as well as a given one.
+  const subject = `**${escapeInline(run.title)}**`;
+  const answers =
+    about.requestUrl === undefined ? '' : ` (${link('your request', about.requestUrl)})`;
+  const where = run.state.blocked
+    ? 'the question and how to answer'
+    : run.state.success === false
+      ? 'details and what to do next'
+      : 'details';
+  const card = about.cardUrl === undefined ? `${where} above` : link(where, about.cardUrl);
+  return `${lead}${run.state.emoji} Run ${outcomeWords(run)}: ${subject}${answers} · ${card}`;
 }
 
 export function renderFollowupSent(run: RunView, message: string): string {
   const quoted = message.trim() === '' ? [] : ['', escapeBlockQuote(message)];
-  return [
-    `✉️ Follow-up sent to **${escapeInline(run.title)}** (${codeSpan(run.runId)}).`,
-    ...quoted,
-  ].join('\n');
+  return [`✉️ Follow-up sent to: **${escapeInline(run.title)}**.`, ...quoted].join('\n');
 }
 
 type RunListModel = Extract<MessageModel, { type: 'run_list' }>;
@@ -235,7 +249,7 @@ export function renderRunList(model: RunListModel): string {
     const title = link(run.title, run.sessionLink);
     const state = `${run.state.emoji} ${escapeInline(run.state.label)}`;
     const updated = escapeInline(run.updatedAgo ?? run.updatedAt ?? '');
-    return `| ${state} | ${title} | ${codeSpan(run.runId, { inTable: true })} | ${personQuiet(run.requester)} | ${updated} |`;
+    return `| ${state} | ${title} | ${codeSpan(shortRunId(run.runId), { inTable: true })} | ${personQuiet(run.requester)} | ${updated} |`;
   });
   const out = [
     heading,

@@ -1,5 +1,5 @@
 /**
- * Acknowledge at pickup (docs/usage.md, "What a person sees"): before the service is asked to create
+ * Acknowledge at pickup (docs/usage.md, "What people see"): before the service is asked to create
  * a run, 👀 goes on the triggering message and the run's status message is queued as
  * "Starting…" with the settings that will apply, in one transaction. The person's first sign
  * thus waits on the relay's own queue, never on the service. The start-message row records

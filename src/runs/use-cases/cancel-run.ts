@@ -117,7 +117,13 @@ export async function cancelRun(
     return replyPrivately(job, notice(result === 'pending' ? 'warning' : 'info', texts[result]));
   }
   deps.metrics.inc('cancels', { platform: job.trigger.platform });
-  job.log.info({ runId, threadKey: record?.threadKey ?? job.threadKey }, 'run cancel requested');
+  // The job's logger already names the thread the request came from: only the run's own
+  // thread is added, and only when it is another one (no duplicate keys in a log line).
+  const runThread = record?.threadKey;
+  job.log.info(
+    { runId, ...(runThread && runThread !== job.threadKey ? { runThreadKey: runThread } : {}) },
+    'run cancel requested',
+  );
   if (record) job.afterCommit.push(() => deps.nudgeTracker(runId));
   const { triggerMessage } = job.trigger;
   // Its own acknowledgement: 🛑 on the message that asked (Slack), otherwise a short answer.

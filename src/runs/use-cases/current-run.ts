@@ -2,6 +2,7 @@
 import { stateView } from '../../core/message/state-view.js';
 import type { RunRecord } from '../../core/ports/index.js';
 import { settingsScopeOf } from '../../core/thread-key.js';
+import { SHORT_RUN_ID_LENGTH } from '../../core/message/short-run-id.js';
 import type { RunsDeps } from '../runs-deps.js';
 import type { TriggerJob } from './trigger-job.js';
 
@@ -19,6 +20,24 @@ export async function currentRun(
   const runId = await currentRunId(deps, threadKey);
   return runId ? deps.store.runs.get(runId) : undefined;
 }
+
+/**
+ * A run id as given, or the one run of this place whose id starts with it (tables and cards
+ * show short ids, as git does); unchanged when none or several match.
+ */
+async function expandShortId(
+  deps: Pick<RunsDeps, 'store'>,
+  job: TriggerJob,
+  given: string,
+): Promise<string> {
+  if (given.length < SHORT_RUN_ID_LENGTH || (await deps.store.runs.get(given))) return given;
+  const recent = await deps.store.runs.listRecent(job.trigger.settingsScope, SHORT_ID_SEARCH);
+  const matches = recent.filter((r) => r.runId.startsWith(given));
+  return matches.length === 1 ? matches[0]!.runId : given;
+}
+
+/** How many recent runs of a place a short id is looked for in. */
+const SHORT_ID_SEARCH = 500;
 
 /** How many of the asker's live runs a choice offers at most. */
 export const MAX_CHOICES = 5;
@@ -41,7 +60,8 @@ export async function resolveRunTarget(
   action: 'status' | 'cancel',
   runIdArg: string | undefined,
 ): Promise<RunTarget> {
-  if (runIdArg !== undefined) return { kind: 'run', runId: runIdArg };
+  if (runIdArg !== undefined)
+    return { kind: 'run', runId: await expandShortId(deps, job, runIdArg) };
   const inThread = await currentRunId(deps, job.threadKey);
   if (inThread !== undefined) return { kind: 'run', runId: inThread };
   if (job.trigger.kind !== 'slash_command') return { kind: 'none', threadless: false };

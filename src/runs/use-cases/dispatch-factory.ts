@@ -15,7 +15,7 @@ import type { RunsDeps } from '../runs-deps.js';
 import { titleFor } from './start-run.js';
 import { gatherContext } from './thread-context.js';
 import type { MessageModel } from '../../core/message/message-model.js';
-import { noEffects, privateDestination, type Effects, type TriggerJob } from './trigger-job.js';
+import { noEffects, type Effects, type TriggerJob } from './trigger-job.js';
 
 export function pickFactory(alias: string, factories: readonly Factory[]): Factory[] {
   const wanted = alias.replace(/^@/, '').toLowerCase();
@@ -50,27 +50,6 @@ function answerRequest(job: TriggerJob, message: MessageModel): Effects {
   };
 }
 
-/**
- * An answer for the asker alone (the factories there are, which another place should not
- * read): on Slack the public "Starting…" message only says that nothing started, and the
- * choice goes privately; GitHub has no private messages, so there it replaces the message.
- */
-function answerAsker(job: TriggerJob, message: MessageModel, alias: string): Effects {
-  if (job.trigger.platform !== 'slack') return answerRequest(job, message);
-  return async (tx, now) => {
-    if (await tx.startMessages.get(job.requestId)) {
-      const brief = notice(
-        'info',
-        `Nothing started: no factory matches \`${alias}\`. The choices were sent privately.`,
-        undefined,
-        job.actor,
-      );
-      await tx.outbox.enqueue(await requestAnswer(tx, job, brief), now);
-    }
-    await tx.outbox.enqueue({ kind: 'post', destination: privateDestination(job), message }, now);
-  };
-}
-
 export async function dispatchFactory(
   deps: RunsDeps,
   job: TriggerJob,
@@ -85,13 +64,8 @@ export async function dispatchFactory(
     { factory: input.inline.factory },
     { factory: input.defaults.factory },
   ).filter((s) => s.key === 'factory');
-  // The first sign does not wait for the factory to be looked up either.
-  await acknowledgeStart(deps, job, {
-    title,
-    prompt: input.prompt,
-    applied,
-    factory: { alias: input.alias },
-  });
+  // A mistake is answered before anything public: the alias is looked up first, and only a
+  // factory that exists gets the public "Starting…" message.
   const found = await deps.agent.listFactories({ search: input.alias });
   const exact = pickFactory(input.alias, found);
   const factory = exact.length === 1 ? exact[0] : undefined;
@@ -103,8 +77,15 @@ export async function dispatchFactory(
       candidates.length === 0
         ? await deps.agent.listFactories({}).catch(() => undefined)
         : undefined;
-    return answerAsker(job, factoryChoice(input.alias, candidates, available), input.alias);
+    // Nothing was posted yet: the choice goes to the asker alone (GitHub: a reply to them).
+    return answerRequest(job, factoryChoice(input.alias, candidates, available));
   }
+  await acknowledgeStart(deps, job, {
+    title,
+    prompt: input.prompt,
+    applied,
+    factory: { alias: input.alias },
+  });
   const { context, threadMessages } = await gatherContext(deps, job);
   const prompt = buildPrompt({
     prompt: input.prompt,

@@ -10,6 +10,11 @@ import { isRunMode } from '../../core/command/run-modes.js';
 import type { RunRecord } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
 import { followupSentMessage, notice } from '../../core/message/render-model.js';
+import {
+  oursToTakeOff,
+  reactionTarget,
+  withOurReactions,
+} from '../../core/message/our-reactions.js';
 import { parseIsoDuration } from '../../core/message/duration.js';
 import { stateView } from '../../core/message/state-view.js';
 import { NOT_NOTIFIED } from '../run-changes.js';
@@ -123,14 +128,23 @@ export async function followUp(
     earlier !== undefined &&
     trigger.triggerMessage !== undefined &&
     earlier.id !== trigger.triggerMessage.id;
-  const clearEarlier: Effects = moved
-    ? enqueue({
-        kind: 'react',
-        destination: { threadKey: job.threadKey },
-        target: earlier,
-        replaces: ['seen', 'accepted', 'blocked'],
-      })
-    : async () => {};
+  // Only what the relay put there comes off (our-reactions.ts).
+  const takeOff = moved ? oursToTakeOff(earlier, ['seen', 'accepted', 'blocked']) : [];
+  const clearEarlier: Effects =
+    moved && takeOff.length > 0
+      ? enqueue({
+          kind: 'react',
+          destination: { threadKey: job.threadKey },
+          target: reactionTarget(earlier),
+          replaces: takeOff,
+        })
+      : async () => {};
+  // The run's reactions now live on the follow-up's message: 👌 there when it has one.
+  const triggerMessage = !trigger.triggerMessage
+    ? undefined
+    : earlier !== undefined && earlier.id === trigger.triggerMessage.id
+      ? withOurReactions(earlier, [...(earlier.reactions ?? []), 'accepted'])
+      : withOurReactions(trigger.triggerMessage, ['accepted']);
   const tellMode: Effects = note
     ? replyPrivately(job, notice('info', note, undefined, job.actor))
     : async () => {};
@@ -142,7 +156,7 @@ export async function followUp(
       checkIntervalMs: interval,
       notifiedState: NOT_NOTIFIED,
       ...(ended === undefined ? {} : { earlierRunMs: ended }),
-      ...(trigger.triggerMessage ? { triggerMessage: trigger.triggerMessage } : {}),
+      ...(triggerMessage ? { triggerMessage } : {}),
       updatedAt: now,
     });
     await clearEarlier(tx, now);

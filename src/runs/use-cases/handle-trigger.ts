@@ -28,8 +28,24 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
   if (isServiceError(err) && err.code === 'rate_limit') {
     deps.slowDown(err.retryAfterMs ?? SLOW_DOWN_MS);
   }
-  const level = decision.action === 'retry' ? 'warn' : 'error';
-  job.log[level]({ err, action: decision.action }, 'trigger failed');
+  // The service's answers are expected conditions: the person is told, and the log says what
+  // happened in one line, without a stack trace; an answer a person can act on (a request the
+  // service did not accept) is not an error of the relay at all. Anything else is a bug.
+  const expected = isServiceError(err);
+  const operatorMustAct =
+    expected && (err.code === 'authentication' || err.code === 'permission_denied');
+  const level =
+    decision.action === 'retry'
+      ? 'warn'
+      : expected && decision.action === 'complete' && !operatorMustAct
+        ? 'info'
+        : 'error';
+  job.log[level](
+    expected
+      ? { error: decision.error, action: decision.action }
+      : { err, action: decision.action },
+    'trigger failed',
+  );
   await deps.store.transaction(async (tx) => {
     if (decision.message) {
       // Edits the "Starting…" message when there is one, else tells the asker alone.

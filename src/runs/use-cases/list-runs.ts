@@ -176,6 +176,6 @@ export async function listRuns(
   return enqueue({
     kind: 'post',
     destination,
-    message: listMessage(views, filters, truncated, audience.kind),
+    message: listMessage(views, filters, truncated, audience.kind, job.actor),
   });
 }

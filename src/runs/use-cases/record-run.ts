@@ -7,6 +7,7 @@ import type { RunItem } from '../../core/run.js';
 import type { AppliedSetting } from '../../core/message/message-model.js';
 import type { OutboxPayload, RunRecord } from '../../core/ports/index.js';
 import { runStatusMessage } from '../../core/message/render-model.js';
+import { withOurReactions } from '../../core/message/our-reactions.js';
 import { observeRun } from '../run-changes.js';
 import { freshItem, viewOf } from '../../core/message/run-view.js';
 import type { RunsDeps } from '../runs-deps.js';
@@ -45,7 +46,10 @@ export function recordNewRun(deps: RunsDeps, job: TriggerJob, run: AcceptedRun):
       state: run.state,
       applied: run.applied,
       ...(run.factory ? { factory: run.factory } : {}),
-      ...(trigger.triggerMessage ? { triggerMessage: trigger.triggerMessage } : {}),
+      // 👀 goes on it at pickup (acknowledge.ts) or below: recorded as ours.
+      ...(trigger.triggerMessage
+        ? { triggerMessage: withOurReactions(trigger.triggerMessage, ['seen']) }
+        : {}),
       nextCheckAt: now + interval,
       checkIntervalMs: interval,
       tracked: true,

@@ -59,7 +59,13 @@ export function privateDestination(job: TriggerJob): Destination {
   if (job.trigger.platform !== 'slack') return job.reply;
   // A slash command or a button already answers privately (with the command's response_url).
   if (job.reply.privateTo !== undefined) return job.reply;
-  return { threadKey: job.threadKey, privateTo: job.trigger.actor.id };
+  // A slash-command prompt: its response_url reaches the caller even where the bot is not.
+  const { responseUrl } = job.trigger;
+  return {
+    threadKey: job.threadKey,
+    privateTo: job.trigger.actor.id,
+    ...(responseUrl ? { responseUrl } : {}),
+  };
 }
 
 export function replyPrivately(job: TriggerJob, message: MessageModel): Effects {

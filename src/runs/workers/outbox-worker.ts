@@ -113,7 +113,14 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         const destination = run
           ? { ...payload.destination, threadKey: run.threadKey }
           : payload.destination;
-        await notifier.post(destination, payload.message, postOptions);
+        // An outcome points at the run's card: its address may be known only now (the card
+        // is posted by the notification queued just before this one).
+        const card = run?.statusMessage?.url;
+        const message =
+          payload.message.type === 'run_outcome' && card !== undefined
+            ? { ...payload.message, cardUrl: card }
+            : payload.message;
+        await notifier.post(destination, message, postOptions);
         return;
       }
       case 'status': {
@@ -211,7 +218,12 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       const now = clock.now();
       const permanent = err instanceof ParkNow || (err instanceof DeliveryError && !err.retryable);
       if (permanent || item.attempts + 1 >= options.maxAttempts) {
-        ilog.error({ err, attempts: item.attempts + 1 }, 'notification parked');
+        // A platform's refusal (no access, gone) is an expected condition: one line, no stack.
+        if (err instanceof DeliveryError) {
+          ilog.warn({ error, code: err.code, attempts: item.attempts + 1 }, 'notification parked');
+        } else {
+          ilog.error({ err, attempts: item.attempts + 1 }, 'notification parked');
+        }
         await store.outboxQueue.park(item.id, error, now);
         return;
       }
@@ -221,7 +233,12 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         random: deps.random,
       });
       const retryAfter = err instanceof DeliveryError ? (err.retryAfterMs ?? 0) : 0;
-      ilog.warn({ err, attempts: item.attempts + 1 }, 'notification delivery failed; will retry');
+      ilog.warn(
+        err instanceof DeliveryError
+          ? { error, code: err.code, attempts: item.attempts + 1 }
+          : { err, attempts: item.attempts + 1 },
+        'notification delivery failed; will retry',
+      );
       await store.outboxQueue.retryLater(item.id, now + Math.max(delay, retryAfter), error);
     }
   }

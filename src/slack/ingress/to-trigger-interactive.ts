@@ -53,12 +53,14 @@ export function fromSlashCommand(body: SlashCommand, ctx: ConvertContext): Conve
 
 /**
  * What the slash command's HTTP answer shows the caller at once (Slack shows it to them only):
- * for a prompt, that the run is starting and where its status message appears. Other commands
+ * for a prompt, where its status message will appear once the run starts. Other commands
  * answer nothing here: their answer follows through the `response_url` as soon as it is ready.
  */
 export function slashAcknowledgement(trigger: Trigger, channel: string): string | undefined {
   if (!trigger.anchorsNewThread) return undefined;
-  return `👀 Starting your run: its status message will appear in <#${channel}>.`;
+  // The relay has not checked everything yet (a factory alias is looked up with the service):
+  // nothing here may prove untrue, and a mistake is answered privately, before anything public.
+  return `👀 Got it: once the run starts, its status message will appear in <#${channel}>. A mistake would be answered here, only to you.`;
 }
 
 /**

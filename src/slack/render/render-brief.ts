@@ -23,7 +23,8 @@ function stateWords(run: RunView): string {
 
 export function renderRunBrief(model: Of<'run_brief'>): Rendered {
   const { run } = model;
-  const head = `${run.state.emoji} *${title(run)}* is ${stateWords(run)}.`;
+  // The state first, the title after a colon: a title made from the prompt reads well too.
+  const head = `${run.state.emoji} ${stateWords(run)}: *${title(run)}*.`;
   const blocks: KnownBlock[] = [];
   if (model.hasCard) {
     const card =

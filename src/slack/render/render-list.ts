@@ -1,5 +1,6 @@
 /** `list`: recent runs, one section each, with the filters that applied. */
-import type { MessageModel, RunView } from '../../core/message/message-model.js';
+import { shortRunId } from '../../core/message/short-run-id.js';
+import type { MessageModel, PersonView, RunView } from '../../core/message/message-model.js';
 import type { KnownBlock } from './blocks.js';
 import { LIMITS, context, header, section } from './blocks.js';
 import { code, escapeMrkdwn, link, oneLine, truncatePlain } from './mrkdwn.js';
@@ -27,14 +28,26 @@ const SCOPE_TEXT: Record<NonNullable<RunList['scope']>, string> = {
   admin: 'every run the service has',
 };
 
-function runLine(run: RunView): string {
+/**
+ * A requester in a list, without notifying them: the asker may be mentioned (it is their own
+ * list); anyone else by display name, or as "someone else" when Slack gave none.
+ */
+function requesterText(who: PersonView, asker: PersonView | undefined): string {
+  if (asker !== undefined && who.id === asker.id && who.platform === asker.platform) {
+    return person(who);
+  }
+  if (who.platform === 'github') return person(who);
+  return who.name === undefined ? 'someone else' : escapeMrkdwn(oneLine(who.name));
+}
+
+function runLine(run: RunView, asker: PersonView | undefined): string {
   const name = truncatePlain(oneLine(run.title) || run.runId, 150);
   const titled =
     run.sessionLink === undefined ? `*${escapeMrkdwn(name)}*` : `*${link(run.sessionLink, name)}*`;
   const details = [
     `${run.state.emoji} ${escapeMrkdwn(run.state.label)}`,
-    code(run.runId),
-    ...(run.requester === undefined ? [] : [`by ${person(run.requester)}`]),
+    code(shortRunId(run.runId)),
+    ...(run.requester === undefined ? [] : [`by ${requesterText(run.requester, asker)}`]),
     ...(run.runTime === undefined ? [] : [escapeMrkdwn(run.runTime)]),
     ...(run.updatedAgo === undefined ? [] : [escapeMrkdwn(run.updatedAgo)]),
   ];
@@ -50,7 +63,7 @@ export function renderRunList(model: RunList): Rendered {
     context([said.length > 0 ? said.join(' · ') : 'all recent runs']),
   ];
   if (shown.length === 0) blocks.push(section('No runs match.'));
-  for (const run of shown) blocks.push(section(runLine(run)));
+  for (const run of shown) blocks.push(section(runLine(run, model.asker)));
   if (model.truncated || model.runs.length > shown.length) {
     blocks.push(context(['More runs exist: narrow the list with `state=`, `name=` or `mine`.']));
   }

@@ -8,6 +8,7 @@ import type {
   PersonView,
   RunView,
 } from '../../core/message/message-model.js';
+import { shortRunId } from '../../core/message/short-run-id.js';
 import type { Button, KnownBlock } from './blocks.js';
 import {
   CANCEL_ACTION_ID,
@@ -70,7 +71,7 @@ export function settingsParts(run: RunView): string[] {
 export function runContextParts(run: RunView): string[] {
   const first = run.requester === undefined ? [] : [`Requested by ${person(run.requester)}`];
   // A run that is still starting has no id yet.
-  const id = run.runId === '' ? [] : [`run ${code(run.runId)}`];
+  const id = run.runId === '' ? [] : [`run ${code(shortRunId(run.runId))}`];
   return [...first, ...settingsParts(run), ...id];
 }
 

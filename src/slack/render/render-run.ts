@@ -5,7 +5,7 @@
 import type { RunView } from '../../core/message/message-model.js';
 import type { KnownBlock } from './blocks.js';
 import { context, header, section } from './blocks.js';
-import { code, escapeMrkdwn, oneLine, quote, truncatePlain } from './mrkdwn.js';
+import { escapeMrkdwn, oneLine, quote, truncatePlain } from './mrkdwn.js';
 import {
   artifactLinks,
   linksSection,
@@ -54,34 +54,39 @@ export function renderRunStatus(run: RunView): Rendered {
   return { text, blocks };
 }
 
-function outcomeSentence(run: RunView): string {
-  const who = run.requester === undefined ? '' : `${person(run.requester)} `;
+/**
+ * The outcome in words a person knows, with the run time: "Succeeded after 3s". The title
+ * follows a colon, so a title made from the prompt reads as well as one the service gave.
+ */
+function outcomeWords(run: RunView): string {
   const after = run.runTime === undefined ? '' : ` after ${escapeMrkdwn(run.runTime)}`;
-  const head = `${who}${run.state.emoji} *${title(run)}*`;
-  if (run.state.blocked) {
-    return `${head} is waiting for your input. Reply in this thread to answer the agent.`;
-  }
-  return `${head}: ${escapeMrkdwn(run.state.label)}${after}.`;
+  if (run.state.blocked) return 'Waiting for your input';
+  return `${escapeMrkdwn(run.state.label)}${after}`;
 }
 
+/** Where the detail is and what to do next, in a few words (the card says it in full). */
+function pointer(run: RunView): string {
+  if (run.state.blocked) return "the agent's question is above; answer in this thread";
+  if (run.state.success === true) return 'details above';
+  return run.state.name === 'CANCELLED'
+    ? 'details above; reply here to resume'
+    : 'details above; reply here to try again';
+}
+
+/**
+ * The one line that tells the requester a run ended or waits: the status message above
+ * holds the detail (the agent's words, links, buttons), so this line never repeats it.
+ */
 export function renderRunOutcome(run: RunView): Rendered {
-  const blocks = compact([
-    section(outcomeSentence(run)),
-    statusMessageSection(run),
-    linksSection(artifactLinks(run)),
-    nextStep(run),
-    context([`run ${code(run.runId)}`]),
-    runButtons(run, false),
-  ]);
   const who = run.requester === undefined ? '' : `${person(run.requester)} `;
-  const text = `${who}${title(run)}: ${escapeMrkdwn(run.state.label)}`;
-  return { text, blocks };
+  const line = `${who}${run.state.emoji} ${outcomeWords(run)}: *${title(run)}* · ${pointer(run)}`;
+  return { text: line, blocks: [section(line)] };
 }
 
 export function renderFollowupSent(run: RunView, message: string): Rendered {
-  const blocks = compact([
+  // The state and the run id are on the status message: this confirms only what was sent.
+  const blocks = [
     section(`↪️ Sent your follow-up to *${title(run)}*:\n${quote(truncatePlain(message, 1000))}`),
-    context([`${run.state.emoji} ${escapeMrkdwn(run.state.label)}`, `run ${code(run.runId)}`]),
-  ]);
+  ];
   return { text: `Follow-up sent to ${title(run)}`, blocks };
 }

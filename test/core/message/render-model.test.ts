@@ -37,7 +37,7 @@ describe('toRunView', () => {
       title: 'T',
       state: {
         name: 'QUEUED',
-        label: 'Queued',
+        label: 'Waiting for a machine',
         emoji: '⏳',
         live: true,
         ended: false,

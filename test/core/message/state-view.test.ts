@@ -8,9 +8,24 @@ import {
 
 describe('stateView', () => {
   it.each([
-    ['QUEUED', 'Queued', '⏳', { live: true, ended: false, blocked: false, success: undefined }],
-    ['PENDING', 'Pending', '⏳', { live: true, ended: false, blocked: false, success: undefined }],
-    ['CLAIMED', 'Starting', '🛫', { live: true, ended: false, blocked: false, success: undefined }],
+    [
+      'QUEUED',
+      'Waiting for a machine',
+      '⏳',
+      { live: true, ended: false, blocked: false, success: undefined },
+    ],
+    [
+      'PENDING',
+      'Waiting for a machine',
+      '⏳',
+      { live: true, ended: false, blocked: false, success: undefined },
+    ],
+    [
+      'CLAIMED',
+      'Getting ready',
+      '🛫',
+      { live: true, ended: false, blocked: false, success: undefined },
+    ],
     [
       'INPROGRESS',
       'Running',

@@ -53,8 +53,8 @@ describe('GitHub notifier: comments', () => {
     expect(api.comments.size).toBe(1);
     expect(comment?.kind).toBe('issue');
     expect(comment?.edits.map((b) => b.split('\n')[0]?.split(' — ')[0])).toEqual([
-      '🏃 **agent-relay** is working on **Fix the \\*flaky\\* parser test &lt;script&gt;** for @\u200balice',
-      '✅ **agent-relay** finished **Fix the \\*flaky\\* parser test &lt;script&gt;** for @\u200balice in 4m 12s',
+      '🏃 **agent-relay** is working on: **Fix the \\*flaky\\* parser test &lt;script&gt;** · for @\u200balice',
+      '✅ **agent-relay** finished: **Fix the \\*flaky\\* parser test &lt;script&gt;** · for @\u200balice in 4m 12s',
     ]);
     expect(api.requests.every((r) => r.authorization === 'token ghp_test_token')).toBe(true);
   });
@@ -76,7 +76,7 @@ describe('GitHub notifier: comments', () => {
     const huge = Array.from({ length: 3000 }, (_, i) => `line ${i} ${'z'.repeat(40)}`).join('\n');
     const { ref } = await notifier.post(
       { threadKey: ISSUE },
-      { type: 'run_outcome', run: sampleRun('FAILED', { statusMessage: huge }) },
+      { type: 'run_status', run: sampleRun('FAILED', { statusMessage: huge }) },
     );
     const posted = api.commentsOn('octo-org', 'widgets', 42);
     expect(posted.length).toBeGreaterThan(1);
@@ -85,7 +85,7 @@ describe('GitHub notifier: comments', () => {
     // An edit stays one comment: cut with a note.
     await notifier.update(ref, {
       type: 'run_status',
-      run: sampleRun('FAILED', { statusMessage: huge }),
+      run: sampleRun('FAILED', { statusMessage: `${huge}\none more line` }),
     });
     expect(posted[0]?.edits[0]?.endsWith('<sub>(truncated)</sub>')).toBe(true);
     expect(api.commentsOn('octo-org', 'widgets', 42)).toHaveLength(posted.length);
@@ -265,7 +265,7 @@ describe('GitHub notifier: failures become DeliveryErrors', () => {
 
 describe('GitHub notifier: one comment per notification across retries', () => {
   const huge = Array.from({ length: 3000 }, (_, i) => `line ${i} ${'z'.repeat(40)}`).join('\n');
-  const long = { type: 'run_outcome', run: sampleRun('FAILED', { statusMessage: huge }) } as const;
+  const long = { type: 'run_status', run: sampleRun('FAILED', { statusMessage: huge }) } as const;
 
   it('marks each part with the key, hidden, within the size limit', async () => {
     await notifier.post({ threadKey: ISSUE }, long, { key: '9.1700000000000' });

@@ -15,7 +15,7 @@ describe('GitHub status comment', () => {
   it('leads with one header line: who, what, how long, and the links', () => {
     const body = renderGitHubMarkdown({ type: 'run_status', run: sampleRun('SUCCEEDED') });
     const [first] = body.split('\n');
-    expect(first).toMatch(/^✅ \*\*agent-relay\*\* finished /);
+    expect(first).toMatch(/^✅ \*\*agent-relay\*\* finished: /);
     expect(first).toContain(`@${ZWSP}alice`);
     expect(first).toContain('in 4m 12s');
     expect(first).toContain(`[Session](${SESSION})`);
@@ -70,12 +70,33 @@ describe('GitHub status comment', () => {
   it('a failure says what to do next, and never "failed (Failed)"', () => {
     for (const state of ['FAILED', 'ERROR']) {
       const run = sampleRun(state, { statusMessage: 'npm ci exited 1' });
-      for (const type of ['run_status', 'run_outcome'] as const) {
-        const body = renderGitHubMarkdown({ type, run });
-        expect(body).not.toMatch(/failed \(Failed\)/i);
-        expect(body).toContain('`@agent-relay <message>`');
-        expect(body).toContain('`@agent-relay new <prompt>`');
-      }
+      const body = renderGitHubMarkdown({ type: 'run_status', run });
+      expect(body).not.toMatch(/failed \(Failed\)/i);
+      expect(body).toContain('`@agent-relay <message>`');
+      expect(body).toContain('`@agent-relay new <prompt>`');
+      // The outcome points at the card for what to do next, without repeating it.
+      const outcome = renderGitHubMarkdown({ type: 'run_outcome', run });
+      expect(outcome).not.toMatch(/failed \(Failed\)/i);
+      expect(outcome).toContain('what to do next');
+      expect(outcome).not.toContain('`@agent-relay new <prompt>`');
     }
+  });
+});
+
+describe('run ids', () => {
+  it('short where people read (the summary, lists); the full one in the details to copy', () => {
+    const run = sampleRun('INPROGRESS', { runId: 'a1b2c3d4-0000-4000-8000-000000000061' });
+    const body = renderGitHubMarkdown({ type: 'run_status', run });
+    expect(body).toContain('<summary>Details of run a1b2c3d4</summary>');
+    expect(body).toContain('| Run | `a1b2c3d4-0000-4000-8000-000000000061` |');
+    expect(count(body, 'a1b2c3d4-0000')).toBe(1);
+    const list = renderGitHubMarkdown({
+      type: 'run_list',
+      runs: [run],
+      filters: {},
+      truncated: false,
+    });
+    expect(list).toContain('`a1b2c3d4`');
+    expect(list).not.toContain('a1b2c3d4-0000');
   });
 });

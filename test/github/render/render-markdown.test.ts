@@ -46,18 +46,24 @@ describe('renderGitHubMessage content', () => {
 
   it('outcome pings the requester and only them', () => {
     const body = renderGitHubMarkdown(SAMPLE_MODELS['run_outcome succeeded']!);
-    expect(body.startsWith('@alice ✅ The run')).toBe(true);
+    expect(body.startsWith('@alice ✅ Run succeeded')).toBe(true);
     expect(body).toContain('succeeded');
     expect(body).toContain('succeeded in 4m 12s');
     const pings = body.match(/(^|[^A-Za-z0-9_`\u200b])@[A-Za-z0-9]/g) ?? [];
     expect(pings).toHaveLength(1);
   });
 
-  it('outcome of a BLOCKED run quotes the question and says how to answer', () => {
-    const body = renderGitHubMarkdown(SAMPLE_MODELS['run_outcome blocked']!);
+  it('a BLOCKED run: the card quotes the question and says how to answer; the outcome points at it', () => {
+    const outcome = SAMPLE_MODELS['run_outcome blocked']!;
+    if (outcome.type !== 'run_outcome') throw new Error('sample is not an outcome');
+    const card = renderGitHubMarkdown({ type: 'run_status', run: outcome.run });
+    expect(card).toContain('> Which branch should I target: main or release/2.x?');
+    expect(card).toContain('`@agent-relay <answer>`');
+    const body = renderGitHubMarkdown(outcome);
     expect(body).toContain('is waiting for your input');
-    expect(body).toContain('> Which branch should I target: main or release/2.x?');
-    expect(body).toContain('`@agent-relay <answer>`');
+    expect(body).not.toContain('Which branch should I target');
+    expect(body).not.toContain('`@agent-relay <answer>`');
+    expect(body.split('\n')).toHaveLength(1);
   });
 
   it('a pipe in a value never adds a table cell (cmark-gfm reads \\\\ as an escaped backslash)', () => {
@@ -96,16 +102,19 @@ describe('renderGitHubMessage content', () => {
     );
   });
 
-  it('splits an oversized outcome into comments within the limit', () => {
+  it('splits an oversized card into comments within the limit; its outcome stays one line', () => {
     const huge = Array.from({ length: 4000 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n');
-    const parts = renderGitHubMessage({
-      type: 'run_outcome',
-      run: sampleRun('FAILED', { statusMessage: huge }),
-    });
+    const run = sampleRun('FAILED', { statusMessage: huge });
+    // The card holds the agent's words, so it is what grows.
+    const parts = renderGitHubMessage({ type: 'run_status', run });
     expect(parts.length).toBeGreaterThan(2);
     for (const part of parts) expect(part.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
-    expect(parts[0]?.startsWith('@alice')).toBe(true);
+    expect(parts[0]?.startsWith('❌')).toBe(true);
     expect(parts.join('\n')).toContain('line 3999');
+    const outcome = renderGitHubMessage({ type: 'run_outcome', run });
+    expect(outcome).toHaveLength(1);
+    expect(outcome[0]?.startsWith('@alice')).toBe(true);
+    expect(outcome[0]).not.toContain('line 0');
   });
 
   it('honours a smaller limit', () => {
@@ -122,7 +131,10 @@ describe('renderGitHubMessage outcome links', () => {
       ...run,
       links: [{ kind: 'session' as const, label: 'Session', url: run.sessionLink }, ...run.links],
     };
-    const body = renderGitHubMarkdown({ type: 'run_outcome', run: withSession });
+    const body = renderGitHubMarkdown({ type: 'run_status', run: withSession });
     expect(body.match(/\[Session\]\(/g)).toHaveLength(1);
+    // The outcome points at the card and repeats none of its links.
+    const outcome = renderGitHubMarkdown({ type: 'run_outcome', run: withSession });
+    expect(outcome).not.toContain('[Session](');
   });
 });

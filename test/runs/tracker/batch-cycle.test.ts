@@ -42,7 +42,8 @@ describe('batch tracker: what each listing asks for', () => {
 
     // Ten minutes per cycle, only `busy` changes: the listing follows its changes.
     let changedAt = START;
-    for (const state of ['CLAIMED', 'INPROGRESS', 'BLOCKED', 'INPROGRESS']) {
+    // Each a step forward (a step back keeps the headline and edits nothing).
+    for (const state of ['BLOCKED', 'INPROGRESS', 'BLOCKED', 'INPROGRESS']) {
       const previous = changedAt;
       changedAt = env.clock.advance(600_000);
       env.emulator.setState(busy!, state);
@@ -60,7 +61,8 @@ describe('batch tracker: what each listing asks for', () => {
     const tr = env.tracker({ listPageLimit: 2, maxListPages: 2 });
     for (const [i, runId] of ids.entries()) {
       env.clock.advance(1_000);
-      env.emulator.setState(runId, i % 2 ? 'CLAIMED' : 'QUEUED');
+      // A step forward from INPROGRESS (a step back would edit nothing).
+      env.emulator.setState(runId, i % 2 ? 'BLOCKED' : 'PAUSED_FOR_REVIEW');
     }
     const first = await tr.runCycle();
     expect(first).toMatchObject({ listRequests: 2, changed: 4 });

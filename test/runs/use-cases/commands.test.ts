@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { shortRunId } from '../../../src/core/message/short-run-id.js';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
 import {
   flushOutbox,
@@ -48,6 +49,17 @@ describe('status', () => {
     expect(briefs).toHaveLength(2);
     expect(briefs.every((p) => p.to.privateTo === 'U1')).toBe(true);
     expect(briefs[1]!.message).toMatchObject({ run: { runId, requester: { id: 'U1' } } });
+  });
+
+  it('a short run id, as cards and lists show it, names the run (as git does)', async () => {
+    const first = slackMention({ text: 'first task' });
+    await handle(env, first);
+    const runId = (await env.store.threads.get(first.threadKey))!.currentRunId!;
+    await handle(env, slackMention({ text: `status ${shortRunId(runId)}` }));
+    await flushOutbox(env);
+    const brief = env.slack.posts.find((p) => p.message.type === 'run_brief');
+    expect(brief?.message).toMatchObject({ run: { runId } });
+    expect(shortRunId(runId)).toHaveLength(8);
   });
 
   it('an unknown run id is said in plain words', async () => {
@@ -219,20 +231,27 @@ describe('answers meant for one person', () => {
     expect(available.map((f) => f.alias)).toEqual(['docs', 'docs-two', 'twin', 'TWIN']);
   });
 
-  it('an unknown factory on Slack: the public Starting… message only says nothing started', async () => {
+  it('an unknown factory: answered privately, and nothing public before the mistake is ruled out', async () => {
     await handle(env, slackMention({ text: 'factory nosuch write the docs' }));
     await flushOutbox(env);
-    const inPublic = env.slack.posts.filter((p) => p.to.privateTo === undefined);
-    expect(inPublic).toHaveLength(1);
-    const shown = env.slack.historyOf(inPublic[0]!.ref);
-    expect(shown[0]).toMatchObject({ type: 'run_status' });
-    const last = JSON.stringify(shown.at(-1));
-    expect(shown.at(-1)).toMatchObject({ type: 'notice' });
-    expect(last).toContain('nosuch');
-    // The factories there are go to the asker alone.
-    expect(last).not.toContain('docs-two');
-    const choice = env.slack.posts.find((p) => p.message.type === 'factory_choice');
+    // No "Starting…" message, no 👀: the alias was looked up before anything was posted.
+    expect(env.slack.posts.filter((p) => p.to.privateTo === undefined)).toEqual([]);
+    expect(env.slack.updates).toEqual([]);
+    expect(env.slack.reactions).toEqual([]);
+    const [choice, ...more] = env.slack.posts;
+    expect(more).toEqual([]);
+    expect(choice?.message).toMatchObject({ type: 'factory_choice', alias: 'nosuch' });
     expect(choice?.to.privateTo).toBe('U1');
+  });
+
+  it('a factory that exists: "Starting…" in public once the alias is found', async () => {
+    await handle(env, slackMention({ text: 'factory docs write the docs' }));
+    await flushOutbox(env);
+    const [status] = env.slack.posts.filter((p) => p.to.privateTo === undefined);
+    expect(env.slack.historyOf(status!.ref)[0]).toMatchObject({
+      type: 'run_status',
+      run: { state: { name: 'STARTING' } },
+    });
   });
 
   it('on GitHub, which has no private answers, errors stay in the conversation', async () => {

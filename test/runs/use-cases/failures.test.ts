@@ -89,6 +89,11 @@ describe('service failures', () => {
     const texts = notices(env);
     expect(texts).toHaveLength(1);
     expect(texts[0]).toMatch(/did not accept the request: injected fault: 400/);
+    // An expected answer, told to the person: one info line, no error, no stack trace.
+    const logged = env.logger.lines.filter((l) => l.msg === 'trigger failed');
+    expect(logged.map((l) => l.level)).toEqual(['info']);
+    expect(logged[0]?.obj.err).toBeUndefined();
+    expect(String(logged[0]?.obj.error)).toMatch(/400/);
   });
 
   it('a bug in a port does not kill the worker: bounded retries, then an apology', async () => {

@@ -48,8 +48,26 @@ describe('follow-ups', () => {
     env.emulator.setState(runId, 'INPROGRESS');
     await handle(env, slackReply(first.threadKey, { text: 'and the docs' }));
     await flushOutbox(env);
+    // Only what the relay put there comes off: 👀, not 👌 or ⏸ it never added.
+    expect(env.slack.unreactions).toEqual([{ target: first.triggerMessage, reactions: ['seen'] }]);
+  });
+
+  it('after BLOCKED (⏸ replaced 👀), the earlier message loses only ⏸', async () => {
+    const first = slackMention({ text: 'work on it [slow]' });
+    await handle(env, first);
+    const runId = (await env.store.threads.get(first.threadKey))!.currentRunId!;
+    env.emulator.setState(runId, 'BLOCKED');
+    await env.engine.tracker.runCycle();
+    await flushOutbox(env);
+    expect(env.slack.reactions.at(-1)).toEqual({
+      target: first.triggerMessage,
+      reaction: 'blocked',
+      replaces: ['seen'],
+    });
+    await handle(env, slackReply(first.threadKey, { text: 'use main' }));
+    await flushOutbox(env);
     expect(env.slack.unreactions).toEqual([
-      { target: first.triggerMessage, reactions: ['seen', 'accepted', 'blocked'] },
+      { target: first.triggerMessage, reactions: ['blocked'] },
     ]);
   });
 

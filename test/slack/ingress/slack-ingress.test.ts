@@ -123,7 +123,7 @@ describe('Slack ingress: slash command', () => {
     // The private acknowledgement rides on the HTTP answer.
     expect(await res.json()).toEqual({
       response_type: 'ephemeral',
-      text: '👀 Starting your run: its status message will appear in <#CGENERAL1>.',
+      text: '👀 Got it: once the run starts, its status message will appear in <#CGENERAL1>. A mistake would be answered here, only to you.',
     });
     expect(sink.triggers).toHaveLength(1);
     const t = sink.triggers[0];

@@ -95,7 +95,7 @@ describe('Slack notifier: post, update, react', () => {
     await notifier.update(ref, runStatusMessage(view('SUCCEEDED')));
     const message = api.messages[0];
     expect(message?.history.map((h) => h.text)).toEqual([
-      '⏳ Fix the build: Queued',
+      '⏳ Fix the build: Waiting for a machine',
       '✅ Fix the build: Succeeded',
     ]);
   });

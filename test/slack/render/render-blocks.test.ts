@@ -172,10 +172,14 @@ describe('renderSlackMessage: wording', () => {
 
   it('a failure says what to do next; a success does not', () => {
     for (const state of ['FAILED', 'ERROR', 'CANCELLED']) {
-      expect(textOf(runOutcomeMessage(run(state)))).toContain('Reply in this thread');
+      // The card says it in full; the outcome line points at it in a few words.
+      expect(textOf(runStatusMessage(run(state)))).toContain('Reply in this thread');
       expect(textOf(runStatusMessage(run(state)))).toContain('`new &lt;prompt&gt;`');
+      expect(textOf(runOutcomeMessage(run(state)))).toContain('reply here');
+      expect(textOf(runOutcomeMessage(run(state)))).not.toContain('Reply in this thread');
     }
-    expect(textOf(runOutcomeMessage(run('SUCCEEDED')))).not.toContain('Reply in this thread');
+    expect(textOf(runOutcomeMessage(run('SUCCEEDED')))).not.toContain('reply here');
+    expect(textOf(runStatusMessage(run('SUCCEEDED')))).not.toContain('Reply in this thread');
   });
 
   it('what the service chose is said once, not per setting', () => {
@@ -202,6 +206,20 @@ describe('renderSlackMessage: wording', () => {
     const blocks = JSON.stringify(renderSlackMessage(listMessage([listed])).blocks);
     expect(blocks).toContain('5 minutes ago');
     expect(blocks).toContain('by @octocat (GitHub)');
+  });
+
+  it('a list notifies nobody: others by name, only the asker may be mentioned', () => {
+    const by = (id: string, name?: string) => ({
+      ...run('INPROGRESS'),
+      requester: { platform: 'slack' as const, id, ...(name ? { name } : {}) },
+    });
+    const list = listMessage([by('UALICE01', 'alice'), by('UBOB0001', 'bob'), by('UCAROL01')], {});
+    const asked = { ...list, asker: { platform: 'slack' as const, id: 'UALICE01' } };
+    const text = JSON.stringify(renderSlackMessage(asked));
+    expect(text.match(/<@U[A-Z0-9]+>/g)).toEqual(['<@UALICE01>']);
+    expect(text).toContain('by bob');
+    expect(text).toContain('by someone else');
+    expect(JSON.stringify(renderSlackMessage(list))).not.toMatch(/<@U/);
   });
 
   it('a list says whose runs it holds', () => {

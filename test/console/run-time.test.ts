@@ -1,0 +1,68 @@
+/**
+ * One run time per run: the Slack card, the GitHub card, App Home and the console all show
+ * the service's run_time (plus earlier executions), never a clock of their own (the relay's
+ * record times move on a restart).
+ */
+import { describe, expect, it } from 'vitest';
+import type { RunItem } from '../../src/agent/schemas.js';
+import type { RunRecord } from '../../src/core/ports/index.js';
+import { runStatusMessage } from '../../src/core/message/render-model.js';
+import { viewOf } from '../../src/core/message/run-view.js';
+import { runTime } from '../../src/console/pages/run-summary.js';
+import { renderGitHubMarkdown } from '../../src/github/render/render-markdown.js';
+import { renderSlackMessage } from '../../src/slack/render/render-blocks.js';
+import { buildHomeView } from '../../src/slack/home/home-view.js';
+
+const T0 = Date.parse('2030-01-01T10:00:00Z');
+const record: RunRecord = {
+  runId: 'a1b2c3d4-0000-4000-8000-000000000001',
+  threadKey: 'slack:T1:C1:1700000000.000100',
+  platform: 'slack',
+  requestId: 'slack:r1',
+  requester: { id: 'U1' },
+  title: 'Fix the login loop',
+  state: 'SUCCEEDED',
+  applied: [],
+  earlierRunMs: 40_000,
+  nextCheckAt: 0,
+  checkIntervalMs: 1_000,
+  tracked: false,
+  // The relay's own clock: created on arrival, touched again after a restart.
+  createdAt: T0,
+  updatedAt: T0 + 600_000,
+};
+const detail: RunItem = {
+  run_id: record.runId,
+  title: record.title,
+  prompt: 'fix it',
+  state: 'SUCCEEDED',
+  created_at: '2030-01-01T10:00:01Z',
+  started_at: '2030-01-01T10:00:05Z',
+  updated_at: '2030-01-01T10:00:30Z',
+  run_time: 'PT20S',
+};
+
+describe('run time, one definition', () => {
+  it('Slack, GitHub, App Home and the console show the same number', () => {
+    const now = T0 + 3_600_000;
+    const expected = '1m';
+    const view = viewOf(record, detail, now);
+    expect(view.runTime).toBe(expected);
+    expect(
+      renderSlackMessage(runStatusMessage(view))
+        .blocks.map((b) => JSON.stringify(b))
+        .join(),
+    ).toContain(`· ${expected}`);
+    expect(renderGitHubMarkdown(runStatusMessage(view))).toContain(`| Run time | ${expected} |`);
+    const home = JSON.stringify(
+      buildHomeView({
+        mine: [{ view, channel: 'C1' }],
+        channels: [],
+        showChannels: false,
+        personal: {},
+      }),
+    );
+    expect(home).toContain(expected);
+    expect(runTime(record, detail, now)).toBe(expected);
+  });
+});
