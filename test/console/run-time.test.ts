@@ -1,7 +1,7 @@
 /**
  * One run time per run: the Slack card, the GitHub card, App Home and the console all show
- * the service's run_time (plus earlier executions), never a clock of their own (the relay's
- * record times move on a restart).
+ * the service's run_time (cumulative over every execution, so earlier executions are not added
+ * again), never a clock of their own (the relay's record times move on a restart).
  */
 import { describe, expect, it } from 'vitest';
 import type { RunItem } from '../../src/agent/schemas.js';
@@ -45,7 +45,9 @@ const detail: RunItem = {
 describe('run time, one definition', () => {
   it('Slack, GitHub, App Home and the console show the same number', () => {
     const now = T0 + 3_600_000;
-    const expected = '1m';
+    // The service's cumulative run_time, as it reports it: not the record's times, and not
+    // earlierRunMs added on top.
+    const expected = '20s';
     const view = viewOf(record, detail, now);
     expect(view.runTime).toBe(expected);
     expect(
