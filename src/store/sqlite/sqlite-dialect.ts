@@ -2,12 +2,12 @@
  * The SQLite connection: one better-sqlite3 database with the pragmas a long-running
  * service wants (WAL, a short synchronous busy timeout, foreign keys, synchronous=NORMAL).
  */
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { SqliteDialect } from 'kysely';
 import type { Dialect, SqliteDatabase } from 'kysely';
 import { toStoreError } from '../errors.js';
+import { ensureDirectory } from './ensure-directory.js';
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /**
@@ -53,7 +53,7 @@ export interface SqliteConnection {
 export function createSqliteDialect(path: string, busyTimeoutMs: number): SqliteConnection {
   let database: BetterSqlite3.Database | undefined;
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') ensureDirectory(dirname(path));
     const syncWait = Math.max(0, Math.floor(Math.min(busyTimeoutMs, SYNC_BUSY_TIMEOUT_MS)));
     database = new BetterSqlite3(path, { timeout: syncWait });
     database.pragma(`busy_timeout = ${syncWait}`);
