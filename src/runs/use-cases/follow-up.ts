@@ -16,6 +16,7 @@ import { NOT_NOTIFIED } from '../tracker/detect-changes.js';
 import { viewOf } from '../../core/message/run-view.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { enqueue, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+import { writeRunChecked } from './write-run.js';
 
 /**
  * A follow-up to an ended run starts a new execution, whose run_time starts again: the one
@@ -92,15 +93,17 @@ export async function followUp(
     : async () => {};
   return async (tx, now) => {
     const interval = deps.options.pollIntervalMs;
-    await tx.runs.update(run.runId, {
+    // Decided from the record as it is now (the tracker may have recorded the previous
+    // episode's end since this handling read it), written only if still so (write-run.ts).
+    await writeRunChecked(tx, run.runId, (current) => ({
       tracked: true,
       nextCheckAt: now,
       checkIntervalMs: interval,
       notifiedState: NOT_NOTIFIED,
-      ...(ended === undefined ? {} : { earlierRunMs: (run.earlierRunMs ?? 0) + ended }),
+      ...(ended === undefined ? {} : { earlierRunMs: (current.earlierRunMs ?? 0) + ended }),
       ...(trigger.triggerMessage ? { triggerMessage: trigger.triggerMessage } : {}),
       updatedAt: now,
-    });
+    }));
     await clearEarlier(tx, now);
     await confirm(tx, now);
   };
