@@ -37,6 +37,7 @@ import { describeStartup } from './service/startup-report.js';
 import { openStore, parseDatabaseUrl } from './store/index.js';
 import { createConsole, githubWebUrlOf } from './console/index.js';
 import { queueGauges } from './service/queue-gauges.js';
+import { createDatabaseClock } from './service/database-clock.js';
 
 export const systemRandom: Random = { id: () => randomUUID(), float: () => Math.random() };
 
@@ -98,7 +99,7 @@ export async function startService(
   options: StartServiceOptions = {},
 ): Promise<RunningService> {
   const logger = options.logger ?? silentLogger();
-  const clock = options.clock ?? systemClock;
+  const localClock = options.clock ?? systemClock;
   const metrics = options.metrics ?? createMetrics();
   const cleanup: (() => Promise<unknown>)[] = [];
   const undo = async () => {
@@ -125,6 +126,16 @@ export async function startService(
       });
     });
     cleanup.push(() => store.close());
+    // Replicas sharing the database take their time from it (database-clock.ts).
+    const databaseClock = store.databaseTime
+      ? await createDatabaseClock({
+          local: localClock,
+          databaseTime: store.databaseTime.bind(store),
+          logger,
+        })
+      : undefined;
+    if (databaseClock) cleanup.push(async () => databaseClock.close());
+    const clock: Clock = databaseClock ?? localClock;
     await releaseLeftLeases(store, config, clock, logger);
     metrics.gaugeSource('outbox_depth', () => store.outboxQueue.depth());
     metrics.gaugeSource('inbox_depth', () => store.inboxQueue.depth());

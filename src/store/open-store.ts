@@ -189,6 +189,18 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
             closed: () => closed !== undefined,
           }),
         }),
+    ...(kind === 'postgres'
+      ? {
+          async databaseTime() {
+            const { rows } = await sql<{
+              now: number | string;
+            }>`select extract(epoch from clock_timestamp()) * 1000 as now`.execute(
+              transactions.current(),
+            );
+            return Number(rows[0]?.now);
+          },
+        }
+      : {}),
     async ping() {
       if (closed) throw new StoreError('closed', 'the store is closed');
       // `select 1` succeeds while every write fails (a held lock, a full disk): say so, at

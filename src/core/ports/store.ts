@@ -266,6 +266,13 @@ export interface Store extends StoreTx {
    * asynchronous statement takes.
    */
   addTriggerNow?(trigger: Trigger, now: number): boolean | undefined;
+  /**
+   * The database server's own clock (epoch ms), where replicas share the database
+   * (PostgreSQL): every replica takes its times, and so every lease decision, from it, so
+   * replicas whose clocks disagree never steal or keep one another's leases. Undefined for a
+   * database only one process uses (SQLite), where the process's clock is the one clock.
+   */
+  databaseTime?(): Promise<number>;
   inboxQueue: {
     /**
      * Claim up to `limit` pending triggers that are due, at most one per thread, never for a
