@@ -181,6 +181,7 @@ export async function startService(
         ...options.engineOptions,
       },
     });
+    metrics.gaugeSource('claiming_paused_seconds', async () => engine.claimingPausedMs() / 1000);
     const sink = createInboxSink({
       store,
       clock,

@@ -78,7 +78,7 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
     mention: job.actor,
   });
   if (isServiceError(err) && err.code === 'rate_limit') {
-    deps.slowDown(err.retryAfterMs ?? SLOW_DOWN_MS);
+    deps.slowDown(err.retryAfterMs ?? SLOW_DOWN_MS, 'rate_limit');
   }
   const level = decision.action === 'retry' ? 'warn' : 'error';
   job.log[level]({ err, action: decision.action }, 'trigger failed');
