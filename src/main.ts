@@ -255,12 +255,15 @@ export async function startService(
     if (operatorConsole) cleanup.push(async () => operatorConsole.close());
     engine.start();
     const retention =
-      config.retentionDays > 0
+      config.retentionDays > 0 || config.runRetentionDays > 0
         ? createRetention({
             store,
             clock,
             logger,
-            keepMs: config.retentionDays * 86_400_000,
+            ...(config.retentionDays > 0 ? { keepMs: config.retentionDays * 86_400_000 } : {}),
+            ...(config.runRetentionDays > 0
+              ? { runsKeepMs: config.runRetentionDays * 86_400_000 }
+              : {}),
             ...(priority ? { busy: priority.busy } : {}),
           })
         : undefined;

@@ -87,6 +87,7 @@ export function loadConfig(
     leaseMs: e.LEASE_MS,
     ingressBurstPerSecond: e.INGRESS_BURST_PER_SECOND,
     retentionDays: e.RETENTION_DAYS,
+    runRetentionDays: e.RUN_RETENTION_DAYS,
     slack: result.slack,
     github: result.github,
     ...(result.console ? { console: result.console } : {}),

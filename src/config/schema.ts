@@ -37,6 +37,7 @@ export const EnvSchema = z.object({
   LEASE_MS: wholeNumber(1_000, 3_600_000).default(120_000),
   INGRESS_BURST_PER_SECOND: wholeNumber(0, 1_000_000).default(40),
   RETENTION_DAYS: wholeNumber(0, 36_500).default(7),
+  RUN_RETENTION_DAYS: wholeNumber(0, 36_500).default(90),
   EMULATOR_FAST: flag.default(false),
   SLACK_SIGNING_SECRET: z.string().optional(),
   SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'must be a bot token (xoxb-…)').optional(),

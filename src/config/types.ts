@@ -82,6 +82,8 @@ export interface Config {
   ingressBurstPerSecond: number;
   /** Days finished inbox/outbox rows are kept; 0: for ever (RETENTION_DAYS). */
   retentionDays: number;
+  /** Days finished runs and their emptied threads are kept; 0: for ever (RUN_RETENTION_DAYS). */
+  runRetentionDays: number;
   /** Undefined: Slack is off. */
   slack?: SlackConfig;
   /** Undefined: GitHub is off. */

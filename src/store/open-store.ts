@@ -15,6 +15,7 @@ import { migrationProvider } from './migrations/index.js';
 import { createOutboxQueue, createOutboxRepo } from './repos/outbox-repo.js';
 import { createOperatorQueries } from './repos/operator-repo.js';
 import { createPruneFinished } from './repos/prune-finished.js';
+import { createPruneRuns } from './repos/prune-runs.js';
 import { createLeaseRelease } from './repos/release-leases.js';
 import type { RepoContext } from './repos/repo-context.js';
 import { createRunsRepo } from './repos/runs-repo.js';
@@ -177,6 +178,8 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),
     pruneFinished: createPruneFinished(ctx),
+    pruneRuns: (before, limit) =>
+      transactions.run((trx) => createPruneRuns({ ...ctx, db: () => trx })(before, limit)),
     withDeadline,
     ...(sqlite === undefined || gate === undefined
       ? {}

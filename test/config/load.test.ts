@@ -35,6 +35,7 @@ describe('loadConfig: defaults', () => {
       leaseMs: 120_000,
       ingressBurstPerSecond: 40,
       retentionDays: 7,
+      runRetentionDays: 90,
       slack: undefined,
       github: undefined,
       // The embedded default: the console is on, reached through the local admin link.

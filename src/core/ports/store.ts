@@ -252,6 +252,12 @@ export interface Store extends StoreTx {
     limit: number,
   ): Promise<{ inbox: number; outbox: number; startMessages: number }>;
   /**
+   * Delete up to `limit` runs no longer tracked whose record was last written before `before`
+   * (with their state history), then up to `limit` threads last written before then that have
+   * no run left and nothing waiting in the inbox or outbox (with their aliases).
+   */
+  pruneRuns?(before: number, limit: number): Promise<{ runs: number; threads: number }>;
+  /**
    * Run `fn`'s store calls under a deadline: after `ms` it rejects with a retryable `busy`
    * error, and none of its statements starts later (so nothing lands after the caller was
    * told it failed). For requests that must be answered in time (Slack's 3 s).
