@@ -48,7 +48,8 @@ export class TokenRotationRefused extends RelayError<'slack_token_rotation'> {
 
 export const TOKEN_ROTATION_ADVICE =
   'This Slack app has token rotation turned on, so Slack issued a token that expires; agent-relay needs one that does not. ' +
-  'Nothing was installed. Turn token rotation off (api.slack.com/apps, your app, OAuth & Permissions; it cannot be turned off once on: create the app again from the manifest) and install again.';
+  'Nothing was installed. Slack does not let an app turn token rotation off again: create the app anew from the manifest ' +
+  '(token rotation stays off unless you turn it on) and install that one.';
 
 export interface SlackInstallations {
   /** For Bolt's OAuth (InstallProvider) and `authorize`. */
