@@ -10,6 +10,7 @@ import { withErrorMapping } from './error-mapping-dialect.js';
 import { StoreError, toStoreError } from './errors.js';
 import { createInboxQueue, createInboxRepo, insertTriggerStatement } from './repos/inbox-repo.js';
 import { createLeasesRepo } from './repos/leases-repo.js';
+import { createHomeViewersRepo } from './repos/home-viewers-repo.js';
 import { createInstallationRepo } from './repos/installations-repo.js';
 import { migrationProvider } from './migrations/index.js';
 import { createOutboxQueue, createOutboxRepo } from './repos/outbox-repo.js';
@@ -174,6 +175,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     operator: createOperatorQueries(ctx),
     leases: createLeasesRepo(ctx),
     installations: createInstallationRepo(ctx),
+    homeViewers: createHomeViewersRepo(ctx),
     transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),

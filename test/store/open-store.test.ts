@@ -77,8 +77,10 @@ describe('openStore', () => {
       { name: '007-runs-earlier-run-time' },
       { name: '008-inbox-own-lane' },
       { name: '009-refusals' },
+      { name: '010-home-viewers' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
+      'home_viewers',
       'inbox',
       'installation_teams',
       'installations',

@@ -279,6 +279,14 @@ export interface Store extends StoreTx {
    * database only one process uses (SQLite), where the process's clock is the one clock.
    */
   databaseTime?(): Promise<number>;
+  /**
+   * Who opened the Slack App Home tab, and when last: shared by the replicas, so any of them
+   * that sees a person's run change refreshes their tab.
+   */
+  homeViewers: {
+    opened(teamId: string, userId: string, at: number): Promise<void>;
+    openedAt(teamId: string, userId: string): Promise<number | undefined>;
+  };
   inboxQueue: {
     /**
      * Claim up to `limit` pending triggers that are due, at most one per thread, never for a

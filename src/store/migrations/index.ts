@@ -13,6 +13,7 @@ import { slackInstallationsMigration } from './006-slack-installations.js';
 import { runsEarlierRunTimeMigration } from './007-runs-earlier-run-time.js';
 import { inboxOwnLaneMigration } from './008-inbox-own-lane.js';
 import { refusalsMigration } from './009-refusals.js';
+import { homeViewersMigration } from './010-home-viewers.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
   return {
@@ -27,6 +28,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
         '007-runs-earlier-run-time': runsEarlierRunTimeMigration(),
         '008-inbox-own-lane': inboxOwnLaneMigration(),
         '009-refusals': refusalsMigration(),
+        '010-home-viewers': homeViewersMigration(),
       }),
   };
 }
