@@ -39,6 +39,7 @@ import { openStore, parseDatabaseUrl } from './store/index.js';
 import { createConsole, githubWebUrlOf } from './console/index.js';
 import type { ConsoleDeps } from './console/index.js';
 import { queueGauges } from './service/queue-gauges.js';
+import { createDatabaseClock } from './service/database-clock.js';
 
 export const systemRandom: Random = { id: () => randomUUID(), float: () => Math.random() };
 
@@ -116,7 +117,7 @@ export async function startService(
   options: StartServiceOptions = {},
 ): Promise<RunningService> {
   const logger = options.logger ?? silentLogger();
-  const clock = options.clock ?? systemClock;
+  const localClock = options.clock ?? systemClock;
   const metrics = options.metrics ?? createMetrics();
   const cleanup: (() => Promise<unknown>)[] = [];
   const undo = async () => {
@@ -131,6 +132,16 @@ export async function startService(
       });
     });
     cleanup.push(() => store.close());
+    // Replicas sharing the database take their time from it (database-clock.ts).
+    const databaseClock = store.databaseTime
+      ? await createDatabaseClock({
+          local: localClock,
+          databaseTime: store.databaseTime.bind(store),
+          logger,
+        })
+      : undefined;
+    if (databaseClock) cleanup.push(async () => databaseClock.close());
+    const clock: Clock = databaseClock ?? localClock;
     await releaseLeftLeases(store, config, clock, logger);
     metrics.gaugeSource('outbox_depth', () => store.outboxQueue.depth());
     metrics.gaugeSource('inbox_depth', () => store.inboxQueue.depth());
@@ -174,6 +185,7 @@ export async function startService(
         ...options.engineOptions,
       },
     });
+    metrics.gaugeSource('claiming_paused_seconds', async () => engine.claimingPausedMs() / 1000);
     const sink = createInboxSink({
       store,
       clock,
@@ -246,12 +258,15 @@ export async function startService(
     if (operatorConsole) cleanup.push(async () => operatorConsole.close());
     engine.start();
     const retention =
-      config.retentionDays > 0
+      config.retentionDays > 0 || config.runRetentionDays > 0
         ? createRetention({
             store,
             clock,
             logger,
-            keepMs: config.retentionDays * 86_400_000,
+            ...(config.retentionDays > 0 ? { keepMs: config.retentionDays * 86_400_000 } : {}),
+            ...(config.runRetentionDays > 0
+              ? { runsKeepMs: config.runRetentionDays * 86_400_000 }
+              : {}),
           })
         : undefined;
     retention?.start();

@@ -115,6 +115,53 @@ describe('startService', () => {
     );
   });
 
+  it.each([
+    { reason: 'rate_limit', answer: '429 with Retry-After' },
+    { reason: 'at_capacity', answer: 'at_capacity: true' },
+  ])(
+    '/metrics shows the pause of all claiming after a create answered $answer',
+    async ({ reason }) => {
+      const service = await start();
+      const emulator = service.emulator!;
+      // The client retries a 429 twice itself (after Retry-After) before the engine pauses.
+      if (reason === 'rate_limit') {
+        emulator.faults.failNext(3, 429, { route: 'POST /agent/run', retryAfterSeconds: 1 });
+      } else {
+        emulator.faults.atCapacityNext(1);
+      }
+      const scrape = async () => {
+        const body = await (await fetch(`${service.url}/metrics`)).text();
+        const seconds = /^agent_relay_claiming_paused_seconds (\S+)$/m.exec(body)?.[1];
+        return { body, seconds: Number(seconds) };
+      };
+      const counted = `agent_relay_claiming_paused_total{reason="${reason}"} 1`;
+      expect((await scrape()).seconds).toBe(0);
+      expect((await scrape()).body).not.toContain(counted);
+      await service.sink.accept({
+        platform: 'slack',
+        kind: 'mention',
+        threadKey: `slack:T1:C1:1700000000.00020${reason.length}`,
+        actor: { id: 'U1' },
+        text: 'fix the flaky test',
+        addressed: true,
+        context: {},
+        deliveryId: `Ev-pause-${reason}`,
+        receivedAt: new Date().toISOString(),
+        settingsScope: 'slack:T1:C1',
+      });
+      let seen = await scrape();
+      for (let i = 0; i < 200 && !seen.body.includes(counted); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        seen = await scrape();
+      }
+      expect(seen.body).toContain(counted);
+      // The pause the service asked for: Retry-After's second, or a second after at_capacity.
+      expect(seen.seconds).toBeGreaterThan(0);
+      expect(seen.seconds).toBeLessThanOrEqual(1);
+      expect(emulator.requests.get('POST /agent/run')).toBe(reason === 'rate_limit' ? 3 : 1);
+    },
+  );
+
   it('the embedded emulator serves runs through the agent client', async () => {
     const service = await start();
     const created = await service.agent.createRun({ prompt: 'hello' });

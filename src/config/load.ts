@@ -87,6 +87,7 @@ export function loadConfig(
     leaseMs: e.LEASE_MS,
     retentionDays: e.RETENTION_DAYS,
     ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
+    runRetentionDays: e.RUN_RETENTION_DAYS,
     slack: result.slack,
     github: result.github,
     ...(result.console ? { console: result.console } : {}),

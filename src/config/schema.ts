@@ -38,6 +38,7 @@ export const EnvSchema = z.object({
   // Deprecated, no effect: still accepted (and checked) so existing configurations start.
   INGRESS_BURST_PER_SECOND: wholeNumber(0, 1_000_000).optional(),
   RETENTION_DAYS: wholeNumber(0, 36_500).default(7),
+  RUN_RETENTION_DAYS: wholeNumber(0, 36_500).default(90),
   EMULATOR_FAST: flag.default(false),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SLACK_SIGNING_SECRET: z.string().optional(),

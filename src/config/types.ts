@@ -94,6 +94,8 @@ export interface Config {
   retentionDays: number;
   /** Set: `/metrics` needs `Authorization: Bearer <metricsToken>` (METRICS_TOKEN). */
   metricsToken?: string;
+  /** Days finished runs and their emptied threads are kept; 0: for ever (RUN_RETENTION_DAYS). */
+  runRetentionDays: number;
   /** Undefined: Slack is off. */
   slack?: SlackConfig;
   /** Undefined: GitHub is off. */

@@ -220,6 +220,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: '7',
   },
   {
+    name: 'RUN_RETENTION_DAYS',
+    meaning:
+      'days a finished run (no longer tracked) and a thread with no run left are kept after ' +
+      'their last change before they are deleted; a reply in an older thread starts afresh; ' +
+      '`0`: kept for ever',
+    default: '90',
+  },
+  {
     name: 'EMULATOR_FAST',
     meaning:
       'the embedded emulator takes the short timings of `emulator --fast`: a run ends in about ' +

@@ -49,6 +49,8 @@ export interface FakeWorkspace {
   bot_id: string;
   /** Who clicked Allow. */
   installer?: string;
+  /** The app has token rotation on: the token expires (12 h) and comes with a refresh token. */
+  rotating?: boolean;
 }
 
 export interface FakeSlackOptions {
@@ -197,6 +199,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       team: org ? null : { id: w.team_id, name: w.team },
       enterprise: w.enterprise_id ? { id: w.enterprise_id, name: `${w.enterprise_id} org` } : null,
       is_enterprise_install: org,
+      ...(w.rotating === true ? { refresh_token: 'xoxe-1-dummy-refresh', expires_in: 43_200 } : {}),
     };
   }
   const outside = new Set<string>();

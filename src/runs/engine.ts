@@ -52,6 +52,8 @@ export interface Engine {
   inbox: InboxWorker;
   tracker: Tracker;
   outbox: OutboxWorker;
+  /** How long all claiming of triggers stays paused because the service asked (0: not). */
+  claimingPausedMs(): number;
   start(): void;
   /** Stop taking work and drain what is in flight (bounded). */
   stop(): Promise<void>;
@@ -82,8 +84,9 @@ export function createEngine(deps: EngineDeps): Engine {
     ...(deps.repoAccess ? { repoAccess: deps.repoAccess } : {}),
     notifyOutbox: (platform) => outbox.wake(platform),
     nudgeTracker: (runId) => tracker.nudge(runId),
-    slowDown: (ms) => {
+    slowDown: (ms, reason) => {
       const until = deps.clock.now() + ms;
+      metrics.inc('claiming_paused', { reason });
       if (until > pausedUntil) logger.warn({ ms }, 'the service asks to slow down; inbox paused');
       pausedUntil = Math.max(pausedUntil, until);
     },
@@ -143,6 +146,7 @@ export function createEngine(deps: EngineDeps): Engine {
     inbox,
     tracker,
     outbox,
+    claimingPausedMs: () => Math.max(0, pausedUntil - deps.clock.now()),
     start() {
       inbox.start();
       tracker.start();

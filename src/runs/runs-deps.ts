@@ -108,5 +108,5 @@ export interface RunsDeps {
    * The service is full or rate-limits us (429, `at_capacity`): the inbox takes no new
    * trigger for `ms`, so everything slows down rather than every trigger retrying at once.
    */
-  slowDown: (ms: number) => void;
+  slowDown: (ms: number, reason: 'rate_limit' | 'at_capacity') => void;
 }

@@ -22,6 +22,8 @@ const COUNTERS: Record<CounterName, string> = {
   outbox_delivered: 'Notifications delivered to Slack/GitHub',
   outbox_delivery_failures: 'Notification delivery attempts that failed',
   console_actions: 'Retry/Discard done in the operator console, by kind (action_item) and outcome',
+  claiming_paused:
+    'Times the service asked to slow down and all claiming of triggers paused, by reason (rate_limit: 429, at_capacity)',
 };
 const HISTOGRAMS: Record<HistogramName, { help: string; buckets: number[] }> = {
   tracker_cycle_seconds: { help: 'Duration of one tracker cycle', buckets: LATENCY_BUCKETS },
@@ -43,6 +45,8 @@ const GAUGES: Record<GaugeName, string> = {
   outbox_oldest_waiting_seconds: 'Age of the oldest notification waiting in the outbox (0: none)',
   inbox_oldest_waiting_seconds: 'Age of the oldest trigger waiting in the inbox (0: none)',
   tracker_lease_held: '1 while this replica holds the tracking lease, else 0',
+  claiming_paused_seconds:
+    'Seconds left of a pause of all claiming of triggers the service asked for (0: claiming)',
 };
 
 /** What the agent client reports per request (its `onRequest` hook). */

@@ -17,6 +17,8 @@ export function createSlackHomeSource(deps: {
 }): HomeSource {
   const { store, agent, clock } = deps;
   return {
+    homeOpened: (team, user, at) => store.homeViewers.opened(team, user, at),
+    homeOpenedAt: (team, user) => store.homeViewers.openedAt(team, user),
     recentRuns: (team, limit) => store.runs.listRecent(`slack:${team}:`, limit),
     async runDetail(runId) {
       if (agent === undefined) return undefined;

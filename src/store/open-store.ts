@@ -15,11 +15,13 @@ import {
 } from './repos/console-repo.js';
 import { createInboxQueue, createInboxRepo } from './repos/inbox-repo.js';
 import { createLeasesRepo } from './repos/leases-repo.js';
+import { createHomeViewersRepo } from './repos/home-viewers-repo.js';
 import { createInstallationRepo } from './repos/installations-repo.js';
 import { migrationProvider } from './migrations/index.js';
 import { createOutboxQueue, createOutboxRepo } from './repos/outbox-repo.js';
 import { createOperatorQueries } from './repos/operator-repo.js';
 import { createPruneFinished } from './repos/prune-finished.js';
+import { createPruneRuns } from './repos/prune-runs.js';
 import { createLeaseRelease } from './repos/release-leases.js';
 import type { RepoContext } from './repos/repo-context.js';
 import { createRunsRepo } from './repos/runs-repo.js';
@@ -163,11 +165,26 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     consoleSessions: createConsoleSessionRepo(ctx),
     usedOnce: createUsedOnceRepo(ctx),
     loginPins: createLoginPinRepo(ctx),
+    homeViewers: createHomeViewersRepo(ctx),
     transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),
     pruneFinished: createPruneFinished(ctx),
+    pruneRuns: (before, limit) =>
+      transactions.run((trx) => createPruneRuns({ ...ctx, db: () => trx })(before, limit)),
     withDeadline,
+    ...(kind === 'postgres'
+      ? {
+          async databaseTime() {
+            const { rows } = await sql<{
+              now: number | string;
+            }>`select extract(epoch from clock_timestamp()) * 1000 as now`.execute(
+              transactions.current(),
+            );
+            return Number(rows[0]?.now);
+          },
+        }
+      : {}),
     async ping() {
       if (closed) throw new StoreError('closed', 'the store is closed');
       // `select 1` succeeds while every write fails (a held lock, a full disk): say so, at

@@ -177,6 +177,13 @@ export interface LoginPinsTable {
   created_at: Millis;
 }
 
+/** Who has the Slack App Home tab open, and since when (migration 011). */
+export interface HomeViewersTable {
+  team_id: string;
+  user_id: string;
+  opened_at: Millis;
+}
+
 export interface Database {
   threads: ThreadsTable;
   thread_aliases: ThreadAliasesTable;
@@ -185,6 +192,7 @@ export interface Database {
   outbox: OutboxTable;
   settings: SettingsTable;
   run_states: RunStatesTable;
+  home_viewers: HomeViewersTable;
   leases: LeasesTable;
   installations: InstallationsTable;
   installation_teams: InstallationTeamsTable;

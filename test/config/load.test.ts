@@ -34,6 +34,7 @@ describe('loadConfig: defaults', () => {
       shutdownTimeoutMs: 10_000,
       leaseMs: 120_000,
       retentionDays: 7,
+      runRetentionDays: 90,
       slack: undefined,
       github: undefined,
       // The embedded default: the console is on, reached through the local admin link.

@@ -3,9 +3,10 @@
  * does (src/cli.ts: loadConfig(env) -> createLogger -> startService), with two knobs the CLI
  * does not expose yet: a short claim lease (argv[2], ms), so that work a killed process had
  * claimed is taken up again within the test's time bound instead of after the default 120 s,
- * and no spacing between GitHub writes; argv[3] the workers' idle poll (ms, default 25).
+ * and no spacing between GitHub writes; argv[3] the workers' idle poll (ms, default 25);
+ * argv[4] a skew of this process's clock (ms, default 0).
  * Started by startRelayProcess (relay-process.ts); run by hand:
- * node --import tsx test/helpers/relay-child.ts 1500 [25]
+ * node --import tsx test/helpers/relay-child.ts 1500 [25] [skew]
  */
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger } from '../../src/service/logger.js';
@@ -13,11 +14,14 @@ import { startService } from '../../src/main.js';
 
 const leaseMs = Number(process.argv[2] ?? 1_500);
 const workerPollMs = Number(process.argv[3] ?? 25);
+// argv[4]: this process's clock runs this many ms ahead (negative: behind) of the real one.
+const clockSkewMs = Number(process.argv[4] ?? 0);
 const config = loadConfig(process.env);
 const logger = createLogger(config.log);
 const service = await startService(config, {
   logger,
   engineOptions: { leaseMs, workerPollMs },
+  ...(clockSkewMs === 0 ? {} : { clock: { now: () => Date.now() + clockSkewMs } }),
   platforms: { githubMinWriteIntervalMs: 0 },
 });
 process.once('SIGTERM', () => {

@@ -13,6 +13,8 @@ export interface RelayProcessOptions {
   leaseMs: number;
   /** The workers' idle poll (ms); default 25. */
   workerPollMs?: number;
+  /** The child's clock runs this many ms ahead (negative: behind) of the real one. */
+  clockSkewMs?: number;
   /** How long it may take to listen (ms); default 15 s. */
   startTimeoutMs?: number;
 }
@@ -29,7 +31,9 @@ export async function startRelayProcess(
   options: RelayProcessOptions,
 ): Promise<RelayProcess> {
   const args = ['--import', 'tsx', 'test/helpers/relay-child.ts', String(options.leaseMs)];
-  if (options.workerPollMs !== undefined) args.push(String(options.workerPollMs));
+  if (options.workerPollMs !== undefined || options.clockSkewMs !== undefined)
+    args.push(String(options.workerPollMs ?? 25));
+  if (options.clockSkewMs !== undefined) args.push(String(options.clockSkewMs));
   const child = startChild(process.execPath, args, cleanEnv(env));
   try {
     const line = await child.waitForLine(

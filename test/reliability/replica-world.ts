@@ -34,8 +34,11 @@ export interface ReplicaWorld {
   slack: FakeSlackApi;
   github: FakeGitHub;
   replicas: Map<string, Replica>;
-  /** Start a replica process named `name` and wait until it listens. */
-  start(name: string): Promise<Replica>;
+  /**
+   * Start a replica process named `name` and wait until it listens; `clockSkewMs` makes its
+   * clock run that far ahead of the others' (kept for a restart under the same name).
+   */
+  start(name: string, options?: { clockSkewMs?: number }): Promise<Replica>;
   /**
    * SIGKILL a replica's process group. Platform deliveries are held at the gates for 300 ms
    * first, as crash-world.ts does, so the kill does not fall between a platform's answer and
@@ -74,16 +77,19 @@ export async function startReplicaWorld(
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const children: Child[] = [];
   const replicas = new Map<string, Replica>();
+  const skews = new Map<string, number>();
 
   return {
     emulator,
     slack,
     github,
     replicas,
-    async start(name) {
+    async start(name, options) {
+      if (options?.clockSkewMs !== undefined) skews.set(name, options.clockSkewMs);
       const { child, url } = await startRelayProcess(env, {
         leaseMs: CLAIM_LEASE_MS,
         workerPollMs: 50,
+        clockSkewMs: skews.get(name) ?? 0,
         startTimeoutMs: 30_000,
       });
       children.push(child);

@@ -9,6 +9,8 @@ import type { RunItem } from '../../src/agent/schemas.js';
 import type { AgentService, RunRecord } from '../../src/core/ports/index.js';
 import { observeRun } from '../../src/runs/run-changes.js';
 import { createRunObserver } from '../../src/runs/tracker/observe.js';
+import { NOT_NOTIFIED } from '../../src/runs/run-changes.js';
+import { writeRunChecked } from '../../src/runs/use-cases/write-run.js';
 import { emptyCycleStats } from '../../src/runs/tracker/types.js';
 import type { CycleStats } from '../../src/runs/tracker/types.js';
 import type { OpenedStore } from '../../src/store/index.js';
@@ -143,6 +145,78 @@ export function describeReplicaContract(createHarness: HarnessFactory): void {
       expect(stale.patch.tracked).toBe(false);
       expect(await a.runs.compareAndUpdate('run-1', trackerRead, stale.patch)).toBe(false);
       expect(await a.runs.get('run-1')).toMatchObject({ tracked: true, notifiedState: '' });
+    });
+  });
+
+  describe('replicas: a follow-up racing the tracker', () => {
+    let temp: StoreHarness;
+    let tracker: OpenedStore;
+    let inbox: OpenedStore;
+    beforeEach(async () => {
+      temp = await createHarness();
+      tracker = await temp.open();
+      inbox = await temp.open();
+    });
+    afterEach(() => temp.cleanup());
+
+    /** The follow-up's write (follow-up.ts) on another replica, whose clock reads `now`. */
+    const followUpWrite = (now: number) =>
+      inbox.transaction((tx) =>
+        writeRunChecked(tx, 'run-1', (current) => ({
+          tracked: true,
+          nextCheckAt: now,
+          notifiedState: NOT_NOTIFIED,
+          earlierRunMs: (current.earlierRunMs ?? 0) + 60_000,
+          updatedAt: now,
+        })),
+      );
+
+    it('the tracker records the end first: told once, the follow-up lands after it', async () => {
+      await tracker.runs.insert(sampleRun({ state: 'RUNNING', updatedAt: 500 }));
+      // The follow-up's handling has read the run (still RUNNING) and sent the follow-up;
+      // the tracker records the previous episode's end before the follow-up writes.
+      const read = (await inbox.runs.get('run-1'))!;
+      expect(read.state).toBe('RUNNING');
+      const ended = endedItem('run-1');
+      await observerOn(tracker, () => 1_000).apply('run-1', ended, emptyStats());
+      expect(await outcomes(tracker, 'run-1')).toBe(1);
+      // The follow-up's replica runs minutes behind: its write still moves the record on.
+      expect(await followUpWrite(1_000 - 300_000)).toBe(true);
+      const after = (await tracker.runs.get('run-1'))!;
+      expect(after).toMatchObject({ state: 'SUCCEEDED', notifiedState: '', tracked: true });
+      expect(after.updatedAt, 'the write time never moves backwards').toBeGreaterThan(1_000);
+      expect((await tracker.runs.listWrittenSince(1_000)).map((r) => r.runId)).toContain('run-1');
+      // The same end seen again is not told again; the next episode's end is told once.
+      const stats = emptyStats();
+      await observerOn(tracker, () => 2_000).apply('run-1', ended, stats);
+      expect(stats.notifications).toBe(0);
+      const next = { ...endedItem('run-1'), updated_at: '2030-01-01T00:09:00.000Z' };
+      await observerOn(tracker, () => 3_000).apply('run-1', next, emptyStats());
+      expect(await outcomes(tracker, 'run-1')).toBe(2);
+    });
+
+    it('the follow-up writes first: the tracker reads again and tells the end once', async () => {
+      await tracker.runs.insert(sampleRun({ state: 'RUNNING', updatedAt: 500 }));
+      const trackerRead = (await tracker.runs.get('run-1'))!;
+      expect(await followUpWrite(400)).toBe(true);
+      const ended = endedItem('run-1');
+      // The decision made from the read before the follow-up loses ...
+      const stale = observeRun({
+        record: trackerRead,
+        item: ended,
+        now: 1_000,
+        intervals: INTERVALS,
+      });
+      expect(await tracker.runs.compareAndUpdate('run-1', trackerRead, stale.patch)).toBe(false);
+      // ... and the tracker's writer, reading again, tells it once, and only once.
+      await observerOn(tracker, () => 1_000).apply('run-1', ended, emptyStats());
+      await observerOn(tracker, () => 1_100).apply('run-1', ended, emptyStats());
+      expect(await outcomes(tracker, 'run-1')).toBe(1);
+      expect(await tracker.runs.get('run-1')).toMatchObject({
+        state: 'SUCCEEDED',
+        notifiedState: 'SUCCEEDED',
+        earlierRunMs: 60_000,
+      });
     });
   });
 

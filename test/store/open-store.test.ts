@@ -94,9 +94,11 @@ describe('openStore', () => {
       { name: '008-inbox-own-lane' },
       { name: '009-refusals' },
       { name: '010-console-sessions' },
+      { name: '011-home-viewers' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'console_sessions',
+      'home_viewers',
       'inbox',
       'installation_teams',
       'installations',

@@ -17,7 +17,10 @@ import { describeStartMessagesContract } from './contract-start-messages.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
 import { emptyStats, endedItem, observerOn } from './contract-replicas.js';
-import { sampleRun, sampleTrigger } from './harness.js';
+import { samplePayload, sampleRun, sampleTrigger } from './harness.js';
+import type { Clock } from '../../src/core/ports/index.js';
+import { createDatabaseClock } from '../../src/service/database-clock.js';
+import { createRecordingLogger } from '../helpers/test-logger.js';
 import type { StoreHarness } from './harness.js';
 import { createSchema, startPostgres } from './postgres-server.js';
 import type { PostgresServer } from './postgres-server.js';
@@ -147,6 +150,46 @@ describe.skipIf(!server)('PostgreSQL store', () => {
 });
 
 describe.skipIf(!server)('PostgreSQL: trackers racing for real', () => {
+  describe('replicas whose clocks disagree', () => {
+    let harness: StoreHarness;
+    beforeAll(async () => {
+      harness = await createPostgresHarness();
+    });
+    afterAll(() => harness.cleanup());
+
+    it('a replica whose clock runs minutes ahead takes its time from the database and claims nothing twice', async () => {
+      const [a, b] = await Promise.all([harness.open(), harness.open()]);
+      const logger = createRecordingLogger();
+      const local: Clock = { now: () => Date.now() };
+      const ahead: Clock = { now: () => Date.now() + 3 * 60_000 };
+      const clockA = await createDatabaseClock({ local, databaseTime: a.databaseTime!, logger });
+      const clockB = await createDatabaseClock({
+        local: ahead,
+        databaseTime: b.databaseTime!,
+        logger,
+      });
+      try {
+        expect(Math.abs(clockA.now() - clockB.now())).toBeLessThan(1_000);
+        const T = 'slack:T1:C9:1.1';
+        await a.inbox.add(sampleTrigger({ deliveryId: 'skew-1', threadKey: T }), clockA.now());
+        await a.outbox.enqueue(samplePayload(T, 'skew'), clockA.now());
+        expect(await a.inboxQueue.claim(clockA.now(), 5_000, 10)).toHaveLength(1);
+        expect(await a.outboxQueue.claim(clockA.now(), 5_000, 10)).toHaveLength(1);
+        expect(await a.leases.acquire('tracker', 'replica-a', clockA.now(), 3_000)).toBeDefined();
+        // The replica three minutes ahead: every lease A holds is still live for it.
+        expect(await b.inboxQueue.claim(clockB.now(), 5_000, 10)).toHaveLength(0);
+        expect(await b.outboxQueue.claim(clockB.now(), 5_000, 10)).toHaveLength(0);
+        expect(await b.leases.acquire('tracker', 'replica-b', clockB.now(), 3_000)).toBeUndefined();
+        // With its own clock it would have taken all three: what the database clock prevents.
+        expect(await b.leases.acquire('tracker', 'replica-b', ahead.now(), 3_000)).toBeDefined();
+        expect(await b.inboxQueue.claim(ahead.now(), 5_000, 10)).toHaveLength(1);
+      } finally {
+        clockA.close();
+        clockB.close();
+      }
+    });
+  });
+
   it('three trackers applying the same change at the same moment queue its notice once, every time', async () => {
     const harness = await createPostgresHarness();
     try {

@@ -10,7 +10,8 @@ export type CounterName =
   | 'cancels'
   | 'outbox_delivery_failures'
   | 'outbox_delivered'
-  | 'console_actions';
+  | 'console_actions'
+  | 'claiming_paused';
 export type HistogramName =
   'tracker_cycle_seconds' | 'state_change_to_notification_seconds' | 'trigger_to_ack_seconds';
 export type GaugeName =
@@ -21,7 +22,8 @@ export type GaugeName =
   | 'inbox_failed'
   | 'outbox_oldest_waiting_seconds'
   | 'inbox_oldest_waiting_seconds'
-  | 'tracker_lease_held';
+  | 'tracker_lease_held'
+  | 'claiming_paused_seconds';
 export interface Metrics {
   inc(name: CounterName, labels?: Record<string, string>, value?: number): void;
   observe(name: HistogramName, seconds: number, labels?: Record<string, string>): void;

@@ -253,11 +253,32 @@ export interface Store extends StoreTx {
     limit: number,
   ): Promise<{ inbox: number; outbox: number; startMessages: number }>;
   /**
+   * Delete up to `limit` runs no longer tracked whose record was last written before `before`
+   * (with their state history), then up to `limit` threads last written before then that have
+   * no run left and nothing waiting in the inbox or outbox (with their aliases).
+   */
+  pruneRuns?(before: number, limit: number): Promise<{ runs: number; threads: number }>;
+  /**
    * Run `fn`'s store calls under a deadline: after `ms` it rejects with a retryable `busy`
    * error, and none of its statements starts later (so nothing lands after the caller was
    * told it failed). For requests that must be answered in time (Slack's 3 s).
    */
   withDeadline?<T>(ms: number, fn: () => Promise<T>): Promise<T>;
+  /**
+   * The database server's own clock (epoch ms), where replicas share the database
+   * (PostgreSQL): every replica takes its times, and so every lease decision, from it, so
+   * replicas whose clocks disagree never steal or keep one another's leases. Undefined for a
+   * database only one process uses (SQLite), where the process's clock is the one clock.
+   */
+  databaseTime?(): Promise<number>;
+  /**
+   * Who opened the Slack App Home tab, and when last: shared by the replicas, so any of them
+   * that sees a person's run change refreshes their tab.
+   */
+  homeViewers: {
+    opened(teamId: string, userId: string, at: number): Promise<void>;
+    openedAt(teamId: string, userId: string): Promise<number | undefined>;
+  };
   inboxQueue: {
     /**
      * Claim up to `limit` pending triggers that are due, at most one per thread, never for a

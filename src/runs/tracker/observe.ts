@@ -76,7 +76,11 @@ export function createRunObserver(deps: {
       if (isServiceError(err) && err.code === 'rate_limit') throw new RateLimited(err.retryAfterMs);
       if (isServiceError(err) && err.code === 'not_found') {
         log.warn({ runId: run.runId }, 'tracked run is unknown to the service; no longer tracked');
-        await store.runs.update(run.runId, { tracked: false, updatedAt: clock.now() });
+        // Conditional: a follow-up or cancel written since this read keeps its run tracked.
+        await store.runs.compareAndUpdate(run.runId, run, {
+          tracked: false,
+          updatedAt: clock.now(),
+        });
         return;
       }
       const interval = Math.min(
@@ -84,7 +88,8 @@ export function createRunObserver(deps: {
         Math.max(intervals.baseMs, run.checkIntervalMs) * 2,
       );
       log.warn({ err, runId: run.runId }, 'could not fetch run detail; will look again');
-      await store.runs.update(run.runId, {
+      // Conditional: a follow-up or cancel written since this read asked for a look now.
+      await store.runs.compareAndUpdate(run.runId, run, {
         nextCheckAt: clock.now() + interval,
         checkIntervalMs: interval,
       });

@@ -13,6 +13,7 @@ import { resolveRunTarget } from './current-run.js';
 import type { MayCancel, RunsDeps } from '../runs-deps.js';
 import { NOT_HERE, visibilityOf } from './list-runs.js';
 import { invocationFor } from './show-status.js';
+import { writeRunChecked } from './write-run.js';
 import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
 /**
@@ -142,7 +143,7 @@ export async function cancelRun(
         );
   return async (tx, now) => {
     if (record) {
-      await tx.runs.update(runId, { tracked: true, nextCheckAt: now, updatedAt: now });
+      await writeRunChecked(tx, runId, () => ({ tracked: true, nextCheckAt: now, updatedAt: now }));
     }
     await confirm(tx, now);
   };

@@ -27,6 +27,7 @@ import {
   type Effects,
   type TriggerJob,
 } from './trigger-job.js';
+import { writeRunChecked } from './write-run.js';
 
 /**
  * A follow-up to an ended run starts a new execution. The service's run_time is cumulative
@@ -150,7 +151,9 @@ export async function followUp(
     : async () => {};
   return async (tx, now) => {
     const interval = deps.options.pollIntervalMs;
-    await tx.runs.update(run.runId, {
+    // Decided from the record as it is now (the tracker may have recorded the previous
+    // episode's end since this handling read it), written only if still so (write-run.ts).
+    await writeRunChecked(tx, run.runId, () => ({
       tracked: true,
       nextCheckAt: now,
       checkIntervalMs: interval,
@@ -158,7 +161,7 @@ export async function followUp(
       ...(ended === undefined ? {} : { earlierRunMs: ended }),
       ...(triggerMessage ? { triggerMessage } : {}),
       updatedAt: now,
-    });
+    }));
     await clearEarlier(tx, now);
     await confirm(tx, now);
     await tellMode(tx, now);

@@ -26,7 +26,7 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
     mention: job.actor,
   });
   if (isServiceError(err) && err.code === 'rate_limit') {
-    deps.slowDown(err.retryAfterMs ?? SLOW_DOWN_MS);
+    deps.slowDown(err.retryAfterMs ?? SLOW_DOWN_MS, 'rate_limit');
   }
   // The service's answers are expected conditions: the person is told, and the log says what
   // happened in one line, without a stack trace; an answer a person can act on (a request the

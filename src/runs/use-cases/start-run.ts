@@ -107,7 +107,7 @@ export async function startRun(
   const created = await deps.agent.createRun(createRequest({ prompt, title, options, metadata }));
   job.log.info({ runId: created.run_id, state: created.state }, 'run created');
   // Accepted but queued behind a full service: new triggers wait a little, as after a 429.
-  if (created.at_capacity === true) deps.slowDown(AT_CAPACITY_PAUSE_MS);
+  if (created.at_capacity === true) deps.slowDown(AT_CAPACITY_PAUSE_MS, 'at_capacity');
   return recordNewRun(deps, job, {
     runId: created.run_id,
     state: created.state,

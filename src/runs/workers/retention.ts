@@ -9,17 +9,27 @@ export interface RetentionDeps {
   store: Store;
   clock: Clock;
   logger: Logger;
-  /** How long a finished row is kept. */
-  keepMs: number;
+  /** How long a finished inbox/outbox row is kept; absent: for ever. */
+  keepMs?: number;
+  /** How long a finished run, and a thread with no run left, is kept; absent: for ever. */
+  runsKeepMs?: number;
   /** How often to prune. Default 10 minutes. */
   intervalMs?: number;
   /** Rows per statement. Default 500. */
   batch?: number;
 }
 
+export interface Pruned {
+  inbox: number;
+  outbox: number;
+  startMessages: number;
+  runs: number;
+  threads: number;
+}
+
 export interface Retention {
   /** Prune what is due now; resolves with the rows deleted. */
-  runOnce(): Promise<{ inbox: number; outbox: number; startMessages: number }>;
+  runOnce(): Promise<Pruned>;
   start(): void;
   /** Stop the timer and wait for a prune in progress. */
   stop(): Promise<void>;
@@ -35,10 +45,36 @@ export function createRetention(deps: RetentionDeps): Retention {
   let running: Promise<unknown> | undefined;
   let stopped = false;
 
-  async function runOnce(): Promise<{ inbox: number; outbox: number; startMessages: number }> {
-    const total = { inbox: 0, outbox: 0, startMessages: 0 };
+  /** Finished runs and emptied threads, after the queues (a thread waits for its rows). */
+  async function pruneRuns(total: Pruned): Promise<void> {
+    const prune = deps.store.pruneRuns?.bind(deps.store);
+    if (!prune || deps.runsKeepMs === undefined) return;
+    const before = deps.clock.now() - deps.runsKeepMs;
+    for (let i = 0; i < MAX_BATCHES && !stopped; i++) {
+      const deleted = await prune(before, batch);
+      total.runs += deleted.runs;
+      total.threads += deleted.threads;
+      if (deleted.runs < batch && deleted.threads < batch) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  async function runOnce(): Promise<Pruned> {
+    const total = { inbox: 0, outbox: 0, startMessages: 0, runs: 0, threads: 0 };
+    await pruneQueues(total);
+    await pruneRuns(total);
+    if (Object.values(total).some((n) => n > 0)) {
+      logger.info(
+        { ...total, keptMs: deps.keepMs, runsKeptMs: deps.runsKeepMs },
+        'deleted finished triggers, notifications, runs and threads',
+      );
+    }
+    return total;
+  }
+
+  async function pruneQueues(total: Pruned): Promise<void> {
     const prune = deps.store.pruneFinished?.bind(deps.store);
-    if (!prune) return total;
+    if (!prune || deps.keepMs === undefined) return;
     const before = deps.clock.now() - deps.keepMs;
     for (let i = 0; i < MAX_BATCHES && !stopped; i++) {
       const deleted = await prune(before, batch);
@@ -48,10 +84,6 @@ export function createRetention(deps: RetentionDeps): Retention {
       if (deleted.inbox < batch && deleted.outbox < batch && deleted.startMessages < batch) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (total.inbox + total.outbox + total.startMessages > 0) {
-      logger.info({ ...total, keptMs: deps.keepMs }, 'deleted finished triggers and notifications');
-    }
-    return total;
   }
 
   return {

@@ -18,4 +18,10 @@ export interface HomeSource {
   personalDefaults(teamId: string, userId: string): Promise<PersonalDefaults>;
   /** Set (or, with an empty value, clear) each given key. */
   setPersonalDefaults(teamId: string, userId: string, values: PersonalDefaults): Promise<void>;
+  /**
+   * Record that a person opened the tab, and read when they last did: kept where every
+   * replica sees it (the database). Without them, this process remembers it alone.
+   */
+  homeOpened?(teamId: string, userId: string, at: number): Promise<void>;
+  homeOpenedAt?(teamId: string, userId: string): Promise<number | undefined>;
 }

@@ -86,8 +86,12 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
     },
     logger: deps.logger,
   });
-  /** `team:user` -> when the tab was last opened. */
+  /** `team:user` -> when the tab was last opened (when the source keeps no record of it). */
   const watched = new Map<string, number>();
+  const openedAt = async (team: string, user: string): Promise<number | undefined> =>
+    deps.source.homeOpenedAt
+      ? deps.source.homeOpenedAt(team, user)
+      : watched.get(`${team}:${user}`);
   const showChannels = new Set<string>();
   const lastPublish = new Map<string, number>();
   const timers = new Map<string, NodeJS.Timeout>();
@@ -115,13 +119,21 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
     const addr = decodeThreadKey(threadKey);
     if (addr?.platform !== 'slack' || requesterId === undefined) return;
     const key = `${addr.team}:${requesterId}`;
-    const opened = watched.get(key);
+    if (timers.has(key)) return;
+    track(
+      openedAt(addr.team, requesterId).then((opened) =>
+        schedule(key, addr.team, requesterId, opened),
+      ),
+    );
+  }
+
+  function schedule(key: string, team: string, user: string, opened: number | undefined): void {
     const now = deps.clock.now();
     if (opened === undefined || now - opened > watchMs || timers.has(key)) return;
     const wait = Math.max(0, (lastPublish.get(key) ?? 0) + minRefreshMs - now);
     const timer = setTimeout(() => {
       timers.delete(key);
-      track(publish(addr.team, requesterId));
+      track(publish(team, user));
     }, wait);
     timer.unref();
     timers.set(key, timer);
@@ -155,8 +167,14 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
         track(client.views.publish({ user_id: opened.data.user, view }));
         return;
       }
-      watched.set(`${team}:${opened.data.user}`, deps.clock.now());
-      track(publish(team, opened.data.user));
+      const now = deps.clock.now();
+      watched.set(`${team}:${opened.data.user}`, now);
+      track(
+        Promise.all([
+          deps.source.homeOpened?.(team, opened.data.user, now),
+          publish(team, opened.data.user),
+        ]),
+      );
     });
 
     routes.action(HOME_TOGGLE_CHANNELS_ACTION_ID, async ({ ack, body, context }) => {

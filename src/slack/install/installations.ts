@@ -30,6 +30,27 @@ export class NotInstalledError extends RelayError<'slack_not_installed'> {
   }
 }
 
+/**
+ * A workspace whose app has token rotation turned on gets a bot token that expires (in 12
+ * hours) with a refresh token. The relay keeps one long-lived token per workspace and does
+ * not refresh, so such an install is refused (nothing stored) rather than left to stop
+ * working half a day later.
+ */
+export class TokenRotationRefused extends RelayError<'slack_token_rotation'> {
+  override readonly name = 'TokenRotationRefused';
+  constructor() {
+    super(
+      'slack_token_rotation',
+      'the app has token rotation turned on; agent-relay needs tokens that do not expire',
+    );
+  }
+}
+
+export const TOKEN_ROTATION_ADVICE =
+  'This Slack app has token rotation turned on, so Slack issued a token that expires; agent-relay needs one that does not. ' +
+  'Nothing was installed. Slack does not let an app turn token rotation off again: create the app anew from the manifest ' +
+  '(token rotation stays off unless you turn it on) and install that one.';
+
 export interface SlackInstallations {
   /** For Bolt's OAuth (InstallProvider) and `authorize`. */
   readonly store: InstallationStore;
@@ -106,6 +127,16 @@ export function createSlackInstallations(deps: {
       });
       if (!isEnterpriseInstall && key.teamId === '')
         throw new NotInstalledError('an installation without a workspace');
+      const expiring = [installation.bot, installation.user].some(
+        (t) => t?.refreshToken !== undefined || t?.expiresAt !== undefined,
+      );
+      if (expiring) {
+        log.warn(
+          { teamId: key.teamId || undefined, enterpriseId: key.enterpriseId || undefined },
+          'Slack install refused: the app has token rotation turned on',
+        );
+        throw new TokenRotationRefused();
+      }
       const now = clock.now();
       await repo.save(
         {

@@ -14,6 +14,7 @@ import { escapeHtmlText } from '../../core/ingress/security-headers.js';
 import type { Logger } from '../../core/ports/index.js';
 import { toBoltLogger } from '../api/slack-logger.js';
 import { createWebClient, normaliseApiUrl } from '../api/web-client.js';
+import { TOKEN_ROTATION_ADVICE } from './installations.js';
 
 /** The bot scopes the app asks for (the manifest lists the same, with why). */
 export const BOT_SCOPES = [
@@ -156,6 +157,10 @@ export function createOAuthRoutes(deps: OAuthRoutesDeps): OAuthRoutes {
         failure: (error, _options, _req, response) => {
           log.warn({ code: error.code }, 'Slack install failed');
           const cancelled = error.code === 'slack_oauth_installer_authorization_error';
+          if ((error.code as string) === 'slack_token_rotation') {
+            send(response, 400, page('Install refused', TOKEN_ROTATION_ADVICE));
+            return;
+          }
           send(
             response,
             cancelled ? 200 : 400,

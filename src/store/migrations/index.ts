@@ -14,6 +14,7 @@ import { runsEarlierRunTimeMigration } from './007-runs-earlier-run-time.js';
 import { inboxOwnLaneMigration } from './008-inbox-own-lane.js';
 import { refusalsMigration } from './009-refusals.js';
 import { consoleSessionsMigration } from './010-console-sessions.js';
+import { homeViewersMigration } from './011-home-viewers.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
   return {
@@ -29,6 +30,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
         '008-inbox-own-lane': inboxOwnLaneMigration(),
         '009-refusals': refusalsMigration(),
         '010-console-sessions': consoleSessionsMigration(),
+        '011-home-viewers': homeViewersMigration(),
       }),
   };
 }

@@ -95,6 +95,12 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
     async compareAndUpdate(runId, seen, patch) {
       const columns = runColumns(patch);
       delete columns.run_id;
+      // A write time never moves backwards (a replica whose clock is behind the last
+      // writer's): the batch tracker reads the records written since its last look, and a
+      // racing compare-and-set must see that the row moved.
+      if (columns.updated_at !== undefined && columns.updated_at <= seen.updatedAt) {
+        columns.updated_at = seen.updatedAt + 1;
+      }
       const db = ctx.db();
       // One statement: PostgreSQL re-checks the WHERE against a row a concurrent writer just
       // committed (READ COMMITTED waits for its lock), so of two racing writers one wins.

@@ -4,8 +4,9 @@
  * shared-memory file the database file's own mode when it creates them, so the file is made
  * (or tightened) before SQLite opens it, and the two others are tightened when present.
  */
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensureDirectory } from './ensure-directory.js';
 
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
@@ -14,7 +15,7 @@ const FILE_MODE = 0o600;
 export function prepareDatabaseFile(path: string): void {
   const dir = dirname(path);
   if (!existsSync(dir)) {
-    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    ensureDirectory(dir, DIR_MODE);
     chmodSync(dir, DIR_MODE);
   }
   if (!existsSync(path)) closeSync(openSync(path, 'a', FILE_MODE));

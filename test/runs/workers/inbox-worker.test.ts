@@ -63,6 +63,26 @@ describe('inbox worker', () => {
     expect(env.emulator.requests.get('POST /agent/runs')).toBe(1);
   });
 
+  it('a create held for six leases: a second worker polling all along never takes the trigger', async () => {
+    const leaseMs = 300;
+    env.emulator.faults.setLatency(6 * leaseMs);
+    const options = { ...TEST_OPTIONS, leaseMs };
+    // Two workers on one database, as two replicas (or two processes' pumps) would be.
+    const first = env.makeEngine(env.store, { options });
+    const second = env.makeEngine(env.store, { options });
+    await first.sink.accept(slackMention({ text: 'a slow create' }));
+    first.inbox.start();
+    await waitUntil(() => env.emulator.requests.total() > 0, { timeoutMs: 2_000 });
+    second.inbox.start();
+    await waitUntil(() => env.emulator.runs.count() === 1, { timeoutMs: 5_000 });
+    // Both keep polling past the end of the create: the trigger is done, not claimed again.
+    await new Promise((resolve) => setTimeout(resolve, 2 * leaseMs));
+    await Promise.all([first.inbox.stop(), second.inbox.stop()]);
+    expect(env.emulator.requests.get('POST /agent/run')).toBe(1);
+    expect(env.emulator.runs.count()).toBe(1);
+    expect(await env.store.inboxQueue.depth()).toBe(0);
+  });
+
   it('stop() lets the in-flight item finish', async () => {
     env.emulator.faults.setLatency(150);
     await env.engine.sink.accept(slackMention({ text: 'finish me' }));

@@ -7,7 +7,12 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { OpenedStore } from '../../../src/store/index.js';
 import { createRetention } from '../../../src/runs/workers/retention.js';
 import { createRecordingLogger } from '../../helpers/test-logger.js';
-import { createSqliteHarness, samplePayload, sampleTrigger } from '../../store/harness.js';
+import {
+  createSqliteHarness,
+  samplePayload,
+  sampleRun,
+  sampleTrigger,
+} from '../../store/harness.js';
 import type { SqliteHarness } from '../../store/harness.js';
 
 const DAY = 86_400_000;
@@ -45,8 +50,20 @@ it('deletes what finished before the window, in batches, and logs the count', as
   const logger = createRecordingLogger();
   const retention = createRetention({ store, clock, logger, keepMs: 7 * DAY, batch: 2 });
   now = 8 * DAY;
-  expect(await retention.runOnce()).toEqual({ inbox: 5, outbox: 5, startMessages: 5 });
-  expect(await retention.runOnce()).toEqual({ inbox: 0, outbox: 0, startMessages: 0 });
+  expect(await retention.runOnce()).toEqual({
+    inbox: 5,
+    outbox: 5,
+    startMessages: 5,
+    runs: 0,
+    threads: 0,
+  });
+  expect(await retention.runOnce()).toEqual({
+    inbox: 0,
+    outbox: 0,
+    startMessages: 0,
+    runs: 0,
+    threads: 0,
+  });
   expect(await store.startMessages.get('slack:old-0')).toBeUndefined();
   expect(await store.startMessages.get('slack:recent-0')).toBeDefined();
   expect((await store.outboxQueue.list()).map((i) => i.threadKey)).toEqual([
@@ -78,4 +95,43 @@ it('runs on its timer until stopped', async () => {
   now = 10 * DAY;
   await new Promise((resolve) => setTimeout(resolve, 100));
   expect(await store.outboxQueue.list()).toHaveLength(1);
+});
+
+it('deletes finished runs and emptied threads after their window; never a tracked run or a thread with work waiting', async () => {
+  const run = (id: string, key: string, tracked: boolean, at: number) =>
+    store.runs.insert(
+      sampleRun({
+        runId: id,
+        requestId: `q-${id}`,
+        threadKey: key,
+        tracked,
+        createdAt: at,
+        updatedAt: at,
+      }),
+    );
+  const thread = (key: string, at: number) =>
+    store.threads.upsert({ threadKey: key, platform: 'slack' }, at);
+  await thread('slack:T1:C1:old.1', 0);
+  await run('old', 'slack:T1:C1:old.1', false, 0);
+  await thread('slack:T1:C1:live.1', 0);
+  await run('live', 'slack:T1:C1:live.1', true, 0);
+  await thread('slack:T1:C1:waiting.1', 0);
+  await store.inbox.add(sampleTrigger({ deliveryId: 'w', threadKey: 'slack:T1:C1:waiting.1' }), 0);
+  await thread('slack:T1:C1:recent.1', 80 * DAY);
+  await run('recent', 'slack:T1:C1:recent.1', false, 80 * DAY);
+  const retention = createRetention({
+    store,
+    clock,
+    logger: createRecordingLogger(),
+    runsKeepMs: 90 * DAY,
+  });
+  now = 100 * DAY;
+  expect(await retention.runOnce()).toMatchObject({ runs: 1, threads: 1 });
+  expect(await store.runs.get('old')).toBeUndefined();
+  expect(await store.runs.get('live')).toBeDefined();
+  expect(await store.runs.get('recent')).toBeDefined();
+  expect(await store.threads.get('slack:T1:C1:old.1')).toBeUndefined();
+  for (const kept of ['live', 'waiting', 'recent']) {
+    expect(await store.threads.get(`slack:T1:C1:${kept}.1`), kept).toBeDefined();
+  }
 });

@@ -98,6 +98,25 @@ describe('OAuth install', () => {
       expect(readFileSync(file).includes('xoxb-one-dummy')).toBe(false);
   });
 
+  it('refuses an install whose app has token rotation on, says why, and stores nothing', async () => {
+    w = await startWorkspaces([{ ...ONE, rotating: true }, TWO]);
+    const refused = await w.install('code-one');
+    expect(refused.status).toBe(400);
+    const text = await refused.text();
+    expect(text).toContain('token rotation turned on');
+    expect(text).toContain('Nothing was installed');
+    expect(w.api.okCallsTo('oauth.v2.access')).toHaveLength(1);
+    expect(
+      await w.service.store.installations.get({
+        platform: 'slack',
+        enterpriseId: '',
+        teamId: 'TONE00001',
+      }),
+    ).toBeUndefined();
+    // A workspace without rotation installs as before.
+    expect((await w.install('code-two')).status).toBe(200);
+  });
+
   it("refuses a redirect whose state is not this browser's, and stores nothing", async () => {
     w = await startWorkspaces([ONE]);
     await fetch(`${w.service.url}/slack/install`);

@@ -1,0 +1,87 @@
+/**
+ * Finished runs and the threads they lived in are kept a while (a reply in the thread steers
+ * the run; the console lists them), then deleted: a run no longer tracked whose record was
+ * last written before `before` goes with its state history; a thread last written before then
+ * that has no run left and no trigger or notification waiting goes with its aliases. A
+ * tracked run (live, or ended but not yet told) is never touched.
+ */
+import type { RepoContext } from './repo-context.js';
+
+export interface PrunedRuns {
+  runs: number;
+  threads: number;
+}
+
+export function createPruneRuns(
+  ctx: RepoContext,
+): (before: number, limit: number) => Promise<PrunedRuns> {
+  const pruneRuns = async (before: number, limit: number) => {
+    const db = ctx.db();
+    // Oldest first through the (updated_at) index, so the LIMIT ends the scan early. The
+    // same selection twice in one transaction: the history first, then the runs.
+    const oldest = () =>
+      db
+        .selectFrom('runs')
+        .select('run_id')
+        .where('updated_at', '<', before)
+        .where('tracked', '=', 0)
+        .orderBy('updated_at')
+        .limit(limit);
+    await db.deleteFrom('run_states').where('run_id', 'in', oldest()).execute();
+    const result = await db.deleteFrom('runs').where('run_id', 'in', oldest()).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  };
+
+  const pruneThreads = async (before: number, limit: number) => {
+    const db = ctx.db();
+    const open = ['pending', 'processing'];
+    const emptied = () =>
+      db
+        .selectFrom('threads as t')
+        .select('t.thread_key')
+        .where('t.updated_at', '<', before)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('runs as r')
+                .select('r.run_id')
+                .whereRef('r.thread_key', '=', 't.thread_key'),
+            ),
+          ),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('inbox as i')
+                .select('i.id')
+                .whereRef('i.thread_key', '=', 't.thread_key')
+                .where('i.status', 'in', open),
+            ),
+          ),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('outbox as o')
+                .select('o.id')
+                .whereRef('o.thread_key', '=', 't.thread_key')
+                .where('o.status', 'in', open),
+            ),
+          ),
+        )
+        .limit(limit);
+    await db.deleteFrom('thread_aliases').where('thread_key', 'in', emptied()).execute();
+    const result = await db
+      .deleteFrom('threads')
+      .where('thread_key', 'in', emptied())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  };
+
+  return async (before, limit) => {
+    if (limit <= 0) return { runs: 0, threads: 0 };
+    const runs = await pruneRuns(before, limit);
+    const threads = await pruneThreads(before, limit);
+    return { runs, threads };
+  };
+}
