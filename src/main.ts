@@ -95,7 +95,6 @@ async function releaseLeftLeases(
   }
 }
 
-/** What the console asks the platforms: who is a Slack guest, which places are public. */
 /** The routes whose requests Slack and GitHub wait on an acknowledgement for. */
 const ACKNOWLEDGED_PATHS = new Set(['/slack/events', '/github/webhooks']);
 
@@ -116,6 +115,7 @@ function reportingArrival(engine: Engine): (route: Route) => Route {
       : route;
 }
 
+/** What the console asks the platforms: who is a Slack guest, which places are public. */
 function consoleLookups(
   slackPeople: SlackPeopleAndPlaces | undefined,
 ): Pick<ConsoleDeps, 'slackGuest' | 'placeIsPublic'> {

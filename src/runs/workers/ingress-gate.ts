@@ -17,6 +17,8 @@
  *
  * The engine makes the one gate (engine.ts); the HTTP ingress routes report arrivals through
  * `engine.noteArrival()`; the claim loop (pump.ts) and the tracker's loop wait on `clear()`.
+ * At shutdown the HTTP server closes before the workers stop, so arrivals cease and a burst
+ * ends within two windows: a worker waiting here does not hold the shutdown up.
  */
 import { performance } from 'node:perf_hooks';
 
