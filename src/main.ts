@@ -96,6 +96,26 @@ async function releaseLeftLeases(
   }
 }
 
+/** The routes whose requests Slack and GitHub wait on an acknowledgement for. */
+const ACKNOWLEDGED_PATHS = new Set(['/slack/events', '/github/webhooks']);
+
+/**
+ * Tell the engine about each request to an acknowledged route (its ingress-first gate counts
+ * them); the other routes (the Slack install pages) pass through unchanged.
+ */
+function reportingArrival(engine: Engine): (route: Route) => Route {
+  return (route) =>
+    ACKNOWLEDGED_PATHS.has(route.path)
+      ? {
+          ...route,
+          handler: (req, res, body) => {
+            engine.noteArrival();
+            return route.handler(req, res, body);
+          },
+        }
+      : route;
+}
+
 /** What the console asks the platforms: who is a Slack guest, which places are public. */
 function consoleLookups(
   slackPeople: SlackPeopleAndPlaces | undefined,
@@ -182,6 +202,7 @@ export async function startService(
         maxPromptChars: config.maxPromptChars,
         drainMs: config.shutdownTimeoutMs,
         leaseMs: config.leaseMs,
+        burstPerSecond: config.ingressBurstPerSecond,
         ...options.engineOptions,
       },
     });
@@ -220,7 +241,7 @@ export async function startService(
           { name: 'workers', check: async () => (running ? undefined : 'stopped') },
         ],
       }),
-      ...platformRoutes(ingress),
+      ...platformRoutes(ingress).map(reportingArrival(engine)),
       ...(operatorConsole ? [operatorConsole.route] : []),
     ];
     const server = createServer({

@@ -52,6 +52,11 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
     LOG_LEVEL: options.logLevel,
     LOG_PRETTY: '0',
     SHUTDOWN_TIMEOUT_MS: '3000',
+    // Passed through so the ingress-first gate can be measured side by side with it off
+    // (`INGRESS_BURST_PER_SECOND=0 npm run bench -- ingest`; docs/decisions/acknowledgement-latency.md).
+    ...(process.env.INGRESS_BURST_PER_SECOND !== undefined
+      ? { INGRESS_BURST_PER_SECOND: process.env.INGRESS_BURST_PER_SECOND }
+      : {}),
     // The compiled runner stands for the container: it gets the container's node options.
     ...(options.entry?.endsWith('.js') ? { NODE_OPTIONS: RUNTIME_NODE_OPTIONS } : {}),
   };

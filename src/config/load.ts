@@ -85,6 +85,7 @@ export function loadConfig(
     maxPromptChars: e.MAX_PROMPT_CHARS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     leaseMs: e.LEASE_MS,
+    ingressBurstPerSecond: e.INGRESS_BURST_PER_SECOND,
     retentionDays: e.RETENTION_DAYS,
     ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
     runRetentionDays: e.RUN_RETENTION_DAYS,

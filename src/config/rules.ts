@@ -39,8 +39,6 @@ export function checkCombinations(
     issue('AGENT_API_KEY', 'required when AGENT_API_URL is set');
   if (has('AGENT_API_KEY') && !has('AGENT_API_URL'))
     notes.push('AGENT_API_KEY is set without AGENT_API_URL: the embedded emulator is used');
-  if (has('INGRESS_BURST_PER_SECOND'))
-    notes.push('INGRESS_BURST_PER_SECOND is deprecated and has no effect: it can be unset');
 
   // Slack OAuth (any number of workspaces): client id, secret, state secret and a key that
   // seals the installations' tokens; it answers over HTTP, so a signing secret too.

@@ -36,7 +36,7 @@ export const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000).default(10_000),
   LEASE_MS: wholeNumber(1_000, 3_600_000).default(120_000),
   // Deprecated, no effect: still accepted (and checked) so existing configurations start.
-  INGRESS_BURST_PER_SECOND: wholeNumber(0, 1_000_000).optional(),
+  INGRESS_BURST_PER_SECOND: wholeNumber(0, 1_000_000).default(40),
   RETENTION_DAYS: wholeNumber(0, 36_500).default(7),
   RUN_RETENTION_DAYS: wholeNumber(0, 36_500).default(90),
   EMULATOR_FAST: flag.default(false),

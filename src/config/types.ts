@@ -90,6 +90,11 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Inbox/outbox claim lease (LEASE_MS). */
   leaseMs: number;
+  /**
+   * Slack/GitHub requests a second that make a burst, during which the workers claim nothing
+   * new (for at most 30 s); 0: they never wait (INGRESS_BURST_PER_SECOND).
+   */
+  ingressBurstPerSecond: number;
   /** Days finished inbox/outbox rows are kept; 0: for ever (RETENTION_DAYS). */
   retentionDays: number;
   /** Set: `/metrics` needs `Authorization: Bearer <metricsToken>` (METRICS_TOKEN). */

@@ -208,9 +208,9 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   {
     name: 'INGRESS_BURST_PER_SECOND',
     meaning:
-      'deprecated, no effect (the workers no longer wait for bursts of requests); still ' +
-      'accepted so existing configurations start, with a note',
-    default: 'unset',
+      'Slack/GitHub requests per second above which the workers claim nothing new until the ' +
+      'burst ends (for at most 30 s), so the acknowledgements keep the CPU; `0`: they never wait',
+    default: '40',
   },
   {
     name: 'RETENTION_DAYS',

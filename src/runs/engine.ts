@@ -19,6 +19,7 @@ import type { Platform } from '../core/trigger.js';
 import { defaultMayCancel } from './use-cases/cancel-run.js';
 import { createTriggerHandler } from './use-cases/handle-trigger.js';
 import { createInboxWorker, type InboxWorker } from './workers/inbox-worker.js';
+import { createIngressGate } from './workers/ingress-gate.js';
 import { createOutboxWorker, type OutboxWorker } from './workers/outbox-worker.js';
 import {
   resolveEngineOptions,
@@ -54,6 +55,12 @@ export interface Engine {
   outbox: OutboxWorker;
   /** How long all claiming of triggers stays paused because the service asked (0: not). */
   claimingPausedMs(): number;
+  /**
+   * A request reached an ingress route (Slack events, GitHub webhooks). During a burst of them
+   * the workers claim nothing new, so the acknowledgements get the event loop
+   * (workers/ingress-gate.ts). Does nothing when `burstPerSecond` is 0.
+   */
+  noteArrival(): void;
   start(): void;
   /** Stop taking work and drain what is in flight (bounded). */
   stop(): Promise<void>;
@@ -92,6 +99,15 @@ export function createEngine(deps: EngineDeps): Engine {
     },
   };
   const handleTrigger = createTriggerHandler(runsDeps);
+  // The one ingress-first gate: every claim loop (inbox, outbox lanes, tracker) waits on it.
+  const gate =
+    options.burstPerSecond > 0
+      ? createIngressGate({
+          burstPerSecond: options.burstPerSecond,
+          now: () => deps.clock.now(),
+        })
+      : undefined;
+  const gated = gate ? { gate } : {};
 
   const inbox = createInboxWorker({
     store: deps.store,
@@ -99,6 +115,7 @@ export function createEngine(deps: EngineDeps): Engine {
     logger,
     handle: handleTrigger,
     holdMs: () => pausedUntil - deps.clock.now(),
+    ...gated,
     options: {
       leaseMs: options.leaseMs,
       concurrency: options.inboxConcurrency,
@@ -113,6 +130,7 @@ export function createEngine(deps: EngineDeps): Engine {
     random: deps.random,
     logger,
     metrics,
+    ...gated,
     options: {
       leaseMs: options.leaseMs,
       pollMs: options.workerPollMs,
@@ -133,6 +151,7 @@ export function createEngine(deps: EngineDeps): Engine {
       holder: deps.replicaId ?? `replica-${deps.random.id()}`,
       ttlMs: options.trackerLeaseMs,
     },
+    ...gated,
     options: {
       mode: options.trackerMode,
       pollIntervalMs: options.pollIntervalMs,
@@ -147,6 +166,9 @@ export function createEngine(deps: EngineDeps): Engine {
     tracker,
     outbox,
     claimingPausedMs: () => Math.max(0, pausedUntil - deps.clock.now()),
+    noteArrival() {
+      gate?.arrived();
+    },
     start() {
       inbox.start();
       tracker.start();

@@ -49,6 +49,11 @@ export interface EngineOptions {
   drainMs?: number;
   /** How long the tracking lease lasts unrenewed. Default: 4 poll intervals, at least 3 s. */
   trackerLeaseMs?: number;
+  /**
+   * Ingress first (workers/ingress-gate.ts): requests a second, reported by `noteArrival()`,
+   * that make a burst during which the workers claim nothing new. Default 0: no gate.
+   */
+  burstPerSecond?: number;
 }
 
 export type ResolvedEngineOptions = Required<EngineOptions>;
@@ -70,6 +75,7 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     outboxMaxAttempts: options.outboxMaxAttempts ?? 10,
     drainMs: options.drainMs ?? 10_000,
     trackerLeaseMs: options.trackerLeaseMs ?? trackerLeaseFor(options.pollIntervalMs),
+    burstPerSecond: options.burstPerSecond ?? 0,
   };
 }
 

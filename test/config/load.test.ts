@@ -33,6 +33,7 @@ describe('loadConfig: defaults', () => {
       maxPromptChars: 20_000,
       shutdownTimeoutMs: 10_000,
       leaseMs: 120_000,
+      ingressBurstPerSecond: 40,
       retentionDays: 7,
       runRetentionDays: 90,
       slack: undefined,
@@ -83,6 +84,7 @@ describe('loadConfig: every variable', () => {
       maxPromptChars: 4000,
       shutdownTimeoutMs: 2500,
       leaseMs: 5000,
+      ingressBurstPerSecond: 0,
       retentionDays: 30,
       agent: { kind: 'emulator', fast: true },
       log: { level: 'debug', pretty: true },
@@ -200,12 +202,12 @@ describe('loadConfig: every variable', () => {
     expect(config.notes).toHaveLength(2);
   });
 
-  it('accepts the deprecated INGRESS_BURST_PER_SECOND with a note that it has no effect', () => {
-    const config = loadConfig({ INGRESS_BURST_PER_SECOND: '40' });
-    expect(config.notes).toEqual([
-      'INGRESS_BURST_PER_SECOND is deprecated and has no effect: it can be unset',
-    ]);
-    expect(loadConfig({}).notes).toEqual([]);
+  it('reads INGRESS_BURST_PER_SECOND without a note; 0 turns the ingress-first gate off', () => {
+    expect(loadConfig({ INGRESS_BURST_PER_SECOND: '120' })).toMatchObject({
+      ingressBurstPerSecond: 120,
+      notes: [],
+    });
+    expect(loadConfig({ INGRESS_BURST_PER_SECOND: '0' }).ingressBurstPerSecond).toBe(0);
   });
 });
 

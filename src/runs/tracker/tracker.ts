@@ -159,6 +159,8 @@ export function createTracker(deps: TrackerDeps): Tracker {
   async function run(): Promise<void> {
     while (running) {
       try {
+        await deps.gate?.clear();
+        if (!running) break;
         await runCycle();
       } catch (err) {
         log.error({ err }, 'tracker cycle failed');

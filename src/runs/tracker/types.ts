@@ -3,6 +3,7 @@
  * (`CycleStats`), and the one-run observer the batch and per-run cycles share.
  */
 import type { RunItem } from '../../core/run.js';
+import type { ClaimGate } from '../workers/ingress-gate.js';
 import type {
   AgentService,
   Clock,
@@ -30,6 +31,8 @@ export interface TrackerDeps {
    * another takes over within `ttlMs` of its holder's death. Without it every cycle runs.
    */
   lease?: { name: string; holder: string; ttlMs: number };
+  /** Ingress first: each cycle of the loop waits for a burst of requests to end (ingress-gate.ts). */
+  gate?: ClaimGate;
   options: {
     mode: TrackerMode;
     pollIntervalMs: number;

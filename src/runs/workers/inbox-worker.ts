@@ -5,6 +5,7 @@
  * longer than the lease on a slow service is not taken for a crashed one.
  */
 import type { Clock, InboxItem, Logger, Store } from '../../core/ports/index.js';
+import type { ClaimGate } from './ingress-gate.js';
 import { createPump, type Pump } from './pump.js';
 
 export type InboxWorker = Pump;
@@ -16,6 +17,8 @@ export interface InboxWorkerDeps {
   handle(item: InboxItem): Promise<void>;
   /** While positive, claim nothing (the service asked to slow down). */
   holdMs?: () => number;
+  /** Ingress first: claims wait for a burst of requests to end (ingress-gate.ts). */
+  gate?: ClaimGate;
   options: { leaseMs: number; concurrency: number; pollMs: number; drainMs: number };
 }
 
@@ -54,5 +57,6 @@ export function createInboxWorker(deps: InboxWorkerDeps): InboxWorker {
     claim: (limit) => store.inboxQueue.claim(clock.now(), options.leaseMs, limit),
     process: (item) => handleRenewing(item),
     ...(deps.holdMs ? { holdMs: deps.holdMs } : {}),
+    ...(deps.gate ? { gate: deps.gate } : {}),
   });
 }

@@ -19,6 +19,7 @@ import { platformOf } from '../../core/thread-key.js';
 import { RelayError } from '../../core/relay-error.js';
 import type { MessageRef, Platform } from '../../core/trigger.js';
 import { backoffDelay } from './backoff.js';
+import type { ClaimGate } from './ingress-gate.js';
 import { createPump, type Pump } from './pump.js';
 
 export interface OutboxWorkerDeps {
@@ -28,6 +29,8 @@ export interface OutboxWorkerDeps {
   random: Random;
   logger: Logger;
   metrics: Metrics;
+  /** Ingress first: claims wait for a burst of requests to end (ingress-gate.ts). */
+  gate?: ClaimGate;
   options: {
     leaseMs: number;
     concurrency?: number;
@@ -260,6 +263,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       concurrency: options.concurrency ?? 8,
       pollMs: options.pollMs,
       drainMs: options.drainMs,
+      ...(deps.gate ? { gate: deps.gate } : {}),
       // The depth gauge is read at scrape time (main.ts), not counted after every claim.
       claim: async (limit) => {
         const items = await store.outboxQueue.claim(clock.now(), options.leaseMs, limit, {
@@ -308,6 +312,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       // only the fallback (and a look at the inbox's depth), so it is slower.
       pollMs: options.pollMs * 4,
       drainMs: options.drainMs,
+      ...(deps.gate ? { gate: deps.gate } : {}),
       claim: async (limit) =>
         (await lowLaneHeld(platform))
           ? []

@@ -6,6 +6,7 @@
  */
 import type { Logger } from '../../core/ports/index.js';
 import { createWaiter } from './backoff.js';
+import type { ClaimGate } from './ingress-gate.js';
 
 export interface Pump {
   start(): void;
@@ -27,6 +28,8 @@ export function createPump<T>(deps: {
   process(item: T): Promise<void>;
   /** While positive, claim nothing: the loop waits (at most this long) and looks again. */
   holdMs?(): number;
+  /** Ingress first: before each claim, wait for a burst of requests to end (ingress-gate.ts). */
+  gate?: ClaimGate;
 }): Pump {
   const inFlight = new Set<Promise<void>>();
   const waiter = createWaiter();
@@ -52,6 +55,7 @@ export function createPump<T>(deps: {
     const none = { items: [], full: false };
     if (inFlight.size >= deps.concurrency) return none;
     if ((deps.holdMs?.() ?? 0) > 0) return none;
+    await deps.gate?.clear();
     const free = deps.concurrency - inFlight.size;
     try {
       const items = await deps.claim(free);
