@@ -125,7 +125,7 @@ describe('startService', () => {
       const emulator = service.emulator!;
       // The client retries a 429 twice itself (after Retry-After) before the engine pauses.
       if (reason === 'rate_limit') {
-        emulator.faults.failNext(3, 429, { route: 'POST /agent/run', retryAfterSeconds: 1 });
+        emulator.faults.failNext(3, 429, { route: 'POST /agent/runs', retryAfterSeconds: 1 });
       } else {
         emulator.faults.atCapacityNext(1);
       }
@@ -158,7 +158,7 @@ describe('startService', () => {
       // The pause the service asked for: Retry-After's second, or a second after at_capacity.
       expect(seen.seconds).toBeGreaterThan(0);
       expect(seen.seconds).toBeLessThanOrEqual(1);
-      expect(emulator.requests.get('POST /agent/run')).toBe(reason === 'rate_limit' ? 3 : 1);
+      expect(emulator.requests.get('POST /agent/runs')).toBe(reason === 'rate_limit' ? 3 : 1);
     },
   );
 

@@ -78,7 +78,7 @@ describe('inbox worker', () => {
     // Both keep polling past the end of the create: the trigger is done, not claimed again.
     await new Promise((resolve) => setTimeout(resolve, 2 * leaseMs));
     await Promise.all([first.inbox.stop(), second.inbox.stop()]);
-    expect(env.emulator.requests.get('POST /agent/run')).toBe(1);
+    expect(env.emulator.requests.get('POST /agent/runs')).toBe(1);
     expect(env.emulator.runs.count()).toBe(1);
     expect(await env.store.inboxQueue.depth()).toBe(0);
   });
