@@ -260,14 +260,23 @@ async function start(io: CliIo, env: Record<string, string | undefined>): Promis
   return 0;
 }
 
+/** How long after the first stop signal a copy of it still counts as the same request. */
+const SAME_STOP_MS = 1000;
+
 function firstSignal(): Promise<string> {
   return new Promise((resolve) => {
     const on = (signal: NodeJS.Signals) => {
       process.off('SIGINT', on);
       process.off('SIGTERM', on);
-      // A second signal while draining ends the process at once.
-      process.once('SIGINT', () => process.exit(130));
-      process.once('SIGTERM', () => process.exit(143));
+      // One Ctrl-C or `kill` can arrive several times: the terminal signals the whole group,
+      // and npm and tsx each pass it on to their child. Copies within a second are the same
+      // request; a signal after that, while draining, ends the process at once.
+      const first = Date.now();
+      const again = (code: number) => () => {
+        if (Date.now() - first >= SAME_STOP_MS) process.exit(code);
+      };
+      process.on('SIGINT', again(130));
+      process.on('SIGTERM', again(143));
       resolve(signal);
     };
     process.on('SIGINT', on);

@@ -69,6 +69,25 @@ describe.concurrent('npm start (child process)', () => {
     expect(child.lines.at(-1)?.msg).toBe('stopped');
   });
 
+  it('takes copies of one signal (terminal, npm and tsx each pass it on) as one request to drain', async () => {
+    const child = startChild(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', 'start'],
+      env('copies'),
+    );
+    children.push(child);
+    await child.waitForLine((l) => typeof l.url === 'string');
+    child.process.kill('SIGTERM');
+    // The copies come a moment later, once the first has started the drain.
+    await child.waitForLine(
+      (l) => typeof l.msg === 'string' && l.msg.startsWith('SIGTERM: stopping'),
+    );
+    child.process.kill('SIGTERM');
+    child.process.kill('SIGINT');
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    expect(child.lines.at(-1)?.msg).toBe('stopped');
+  });
+
   it('still drains and exits 0 when the reader of its stdout has gone away', async () => {
     // `start | head`: head exits after 200 bytes, so every later log line meets a closed pipe.
     const port = await freePort();
