@@ -31,6 +31,13 @@ export interface AgentApiErrorInit {
   beforeSend?: boolean;
   /** `response_validation`: the fields of a 2xx body that failed the contract schema. */
   issues?: readonly ValidationIssue[];
+  /** 401 `external_authentication_required`: the external provider to authorize. */
+  provider?: string;
+  /**
+   * 401 `external_authentication_required`: the requester's own link to authorize the
+   * provider. Personal: shown only to the requester, never logged or posted publicly.
+   */
+  authUrl?: string;
   cause?: unknown;
 }
 
@@ -60,6 +67,10 @@ export class AgentApiError extends RelayError<ServiceErrorCode> {
   readonly beforeSend: boolean;
   /** `response_validation`: the failing field paths. Empty for other codes. */
   readonly issues: readonly ValidationIssue[];
+  /** 401 `external_authentication_required`: the provider to authorize. */
+  readonly provider?: string;
+  /** 401 `external_authentication_required`: the requester's personal link (never logged). */
+  readonly authUrl?: string;
 
   constructor(code: ServiceErrorCode, init: AgentApiErrorInit) {
     super(code, init.message, init);
@@ -74,6 +85,9 @@ export class AgentApiError extends RelayError<ServiceErrorCode> {
     if (init.outcomeUnknown !== undefined) this.outcomeUnknown = init.outcomeUnknown;
     this.beforeSend = init.beforeSend ?? false;
     this.issues = init.issues ?? [];
+    this.provider = init.provider;
+    // Not enumerable: a logger that serializes the error does not print the personal link.
+    Object.defineProperty(this, 'authUrl', { value: init.authUrl, enumerable: false });
   }
 
   /** @deprecated Read `code`: the same stable error code under its former name. */

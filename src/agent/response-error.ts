@@ -65,7 +65,12 @@ export function errorFromResponse(ctx: ResponseErrorContext): AgentApiError {
     retryAfterMs: parseRetryAfterMs(ctx.headers, ctx.now),
     detail: problem?.detail,
     traceId: problem?.trace_id,
+    ...(problem?.provider ? { provider: problem.provider } : {}),
+    ...(problem?.auth_url ? { authUrl: problem.auth_url } : {}),
     headers: ctx.headers,
-    rawBody: ctx.redact(ctx.rawBody),
+    // The authorization link is the requester's own: it stays out of what may be logged.
+    rawBody: ctx.redact(
+      problem?.auth_url ? ctx.rawBody.split(problem.auth_url).join('[auth_url]') : ctx.rawBody,
+    ),
   });
 }

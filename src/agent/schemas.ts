@@ -108,6 +108,10 @@ export const StatusMessageSchema = z.looseObject({
   message: z.string(),
   error_code: z.string().nullish(),
   retryable: z.boolean().nullish(),
+  /** A setup failure's debug window: when it closes (only while it is open). */
+  session_debug_until: z.string().nullish(),
+  /** A setup failure's debugging turn is running now. */
+  debug_agent_active: z.boolean().nullish(),
 });
 
 export const ArtifactSchema = z.looseObject({
@@ -145,6 +149,8 @@ export const RunItemSchema = z.looseObject({
   is_run_type_cancellable: z.boolean().nullish(),
   request_usage: z.unknown().optional(),
   task_id: z.string().nullish(),
+  /** A setup failure whose session is still open for debugging (follow-ups go there). */
+  debug_agent_available: z.boolean().nullish(),
 });
 
 export const PageInfoSchema = z.looseObject({
@@ -212,6 +218,10 @@ export const ProblemSchema = z.looseObject({
   instance: z.string().optional(),
   retryable: z.boolean().optional(),
   trace_id: z.string().optional(),
+  /** `external_authentication_required`: the provider to authorize (e.g. `linear`). */
+  provider: z.string().optional(),
+  /** `external_authentication_required`: the requester's personal link to authorize it. */
+  auth_url: z.string().optional(),
 });
 export type Problem = z.infer<typeof ProblemSchema>;
 

@@ -61,6 +61,10 @@ export interface StatusMessage {
   message: string;
   error_code?: string | null;
   retryable?: boolean | null;
+  /** A setup failure's debug window: when it closes (only while it is open). */
+  session_debug_until?: string | null;
+  /** A setup failure's debugging turn is running now. */
+  debug_agent_active?: boolean | null;
   [key: string]: unknown;
 }
 
@@ -101,6 +105,8 @@ export interface RunItem {
   is_run_type_cancellable?: boolean | null;
   request_usage?: unknown;
   task_id?: string | null;
+  /** A setup failure whose session is still open for debugging (follow-ups go there). */
+  debug_agent_available?: boolean | null;
   [key: string]: unknown;
 }
 

@@ -140,5 +140,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     advance: (runId, state) => item(core.advance(runId, state)),
     setState: (runId, state) => item(core.setState(runId, state)),
     tick: () => void core.now(),
+    failSetup: (runId, debugWindowMs) => item(core.failSetup(runId, debugWindowMs)),
   };
 }

@@ -31,6 +31,8 @@ const TABLES = [
   { table: 'refusals', key: ['thread_key', 'person'] },
   // Console sessions and used one-time values are not copied: sign in again after a move.
   { table: 'login_pins', key: 'login' },
+  // Which blocked sub-runs a thread was told about: not told again after the move.
+  { table: 'blocked_descendants', key: 'run_id' },
 ] as const;
 
 export type CopiedTable = (typeof TABLES)[number]['table'];

@@ -184,6 +184,14 @@ export interface HomeViewersTable {
   opened_at: Millis;
 }
 
+/** Descendants of tracked runs and whether a BLOCKED episode of theirs is open (migration 017). */
+export interface BlockedDescendantsTable {
+  run_id: string;
+  ancestor_run_id: string;
+  blocked: Flag;
+  updated_at: Millis;
+}
+
 export interface Database {
   threads: ThreadsTable;
   thread_aliases: ThreadAliasesTable;
@@ -193,6 +201,7 @@ export interface Database {
   settings: SettingsTable;
   run_states: RunStatesTable;
   home_viewers: HomeViewersTable;
+  blocked_descendants: BlockedDescendantsTable;
   leases: LeasesTable;
   installations: InstallationsTable;
   installation_teams: InstallationTeamsTable;

@@ -95,8 +95,10 @@ describe('openStore', () => {
       { name: '009-refusals' },
       { name: '010-console-sessions' },
       { name: '011-home-viewers' },
+      { name: '017-blocked-descendants' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
+      'blocked_descendants',
       'console_sessions',
       'home_viewers',
       'inbox',

@@ -119,6 +119,8 @@ export type MessageModel =
       usage?: string;
       /** Mention this person (GitHub refusals, Slack errors in a thread). */
       mention?: PersonView;
+      /** One link after the words (a session to open, a page to authorize a provider). */
+      link?: { label: string; url: string };
     }
   /**
    * `status`: a short answer about a run whose status message was just refreshed (`cardUrl`

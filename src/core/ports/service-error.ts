@@ -34,6 +34,10 @@ export interface ServiceErrorLike {
   detail?: string;
   /** A create whose request may have reached the service: reconcile, do not blindly retry. */
   outcomeUnknown?: boolean;
+  /** 401 `external_authentication_required`: the external provider to authorize. */
+  provider?: string;
+  /** 401 `external_authentication_required`: the requester's personal link; never log it. */
+  authUrl?: string;
   message: string;
 }
 

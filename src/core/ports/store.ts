@@ -279,6 +279,16 @@ export interface Store extends StoreTx {
     opened(teamId: string, userId: string, at: number): Promise<void>;
     openedAt(teamId: string, userId: string): Promise<number | undefined>;
   };
+  /**
+   * Orchestration descendants of tracked runs waiting for approval: a thread is told once
+   * per BLOCKED episode of each, whichever replica sees it. Joins the caller's transaction.
+   */
+  blockedDescendants: {
+    /** True when this starts a BLOCKED episode of `runId` (new, or its last one ended). */
+    enter(runId: string, ancestorRunId: string, at: number): Promise<boolean>;
+    /** These descendants are no longer BLOCKED: their next BLOCKED state is a new episode. */
+    leave(runIds: readonly string[], at: number): Promise<void>;
+  };
   inboxQueue: {
     /**
      * Claim up to `limit` pending triggers that are due, at most one per thread, never for a

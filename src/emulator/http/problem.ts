@@ -4,7 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { RelayError } from '../../core/relay-error.js';
 
-export const PROBLEM_TYPE_BASE = 'https://agent-relay.dev/errors/';
+/** Where the published description says problem `type` URIs point: this base + the error code. */
+export const PROBLEM_TYPE_BASE =
+  'https://docs.warp.dev/reference/api-and-sdk/troubleshooting/errors/';
 
 /** The problem codes the emulator answers with (the last segment of the problem `type`). */
 export type EmulatorProblemCode =
@@ -17,7 +19,27 @@ export type EmulatorProblemCode =
   | 'operation_not_supported'
   | 'resource_unavailable'
   | 'internal_error'
-  | 'method_not_allowed';
+  | 'method_not_allowed'
+  | 'insufficient_credits'
+  | 'budget_exceeded'
+  | 'content_policy_violation'
+  | 'integration_disabled'
+  | 'integration_not_configured'
+  | 'external_authentication_required'
+  | 'environment_setup_failed';
+
+/** The codes a fault may name for an injected 401/403 (the published list's refusals). */
+export const REFUSAL_CODES = [
+  'insufficient_credits',
+  'budget_exceeded',
+  'content_policy_violation',
+  'feature_not_available',
+  'integration_disabled',
+  'integration_not_configured',
+  'not_authorized',
+  'external_authentication_required',
+  'authentication_required',
+] as const satisfies readonly EmulatorProblemCode[];
 
 const TITLES: Record<EmulatorProblemCode, string> = {
   invalid_request: 'The request contains invalid or missing parameters.',
@@ -30,6 +52,13 @@ const TITLES: Record<EmulatorProblemCode, string> = {
   resource_unavailable: 'The service is at capacity; try again shortly.',
   internal_error: 'An internal error occurred.',
   method_not_allowed: 'The method is not allowed on this resource.',
+  insufficient_credits: 'The team has no remaining add-on credits.',
+  budget_exceeded: 'The spending budget limit has been reached.',
+  content_policy_violation: 'The prompt or setup commands violated the content policy.',
+  integration_disabled: 'The integration is disabled and must be enabled.',
+  integration_not_configured: 'The integration setup is incomplete.',
+  external_authentication_required: 'An external service needs to be authorized first.',
+  environment_setup_failed: 'The environment setup failed.',
 };
 
 const DEFAULT_CODE_BY_STATUS: Record<number, EmulatorProblemCode> = {
@@ -55,7 +84,13 @@ export class EmulatorProblem extends RelayError<EmulatorProblemCode> {
     readonly status: number,
     code: EmulatorProblemCode,
     readonly detail?: string,
-    readonly options: { retryable?: boolean; retryAfterSeconds?: number } = {},
+    readonly options: {
+      retryable?: boolean;
+      retryAfterSeconds?: number;
+      /** `external_authentication_required`: the provider and where to authorize it. */
+      provider?: string;
+      authUrl?: string;
+    } = {},
   ) {
     super(code, detail ?? code);
   }
@@ -70,6 +105,8 @@ export interface ProblemBody {
   instance: string;
   retryable: boolean;
   trace_id: string;
+  provider?: string;
+  auth_url?: string;
 }
 
 export function problemBody(problem: EmulatorProblem, instance: string): ProblemBody {
@@ -84,5 +121,7 @@ export function problemBody(problem: EmulatorProblem, instance: string): Problem
     instance,
     retryable,
     trace_id: randomBytes(8).toString('hex'),
+    ...(problem.options.provider ? { provider: problem.options.provider } : {}),
+    ...(problem.options.authUrl ? { auth_url: problem.options.authUrl } : {}),
   };
 }

@@ -7,7 +7,7 @@ import { AgentConfigSchema } from '../../agent/schemas.js';
 import type { EmulatorCore } from '../model/emulator-core.js';
 import type { Faults } from '../model/faults.js';
 import type { Route } from './http-io.js';
-import { EmulatorProblem } from './problem.js';
+import { EmulatorProblem, REFUSAL_CODES } from './problem.js';
 import { toRunItem } from '../model/run-item.js';
 import { parseBody } from './request-validation.js';
 import type { RequestCounters } from '../model/types.js';
@@ -20,6 +20,11 @@ const FaultsBody = z.strictObject({
   route: z.string().optional(),
   /** With failNext: handle the request, then answer the error (a 429 that still queues). */
   processed: z.boolean().optional(),
+  /** With failNext: the service's error code of the answer (e.g. 403 `insufficient_credits`). */
+  errorCode: z.enum(REFUSAL_CODES).optional(),
+  /** With failNext and `external_authentication_required`: the provider and its link. */
+  provider: z.string().min(1).optional(),
+  authUrl: z.url().optional(),
   dropNext: count.optional(),
   dropAfterProcessing: z.boolean().optional(),
   latencyMs: z.number().min(0).max(600_000).optional(),
@@ -32,6 +37,14 @@ const FaultsBody = z.strictObject({
   clear: z.boolean().optional(),
 });
 const StateBody = z.strictObject({ state: z.string().min(1) });
+const SetupFailureBody = z.strictObject({
+  debug_window_seconds: z.number().positive().max(86_400),
+});
+/** A child of the run, as an orchestrating agent would start it (it inherits the metadata). */
+const ChildBody = z.strictObject({
+  prompt: z.string().min(1).optional(),
+  state: z.string().min(1).optional(),
+});
 const AdvanceBody = z.strictObject({ state: z.string().min(1).optional() });
 const SeedBody = z.strictObject({
   count: z.number().int().min(1).max(100_000),
@@ -100,6 +113,9 @@ export function adminRoutes({ core, faults, requests, startedAt }: AdminDeps): R
               : {}),
             ...(b.route ? { route: b.route } : {}),
             ...(b.processed ? { processed: true } : {}),
+            ...(b.errorCode ? { errorCode: b.errorCode } : {}),
+            ...(b.provider ? { provider: b.provider } : {}),
+            ...(b.authUrl ? { authUrl: b.authUrl } : {}),
           });
         }
         if (b.dropNext !== undefined) {
@@ -154,6 +170,28 @@ export function adminRoutes({ core, faults, requests, startedAt }: AdminDeps): R
         const b = parseBody(StateBody, req.body);
         core.setState(run(req.params.id).runId, b.state);
         return item(req.params.id);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/runs/:id/setup-failure',
+      handle(req) {
+        const b = parseBody(SetupFailureBody, req.body);
+        core.failSetup(run(req.params.id).runId, b.debug_window_seconds * 1000);
+        return item(req.params.id);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/runs/:id/children',
+      handle(req) {
+        const b = parseBody(ChildBody, req.body ?? {});
+        const parent = run(req.params.id);
+        const child = core.createRun(
+          { prompt: b.prompt ?? 'Child task', parent_run_id: parent.runId },
+          b.state ? { state: b.state, manual: true } : {},
+        );
+        return { status: 200, json: toRunItem(child, core.url()) };
       },
     },
     {

@@ -98,7 +98,8 @@ export function runRoutes(core: EmulatorCore, capacity: CapacityModel): Route[] 
       handle(req) {
         const run = findRun(core, req.params.id);
         const body = parseBody(FollowupBodySchema, req.body);
-        const outcome = followupOutcome(run.state);
+        // In a setup failure's debug window the message reaches the retained session at once.
+        const outcome = core.inDebugWindow(run) ? 'delivered' : followupOutcome(run.state);
         const followupId = core.followup(run, body.message, body.mode);
         return { status: 200, json: { followup_id: followupId, outcome } };
       },

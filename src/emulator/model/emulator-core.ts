@@ -5,6 +5,7 @@
 import { isBlockedState, isEndedState, type CreateRunRequest } from '../../agent/schemas.js';
 import { randomUUID } from 'node:crypto';
 import { buildRun } from './new-run.js';
+import { createDebugWindows } from './debug-window.js';
 import { EmulatorProblem } from '../http/problem.js';
 import type { RunStore } from './run-store.js';
 import { parseScript, type StateMachine } from './state-machine.js';
@@ -35,6 +36,10 @@ export interface EmulatorCore {
   advance(runId: string, state?: string): EmuRun | undefined;
   setState(runId: string, state: string): EmuRun | undefined;
   seed(n: number, opts?: SeedOptions): string[];
+  /** FAILED in environment setup, with a debug window of `windowMs` (debug-window.ts). */
+  failSetup(runId: string, windowMs: number): EmuRun | undefined;
+  /** Whether a follow-up to `run` now would go to its debugging session. */
+  inDebugWindow(run: EmuRun): boolean;
 }
 
 export interface CoreDeps {
@@ -47,10 +52,12 @@ export interface CoreDeps {
 
 export function createEmulatorCore(deps: CoreDeps): EmulatorCore {
   const { store, machine, clock } = deps;
+  const debugWindows = createDebugWindows();
 
   function now(): number {
     const t = clock.now();
     machine.catchUp(t);
+    debugWindows.expire(t);
     return t;
   }
 
@@ -102,6 +109,12 @@ export function createEmulatorCore(deps: CoreDeps): EmulatorCore {
         ...(mode ? { mode } : {}),
         at,
       });
+      // In a setup failure's debug window the message goes to a debugging agent: the run
+      // stays FAILED (the published rule), only the window lasts longer.
+      if (debugWindows.isOpen(run, at)) {
+        debugWindows.touch(run, at);
+        return followupId;
+      }
       if (isEndedState(run.state) || isBlockedState(run.state)) {
         machine.restart(run, parseScript(message), at);
       }
@@ -138,6 +151,14 @@ export function createEmulatorCore(deps: CoreDeps): EmulatorCore {
       machine.enter(run, 'CANCELLED', at);
       machine.schedule(run, at);
     },
+    failSetup(runId, windowMs) {
+      if (!Number.isFinite(windowMs) || windowMs <= 0)
+        throw new RangeError(`debug window must be > 0 ms, got ${windowMs}`);
+      const run = force(runId, 'FAILED', true);
+      if (run) debugWindows.open(run, now(), windowMs);
+      return run;
+    },
+    inDebugWindow: (run) => debugWindows.isOpen(run, now()),
     advance: (runId, state) => force(runId, state, false),
     setState: (runId, state) => force(runId, state, true),
     seed(n, opts = {}) {

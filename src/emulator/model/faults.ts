@@ -3,7 +3,8 @@
  * or add latency. Rules are consumed in the order they were added. Apart from them, a count
  * of created runs that answer `at_capacity: true` (a full service that still took the run).
  */
-import { EmulatorProblem, codeForStatus } from '../http/problem.js';
+import { EmulatorProblem, REFUSAL_CODES, codeForStatus } from '../http/problem.js';
+import type { EmulatorProblemCode } from '../http/problem.js';
 import type { DropOptions, FailOptions, FaultControls, FaultSnapshot } from './types.js';
 
 export type FaultDecision =
@@ -29,9 +30,21 @@ interface Rule {
   retryAfterSeconds?: number;
   afterProcessing?: boolean;
   processed?: boolean;
+  errorCode?: string;
+  provider?: string;
+  authUrl?: string;
 }
 
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
+/** The named code when it is one the emulator knows for that status, else the default. */
+function problemCode(status: number, errorCode: string | undefined): EmulatorProblemCode {
+  if (errorCode === undefined) return codeForStatus(status);
+  if (!(REFUSAL_CODES as readonly string[]).includes(errorCode)) {
+    throw new RangeError(`unknown fault error code ${errorCode}`);
+  }
+  return errorCode as EmulatorProblemCode;
+}
 
 function checkCount(n: number): void {
   if (!Number.isInteger(n) || n < 0)
@@ -51,10 +64,17 @@ export function createFaults(): Faults {
     const retryAfter =
       rule.retryAfterSeconds ??
       (status === 429 || status === 503 ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
-    return new EmulatorProblem(status, codeForStatus(status), `injected fault: ${status}`, {
-      retryable,
-      ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
-    });
+    return new EmulatorProblem(
+      status,
+      problemCode(status, rule.errorCode),
+      `injected fault: ${status}${rule.errorCode ? ` ${rule.errorCode}` : ''}`,
+      {
+        retryable,
+        ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
+        ...(rule.provider ? { provider: rule.provider } : {}),
+        ...(rule.authUrl ? { authUrl: rule.authUrl } : {}),
+      },
+    );
   }
 
   return {
@@ -63,6 +83,7 @@ export function createFaults(): Faults {
       if (!Number.isInteger(status) || status < 400 || status > 599) {
         throw new RangeError(`fault status must be 400-599, got ${status}`);
       }
+      problemCode(status, opts.errorCode);
       if (n > 0) rules.push({ kind: 'fail', remaining: n, status, ...opts });
     },
     dropNext(n: number, opts: DropOptions = {}) {

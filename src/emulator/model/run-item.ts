@@ -49,6 +49,7 @@ export function toRunItem(run: EmuRun, url: string): RunItem {
     ...(run.parentRunId ? { parent_run_id: run.parentRunId } : {}),
     ...(run.rootRunId ? { root_run_id: run.rootRunId } : {}),
     is_run_type_cancellable: run.cancellable,
+    ...(run.debugUntil === undefined ? {} : { debug_agent_available: true }),
     scope: { ...run.scope },
   };
 }

@@ -46,6 +46,10 @@ export type StatusMessage = {
   message: string;
   error_code?: string;
   retryable?: boolean;
+  /** Setup failure: while its debug window is open, when the window closes (ISO time). */
+  session_debug_until?: string;
+  /** Setup failure: a debugging turn is running in the retained session right now. */
+  debug_agent_active?: boolean;
 };
 
 /** What an execution of a run does; derived from markers in the prompt or follow-up. */
@@ -95,6 +99,11 @@ export interface EmuRun {
   gen: number;
   /** Held by setState(): no automatic transitions until advanced or followed up. */
   manual: boolean;
+  /**
+   * Setup failure with its debug window open until then (epoch ms): follow-ups go to a
+   * debugging session and the run stays FAILED (debug-window.ts).
+   */
+  debugUntil?: number;
 }
 
 export interface StateEntry {
@@ -120,6 +129,15 @@ export interface FailOptions {
   processed?: boolean;
   /** Only requests to this route template (e.g. 'POST /agent/runs') consume the fault. */
   route?: string;
+  /**
+   * The service's error code for the answer (the last segment of its problem `type`), e.g.
+   * `insufficient_credits` with 403 or `external_authentication_required` with 401.
+   */
+  errorCode?: string;
+  /** `external_authentication_required`: the provider to authorize (e.g. `linear`). */
+  provider?: string;
+  /** `external_authentication_required`: where the caller authorizes the provider. */
+  authUrl?: string;
 }
 
 export interface DropOptions {
@@ -165,6 +183,9 @@ export interface FaultSnapshot {
     retryAfterSeconds?: number;
     afterProcessing?: boolean;
     processed?: boolean;
+    errorCode?: string;
+    provider?: string;
+    authUrl?: string;
   }[];
 }
 
@@ -216,4 +237,10 @@ export interface Emulator {
   setState(runId: string, state: string): RunItem | undefined;
   /** Apply every transition due by the clock now (requests and the tick do this too). */
   tick(): void;
+  /**
+   * The run fails in environment setup (FAILED, `environment_setup_failed`) and keeps its
+   * session open for debugging for `debugWindowMs`: follow-ups in that window go to a
+   * debugging session and leave the run FAILED (debug-window.ts).
+   */
+  failSetup(runId: string, debugWindowMs: number): RunItem | undefined;
 }

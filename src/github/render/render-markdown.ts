@@ -135,7 +135,8 @@ type NoticeModel = Extract<MessageModel, { type: 'notice' }>;
 
 function renderNotice(model: NoticeModel): string {
   const mention = model.mention === undefined ? '' : `${personMention(model.mention)} `;
-  const out = [`${TONE_EMOJI[model.tone]} ${mention}${paragraph(model.text)}`];
+  const linked = model.link === undefined ? '' : ` ${link(model.link.label, model.link.url)}`;
+  const out = [`${TONE_EMOJI[model.tone]} ${mention}${paragraph(model.text)}${linked}`];
   if (model.usage !== undefined) out.push('', codeBlock(model.usage));
   return out.join('\n');
 }

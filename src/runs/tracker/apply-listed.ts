@@ -14,6 +14,7 @@ import { forEachLimit } from '../workers/for-each-limit.js';
 import type { Listing } from './listing.js';
 import { RateLimited } from './observe.js';
 import type { CycleStats, RunObserver } from './types.js';
+import { createDescendantWatch } from './blocked-descendants.js';
 
 export function rethrowRateLimit(err: unknown): void {
   if (isServiceError(err) && err.code === 'rate_limit') throw new RateLimited(err.retryAfterMs);
@@ -31,8 +32,13 @@ export function createListingApplier(deps: {
   log: Logger;
   observer: RunObserver;
   options: { concurrency: number; summaryDetailAttempts: number };
+  /** The relay's clock; with it, BLOCKED descendants of tracked runs are told in their thread. */
+  now?: () => number;
 }): ApplyListing {
   const { store, agent, log, observer, options } = deps;
+  const watchDescendants = deps.now
+    ? createDescendantWatch({ store, log, now: deps.now })
+    : undefined;
   const summaryFailures = new Map<string, number>();
 
   /** False when the item should be listed again (its detail could not be fetched). */
@@ -84,6 +90,7 @@ export function createListingApplier(deps: {
       const at = epochOf(item.updated_at);
       if (at !== undefined) heldFrom = Math.min(heldFrom ?? at, at);
     });
+    await watchDescendants?.(listing.items, stats);
     return heldFrom;
   };
 }

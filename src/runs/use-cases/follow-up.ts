@@ -28,6 +28,7 @@ import {
   type TriggerJob,
 } from './trigger-job.js';
 import { writeRunChecked } from './write-run.js';
+import { debugSessionNotice, inDebugWindow } from './debug-window.js';
 
 /**
  * A follow-up to an ended run starts a new execution. The service's run_time is cumulative
@@ -106,8 +107,25 @@ export async function followUp(
     },
     'follow-up sent',
   );
-  job.afterCommit.push(() => deps.nudgeTracker(run.runId));
   const { trigger } = job;
+  if (item && inDebugWindow(item, deps.clock.now())) {
+    // The run stays FAILED as it was: nothing new to track, and its failure is not news.
+    job.log.info({ runId: run.runId }, 'follow-up went to the debugging session');
+    const accepted: Effects = trigger.triggerMessage
+      ? enqueue({
+          kind: 'react',
+          destination: { threadKey: job.threadKey },
+          target: trigger.triggerMessage,
+          reaction: 'accepted',
+        })
+      : async () => {};
+    const told = replyWith(job, debugSessionNotice(item));
+    return async (tx, now) => {
+      await accepted(tx, now);
+      await told(tx, now);
+    };
+  }
+  job.afterCommit.push(() => deps.nudgeTracker(run.runId));
   const confirm: Effects = trigger.triggerMessage
     ? enqueue({
         kind: 'react',

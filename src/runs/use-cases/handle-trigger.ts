@@ -10,7 +10,7 @@ import { requestAnswer } from './acknowledge.js';
 import { routeTrigger } from './route-command.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { decideFailure } from './service-failure.js';
-import { prepareJob, type TriggerJob } from './trigger-job.js';
+import { prepareJob, privateDestination, type TriggerJob } from './trigger-job.js';
 
 /** How long the inbox holds back after a 429 that named no Retry-After. */
 export const SLOW_DOWN_MS = 2_000;
@@ -24,6 +24,8 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
     now,
     retryDelaysMs: deps.options.inboxRetryDelaysMs,
     mention: job.actor,
+    // Only Slack can answer one person privately; GitHub conversations are public.
+    canTellPrivately: job.trigger.platform === 'slack',
   });
   if (isServiceError(err) && err.code === 'rate_limit') {
     deps.slowDown(err.retryAfterMs ?? SLOW_DOWN_MS, 'rate_limit');
@@ -32,8 +34,7 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
   // happened in one line, without a stack trace; an answer a person can act on (a request the
   // service did not accept) is not an error of the relay at all. Anything else is a bug.
   const expected = isServiceError(err);
-  const operatorMustAct =
-    expected && (err.code === 'authentication' || err.code === 'permission_denied');
+  const operatorMustAct = decision.action === 'complete' && decision.operatorMustAct === true;
   const level =
     decision.action === 'retry'
       ? 'warn'
@@ -42,7 +43,13 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
         : 'error';
   job.log[level](
     expected
-      ? { error: decision.error, action: decision.action }
+      ? {
+          error: decision.error,
+          action: decision.action,
+          // The service's error code (and provider), for operators; never the personal link.
+          ...(err.serviceCode ? { serviceCode: err.serviceCode } : {}),
+          ...(err.provider ? { provider: err.provider } : {}),
+        }
       : { err, action: decision.action },
     'trigger failed',
   );
@@ -50,6 +57,16 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
     if (decision.message) {
       // Edits the "Starting…" message when there is one, else tells the asker alone.
       await tx.outbox.enqueue(await requestAnswer(tx, job, decision.message), now);
+    }
+    if (decision.action === 'complete' && decision.privateMessage) {
+      const destination = privateDestination(job);
+      // Never public: sent only where the destination reaches the requester alone.
+      if (destination.privateTo !== undefined) {
+        await tx.outbox.enqueue(
+          { kind: 'post', destination, message: decision.privateMessage },
+          now,
+        );
+      }
     }
     if (decision.action === 'complete') await tx.inbox.complete(item.id, now);
     else if (decision.action === 'fail') await tx.inbox.fail(item.id, decision.error, now);

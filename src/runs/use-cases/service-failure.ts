@@ -5,10 +5,21 @@
 import type { MessageModel, PersonView } from '../../core/message/message-model.js';
 import type { InboxItem } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
+import { refusalFor } from './refusal-notice.js';
 
 export type FailureDecision =
-  /** Tell the person and complete the item: retrying would not help. */
-  | { action: 'complete'; message: MessageModel; error: string }
+  /**
+   * Tell the person and complete the item: retrying would not help. `privateMessage` goes to
+   * the requester alone (a personal authorization link), `operatorMustAct` when an
+   * administrator has to fix something (the log line is an error then).
+   */
+  | {
+      action: 'complete';
+      message: MessageModel;
+      error: string;
+      privateMessage?: MessageModel;
+      operatorMustAct?: boolean;
+    }
   /** Keep the item for a later attempt; `message` is the one-time wait notice, if due. */
   | { action: 'retry'; at: number; message?: MessageModel; error: string }
   /** Out of attempts: apologise and fail the item. */
@@ -49,15 +60,25 @@ export function decideFailure(input: {
   now: number;
   retryDelaysMs: readonly number[];
   mention?: PersonView;
+  /** The requester can be told something privately here (Slack; GitHub cannot). */
+  canTellPrivately?: boolean;
 }): FailureDecision {
   const { err, item, now, mention } = input;
   const error = describe(err);
-  if (isServiceError(err) && (err.code === 'authentication' || err.code === 'permission_denied')) {
-    const text =
-      err.code === 'authentication'
-        ? 'The Agent Run Service rejected this relay’s API key, so nothing was started. An administrator needs to check AGENT_API_KEY.'
-        : 'The Agent Run Service says this relay’s API key is not allowed to do that, so nothing was done. An administrator needs to check the key’s permissions.';
-    return { action: 'complete', message: notice('error', text, mention), error };
+  const refusal = isServiceError(err)
+    ? refusalFor(err, {
+        ...(mention ? { mention } : {}),
+        canTellPrivately: input.canTellPrivately ?? false,
+      })
+    : undefined;
+  if (refusal) {
+    return {
+      action: 'complete',
+      message: refusal.message,
+      error,
+      operatorMustAct: refusal.operatorMustAct,
+      ...(refusal.privateMessage ? { privateMessage: refusal.privateMessage } : {}),
+    };
   }
   if (isTransient(err)) {
     const delay = input.retryDelaysMs[item.attempts];

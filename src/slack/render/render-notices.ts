@@ -6,6 +6,7 @@ import {
   code,
   codeBlock,
   escapeMrkdwn,
+  link,
   mentionChannel,
   mentionUser,
   oneLine,
@@ -76,7 +77,8 @@ export function renderNotice(model: Of<'notice'>): Rendered {
   const who = model.mention === undefined ? '' : `${person(model.mention)} `;
   const words = escapeMrkdwn(truncatePlain(model.text.trim(), 2000));
   const usage = model.usage === undefined ? '' : `\n${codeBlock(truncatePlain(model.usage, 800))}`;
-  const blocks = [section(`${TONE_EMOJI[model.tone]} ${who}${words}${usage}`)];
+  const linked = model.link === undefined ? '' : ` ${link(model.link.url, model.link.label)}`;
+  const blocks = [section(`${TONE_EMOJI[model.tone]} ${who}${words}${linked}${usage}`)];
   return { text: `${who}${escapeMrkdwn(truncatePlain(oneLine(model.text), 300))}`, blocks };
 }
 
