@@ -4,7 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { RelayError } from '../../core/relay-error.js';
 
-export const PROBLEM_TYPE_BASE = 'https://agent-relay.dev/errors/';
+/** The published problem `type`: this base, then the error code. */
+export const PROBLEM_TYPE_BASE =
+  'https://docs.warp.dev/reference/api-and-sdk/troubleshooting/errors/';
 
 /** The problem codes the emulator answers with (the last segment of the problem `type`). */
 export type EmulatorProblemCode =
