@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { EmulatorCore } from '../model/emulator-core.js';
 import type { Route } from './http-io.js';
 import { EmulatorProblem } from './problem.js';
-import { toFactoryItem } from '../model/factory-item.js';
+import { FOREMAN_UID_PREFIX, toFactoryItem } from '../model/factory-item.js';
 import { sessionLink } from '../model/run-item.js';
 import { DispatchBodySchema, parseBody } from './request-validation.js';
 import type { EmulatorFactory } from '../model/types.js';
@@ -98,7 +98,7 @@ export function factoryRoutes(core: EmulatorCore): Route[] {
           },
           {
             executor: {
-              uid: `foreman-${factory.uid}`,
+              uid: FOREMAN_UID_PREFIX + factory.uid,
               display_name: `${factory.name} foreman`,
               type: 'service_account',
             },

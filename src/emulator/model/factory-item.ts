@@ -4,7 +4,15 @@
  * (no repositories, no integrations declared, the platform's defaults for agents and scorers).
  */
 import { EMULATOR_TEAM_UID } from './new-run.js';
-import type { EmulatorFactory } from './types.js';
+import type { EmuRun, EmulatorFactory } from './types.js';
+
+/** A dispatched run's executor is its factory's foreman: `foreman-<factory uid>`. */
+export const FOREMAN_UID_PREFIX = 'foreman-';
+
+export function factoryUidOf(run: EmuRun): string | undefined {
+  const uid = run.executor?.uid;
+  return uid?.startsWith(FOREMAN_UID_PREFIX) ? uid.slice(FOREMAN_UID_PREFIX.length) : undefined;
+}
 
 /** The emulator's factories all exist from the start of its world. */
 const CREATED_AT = '2025-01-01T00:00:00.000Z';

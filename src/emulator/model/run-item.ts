@@ -3,6 +3,7 @@
  * at once, or clone it (the in-process API does) before handing it out.
  */
 import type { RunItem } from '../../agent/schemas.js';
+import { factoryUidOf } from './factory-item.js';
 import type { EmuRun } from './types.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -51,6 +52,8 @@ export function toRunItem(run: EmuRun, url: string): RunItem {
     // The top of the orchestration tree: the run itself when it has no parent.
     root_run_id: run.rootRunId ?? run.runId,
     is_run_type_cancellable: run.cancellable,
+    execution_location: 'REMOTE',
+    ...(factoryUidOf(run) ? { factory_uid: factoryUidOf(run) } : {}),
     scope: { ...run.scope },
   };
 }
