@@ -6,10 +6,19 @@
  * client bug, an off-spec answer an emulator bug that would hide one.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { createAgentClient, type AgentClient } from '../../src/agent/index.js';
+import type {
+  CreateRunRequest,
+  DispatchRequest,
+  FollowupRequest,
+  ListRunsQuery,
+} from '../../src/core/run.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { ticketRefOf } from '../../src/runs/use-cases/dispatch-factory.js';
 import { createRequest } from '../../src/runs/use-cases/start-run.js';
 import { startRecordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
+import type { PUBLISHED } from './published-schemas/index.js';
 import { checkExchange, findEndpoint, PUBLISHED_ENDPOINTS } from './published-schemas/wire.js';
 
 const TIMINGS = { queuedMs: 100, pendingMs: 100, claimedMs: 100, runMs: 1000, slowRunMs: 10_000 };
@@ -40,8 +49,20 @@ afterEach(async () => {
   await emu.close();
 });
 
-/** Every issue of every exchange recorded so far. */
-const wireIssues = () => proxy.exchanges.flatMap(checkExchange);
+/**
+ * Every issue of every exchange recorded so far: the published shapes, the bearer key on
+ * every request (the published security scheme) and a JSON content type on every body.
+ */
+const wireIssues = () =>
+  proxy.exchanges.flatMap((x) => [
+    ...checkExchange(x),
+    ...(x.headers.authorization === `Bearer ${emu.apiKey}` || x.status === 401
+      ? []
+      : [`${x.method} ${x.path}: no bearer key`]),
+    ...(x.body === undefined || String(x.headers['content-type']).startsWith('application/json')
+      ? []
+      : [`${x.method} ${x.path}: a body that is not declared JSON`]),
+  ]);
 /** The published endpoints the recorded exchanges reached, `METHOD /template`. */
 const endpointsSeen = () =>
   [
@@ -120,7 +141,7 @@ describe('every call the relay makes conforms, request and answer', () => {
     const res = await client.dispatchToFactory('factory-docs', {
       prompt: 'Document retries',
       title: 'Retries',
-      ticket_ref: 'github:acme/app#12',
+      ticket_ref: ticketRefOf({ repo: 'acme/app', number: 12 }),
       ticket_url: 'https://github.com/acme/app/issues/12',
     });
     await client.getRun(res.run_id);
@@ -192,7 +213,7 @@ describe('the check itself', () => {
         foreman_agent: 'foreman',
         run_id: 'r',
         state: 'QUEUED',
-        ticket_ref: 'github:acme/app#12',
+        ticket_ref: ticketRefOf({ repo: 'acme/app', number: 12 }),
       },
     });
     expect(dispatch).toEqual([expect.stringMatching(/request ticket_ref: .*<source>:<id>/)]);
@@ -249,3 +270,15 @@ describe('coverage', () => {
     );
   });
 });
+
+// At compile time: every field the relay's request types can carry is a published one, so
+// no call site can send what the recorded calls above did not show.
+// (An index signature, kept so the client can pass a field it does not model, is left out.)
+type Fits<Actual extends Expected, Expected> = [Actual, Expected];
+type Named<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K] };
+export type _RequestFieldsArePublished = [
+  Fits<Named<CreateRunRequest>, keyof z.input<typeof PUBLISHED.RunAgentRequest>>,
+  Fits<Named<ListRunsQuery>, keyof z.input<typeof PUBLISHED.ListRunsQuery>>,
+  Fits<Named<FollowupRequest>, keyof z.input<typeof PUBLISHED.RunFollowupRequest>>,
+  Fits<Named<DispatchRequest>, keyof z.input<typeof PUBLISHED.DispatchFactoryRunRequest>>,
+];
