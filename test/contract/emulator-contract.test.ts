@@ -219,7 +219,7 @@ describe('cancel in every state', () => {
 describe('factories', () => {
   it('searches, reads and dispatches', async () => {
     const found = await client.listFactories({ search: 'DOC' });
-    expect(found).toEqual([{ uid: 'factory-docs', name: 'Docs Factory', alias: 'docs' }]);
+    expect(found).toMatchObject([{ uid: 'factory-docs', name: 'Docs Factory', alias: 'docs' }]);
     expect(await client.listFactories({})).toHaveLength(2);
     expect(await client.getFactory('factory-triage')).toMatchObject({ alias: 'triage' });
     expect((await failure(client.getFactory('nope'))).code).toBe('not_found');

@@ -7,12 +7,14 @@ const ctx = emulatorPerTest();
 
 describe('POST /agent/runs', () => {
   it('creates a QUEUED run with the full RunItem shape', async () => {
+    const parent = await ctx.api('POST', '/agent/runs', { prompt: 'parent' });
+    const parentId = parent.body.run_id as string;
     const res = await ctx.api('POST', '/agent/runs', {
       prompt: 'Fix the flaky login test\nIt fails on CI about once a day.',
       config: { name: 'nightly', model_id: 'claude-4', environment_id: 'env-1', extra_field: 7 },
       metadata: { relay_thread: 'slack:T1:C1:1.2', relay_request: 'req-1' },
       conversation_id: 'conv-9',
-      parent_run_id: 'parent-1',
+      parent_run_id: parentId,
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ state: 'QUEUED' });
@@ -40,8 +42,8 @@ describe('POST /agent/runs', () => {
       source: 'ORCHESTRATION',
       metadata: { relay_thread: 'slack:T1:C1:1.2', relay_request: 'req-1' },
       conversation_id: 'conv-9',
-      parent_run_id: 'parent-1',
-      root_run_id: 'parent-1',
+      parent_run_id: parentId,
+      root_run_id: parentId,
       is_run_type_cancellable: true,
       artifacts: [],
     });

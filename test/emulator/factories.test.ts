@@ -37,7 +37,11 @@ describe('factories', () => {
     expect(await search('crew')).toEqual(['f2']);
     expect(await search('alias')).toEqual(['f3']);
     expect(await search('nothing')).toEqual([]);
-    expect((await api('GET', '/factory/f3')).body).toEqual({ uid: 'f3', name: 'No Alias' });
+    expect((await api('GET', '/factory/f3')).body).toMatchObject({
+      uid: 'f3',
+      name: 'No Alias',
+      alias: null,
+    });
     expect((await api('GET', '/factory/zzz')).status).toBe(404);
   });
 

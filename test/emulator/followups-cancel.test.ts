@@ -46,7 +46,7 @@ describe('POST /agent/runs/:id/followups', () => {
     });
     // run_time is cumulative: the first execution's second stays counted.
     expect(run.run_time).toBe('PT1S');
-    expect(run.finished_at).toBeUndefined();
+    expect(run.finished_at).toBeNull();
     ctx.clock.advance(END);
     const after = (await ctx.api('GET', `/agent/runs/${id}`)).body;
     expect(after.state).toBe('FAILED');

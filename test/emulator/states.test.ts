@@ -39,6 +39,7 @@ describe('state progression on the clock', () => {
         data: {
           url: expect.stringMatching(/^https:\/\/github\.com\/example\/repo\/pull\/\d+$/),
           branch: 'agent/add-a-changelog-entry',
+          status: 'open',
         },
       },
     ]);

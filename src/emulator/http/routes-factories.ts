@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { EmulatorCore } from '../model/emulator-core.js';
 import type { Route } from './http-io.js';
 import { EmulatorProblem } from './problem.js';
+import { FOREMAN_UID_PREFIX, toFactoryItem } from '../model/factory-item.js';
 import { sessionLink } from '../model/run-item.js';
 import { DispatchBodySchema, parseBody } from './request-validation.js';
 import type { EmulatorFactory } from '../model/types.js';
@@ -13,9 +14,7 @@ import type { EmulatorFactory } from '../model/types.js';
 /** Factories per page when the request names no `limit`. */
 export const FACTORY_PAGE_LIMIT = 20;
 
-function wire(f: EmulatorFactory) {
-  return { uid: f.uid, name: f.name, ...(f.alias ? { alias: f.alias } : {}) };
-}
+const wire = toFactoryItem;
 
 export function factoryRoutes(core: EmulatorCore): Route[] {
   const find = (uid: string | undefined): EmulatorFactory => {
@@ -99,7 +98,7 @@ export function factoryRoutes(core: EmulatorCore): Route[] {
           },
           {
             executor: {
-              uid: `foreman-${factory.uid}`,
+              uid: FOREMAN_UID_PREFIX + factory.uid,
               display_name: `${factory.name} foreman`,
               type: 'service_account',
             },

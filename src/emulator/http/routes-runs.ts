@@ -45,7 +45,12 @@ function followupOutcome(state: string): string {
 
 export function runRoutes(core: EmulatorCore, capacity: CapacityModel): Route[] {
   const create = (req: RouteRequest) => {
-    const run = core.createRun(validateCreateRequest(req.body));
+    const request = validateCreateRequest(req.body);
+    // The published rule: the parent must exist (and be visible), or the create is a 400.
+    if (request.parent_run_id !== undefined && !core.store.get(request.parent_run_id)) {
+      throw new EmulatorProblem(400, 'invalid_request', `no parent run ${request.parent_run_id}`);
+    }
+    const run = core.createRun(request);
     // A full service still takes the run (it waits in QUEUED) and says so.
     const atCapacity = capacity.takeAtCapacity();
     return {

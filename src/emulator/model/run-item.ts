@@ -3,6 +3,7 @@
  * at once, or clone it (the in-process API does) before handing it out.
  */
 import type { RunItem } from '../../agent/schemas.js';
+import { factoryUidOf } from './factory-item.js';
 import type { EmuRun } from './types.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -34,7 +35,8 @@ export function toRunItem(run: EmuRun, url: string): RunItem {
     updated_at: iso(run.updatedAt),
     started_at: run.startedAt === undefined ? null : iso(run.startedAt),
     ...(run.runTimeMs === undefined ? {} : { run_time: isoDuration(run.runTimeMs) }),
-    ...(run.finishedAt === undefined ? {} : { finished_at: iso(run.finishedAt) }),
+    // Always present: null while the run is live (and after a follow-up restarts it).
+    finished_at: run.finishedAt === undefined ? null : iso(run.finishedAt),
     session_id: run.sessionId,
     session_link: sessionLink(url, run),
     ...(run.agentConfig ? { agent_config: run.agentConfig } : {}),
@@ -47,9 +49,12 @@ export function toRunItem(run: EmuRun, url: string): RunItem {
     metadata: run.metadata,
     conversation_id: run.conversationId,
     ...(run.parentRunId ? { parent_run_id: run.parentRunId } : {}),
-    ...(run.rootRunId ? { root_run_id: run.rootRunId } : {}),
+    // The top of the orchestration tree: the run itself when it has no parent.
+    root_run_id: run.rootRunId ?? run.runId,
     is_run_type_cancellable: run.cancellable,
     ...(run.debugUntil === undefined ? {} : { debug_agent_available: true }),
+    execution_location: 'REMOTE',
+    ...(factoryUidOf(run) ? { factory_uid: factoryUidOf(run) } : {}),
     scope: { ...run.scope },
   };
 }

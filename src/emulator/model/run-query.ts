@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { EmulatorProblem } from '../http/problem.js';
+import { factoryUidOf } from './factory-item.js';
+import { checkListParams } from './list-params.js';
 import type { RunStore } from './run-store.js';
 import type { EmuRun } from './types.js';
 
@@ -36,7 +38,7 @@ export interface ListQuery {
   name?: string;
   modelId?: string;
   creator?: string;
-  source?: string;
+  sources?: string[];
   createdAfter?: number;
   createdBefore?: number;
   updatedAfter?: number;
@@ -47,6 +49,10 @@ export interface ListQuery {
   scheduleId?: string;
   ancestorRunId?: string;
   artifactType?: string;
+  executionLocation?: string;
+  automationId?: string;
+  factoryOnly?: boolean;
+  factoryUids?: string[];
   metadata: [string, string][];
 }
 
@@ -97,6 +103,7 @@ function oneOf<T extends string>(
 }
 
 export function parseListQuery(params: URLSearchParams): ListQuery {
+  checkListParams(params);
   const rawLimit = params.get('limit');
   const limit = rawLimit === null ? 20 : Number(rawLimit);
   if (!/^\d+$/.test(rawLimit ?? '20') || limit < 1 || limit > 500) {
@@ -128,7 +135,9 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
     name: str('name'),
     modelId: str('model_id'),
     creator: str('creator'),
-    source: str('source'),
+    ...(params.has('source')
+      ? { sources: params.getAll('source').flatMap((s) => s.split(',')) }
+      : {}),
     createdAfter: timestamp(params, 'created_after'),
     createdBefore: timestamp(params, 'created_before'),
     updatedAfter: timestamp(params, 'updated_after'),
@@ -139,6 +148,10 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
     scheduleId: str('schedule_id'),
     ancestorRunId: str('ancestor_run_id'),
     artifactType: oneOf(params, 'artifact_type', ARTIFACT_TYPES),
+    executionLocation: str('execution_location'),
+    automationId: str('automation_id'),
+    factoryOnly: params.get('factory_only') === 'true',
+    ...(params.has('factory_uid') ? { factoryUids: params.getAll('factory_uid') } : {}),
     metadata,
   };
 }
@@ -178,7 +191,13 @@ function matches(store: RunStore, run: EmuRun, q: ListQuery): boolean {
   if (q.name !== undefined && run.agentConfig?.name !== q.name) return false;
   if (q.modelId !== undefined && run.agentConfig?.model_id !== q.modelId) return false;
   if (q.creator !== undefined && run.creator.uid !== q.creator) return false;
-  if (q.source !== undefined && run.source !== q.source) return false;
+  if (q.sources !== undefined && !q.sources.includes(run.source)) return false;
+  // Every emulated run executes on a cloud worker.
+  if (q.executionLocation !== undefined && q.executionLocation !== 'REMOTE') return false;
+  if (q.automationId !== undefined && run.metadata.automation_id !== q.automationId) return false;
+  const factoryUid = factoryUidOf(run);
+  if (q.factoryOnly && factoryUid === undefined) return false;
+  if (q.factoryUids !== undefined && !q.factoryUids.includes(factoryUid ?? '')) return false;
   if (q.createdAfter !== undefined && !(run.createdAt > q.createdAfter)) return false;
   if (q.createdBefore !== undefined && !(run.createdAt < q.createdBefore)) return false;
   if (q.updatedAfter !== undefined && !(run.updatedAt > q.updatedAfter)) return false;

@@ -126,6 +126,8 @@ export function createStateMachine(deps: StateMachineDeps): StateMachine {
           data: {
             url: `https://github.com/example/repo/pull/${pullRequests}`,
             branch: `agent/${slug(run.title)}`,
+            // As the code host last reported it: a fresh pull request is open.
+            status: 'open',
           },
         });
       }
