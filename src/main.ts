@@ -167,7 +167,7 @@ export async function startService(
     metrics.gaugeSource('inbox_depth', () => store.inboxQueue.depth());
     queueGauges(store, clock, metrics);
 
-    const { agent, agentUrl, emulator } = await connectAgent(config, {
+    const { agent, agentUrl, emulator, catalogue } = await connectAgent(config, {
       timings: options.emulatorTimings,
       factories: options.emulatorFactories,
       logger,
@@ -190,6 +190,7 @@ export async function startService(
       agent,
       notifiers: platforms.notifiers,
       ...(platforms.repoAccess ? { repoAccess: platforms.repoAccess } : {}),
+      catalogue,
       clock,
       random: options.random ?? systemRandom,
       logger,
