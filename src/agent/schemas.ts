@@ -210,9 +210,7 @@ export const CloudEnvironmentSchema = z.looseObject({
   uid: z.string().min(1),
   config: z.looseObject({
     name: z.string().nullish(),
-    github_repos: z
-      .array(z.looseObject({ owner: z.string(), repo: z.string() }))
-      .nullish(),
+    github_repos: z.array(z.looseObject({ owner: z.string(), repo: z.string() })).nullish(),
   }),
   last_updated: z.string().nullish(),
   last_task_run_timestamp: z.string().nullish(),

@@ -20,7 +20,10 @@ export const MAX_CLOSE_NAMES = 8;
 
 /** Lower case, with runs of spaces and underscores as one `-`. */
 export function nameKey(s: string): string {
-  return s.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  return s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
 }
 
 function editDistance(a: string, b: string): number {

@@ -74,5 +74,9 @@ export async function connectAgent(
       `The Agent Run Service at ${url} did not answer (${check.detail}); starting anyway: ` +
         'triggers wait in the inbox and are retried when it is back',
     );
-  return { agent, agentUrl: url, catalogue: createCachedCatalogue({ source: agent, clock, logger }) };
+  return {
+    agent,
+    agentUrl: url,
+    catalogue: createCachedCatalogue({ source: agent, clock, logger }),
+  };
 }

@@ -3,6 +3,7 @@
  * shared contract schemas (src/agent/schemas.ts).
  */
 import type { AgentConfig, Artifact, CreateRunRequest, RunItem } from '../../agent/schemas.js';
+import type { CatalogueContents, CatalogueControls } from './catalogue.js';
 
 /** How long a run stays in each state (milliseconds). */
 export interface EmulatorTimings {
@@ -28,6 +29,8 @@ export interface EmulatorOptions {
   apiKey?: string;
   timings?: Partial<EmulatorTimings>;
   factories?: EmulatorFactory[];
+  /** The catalogue's environments and models (default: a few seeded ones, catalogue.ts). */
+  catalogue?: Partial<CatalogueContents>;
   clock?: { now(): number };
   /** How often due state changes are applied (real time). Requests apply them too. */
   tickMs?: number;
@@ -216,4 +219,6 @@ export interface Emulator {
   setState(runId: string, state: string): RunItem | undefined;
   /** Apply every transition due by the clock now (requests and the tick do this too). */
   tick(): void;
+  /** What `GET /agent/environments` and `GET /agent/models` list. */
+  catalogue: CatalogueControls;
 }

@@ -82,8 +82,9 @@ function settingsCell(run: RunView): string {
     chosen.push(`factory ${factoryText(run.factory)}`);
   }
   if (byService.length > 0) chosen.push(`service defaults: ${byService.join(', ')}`);
-  for (const s of run.applied) if (s.note) chosen.push(escapeInline(s.note));
-  else if (chosen.length === 0) chosen.push('service defaults');
+  for (const s of run.applied)
+    if (s.note) chosen.push(escapeInline(s.note));
+    else if (chosen.length === 0) chosen.push('service defaults');
   return chosen.join(' · ');
 }
 

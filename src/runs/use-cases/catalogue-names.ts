@@ -130,8 +130,7 @@ async function propose(
   if (environments === undefined) return { options, applied };
   const matches = environmentsFor(repo, environments);
   if (matches.length === 0) return { options, applied };
-  const replace = (setting: AppliedSetting) =>
-    applied.map((s) => (s.key === 'env' ? setting : s));
+  const replace = (setting: AppliedSetting) => applied.map((s) => (s.key === 'env' ? setting : s));
   if (matches.length === 1) {
     const env = matches[0]!;
     job.log.info({ env: env.id, repo }, 'environment proposed from the repository');
