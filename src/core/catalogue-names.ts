@@ -1,7 +1,8 @@
 /**
  * Naming an environment or a model (docs/usage.md, "Naming an environment or a model"): by its
- * id, its exact name, or a prefix of either that only one entry has. Case does not matter, and
- * spaces in a name may be typed as `-` (an option value is one word). Pure: the caller brings
+ * id, its exact name, or a prefix that only one entry has: of the id or name first, else of
+ * one of its words. Case does not matter, and spaces in a name may be typed as `-` (an option
+ * value is one word). Pure: the caller brings
  * the catalogue.
  */
 
@@ -24,6 +25,14 @@ export function nameKey(s: string): string {
     .trim()
     .toLowerCase()
     .replace(/[\s_]+/g, '-');
+}
+
+/** The words of a name or id (split at spaces, `-`, `_`, `.` and `/`), lower case. */
+function words(s: string): string[] {
+  return s
+    .toLowerCase()
+    .split(/[\s\-_./]+/)
+    .filter((w) => w !== '');
 }
 
 function editDistance(a: string, b: string): number {
@@ -67,6 +76,14 @@ export function lookupName<T extends Named>(given: string, entries: readonly T[]
   if (prefixed.length === 1) return { kind: 'found', entry: prefixed[0]! };
   if (prefixed.length > 1) {
     return { kind: 'ambiguous', candidates: prefixed.slice(0, MAX_CLOSE_NAMES) };
+  }
+  // Then a word of the name or id: `sonnet` for "Claude Sonnet 4.6".
+  const worded = entries.filter(
+    (e) => key !== '' && [...words(e.id), ...words(e.name)].some((w) => w.startsWith(key)),
+  );
+  if (worded.length === 1) return { kind: 'found', entry: worded[0]! };
+  if (worded.length > 1) {
+    return { kind: 'ambiguous', candidates: worded.slice(0, MAX_CLOSE_NAMES) };
   }
   return { kind: 'unknown', close: closeTo(key, entries) };
 }
