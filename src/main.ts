@@ -180,6 +180,7 @@ export async function startService(
       config,
       store,
       agent,
+      catalogue,
       clock,
       logger,
       metrics: metrics.metrics,

@@ -10,98 +10,16 @@
  * (and the status message says why); several are named, and none is guessed.
  */
 import type { RunOptions } from '../../core/command/command.js';
-import {
-  describeNamed,
-  lookupName,
-  type Named,
-  type NameLookup,
-} from '../../core/catalogue-names.js';
+import { describeNamed } from '../../core/catalogue-names.js';
+import { problemText, resolveCatalogueValue } from '../../core/catalogue-check.js';
 import type { AppliedSetting, MessageModel } from '../../core/message/message-model.js';
 import { notice } from '../../core/message/render-model.js';
 import type { Catalogue, CatalogueEnvironment } from '../../core/ports/index.js';
 import type { TriggerJob } from './trigger-job.js';
 
-export type CatalogueKey = 'env' | 'model';
-
-const WHAT: Record<CatalogueKey, string> = { env: 'environment', model: 'model' };
-
 export type NamesResolved =
   | { ok: true; options: RunOptions; applied: AppliedSetting[] }
   | { ok: false; message: MessageModel };
-
-function listed(entries: readonly Named[]): string {
-  return entries.map((e) => `\`${describeNamed(e)}\``).join(', ');
-}
-
-/** Where a value came from, as the reply names it. */
-const ORIGIN: Record<AppliedSetting['source'], string> = {
-  inline: '',
-  personal: ' (your default)',
-  default: ' (the default here)',
-  repository: '',
-  service: '',
-};
-
-/** The private answer to a name that does not resolve; `origin` says whose default it was. */
-export function nameProblem(
-  key: CatalogueKey,
-  given: string,
-  found: Exclude<NameLookup<Named>, { kind: 'found' }>,
-  source: AppliedSetting['source'] = 'inline',
-): string {
-  const what = WHAT[key];
-  const fix =
-    source === 'inline'
-      ? `Name one with \`${key}=<name or id>\`.`
-      : `Fix it with \`config ${key}=<name or id>\`${source === 'personal' ? ' in App Home' : ''}, or name one inline with \`${key}=…\`.`;
-  if (found.kind === 'ambiguous') {
-    return `\`${given}\`${ORIGIN[source]} could be more than one ${what}: ${listed(found.candidates)}. Type more of the name. ${fix}`;
-  }
-  const close =
-    found.close.length > 0 ? ` Close: ${listed(found.close)}.` : ` The service lists no ${what}s.`;
-  return `No ${what} is named \`${given}\`${ORIGIN[source]}.${close} ${fix}`;
-}
-
-async function entriesOf(
-  catalogue: Catalogue,
-  key: CatalogueKey,
-): Promise<(Named & { disabledReason?: string })[] | undefined> {
-  return key === 'env' ? catalogue.environments() : catalogue.models();
-}
-
-/** The value given for `key` resolved to an id, or the mistake to answer. */
-export async function resolveCatalogueValue(
-  catalogue: Catalogue,
-  key: CatalogueKey,
-  given: string,
-): Promise<
-  | { ok: true; id: string; shown: string }
-  | { ok: false; lookup: Exclude<NameLookup<Named>, { kind: 'found' }> }
-  | { ok: false; disabled: string; shown: string }
-> {
-  const entries = await entriesOf(catalogue, key);
-  if (entries === undefined) return { ok: true, id: given, shown: given };
-  const lookup = lookupName(given, entries);
-  if (lookup.kind !== 'found') return { ok: false, lookup };
-  const shown = describeNamed(lookup.entry);
-  if (lookup.entry.disabledReason) {
-    return { ok: false, disabled: lookup.entry.disabledReason, shown };
-  }
-  return { ok: true, id: lookup.entry.id, shown };
-}
-
-/** The mistake text of an unresolved value (unknown, ambiguous or a disabled model). */
-export function problemText(
-  key: CatalogueKey,
-  given: string,
-  failed: Exclude<Awaited<ReturnType<typeof resolveCatalogueValue>>, { ok: true }>,
-  source: AppliedSetting['source'] = 'inline',
-): string {
-  if ('disabled' in failed) {
-    return `The ${WHAT[key]} \`${failed.shown}\`${ORIGIN[source]} cannot be used now (the service says ${failed.disabled}). Pick another with \`${key}=…\`.`;
-  }
-  return nameProblem(key, given, failed.lookup, source);
-}
 
 function repositoryOf(job: TriggerJob): string | undefined {
   return job.trigger.platform === 'github' ? job.trigger.context.issue?.repo : undefined;

@@ -4,7 +4,7 @@ import type { OptionKey } from '../../core/message/message-model.js';
 import { configMessage, notice } from '../../core/message/render-model.js';
 import { replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 import type { Catalogue } from '../../core/ports/index.js';
-import { problemText, resolveCatalogueValue } from './catalogue-names.js';
+import { problemText, resolveCatalogueValue } from '../../core/catalogue-check.js';
 
 type ConfigCommand = Extract<Command, { type: 'config' }>;
 
