@@ -52,7 +52,7 @@ function editDistance(a: string, b: string): number {
 function closeTo<T extends Named>(key: string, entries: readonly T[]): T[] {
   const scored = entries
     .map((entry) => {
-      const keys = [nameKey(entry.id), nameKey(entry.name)];
+      const keys = [nameKey(entry.id), nameKey(entry.name)].filter((k) => k !== '');
       const contains = keys.some((k) => k.includes(key) || key.includes(k));
       const distance = Math.min(...keys.map((k) => editDistance(key, k.slice(0, key.length + 2))));
       return { entry, score: contains ? 0 : distance };
@@ -67,19 +67,20 @@ export function lookupName<T extends Named>(given: string, entries: readonly T[]
   const exactId = entries.find((e) => e.id === given.trim());
   if (exactId) return { kind: 'found', entry: exactId };
   const key = nameKey(given);
+  if (key === '') return { kind: 'unknown', close: entries.slice(0, MAX_CLOSE_NAMES) };
   const exact = entries.filter((e) => nameKey(e.id) === key || nameKey(e.name) === key);
   if (exact.length === 1) return { kind: 'found', entry: exact[0]! };
   if (exact.length > 1) return { kind: 'ambiguous', candidates: exact };
   const prefixed = entries.filter(
-    (e) => key !== '' && (nameKey(e.id).startsWith(key) || nameKey(e.name).startsWith(key)),
+    (e) => nameKey(e.id).startsWith(key) || nameKey(e.name).startsWith(key),
   );
   if (prefixed.length === 1) return { kind: 'found', entry: prefixed[0]! };
   if (prefixed.length > 1) {
     return { kind: 'ambiguous', candidates: prefixed.slice(0, MAX_CLOSE_NAMES) };
   }
   // Then a word of the name or id: `sonnet` for "Claude Sonnet 4.6".
-  const worded = entries.filter(
-    (e) => key !== '' && [...words(e.id), ...words(e.name)].some((w) => w.startsWith(key)),
+  const worded = entries.filter((e) =>
+    [...words(e.id), ...words(e.name)].some((w) => w.startsWith(key)),
   );
   if (worded.length === 1) return { kind: 'found', entry: worded[0]! };
   if (worded.length > 1) {
