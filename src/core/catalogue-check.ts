@@ -32,10 +32,13 @@ export function nameProblem(
   source: SettingSource = 'inline',
 ): string {
   const what = WHAT[key];
+  const inline = `\`${key}=<name or id>\``;
   const fix =
-    source === 'inline'
-      ? `Name one with \`${key}=<name or id>\`.`
-      : `Fix it with \`config ${key}=<name or id>\`${source === 'personal' ? ' in App Home' : ''}, or name one inline with \`${key}=…\`.`;
+    source === 'personal'
+      ? `Change it under "Your defaults" in the app's Home tab, or name one inline with ${inline}.`
+      : source === 'default'
+        ? `Fix it with \`config ${key}=<name or id>\`, or name one inline with ${inline}.`
+        : `Name one with ${inline}.`;
   if (found.kind === 'ambiguous') {
     return `\`${given}\`${ORIGIN[source]} could be more than one ${what}: ${listed(found.candidates)}. Type more of the name. ${fix}`;
   }
