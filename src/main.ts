@@ -167,7 +167,7 @@ export async function startService(
     metrics.gaugeSource('inbox_depth', () => store.inboxQueue.depth());
     queueGauges(store, clock, metrics);
 
-    const { agent, agentUrl, emulator } = await connectAgent(config, {
+    const { agent, agentUrl, emulator, catalogue } = await connectAgent(config, {
       timings: options.emulatorTimings,
       factories: options.emulatorFactories,
       logger,
@@ -180,6 +180,7 @@ export async function startService(
       config,
       store,
       agent,
+      catalogue,
       clock,
       logger,
       metrics: metrics.metrics,
@@ -190,6 +191,7 @@ export async function startService(
       agent,
       notifiers: platforms.notifiers,
       ...(platforms.repoAccess ? { repoAccess: platforms.repoAccess } : {}),
+      catalogue,
       clock,
       random: options.random ?? systemRandom,
       logger,

@@ -16,6 +16,7 @@ import { validateClientOptions } from './options.js';
 import { iterateRuns } from './pagination.js';
 import type { OffSpecRunItem } from './run-items.js';
 import type { Factory, ListRunsQuery, RunItem } from './schemas.js';
+import type { CloudEnvironment, ListModelsResponse } from './schemas.js';
 import { packageVersion } from './version.js';
 
 export type { AgentClientWithResponse } from './endpoints.js';
@@ -54,6 +55,8 @@ export interface AgentClient extends AgentService {
     createdAfter: string,
     options?: CallOptions,
   ): Promise<RunItem | undefined>;
+  listEnvironments(options?: CallOptions): Promise<CloudEnvironment[]>;
+  listModels(options?: CallOptions): Promise<ListModelsResponse>;
   readonly runs: {
     /** Every run matching `query`, page after page: `for await (const run of client.runs.list())`. */
     list(query?: ListRunsQuery, options?: CallOptions): AsyncIterable<RunItem>;
@@ -95,6 +98,8 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     dispatchToFactory: async (uid, body, o) => (await api.dispatchToFactory(uid, body, o)).data,
     findRunByRequest: async (requestId, createdAfter, o) =>
       (await api.findRunByRequest(requestId, createdAfter, o)).data,
+    listEnvironments: async (o) => (await api.listEnvironments(o)).data,
+    listModels: async (o) => (await api.listModels(o)).data,
     runs: {
       list: (query = {}, o) =>
         iterateRuns((cursor) => listRunPage({ ...query, cursor }, o), query.cursor),

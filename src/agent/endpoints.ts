@@ -18,7 +18,9 @@ import {
   DispatchResponseSchema,
   FactorySchema,
   FollowupResponseSchema,
+  ListEnvironmentsResponseSchema,
   ListFactoriesResponseSchema,
+  ListModelsResponseSchema,
   ListRunsEnvelopeSchema,
   RunItemSchema,
   type CreateRunRequest,
@@ -29,6 +31,8 @@ import {
   type FollowupResponse,
   type ListRunsQuery,
   type RunItem,
+  type CloudEnvironment,
+  type ListModelsResponse,
 } from './schemas.js';
 
 /** Every call again, answering `{data, status, headers}`; void calls answer their parsed body. */
@@ -57,6 +61,10 @@ export interface AgentClientWithResponse {
     body: DispatchRequest,
     options?: CallOptions,
   ): Promise<ApiResponse<DispatchResponse>>;
+  /** The environments the key may use (`GET /agent/environments`). */
+  listEnvironments(options?: CallOptions): Promise<ApiResponse<CloudEnvironment[]>>;
+  /** The models the key may use and the default (`GET /agent/models`). */
+  listModels(options?: CallOptions): Promise<ApiResponse<ListModelsResponse>>;
   /** Status and headers are those of the last list page read. */
   findRunByRequest(
     requestId: string,
@@ -210,6 +218,12 @@ export function createEndpoints(
         cursor = next;
       }
     },
+    listEnvironments: async (o) => {
+      const schema = ListEnvironmentsResponseSchema;
+      const res = await http(get({ route: '/agent/environments', schema }), o);
+      return { ...res, data: res.data.environments };
+    },
+    listModels: (o) => http(get({ route: '/agent/models', schema: ListModelsResponseSchema }), o),
     getFactory: (uid, o) =>
       http(get({ route: '/factory/{uid}', params: { uid }, schema: FactorySchema }), o),
     dispatchToFactory: (uid, body, o) =>

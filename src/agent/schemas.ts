@@ -208,6 +208,44 @@ export const DispatchResponseSchema = z.looseObject({
   ticket_ref: z.string().nullish(),
 });
 
+/**
+ * `GET /agent/environments`: only what the relay reads (uid, name, repositories) is required
+ * beyond the published required members; everything else passes through.
+ */
+export const CloudEnvironmentSchema = z.looseObject({
+  uid: z.string().min(1),
+  config: z.looseObject({
+    name: z.string().nullish(),
+    github_repos: z.array(z.looseObject({ owner: z.string(), repo: z.string() })).nullish(),
+  }),
+  last_updated: z.string().nullish(),
+  last_task_run_timestamp: z.string().nullish(),
+  setup_failed: z.boolean().nullish(),
+});
+export type CloudEnvironment = z.infer<typeof CloudEnvironmentSchema>;
+
+export const ListEnvironmentsResponseSchema = z.looseObject({
+  environments: z.array(CloudEnvironmentSchema),
+});
+
+/** `GET /agent/models`. The provider and reasons stay strings: a new value is kept. */
+export const ModelInfoSchema = z.looseObject({
+  id: z.string().min(1),
+  display_name: z.string().nullish(),
+  provider: z.string().nullish(),
+  vision_supported: z.boolean().nullish(),
+  description: z.string().nullish(),
+  reasoning_level: z.string().nullish(),
+  disable_reason: z.string().nullish(),
+});
+export type ModelInfo = z.infer<typeof ModelInfoSchema>;
+
+export const ListModelsResponseSchema = z.looseObject({
+  default_model_id: z.string().nullish(),
+  models: z.array(ModelInfoSchema),
+});
+export type ListModelsResponse = z.infer<typeof ListModelsResponseSchema>;
+
 /** application/problem+json body. Every member optional: we tolerate partial bodies. */
 export const ProblemSchema = z.looseObject({
   type: z.string().optional(),

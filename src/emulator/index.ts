@@ -10,7 +10,10 @@ import { validateCreateRequest } from './http/request-validation.js';
 import { createRunStore } from './model/run-store.js';
 import { toRunItem as wireItem } from './model/run-item.js';
 import { adminRoutes } from './http/routes-admin.js';
+import { catalogueAdminRoutes } from './http/routes-catalogue-admin.js';
 import { factoryRoutes } from './http/routes-factories.js';
+import { catalogueRoutes } from './http/routes-catalogue.js';
+import { createCatalogue } from './model/catalogue.js';
 import { runRoutes } from './http/routes-runs.js';
 import { API_PREFIX, createEmulatorServer } from './http/server.js';
 import { sessionRoutes } from './http/session-page.js';
@@ -18,6 +21,8 @@ import { createStateMachine } from './model/state-machine.js';
 import type { Emulator, EmulatorFactory, EmulatorOptions, EmulatorTimings } from './model/types.js';
 
 export type * from './model/types.js';
+export type * from './model/catalogue.js';
+export { DEFAULT_ENVIRONMENTS, DEFAULT_MODELS } from './model/catalogue.js';
 
 export const DEFAULT_TIMINGS: EmulatorTimings = {
   queuedMs: 800,
@@ -79,13 +84,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const core = createEmulatorCore({ store, machine, factories, clock, url: () => url });
   const faults = createFaults();
   const requests = createRequestCounters();
+  const catalogue = createCatalogue(options.catalogue);
+  const startedAt = clock.now();
   const server = createEmulatorServer({
     apiKey,
     faults,
     requests,
     log,
-    contractRoutes: [...runRoutes(core, faults), ...factoryRoutes(core)],
-    adminRoutes: adminRoutes({ core, faults, requests, startedAt: clock.now() }),
+    contractRoutes: [
+      ...runRoutes(core, faults),
+      ...factoryRoutes(core),
+      ...catalogueRoutes(catalogue, startedAt),
+    ],
+    adminRoutes: [
+      ...adminRoutes({ core, faults, requests, startedAt }),
+      ...catalogueAdminRoutes(catalogue),
+    ],
     publicRoutes: sessionRoutes(core),
   });
 
@@ -141,5 +155,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     setState: (runId, state) => item(core.setState(runId, state)),
     tick: () => void core.now(),
     failSetup: (runId, debugWindowMs) => item(core.failSetup(runId, debugWindowMs)),
+    catalogue,
   };
 }

@@ -5,6 +5,7 @@
  */
 import type {
   AgentService,
+  Catalogue,
   Clock,
   InboxItem,
   Logger,
@@ -44,6 +45,8 @@ export interface EngineDeps {
   mayCancel?: MayCancel;
   /** GitHub: whether a person may act in a repository (checked for every GitHub request). */
   repoAccess?: RepoAccess;
+  /** The service's environments and models: names are resolved and checked before a start. */
+  catalogue?: Catalogue;
   /** This process among the replicas sharing the store (the tracking lease's holder name). */
   replicaId?: string;
 }
@@ -89,6 +92,7 @@ export function createEngine(deps: EngineDeps): Engine {
     options,
     mayCancel: deps.mayCancel ?? defaultMayCancel(),
     ...(deps.repoAccess ? { repoAccess: deps.repoAccess } : {}),
+    ...(deps.catalogue ? { catalogue: deps.catalogue } : {}),
     notifyOutbox: (platform) => outbox.wake(platform),
     nudgeTracker: (runId) => tracker.nudge(runId),
     slowDown: (ms, reason) => {

@@ -4,6 +4,7 @@
  */
 import type {
   AgentService,
+  Catalogue,
   Clock,
   Logger,
   Metrics,
@@ -103,6 +104,11 @@ export interface RunsDeps {
   mayCancel: MayCancel;
   /** GitHub: whether a person may act in a repository. Unset: no check (no GitHub). */
   repoAccess?: RepoAccess;
+  /**
+   * The service's environments and models (env=/model= by name). Unset: values are sent as
+   * given.
+   */
+  catalogue?: Catalogue;
   /**
    * Tell the outbox that notifications were enqueued: for one platform's threads (only that
    * platform's lane looks), or, without one, for any.

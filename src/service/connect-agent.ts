@@ -8,7 +8,8 @@ import { createAgentClient } from '../agent/index.js';
 import type { AgentRequestInfo, OffSpecRunItem } from '../agent/index.js';
 import { checkAgentKey, keyRejectedMessage, StartupError } from './agent-key-check.js';
 import type { Config } from '../config/load.js';
-import type { AgentService, Clock, Logger } from '../core/ports/index.js';
+import type { AgentService, Catalogue, Clock, Logger } from '../core/ports/index.js';
+import { createCachedCatalogue } from '../agent/catalogue-cache.js';
 import { FAST_TIMINGS, startEmulator } from '../emulator/index.js';
 import type { Emulator, EmulatorFactory, EmulatorTimings } from '../emulator/index.js';
 
@@ -17,6 +18,8 @@ export interface ConnectedAgent {
   /** The base URL in use (the emulator's when embedded). */
   agentUrl: string;
   emulator?: Emulator;
+  /** The service's environments and models, read through a short cache. */
+  catalogue: Catalogue;
 }
 
 /** The real service (its key checked once), or the embedded emulator on loopback. */
@@ -57,7 +60,8 @@ export async function connectAgent(
       onRequest,
       onOffSpecRunItem,
     });
-    return { agent, agentUrl: emulator.baseUrl, emulator };
+    const catalogue = createCachedCatalogue({ source: agent, clock, logger });
+    return { agent, agentUrl: emulator.baseUrl, emulator, catalogue };
   }
   const { url, apiKey } = config.agent;
   const agent = createAgentClient({ baseUrl: url, apiKey, clock, onRequest, onOffSpecRunItem });
@@ -70,5 +74,9 @@ export async function connectAgent(
       `The Agent Run Service at ${url} did not answer (${check.detail}); starting anyway: ` +
         'triggers wait in the inbox and are retried when it is back',
     );
-  return { agent, agentUrl: url };
+  return {
+    agent,
+    agentUrl: url,
+    catalogue: createCachedCatalogue({ source: agent, clock, logger }),
+  };
 }

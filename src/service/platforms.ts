@@ -6,6 +6,7 @@ import type { Config } from '../config/load.js';
 import { createSlackHomeSource } from './slack-home-source.js';
 import type {
   AgentService,
+  Catalogue,
   Clock,
   Logger,
   Metrics,
@@ -106,6 +107,8 @@ export interface Platforms {
 export interface PlatformDeps {
   config: Config;
   store: Store;
+  /** The service's environments and models, offered in Slack's forms. */
+  catalogue?: Catalogue;
   /** App Home shows the service's detail of a person's runs (session, pull requests). */
   agent?: AgentService;
   clock: Clock;
@@ -146,6 +149,7 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
         apiUrl: slack.apiUrl,
         logger,
         clock,
+        ...(deps.catalogue ? { catalogue: deps.catalogue } : {}),
         ...(o.slackHomeRefreshMs === undefined ? {} : { minRefreshMs: o.slackHomeRefreshMs }),
       })
     : undefined;
@@ -217,6 +221,7 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
             allowAnyWorkspace: slack.allowAnyWorkspace,
             adminUsers: slack.adminUsers,
             allowGuests: slack.allowGuests,
+            ...(deps.catalogue ? { catalogue: deps.catalogue } : {}),
             allowExternalUsers: slack.allowExternalUsers,
             sink,
             logger,

@@ -72,14 +72,26 @@ export function viewSubmissionBody(fields: {
   user: string;
   callbackId: string;
   values: Record<string, string | null>;
+  /** Blocks that are a static_select: the chosen option's value (null: none chosen). */
+  selected?: Record<string, string | null>;
   privateMetadata?: string;
 }): string {
-  const values = Object.fromEntries(
-    Object.entries(fields.values).map(([block, value]) => [
+  const values = Object.fromEntries([
+    ...Object.entries(fields.values).map(([block, value]) => [
       block,
       { value: { type: 'plain_text_input', value } },
     ]),
-  );
+    ...Object.entries(fields.selected ?? {}).map(([block, value]) => [
+      block,
+      {
+        value: {
+          type: 'static_select',
+          selected_option:
+            value === null ? null : { text: { type: 'plain_text', text: value }, value },
+        },
+      },
+    ]),
+  ]);
   const payload = {
     type: 'view_submission',
     team: { id: fields.team, domain: 'fake' },

@@ -184,7 +184,7 @@ describe('allowed users are not admins', () => {
     expect(await r.service.store.settings.list('slack:T0000001:CGENERAL1')).toEqual([]);
 
     const alice = await r.postSlack(
-      slashCommandBody({ text: 'config env=team-env', user: 'UALICE01' }),
+      slashCommandBody({ text: 'config env=web-app', user: 'UALICE01' }),
     );
     expect(alice.status).toBe(200);
     await waitUntil(

@@ -9,7 +9,8 @@
  * Where an applied setting came from: inline option > the person's own default (Slack App
  * Home) > channel/repo default > service.
  */
-export type SettingSource = 'inline' | 'personal' | 'default' | 'service';
+/** `repository`: an environment proposed because its repositories include the request's. */
+export type SettingSource = 'inline' | 'personal' | 'default' | 'service' | 'repository';
 
 /**
  * Run options, and `steer` (a channel setting only: who may follow up on a run there,
@@ -22,6 +23,8 @@ export interface AppliedSetting {
   /** Absent when the service chose (source 'service'). */
   value?: string;
   source: SettingSource;
+  /** A word about the choice (several environments matched, so none was guessed). */
+  note?: string;
 }
 
 export interface StateView {

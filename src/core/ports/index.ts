@@ -4,6 +4,7 @@
  * and the Slack and GitHub notifiers. Tests wire the same real adapters against local fakes.
  */
 export * from './agent-service.js';
+export * from './catalogue.js';
 export * from './clock.js';
 export * from './delivery-error.js';
 export * from './installations.js';

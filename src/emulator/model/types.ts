@@ -3,6 +3,7 @@
  * shared contract schemas (src/agent/schemas.ts).
  */
 import type { AgentConfig, Artifact, CreateRunRequest, RunItem } from '../../agent/schemas.js';
+import type { CatalogueContents, CatalogueControls } from './catalogue.js';
 
 /** How long a run stays in each state (milliseconds). */
 export interface EmulatorTimings {
@@ -28,6 +29,8 @@ export interface EmulatorOptions {
   apiKey?: string;
   timings?: Partial<EmulatorTimings>;
   factories?: EmulatorFactory[];
+  /** The catalogue's environments and models (default: a few seeded ones, catalogue.ts). */
+  catalogue?: Partial<CatalogueContents>;
   clock?: { now(): number };
   /** How often due state changes are applied (real time). Requests apply them too. */
   tickMs?: number;
@@ -243,4 +246,6 @@ export interface Emulator {
    * debugging session and leave the run FAILED (debug-window.ts).
    */
   failSetup(runId: string, debugWindowMs: number): RunItem | undefined;
+  /** What `GET /agent/environments` and `GET /agent/models` list. */
+  catalogue: CatalogueControls;
 }

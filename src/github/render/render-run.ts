@@ -39,6 +39,7 @@ const SOURCE_LABEL: Record<AppliedSetting['source'], string> = {
   personal: 'personal default',
   default: 'repository default',
   service: 'service default',
+  repository: "this repository's environment",
 };
 
 /** A person as text that does not notify them (`@\u200blogin`). */
@@ -81,7 +82,9 @@ function settingsCell(run: RunView): string {
     chosen.push(`factory ${factoryText(run.factory)}`);
   }
   if (byService.length > 0) chosen.push(`service defaults: ${byService.join(', ')}`);
-  else if (chosen.length === 0) chosen.push('service defaults');
+  for (const s of run.applied)
+    if (s.note) chosen.push(escapeInline(s.note));
+    else if (chosen.length === 0) chosen.push('service defaults');
   return chosen.join(' · ');
 }
 

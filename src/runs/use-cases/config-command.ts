@@ -3,6 +3,8 @@ import type { Command } from '../../core/command/command.js';
 import type { OptionKey } from '../../core/message/message-model.js';
 import { configMessage, notice } from '../../core/message/render-model.js';
 import { replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
+import type { Catalogue } from '../../core/ports/index.js';
+import { problemText, resolveCatalogueValue } from '../../core/catalogue-check.js';
 
 type ConfigCommand = Extract<Command, { type: 'config' }>;
 
@@ -13,7 +15,11 @@ export const ADMINS_ONLY =
  * Anyone may see the defaults; on Slack only an admin of agent-relay (marked by the ingress)
  * may change them. GitHub: the ingress lets only writers through.
  */
-export function configCommand(job: TriggerJob, command: ConfigCommand): Effects {
+export async function configCommand(
+  job: TriggerJob,
+  command: ConfigCommand,
+  catalogue?: Catalogue,
+): Promise<Effects> {
   const scope = job.trigger.settingsScope;
   const changes =
     Object.values(command.set).some((v) => v !== undefined) || command.unset.length > 0;
@@ -21,9 +27,26 @@ export function configCommand(job: TriggerJob, command: ConfigCommand): Effects 
     job.log.info({ scope }, 'config change refused: not an admin');
     return replyPrivately(job, notice('warning', ADMINS_ONLY));
   }
+  // A default names an environment or model by its id: checked now, so a wrong name is
+  // answered to the one who set it rather than failing every later run here.
+  const set = { ...command.set };
+  for (const key of ['env', 'model'] as const) {
+    const given = set[key];
+    if (given === undefined || catalogue === undefined) continue;
+    const resolved = await resolveCatalogueValue(catalogue, key, given);
+    if (!resolved.ok) {
+      job.log.info({ scope, key, given }, 'config change refused: the name did not resolve');
+      const mention = job.trigger.platform === 'github' ? job.actor : undefined;
+      return replyPrivately(
+        job,
+        notice('error', problemText(key, given, resolved), undefined, mention),
+      );
+    }
+    set[key] = resolved.id;
+  }
   const changed: OptionKey[] = [];
   return async (tx, now) => {
-    for (const [key, value] of Object.entries(command.set) as [OptionKey, string | undefined][]) {
+    for (const [key, value] of Object.entries(set) as [OptionKey, string | undefined][]) {
       if (value === undefined) continue;
       await tx.settings.set(scope, key, value, job.trigger.actor.id, now);
       changed.push(key);

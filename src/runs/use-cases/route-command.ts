@@ -94,7 +94,7 @@ export async function routeCommand(
     case 'list':
       return listRuns(deps, job, command);
     case 'config':
-      return configCommand(job, command);
+      return configCommand(job, command, deps.catalogue);
   }
 }
 

@@ -10,7 +10,7 @@ import type { RunOptions } from '../../core/command/command.js';
 import { deriveTitle } from '../../core/command/derive-title.js';
 import { isRunMode } from '../../core/command/run-modes.js';
 import { stateView } from '../../core/message/state-view.js';
-import { acknowledgeStart } from './acknowledge.js';
+import { acknowledgeStart, requestAnswer } from './acknowledge.js';
 import { buildPrompt } from './build-prompt.js';
 import { looksLikeSummary } from '../run-changes.js';
 import { reconcile } from './reconcile.js';
@@ -19,6 +19,7 @@ import { runMetadata } from './run-metadata.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { gatherContext } from './thread-context.js';
 import { noEffects, type Effects, type TriggerJob } from './trigger-job.js';
+import { resolveNames } from './catalogue-names.js';
 
 /** How long the inbox holds back after a create answered `at_capacity`. */
 export const AT_CAPACITY_PAUSE_MS = 1_000;
@@ -72,8 +73,19 @@ export async function startRun(
   input: { prompt: string; inline: RunOptions; defaults: RunOptions; personal?: RunOptions },
 ): Promise<Effects> {
   const personal = input.personal ?? {};
-  const options = effectiveOptions(input.inline, { ...input.defaults, ...personal });
-  const applied = appliedSettings(input.inline, input.defaults, personal);
+  // env=/model= by name: resolved (or refused, privately) before anything public is said.
+  const named = await resolveNames(deps.catalogue, job, {
+    options: effectiveOptions(input.inline, { ...input.defaults, ...personal }),
+    applied: appliedSettings(input.inline, input.defaults, personal),
+  });
+  if (!named.ok) {
+    // Private, as nothing public was said (a retried attempt edits its own "Starting…").
+    const message = named.message;
+    return async (tx, now) => {
+      await tx.outbox.enqueue(await requestAnswer(tx, job, message), now);
+    };
+  }
+  const { options, applied } = named;
   const title = titleFor(input.prompt, options);
   await acknowledgeStart(deps, job, { title, prompt: input.prompt, applied });
 

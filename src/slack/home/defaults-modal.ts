@@ -1,7 +1,9 @@
 /**
  * The modal that edits a person's own defaults (model, env, skill), opened from App Home.
  * An empty field clears that default. Each value passes the same check as an inline option
- * of the command grammar; a bad one is shown on its field.
+ * of the command grammar; a bad one is shown on its field. Environments and models are
+ * offered as choices from the service's catalogue when it answers, and a typed name is
+ * checked against it on save (stored as the id it names).
  */
 import type { SlackRoutes } from '../api/routes.js';
 import { z } from 'zod';
@@ -10,11 +12,19 @@ import type { Logger } from '../../core/ports/index.js';
 import type { WebClient } from '../api/web-client.js';
 import type { PersonalDefaults, PersonalKey } from './home-source.js';
 import { PERSONAL_KEYS } from './home-source.js';
+import {
+  choiceElement,
+  fieldValue,
+  SubmittedField,
+  type CatalogueChoices,
+} from '../api/catalogue-choices.js';
+import type { Catalogue } from '../../core/ports/index.js';
+import { problemText, resolveCatalogueValue } from '../../core/catalogue-check.js';
 
 export const DEFAULTS_CALLBACK_ID = 'agent_relay_personal_defaults';
 const LABEL: Record<PersonalKey, string> = { model: 'Model', env: 'Environment', skill: 'Skill' };
 
-export function defaultsModal(current: PersonalDefaults) {
+export function defaultsModal(current: PersonalDefaults, choices: CatalogueChoices = {}) {
   return {
     type: 'modal' as const,
     callback_id: DEFAULTS_CALLBACK_ID,
@@ -27,17 +37,25 @@ export function defaultsModal(current: PersonalDefaults) {
       optional: true,
       label: { type: 'plain_text' as const, text: LABEL[key] },
       hint: { type: 'plain_text' as const, text: "Empty: the channel's or the service's default." },
-      element: {
-        type: 'plain_text_input' as const,
-        action_id: 'value',
-        ...(current[key] ? { initial_value: current[key] } : {}),
-      },
+      element:
+        key !== 'skill' && choices[key]
+          ? choiceElement(choices[key], current[key], "The channel's or the service's default")
+          : {
+              type: 'plain_text_input' as const,
+              action_id: 'value',
+              ...(current[key] ? { initial_value: current[key] } : {}),
+            },
     })),
   };
 }
 
-export function openDefaultsModal(client: WebClient, triggerId: string, current: PersonalDefaults) {
-  return client.views.open({ trigger_id: triggerId, view: defaultsModal(current) });
+export function openDefaultsModal(
+  client: WebClient,
+  triggerId: string,
+  current: PersonalDefaults,
+  choices: CatalogueChoices = {},
+) {
+  return client.views.open({ trigger_id: triggerId, view: defaultsModal(current, choices) });
 }
 
 const Submission = z.object({
@@ -45,7 +63,7 @@ const Submission = z.object({
   team: z.object({ id: z.string() }).nullish(),
   view: z.object({
     state: z.object({
-      values: z.record(z.string(), z.record(z.string(), z.object({ value: z.string().nullish() }))),
+      values: z.record(z.string(), z.record(z.string(), SubmittedField)),
     }),
   }),
 });
@@ -55,6 +73,8 @@ export function registerDefaultsModal(
   deps: {
     save(team: string, user: string, values: PersonalDefaults): Promise<void>;
     logger: Logger;
+    /** Names of environments and models are checked against it (sent as given when down). */
+    catalogue?: Catalogue;
   },
 ): void {
   routes.view(DEFAULTS_CALLBACK_ID, async ({ ack, body, context }) => {
@@ -70,10 +90,17 @@ export function registerDefaultsModal(
     const values: PersonalDefaults = {};
     const errors: Record<string, string> = {};
     for (const key of PERSONAL_KEYS) {
-      const raw = (parsed.data.view.state.values[key]?.value?.value ?? '').trim();
+      const raw = fieldValue(parsed.data.view.state.values[key]?.value);
       const checked = raw === '' ? undefined : checkOptionValue(key, raw);
       if (checked !== undefined && !checked.ok) errors[key] = checked.message;
       values[key] = checked?.ok ? checked.value : raw;
+    }
+    for (const key of ['env', 'model'] as const) {
+      const given = values[key];
+      if (errors[key] || given === undefined || given === '' || !deps.catalogue) continue;
+      const resolved = await resolveCatalogueValue(deps.catalogue, key, given);
+      if (resolved.ok) values[key] = resolved.id;
+      else errors[key] = problemText(key, given, resolved).slice(0, 1_900);
     }
     if (Object.keys(errors).length > 0) {
       await ack({ response_action: 'errors', errors });

@@ -8,7 +8,8 @@
  */
 import type { SlackRoutes } from '../api/routes.js';
 import { z } from 'zod';
-import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
+import type { Catalogue, Clock, Logger, TriggerSink } from '../../core/ports/index.js';
+import { catalogueChoices } from '../api/catalogue-choices.js';
 import { decodeThreadKey, settingsScopeOf } from '../../core/thread-key.js';
 import type { Trigger } from '../../core/trigger.js';
 import type { BotTokenSource } from '../api/bot-tokens.js';
@@ -30,6 +31,8 @@ export interface SlackHomeDeps {
   apiUrl?: string;
   logger: Logger;
   clock: Clock;
+  /** The service's environments and models, offered in the defaults form. */
+  catalogue?: Catalogue;
   /** Fewest ms between two refreshes of one person's tab (default 5 s). */
   minRefreshMs?: number;
   /** How long after opening the tab a person's changes refresh it (default 24 h). */
@@ -243,8 +246,11 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
       if (!click.success || team === undefined || click.data.trigger_id === undefined) return;
       if (!(await admit(team, context.enterpriseId, click.data.user)).ok) return;
       const client = await clientFor(team);
-      const current = await deps.source.personalDefaults(team, click.data.user.id);
-      track(openDefaultsModal(client, click.data.trigger_id, current));
+      const [current, choices] = await Promise.all([
+        deps.source.personalDefaults(team, click.data.user.id),
+        catalogueChoices(deps.catalogue),
+      ]);
+      track(openDefaultsModal(client, click.data.trigger_id, current, choices));
     });
 
     registerDefaultsModal(routes, {
@@ -258,6 +264,7 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
         track(publish(team, user));
       },
       logger: deps.logger,
+      ...(deps.catalogue ? { catalogue: deps.catalogue } : {}),
     });
   }
 

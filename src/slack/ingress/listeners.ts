@@ -3,7 +3,7 @@
  * applies the allowlists, hands it to the sink and then acknowledges. No run logic here.
  */
 import type { SlackRoutes } from '../api/routes.js';
-import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
+import type { Catalogue, Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import type { Trigger, TriggerContext } from '../../core/trigger.js';
 import { RelayError } from '../../core/relay-error.js';
 import { decodeThreadKey } from '../../core/thread-key.js';
@@ -35,6 +35,8 @@ export type Whisper = (
 
 export interface ListenerDeps {
   sink: TriggerSink;
+  /** The service's environments and models, offered in the start form. */
+  catalogue?: Catalogue;
   logger: Logger;
   clock: Clock;
   /** The allowlists and who the person is (guest, external, admin). */
@@ -231,7 +233,15 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
         user: command.data.user_id,
       };
       const sealed = deps.startFormSeal.seal(place, deps.clock.now());
-      await openStartForm(client, command.data.trigger_id, place, sealed).catch((err: unknown) =>
+      const opening = openStartForm(
+        client,
+        command.data.trigger_id,
+        place,
+        sealed,
+        '',
+        deps.catalogue,
+      );
+      await opening.catch((err: unknown) =>
         log.warn({ err, slackError: slackErrorName(err) }, 'Slack start form not opened'),
       );
       return;

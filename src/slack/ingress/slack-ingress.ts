@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App } from '@slack/bolt';
-import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
+import type { Catalogue, Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import { systemClock } from '../../core/ports/index.js';
 import { RelayError } from '../../core/relay-error.js';
 import { slackErrorName } from '../api/delivery-errors.js';
@@ -62,6 +62,8 @@ export interface SlackIngressDeps {
   allowAnyWorkspace?: boolean;
   /** Admins of agent-relay; empty or absent: the workspace's admins and owners. */
   adminUsers?: readonly string[];
+  /** The service's environments and models, offered in the start form. */
+  catalogue?: Catalogue;
   /** Guests may use the bot; default false. */
   allowGuests?: boolean;
   /** Slack Connect: people of other organisations may use the bot; default false. */
@@ -231,6 +233,7 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     admit,
     commandName,
     startFormSeal,
+    ...(deps.catalogue ? { catalogue: deps.catalogue } : {}),
     replyInThreadWithoutMention: deps.replyInThreadWithoutMention ?? false,
     identity,
     perEventIdentity: installations !== undefined,
@@ -256,6 +259,7 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     clock,
     logger: deps.logger,
     seal: startFormSeal,
+    ...(deps.catalogue ? { catalogue: deps.catalogue } : {}),
     refusal: async (where) => {
       const verdict = await admit(where);
       return verdict.ok ? undefined : refusalText(verdict.denial);

@@ -34,6 +34,7 @@ const SOURCE_LABEL: Record<AppliedSetting['source'], string> = {
   personal: 'your default',
   default: 'channel default',
   service: 'service default',
+  repository: "this repository's environment",
 };
 
 /** `<@U…>` for a Slack person; a GitHub person by login, saying where it is from. */
@@ -57,6 +58,9 @@ export function settingsParts(run: RunView): string[] {
     parts.push(
       `_service defaults:_ ${byService.map((s) => `${s.key}${value(s.value)}`).join(', ')}`,
     );
+  }
+  for (const s of run.applied) {
+    if (s.note) parts.push(`_${escapeMrkdwn(truncatePlain(oneLine(s.note), 300))}_`);
   }
   const f = run.factory;
   if (f !== undefined && !run.applied.some((s) => s.key === 'factory')) {

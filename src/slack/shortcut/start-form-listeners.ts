@@ -8,7 +8,8 @@
  */
 import type { SlackRoutes } from '../api/routes.js';
 import { z } from 'zod';
-import type { Clock, Logger, TriggerSink } from '../../core/ports/index.js';
+import type { Catalogue, Clock, Logger, TriggerSink } from '../../core/ports/index.js';
+import { catalogueChoices } from '../api/catalogue-choices.js';
 import { settingsScopeOf } from '../../core/thread-key.js';
 import type { Trigger } from '../../core/trigger.js';
 import { messageId, slackThreadKey } from '../api/slack-address.js';
@@ -36,6 +37,8 @@ export interface StartFormDeps {
     userTeam?: string | undefined;
   }): Promise<string | undefined>;
   seal: StartFormSeal;
+  /** The service's environments and models, offered as choices. */
+  catalogue?: Catalogue;
   /** Tell one person something only they see. */
   whisper(
     to: { channel: string; user: string; team: string; threadTs?: string },
@@ -64,8 +67,13 @@ export async function openStartForm(
   place: StartPlace,
   sealed: string,
   prefill = '',
+  catalogue?: Catalogue,
 ): Promise<void> {
-  await client.views.open({ trigger_id: triggerId, view: startFormView(place, prefill, sealed) });
+  const choices = await catalogueChoices(catalogue);
+  await client.views.open({
+    trigger_id: triggerId,
+    view: startFormView(place, prefill, sealed, choices),
+  });
 }
 
 const Members = z.object({
@@ -125,7 +133,14 @@ export function registerStartForm(routes: SlackRoutes, deps: StartFormDeps): voi
       messageTs: message.ts,
     };
     const sealed = deps.seal.seal(place, deps.clock.now());
-    await openStartForm(client, trigger_id, place, sealed, toPlainText(message.text));
+    await openStartForm(
+      client,
+      trigger_id,
+      place,
+      sealed,
+      toPlainText(message.text),
+      deps.catalogue,
+    );
   });
 
   routes.view(START_FORM_CALLBACK_ID, async ({ ack, body, client, context }) => {

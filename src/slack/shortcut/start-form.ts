@@ -3,11 +3,19 @@
  * "Send to agent" shortcut, and the options a run takes (model, env, skill). Where the run
  * goes travels in the view's private metadata, sealed (start-form-seal.ts): the message's
  * thread, or (from the slash command alone) the channel, where the status message then
- * starts a thread; and the person the form was opened for.
+ * starts a thread; and the person the form was opened for. Environments and models are
+ * choices from the service's catalogue when it answers in time, free text otherwise; either
+ * way the run's start checks the name.
  */
 import { z } from 'zod';
 import { checkOptionValue } from '../../core/command/option-values.js';
 import type { OptionKey } from '../../core/ports/index.js';
+import {
+  choiceElement,
+  fieldValue,
+  SubmittedField,
+  type CatalogueChoices,
+} from '../api/catalogue-choices.js';
 
 export const START_FORM_CALLBACK_ID = 'agent_relay_start_form';
 export const SEND_TO_AGENT_CALLBACK_ID = 'agent_relay_send_to_agent';
@@ -39,7 +47,12 @@ export const StartPlace = z.object({
 export type StartPlace = z.infer<typeof StartPlace>;
 
 /** The form for `place`; `metadata` is the place sealed (start-form-seal.ts). */
-export function startFormView(place: StartPlace, prefill: string, metadata: string) {
+export function startFormView(
+  place: StartPlace,
+  prefill: string,
+  metadata: string,
+  choices: CatalogueChoices = {},
+) {
   const input = (
     key: string,
     label: string,
@@ -54,6 +67,15 @@ export function startFormView(place: StartPlace, prefill: string, metadata: stri
     ...(hint ? { hint: { type: 'plain_text' as const, text: hint } } : {}),
     element: { type: 'plain_text_input' as const, action_id: 'value', ...element },
   });
+  const hint = "Empty: your default, else the channel's.";
+  const option = (key: (typeof OPTION_KEYS)[number]) => {
+    const entries = key === 'skill' ? undefined : choices[key];
+    if (!entries) return input(key, LABEL[key], {}, true, hint);
+    return {
+      ...input(key, LABEL[key], {}, true, hint),
+      element: choiceElement(entries, undefined, "Your default, else the channel's"),
+    };
+  };
   const prompt = prefill.slice(0, MAX_PROMPT);
   return {
     type: 'modal' as const,
@@ -70,9 +92,7 @@ export function startFormView(place: StartPlace, prefill: string, metadata: stri
         false,
         place.messageTs ? 'The thread so far goes with it as context.' : undefined,
       ),
-      ...OPTION_KEYS.map((key) =>
-        input(key, LABEL[key], {}, true, "Empty: your default, else the channel's."),
-      ),
+      ...OPTION_KEYS.map(option),
     ],
   };
 }
@@ -86,7 +106,7 @@ const Submitted = z.object({
   view: z.object({
     private_metadata: z.string(),
     state: z.object({
-      values: z.record(z.string(), z.record(z.string(), z.object({ value: z.string().nullish() }))),
+      values: z.record(z.string(), z.record(z.string(), SubmittedField)),
     }),
   }),
 });
@@ -117,7 +137,7 @@ export function readStartForm(
       errors: { prompt: 'Sorry, this form could not be read. Please open it again.' },
     };
   const values = parsed.data.view.state.values;
-  const field = (key: string) => (values[key]?.value?.value ?? '').trim();
+  const field = (key: string) => fieldValue(values[key]?.value);
   const errors: Record<string, string> = {};
   const prompt = field('prompt');
   if (prompt === '') errors.prompt = 'Say what the agent should do.';

@@ -144,7 +144,7 @@ describe('App Home', () => {
   it('edits personal defaults in a modal; they beat channel defaults and lose to inline options', async () => {
     w = await startWorkspaces([ONE], { SLACK_ADMIN_USERS: ALICE });
     await w.install('code-one');
-    await w.post(mention(ALICE, 'CONE00001', 'config model=m-channel env=e-channel').body);
+    await w.post(mention(ALICE, 'CONE00001', 'config model=gpt-5-4-high env=env-data').body);
     await waitUntil(
       async () => (await w!.service.store.settings.list('slack:TONE00001:CONE00001')).length === 2,
     );
@@ -163,6 +163,30 @@ describe('App Home', () => {
     expect((opened.params.view as { callback_id?: string }).callback_id).toBe(
       'agent_relay_personal_defaults',
     );
+    // The service's environments and models are offered as choices; the skill stays typed.
+    const elements = Object.fromEntries(
+      (
+        opened.params.view as { blocks: { block_id: string; element: Record<string, unknown> }[] }
+      ).blocks.map((b) => [b.block_id, b.element]),
+    );
+    expect(elements.model?.type).toBe('static_select');
+    expect(JSON.stringify(elements.model?.options)).toContain('"value":"gemini-3-pro"');
+    expect(elements.env?.type).toBe('static_select');
+    expect(JSON.stringify(elements.env?.options)).toContain('Data Pipelines (env-data)');
+    expect(elements.skill?.type).toBe('plain_text_input');
+
+    // A typed name (a form opened while the catalogue was down) is checked on save.
+    const unknown = await w.postForm(
+      viewSubmissionBody({
+        team: ONE.team_id,
+        user: ALICE,
+        callbackId: 'agent_relay_personal_defaults',
+        values: { model: null, env: 'nowhere', skill: null },
+      }),
+    );
+    const unknownAnswer = (await unknown.json()) as { errors: Record<string, string> };
+    expect(Object.keys(unknownAnswer.errors)).toEqual(['env']);
+    expect(unknownAnswer.errors.env).toContain('No environment is named `nowhere`');
 
     const bad = await w.postForm(
       viewSubmissionBody({
@@ -182,34 +206,35 @@ describe('App Home', () => {
         team: ONE.team_id,
         user: ALICE,
         callbackId: 'agent_relay_personal_defaults',
-        values: { model: 'm-mine', env: null, skill: 'acme/tools:review' },
+        values: { skill: 'acme/tools:review' },
+        selected: { model: 'gemini-3-pro', env: '-' },
       }),
     );
     expect(saved.status).toBe(200);
-    await waitUntil(() => textOf(homeOf(w!, ALICE)).includes('`m-mine`'));
+    await waitUntil(() => textOf(homeOf(w!, ALICE)).includes('`gemini-3-pro`'));
 
     const store = w.service.store;
     const plain = await started(w, ALICE, 'CONE00001', 'use my defaults');
-    const inline = await started(w, ALICE, 'CONE00001', 'model=m-inline say which wins');
+    const inline = await started(w, ALICE, 'CONE00001', 'model=sonnet say which wins');
     const bobs = await started(w, BOB, 'CONE00001', 'bob has no personal defaults');
     const applied = async (at: string) =>
       (await store.runs.listRecent('slack:TONE00001:', 20)).find((r) => r.threadKey.endsWith(at))
         ?.applied;
     expect(await applied(plain)).toEqual(
       expect.arrayContaining([
-        { key: 'model', value: 'm-mine', source: 'personal' },
-        { key: 'env', value: 'e-channel', source: 'default' },
+        { key: 'model', value: 'Gemini 3 Pro (gemini-3-pro)', source: 'personal' },
+        { key: 'env', value: 'Data Pipelines (env-data)', source: 'default' },
         { key: 'skill', value: 'acme/tools:review', source: 'personal' },
       ]),
     );
     expect(await applied(inline)).toContainEqual({
       key: 'model',
-      value: 'm-inline',
+      value: 'Claude Sonnet 4.6 (claude-4-6-sonnet)',
       source: 'inline',
     });
     expect(await applied(bobs)).toContainEqual({
       key: 'model',
-      value: 'm-channel',
+      value: 'GPT-5.4 (gpt-5-4-high)',
       source: 'default',
     });
     // The status card says where each came from.
@@ -218,6 +243,6 @@ describe('App Home', () => {
         (m) => m.thread_ts === plain && JSON.stringify(m.blocks ?? []).includes('your default'),
       ),
     );
-    expect(JSON.stringify(card.blocks)).toContain('m-mine');
+    expect(JSON.stringify(card.blocks)).toContain('gemini-3-pro');
   });
 });

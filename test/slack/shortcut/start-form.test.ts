@@ -20,12 +20,17 @@ let w: Workspaces | undefined;
 type OpenedView = {
   callback_id?: string;
   private_metadata?: string;
-  blocks?: { block_id?: string; element?: { initial_value?: string } }[];
+  blocks?: {
+    block_id?: string;
+    element?: { type?: string; initial_value?: string; options?: { value: string }[] };
+  }[];
 };
 const lastOpened = (ws: Workspaces) =>
   ws.api.okCallsTo('views.open').at(-1)?.params.view as OpenedView | undefined;
 const initial = (view: OpenedView | undefined, block: string) =>
   view?.blocks?.find((b) => b.block_id === block)?.element?.initial_value;
+const element = (view: OpenedView | undefined, block: string) =>
+  view?.blocks?.find((b) => b.block_id === block)?.element;
 
 function slash(text: string): string {
   const body = new URLSearchParams(slashCommandBody({ text, user: ALICE, channel: 'CONE00001' }));
@@ -69,6 +74,11 @@ describe('Send to agent', () => {
     expect(view.callback_id).toBe('agent_relay_start_form');
     expect(initial(view, 'prompt')).toBe('Looks like the cache key changed');
     expect(w.api.okCallsTo('views.open')[0]?.token).toBe(ONE.token);
+    // Environments and models are offered from the service's catalogue.
+    expect(element(view, 'model')?.type).toBe('static_select');
+    expect(element(view, 'model')?.options?.map((o) => o.value)).toContain('gpt-5-4-high');
+    expect(element(view, 'env')?.type).toBe('static_select');
+    expect(element(view, 'env')?.options?.map((o) => o.value)).toContain('env-web-app');
 
     const bad = await w.postForm(
       viewSubmissionBody({
@@ -76,7 +86,8 @@ describe('Send to agent', () => {
         user: ALICE,
         callbackId: 'agent_relay_start_form',
         privateMetadata: view.private_metadata ?? '',
-        values: { prompt: 'Fix the ARM cache key', model: null, env: null, skill: 'not a skill' },
+        values: { prompt: 'Fix the ARM cache key', skill: 'not a skill' },
+        selected: { model: null, env: null },
       }),
     );
     const errors = (await bad.json()) as {
@@ -92,7 +103,8 @@ describe('Send to agent', () => {
         user: ALICE,
         callbackId: 'agent_relay_start_form',
         privateMetadata: view.private_metadata ?? '',
-        values: { prompt: 'Fix the ARM cache key', model: 'm-form', env: null, skill: null },
+        values: { prompt: 'Fix the ARM cache key', skill: null },
+        selected: { model: 'gpt-5-4-high', env: null },
       }),
     );
     expect(ok.status).toBe(200);
@@ -104,7 +116,11 @@ describe('Send to agent', () => {
     );
     expect(run.threadKey).toBe(`slack:TONE00001:CONE00001:${root}`);
     expect(run.requester.id).toBe(ALICE);
-    expect(run.applied).toContainEqual({ key: 'model', value: 'm-form', source: 'inline' });
+    expect(run.applied).toContainEqual({
+      key: 'model',
+      value: 'GPT-5.4 (gpt-5-4-high)',
+      source: 'inline',
+    });
     const status = await waitUntil(() =>
       w!.api.messages.find((m) => m.thread_ts === root && m.bot_id === ONE.bot_id),
     );
@@ -172,8 +188,39 @@ describe('the slash command alone', () => {
       { timeoutMs: 10_000 },
     );
 
+    expect(element(view, 'env')?.type).toBe('static_select');
     const opened = w.api.okCallsTo('views.open').length;
     expect((await w.postForm(slash('help'))).status).toBe(200);
     expect(w.api.okCallsTo('views.open')).toHaveLength(opened);
+  });
+});
+
+describe('the start form while the catalogue cannot be read', () => {
+  it('opens with typed environment and model fields, and a typed name still starts the run', async () => {
+    w = await startWorkspaces([ONE]);
+    await w.install('code-one');
+    w.api.join('CONE00001', ALICE);
+    const emulator = w.service.emulator!;
+    emulator.faults.failNext(1, 503, { route: 'GET /agent/environments' });
+    emulator.faults.failNext(1, 503, { route: 'GET /agent/models' });
+    expect((await w.postForm(slash(''))).status).toBe(200);
+    const view = await waitUntil(() => lastOpened(w!));
+    expect(element(view, 'env')?.type).toBe('plain_text_input');
+    expect(element(view, 'model')?.type).toBe('plain_text_input');
+    await w.postForm(
+      viewSubmissionBody({
+        team: ONE.team_id,
+        user: ALICE,
+        callbackId: 'agent_relay_start_form',
+        privateMetadata: view.private_metadata ?? '',
+        values: { prompt: 'Summarise open incidents', model: null, env: 'env-typed', skill: null },
+      }),
+    );
+    const run = await waitUntil(
+      async () => (await w!.service.store.runs.listRecent('slack:TONE00001:', 5))[0],
+      { timeoutMs: 10_000 },
+    );
+    const sent = await w.service.agent.getRun(run.runId);
+    expect(sent.agent_config?.environment_id).toBe('env-typed');
   });
 });
