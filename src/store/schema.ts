@@ -184,6 +184,15 @@ export interface HomeViewersTable {
   opened_at: Millis;
 }
 
+/** The platform ids of reactions the relay added (migration 012). */
+export interface ReactionIdsTable {
+  thread_key: string;
+  message_id: string;
+  content: string;
+  reaction_id: string;
+  added_at: Millis;
+}
+
 export interface Database {
   threads: ThreadsTable;
   thread_aliases: ThreadAliasesTable;
@@ -193,6 +202,7 @@ export interface Database {
   settings: SettingsTable;
   run_states: RunStatesTable;
   home_viewers: HomeViewersTable;
+  reaction_ids: ReactionIdsTable;
   leases: LeasesTable;
   installations: InstallationsTable;
   installation_teams: InstallationTeamsTable;

@@ -14,6 +14,7 @@ import { describeOperatorContract } from './contract-operator.js';
 import { describeReplicaContract } from './contract-replicas.js';
 import { describeRunsContract } from './contract-runs.js';
 import { describeStartMessagesContract } from './contract-start-messages.js';
+import { describeReactionIdsContract } from './contract-reaction-ids.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
 import { emptyStats, endedItem, observerOn } from './contract-replicas.js';
@@ -92,6 +93,7 @@ describe.skipIf(!server)('PostgreSQL store', () => {
   describeInstallationsContract(createPostgresHarness);
   describeConsoleContract(createPostgresHarness);
   describeStartMessagesContract(createPostgresHarness);
+  describeReactionIdsContract(createPostgresHarness);
 
   describe('replicas sharing one database', () => {
     let harness: StoreHarness;

@@ -8,6 +8,7 @@ import { describeOperatorContract } from './contract-operator.js';
 import { describeReplicaContract } from './contract-replicas.js';
 import { describeRunsContract } from './contract-runs.js';
 import { describeStartMessagesContract } from './contract-start-messages.js';
+import { describeReactionIdsContract } from './contract-reaction-ids.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
 import { createSqliteHarness } from './harness.js';
@@ -23,4 +24,5 @@ describe('SQLite store', () => {
   describeInstallationsContract(createSqliteHarness);
   describeConsoleContract(createSqliteHarness);
   describeStartMessagesContract(createSqliteHarness);
+  describeReactionIdsContract(createSqliteHarness);
 });
