@@ -313,6 +313,7 @@ export interface Store extends StoreTx {
     ): Promise<OutboxItem[]>;
     delivered(id: number, now: number): Promise<void>;
     retryLater(id: number, at: number, error: string): Promise<void>;
+    /** Give up on a claimed notification; the attempt that failed counts in `attempts`. */
     park(id: number, error: string, now: number): Promise<void>;
     depth(): Promise<number>;
     /** Delivered, parked and pending rows, for tests and the demo. */
