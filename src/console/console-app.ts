@@ -244,11 +244,17 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       found && (ctx.role === 'operator' || (await isPublic(found.threadKey))) ? found : undefined;
     if (!run) return sendText(res, 404, `No run ${runId} is recorded here.`);
     const keys = await operator!.aliasesOf(run.threadKey);
-    const [history, items, others] = await Promise.all([
+    const [history, items, others, own] = await Promise.all([
       operator!.stateHistory(runId),
       operator!.threadItems(keys, 50),
       store.runs.listByThread(run.threadKey, 20),
+      operator!.triggerOfRequest(run.requestId),
     ]);
+    // A slash command's trigger is kept under its channel, not the run's thread: add it.
+    const triggers =
+      own === undefined || items.triggers.some((t) => t.id === own.id)
+        ? items.triggers
+        : [...items.triggers, own].sort((a, b) => b.id - a.id);
     let detail: RunItem | undefined;
     let detailProblem: string | undefined;
     try {
@@ -266,7 +272,7 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       ...(detailProblem ? { detailProblem } : {}),
       history,
       otherRuns: others.filter((r) => r.runId !== runId),
-      triggers: items.triggers,
+      triggers,
       notifications: items.notifications,
       githubWebUrl: deps.githubWebUrl,
     };

@@ -17,6 +17,7 @@ import {
 } from './console-harness.js';
 import type { ConsoleHarness } from './console-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { postSlack, slashCommandBody } from '../helpers/slack.js';
 
 let h: ConsoleHarness;
 let base: string;
@@ -341,6 +342,35 @@ describe('a run page', () => {
     expect(filtered).toContain('data-run="run-history-1"');
     const none = await (await get('/console?platform=slack&place=github:acme', cookie)).text();
     expect(none).not.toContain('data-run="run-history-1"');
+  });
+});
+
+describe("a slash command's run page", () => {
+  it('shows the command that started the run, kept under the channel, not the thread', async () => {
+    h.idp.signInAs.slack = { team: 'T0000001', user: 'U0OLIVIA', name: 'Olivia' };
+    const cookie = await signInWith('slack').then((r) => cookieOf(r)!);
+    const store = h.service.store;
+    const command = slashCommandBody({ text: 'sweep the stale branches', channel: 'C0SLASH01' });
+    expect((await postSlack(`${base}/slack/events`, command)).status).toBe(200);
+    // Once the run has ended, its thread is the status message's (the reply thread).
+    const run = await waitUntil(
+      async () => {
+        const [found] = await store.operator!.listRuns({
+          place: 'slack:T0000001:C0SLASH01',
+          limit: 5,
+        });
+        return found?.state === 'SUCCEEDED' ? found : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
+    const own = await store.operator!.triggerOfRequest(run.requestId);
+    expect(own?.trigger.text).toContain('sweep the stale branches');
+    // What made it go missing: the trigger's key is not among the run's thread's keys.
+    expect(await store.operator!.aliasesOf(run.threadKey)).not.toContain(own!.threadKey);
+    const page = await (await get(`/console/runs/${encodeURIComponent(run.runId)}`, cookie)).text();
+    const triggers = page.slice(page.indexOf('Triggers of this run'));
+    expect(triggers).toContain(`data-trigger="${own!.id}"`);
+    expect(triggers).toContain('sweep the stale branches');
   });
 });
 
