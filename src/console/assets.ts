@@ -57,6 +57,7 @@ h1, td { overflow-wrap:anywhere; }
 .group .err { color:var(--bad); font-family:ui-monospace,monospace; font-size:.85rem; overflow-wrap:anywhere; }
 .group details > summary { cursor:pointer; color:var(--muted); font-size:.9rem; }
 .group details table { margin-top:.5rem; }
+table.notifications td:first-child, table.triggers td:first-child { white-space:nowrap; }
 .notice { border-color:var(--ok); margin:0 0 1rem; }
 a.button { display:inline-block; padding:.4rem .6rem; border:1px solid var(--line); border-radius:7px; }
 .signin { max-width:420px; margin:10vh auto; text-align:center; }

@@ -40,6 +40,8 @@ function groupCard(group: ParkedGroup, ctx: PageContext): Html {
   const [least, most] = [Math.min(...attempts), Math.max(...attempts)];
   const first = Math.min(...group.items.map((i) => i.createdAt));
   const what = plural(n, 'notification', 'notifications');
+  const rows = html`<summary>${n === 1 ? 'The notification' : `The ${n} notifications`}</summary>
+    ${notificationsTable(group.items, ctx, true)}`;
   const place = group.place.url
     ? html`<a href="${group.place.url}" rel="noopener noreferrer" target="_blank"
         >${group.place.label}</a
@@ -67,10 +69,7 @@ function groupCard(group: ParkedGroup, ctx: PageContext): Html {
           </div>`
         : ''
     }
-    ${n < FOLDED_FROM ? html`<details open></details>` : html`<details></details>`}
-      <summary>${n === 1 ? 'The notification' : `The ${n} notifications`}</summary>
-      ${notificationsTable(group.items, ctx, true)}
-    </details>
+    ${n < FOLDED_FROM ? html`<details open>${rows}</details>` : html`<details>${rows}</details>`}
   </section>`;
 }
 
