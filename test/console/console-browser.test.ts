@@ -260,14 +260,12 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
     await narrow.setViewportSize({ width: 390, height: 844 });
     await narrow.goto(`${h.service.url}/console/queues`);
     // What needs attention is the first card, not below the others.
-    const cards = await narrow
-      .locator('#queue-health .stat')
-      .evaluateAll((els) =>
-        els.map((e) => ({
-          alert: e.classList.contains('alert'),
-          top: e.getBoundingClientRect().top,
-        })),
-      );
+    const cards = await narrow.locator('#queue-health .stat').evaluateAll((els) =>
+      els.map((e) => ({
+        alert: e.classList.contains('alert'),
+        top: e.getBoundingClientRect().top,
+      })),
+    );
     const firstCalm = Math.min(...cards.filter((c) => !c.alert).map((c) => c.top));
     expect(cards.filter((c) => c.alert).length).toBeGreaterThan(0);
     expect(cards.filter((c) => c.alert).every((c) => c.top < firstCalm)).toBe(true);
