@@ -1,6 +1,8 @@
 /**
  * `npm run gallery`: writes docs/gallery/ (one HTML page and one PNG per message the relay
- * posts, and README.md, the index). The PNGs are taken with headless Chromium driven by
+ * posts, and README.md, the index) and docs/gallery/conversations/ (whole conversations
+ * recorded from the real relay against the fakes, conversations.ts; `--no-conversations`
+ * skips them). The PNGs are taken with headless Chromium driven by
  * playwright-core; `--html-only` skips them (the snapshot test checks the HTML).
  *
  * Chromium: `--chromium=<path>`, else the first of `chromium`, `chromium-browser` on the PATH.
@@ -13,6 +15,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emojiFontProblem } from './emoji-font.js';
 import { galleryIndex, galleryPages } from './pages.js';
+import { conversationPage, conversationsIndex } from './conversation-html.js';
+import { recordConversations } from './conversations.js';
 import { pictureHashes } from './pictures.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -75,6 +79,21 @@ async function main(): Promise<void> {
       await tab
         .locator('#frame')
         .screenshot({ path: join(GALLERY_DIR, `${page.sample.name}.png`), animations: 'disabled' });
+    }
+    if (!process.argv.includes('--no-conversations')) {
+      const conversations = await recordConversations();
+      const dir = join(GALLERY_DIR, 'conversations');
+      mkdirSync(dir, { recursive: true });
+      for (const c of conversations) {
+        const html = conversationPage(c);
+        writeFileSync(join(dir, `${c.name}.html`), html);
+        await tab.setContent(html, { waitUntil: 'load' });
+        await tab
+          .locator('#conversation')
+          .screenshot({ path: join(dir, `${c.name}.png`), animations: 'disabled' });
+      }
+      writeFileSync(join(dir, 'README.md'), `${conversationsIndex(conversations)}\n`);
+      console.log(`gallery: ${conversations.length} conversations in docs/gallery/conversations`);
     }
   } finally {
     await browser.close();

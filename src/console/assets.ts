@@ -52,6 +52,14 @@ dl.facts dd { margin:0; min-width:0; overflow-wrap:anywhere; }
 h1, td { overflow-wrap:anywhere; }
 .links a { margin-right:.75rem; }
 .empty { padding:1rem; color:var(--muted); text-align:center; }
+.groups { display:flex; flex-direction:column; gap:.75rem; }
+.group { display:flex; flex-direction:column; gap:.45rem; min-width:0; }
+.group .err { color:var(--bad); font-family:ui-monospace,monospace; font-size:.85rem; overflow-wrap:anywhere; }
+.group details > summary { cursor:pointer; color:var(--muted); font-size:.9rem; }
+.group details table { margin-top:.5rem; }
+table.notifications td:first-child, table.triggers td:first-child { white-space:nowrap; }
+.notice { border-color:var(--ok); margin:0 0 1rem; }
+a.button { display:inline-block; padding:.4rem .6rem; border:1px solid var(--line); border-radius:7px; }
 .signin { max-width:420px; margin:10vh auto; text-align:center; }
 .signin a.button { display:block; margin:.75rem 0; padding:.7rem; border-radius:8px;
   border:1px solid var(--line); background:var(--card); font-weight:600; }

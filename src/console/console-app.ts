@@ -30,6 +30,11 @@ import type { Html } from './html.js';
 import { content } from './pages/layout.js';
 import type { PageContext } from './pages/layout.js';
 import { queuesBody, queuesPage } from './pages/queues-page.js';
+import { discardBody, discardPage } from './pages/discard-page.js';
+import type { DiscardView } from './pages/discard-page.js';
+import { DISCARD_PATH, MAX_GROUP, parseIds } from './pages/given-up-actions.js';
+import { noticeOf, withResult, withoutResult } from './action-result.js';
+import type { ActionResult } from './action-result.js';
 import { runBody, runPage } from './pages/run-page.js';
 import { runsBody, runsPage } from './pages/runs-page.js';
 import { redirect, sendHtml, sendText } from './respond.js';
@@ -244,11 +249,17 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       found && (ctx.role === 'operator' || (await isPublic(found.threadKey))) ? found : undefined;
     if (!run) return sendText(res, 404, `No run ${runId} is recorded here.`);
     const keys = await operator!.aliasesOf(run.threadKey);
-    const [history, items, others] = await Promise.all([
+    const [history, items, others, own] = await Promise.all([
       operator!.stateHistory(runId),
       operator!.threadItems(keys, 50),
       store.runs.listByThread(run.threadKey, 20),
+      operator!.triggerOfRequest(run.requestId),
     ]);
+    // A slash command's trigger is kept under its channel, not the run's thread: add it.
+    const triggers =
+      own === undefined || items.triggers.some((t) => t.id === own.id)
+        ? items.triggers
+        : [...items.triggers, own].sort((a, b) => b.id - a.id);
     let detail: RunItem | undefined;
     let detailProblem: string | undefined;
     try {
@@ -266,7 +277,7 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       ...(detailProblem ? { detailProblem } : {}),
       history,
       otherRuns: others.filter((r) => r.runId !== runId),
-      triggers: items.triggers,
+      triggers,
       notifications: items.notifications,
       githubWebUrl: deps.githubWebUrl,
     };
@@ -279,13 +290,20 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     );
   }
 
-  async function showQueues(req: IncomingMessage, res: ServerResponse, ctx: PageContext) {
+  async function showQueues(req: IncomingMessage, res: ServerResponse, url: URL, ctx: PageContext) {
     const [health, parked, failed] = await Promise.all([
       operator!.queueHealth(),
       operator!.parkedNotifications(100),
       operator!.failedTriggers(100),
     ]);
-    const view = { health, parked, failed };
+    const notice = noticeOf(url.searchParams);
+    const view = {
+      health,
+      parked,
+      failed,
+      githubWebUrl: deps.githubWebUrl,
+      ...(notice ? { notice } : {}),
+    };
     page(
       req,
       res,
@@ -295,35 +313,72 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     );
   }
 
+  /** Retry or Discard one item (`id`) or a group (`ids=1,2,3`), each logged and counted. */
   async function act(res: ServerResponse, session: Session, form: URLSearchParams) {
     const kind = form.get('kind');
     const action = form.get('action');
-    const id = Number(form.get('id'));
+    const ids = parseIds(form);
     if (
       (kind !== 'notification' && kind !== 'trigger') ||
       (action !== 'retry' && action !== 'discard') ||
-      !Number.isSafeInteger(id) ||
-      id <= 0
+      ids === undefined
     )
       return sendText(res, 400, 'Unknown action.');
     const back = form.get('back');
     if (back !== null && consolePath(back) === undefined)
       return sendText(res, 400, 'The page to go back to is not a console page.');
-    const done =
-      action === 'retry'
-        ? await operator!.retry(kind as GivenUpKind, id, now())
-        : await operator!.discard(kind as GivenUpKind, id);
-    const who = session.operator;
-    log.info(
-      { operator: who.id, operatorName: who.name, action, kind, itemId: id, done },
-      `console: ${action} of ${kind} ${id} by ${who.name}${done ? '' : ' (nothing to do: it is no longer given up)'}`,
+    let done = 0;
+    for (const id of ids) {
+      const did =
+        action === 'retry'
+          ? await operator!.retry(kind as GivenUpKind, id, now())
+          : await operator!.discard(kind as GivenUpKind, id);
+      if (did) done += 1;
+      const who = session.operator;
+      log.info(
+        { operator: who.id, operatorName: who.name, action, kind, itemId: id, done: did },
+        `console: ${action} of ${kind} ${id} by ${who.name}${did ? '' : ' (nothing to do: it is no longer given up)'}`,
+      );
+      deps.metrics.inc('console_actions', {
+        kind: `${action}_${kind}`,
+        outcome: did ? 'done' : 'gone',
+      });
+    }
+    if (done > 0 && action === 'retry') (kind === 'trigger' ? deps.wake.inbox : deps.wake.outbox)();
+    const to = safeNext(form.get('back'));
+    // A Discard, and any action on a group, says on the page what it did.
+    const tell = action === 'discard' || form.has('ids');
+    redirect(
+      res,
+      tell ? withResult(to, { action, kind, done, asked: ids.length } as ActionResult) : to,
     );
-    deps.metrics.inc('console_actions', {
-      kind: `${action}_${kind}`,
-      outcome: done ? 'done' : 'gone',
-    });
-    if (done && action === 'retry') (kind === 'trigger' ? deps.wake.inbox : deps.wake.outbox)();
-    redirect(res, safeNext(form.get('back')));
+  }
+
+  /** The confirmation page of a Discard: what it would delete, and what that means. */
+  async function askDiscard(req: IncomingMessage, res: ServerResponse, url: URL, ctx: PageContext) {
+    const kind = url.searchParams.get('kind');
+    const ids = parseIds(url.searchParams);
+    if ((kind !== 'notification' && kind !== 'trigger') || ids === undefined)
+      return sendText(res, 400, 'Nothing to discard was named.');
+    const wanted = new Set(ids);
+    const [parked, failed] = await Promise.all([
+      kind === 'notification' ? operator!.parkedNotifications(MAX_GROUP * 2) : [],
+      kind === 'trigger' ? operator!.failedTriggers(MAX_GROUP * 2) : [],
+    ]);
+    const view: DiscardView = {
+      kind,
+      notifications: parked.filter((n) => wanted.has(n.id)),
+      triggers: failed.filter((t) => wanted.has(t.id)),
+      asked: ids.length,
+      back: withoutResult(safeNext(url.searchParams.get('back') ?? '/console/queues')),
+    };
+    page(
+      req,
+      res,
+      (c) => discardPage(view, c),
+      (c) => discardBody(view, c),
+      ctx,
+    );
   }
 
   /** The request's live session, with the role its grounds still give; ended when none. */
@@ -430,13 +485,17 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       role: session.role,
       csrf: session.csrf,
       now: now(),
-      here: safeNext(url.pathname + url.search),
+      here: safeNext(withoutResult(url.pathname + url.search)),
     };
     if (path === '/console') return showRuns(req, res, url, ctx);
     if (path === '/console/queues') {
       // Queued items carry prompts and replies from any place, private ones included.
       if (ctx.role !== 'operator') return sendText(res, 403, 'Only operators see the queues.');
-      return showQueues(req, res, ctx);
+      return showQueues(req, res, url, ctx);
+    }
+    if (path === DISCARD_PATH) {
+      if (ctx.role !== 'operator') return sendText(res, 403, 'Only operators may discard.');
+      return askDiscard(req, res, url, ctx);
     }
     if (path === '/console/events') {
       live.attach(res);

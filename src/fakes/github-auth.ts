@@ -6,6 +6,7 @@
  */
 import { createPublicKey, verify as verifySignature } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
+import { BOT_LOGIN } from './github-state.js';
 
 export interface GitHubCredentials {
   /** App mode: verify JWTs against this public key and `iss`. */
@@ -15,6 +16,9 @@ export interface GitHubCredentials {
   /** How long a minted installation token lives (default an hour). */
   tokenTtlMs?: number;
 }
+
+/** The user a configured (personal or machine-user) token belongs to. */
+export const TOKEN_USER = 'relay-user';
 
 const APP_ROUTE = /^\/app(\/|$)|^\/repos\/[^/]+\/[^/]+\/installation$/;
 
@@ -60,6 +64,15 @@ export function createGitHubAuth(options: GitHubCredentials, now: () => number) 
         return /^token$/i.test(scheme) && expires !== undefined && expires > now();
       }
       return options.token === undefined;
+    },
+    /**
+     * Whom a request's credential belongs to, as GitHub names the author of what it writes:
+     * the configured token's user (`TOKEN_USER`, what `/user` answers), or the App's bot for
+     * an installation token (and when no credentials are configured).
+     */
+    userOf(header: string | undefined): string {
+      const [, credential = ''] = (header ?? '').split(' ');
+      return options.token !== undefined && credential === options.token ? TOKEN_USER : BOT_LOGIN;
     },
     /** A new installation token, as POST /app/installations/{id}/access_tokens gives it. */
     mint(installationId: number): { token: string; expiresAt: number } {

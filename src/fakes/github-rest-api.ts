@@ -159,7 +159,13 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       }
       if (!auth.authorized(path, authorization))
         return send(res, 401, { message: 'Bad credentials' });
-      const reply = routeGitHub(context, { method, path, query: url.searchParams, body });
+      const reply = routeGitHub(context, {
+        method,
+        path,
+        query: url.searchParams,
+        body,
+        user: auth.userOf(authorization),
+      });
       send(res, reply.status, reply.body);
     })().catch((err: unknown) => send(res, 500, { message: String(err) }));
   });

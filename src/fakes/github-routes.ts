@@ -4,7 +4,7 @@
  * pull requests' branches, collaborator permissions, installation tokens and lookups, and `/rate_limit`, `/user` and `/app` (what
  * `doctor` asks).
  */
-import type { createGitHubAuth } from './github-auth.js';
+import { TOKEN_USER, type createGitHubAuth } from './github-auth.js';
 import { commentJson } from './github-state.js';
 import type { GitHubState } from './github-state.js';
 
@@ -13,6 +13,8 @@ export interface GitHubRequest {
   path: string;
   query: URLSearchParams;
   body: Record<string, unknown> | undefined;
+  /** Whom the request's credential belongs to (the author of what it writes). */
+  user?: string;
 }
 
 export interface Reply {
@@ -80,7 +82,7 @@ const ROUTES: [string, RegExp, Handler][] = [
       return ok({ resources: { core }, rate: core });
     },
   ],
-  ['GET', /^\/user$/, () => ok({ login: 'relay-user', type: 'User' })],
+  ['GET', /^\/user$/, () => ok({ login: TOKEN_USER, type: 'User' })],
   [
     'GET',
     /^\/app$/,
@@ -189,7 +191,11 @@ const ROUTES: [string, RegExp, Handler][] = [
     (ctx, [, owner = '', repo = '', on, id], req) => {
       const target = REACTION_TARGETS[on as keyof typeof REACTION_TARGETS];
       const content = String(req.body?.content);
-      const reactionId = ctx.state.react({ target, id: Number(id), content }, { owner, repo });
+      const reactionId = ctx.state.react(
+        { target, id: Number(id), content },
+        { owner, repo },
+        req.user,
+      );
       return ok({ id: reactionId, content: req.body?.content }, 201);
     },
   ],
@@ -205,7 +211,7 @@ const ROUTES: [string, RegExp, Handler][] = [
         .map((r) => ({
           id: r.reactionId,
           content: r.content,
-          user: { login: r.user, type: 'Bot' },
+          user: { login: r.user, type: r.user.endsWith('[bot]') ? 'Bot' : 'User' },
         }));
       return ok(listed);
     },

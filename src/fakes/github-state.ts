@@ -105,7 +105,7 @@ export function createGitHubState(now: () => number) {
       comment.updatedAt = now();
       emit({ kind: 'edit', comment });
     },
-    /** The bot's reactions now on one comment or issue body. */
+    /** The reactions now on one comment or issue body. */
     reactionsOn(
       target: FakeReaction['target'],
       id: number,
@@ -122,7 +122,12 @@ export function createGitHubState(now: () => number) {
       if (comment) comment.reactions = comment.reactions.filter((c) => c !== gone.content);
       return true;
     },
-    react(reaction: FakeReaction, where: { owner: string; repo: string }): number {
+    /** A reaction by `user` (default the App's bot); the same one again keeps its id. */
+    react(
+      reaction: FakeReaction,
+      where: { owner: string; repo: string },
+      user: string = BOT_LOGIN,
+    ): number {
       reactions.push(reaction);
       const repo = `${where.owner}/${where.repo}`.toLowerCase();
       const same = present.find(
@@ -130,10 +135,11 @@ export function createGitHubState(now: () => number) {
           r.target === reaction.target &&
           r.id === reaction.id &&
           r.repo === repo &&
+          r.user === user &&
           r.content === reaction.content,
       );
       const reactionId = same?.reactionId ?? ++nextReactionId;
-      if (same === undefined) present.push({ ...reaction, reactionId, repo, user: BOT_LOGIN });
+      if (same === undefined) present.push({ ...reaction, reactionId, repo, user });
       const comment = reaction.target === 'issue' ? undefined : comments.get(reaction.id);
       if (comment && !comment.reactions.includes(reaction.content))
         comment.reactions.push(reaction.content);

@@ -172,6 +172,7 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
         logger,
         clock,
         render: { commandWord: word, botHandle: github.botHandle },
+        ...(deps.store.reactionIds ? { reactionIds: deps.store.reactionIds } : {}),
         ...(o.githubMinWriteIntervalMs === undefined
           ? {}
           : { minWriteIntervalMs: o.githubMinWriteIntervalMs }),

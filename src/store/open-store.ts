@@ -17,6 +17,7 @@ import { createInboxQueue, createInboxRepo } from './repos/inbox-repo.js';
 import { createLeasesRepo } from './repos/leases-repo.js';
 import { createHomeViewersRepo } from './repos/home-viewers-repo.js';
 import { createBlockedDescendantsRepo } from './repos/blocked-descendants-repo.js';
+import { createReactionIdsRepo } from './repos/reaction-ids-repo.js';
 import { createInstallationRepo } from './repos/installations-repo.js';
 import { migrationProvider } from './migrations/index.js';
 import { createOutboxQueue, createOutboxRepo } from './repos/outbox-repo.js';
@@ -168,6 +169,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     loginPins: createLoginPinRepo(ctx),
     homeViewers: createHomeViewersRepo(ctx),
     blockedDescendants: createBlockedDescendantsRepo(ctx),
+    reactionIds: createReactionIdsRepo(ctx),
     transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),

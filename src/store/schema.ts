@@ -192,6 +192,15 @@ export interface BlockedDescendantsTable {
   updated_at: Millis;
 }
 
+/** The platform ids of reactions the relay added (migration 012). */
+export interface ReactionIdsTable {
+  thread_key: string;
+  message_id: string;
+  content: string;
+  reaction_id: string;
+  added_at: Millis;
+}
+
 export interface Database {
   threads: ThreadsTable;
   thread_aliases: ThreadAliasesTable;
@@ -202,6 +211,7 @@ export interface Database {
   run_states: RunStatesTable;
   home_viewers: HomeViewersTable;
   blocked_descendants: BlockedDescendantsTable;
+  reaction_ids: ReactionIdsTable;
   leases: LeasesTable;
   installations: InstallationsTable;
   installation_teams: InstallationTeamsTable;

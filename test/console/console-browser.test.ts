@@ -203,7 +203,6 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
     await watcher.waitForSelector('#live.on');
     await watcher.waitForSelector(`tr[data-notification="${id}"][data-status="parked"]`);
     await watcher.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 2));
-    await shot(watcher, 'queues');
 
     await page.goto(`${h.service.url}/console/queues`);
     await Promise.all([
@@ -224,15 +223,58 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
     ).toBe(2);
     expect(await watcher.locator('#queue-health').innerText()).toMatch(/0\s+parked notifications/);
 
+    // A GitHub issue the bot cannot write to: four notifications parked, one cause, one place,
+    // and one more in a Slack channel it left (long thread keys and errors, as they come).
+    const parkedIds: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const parkedId = await h.service.store.outbox.enqueue(
+        {
+          kind: 'post',
+          destination: { threadKey: 'github:acme/locked-repository-with-a-long-name#1234' },
+          message: { type: 'notice', tone: 'info', text: `locked ${i}` },
+        },
+        Date.now() + 3_600_000,
+      );
+      await h.service.store.outboxQueue.park(
+        parkedId,
+        `DeliveryError: GitHub refused post comment (403 forbidden: Resource not accessible by integration, request ${7_000_000 + i})`,
+        Date.now(),
+      );
+      parkedIds.push(parkedId);
+    }
+    const slackParked = await h.service.store.outbox.enqueue(
+      {
+        kind: 'post',
+        destination: { threadKey: 'slack:T0000001:C0ARCHIVEDCHANNEL:1700000009.000900' },
+        message: { type: 'notice', tone: 'info', text: 'archived' },
+      },
+      Date.now() + 3_600_000,
+    );
+    await h.service.store.outboxQueue.park(slackParked, 'DeliveryError: is_archived', Date.now());
+    await watcher.waitForSelector('[data-group][data-count="4"]', { timeout: 20_000 });
+    await shot(watcher, 'queues');
+
     // On a phone (390 px wide) every page fits: no horizontal scrolling.
     const narrow = await context.newPage();
     const widths: { path: string; width: number }[] = [];
     await narrow.setViewportSize({ width: 390, height: 844 });
+    await narrow.goto(`${h.service.url}/console/queues`);
+    // What needs attention is the first card, not below the others.
+    const cards = await narrow.locator('#queue-health .stat').evaluateAll((els) =>
+      els.map((e) => ({
+        alert: e.classList.contains('alert'),
+        top: e.getBoundingClientRect().top,
+      })),
+    );
+    const firstCalm = Math.min(...cards.filter((c) => !c.alert).map((c) => c.top));
+    expect(cards.filter((c) => c.alert).length).toBeGreaterThan(0);
+    expect(cards.filter((c) => c.alert).every((c) => c.top < firstCalm)).toBe(true);
     for (const path of [
       '/console',
       `/console/runs/${realId}`,
       '/console/runs/run-aa02',
       '/console/queues',
+      `/console/queues/discard?kind=notification&ids=${parkedIds.join(',')}&back=%2Fconsole%2Fqueues`,
     ]) {
       await narrow.goto(`${h.service.url}${path}`);
       const width = await narrow.evaluate(() => {
@@ -243,8 +285,28 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
       });
       widths.push({ path, width });
     }
-    await narrow.close();
     expect(widths.filter((w) => w.width > 390)).toEqual([]);
+
+    // Discard the group: a page says what will be deleted; confirmed, the queues say what was.
+    await narrow.goto(`${h.service.url}/console/queues`);
+    await Promise.all([
+      narrow.waitForURL(/\/console\/queues\/discard\?/),
+      narrow.click('[data-count="4"] [data-action="discard-group"]'),
+    ]);
+    expect(await narrow.locator('h1').innerText()).toBe('Discard 4 parked notifications?');
+    await shot(narrow, 'discard');
+    await Promise.all([
+      narrow.waitForURL(/did=discard-notification&n=4&of=4/),
+      narrow.click('[data-action="confirm-discard"]'),
+    ]);
+    expect(await narrow.locator('#notice').innerText()).toBe(
+      'Discarded 4 parked notifications: deleted, never to be delivered.',
+    );
+    expect(await narrow.locator('[data-count="4"]').count()).toBe(0);
+    const remaining = (await h.service.store.outboxQueue.list()).map((n) => n.id);
+    expect(remaining.filter((id) => parkedIds.includes(id))).toEqual([]);
+    expect(remaining).toContain(slackParked);
+    await narrow.close();
 
     if (screenshots) {
       const phone = await context.newPage();

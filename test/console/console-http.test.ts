@@ -17,6 +17,7 @@ import {
 } from './console-harness.js';
 import type { ConsoleHarness } from './console-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { postSlack, slashCommandBody } from '../helpers/slack.js';
 
 let h: ConsoleHarness;
 let base: string;
@@ -341,6 +342,163 @@ describe('a run page', () => {
     expect(filtered).toContain('data-run="run-history-1"');
     const none = await (await get('/console?platform=slack&place=github:acme', cookie)).text();
     expect(none).not.toContain('data-run="run-history-1"');
+  });
+});
+
+/** Parked as the worker parks: queued not yet due (no worker takes it first), then given up. */
+async function parkDirectly(threadKey: string, error: string, text: string): Promise<number> {
+  const store = h.service.store;
+  const id = await store.outbox.enqueue(
+    {
+      kind: 'post',
+      destination: { threadKey },
+      message: { type: 'notice', tone: 'info', text },
+    },
+    Date.now() + 3_600_000,
+  );
+  await store.outboxQueue.park(id, error, Date.now());
+  return id;
+}
+
+describe('parked notifications by cause and place', () => {
+  it('groups them, retries a group, and discards one only after saying what will happen', async () => {
+    h.idp.signInAs.slack = { team: 'T0000001', user: 'U0OLIVIA', name: 'Olivia' };
+    const cookie = await signInWith('slack').then((r) => cookieOf(r)!);
+    const store = h.service.store;
+    // One channel the bot was removed from: five threads' notifications, one cause.
+    const gone: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      gone.push(
+        await parkDirectly(
+          `slack:T0000001:C0GONE:17000000${i}0.000100`,
+          `DeliveryError: channel_not_found (request ${1000 + i})`,
+          `gone ${i}`,
+        ),
+      );
+    }
+    // Another place and cause: two.
+    const limited = [
+      await parkDirectly(
+        'slack:T0000001:C0BUSY:1700000000.000900',
+        'DeliveryError: ratelimited',
+        'busy 1',
+      ),
+      await parkDirectly(
+        'slack:T0000001:C0BUSY:1700000001.000900',
+        'DeliveryError: ratelimited',
+        'busy 2',
+      ),
+    ];
+    const page = await (await get('/console/queues', cookie)).text();
+    const groupOf = (id: number) => {
+      const at = page.indexOf(`data-notification="${id}"`);
+      const start = page.lastIndexOf('<section class="card group"', at);
+      return page.slice(start, page.indexOf('>', start));
+    };
+    expect(groupOf(gone[0]!)).toContain('data-count="5"');
+    for (const id of gone) expect(groupOf(id)).toBe(groupOf(gone[0]!));
+    expect(groupOf(limited[0]!)).toContain('data-count="2"');
+    expect(groupOf(limited[0]!)).not.toBe(groupOf(gone[0]!));
+    expect(page).toContain('5 notifications</strong> for');
+    expect(page).toContain('Slack C0GONE');
+    // Parked rows say how many deliveries were tried: never "0".
+    expect(page).not.toMatch(/<td data-label="Attempts">0<\/td>/);
+
+    // Retry a whole group: both go back, and the page says so.
+    const csrf = csrfOf(page);
+    const retried = await post(
+      '/console/actions',
+      {
+        kind: 'notification',
+        ids: limited.join(','),
+        action: 'retry',
+        csrf,
+        back: '/console/queues',
+      },
+      cookie,
+    );
+    expect(retried.status).toBe(303);
+    const afterRetry = retried.headers.get('location')!;
+    expect(afterRetry).toBe('/console/queues?did=retry-notification&n=2&of=2');
+    expect(await (await get(afterRetry, cookie)).text()).toContain(
+      'Put 2 parked notifications back in their threads&#39; queues, due now.',
+    );
+
+    // Discard asks first: what will be deleted and what that means; nothing is deleted yet.
+    const ask = `/console/queues/discard?kind=notification&ids=${gone.join(',')}&back=%2Fconsole%2Fqueues`;
+    // One of them is retried meanwhile by someone else: it is left alone.
+    expect(await store.operator!.retry('notification', gone[4]!, Date.now() + 3_600_000)).toBe(
+      true,
+    );
+    const confirm = await get(ask, cookie);
+    expect(confirm.status).toBe(200);
+    const asked = (await confirm.text()).replace(/\s+/g, ' ');
+    expect(asked).toContain('Discard 4 parked notifications?');
+    expect(asked).toContain('will never be delivered');
+    expect(asked).toContain('1 of the 5 asked for is no longer parked');
+    for (const id of gone.slice(0, 4)) expect(asked).toContain(`data-notification="${id}"`);
+    expect(asked).not.toContain(`data-notification="${gone[4]}"`);
+    expect(
+      (await store.outboxQueue.list({ status: 'parked' })).filter((n) => gone.includes(n.id)),
+    ).toHaveLength(4);
+
+    // Confirmed: deleted, and the page says what happened.
+    const form = {
+      kind: 'notification',
+      ids: gone.slice(0, 4).join(','),
+      action: 'discard',
+      csrf,
+      back: '/console/queues',
+    };
+    const discarded = await post('/console/actions', form, cookie);
+    expect(discarded.status).toBe(303);
+    const told = (await (await get(discarded.headers.get('location')!, cookie)).text()).replace(
+      /\s+/g,
+      ' ',
+    );
+    expect(told).toContain('Discarded 4 parked notifications: deleted, never to be delivered.');
+    const left = await store.outboxQueue.list();
+    expect(left.filter((n) => gone.slice(0, 4).includes(n.id))).toEqual([]);
+    expect(left.find((n) => n.id === gone[4])?.status).toBe('pending');
+    // Again: nothing left to do, and it says so rather than claiming a deletion.
+    const again = await post('/console/actions', form, cookie);
+    expect(await (await get(again.headers.get('location')!, cookie)).text()).toContain(
+      'Nothing was discarded. All 4 were no longer parked',
+    );
+    // A viewer cannot even open the confirmation.
+    h.idp.signInAs.slack = { team: 'T0000001', user: 'U0VIEWER', name: 'Vic' };
+    const viewer = await signInWith('slack').then((r) => cookieOf(r)!);
+    expect((await get(ask, viewer)).status).toBe(403);
+    for (const id of [gone[4]!, ...limited]) await store.operator!.discard('notification', id);
+  });
+});
+
+describe("a slash command's run page", () => {
+  it('shows the command that started the run, kept under the channel, not the thread', async () => {
+    h.idp.signInAs.slack = { team: 'T0000001', user: 'U0OLIVIA', name: 'Olivia' };
+    const cookie = await signInWith('slack').then((r) => cookieOf(r)!);
+    const store = h.service.store;
+    const command = slashCommandBody({ text: 'sweep the stale branches', channel: 'C0SLASH01' });
+    expect((await postSlack(`${base}/slack/events`, command)).status).toBe(200);
+    // Once the run has ended, its thread is the status message's (the reply thread).
+    const run = await waitUntil(
+      async () => {
+        const [found] = await store.operator!.listRuns({
+          place: 'slack:T0000001:C0SLASH01',
+          limit: 5,
+        });
+        return found?.state === 'SUCCEEDED' ? found : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
+    const own = await store.operator!.triggerOfRequest(run.requestId);
+    expect(own?.trigger.text).toContain('sweep the stale branches');
+    // What made it go missing: the trigger's key is not among the run's thread's keys.
+    expect(await store.operator!.aliasesOf(run.threadKey)).not.toContain(own!.threadKey);
+    const page = await (await get(`/console/runs/${encodeURIComponent(run.runId)}`, cookie)).text();
+    const triggers = page.slice(page.indexOf('Triggers of this run'));
+    expect(triggers).toContain(`data-trigger="${own!.id}"`);
+    expect(triggers).toContain('sweep the stale branches');
   });
 });
 

@@ -110,6 +110,20 @@ export function describeOperatorContract(createHarness: HarnessFactory): void {
       ]);
     });
 
+    it("finds a run's own trigger by its request id, whatever thread it is kept under", async () => {
+      await db.store.inbox.add(
+        sampleTrigger({ deliveryId: 'cmd:42.1', threadKey: 'slack:T1:C9:', kind: 'slash_command' }),
+        10,
+      );
+      await db.store.inbox.add(sampleTrigger({ deliveryId: 'Ev7' }), 20);
+      expect((await op.triggerOfRequest('slack:cmd:42.1'))?.threadKey).toBe('slack:T1:C9:');
+      expect((await op.triggerOfRequest('slack:Ev7'))?.deliveryId).toBe('Ev7');
+      // Another platform's delivery with that id is not this run's trigger.
+      expect(await op.triggerOfRequest('github:Ev7')).toBeUndefined();
+      expect(await op.triggerOfRequest('slack:nothing')).toBeUndefined();
+      expect(await op.triggerOfRequest('no-platform')).toBeUndefined();
+    });
+
     it('tells the queues apart and retries or discards only given-up items', async () => {
       const T = 'slack:T1:C1:2.2';
       const parked = await db.store.outbox.enqueue(samplePayload(T, 'p'), 100);

@@ -146,6 +146,20 @@ export function describeOutboxContract(createHarness: HarnessFactory): void {
       const parked = await db.store.outboxQueue.list({ status: 'parked' });
       expect(parked).toHaveLength(1);
       expect(parked[0]).toMatchObject({ id: a1, status: 'parked', lastError: 'channel_not_found' });
+      // Parked on its first try: one attempt, not zero.
+      expect(parked[0]!.attempts).toBe(1);
+    });
+
+    it('a parked notification keeps the count of every attempt, the last one included', async () => {
+      const a1 = await db.store.outbox.enqueue(samplePayload(A, 'a1'), 0);
+      await db.store.outboxQueue.claim(0, 60_000, 10);
+      await db.store.outboxQueue.retryLater(a1, 10, 'rate limited');
+      await db.store.outboxQueue.claim(10, 60_000, 10);
+      await db.store.outboxQueue.retryLater(a1, 20, 'rate limited');
+      await db.store.outboxQueue.claim(20, 60_000, 10);
+      await db.store.outboxQueue.park(a1, 'rate limited', 25);
+      const [parked] = await db.store.outboxQueue.list({ status: 'parked' });
+      expect(parked).toMatchObject({ id: a1, attempts: 3, lastError: 'rate limited' });
     });
 
     it('lists by thread and status, oldest first', async () => {

@@ -15,6 +15,7 @@ import { describeReplicaContract } from './contract-replicas.js';
 import { describeRunsContract } from './contract-runs.js';
 import { describeStartMessagesContract } from './contract-start-messages.js';
 import { describeBlockedDescendantsContract } from './contract-blocked-descendants.js';
+import { describeReactionIdsContract } from './contract-reaction-ids.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
 import { emptyStats, endedItem, observerOn } from './contract-replicas.js';
@@ -94,6 +95,7 @@ describe.skipIf(!server)('PostgreSQL store', () => {
   describeConsoleContract(createPostgresHarness);
   describeStartMessagesContract(createPostgresHarness);
   describeBlockedDescendantsContract(createPostgresHarness);
+  describeReactionIdsContract(createPostgresHarness);
 
   describe('replicas sharing one database', () => {
     let harness: StoreHarness;

@@ -9,6 +9,7 @@ import { describeReplicaContract } from './contract-replicas.js';
 import { describeRunsContract } from './contract-runs.js';
 import { describeStartMessagesContract } from './contract-start-messages.js';
 import { describeBlockedDescendantsContract } from './contract-blocked-descendants.js';
+import { describeReactionIdsContract } from './contract-reaction-ids.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
 import { createSqliteHarness } from './harness.js';
@@ -25,4 +26,5 @@ describe('SQLite store', () => {
   describeConsoleContract(createSqliteHarness);
   describeStartMessagesContract(createSqliteHarness);
   describeBlockedDescendantsContract(createSqliteHarness);
+  describeReactionIdsContract(createSqliteHarness);
 });

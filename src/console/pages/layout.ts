@@ -5,6 +5,7 @@ import { html } from '../html.js';
 import type { Html } from '../html.js';
 import type { Operator } from '../session.js';
 import type { ConsoleRole } from '../../core/ports/index.js';
+import { actionForm, discardAsk } from './given-up-actions.js';
 
 export interface PageContext {
   operator: Operator;
@@ -107,22 +108,8 @@ export function givenUpActions(
   ctx: PageContext,
 ): Html {
   if (ctx.role !== 'operator') return html``;
-  const form = (action: 'retry' | 'discard', label: string, cls: string) =>
-    html`<form method="post" action="/console/actions">
-      <input type="hidden" name="csrf" value="${ctx.csrf}" />
-      <input type="hidden" name="kind" value="${kind}" /><input
-        type="hidden"
-        name="id"
-        value="${id}"
-      />
-      <input type="hidden" name="action" value="${action}" /><input
-        type="hidden"
-        name="back"
-        value="${ctx.here}"
-      />
-      <button type="submit" class="${cls}" data-action="${action}-${kind}-${id}">${label}</button>
-    </form>`;
   return html`<div class="actions">
-    ${form('retry', 'Retry', 'primary')}${form('discard', 'Discard', 'danger')}
+    ${actionForm('retry', kind, [id], 'Retry', { cls: 'primary', dataAction: `retry-${kind}-${id}` }, ctx)}
+    ${discardAsk(kind, [id], 'Discard…', `discard-${kind}-${id}`, ctx)}
   </div>`;
 }

@@ -119,7 +119,7 @@ export function runBody(view: RunView, ctx: PageContext): Html {
     }
     <h2>Notifications in this thread</h2>
     ${notificationsTable(view.notifications, ctx, false)}
-    <h2>Triggers in this thread</h2>
+    <h2>Triggers of this run and its thread</h2>
     ${triggersTable(view.triggers, ctx, false)}`;
 }
 

@@ -21,3 +21,4 @@ export type { OptionKey } from '../message/message-model.js';
 export type { Platform } from '../trigger.js';
 export * from './operator-queries.js';
 export * from './console-sessions.js';
+export * from './reaction-ids.js';

@@ -40,6 +40,11 @@ export interface OperatorQueries {
     threadKeys: readonly string[],
     limit: number,
   ): Promise<{ triggers: InboxItem[]; notifications: OutboxItem[] }>;
+  /**
+   * The trigger a run was started by, found by the run's request id (`<platform>:<delivery
+   * id>`): a slash command's trigger lives under the channel, not the run's thread.
+   */
+  triggerOfRequest(requestId: string): Promise<InboxItem | undefined>;
   /** Every key that resolves to `threadKey` (its aliases), the key itself included. */
   aliasesOf(threadKey: string): Promise<string[]>;
   queueHealth(): Promise<QueueHealth>;

@@ -14,6 +14,7 @@ import type { ConsoleSessionRepo, LoginPinRepo, UsedOnceRepo } from './console-s
 import type { InstallationRepo } from './installations.js';
 import type { Destination } from './notifier.js';
 import type { OperatorQueries } from './operator-queries.js';
+import type { ReactionIds } from './reaction-ids.js';
 
 export interface ThreadRecord {
   threadKey: string;
@@ -275,6 +276,8 @@ export interface Store extends StoreTx {
    * Who opened the Slack App Home tab, and when last: shared by the replicas, so any of them
    * that sees a person's run change refreshes their tab.
    */
+  /** The platform ids of the reactions the relay added (migration 012). */
+  reactionIds?: ReactionIds;
   homeViewers: {
     opened(teamId: string, userId: string, at: number): Promise<void>;
     openedAt(teamId: string, userId: string): Promise<number | undefined>;
@@ -320,6 +323,7 @@ export interface Store extends StoreTx {
     ): Promise<OutboxItem[]>;
     delivered(id: number, now: number): Promise<void>;
     retryLater(id: number, at: number, error: string): Promise<void>;
+    /** Give up on a claimed notification; the attempt that failed counts in `attempts`. */
     park(id: number, error: string, now: number): Promise<void>;
     depth(): Promise<number>;
     /** Delivered, parked and pending rows, for tests and the demo. */

@@ -122,37 +122,81 @@ export async function editComment(
   else await t.octokit.rest.issues.updateComment(args);
 }
 
+const CreatedReaction = z.object({ id: z.number().int().positive() });
+
+/** Add a reaction; GitHub answers with the reaction (the existing one if it was there). */
 export async function addReaction(
   t: Target,
   id: GitHubMessageId,
   content: GitHubReaction,
-): Promise<void> {
+): Promise<{ reactionId: number }> {
   const { octokit, owner, repo } = t;
   const request = { signal: t.signal };
-  if (id.kind === 'issue-body') {
-    await octokit.rest.reactions.createForIssue({
-      owner,
-      repo,
-      issue_number: id.number,
-      content,
-      request,
-    });
-  } else if (id.kind === 'review') {
-    await octokit.rest.reactions.createForPullRequestReviewComment({
-      owner,
-      repo,
-      comment_id: id.commentId,
-      content,
-      request,
-    });
-  } else {
-    await octokit.rest.reactions.createForIssueComment({
-      owner,
-      repo,
-      comment_id: id.commentId,
-      content,
-      request,
-    });
+  const created =
+    id.kind === 'issue-body'
+      ? await octokit.rest.reactions.createForIssue({
+          owner,
+          repo,
+          issue_number: id.number,
+          content,
+          request,
+        })
+      : id.kind === 'review'
+        ? await octokit.rest.reactions.createForPullRequestReviewComment({
+            owner,
+            repo,
+            comment_id: id.commentId,
+            content,
+            request,
+          })
+        : await octokit.rest.reactions.createForIssueComment({
+            owner,
+            repo,
+            comment_id: id.commentId,
+            content,
+            request,
+          });
+  return { reactionId: CreatedReaction.parse(created.data).id };
+}
+
+/** Delete one reaction by its id; false when GitHub no longer has it (404). */
+export async function deleteReaction(
+  t: Target,
+  id: GitHubMessageId,
+  reactionId: number,
+): Promise<boolean> {
+  const { octokit, owner, repo } = t;
+  const request = { signal: t.signal };
+  try {
+    if (id.kind === 'issue-body') {
+      await octokit.rest.reactions.deleteForIssue({
+        owner,
+        repo,
+        issue_number: id.number,
+        reaction_id: reactionId,
+        request,
+      });
+    } else if (id.kind === 'review') {
+      await octokit.rest.reactions.deleteForPullRequestComment({
+        owner,
+        repo,
+        comment_id: id.commentId,
+        reaction_id: reactionId,
+        request,
+      });
+    } else {
+      await octokit.rest.reactions.deleteForIssueComment({
+        owner,
+        repo,
+        comment_id: id.commentId,
+        reaction_id: reactionId,
+        request,
+      });
+    }
+    return true;
+  } catch (err) {
+    if ((err as { status?: unknown }).status === 404) return false;
+    throw err;
   }
 }
 
@@ -166,7 +210,9 @@ const ListedReactions = z.array(
 
 /**
  * Delete the reactions `login` put on a comment or issue body whose content is one of
- * `contents`. One listing per content (GitHub filters by content), then a delete each.
+ * `contents`. One listing per content (GitHub filters by content), then a delete each. Only
+ * for reactions added before their ids were recorded: the listing names the App's bot only
+ * under App auth.
  */
 export async function removeReactions(
   t: Target,
@@ -204,33 +250,7 @@ export async function removeReactions(
     const ours = ListedReactions.parse(listed.data).filter(
       (r) => r.content === content && r.user?.login.toLowerCase() === login.toLowerCase(),
     );
-    for (const reaction of ours) {
-      if (id.kind === 'issue-body') {
-        await octokit.rest.reactions.deleteForIssue({
-          owner,
-          repo,
-          issue_number: id.number,
-          reaction_id: reaction.id,
-          request,
-        });
-      } else if (id.kind === 'review') {
-        await octokit.rest.reactions.deleteForPullRequestComment({
-          owner,
-          repo,
-          comment_id: id.commentId,
-          reaction_id: reaction.id,
-          request,
-        });
-      } else {
-        await octokit.rest.reactions.deleteForIssueComment({
-          owner,
-          repo,
-          comment_id: id.commentId,
-          reaction_id: reaction.id,
-          request,
-        });
-      }
-    }
+    for (const reaction of ours) await deleteReaction(t, id, reaction.id);
   }
 }
 

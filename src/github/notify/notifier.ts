@@ -15,6 +15,8 @@ import {
   type PostOptions,
   type PostResult,
   type ReactOptions,
+  type ReactionIds,
+  createMemoryReactionIds,
 } from '../../core/ports/index.js';
 import { DEFAULT_BOT_HANDLE } from '../../core/command/parse-command.js';
 import { decodeThreadKey } from '../../core/thread-key.js';
@@ -24,14 +26,15 @@ import { createGitHubClients, type GitHubAuth, type GitHubClients } from '../api
 import {
   addReaction,
   createComment,
+  deleteReaction,
   editComment,
   getPullRequestRefs,
   listRecentComments,
   removeReactions,
   type Target,
 } from './github-requests.js';
-import { decodeMessageId, encodeMessageId } from '../api/message-ref.js';
-import { GITHUB_REACTION } from './reactions.js';
+import { decodeMessageId, encodeMessageId, type GitHubMessageId } from '../api/message-ref.js';
+import { GITHUB_REACTION, type GitHubReaction } from './reactions.js';
 import {
   renderGitHubMarkdown,
   renderGitHubMessage,
@@ -55,8 +58,16 @@ export interface GitHubNotifierDeps {
   retryBaseMs?: number;
   /** Spacing of write requests; default 1 s. Tests pass 0. */
   minWriteIntervalMs?: number;
-  /** Whose reactions are ours (to take superseded ones off); default `<botHandle>[bot]`. */
+  /**
+   * Whose reactions are ours, for reactions added before their ids were recorded (taken off
+   * by listing); default `<botHandle>[bot]`.
+   */
   botLogin?: string;
+  /**
+   * Where the id of each reaction the relay adds is kept, so a superseded one is deleted by
+   * that id whatever identity the auth posts as. Default: this process's memory.
+   */
+  reactionIds?: ReactionIds;
 }
 
 export interface PullRequestRefs {
@@ -112,6 +123,7 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
   const timeoutMs = deps.requestTimeoutMs ?? 15_000;
   const shown = createShownMemo();
   const botLogin = deps.botLogin ?? `${deps.render?.botHandle ?? DEFAULT_BOT_HANDLE}[bot]`;
+  const reactionIds = deps.reactionIds ?? createMemoryReactionIds();
 
   /** Run one GitHub call for a thread, turning failures into DeliveryErrors. */
   async function call<T>(
@@ -133,6 +145,31 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
         );
       }
       throw failure;
+    }
+  }
+
+  /**
+   * Take these reactions of ours off a message: each by the id GitHub gave when the relay
+   * added it; one with no recorded id (added before ids were recorded) by listing the bot's.
+   */
+  async function takeOff(
+    target: MessageRef,
+    id: GitHubMessageId,
+    contents: readonly GitHubReaction[],
+  ): Promise<void> {
+    const on = { threadKey: target.threadKey, messageId: target.id };
+    const recorded = await reactionIds.find(on, contents);
+    for (const r of recorded) {
+      await call(target.threadKey, 'remove reaction', (t) =>
+        deleteReaction(t, id, Number(r.reactionId)),
+      );
+      await reactionIds.removed(on, r.content);
+    }
+    const unrecorded = [...new Set(contents)].filter((c) => !recorded.some((r) => r.content === c));
+    if (unrecorded.length > 0) {
+      await call(target.threadKey, 'remove reactions', (t) =>
+        removeReactions(t, id, unrecorded, botLogin),
+      );
     }
   }
 
@@ -226,9 +263,10 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
       const id = decodeMessageId(target.id);
       if (id === undefined)
         throw new DeliveryError('invalid', `cannot react to ${target.id}`, false);
-      const contents = reactions.map((r) => GITHUB_REACTION[r]);
-      await call(target.threadKey, 'remove reactions', (t) =>
-        removeReactions(t, id, contents, botLogin),
+      await takeOff(
+        target,
+        id,
+        reactions.map((r) => GITHUB_REACTION[r]),
       );
     },
 
@@ -241,13 +279,15 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
       const superseded = (options?.replaces ?? [])
         .map((r) => GITHUB_REACTION[r])
         .filter((c) => c !== keep);
-      if (superseded.length > 0) {
-        await call(target.threadKey, 'remove reactions', (t) =>
-          removeReactions(t, id, superseded, botLogin),
-        );
-      }
-      await call(target.threadKey, 'add reaction', (t) =>
-        addReaction(t, id, GITHUB_REACTION[reaction]),
+      if (superseded.length > 0) await takeOff(target, id, superseded);
+      const { reactionId } = await call(target.threadKey, 'add reaction', (t) =>
+        addReaction(t, id, keep),
+      );
+      await reactionIds.added(
+        { threadKey: target.threadKey, messageId: target.id },
+        keep,
+        String(reactionId),
+        clock.now(),
       );
     },
 

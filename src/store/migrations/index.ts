@@ -16,6 +16,7 @@ import { refusalsMigration } from './009-refusals.js';
 import { consoleSessionsMigration } from './010-console-sessions.js';
 import { homeViewersMigration } from './011-home-viewers.js';
 import { blockedDescendantsMigration } from './017-blocked-descendants.js';
+import { reactionIdsMigration } from './012-reaction-ids.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
   return {
@@ -33,6 +34,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
         '010-console-sessions': consoleSessionsMigration(),
         '011-home-viewers': homeViewersMigration(),
         '017-blocked-descendants': blockedDescendantsMigration(),
+        '012-reaction-ids': reactionIdsMigration(),
       }),
   };
 }

@@ -121,6 +121,19 @@ export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
       };
     },
 
+    async triggerOfRequest(requestId) {
+      const colon = requestId.indexOf(':');
+      if (colon < 0) return undefined;
+      const platform = requestId.slice(0, colon);
+      const rows = await ctx
+        .db()
+        .selectFrom('inbox')
+        .selectAll()
+        .where('delivery_id', '=', requestId.slice(colon + 1))
+        .execute();
+      return readable(rows, toInboxItem).find((item) => item.trigger.platform === platform);
+    },
+
     async aliasesOf(threadKey) {
       const rows = await ctx
         .db()

@@ -192,10 +192,17 @@ export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
     },
 
     async park(id, error, now) {
+      // The attempt that gave up counts: a parked row says how many deliveries were tried.
       await ctx
         .db()
         .updateTable('outbox')
-        .set({ status: 'parked', lease_until: null, last_error: error, updated_at: now })
+        .set((eb) => ({
+          status: 'parked',
+          attempts: eb('attempts', '+', 1),
+          lease_until: null,
+          last_error: error,
+          updated_at: now,
+        }))
         .where('id', '=', id)
         .execute();
     },

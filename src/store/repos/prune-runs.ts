@@ -2,8 +2,9 @@
  * Finished runs and the threads they lived in are kept a while (a reply in the thread steers
  * the run; the console lists them), then deleted: a run no longer tracked whose record was
  * last written before `before` goes with its state history; a thread last written before then
- * that has no run left and no trigger or notification waiting goes with its aliases. A
- * tracked run (live, or ended but not yet told) is never touched.
+ * that has no run left and no trigger or notification waiting goes with its aliases and the
+ * recorded ids of the reactions the relay added there. A tracked run (live, or ended but
+ * not yet told) is never touched.
  */
 import type { RepoContext } from './repo-context.js';
 
@@ -71,6 +72,7 @@ export function createPruneRuns(
         )
         .limit(limit);
     await db.deleteFrom('thread_aliases').where('thread_key', 'in', emptied()).execute();
+    await db.deleteFrom('reaction_ids').where('thread_key', 'in', emptied()).execute();
     const result = await db
       .deleteFrom('threads')
       .where('thread_key', 'in', emptied())

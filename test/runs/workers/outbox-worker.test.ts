@@ -190,8 +190,9 @@ describe('outbox worker', () => {
     slack.failNext(1, forbidden());
     await store.outbox.enqueue(post('forbidden'), t);
     await drain();
+    // The one refused delivery is counted: a parked row never says "Attempts 0".
     expect((await store.outboxQueue.list({ status: 'parked' })).map((i) => i.attempts)).toEqual([
-      0,
+      1,
     ]);
 
     slack.failNext(99, rateLimited());
@@ -203,6 +204,8 @@ describe('outbox worker', () => {
     const parked = await store.outboxQueue.list({ status: 'parked' });
     expect(parked).toHaveLength(2);
     expect(slack.calls.filter((c) => !c.ok)).toHaveLength(1 + 3);
+    // Parked after the bound: as many attempts recorded as were made.
+    expect(parked.map((i) => i.attempts)).toEqual([1, 3]);
     expect(logger.lines.filter((l) => l.msg === 'notification parked')).toHaveLength(2);
   });
 

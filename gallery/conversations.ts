@@ -1,0 +1,321 @@
+/**
+ * Whole conversations, recorded from the real relay: the service with its embedded emulator,
+ * the fake Slack Web API and the fake GitHub REST API in one process (as `npm run demo`), and
+ * people's requests sent through the real endpoints, signed as each platform signs them. Each
+ * conversation is a Slack thread or a GitHub issue from the first message to the last, as it
+ * reads when everything has been delivered: success, failure, cancel, BLOCKED, and a
+ * follow-up that answers a BLOCKED run. Nothing here is written by hand but the people's words.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isEndedState } from '../src/agent/schemas.js';
+import { loadConfig } from '../src/config/load.js';
+import { FAST_TIMINGS } from '../src/emulator/index.js';
+import { silentLogger } from '../src/service/logger.js';
+import { startService, type RunningService } from '../src/main.js';
+import { startFakeGitHub, type FakeGitHub } from '../src/fakes/github-rest-api.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../src/fakes/slack-web-api.js';
+import * as send from '../src/demo/platform-requests.js';
+import type { DemoIssue } from '../src/demo/platform-requests.js';
+import { byBot, slackButton } from '../src/demo/view.js';
+
+export type Outcome = 'success' | 'failure' | 'cancel' | 'blocked' | 'followup';
+export const OUTCOMES: readonly Outcome[] = ['success', 'failure', 'cancel', 'blocked', 'followup'];
+
+export interface ConversationMessage {
+  /** `agent-relay`, or the person's name. */
+  who: string;
+  bot: boolean;
+  /** Only the asker sees it (a Slack ephemeral message). */
+  private: boolean;
+  /** Slack: the message's text and blocks as last edited. */
+  slack?: { text: string; blocks: unknown[] };
+  /** GitHub: the comment body as last edited (or the issue's body). */
+  github?: { body: string };
+  /** Reactions on it now. */
+  reactions: string[];
+  /** How many times it was edited. */
+  edits: number;
+}
+
+export interface Conversation {
+  name: string;
+  platform: 'slack' | 'github';
+  outcome: Outcome;
+  caption: string;
+  messages: ConversationMessage[];
+  /** The titles and ids of the runs it is about (for the repetition check). */
+  titles: string[];
+  runIds: string[];
+}
+
+const SLACK_SECRET = 'gallery-signing-secret';
+const SLACK_TOKEN = 'xoxb-gallery-token';
+const GITHUB_SECRET = 'gallery-webhook-secret';
+const GITHUB_TOKEN = 'ghp_gallery_token';
+const ALICE = 'U0ALICE01';
+const CHANNEL = 'C0WEB01';
+const CANCEL_ACTION_ID = 'agent_relay_cancel';
+
+/** What each conversation asks, and what happens after. */
+const ASKS: Record<Outcome, { prompt: string; caption: string }> = {
+  success: { prompt: 'tidy the CI config', caption: 'A request that succeeds' },
+  failure: { prompt: 'migrate the billing tables [fail]', caption: 'A request that fails' },
+  cancel: {
+    prompt: 'redesign the settings page [slow]',
+    caption: 'A request cancelled while it runs',
+  },
+  blocked: {
+    prompt: 'rename the payments module [block]',
+    caption: 'A request that waits for an answer (BLOCKED)',
+  },
+  followup: {
+    prompt: 'rename the invoices module [block]',
+    caption: 'A BLOCKED request, answered with a follow-up',
+  },
+};
+const ANSWER = 'Call it billing-core, and keep the old name as an alias.';
+
+interface Rig {
+  service: RunningService;
+  slack: FakeSlackApi;
+  github: FakeGitHub;
+  slackTo: send.SlackSender;
+  githubTo: send.GitHubSender;
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`gallery: waited in vain for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The run a request started: the newest with its prompt (each platform asks the same). */
+const runOf = (rig: Rig, prompt: string, before: ReadonlySet<string>) =>
+  rig.service.emulator!.runs.all().find((r) => r.prompt.includes(prompt) && !before.has(r.run_id));
+const knownRuns = (rig: Rig) => new Set(rig.service.emulator!.runs.all().map((r) => r.run_id));
+
+/** Until the run is in `state` (or ended), its news recorded, and nothing left to deliver. */
+async function settled(rig: Rig, runId: string, done: (state: string) => boolean): Promise<void> {
+  await waitFor(`run ${runId} to settle`, async () => {
+    const record = await rig.service.store.runs.get(runId);
+    if (!record || !done(record.state) || record.notifiedState !== record.state) return undefined;
+    return (await rig.service.store.outboxQueue.depth()) === 0 || undefined;
+  });
+  // A notification queued just now is claimed within a poll: look again after one.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await waitFor('the outbox to empty', async () =>
+    (await rig.service.store.outboxQueue.depth()) === 0 ? true : undefined,
+  );
+}
+
+const ended = (state: string) => isEndedState(state);
+const blockedOrEnded = (state: string) => state === 'BLOCKED' || isEndedState(state);
+
+async function slackConversation(rig: Rig, outcome: Outcome, n: number): Promise<Conversation> {
+  const { prompt, caption } = ASKS[outcome];
+  const text = `<@${rig.slack.identity.user_id}> ${prompt}`;
+  const before = knownRuns(rig);
+  const rootTs = rig.slack.seedMessage({ channel: CHANNEL, user: ALICE, text });
+  await send.slackEvent(rig.slackTo, {
+    type: 'app_mention',
+    channel: CHANNEL,
+    user: ALICE,
+    text,
+    ts: rootTs,
+  });
+  const run = await waitFor(`the Slack run ${n}`, () => runOf(rig, prompt, before));
+  if (outcome === 'cancel') {
+    await waitFor('the run to work', () =>
+      rig.service.emulator!.runs.get(run.run_id)?.state === 'INPROGRESS' ? true : undefined,
+    );
+    const { status, button } = await waitFor('a Cancel button', () => {
+      for (const m of rig.slack.thread(CHANNEL, rootTs)) {
+        const button = byBot(m) ? slackButton(m, CANCEL_ACTION_ID) : undefined;
+        if (button) return { status: m, button };
+      }
+      return undefined;
+    });
+    await send.slackButton(rig.slackTo, {
+      channel: CHANNEL,
+      user: ALICE,
+      messageTs: status.ts,
+      threadTs: rootTs,
+      ...button,
+    });
+  }
+  await settled(
+    rig,
+    run.run_id,
+    outcome === 'blocked' || outcome === 'followup' ? blockedOrEnded : ended,
+  );
+  if (outcome === 'followup') {
+    const saidTs = rig.slack.seedMessage({
+      channel: CHANNEL,
+      user: ALICE,
+      text: ANSWER,
+      thread_ts: rootTs,
+    });
+    await send.slackEvent(rig.slackTo, {
+      type: 'message',
+      channel: CHANNEL,
+      channel_type: 'channel',
+      user: ALICE,
+      text: ANSWER,
+      ts: saidTs,
+      thread_ts: rootTs,
+    });
+    await waitFor('the follow-up to reach the service', () =>
+      rig.service.emulator!.followups.find((f) => f.runId === run.run_id),
+    );
+    await settled(rig, run.run_id, ended);
+  }
+  const messages = rig.slack.thread(CHANNEL, rootTs).map((m) => ({
+    who: byBot(m) ? 'agent-relay' : 'alice',
+    bot: byBot(m),
+    private: m.onlyFor !== undefined,
+    slack: { text: m.text, blocks: m.blocks ?? [] },
+    reactions: [...m.reactions],
+    edits: Math.max(0, m.history.length - 1),
+  }));
+  const record = await rig.service.store.runs.get(run.run_id);
+  return {
+    name: `slack-${outcome}`,
+    platform: 'slack',
+    outcome,
+    caption,
+    messages,
+    titles: [run.title, record?.title ?? ''].filter((t) => t !== ''),
+    runIds: [run.run_id],
+  };
+}
+
+async function githubConversation(rig: Rig, outcome: Outcome, n: number): Promise<Conversation> {
+  const { prompt, caption } = ASKS[outcome];
+  const issue: DemoIssue = {
+    owner: 'acme',
+    repo: 'webapp',
+    number: 100 + n,
+    author: 'alice',
+    title: caption,
+    body: 'Opened for the gallery.',
+  };
+  const comment = async (body: string) => {
+    const made = rig.github.addHumanComment(issue, 'alice', body);
+    await send.githubWebhook(
+      rig.githubTo,
+      'issue_comment',
+      send.issueComment(issue, { id: made.id, author: 'alice', body }),
+    );
+  };
+  const before = knownRuns(rig);
+  await comment(`@agent-relay ${prompt}`);
+  const run = await waitFor(`the GitHub run ${n}`, () => runOf(rig, prompt, before));
+  if (outcome === 'cancel') {
+    await waitFor('the run to work', () =>
+      rig.service.emulator!.runs.get(run.run_id)?.state === 'INPROGRESS' ? true : undefined,
+    );
+    await comment('@agent-relay cancel');
+  }
+  await settled(
+    rig,
+    run.run_id,
+    outcome === 'blocked' || outcome === 'followup' ? blockedOrEnded : ended,
+  );
+  if (outcome === 'followup') {
+    await comment(`@agent-relay ${ANSWER}`);
+    await waitFor('the follow-up to reach the service', () =>
+      rig.service.emulator!.followups.find((f) => f.runId === run.run_id),
+    );
+    await settled(rig, run.run_id, ended);
+  }
+  const messages: ConversationMessage[] = [
+    {
+      who: 'alice',
+      bot: false,
+      private: false,
+      github: { body: issue.body },
+      reactions: [],
+      edits: 0,
+    },
+    ...rig.github.commentsOn(issue.owner, issue.repo, issue.number).map((c) => ({
+      who: c.author.endsWith('[bot]') ? 'agent-relay' : c.author,
+      bot: c.author.endsWith('[bot]'),
+      private: false,
+      github: { body: c.body },
+      reactions: [...c.reactions],
+      edits: c.edits.length,
+    })),
+  ];
+  const record = await rig.service.store.runs.get(run.run_id);
+  return {
+    name: `github-${outcome}`,
+    platform: 'github',
+    outcome,
+    caption,
+    messages,
+    titles: [run.title, record?.title ?? ''].filter((t) => t !== ''),
+    runIds: [run.run_id],
+  };
+}
+
+/** Record every conversation (about ten seconds): Slack's, then GitHub's. */
+export async function recordConversations(): Promise<Conversation[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-relay-gallery-'));
+  const slack = await startFakeSlackApi({
+    token: SLACK_TOKEN,
+    identity: {
+      user_id: 'U0RELAY01',
+      bot_id: 'B0RELAY01',
+      team_id: 'T0GALLERY',
+      team: 'Gallery',
+      url: 'https://gallery.slack.test/',
+    },
+  });
+  const github = await startFakeGitHub({ token: GITHUB_TOKEN });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: join(dir, 'gallery.db'),
+    POLL_INTERVAL_MS: '50',
+    SLACK_SIGNING_SECRET: SLACK_SECRET,
+    SLACK_BOT_TOKEN: SLACK_TOKEN,
+    SLACK_API_URL: slack.url,
+    GITHUB_WEBHOOK_SECRET: GITHUB_SECRET,
+    GITHUB_TOKEN,
+    GITHUB_API_URL: github.url,
+  });
+  const service = await startService(config, {
+    logger: silentLogger(),
+    emulatorTimings: { ...FAST_TIMINGS, slowRunMs: 4_000 },
+    engineOptions: { workerPollMs: 20, cancelRetryDelaysMs: [200, 400, 800] },
+    platforms: { githubMinWriteIntervalMs: 0 },
+    announce: false,
+  });
+  const rig: Rig = {
+    service,
+    slack,
+    github,
+    slackTo: { url: service.url, signingSecret: SLACK_SECRET, teamId: slack.identity.team_id },
+    githubTo: { url: service.url, secret: GITHUB_SECRET },
+  };
+  try {
+    const out: Conversation[] = [];
+    for (const [i, outcome] of OUTCOMES.entries()) {
+      out.push(await slackConversation(rig, outcome, i + 1));
+    }
+    for (const [i, outcome] of OUTCOMES.entries()) {
+      out.push(await githubConversation(rig, outcome, i + 1));
+    }
+    return out;
+  } finally {
+    await service.stop();
+    await Promise.all([slack.close(), github.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
