@@ -111,12 +111,20 @@ describe('list filters', () => {
 });
 
 describe('create', () => {
-  it('accepts only config.skill_spec; refuses neither prompt nor skill, and an unknown parent', async () => {
+  it('accepts only config.skill_spec; refuses neither prompt nor skill, a NUL in metadata, an unknown parent', async () => {
     const id = await create({ config: { skill_spec: 'acme/tools:release' } });
     expect((await getRun(id)).agent_config).toEqual({ skill_spec: 'acme/tools:release' });
     expect((await call('POST', '/agent/runs', { title: 't' }, 'RunAgentResponse')).status).toBe(
       400,
     );
+    const nul = await call(
+      'POST',
+      '/agent/runs',
+      { prompt: 'p', metadata: { k: 'a\u0000b' } },
+      'RunAgentResponse',
+    );
+    expect(nul.status).toBe(400);
+    expect(nul.body.detail).toMatch(/must not contain NUL/);
     const orphan = await call(
       'POST',
       '/agent/runs',

@@ -163,6 +163,10 @@ describe('every call the relay makes conforms, request and answer', () => {
     const held = await client.createRun({ prompt: 'hold [pending]' });
     now += TIMINGS.queuedMs;
     await client.cancelRun(held.run_id).catch(() => undefined);
+    const fixed = await client.createRun({ prompt: 'keep [nocancel]' });
+    await client.cancelRun(fixed.run_id).catch(() => undefined);
+    emu.faults.metadataFilterUnavailable(true);
+    await client.findRunByRequest('req-x', new Date(now - 60_000).toISOString());
     emu.faults.failNext(1, 503, { retryAfterSeconds: 1 });
     await client.listRuns({ limit: 1 });
     emu.faults.failNext(1, 429, { route: 'POST /agent/runs', retryAfterSeconds: 1 });
@@ -172,7 +176,7 @@ describe('every call the relay makes conforms, request and answer', () => {
       .catch(() => undefined);
 
     const statuses = proxy.exchanges.map((x) => x.status).filter((s) => s >= 400);
-    expect(new Set(statuses)).toEqual(new Set([400, 401, 404, 409, 429, 503]));
+    expect(new Set(statuses)).toEqual(new Set([400, 401, 403, 404, 409, 422, 429, 503]));
     expect(wireIssues()).toEqual([]);
   });
 });

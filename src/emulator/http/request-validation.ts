@@ -50,6 +50,7 @@ export function checkMetadata(value: unknown): void {
       );
     }
     if (typeof v !== 'string') throw invalid(`metadata value of ${key} must be a string`);
+    if (v.includes('\0')) throw invalid(`metadata value of ${key} must not contain NUL`);
     const bytes = Buffer.byteLength(v, 'utf8');
     if (bytes > MAX_METADATA_VALUE_BYTES) {
       throw invalid(

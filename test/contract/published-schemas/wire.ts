@@ -34,7 +34,12 @@ export const PUBLISHED_ENDPOINTS: PublishedEndpoint[] = [
   { method: 'POST', path: '/agent/runs', request: 'RunAgentRequest', answer: 'RunAgentResponse' },
   { method: 'GET', path: '/agent/runs', query: 'ListRunsQuery', answer: 'ListRunsResponse' },
   { method: 'GET', path: '/agent/runs/{runId}', answer: 'RunItem' },
-  { method: 'POST', path: '/agent/runs/{runId}/cancel', answer: 'CancelRunResponse' },
+  {
+    method: 'POST',
+    path: '/agent/runs/{runId}/cancel',
+    request: 'none',
+    answer: 'CancelRunResponse',
+  },
   // The follow-up's answer is checked where it is read.
   { method: 'POST', path: '/agent/runs/{runId}/followups', request: 'RunFollowupRequest' },
   { method: 'GET', path: '/factory', query: 'ListFactoriesQuery', answer: 'ListFactoriesResponse' },
