@@ -108,6 +108,7 @@ describe('openStore', () => {
       'leases',
       'login_pins',
       'outbox',
+      'reaction_ids',
       'refusals',
       'run_states',
       'runs',
