@@ -52,8 +52,8 @@ export const USAGE_BY_TOPIC: Record<UsageTopic, UsageLine> = {
 export const USAGE: readonly UsageLine[] = Object.values(USAGE_BY_TOPIC);
 
 export const OPTION_DOCS: Record<OptionKey, UsageLine> = {
-  model: { form: 'model=<model name or id>', meaning: 'the model the agent uses' },
-  env: { form: 'env=<environment name or id>', meaning: 'the environment the agent runs in' },
+  model: { form: 'model=<model id>', meaning: 'the model the agent uses' },
+  env: { form: 'env=<environment id>', meaning: 'the environment the agent runs in' },
   skill: {
     form: 'skill=<owner/repo:skill-name | owner/repo:path/to/SKILL.md>',
     meaning: 'a skill to run',

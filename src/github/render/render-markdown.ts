@@ -29,8 +29,8 @@ export interface RenderOptions {
 const TONE_EMOJI = { info: 'ℹ️', warning: '⚠️', error: '❌' } as const;
 
 const OPTION_HINT: Record<OptionKey, string> = {
-  model: 'model name or id',
-  env: 'environment name or id',
+  model: 'model id',
+  env: 'environment id',
   skill: 'skill spec, `owner/repo:skill-name`',
   name: 'agent config name',
   title: 'run title',

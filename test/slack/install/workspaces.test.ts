@@ -139,7 +139,7 @@ describe('two workspaces', () => {
     expect(
       (
         await w.post(
-          mention(ONE, 'CONE00001', 'model=m-one fix the first thing', '1700000001.000100'),
+          mention(ONE, 'CONE00001', 'model=gpt-5-4-high fix the first thing', '1700000001.000100'),
         )
       ).status,
     ).toBe(200);
@@ -147,7 +147,7 @@ describe('two workspaces', () => {
       (await w.post(mention(TWO, 'CTWO00002', 'fix the second thing', '1700000001.000100'))).status,
     ).toBe(200);
     expect(
-      (await w.post(mention(ONE, 'CONE00001', 'config env=env-one', '1700000002.000100'))).status,
+      (await w.post(mention(ONE, 'CONE00001', 'config env=env-data', '1700000002.000100'))).status,
     ).toBe(200);
 
     const api = w.api;
@@ -168,7 +168,11 @@ describe('two workspaces', () => {
     const two = await store.runs.listRecent('slack:TTWO00002:', 10);
     expect(one.map((r) => r.threadKey)).toEqual(['slack:TONE00001:CONE00001:1700000001.000100']);
     expect(two.map((r) => r.threadKey)).toEqual(['slack:TTWO00002:CTWO00002:1700000001.000100']);
-    expect(one[0]?.applied).toContainEqual({ key: 'model', value: 'm-one', source: 'inline' });
+    expect(one[0]?.applied).toContainEqual({
+      key: 'model',
+      value: 'GPT-5.4 (gpt-5-4-high)',
+      source: 'inline',
+    });
     expect(two[0]?.applied.find((a) => a.key === 'model')?.value).toBeUndefined();
     expect(await store.settings.list('slack:TTWO00002:CTWO00002')).toEqual([]);
     expect(api.calls.every((c) => c.error !== 'invalid_auth' && c.error !== 'not_authed')).toBe(
@@ -182,17 +186,11 @@ describe('two workspaces', () => {
     await w.install('code-two');
     const store = w.service.store;
     // Channel defaults and Alice's own defaults, set in workspace One only.
-    await w.post(mention(ONE, 'CSAME0001', 'config model=m-one-channel', '1700000010.000100'));
+    await w.post(mention(ONE, 'CSAME0001', 'config model=gemini-3-pro', '1700000010.000100'));
     await waitUntil(
       async () => (await store.settings.list('slack:TONE00001:CSAME0001')).length === 1,
     );
-    await store.settings.set(
-      'slack-user:TONE00001:UALICE01',
-      'env',
-      'e-one-personal',
-      'UALICE01',
-      1,
-    );
+    await store.settings.set('slack-user:TONE00001:UALICE01', 'env', 'env-web-app', 'UALICE01', 1);
 
     await w.post(mention(ONE, 'CSAME0001', 'first in one', '1700000011.000100'));
     await w.post(mention(TWO, 'CSAME0001', 'first in two', '1700000011.000100'));
@@ -204,8 +202,8 @@ describe('two workspaces', () => {
     expect(two.threadKey).toBe('slack:TTWO00002:CSAME0001:1700000011.000100');
     expect(one.applied).toEqual(
       expect.arrayContaining([
-        { key: 'model', value: 'm-one-channel', source: 'default' },
-        { key: 'env', value: 'e-one-personal', source: 'personal' },
+        { key: 'model', value: 'Gemini 3 Pro (gemini-3-pro)', source: 'default' },
+        { key: 'env', value: 'Web App (env-web-app)', source: 'personal' },
       ]),
     );
     expect(two.applied.filter((a) => a.source !== 'service')).toEqual([]);
