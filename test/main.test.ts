@@ -223,6 +223,22 @@ describe('startService with AGENT_API_URL', () => {
     expect(emulator.runs.count()).toBe(1);
   });
 
+  it('a key accepted by a team out of credits is a warning naming the code, not a failure', async () => {
+    emulator = await startEmulator({ apiKey: 'k', timings: FAST_TIMINGS });
+    emulator.faults.failNext(1, 403, {
+      route: 'GET /agent/runs',
+      errorCode: 'insufficient_credits',
+    });
+    const { logger, lines } = recordingLogger();
+    const service = await start(config({ AGENT_API_URL: emulator.baseUrl, AGENT_API_KEY: 'k' }), {
+      logger,
+    });
+    expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+    expect(
+      lines.some((l) => l.level === 'warn' && l.msg?.includes('403 insufficient_credits')),
+    ).toBe(true);
+  });
+
   it('an unreachable service is a warning, not a failure', async () => {
     const port = await closedPort();
     const { logger, lines } = recordingLogger();

@@ -10,7 +10,23 @@ import { RelayError } from '../core/relay-error.js';
 export type AgentKeyCheck =
   | { outcome: 'ok' }
   | { outcome: 'rejected'; status: number }
+  /**
+   * The key was recognised, but the team's account refuses work for now (out of credits,
+   * over budget, a feature or integration off): not the key's fault, so not fatal.
+   */
+  | { outcome: 'refused'; status: number; serviceCode: string }
   | { outcome: 'unreachable'; detail: string };
+
+/** Refusals that say something about the team's account, not about the key. */
+const ACCOUNT_REFUSALS: ReadonlySet<string> = new Set([
+  'insufficient_credits',
+  'budget_exceeded',
+  'feature_not_available',
+  'integration_disabled',
+  'integration_not_configured',
+  'external_authentication_required',
+  'content_policy_violation',
+]);
 
 export async function checkAgentKey(
   agent: Pick<AgentService, 'listRuns'>,
@@ -20,8 +36,16 @@ export async function checkAgentKey(
     await agent.listRuns({ limit: 1 }, { timeoutMs, maxRetries: 0 });
     return { outcome: 'ok' };
   } catch (err) {
-    if (isServiceError(err) && (err.code === 'authentication' || err.code === 'permission_denied'))
+    if (
+      isServiceError(err) &&
+      (err.code === 'authentication' || err.code === 'permission_denied')
+    ) {
+      const code = err.serviceCode;
+      if (code !== undefined && ACCOUNT_REFUSALS.has(code)) {
+        return { outcome: 'refused', status: err.status ?? 403, serviceCode: code };
+      }
       return { outcome: 'rejected', status: err.status ?? 401 };
+    }
     const detail = isServiceError(err)
       ? `${err.code}${err.status ? ` (${err.status})` : ''}`
       : err instanceof Error

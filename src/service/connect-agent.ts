@@ -68,6 +68,12 @@ export async function connectAgent(
   const check = await checkAgentKey(agent);
   if (check.outcome === 'rejected')
     throw new StartupError('agent_key_rejected', keyRejectedMessage(url, check.status));
+  if (check.outcome === 'refused')
+    logger.warn(
+      { agentUrl: url, status: check.status, serviceCode: check.serviceCode },
+      `The Agent Run Service at ${url} accepted AGENT_API_KEY but refuses work for now ` +
+        `(${check.status} ${check.serviceCode}); starting anyway: people who ask are told why`,
+    );
   if (check.outcome === 'unreachable')
     logger.warn(
       { agentUrl: url, problem: check.detail },

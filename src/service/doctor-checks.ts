@@ -73,6 +73,10 @@ async function checkAgentService(config: Config, timeoutMs: number): Promise<Che
   if (result.outcome === 'ok') return ok(`${url} answered; AGENT_API_KEY accepted`);
   if (result.outcome === 'rejected')
     return fail(`${url} rejected AGENT_API_KEY (${result.status})`);
+  if (result.outcome === 'refused')
+    return fail(
+      `${url} accepted AGENT_API_KEY but refuses work: ${result.status} ${result.serviceCode}`,
+    );
   return fail(`${url} unreachable: ${result.detail}`);
 }
 

@@ -229,3 +229,26 @@ describe('agent client: response validation', () => {
     expect(err.rawBody).toBe('ok');
   });
 });
+
+describe('agent client: 401 external_authentication_required', () => {
+  it('carries the provider and the personal link, and prints the link nowhere', async () => {
+    const link = 'https://auth.example.test/connect/linear?state=personal-1';
+    failWith(
+      401,
+      JSON.stringify(
+        problem(401, 'external_authentication_required', { provider: 'linear', auth_url: link }),
+      ),
+    );
+    const err = await getRunError();
+    expect(err).toMatchObject({
+      code: 'authentication',
+      serviceCode: 'external_authentication_required',
+      provider: 'linear',
+      authUrl: link,
+    });
+    expect(err.rawBody).toContain('[auth_url]');
+    expect(err.rawBody).not.toContain('auth.example.test');
+    expect(err.message).not.toContain('auth.example.test');
+    expect(JSON.stringify(err)).not.toContain('auth.example.test');
+  });
+});

@@ -5,7 +5,7 @@
  * authorization link reaches the requester alone (never a public message, never the log).
  */
 import { describe, expect, it } from 'vitest';
-import { appMentionEvent, eventCallback } from '../helpers/slack.js';
+import { appMentionEvent, eventCallback, messageEvent } from '../helpers/slack.js';
 import { relayPerTest } from '../helpers/relay.js';
 import type { Relay } from '../helpers/relay.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -63,6 +63,32 @@ describe('403 with an error code: the person reads what happened and what to do'
     },
     20_000,
   );
+
+  it('a follow-up refused for the budget: the asker reads why, privately', async () => {
+    const r = await start();
+    const root = '1700003004.000100';
+    await mention(r, root);
+    const runId = await waitUntil(() => r.emulator.runs.all()[0]?.run_id, { timeoutMs: 10_000 });
+    await waitUntil(() => r.emulator.runs.get(runId)?.state === 'SUCCEEDED', { timeoutMs: 10_000 });
+    r.emulator.faults.failNext(1, 403, {
+      route: 'POST /agent/runs/:id/followups',
+      errorCode: 'budget_exceeded',
+    });
+    const reply = r.slack.seedMessage({
+      channel: 'CGENERAL1',
+      user: 'UALICE01',
+      text: 'one more thing',
+      thread_ts: root,
+    });
+    const followup = messageEvent({ text: 'one more thing', ts: reply, thread_ts: root });
+    expect((await r.postSlack(eventCallback(followup))).status).toBe(200);
+    await waitUntil(() => /spending limit/.test(ephemeralsFor(r, 'UALICE01')), {
+      timeoutMs: 10_000,
+    });
+    expect(ephemeralsFor(r, 'UALICE01')).not.toMatch(/API key/);
+    expect(r.emulator.followups).toHaveLength(0);
+    expect(failureLine(r)?.serviceCode).toBe('budget_exceeded');
+  }, 20_000);
 
   it('a 401 without a more precise code still says to check the key', async () => {
     const r = await start();
