@@ -95,6 +95,7 @@ describe('openStore', () => {
       { name: '009-refusals' },
       { name: '010-console-sessions' },
       { name: '011-home-viewers' },
+      { name: '012-reaction-ids' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'console_sessions',
@@ -105,6 +106,7 @@ describe('openStore', () => {
       'leases',
       'login_pins',
       'outbox',
+      'reaction_ids',
       'refusals',
       'run_states',
       'runs',
