@@ -292,7 +292,8 @@ export async function recordConversations(): Promise<Conversation[]> {
   });
   const service = await startService(config, {
     logger: silentLogger(),
-    emulatorTimings: { ...FAST_TIMINGS, slowRunMs: 4_000 },
+    // A slow run lasts long enough for its cancel to land first, however busy the machine.
+    emulatorTimings: { ...FAST_TIMINGS, slowRunMs: 15_000 },
     engineOptions: { workerPollMs: 20, cancelRetryDelaysMs: [200, 400, 800] },
     platforms: { githubMinWriteIntervalMs: 0 },
     announce: false,

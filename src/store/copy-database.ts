@@ -29,6 +29,7 @@ const TABLES = [
   { table: 'installations', key: ['platform', 'enterprise_id', 'team_id'] },
   { table: 'installation_teams', key: ['platform', 'team_id'] },
   { table: 'refusals', key: ['thread_key', 'person'] },
+  { table: 'reaction_ids', key: ['thread_key', 'message_id', 'content'] },
   // Console sessions and used one-time values are not copied: sign in again after a move.
   { table: 'login_pins', key: 'login' },
   // Which blocked sub-runs a thread was told about: not told again after the move.
