@@ -14,7 +14,9 @@ import { createEndpoints, type AgentClientWithResponse } from './endpoints.js';
 import { createHttp, type AgentRequestInfo } from './http.js';
 import { validateClientOptions } from './options.js';
 import { iterateRuns } from './pagination.js';
+import { createProgressEndpoints } from './progress-endpoints.js';
 import type { OffSpecRunItem } from './run-items.js';
+import type { Conversation, Timeline } from '../core/conversation.js';
 import type { Factory, ListRunsQuery, RunItem } from './schemas.js';
 import { packageVersion } from './version.js';
 
@@ -47,6 +49,8 @@ export interface AgentClientOptions {
 }
 
 export interface AgentClient extends AgentService {
+  getConversation(runId: string, options?: CallOptions): Promise<Conversation>;
+  getTimeline(runId: string, options?: CallOptions): Promise<Timeline>;
   listFactories(query?: { search?: string }, options?: CallOptions): Promise<Factory[]>;
   getFactory(uid: string, options?: CallOptions): Promise<Factory>;
   findRunByRequest(
@@ -81,6 +85,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     ...(options.onOffSpecRunItem ? { onOffSpecRunItem: options.onOffSpecRunItem } : {}),
   });
   const { listRunPage, ...withResponse } = api;
+  const progress = createProgressEndpoints(http);
 
   return {
     createRun: async (request, o) => (await api.createRun(request, o)).data,
@@ -95,6 +100,8 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     dispatchToFactory: async (uid, body, o) => (await api.dispatchToFactory(uid, body, o)).data,
     findRunByRequest: async (requestId, createdAfter, o) =>
       (await api.findRunByRequest(requestId, createdAfter, o)).data,
+    getConversation: async (runId, o) => (await progress.getConversation(runId, o)).data,
+    getTimeline: async (runId, o) => (await progress.getTimeline(runId, o)).data,
     runs: {
       list: (query = {}, o) =>
         iterateRuns((cursor) => listRunPage({ ...query, cursor }, o), query.cursor),

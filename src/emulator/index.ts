@@ -12,6 +12,7 @@ import { toRunItem as wireItem } from './model/run-item.js';
 import { adminRoutes } from './http/routes-admin.js';
 import { factoryRoutes } from './http/routes-factories.js';
 import { runRoutes } from './http/routes-runs.js';
+import { progressRoutes } from './http/routes-progress.js';
 import { API_PREFIX, createEmulatorServer } from './http/server.js';
 import { sessionRoutes } from './http/session-page.js';
 import { createStateMachine } from './model/state-machine.js';
@@ -84,7 +85,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults,
     requests,
     log,
-    contractRoutes: [...runRoutes(core, faults), ...factoryRoutes(core)],
+    contractRoutes: [
+      ...runRoutes(core, faults),
+      ...factoryRoutes(core),
+      ...progressRoutes(core, timings),
+    ],
     adminRoutes: adminRoutes({ core, faults, requests, startedAt: clock.now() }),
     publicRoutes: sessionRoutes(core),
   });
