@@ -203,6 +203,7 @@ export async function startService(
         drainMs: config.shutdownTimeoutMs,
         leaseMs: config.leaseMs,
         burstPerSecond: config.ingressBurstPerSecond,
+        progressReadsPerMinute: config.progressReadsPerMinute,
         ...options.engineOptions,
       },
     });

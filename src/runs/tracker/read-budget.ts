@@ -1,0 +1,34 @@
+/**
+ * The progress reads' share of the service: a token bucket of `perMinute` reads shared by
+ * every running run, refilled continuously and holding at most a quarter of a minute's worth,
+ * so a quiet spell never turns into a burst. Independent of state tracking, which keeps its
+ * own (batch listing) cost.
+ */
+export interface ReadBudget {
+  /** Take up to `wanted` reads now; answers how many were granted. */
+  take(wanted: number, now: number): number;
+  /** Spend nothing until `until` (the service said 429). */
+  pause(until: number): void;
+}
+
+export function createReadBudget(perMinute: number, startAt: number): ReadBudget {
+  const capacity = Math.max(1, perMinute / 4);
+  const perMs = perMinute / 60_000;
+  let tokens = capacity;
+  let at = startAt;
+  let pausedUntil = 0;
+  return {
+    take(wanted, now) {
+      tokens = Math.min(capacity, tokens + Math.max(0, now - at) * perMs);
+      at = Math.max(at, now);
+      if (now < pausedUntil || perMinute <= 0) return 0;
+      const granted = Math.max(0, Math.min(wanted, Math.floor(tokens)));
+      tokens -= granted;
+      return granted;
+    },
+    pause(until) {
+      pausedUntil = Math.max(pausedUntil, until);
+      tokens = 0;
+    },
+  };
+}
