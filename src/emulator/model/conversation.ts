@@ -39,15 +39,32 @@ const ACTIONS: Action[] = [
   { name: 'run_command', category: 'command', input: { command: 'npm test' }, output: {} },
 ];
 
-/** What the agent says when an execution ends, by its outcome (none for ERROR/CANCELLED). */
-const FINAL_WORDS: Record<string, string> = {
-  SUCCEEDED:
+/**
+ * What the agent says when an execution ends, by its outcome (none for ERROR/CANCELLED); each
+ * later execution words it differently, as an agent would.
+ */
+const FINAL_WORDS: Record<string, string[]> = {
+  SUCCEEDED: [
     'Done. I changed **src/index.ts** and opened a pull request.\n\n- `npm test` passes\n- No public API changed',
-  FAILED:
+    'Finished the follow-up: the pull request now also covers **src/util.ts**, and `npm test` is green.',
+  ],
+  FAILED: [
     'I stopped after three attempts: `npm test` still fails in `src/index.test.ts`, and I could not find why.',
-  BLOCKED:
+    'Still no luck: the fixture loads, but the assertion on line 42 keeps breaking.',
+  ],
+  BLOCKED: [
     'Should I keep the old function as a deprecated alias, or remove it outright? Tell me which and I will carry on.',
+    'One more question before I go on: may I bump the minimum Node version in `package.json`?',
+  ],
 };
+
+function finalWords(outcome: string | undefined, execution: number): string | undefined {
+  const variants = outcome === undefined ? undefined : FINAL_WORDS[outcome];
+  if (!variants) return undefined;
+  return execution < variants.length
+    ? variants[execution]
+    : `Pass ${execution + 1} is over (${(outcome ?? '').toLowerCase()}); the details are in the session.`;
+}
 
 /** Markers that make a run's conversation absent or unsupported (tests of the fallback). */
 export function conversationMarker(prompt: string): 'none' | 'unsupported' | undefined {
@@ -141,7 +158,7 @@ function executionStep(
     });
     last = doneAt;
   });
-  const words = exec.outcome === undefined ? undefined : FINAL_WORDS[exec.outcome];
+  const words = finalWords(exec.outcome, index);
   if (words !== undefined && exec.endedAt !== undefined && exec.endedAt <= now) {
     messages.push({
       role: 'assistant',
