@@ -1,7 +1,8 @@
 /**
  * The progress reads' share of the service: a token bucket of `perMinute` reads shared by
- * every running run, refilled continuously and holding at most a quarter of a minute's worth,
- * so a quiet spell never turns into a burst. Independent of state tracking, which keeps its
+ * every running run, refilled continuously and holding at most two seconds' worth, so a quiet
+ * spell never turns into a burst: over any minute the reads stay within `perMinute` (plus
+ * those two seconds). Independent of state tracking, which keeps its
  * own (batch listing) cost.
  */
 export interface ReadBudget {
@@ -12,7 +13,7 @@ export interface ReadBudget {
 }
 
 export function createReadBudget(perMinute: number, startAt: number): ReadBudget {
-  const capacity = Math.max(1, perMinute / 4);
+  const capacity = Math.max(1, perMinute / 30);
   const perMs = perMinute / 60_000;
   let tokens = capacity;
   let at = startAt;
