@@ -127,7 +127,8 @@ async function trackOnce(ctx: ScenarioContext, n: number, mode: TrackerMode): Pr
   let delays: TrackingDelays;
   try {
     await waitFor200(proc, '/readyz');
-    await sleep(s.warmupMs);
+    const batchMode = mode === 'batch' || mode === 'batch-progress-off';
+    await sleep(s.warmupMs + (batchMode ? (s.progressWarmupMs ?? 0) : 0));
     await rpc.call('agentRequests', { reset: true });
     await rpc.call('startChanges', { perRunMeanIntervalMs: s.perRunMeanIntervalMs, seed: n + 1 });
     await sleep(s.windowMs);
