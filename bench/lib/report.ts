@@ -155,9 +155,10 @@ export function trackingTables(r: TrackingResult): string {
     `(a Poisson process over all runs); POLL_INTERVAL_MS=${r.pollIntervalMs}; ` +
     `${Math.round(r.githubShare * 100)}% of the threads are GitHub issues, the rest Slack threads. ` +
     '"per-run, no back-off" polls every run every POLL_INTERVAL_MS: per-run polling at the ' +
-    'batch tracker\'s delay. "progress/min": reads of the agent\'s steps (conversation and ' +
-    'timeline), within PROGRESS_READS_PER_MINUTE; "batch, progress off" is the same tracker ' +
-    'without them. "not shown": changes whose message had not arrived by the end of ' +
+    'batch tracker\'s delay. "progress/min": reads of what the agent did: its steps (conversation, ' +
+    'timeline, and in batch mode the run details the progress poller needs), within ' +
+    'PROGRESS_READS_PER_MINUTE, and one conversation read for each run that ends or waits (its ' +
+    'final words); "batch, progress off" is the same tracker without the steps. "not shown": changes whose message had not arrived by the end of ' +
     'the wait (counted as infinitely late).'
   );
 }

@@ -16,6 +16,20 @@ function stateRpm(run: { requestsPerMinute: number; statePerMinute?: number }): 
   return run.statePerMinute ?? run.requestsPerMinute;
 }
 
+/**
+ * The progress reads alone: the batch tracker's reads of what the agent did, less those the
+ * same tracker makes with progress off (the final words of the runs that end).
+ */
+function progressRpm(
+  run: { n: number; progressPerMinute?: number },
+  results: BenchResults,
+): number {
+  const off = results.scenarios.tracking?.result.runs.find(
+    (r) => r.n === run.n && r.mode === 'batch-progress-off',
+  );
+  return Math.max(0, (run.progressPerMinute ?? 0) - (off?.progressPerMinute ?? 0));
+}
+
 export interface TargetCheck {
   target: string;
   measured: string;
@@ -76,10 +90,10 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   });
   checks.push({
     target: `Tracking 1,000 live runs: progress reads within their budget (${PROGRESS_BUDGET}/min)`,
-    measured: batch ? `${fmt(batch.progressPerMinute ?? 0, 0)} reads/min` : 'not measured',
+    measured: batch ? `${fmt(progressRpm(batch, results), 0)} reads/min` : 'not measured',
     // The bucket holds two seconds' worth on top of the rate.
     met: batch
-      ? (batch.progressPerMinute ?? 0) <=
+      ? progressRpm(batch, results) <=
         PROGRESS_BUDGET + 2 * (PROGRESS_BUDGET / 60) * (60_000 / batch.windowMs)
       : undefined,
   });

@@ -107,6 +107,7 @@ export function createProgressPoller(deps: {
 
   /** Edit the status message, from the record as it is now (never a step back). */
   async function show(runId: string, mem: Memory, progress: ProgressView): Promise<boolean> {
+    // Paid for when the run was chosen (tick).
     if (!mem.item) mem.item = await agent.getRun(runId);
     const item = mem.item;
     const now = clock.now();
@@ -174,8 +175,17 @@ export function createProgressPoller(deps: {
           return lookedA - lookedB || a.mem.lastReadAt - b.mem.lastReadAt;
         });
       if (due.length === 0) return 0;
-      const granted = budget.take(due.length, now);
-      const chosen = due.slice(0, granted);
+      // A run whose detail this process has not seen yet costs a second read (its status
+      // message is built from it): both come out of the budget.
+      let left = budget.available(now);
+      const chosen: typeof due = [];
+      for (const entry of due) {
+        const cost = entry.mem.item ? 1 : 2;
+        if (cost > left) break;
+        left -= cost;
+        budget.spend(cost);
+        chosen.push(entry);
+      }
       let edits = 0;
       await forEachLimit(chosen, 4, async ({ brief, mem }) => {
         if (await readOne(brief.runId, brief.state, mem)) edits += 1;

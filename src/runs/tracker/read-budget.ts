@@ -6,8 +6,10 @@
  * own (batch listing) cost.
  */
 export interface ReadBudget {
-  /** Take up to `wanted` reads now; answers how many were granted. */
-  take(wanted: number, now: number): number;
+  /** Whole reads that may be made now. */
+  available(now: number): number;
+  /** Spend `n` reads (at most what `available` said). */
+  spend(n: number): void;
   /** Spend nothing until `until` (the service said 429). */
   pause(until: number): void;
 }
@@ -19,13 +21,14 @@ export function createReadBudget(perMinute: number, startAt: number): ReadBudget
   let at = startAt;
   let pausedUntil = 0;
   return {
-    take(wanted, now) {
+    available(now) {
       tokens = Math.min(capacity, tokens + Math.max(0, now - at) * perMs);
       at = Math.max(at, now);
       if (now < pausedUntil || perMinute <= 0) return 0;
-      const granted = Math.max(0, Math.min(wanted, Math.floor(tokens)));
-      tokens -= granted;
-      return granted;
+      return Math.max(0, Math.floor(tokens));
+    },
+    spend(n) {
+      tokens = Math.max(0, tokens - n);
     },
     pause(until) {
       pausedUntil = Math.max(pausedUntil, until);
