@@ -36,6 +36,12 @@ const ORDER: readonly ScenarioName[] = [
   'scaleout',
 ];
 
+/** `--sizes`: tracking at these numbers of live runs only. */
+function withSizes(settings: BenchSettings, sizes: number[] | undefined): BenchSettings {
+  if (sizes === undefined) return settings;
+  return { ...settings, tracking: { ...settings.tracking, sizes } };
+}
+
 /** `--seconds`: a shorter (or longer) first-sign load than the settings say. */
 function withSeconds(settings: BenchSettings, seconds: number | undefined): BenchSettings {
   if (seconds === undefined) return settings;
@@ -50,7 +56,7 @@ async function runScenarios(args: BenchArgs, stamp: string): Promise<BenchResult
   const workDir = mkdtempSync(join(tmpdir(), 'agent-relay-bench-'));
   const backends = await startBackends();
   const ctx: ScenarioContext = {
-    settings: withSeconds(args.quick ? QUICK : FULL, args.seconds),
+    settings: withSizes(withSeconds(args.quick ? QUICK : FULL, args.seconds), args.sizes),
     quick: args.quick,
     backends,
     workDir,

@@ -205,6 +205,7 @@ export async function startService(
         drainMs: config.shutdownTimeoutMs,
         leaseMs: config.leaseMs,
         burstPerSecond: config.ingressBurstPerSecond,
+        progressReadsPerMinute: config.progressReadsPerMinute,
         ...options.engineOptions,
       },
     });

@@ -35,6 +35,8 @@ export interface BenchArgs {
   reportOnly: boolean;
   /** first-sign: seconds of load per phase instead of the settings' (a busy shared machine). */
   seconds?: number;
+  /** tracking: only these numbers of live runs instead of the settings' (a busy shared machine). */
+  sizes?: number[];
   help: boolean;
 }
 
@@ -53,6 +55,7 @@ export const USAGE = `usage: npm run bench -- [${SCENARIOS.join('|')} …] [opti
   --log-level LEVEL    the service's LOG_LEVEL (default info)
   --report             run nothing; render latest.md and the charts from latest.json
   --seconds N          first-sign: N seconds of load per phase (default 30; quick 2)
+  --sizes N[,N…]       tracking: only these numbers of live runs (default 100,1000,5000)
   --help               this text`;
 
 export function parseArgs(argv: readonly string[], defaults: { resultsDir: string }): BenchArgs {
@@ -99,6 +102,16 @@ export function parseArgs(argv: readonly string[], defaults: { resultsDir: strin
           throw new ArgsError('--seconds needs a number of seconds from 1 to 600');
         }
         args.seconds = seconds;
+        break;
+      }
+      case '--sizes': {
+        const sizes = take()
+          .split(',')
+          .map((s) => Number(s.trim()));
+        if (sizes.some((n) => !Number.isInteger(n) || n < 1 || n > 100_000)) {
+          throw new ArgsError('--sizes needs whole numbers of live runs from 1 to 100000');
+        }
+        args.sizes = sizes;
         break;
       }
       case '--help':

@@ -99,6 +99,7 @@ export function ingestTables(r: IngestResult): string {
 
 const MODE_NAMES: Record<TrackingResult['runs'][number]['mode'], string> = {
   batch: 'batch',
+  'batch-progress-off': 'batch, progress off',
   'per-run': 'per-run',
   'per-run-fixed': 'per-run, no back-off',
 };
@@ -111,6 +112,7 @@ export function trackingTables(r: TrackingResult): string {
       'req/min#',
       'list/min#',
       'detail/min#',
+      'progress/min#',
       'changes#',
       'delay p50 s#',
       'p95 s#',
@@ -125,6 +127,7 @@ export function trackingTables(r: TrackingResult): string {
       formatNumber(x.requestsPerMinute, 0),
       formatNumber(x.listPerMinute, 0),
       formatNumber(x.detailPerMinute, 0),
+      formatNumber(x.progressPerMinute ?? 0, 0),
       x.changes,
       sec(x.delay.p50),
       sec(x.delay.p95),
@@ -137,7 +140,9 @@ export function trackingTables(r: TrackingResult): string {
   const ratios = [...new Set(r.runs.map((x) => x.n))].flatMap((n) => {
     const rpm = (mode: string) =>
       r.runs.find((x) => x.n === n && x.mode === mode)?.requestsPerMinute;
-    const b = rpm('batch');
+    // The batch tracker's cost of the states alone: progress reads have their own budget.
+    const batch = r.runs.find((x) => x.n === n && x.mode === 'batch');
+    const b = batch === undefined ? undefined : (batch.statePerMinute ?? batch.requestsPerMinute);
     if (b === undefined) return [];
     return (['per-run', 'per-run-fixed'] as const).flatMap((mode) => {
       const p = rpm(mode);
@@ -150,7 +155,10 @@ export function trackingTables(r: TrackingResult): string {
     `(a Poisson process over all runs); POLL_INTERVAL_MS=${r.pollIntervalMs}; ` +
     `${Math.round(r.githubShare * 100)}% of the threads are GitHub issues, the rest Slack threads. ` +
     '"per-run, no back-off" polls every run every POLL_INTERVAL_MS: per-run polling at the ' +
-    'batch tracker\'s delay. "not shown": changes whose message had not arrived by the end of ' +
+    'batch tracker\'s delay. "progress/min": reads of what the agent did: its steps (conversation, ' +
+    'timeline, and in batch mode the run details the progress poller needs), within ' +
+    'PROGRESS_READS_PER_MINUTE, and one conversation read for each run that ends or waits (its ' +
+    'final words); "batch, progress off" is the same tracker without the steps. "not shown": changes whose message had not arrived by the end of ' +
     'the wait (counted as infinitely late).'
   );
 }

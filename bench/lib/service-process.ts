@@ -27,6 +27,8 @@ export interface ServiceOptions {
   entry?: string;
   /** Extra node flags (diagnostics, e.g. an `--import` preload). */
   nodeArgs?: string[];
+  /** PROGRESS_READS_PER_MINUTE (undefined: the service's default). */
+  progressReadsPerMinute?: number;
 }
 
 export async function startServiceProcess(options: ServiceOptions): Promise<ServiceProcess> {
@@ -52,6 +54,9 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
     LOG_LEVEL: options.logLevel,
     LOG_PRETTY: '0',
     SHUTDOWN_TIMEOUT_MS: '3000',
+    ...(options.progressReadsPerMinute !== undefined
+      ? { PROGRESS_READS_PER_MINUTE: String(options.progressReadsPerMinute) }
+      : {}),
     // Passed through so the ingress-first gate can be measured side by side with it off
     // (`INGRESS_BURST_PER_SECOND=0 npm run bench -- ingest`; docs/decisions/acknowledgement-latency.md).
     ...(process.env.INGRESS_BURST_PER_SECOND !== undefined

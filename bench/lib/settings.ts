@@ -24,6 +24,11 @@ export interface BenchSettings {
     githubShare: number;
     pollIntervalMs: number;
     warmupMs: number;
+    /**
+     * More warm-up for the batch tracker (both, progress on and off): a run's progress is
+     * first read once it has run 15 s, so the window sees the reads' steady state.
+     */
+    progressWarmupMs?: number;
     windowMs: number;
     /** Time after the window for the last changes to reach the fake APIs, per mode. */
     graceMs: { batch: number; 'per-run': number };
@@ -85,6 +90,7 @@ export const FULL: BenchSettings = {
     githubShare: 0.1,
     pollIntervalMs: 2_000,
     warmupMs: 4_000,
+    progressWarmupMs: 16_000,
     windowMs: 30_000,
     graceMs: { batch: 8_000, 'per-run': 32_000 },
   },

@@ -4,6 +4,8 @@
  * times. Per mode (batch tracker, per-run polling), side by side on the same N: requests per
  * minute the service sends to the Agent Run Service, and the delay from each change (the
  * emulator's timestamp) to the Slack/GitHub edit that shows it (the fake API's receipt).
+ * The batch tracker runs as shipped, progress on (the agent's steps read within their own
+ * budget); at the same-delay sizes also with progress off, so its delay can be compared.
  */
 import { join } from 'node:path';
 import type { StateChange, TrackingDelays } from '../children/backends-api.js';
@@ -20,7 +22,7 @@ import type { Summary } from '../lib/stats.js';
  * runs); `per-run-fixed` polls every run every POLL_INTERVAL_MS (no back-off): per-run
  * polling at the batch tracker's delay.
  */
-export type TrackerMode = 'batch' | 'per-run' | 'per-run-fixed';
+export type TrackerMode = 'batch' | 'batch-progress-off' | 'per-run' | 'per-run-fixed';
 const FIXED_ENTRY = 'bench/children/service-fixed-interval.ts';
 
 export interface TrackingRun {
@@ -33,6 +35,13 @@ export interface TrackingRun {
   requestsPerMinute: number;
   listPerMinute: number;
   detailPerMinute: number;
+  /**
+   * Reads of what the agent did a minute: progress (its own budget) and each ended run's final
+   * words (conversation and timeline; in batch mode the details the progress poller needs).
+   */
+  progressPerMinute: number;
+  /** Everything else a minute: what tracking the states costs. */
+  statePerMinute: number;
   changes: number;
   /** Change -> message delay (ms); changes never shown count as infinitely late. */
   delay: Summary;
@@ -54,12 +63,13 @@ export async function runTracking(ctx: ScenarioContext): Promise<TrackingResult>
   const runs: TrackingRun[] = [];
   for (const n of s.sizes) {
     const modes: TrackerMode[] = ['batch', 'per-run'];
-    if (s.sameDelaySizes.includes(n)) modes.push('per-run-fixed');
+    if (s.sameDelaySizes.includes(n)) modes.push('batch-progress-off', 'per-run-fixed');
     for (const mode of modes) {
       const run = await trackOnce(ctx, n, mode);
       ctx.log(
         `tracking N=${n} ${mode}: ${run.requestsPerMinute.toFixed(0)} req/min ` +
-          `(list ${run.listPerMinute.toFixed(0)}, detail ${run.detailPerMinute.toFixed(0)}), ` +
+          `(list ${run.listPerMinute.toFixed(0)}, detail ${run.detailPerMinute.toFixed(0)}, ` +
+          `progress ${run.progressPerMinute.toFixed(0)}), ` +
           `${run.changes} changes, delay p50 ${run.delay.p50.toFixed(0)} p95 ${run.delay.p95.toFixed(0)} ms, ` +
           `missing ${run.missing}`,
       );
@@ -96,7 +106,9 @@ export async function seedTrackedService(
     workDir: ctx.workDir,
     name: input.name,
     databasePath,
-    trackerMode: input.mode === 'batch' ? 'batch' : 'per-run',
+    trackerMode:
+      input.mode === 'batch' || input.mode === 'batch-progress-off' ? 'batch' : 'per-run',
+    ...(input.mode === 'batch-progress-off' ? { progressReadsPerMinute: 0 } : {}),
     pollIntervalMs: ctx.settings.tracking.pollIntervalMs,
     logLevel: ctx.logLevel,
     ...(ctx.profileDir ? { profileDir: ctx.profileDir } : {}),
@@ -118,7 +130,8 @@ async function trackOnce(ctx: ScenarioContext, n: number, mode: TrackerMode): Pr
   let delays: TrackingDelays;
   try {
     await waitFor200(proc, '/readyz');
-    await sleep(s.warmupMs);
+    const batchMode = mode === 'batch' || mode === 'batch-progress-off';
+    await sleep(s.warmupMs + (batchMode ? (s.progressWarmupMs ?? 0) : 0));
     await rpc.call('agentRequests', { reset: true });
     await rpc.call('startChanges', { perRunMeanIntervalMs: s.perRunMeanIntervalMs, seed: n + 1 });
     await sleep(s.windowMs);
@@ -131,6 +144,15 @@ async function trackOnce(ctx: ScenarioContext, n: number, mode: TrackerMode): Pr
   }
   const perMinute = (count: number) => (count * 60_000) / s.windowMs;
   const total = Object.values(requests).reduce((a, b) => a + b, 0);
+  // What the agent did (progress, and the final words of each run that ends) is read from the
+  // conversation and timeline; in batch mode the detail reads are the progress poller's too
+  // (it builds a status message from a run's detail the first time it shows that run; the
+  // batch tracker fetches details only of summary list items, which the emulator never sends).
+  const batchMode = mode === 'batch' || mode === 'batch-progress-off';
+  const progressReads =
+    (requests['GET /agent/runs/:id/conversation'] ?? 0) +
+    (requests['GET /agent/runs/:id/timeline'] ?? 0) +
+    (batchMode ? (requests['GET /agent/runs/:id'] ?? 0) : 0);
   const late = (xs: number[], extra: number) => [...xs, ...Array<number>(extra).fill(Infinity)];
   const unshown = delays.missing;
   return {
@@ -142,6 +164,8 @@ async function trackOnce(ctx: ScenarioContext, n: number, mode: TrackerMode): Pr
     requestsPerMinute: perMinute(total),
     listPerMinute: perMinute(requests['GET /agent/runs'] ?? 0),
     detailPerMinute: perMinute(requests['GET /agent/runs/:id'] ?? 0),
+    progressPerMinute: perMinute(progressReads),
+    statePerMinute: perMinute(total - progressReads),
     changes: changes.length,
     delay: summarize(late([...delays.slack, ...delays.github], unshown)),
     delaySlack: summarize(delays.slack),

@@ -14,7 +14,9 @@ import { createEndpoints, type AgentClientWithResponse } from './endpoints.js';
 import { createHttp, type AgentRequestInfo } from './http.js';
 import { validateClientOptions } from './options.js';
 import { iterateRuns } from './pagination.js';
+import { createProgressEndpoints } from './progress-endpoints.js';
 import type { OffSpecRunItem } from './run-items.js';
+import type { Conversation, Timeline } from '../core/conversation.js';
 import type { Factory, ListRunsQuery, RunItem } from './schemas.js';
 import type { CloudEnvironment, ListModelsResponse } from './schemas.js';
 import { packageVersion } from './version.js';
@@ -48,6 +50,8 @@ export interface AgentClientOptions {
 }
 
 export interface AgentClient extends AgentService {
+  getConversation(runId: string, options?: CallOptions): Promise<Conversation>;
+  getTimeline(runId: string, options?: CallOptions): Promise<Timeline>;
   listFactories(query?: { search?: string }, options?: CallOptions): Promise<Factory[]>;
   getFactory(uid: string, options?: CallOptions): Promise<Factory>;
   findRunByRequest(
@@ -84,6 +88,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     ...(options.onOffSpecRunItem ? { onOffSpecRunItem: options.onOffSpecRunItem } : {}),
   });
   const { listRunPage, ...withResponse } = api;
+  const progress = createProgressEndpoints(http);
 
   return {
     createRun: async (request, o) => (await api.createRun(request, o)).data,
@@ -100,6 +105,8 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       (await api.findRunByRequest(requestId, createdAfter, o)).data,
     listEnvironments: async (o) => (await api.listEnvironments(o)).data,
     listModels: async (o) => (await api.listModels(o)).data,
+    getConversation: async (runId, o) => (await progress.getConversation(runId, o)).data,
+    getTimeline: async (runId, o) => (await progress.getTimeline(runId, o)).data,
     runs: {
       list: (query = {}, o) =>
         iterateRuns((cursor) => listRunPage({ ...query, cursor }, o), query.cursor),

@@ -86,6 +86,7 @@ export function loadConfig(
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     leaseMs: e.LEASE_MS,
     ingressBurstPerSecond: e.INGRESS_BURST_PER_SECOND,
+    progressReadsPerMinute: e.PROGRESS_READS_PER_MINUTE,
     retentionDays: e.RETENTION_DAYS,
     ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
     runRetentionDays: e.RUN_RETENTION_DAYS,

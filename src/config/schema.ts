@@ -35,6 +35,7 @@ export const EnvSchema = z.object({
   MAX_PROMPT_CHARS: wholeNumber(100, 1_000_000).default(20_000),
   SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000).default(10_000),
   LEASE_MS: wholeNumber(1_000, 3_600_000).default(120_000),
+  PROGRESS_READS_PER_MINUTE: wholeNumber(0, 100_000).default(60),
   // Deprecated, no effect: still accepted (and checked) so existing configurations start.
   INGRESS_BURST_PER_SECOND: wholeNumber(0, 1_000_000).default(40),
   RETENTION_DAYS: wholeNumber(0, 36_500).default(7),

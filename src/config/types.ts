@@ -95,6 +95,8 @@ export interface Config {
    * new (for at most 30 s); 0: they never wait (INGRESS_BURST_PER_SECOND).
    */
   ingressBurstPerSecond: number;
+  /** Progress reads a minute for all running runs together; 0: off (PROGRESS_READS_PER_MINUTE). */
+  progressReadsPerMinute: number;
   /** Days finished inbox/outbox rows are kept; 0: for ever (RETENTION_DAYS). */
   retentionDays: number;
   /** Set: `/metrics` needs `Authorization: Bearer <metricsToken>` (METRICS_TOKEN). */

@@ -206,6 +206,13 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: '120000',
   },
   {
+    name: 'PROGRESS_READS_PER_MINUTE',
+    meaning:
+      "reads of running runs' progress (the agent's steps, set-up events) per minute for all " +
+      'runs together, each run at most every 15 s; `0`: status messages show the state only',
+    default: '60',
+  },
+  {
     name: 'INGRESS_BURST_PER_SECOND',
     meaning:
       'Slack/GitHub requests per second above which the workers claim nothing new until the ' +

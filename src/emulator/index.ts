@@ -15,6 +15,7 @@ import { factoryRoutes } from './http/routes-factories.js';
 import { catalogueRoutes } from './http/routes-catalogue.js';
 import { createCatalogue } from './model/catalogue.js';
 import { runRoutes } from './http/routes-runs.js';
+import { progressRoutes } from './http/routes-progress.js';
 import { API_PREFIX, createEmulatorServer } from './http/server.js';
 import { sessionRoutes } from './http/session-page.js';
 import { createStateMachine } from './model/state-machine.js';
@@ -95,6 +96,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       ...runRoutes(core, faults),
       ...factoryRoutes(core),
       ...catalogueRoutes(catalogue, startedAt),
+      ...progressRoutes(core, timings),
     ],
     adminRoutes: [
       ...adminRoutes({ core, faults, requests, startedAt }),

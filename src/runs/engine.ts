@@ -161,6 +161,10 @@ export function createEngine(deps: EngineDeps): Engine {
       pollIntervalMs: options.pollIntervalMs,
       maxCheckIntervalMs: options.maxCheckIntervalMs,
       blockedCheckIntervalMs: options.blockedCheckIntervalMs,
+      progress: {
+        readsPerMinute: options.progressReadsPerMinute,
+        intervalMs: options.progressIntervalMs,
+      },
     },
   });
 

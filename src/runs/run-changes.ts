@@ -13,6 +13,7 @@ import { viewOf } from '../core/message/run-view.js';
 import { outcomeReaction, supersededBy } from '../core/message/state-view.js';
 import { forwardState } from '../core/message/headline-order.js';
 import { afterReacting, oursToTakeOff, reactionTarget } from '../core/message/our-reactions.js';
+import type { ProgressView } from '../core/message/progress.js';
 
 /** `notifiedState` value meaning "nothing notified in this episode" (the store keeps ''). */
 export const NOT_NOTIFIED = '';
@@ -74,6 +75,10 @@ export function observeRun(input: {
   item: RunItem;
   now: number;
   intervals: TrackingIntervals;
+  /** What the status message shows of the agent's work now (kept on a state's edit). */
+  progress?: ProgressView;
+  /** The agent's own final words, for the reply when the run ends or waits. */
+  agentMessage?: string;
 }): Observation {
   const { record, item, now, intervals } = input;
   const state = stateView(item.state);
@@ -112,7 +117,7 @@ export function observeRun(input: {
       kind: 'status',
       destination,
       runId: record.runId,
-      message: runStatusMessage(view),
+      message: runStatusMessage(input.progress ? { ...view, progress: input.progress } : view),
       observedAt: now,
     });
   }
@@ -123,10 +128,13 @@ export function observeRun(input: {
       kind: 'post',
       destination,
       runId: record.runId,
-      message: runOutcomeMessage(view, {
-        ...(record.statusMessage?.url ? { cardUrl: record.statusMessage.url } : {}),
-        ...(record.triggerMessage?.url ? { requestUrl: record.triggerMessage.url } : {}),
-      }),
+      message: runOutcomeMessage(
+        input.agentMessage ? { ...view, agentMessage: input.agentMessage } : view,
+        {
+          ...(record.statusMessage?.url ? { cardUrl: record.statusMessage.url } : {}),
+          ...(record.triggerMessage?.url ? { requestUrl: record.triggerMessage.url } : {}),
+        },
+      ),
       observedAt: now,
     });
     const reaction = outcomeReaction(item.state);

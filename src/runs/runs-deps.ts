@@ -55,6 +55,10 @@ export interface EngineOptions {
    * that make a burst during which the workers claim nothing new. Default 0: no gate.
    */
   burstPerSecond?: number;
+  /** Progress reads a minute for all running runs (0: off). Default 60. */
+  progressReadsPerMinute?: number;
+  /** Least time between two progress reads of one run. Default 15 s. */
+  progressIntervalMs?: number;
 }
 
 export type ResolvedEngineOptions = Required<EngineOptions>;
@@ -77,6 +81,8 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     drainMs: options.drainMs ?? 10_000,
     trackerLeaseMs: options.trackerLeaseMs ?? trackerLeaseFor(options.pollIntervalMs),
     burstPerSecond: options.burstPerSecond ?? 0,
+    progressReadsPerMinute: options.progressReadsPerMinute ?? 60,
+    progressIntervalMs: options.progressIntervalMs ?? 15_000,
   };
 }
 

@@ -46,6 +46,10 @@ describe('bench arguments', () => {
       resultsDir: '/x',
       chartsDir: '/c',
     });
+    expect(parseArgs(['tracking', '--sizes', '1000'], defaults).sizes).toEqual([1000]);
+    expect(parseArgs(['--sizes=100,1000'], defaults).sizes).toEqual([100, 1000]);
+    expect(() => parseArgs(['--sizes', '0'], defaults)).toThrow(ArgsError);
+    expect(() => parseArgs(['--sizes', 'many'], defaults)).toThrow(ArgsError);
   });
 
   it('refuses unknown scenarios and options, and options without values', () => {

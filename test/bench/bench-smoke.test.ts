@@ -71,6 +71,7 @@ describe('npm run bench -- --quick', () => {
       '20/per-run',
       '100/batch',
       '100/per-run',
+      '100/batch-progress-off',
       '100/per-run-fixed',
     ]);
     for (const r of runs) {
@@ -80,6 +81,9 @@ describe('npm run bench -- --quick', () => {
       if (r.mode === 'per-run') expect(r.requestsPerMinute).toBeGreaterThanOrEqual(0);
       else expect(r.requestsPerMinute).toBeGreaterThan(0);
       expect(isNumberOrNull(r.delay.p95)).toBe(true);
+      // Progress reads are counted apart from the states' cost, and only with progress on.
+      expect(r.progressPerMinute + r.statePerMinute).toBeCloseTo(r.requestsPerMinute, 6);
+      if (r.mode !== 'batch') expect(r.progressPerMinute).toBe(0);
     }
 
     const first = latest.scenarios['first-sign'];

@@ -34,6 +34,7 @@ describe('loadConfig: defaults', () => {
       shutdownTimeoutMs: 10_000,
       leaseMs: 120_000,
       ingressBurstPerSecond: 40,
+      progressReadsPerMinute: 60,
       retentionDays: 7,
       runRetentionDays: 90,
       slack: undefined,

@@ -198,7 +198,7 @@ describe('the emulator follows the published description', () => {
   it('answers a follow-up with {followup_id, outcome}', async () => {
     const { run_id } = await client.createRun({ prompt: 'p' });
     const res = await client.withResponse.sendFollowup(run_id, { message: 'more' });
-    expect(res.data).toEqual({ followup_id: expect.any(String), outcome: 'queued' });
+    expect(res.data).toEqual({ followup_id: expect.any(String), outcome: 'queue_pending' });
   });
 });
 

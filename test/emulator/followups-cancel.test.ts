@@ -16,7 +16,7 @@ describe('POST /agent/runs/:id/followups', () => {
     });
     expect(res.status).toBe(200);
     // The published answer: the follow-up's id and what became of it (the run is PENDING).
-    expect(res.body).toEqual({ followup_id: expect.any(String), outcome: 'queued' });
+    expect(res.body).toEqual({ followup_id: expect.any(String), outcome: 'queue_pending' });
     expect(ctx.emu.followups).toEqual([
       {
         followupId: res.body.followup_id,
@@ -37,7 +37,7 @@ describe('POST /agent/runs/:id/followups', () => {
     const answer = await ctx.api('POST', `/agent/runs/${id}/followups`, {
       message: 'now break it [fail]',
     });
-    expect(answer.body.outcome).toBe('new_execution');
+    expect(answer.body.outcome).toBe('handoff_execution');
     const run = (await ctx.api('GET', `/agent/runs/${id}`)).body;
     expect(run).toMatchObject({
       state: 'QUEUED',

@@ -92,7 +92,7 @@ describe('a setup failure keeps its session open for debugging', () => {
     t.clock.advance(60_000);
     const sent = await t.api('POST', `/agent/runs/${run.run_id}/followups`, { message: 'why?' });
     expect(sent.status).toBe(200);
-    expect(sent.body.outcome).toBe('delivered');
+    expect(sent.body.outcome).toBe('live_session');
     const after = PublishedRunDebugFields.parse(
       (await t.api('GET', `/agent/runs/${run.run_id}`)).body,
     );

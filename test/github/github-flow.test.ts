@@ -346,15 +346,21 @@ describe('GitHub conversations say each thing once', () => {
     expect(asked.body).toContain(`issuecomment-${card.id})`);
     expect(asked.body).toContain('issuecomment-9101)');
     expect(asked.body).not.toContain('which approach should it take');
+    // The line carries the agent's own question, as the agent asked it.
+    expect(asked.body).toContain('Should I keep the old function');
 
     await deliver('issue-comment-created', comment('@agent-relay target main', 9102));
     const done = await outcomeComment(42, 'Run succeeded');
     expect(done.body).toContain('issuecomment-9102');
-    // One request and one follow-up: the card and one line for each outcome, nothing more.
-    expect(bot(42)).toHaveLength(3);
+    expect(done.body).toContain('the pull request now also covers **src/util.ts**');
+    // One request and one follow-up: the card, one line for each outcome (with the agent's
+    // words), and the follow-up's acknowledgement of where it went; nothing more.
+    expect(bot(42)).toHaveLength(4);
+    expect(bot(42).filter((c) => c.body.includes('resumed the run'))).toHaveLength(1);
     for (const line of [asked, done]) {
       const shown = line.body.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('<!--'));
-      expect(shown, line.body).toHaveLength(1);
+      // The outcome line, then the agent's final message (one paragraph here).
+      expect(shown, line.body).toHaveLength(2);
     }
     expectSaidOnce(42);
   });

@@ -86,11 +86,17 @@ describe('Slack conversations say each thing once', () => {
     const card = thread(f, root).find((m) => isCard(m.raw));
     expect(card?.text).toContain('which approach should it take');
     expect(asked?.text).not.toContain('which approach should it take');
+    // The line carries the agent's own question, as the agent asked it.
+    expect(blockText(asked?.blocks)).toContain('Should I keep the old function');
 
     await reply(f, root, 'use the main branch');
-    const [, done] = await told(f, root, 2);
+    const [, routed, done] = await told(f, root, 3);
+    // The follow-up's acknowledgement says where it went.
+    expect(routed?.text).toContain('resumed the run');
     expect(done?.text).toContain('Succeeded');
-    expect(outcomes(f, root).every((m) => (m.blocks ?? []).length === 1)).toBe(true);
+    expect(blockText(done?.blocks)).toContain('the pull request now also covers');
+    // Each line is one line, then at most the agent's words.
+    expect(outcomes(f, root).every((m) => (m.blocks ?? []).length <= 2)).toBe(true);
     expectSaidOnce(f, root);
     await waitUntil(() => f.api.message('CGENERAL1', root)?.reactions.length === 0);
     expect(f.api.callsTo('reactions.remove').length).toBeGreaterThan(0);
@@ -104,7 +110,7 @@ describe('Slack conversations say each thing once', () => {
     expect(failed?.text).toContain('Failed');
     expect(blockText(failed?.blocks)).not.toContain('tests it wrote keep failing');
     await reply(f, root, 'try once more with the fixture');
-    await told(f, root, 2);
+    await told(f, root, 3);
     expectSaidOnce(f, root);
     expectNoVainRemovals(f);
   });

@@ -5,6 +5,12 @@
  * renderer escapes them for its platform.
  */
 
+import type { ProgressView } from './progress.js';
+export type { ProgressView, StepView } from './progress.js';
+
+/** Where a follow-up went: into the running agent, queued, or a resumed (new) execution. */
+export type FollowupRouting = 'delivered' | 'queued' | 'resumed';
+
 /**
  * Where an applied setting came from: inline option > the person's own default (Slack App
  * Home) > channel/repo default > service.
@@ -74,6 +80,10 @@ export interface RunView {
   updatedAt?: string;
   /** The last change, relative to when the view was built: "5 minutes ago". */
   updatedAgo?: string;
+  /** While it runs: what the agent is doing now (its last steps, or set-up so far). */
+  progress?: ProgressView;
+  /** Once it ended or is BLOCKED: the agent's own final words (Markdown, bounded). */
+  agentMessage?: string;
 }
 
 export type MessageModel =
@@ -92,7 +102,13 @@ export type MessageModel =
       requestUrl?: string;
     }
   /** Follow-up accepted (a short confirmation where a reaction is not possible). */
-  | { type: 'followup_sent'; run: RunView; message: string }
+  | {
+      type: 'followup_sent';
+      run: RunView;
+      message: string;
+      /** Where the service routed it, when it said (the follow-up's `outcome`). */
+      routed?: FollowupRouting;
+    }
   /** `list`: recent runs with the filters that applied. */
   | {
       type: 'run_list';

@@ -13,6 +13,7 @@ import type {
   ListRunsQuery,
   RunItem,
 } from '../run.js';
+import type { Conversation, Timeline } from '../conversation.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -53,4 +54,12 @@ export interface AgentService {
    * create whose outcome is unknown). `createdAfter` bounds the search (RFC 3339).
    */
   findRunByRequest(requestId: string, createdAfter: string): Promise<RunItem | undefined>;
+  /**
+   * The run's normalized conversation (progress and the agent's own answer). Optional: a
+   * service port without it shows state only. `not_found` (no conversation yet) and
+   * `unprocessable` (format not supported) are answers, not failures.
+   */
+  getConversation?(runId: string, options?: CallOptions): Promise<Conversation>;
+  /** The run's setup and lifecycle events (what set-up has done so far). */
+  getTimeline?(runId: string, options?: CallOptions): Promise<Timeline>;
 }

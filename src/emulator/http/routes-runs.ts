@@ -37,10 +37,15 @@ function wireItem(run: EmuRun, url: string, capacity: CapacityModel): Record<str
   return item;
 }
 
-/** What became of a follow-up, by the run's state when it arrived. */
-function followupOutcome(state: string): string {
-  if (isEndedState(state) || isBlockedState(state)) return 'new_execution';
-  return state === 'INPROGRESS' ? 'delivered' : 'queued';
+/**
+ * Where a follow-up went, by the run's state when it arrived (the published `outcome`): into
+ * the running agent, queued behind the agent that is starting, held until the queued run
+ * starts, or a new execution of an ended or BLOCKED run.
+ */
+export function followupOutcome(state: string): string {
+  if (isEndedState(state) || isBlockedState(state)) return 'handoff_execution';
+  if (state === 'INPROGRESS') return 'live_session';
+  return state === 'CLAIMED' ? 'queued_prompt' : 'queue_pending';
 }
 
 export function runRoutes(core: EmulatorCore, capacity: CapacityModel): Route[] {
@@ -104,7 +109,7 @@ export function runRoutes(core: EmulatorCore, capacity: CapacityModel): Route[] 
         const run = findRun(core, req.params.id);
         const body = parseBody(FollowupBodySchema, req.body);
         // In a setup failure's debug window the message reaches the retained session at once.
-        const outcome = core.inDebugWindow(run) ? 'delivered' : followupOutcome(run.state);
+        const outcome = core.inDebugWindow(run) ? 'live_session' : followupOutcome(run.state);
         const followupId = core.followup(run, body.message, body.mode);
         return { status: 200, json: { followup_id: followupId, outcome } };
       },

@@ -182,7 +182,7 @@ export function renderGitHubMarkdown(model: MessageModel, opts: RenderOptions = 
         ...(model.requestUrl === undefined ? {} : { requestUrl: model.requestUrl }),
       });
     case 'followup_sent':
-      return renderFollowupSent(model.run, model.message);
+      return renderFollowupSent(model.run, model.message, model.routed);
     case 'run_list':
       return renderRunList(model);
     case 'config':

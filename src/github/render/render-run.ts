@@ -13,6 +13,9 @@ import type {
 import { codeSpan, escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
 import { STARTING_STATE } from '../../core/message/state-view.js';
 import { shortRunId } from '../../core/message/short-run-id.js';
+import { ROUTED_WORDS } from '../../core/message/followup-routing.js';
+import type { FollowupRouting } from '../../core/message/message-model.js';
+import { agentWordsLines, progressLines } from './agent-words.js';
 
 export interface RenderContext {
   /** The line command, e.g. `/agent`. */
@@ -169,6 +172,8 @@ export function renderRunStatus(run: RunView, ctx: RenderContext): string {
   ];
   if (run.runTime !== undefined) rows.push(`| Run time | ${escapeInline(run.runTime)} |`);
   const out = [head];
+  const now = progressLines(run);
+  if (now.length > 0) out.push('', ...now);
   if (run.statusMessage !== undefined && run.statusMessage.trim() !== '') {
     out.push('', escapeBlockQuote(run.statusMessage));
   }
@@ -227,13 +232,22 @@ export function renderRunOutcome(
     : run.state.success === false
       ? 'details and what to do next'
       : 'details';
-  const card = about.cardUrl === undefined ? `${where} above` : link(where, about.cardUrl);
-  return `${lead}${run.state.emoji} Run ${outcomeWords(run)}: ${subject}${answers} · ${card}`;
+  const words = agentWordsLines(run);
+  // With the agent's own words below, a BLOCKED run's question is here, not on the card.
+  const pointed = words.length > 0 && run.state.blocked ? 'how to answer' : where;
+  const card = about.cardUrl === undefined ? `${pointed} above` : link(pointed, about.cardUrl);
+  const line = `${lead}${run.state.emoji} Run ${outcomeWords(run)}: ${subject}${answers} · ${card}`;
+  return [line, ...words].join('\n');
 }
 
-export function renderFollowupSent(run: RunView, message: string): string {
+export function renderFollowupSent(
+  run: RunView,
+  message: string,
+  routed?: FollowupRouting,
+): string {
   const quoted = message.trim() === '' ? [] : ['', escapeBlockQuote(message)];
-  return [`✉️ Follow-up sent to: **${escapeInline(run.title)}**.`, ...quoted].join('\n');
+  const where = routed === undefined ? '' : ` (${ROUTED_WORDS[routed]})`;
+  return [`✉️ Follow-up sent to: **${escapeInline(run.title)}**${where}.`, ...quoted].join('\n');
 }
 
 type RunListModel = Extract<MessageModel, { type: 'run_list' }>;

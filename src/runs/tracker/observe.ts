@@ -8,6 +8,9 @@ import { isServiceError } from '../../core/ports/index.js';
 import { RelayError } from '../../core/relay-error.js';
 import { logStateChange, observeRun, type TrackingIntervals } from '../run-changes.js';
 import type { CycleStats, RunObserver } from './types.js';
+import type { ProgressPoller } from './progress-poller.js';
+import { finalAgentMessage } from '../../core/message/progress.js';
+import { isBlockedState, isEndedState } from '../../core/run.js';
 
 export class RateLimited extends RelayError<'rate_limited'> {
   override readonly name = 'RateLimited';
@@ -27,20 +30,52 @@ export function createRunObserver(deps: {
   intervals: TrackingIntervals;
   /** Called before each fetch (the tracker forgets a nudge once the run is looked at). */
   onLook?: (runId: string) => void;
+  /** Progress shown on the status message (kept on the tracker's own edits). */
+  progress?: Pick<ProgressPoller, 'progressOf' | 'noteItem'>;
 }): RunObserver {
   const { store, agent, clock, log, intervals } = deps;
+
+  /**
+   * The agent's final words for the reply a run's end (or BLOCKED) is about to get: read once,
+   * before the reply is decided, and only when no reply was sent for this state yet. A run
+   * without a conversation, or a failed read, gets the reply without them.
+   */
+  async function finalWords(runId: string, item: RunItem): Promise<string | undefined> {
+    if (!agent.getConversation) return undefined;
+    if (!isEndedState(item.state) && !isBlockedState(item.state)) return undefined;
+    const record = await store.runs.get(runId);
+    if (!record || record.notifiedState === item.state) return undefined;
+    try {
+      return finalAgentMessage(await agent.getConversation(runId));
+    } catch (err) {
+      if (!isServiceError(err) || !['not_found', 'unprocessable'].includes(err.code)) {
+        log.debug({ err, runId }, "could not read the agent's final words; replying without them");
+      }
+      return undefined;
+    }
+  }
   /**
    * Read the record, decide, and write the decision only if the record still says what the
    * decision rests on (a compare-and-set): a second tracker, a follow-up or a cancel that
    * wrote in between makes this one read again and decide again, never queue a notice twice.
    */
   async function apply(runId: string, item: RunItem, stats: CycleStats): Promise<void> {
+    deps.progress?.noteItem(item);
+    const agentMessage = await finalWords(runId, item);
+    const progress = deps.progress?.progressOf(runId, item.state);
     for (let attempt = 1; ; attempt += 1) {
       const now = clock.now();
       const outcome = await store.transaction(async (tx) => {
         const record = await tx.runs.get(runId);
         if (!record) return { queued: 0, changed: undefined };
-        const observation = observeRun({ record, item, now, intervals });
+        const observation = observeRun({
+          record,
+          item,
+          now,
+          intervals,
+          ...(progress ? { progress } : {}),
+          ...(agentMessage ? { agentMessage } : {}),
+        });
         if (!(await tx.runs.compareAndUpdate(runId, record, observation.patch))) return 'moved';
         for (const payload of observation.notifications) await tx.outbox.enqueue(payload, now);
         if (observation.changed) stats.changed += 1;

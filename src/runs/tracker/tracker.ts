@@ -11,6 +11,7 @@ import type { TrackingIntervals } from '../run-changes.js';
 import { forEachLimit } from '../workers/for-each-limit.js';
 import { createBatchCycle } from './batch-cycle.js';
 import { createRunObserver, RateLimited } from './observe.js';
+import { createProgressPoller, type ProgressPoller } from './progress-poller.js';
 import { emptyCycleStats } from './types.js';
 import type { CycleStats, RunObserver, TrackerDeps } from './types.js';
 
@@ -33,6 +34,17 @@ export function createTracker(deps: TrackerDeps): Tracker {
     blockedMs: options.blockedCheckIntervalMs,
   };
   const nudged = new Set<string>();
+  const progress: ProgressPoller | undefined =
+    options.progress && options.progress.readsPerMinute > 0
+      ? createProgressPoller({
+          store,
+          agent,
+          clock,
+          log: log.child({ part: 'progress' }),
+          options: options.progress,
+          ...(deps.notifyOutbox ? { notifyOutbox: deps.notifyOutbox } : {}),
+        })
+      : undefined;
   const observer: RunObserver = createRunObserver({
     store,
     agent,
@@ -40,6 +52,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
     log,
     intervals,
     onLook: (runId) => nudged.delete(runId),
+    ...(progress ? { progress } : {}),
   });
   const concurrency = options.concurrency ?? 8;
   const newBatchCycle = () =>
@@ -68,6 +81,8 @@ export function createTracker(deps: TrackerDeps): Tracker {
   let rateLimitStreak = 0;
   let running = false;
   let loop: Promise<void> | undefined;
+  let progressLoop: Promise<void> | undefined;
+  const progressWaiter = createWaiter();
   let cycle: Promise<CycleStats> | undefined;
 
   /**
@@ -84,6 +99,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
       heldEpoch = undefined;
       // The holder looks at those runs (a follow-up or cancel moved their record).
       nudged.clear();
+      progress?.reset();
       metrics.set('tracker_lease_held', 0);
       return false;
     }
@@ -171,16 +187,40 @@ export function createTracker(deps: TrackerDeps): Tracker {
     }
   }
 
+  /**
+   * Progress reads in a loop of their own, so they never delay a cycle's state changes; only
+   * while this replica holds the tracking lease (the cycle keeps it).
+   */
+  async function runProgress(poller: ProgressPoller, everyMs: number): Promise<void> {
+    while (running) {
+      try {
+        await deps.gate?.clear();
+        if (!running) break;
+        if (!deps.lease || heldEpoch !== undefined) await poller.tick();
+      } catch (err) {
+        log.warn({ err }, 'progress round failed');
+      }
+      if (!running) break;
+      await progressWaiter.wait(everyMs);
+    }
+  }
+
   return {
     start() {
       if (running) return;
       running = true;
       loop = run();
+      if (progress && options.progress) {
+        const everyMs = Math.max(250, Math.min(5_000, 60_000 / options.progress.readsPerMinute));
+        progressLoop = runProgress(progress, everyMs);
+      }
     },
     async stop() {
       running = false;
       waiter.wake();
+      progressWaiter.wake();
       await loop;
+      await progressLoop;
       await cycle?.catch(() => undefined);
       // Hand the lease over now rather than when it runs out.
       if (deps.lease && heldEpoch !== undefined) {
@@ -195,6 +235,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
       // Batch: the follow-up or cancel moves the run's updated_at, so the next listing shows
       // it; waking early is enough. Per-run: look at the run in the next cycle.
       if (options.mode === 'per-run') nudged.add(runId);
+      progress?.looked(runId);
       waiter.wake();
     },
   };

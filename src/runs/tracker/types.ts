@@ -2,6 +2,7 @@
  * The tracker's own types: what it is built from (`TrackerDeps`), what one cycle reports
  * (`CycleStats`), and the one-run observer the batch and per-run cycles share.
  */
+import type { ProgressOptions } from './progress-poller.js';
 import type { RunItem } from '../../core/run.js';
 import type { ClaimGate } from '../workers/ingress-gate.js';
 import type {
@@ -63,6 +64,8 @@ export interface TrackerDeps {
     concurrency?: number;
     /** Due runs per cycle in per-run mode. Default 500. */
     perRunLimit?: number;
+    /** Progress of running runs on their status messages (progress-poller.ts); absent: off. */
+    progress?: ProgressOptions;
   };
 }
 

@@ -10,6 +10,7 @@ import { isRunMode } from '../../core/command/run-modes.js';
 import type { RunRecord } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
 import { followupSentMessage, notice } from '../../core/message/render-model.js';
+import { followupRouting, ROUTED_WORDS } from '../../core/message/followup-routing.js';
 import {
   oursToTakeOff,
   reactionTarget,
@@ -126,20 +127,28 @@ export async function followUp(
     };
   }
   job.afterCommit.push(() => deps.nudgeTracker(run.runId));
+  // Where it went, when the service said: the 👌 alone cannot tell it.
+  const routed = followupRouting(answer?.outcome);
+  const sentView = followupSentMessage(
+    viewOf(run, { run_id: run.runId, title: run.title, state: run.state }, deps.clock.now()),
+    input.prompt,
+  );
+  if (routed !== undefined) sentView.routed = routed;
+  const tellRouted: Effects =
+    routed === undefined
+      ? async () => {}
+      : replyWith(job, notice('info', `Your message: ${ROUTED_WORDS[routed]}.`));
   const confirm: Effects = trigger.triggerMessage
-    ? enqueue({
-        kind: 'react',
-        destination: { threadKey: job.threadKey },
-        target: trigger.triggerMessage,
-        reaction: 'accepted',
-      })
-    : replyWith(
-        job,
-        followupSentMessage(
-          viewOf(run, { run_id: run.runId, title: run.title, state: run.state }, deps.clock.now()),
-          input.prompt,
-        ),
-      );
+    ? async (tx, now) => {
+        await enqueue({
+          kind: 'react',
+          destination: { threadKey: job.threadKey },
+          target: trigger.triggerMessage!,
+          reaction: 'accepted',
+        })(tx, now);
+        await tellRouted(tx, now);
+      }
+    : replyWith(job, sentView);
   // The run now shows its state on the new message: the earlier one loses what said the run
   // was seen or waiting (an earlier outcome there stays: it is still true of that episode).
   const earlier = run.triggerMessage;

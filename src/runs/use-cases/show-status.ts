@@ -48,6 +48,9 @@ export async function showStatus(
     runBriefMessage(viewOf(record, item, now), record ? (record.statusMessage ?? {}) : undefined),
   );
   if (!record) return brief;
+  // Someone looked: its progress is brought up to date first (and shown again after this
+  // edit, which does not carry it).
+  job.afterCommit.push(() => deps.nudgeTracker(target.runId));
   return async (tx, at) => {
     const current = await tx.runs.get(target.runId);
     if (current) {

@@ -32,7 +32,7 @@ function renderAny(model: MessageModel): Rendered {
     case 'run_outcome':
       return renderRunOutcome(model.run);
     case 'followup_sent':
-      return renderFollowupSent(model.run, model.message);
+      return renderFollowupSent(model.run, model.message, model.routed);
     case 'run_list':
       return renderRunList(model);
     case 'config':

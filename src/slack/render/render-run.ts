@@ -2,7 +2,8 @@
  * A run's messages: the one status message (edited in place), the outcome reply that
  * mentions the requester, and the follow-up confirmation.
  */
-import type { RunView } from '../../core/message/message-model.js';
+import type { FollowupRouting, RunView } from '../../core/message/message-model.js';
+import { ROUTED_WORDS } from '../../core/message/followup-routing.js';
 import type { KnownBlock } from './blocks.js';
 import { context, header, section } from './blocks.js';
 import { escapeMrkdwn, oneLine, quote, truncatePlain } from './mrkdwn.js';
@@ -15,6 +16,7 @@ import {
   runContextParts,
   statusMessageSection,
 } from './render-run-parts.js';
+import { agentWordsBlock, progressBlock } from './agent-words.js';
 
 export interface Rendered {
   /** Fallback for notifications and screen readers (mrkdwn, escaped). */
@@ -45,6 +47,7 @@ export function renderRunStatus(run: RunView): Rendered {
     header(`${run.state.emoji} ${oneLine(run.title) || run.runId}`),
     section(stateLine(run)),
     context(runContextParts(run)),
+    progressBlock(run),
     statusMessageSection(run),
     linksSection(artifactLinks(run)),
     nextStep(run),
@@ -79,14 +82,24 @@ function pointer(run: RunView): string {
  */
 export function renderRunOutcome(run: RunView): Rendered {
   const who = run.requester === undefined ? '' : `${person(run.requester)} `;
-  const line = `${who}${run.state.emoji} ${outcomeWords(run)}: *${title(run)}* · ${pointer(run)}`;
-  return { text: line, blocks: [section(line)] };
+  const words = agentWordsBlock(run);
+  // With the agent's own words below, a BLOCKED run's question is here, not above.
+  const where = words !== undefined && run.state.blocked ? 'answer in this thread' : pointer(run);
+  const line = `${who}${run.state.emoji} ${outcomeWords(run)}: *${title(run)}* · ${where}`;
+  return { text: line, blocks: compact([section(line), words]) };
 }
 
-export function renderFollowupSent(run: RunView, message: string): Rendered {
+export function renderFollowupSent(
+  run: RunView,
+  message: string,
+  routed?: FollowupRouting,
+): Rendered {
   // The state and the run id are on the status message: this confirms only what was sent.
+  const where = routed === undefined ? '' : ` (${ROUTED_WORDS[routed]})`;
   const blocks = [
-    section(`↪️ Sent your follow-up to *${title(run)}*:\n${quote(truncatePlain(message, 1000))}`),
+    section(
+      `↪️ Sent your follow-up to *${title(run)}*${where}:\n${quote(truncatePlain(message, 1000))}`,
+    ),
   ];
   return { text: `Follow-up sent to ${title(run)}`, blocks };
 }

@@ -1,0 +1,68 @@
+/**
+ * The agent's own words and its progress in GitHub Markdown: the final message re-written
+ * through the escaping rules (its emphasis, code and links kept; HTML and @-mentions made
+ * harmless) and bounded, and the status comment's "now" lines.
+ */
+import type { RunView } from '../../core/message/message-model.js';
+import type { StepView } from '../../core/message/progress.js';
+import { rewriteMarkdown, type MarkdownRules } from '../../core/message/markdown-walk.js';
+import { clip, codeBlock, codeSpan, escapeInline, link } from './markdown-escape.js';
+
+/** Characters of the agent's words in one comment (far below the comment limit). */
+const AGENT_WORDS_CHARS = 6_000;
+
+const MARKDOWN: MarkdownRules = {
+  text: (plain) => escapeInline(plain),
+  strong: (inner) => (inner.trim() === '' ? inner : `**${inner}**`),
+  em: (inner) => (inner.trim() === '' ? inner : `_${inner}_`),
+  strike: (inner) => (inner.trim() === '' ? inner : `~~${inner}~~`),
+  code: (plain) => codeSpan(plain),
+  link: (label, href) => link(label, href),
+  codeBlock: (plain, lang) => codeBlock(plain, /^[\w+-]{1,20}$/.test(lang) ? lang : ''),
+  heading: (inner) => `**${inner}**`,
+  quote: (inner) =>
+    inner
+      .split('\n')
+      .map((line) => `> ${line}`)
+      .join('\n'),
+  listItem: (inner, marker) => `${marker ?? '-'} ${inner}`,
+  rule: () => '---',
+};
+
+/** The agent's Markdown, made safe for a comment and bounded. */
+export function agentMarkdown(markdown: string): string {
+  return rewriteMarkdown(clip(markdown, AGENT_WORDS_CHARS), MARKDOWN);
+}
+
+const STEP_MARK: Record<StepView['state'], string> = {
+  running: '⏳',
+  done: '✅',
+  failed: '❌',
+};
+const STEP_WORDS: Record<StepView['state'], string> = {
+  running: 'in progress',
+  done: 'done',
+  failed: 'failed',
+};
+
+/** "Now:" lines while the run works (empty when there is nothing to show). */
+export function progressLines(run: RunView): string[] {
+  const progress = run.progress;
+  if (progress === undefined || !run.state.live) return [];
+  if (progress.kind === 'setup') {
+    return [`**Setting up:** ${escapeInline(progress.events.join(', '))}`];
+  }
+  return [
+    '**Now:**',
+    ...progress.steps.map(
+      (s) => `- ${STEP_MARK[s.state]} ${escapeInline(s.title, 200)} _(${STEP_WORDS[s.state]})_`,
+    ),
+  ];
+}
+
+/** The agent's final words for the outcome comment, or nothing. */
+export function agentWordsLines(run: RunView): string[] {
+  const words = run.agentMessage?.trim();
+  if (words === undefined || words === '') return [];
+  return ['', agentMarkdown(words)];
+}
