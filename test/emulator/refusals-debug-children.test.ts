@@ -118,7 +118,7 @@ describe('a setup failure keeps its session open for debugging', () => {
     expect(closed.debug_agent_available).toBeUndefined();
     expect(closed.status_message?.session_debug_until).toBeUndefined();
     const sent = await t.api('POST', `/agent/runs/${run.run_id}/followups`, { message: 'again' });
-    expect(sent.body.outcome).toBe('new_execution');
+    expect(sent.body.outcome).toBe('handoff_execution');
     expect((await t.api('GET', `/agent/runs/${run.run_id}`)).body.state).toBe('QUEUED');
   });
 });

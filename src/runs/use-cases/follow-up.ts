@@ -134,8 +134,9 @@ export async function followUp(
     input.prompt,
   );
   if (routed !== undefined) sentView.routed = routed;
+  // The mode note already says where the message went: one line, not two.
   const tellRouted: Effects =
-    routed === undefined
+    routed === undefined || note !== undefined
       ? async () => {}
       : replyWith(job, notice('info', `Your message: ${ROUTED_WORDS[routed]}.`));
   const confirm: Effects = trigger.triggerMessage

@@ -105,13 +105,14 @@ describe('follow-ups', () => {
     ]);
   });
 
-  it('mode= on a follow-up to an ended run starts the new execution in that mode, no note', async () => {
+  it('mode= on a follow-up to an ended run starts the new execution in that mode, no mode note', async () => {
     const { threadKey, runId } = await startIn();
     env.emulator.setState(runId, 'SUCCEEDED');
     await handle(env, slackReply(threadKey, { text: 'mode=plan now the tests' }));
     await flushOutbox(env);
     expect(env.emulator.followups.map((f) => [f.runId, f.mode])).toEqual([[runId, 'plan']]);
-    expect(noticeTexts()).toEqual([]);
+    // Only where the message went, from the service's answer.
+    expect(noticeTexts()).toEqual(['Your message: resumed the run.']);
   });
 
   it("`new` starts a fresh run that becomes the thread's current run", async () => {
