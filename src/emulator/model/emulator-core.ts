@@ -6,6 +6,7 @@ import { isBlockedState, isEndedState, type CreateRunRequest } from '../../agent
 import { randomUUID } from 'node:crypto';
 import { buildRun } from './new-run.js';
 import { EmulatorProblem } from '../http/problem.js';
+import { interruptRun } from './interrupt.js';
 import type { RunStore } from './run-store.js';
 import { parseScript, type StateMachine } from './state-machine.js';
 import type { EmuRun, EmulatorFactory, Principal, SeedOptions } from './types.js';
@@ -32,6 +33,8 @@ export interface EmulatorCore {
   followup(run: EmuRun, message: string, mode?: string): string;
   /** Throws the contract's problem when the run cannot be cancelled. */
   cancel(run: EmuRun): void;
+  /** Stops the current turn (the run waits for a follow-up); throws the contract's problem. */
+  interrupt(run: EmuRun): void;
   advance(runId: string, state?: string): EmuRun | undefined;
   setState(runId: string, state: string): EmuRun | undefined;
   seed(n: number, opts?: SeedOptions): string[];
@@ -137,6 +140,9 @@ export function createEmulatorCore(deps: CoreDeps): EmulatorCore {
       }
       machine.enter(run, 'CANCELLED', at);
       machine.schedule(run, at);
+    },
+    interrupt(run) {
+      interruptRun(machine, run, now());
     },
     advance: (runId, state) => force(runId, state, false),
     setState: (runId, state) => force(runId, state, true),
