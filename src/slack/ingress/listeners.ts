@@ -31,6 +31,8 @@ import {
 import type { Conversion, ConvertContext, Origin } from './conversion.js';
 import { fromAppMention, fromMessage } from './to-trigger.js';
 import { AgentSessionStoppedEvent, fromSessionStopped } from './to-trigger-session.js';
+import { AppContextChangedEvent, createViewedChannels } from './viewed-channels.js';
+import { ASKS_ABOUT_CHANNEL } from '../api/asks-about-channel.js';
 import { fromRunButton, fromSlashCommand, slashAcknowledgement } from './to-trigger-interactive.js';
 
 /** Tell one person something only they see (refusals); best effort, never blocks the ack. */
@@ -216,7 +218,33 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
     await handleEvent(conv, auth);
   }
 
+  // The agent view: the channel the person is looking at, for "this channel" in the pane.
+  const viewed = createViewedChannels();
+  routes.event('app_context_changed', async ({ body, event, context: auth }) => {
+    const envelope = EventEnvelope.safeParse(body);
+    const changed = AppContextChangedEvent.safeParse(event);
+    if (!envelope.success || !changed.success) {
+      log.debug({}, 'Slack app_context_changed payload not understood; ignored');
+      return;
+    }
+    const ctx = await context(auth);
+    const team = ctx.teamId ?? envelope.data.team_id;
+    if (team !== undefined) viewed.seen(team, changed.data);
+  });
+
   routes.event('message', async ({ body, event, context: auth }) => {
+    const im = MessageEvent.safeParse(event);
+    if (im.success && im.data.channel_type === 'im' && ASKS_ABOUT_CHANNEL.test(im.data.text)) {
+      const team = (await context(auth)).teamId ?? EventEnvelope.safeParse(body).data?.team_id;
+      const channel =
+        team === undefined || im.data.user === undefined
+          ? undefined
+          : viewed.get(team, im.data.user);
+      if (channel !== undefined) {
+        await handleMessage(body, event, auth, { viewingChannel: { id: channel } });
+        return;
+      }
+    }
     await handleMessage(body, event, auth);
   });
 

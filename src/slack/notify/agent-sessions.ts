@@ -33,8 +33,11 @@ const REMEMBERED_THREADS = 10_000;
 export interface AgentSessions {
   /** Set the status now (Stop, or putting it back); delivery errors are thrown for a retry. */
   set(threadKey: string, status: SessionStatus): Promise<void>;
-  /** After a run's status message or outcome reached its thread: the session follows. */
-  mirror(threadKey: string, model: MessageModel): Promise<void>;
+  /**
+   * After a run's status message or outcome reached its thread: the session follows, in the
+   * background (it never holds up the next notification), in order per thread.
+   */
+  mirror(threadKey: string, model: MessageModel): void;
 }
 
 export function createAgentSessions(deps: {
@@ -44,6 +47,18 @@ export function createAgentSessions(deps: {
   const log = deps.logger.child({ component: 'slack-agent-sessions' });
   const unsupported = new Set<string>();
   const shown = new Map<string, { status: SessionStatus; title: string }>();
+  /** Per thread, the last session call queued: calls of one thread never overtake. */
+  const chains = new Map<string, Promise<void>>();
+
+  function inOrder(threadKey: string, work: () => Promise<void>): Promise<void> {
+    const next = (chains.get(threadKey) ?? Promise.resolve()).then(work);
+    const quiet = next.catch(() => undefined);
+    chains.set(threadKey, quiet);
+    void quiet.then(() => {
+      if (chains.get(threadKey) === quiet) chains.delete(threadKey);
+    });
+    return next;
+  }
 
   function remember(threadKey: string, value: { status: SessionStatus; title: string }): void {
     shown.delete(threadKey);
@@ -86,53 +101,59 @@ export function createAgentSessions(deps: {
   }
 
   return {
-    async set(threadKey, status) {
-      const done = await call(
-        threadKey,
-        (client, place) => client.agents.sessions.setStatus({ ...place, status }),
-        'agents.sessions.setStatus',
-      );
-      const before = shown.get(threadKey);
-      if (done && before) remember(threadKey, { ...before, status });
-    },
-
-    async mirror(threadKey, model) {
-      if (model.type !== 'run_status' && model.type !== 'run_outcome') return;
-      const { run } = model;
-      const status = sessionStatusOf(run.state);
-      const title = run.title.slice(0, MAX_TITLE);
-      const before = shown.get(threadKey);
-      if (before?.status === status && before.title === title) return;
-      try {
-        const set = await call(
+    set: (threadKey, status) =>
+      inOrder(threadKey, async () => {
+        const done = await call(
           threadKey,
-          (client, place) =>
-            client.agents.sessions.setStatus({
-              ...place,
-              status,
-              // Used by Slack only when this call creates the session.
-              title,
-              ...(run.requester?.platform === 'slack'
-                ? { initiator_user_id: run.requester.id }
-                : {}),
-            }),
+          (client, place) => client.agents.sessions.setStatus({ ...place, status }),
           'agents.sessions.setStatus',
         );
-        if (!set) return;
-        // A session Slack made before (the person opened the thread in the agent pane) keeps
-        // its own title unless renamed.
-        if (before?.title !== title) {
-          await call(
-            threadKey,
-            (client, place) => client.agents.sessions.rename({ ...place, title }),
-            'agents.sessions.rename',
-          );
-        }
-        remember(threadKey, { status, title });
-      } catch (err) {
-        // The status message reached the thread; the session is a mirror of it, best effort.
-        log.warn({ err, threadKey }, 'Slack agent session not updated');
-      }
+        const before = shown.get(threadKey);
+        if (done && before) remember(threadKey, { ...before, status });
+      }),
+
+    mirror(threadKey, model) {
+      if (model.type !== 'run_status' && model.type !== 'run_outcome') return;
+      void inOrder(threadKey, () => follow(threadKey, model));
     },
   };
+
+  async function follow(
+    threadKey: string,
+    model: Extract<MessageModel, { type: 'run_status' | 'run_outcome' }>,
+  ): Promise<void> {
+    const { run } = model;
+    const status = sessionStatusOf(run.state);
+    const title = run.title.slice(0, MAX_TITLE);
+    const before = shown.get(threadKey);
+    if (before?.status === status && before.title === title) return;
+    try {
+      const set = await call(
+        threadKey,
+        (client, place) =>
+          client.agents.sessions.setStatus({
+            ...place,
+            status,
+            // Used by Slack only when this call creates the session.
+            title,
+            ...(run.requester?.platform === 'slack' ? { initiator_user_id: run.requester.id } : {}),
+          }),
+        'agents.sessions.setStatus',
+      );
+      if (!set) return;
+      // A session Slack made before (the person opened the thread in the agent pane) keeps
+      // its own title unless renamed.
+      if (before?.title !== title) {
+        await call(
+          threadKey,
+          (client, place) => client.agents.sessions.rename({ ...place, title }),
+          'agents.sessions.rename',
+        );
+      }
+      remember(threadKey, { status, title });
+    } catch (err) {
+      // The status message reached the thread; the session is a mirror of it, best effort.
+      log.warn({ err, threadKey }, 'Slack agent session not updated');
+    }
+  }
 }

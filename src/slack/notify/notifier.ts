@@ -319,14 +319,12 @@ function mirroringSessions(
     ...inner,
     async post(to, model, options) {
       const result = await inner.post(to, model, options);
-      if (to.privateTo === undefined) {
-        await sessions.mirror(result.newThreadKey ?? to.threadKey, model);
-      }
+      if (to.privateTo === undefined) sessions.mirror(result.newThreadKey ?? to.threadKey, model);
       return result;
     },
     async update(ref, model) {
       await inner.update(ref, model);
-      await sessions.mirror(ref.threadKey, model);
+      sessions.mirror(ref.threadKey, model);
     },
   };
 }
