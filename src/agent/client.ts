@@ -98,6 +98,9 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     cancelRun: async (runId, o) => {
       await api.cancelRun(runId, o);
     },
+    interruptRun: async (runId, o) => {
+      await api.interruptRun(runId, o);
+    },
     listFactories: async (query, o) => (await api.listFactories(query, o)).data,
     getFactory: async (uid, o) => (await api.getFactory(uid, o)).data,
     dispatchToFactory: async (uid, body, o) => (await api.dispatchToFactory(uid, body, o)).data,

@@ -15,6 +15,7 @@ import { createRunItemParser, type OffSpecRunItem } from './run-items.js';
 import {
   CancelResponseSchema,
   CreateRunResponseSchema,
+  InterruptResponseSchema,
   DispatchResponseSchema,
   FactorySchema,
   FollowupResponseSchema,
@@ -48,6 +49,11 @@ export interface AgentClientWithResponse {
   ): Promise<ApiResponse<FollowupResponse>>;
   /** `data`: the service's answer, normally the run id as a string (an object is tolerated). */
   cancelRun(
+    runId: string,
+    options?: CallOptions,
+  ): Promise<ApiResponse<string | Record<string, unknown> | undefined>>;
+  /** Stops the agent's current turn; the run stays open for a follow-up (202). */
+  interruptRun(
     runId: string,
     options?: CallOptions,
   ): Promise<ApiResponse<string | Record<string, unknown> | undefined>>;
@@ -196,6 +202,16 @@ export function createEndpoints(
           schema: CancelResponseSchema.optional(),
           policy: 'idempotent',
         },
+        o,
+      ),
+    // A repeated interrupt is refused (the run already waits), so it is not retried blindly.
+    interruptRun: (runId, o) =>
+      http(
+        unsafePost({
+          route: '/agent/runs/{runId}/interrupt',
+          params: { runId },
+          schema: InterruptResponseSchema.optional(),
+        }),
         o,
       ),
     listFactories: async (query = {}, o) => {

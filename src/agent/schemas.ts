@@ -183,6 +183,9 @@ export const FollowupResponseSchema = z.looseObject({
 /** Cancel answers a JSON string: the run id. Tolerate an object too. */
 export const CancelResponseSchema = z.union([z.string(), z.looseObject({})]);
 
+/** Interrupt answers 202; whatever body comes with it is tolerated and not relied on. */
+export const InterruptResponseSchema = z.union([z.string(), z.looseObject({})]);
+
 export const FactorySchema = z.looseObject({
   uid: z.string().min(1),
   name: z.string(),

@@ -28,6 +28,10 @@ export type TriggerKind =
   | 'thread_reply'
   | 'direct_message'
   | 'cancel_button'
+  /** Slack: the Stop button of a status message (interrupt, not cancel). */
+  | 'stop_button'
+  /** Slack: Stop in an agent session (`agent_session_stopped`). */
+  | 'session_stopped'
   | 'status_button'
   /** Slack: the start form (message shortcut "Send to agent", or the slash command alone). */
   | 'start_form'

@@ -14,6 +14,7 @@ import { answerSlackMethod } from './slack-methods.js';
 import type { FakeIdentity } from './slack-methods.js';
 import { createResponseUrls } from './slack-responses.js';
 import type { RecordedResponse } from './slack-responses.js';
+import { createFakeAgentSessions, type FakeAgentSessions } from './slack-agent-sessions.js';
 
 export type { FakeMessage, SlackChange } from './slack-messages.js';
 export type { FakeIdentity } from './slack-methods.js';
@@ -124,6 +125,8 @@ export interface FakeSlackApi {
   readonly responses: RecordedResponse[];
   /** The bot is not (or no longer) in `channel`: posting or reacting there fails. */
   removeBotFrom(channel: string): void;
+  /** Agent sessions of threads (`agents.sessions.*`), and Stop clicked in one. */
+  readonly agentSessions: FakeAgentSessions;
   /** Guests of the workspace (users.info says `is_restricted`). */
   readonly guests: Set<string>;
   /** Private channels (conversations.info says `is_private`); others are public. */
@@ -217,6 +220,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     privateChannels,
   };
   const responseUrls = createResponseUrls({ store, identity, now });
+  const agentSessions = createFakeAgentSessions(now);
 
   function answer(method: string, params: Record<string, unknown>, token: string | undefined) {
     if (method === 'oauth.v2.access') return exchange(params);
@@ -234,7 +238,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     if (method === 'views.publish' && typeof params.user_id === 'string' && isView(params.view))
       homeViews.set(params.user_id, params.view);
     const ctx = installed === undefined ? context : { ...context, identity: identityOf(installed) };
-    return answerSlackMethod(ctx, method, params);
+    return agentSessions.answer(method, params) ?? answerSlackMethod(ctx, method, params);
   }
 
   const server = createServer((req, res) => {
@@ -295,6 +299,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     messages: store.messages,
     ephemerals: store.ephemerals,
     identity,
+    agentSessions,
     callsTo: (method) => calls.filter((c) => c.method === method),
     okCallsTo: (method) =>
       calls.filter((c) => c.method === method && c.status === 200 && c.error === undefined),

@@ -19,6 +19,7 @@ const COUNTERS: Record<CounterName, string> = {
   runs_created: 'Runs created on the Agent Run Service (including factory dispatches)',
   followups_sent: 'Follow-ups sent to runs',
   cancels: 'Cancel requests sent to runs',
+  stops: 'Stops of runs (interrupted, or cancelled when they could not be)',
   outbox_delivered: 'Notifications delivered to Slack/GitHub',
   outbox_delivery_failures: 'Notification delivery attempts that failed',
   console_actions: 'Retry/Discard done in the operator console, by kind (action_item) and outcome',

@@ -12,7 +12,7 @@ import { RUN_MODES } from '../../src/core/command/run-modes.js';
 import { hostileText } from './fuzz-arbitraries.js';
 
 const SAFE_WORD = /^[a-z]{1,8}$/;
-const KEYWORDS = new Set(['new', 'status', 'cancel', 'list', 'config', 'factory', 'help']);
+const KEYWORDS = new Set(['new', 'status', 'cancel', 'stop', 'list', 'config', 'factory', 'help']);
 const word = fc.stringMatching(SAFE_WORD).filter((w) => !KEYWORDS.has(w));
 const identifier = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,40}$/);
 const factoryAlias = fc
@@ -78,6 +78,11 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
       id === undefined ? { type: 'cancel' as const } : { type: 'cancel' as const, runId: id },
     ),
   fc
+    .option(runId, { nil: undefined })
+    .map((id) =>
+      id === undefined ? { type: 'stop' as const } : { type: 'stop' as const, runId: id },
+    ),
+  fc
     .record({
       state: fc.option(fc.uniqueArray(fc.constantFrom(...KNOWN_STATES), { minLength: 1 }), {
         nil: undefined,
@@ -140,7 +145,8 @@ export function formatCommand(command: Command, seed: number): string {
         formatPrompt(command.prompt),
       );
     case 'status':
-    case 'cancel': {
+    case 'cancel':
+    case 'stop': {
       const id =
         command.runId === undefined ? '' : seed % 4 === 0 ? `\`${command.runId}\`` : command.runId;
       return join(kw(command.type), id);

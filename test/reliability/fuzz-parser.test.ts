@@ -131,7 +131,7 @@ describe('command parser: round trip', () => {
       propertyOptions(500),
     );
     expect([...seen].sort()).toEqual(
-      ['cancel', 'config', 'factory', 'list', 'run', 'run+options', 'status'].sort(),
+      ['cancel', 'config', 'factory', 'list', 'run', 'run+options', 'status', 'stop'].sort(),
     );
   });
 

@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { BOT_SCOPES } from '../../src/slack/index.js';
 import { SEND_TO_AGENT_CALLBACK_ID } from '../../src/slack/shortcut/start-form.js';
+import { SUGGESTED_PROMPTS } from '../../src/slack/assistant/agent-pane.js';
 
 const root = new URL('../../', import.meta.url);
 const manifestText = readFileSync(new URL('manifests/slack-app.yaml', root), 'utf8');
@@ -53,11 +54,12 @@ describe('Slack app manifest', () => {
   it('subscribes to the events the listeners handle', () => {
     expect(manifest.settings.event_subscriptions.bot_events.sort()).toEqual(
       [
+        // Slack's agent experience: Stop in a run's session, the channel the person looks at.
+        'agent_session_stopped',
+        'app_context_changed',
         'app_home_opened',
         'app_mention',
         'app_uninstalled',
-        'assistant_thread_context_changed',
-        'assistant_thread_started',
         'message.channels',
         'message.groups',
         'message.im',
@@ -75,12 +77,18 @@ describe('Slack app manifest', () => {
       features: {
         app_home: { home_tab_enabled: boolean };
         assistant_view?: unknown;
+        agent_view?: { agent_description: string; suggested_prompts: unknown[] };
         shortcuts: { type: string; callback_id: string }[];
       };
       oauth_config: { redirect_urls: string[] };
     };
     expect(raw.features.app_home.home_tab_enabled).toBe(true);
-    expect(raw.features.assistant_view).toBeDefined();
+    // The agent view, not the older assistant view Slack refuses for new apps.
+    expect(raw.features.assistant_view).toBeUndefined();
+    expect(raw.features.agent_view?.agent_description).toMatch(/stop/i);
+    expect(raw.features.agent_view?.suggested_prompts).toEqual(
+      SUGGESTED_PROMPTS.map(({ title, message }) => ({ title, message })),
+    );
     expect(raw.features.shortcuts).toContainEqual(
       expect.objectContaining({ type: 'message', callback_id: SEND_TO_AGENT_CALLBACK_ID }),
     );

@@ -12,6 +12,8 @@ export type Command =
   | { type: 'run'; prompt: string; options: RunOptions; fresh: boolean }
   | { type: 'status'; runId?: string }
   | { type: 'cancel'; runId?: string }
+  /** Stop the agent's current turn (the run stays open for a reply); cancels what cannot be. */
+  | { type: 'stop'; runId?: string }
   /** `state` values are upper-cased known states. */
   | { type: 'list'; state?: string[]; name?: string; mine: boolean }
   /** `factory <alias> <prompt>` or `@<alias> <prompt>`; the alias has no leading '@'. */

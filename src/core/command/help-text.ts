@@ -24,7 +24,7 @@ export interface UsageLine {
 
 /** Forms a command can take, keyed so that errors can show the matching one. */
 export type UsageTopic =
-  'prompt' | 'new' | 'status' | 'cancel' | 'list' | 'factory' | 'config' | 'help';
+  'prompt' | 'new' | 'status' | 'cancel' | 'stop' | 'list' | 'factory' | 'config' | 'help';
 
 export const USAGE_BY_TOPIC: Record<UsageTopic, UsageLine> = {
   prompt: {
@@ -34,6 +34,10 @@ export const USAGE_BY_TOPIC: Record<UsageTopic, UsageLine> = {
   new: { form: 'new [options] <prompt>', meaning: 'start a fresh run even if the thread has one' },
   status: { form: 'status [run_id]', meaning: "show the run's state, links and settings" },
   cancel: { form: 'cancel [run_id]', meaning: "cancel this thread's run (or the one named)" },
+  stop: {
+    form: 'stop [run_id]',
+    meaning: 'stop what the agent is doing now; reply in the thread to continue',
+  },
   list: {
     form: 'list [state=A,B] [name=…] [mine]',
     meaning: 'recent runs, with filters',

@@ -19,11 +19,11 @@ function badArguments(message: string): OptionError {
   return { ok: false, code: 'bad_arguments', message };
 }
 
-/** `status` / `cancel` take at most one run id (a token without spaces). */
+/** `status` / `cancel` / `stop` take at most one run id (a token without spaces). */
 export function parseRunIdArgs(
-  type: 'status' | 'cancel',
+  type: 'status' | 'cancel' | 'stop',
   args: string,
-): Parsed<Extract<Command, { type: 'status' | 'cancel' }>> {
+): Parsed<Extract<Command, { type: 'status' | 'cancel' | 'stop' }>> {
   const words = args.trim().split(/\s+/).filter(Boolean);
   if (words.length > 1) {
     return badArguments(

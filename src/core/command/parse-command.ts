@@ -121,6 +121,7 @@ function parseWords(ctx: Context, words: string): ParseResult {
     }
     case 'status':
     case 'cancel':
+    case 'stop':
     case 'list':
     case 'config': {
       // Arguments end with the line: later lines (a sign-off, an explanation) are not arguments.

@@ -43,6 +43,12 @@ export interface AgentService {
     options?: CallOptions,
   ): Promise<FollowupResponse | void>;
   cancelRun(runId: string, options?: CallOptions): Promise<void>;
+  /**
+   * Stops the agent's current turn and keeps the run open for a follow-up. Errors: 400 when no
+   * turn runs (BLOCKED or ended), 409 before the agent started, 422 for a run type that cannot
+   * be interrupted, 404 when unknown.
+   */
+  interruptRun(runId: string, options?: CallOptions): Promise<void>;
   listFactories(query: { search?: string }, options?: CallOptions): Promise<Factory[]>;
   dispatchToFactory(
     uid: string,

@@ -8,6 +8,7 @@ export type CounterName =
   | 'runs_created'
   | 'followups_sent'
   | 'cancels'
+  | 'stops'
   | 'outbox_delivery_failures'
   | 'outbox_delivered'
   | 'console_actions'

@@ -5,6 +5,7 @@
  */
 import type { MessageModel, ReactionName } from '../message/message-model.js';
 import type { MessageRef, Platform } from '../trigger.js';
+import type { SessionStatus } from './store.js';
 
 /** Where a notification goes. `threadKey` names the thread; the rest is optional detail. */
 export interface Destination {
@@ -71,6 +72,11 @@ export interface Notifier {
    * webhook does not carry them), `undefined` when unknown. Looked up when a run starts, not
    * by the ingress, so the webhook is acknowledged without waiting for GitHub.
    */
+  /**
+   * Slack: set the status of the thread's agent session. Best effort: a workspace or app
+   * without sessions is no error.
+   */
+  setSessionStatus?(threadKey: string, status: SessionStatus): Promise<void>;
   fetchPullRequestRefs?(
     threadKey: string,
   ): Promise<{ headRef: string; baseRef: string } | undefined>;

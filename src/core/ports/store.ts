@@ -83,7 +83,14 @@ export interface InboxItem {
   createdAt: number;
 }
 
-export type OutboxKind = 'post' | 'status' | 'react';
+/**
+ * A run's thread as a platform's agent session shows it: `processing` while the agent works,
+ * `suspended` while it waits for input (BLOCKED, interrupted), `active` when it ended and a
+ * reply continues it, `closed` when it was cancelled.
+ */
+export type SessionStatus = 'processing' | 'suspended' | 'active' | 'closed';
+
+export type OutboxKind = 'post' | 'status' | 'react' | 'session';
 export interface OutboxPayload {
   kind: OutboxKind;
   destination: Destination;
@@ -96,6 +103,8 @@ export interface OutboxPayload {
    * before the run existed) is posted or edited (`StoreTx.startMessages`).
    */
   requestId?: string;
+  /** For 'session': the status the thread's agent session is set to (Slack agent sessions). */
+  session?: SessionStatus;
   /** For 'react'. */
   target?: MessageRef;
   reaction?: ReactionName;

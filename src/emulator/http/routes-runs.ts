@@ -123,5 +123,14 @@ export function runRoutes(core: EmulatorCore, capacity: CapacityModel): Route[] 
         return { status: 200, json: run.runId };
       },
     },
+    {
+      method: 'POST',
+      path: '/agent/runs/:id/interrupt',
+      handle(req) {
+        const run = findRun(core, req.params.id);
+        core.interrupt(run);
+        return { status: 202, json: { run_id: run.runId, state: run.state } };
+      },
+    },
   ];
 }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { buildRun } from './new-run.js';
 import { createDebugWindows } from './debug-window.js';
 import { EmulatorProblem } from '../http/problem.js';
+import { interruptRun } from './interrupt.js';
 import type { RunStore } from './run-store.js';
 import { parseScript, type StateMachine } from './state-machine.js';
 import type { EmuRun, EmulatorFactory, Principal, SeedOptions } from './types.js';
@@ -33,6 +34,8 @@ export interface EmulatorCore {
   followup(run: EmuRun, message: string, mode?: string): string;
   /** Throws the contract's problem when the run cannot be cancelled. */
   cancel(run: EmuRun): void;
+  /** Stops the current turn (the run waits for a follow-up); throws the contract's problem. */
+  interrupt(run: EmuRun): void;
   advance(runId: string, state?: string): EmuRun | undefined;
   setState(runId: string, state: string): EmuRun | undefined;
   seed(n: number, opts?: SeedOptions): string[];
@@ -159,6 +162,9 @@ export function createEmulatorCore(deps: CoreDeps): EmulatorCore {
       return run;
     },
     inDebugWindow: (run) => debugWindows.isOpen(run, now()),
+    interrupt(run) {
+      interruptRun(machine, run, now());
+    },
     advance: (runId, state) => force(runId, state, false),
     setState: (runId, state) => force(runId, state, true),
     seed(n, opts = {}) {

@@ -53,6 +53,7 @@ function renderHelp(invocation: string, options: OptionKey[], ctx: RenderContext
     ['<prompt>', "start a run here, or follow up on this thread's run"],
     ['new <prompt>', 'start a fresh run even if this thread has one'],
     ['status [run_id]', "show the run's state, links and settings"],
+    ['stop [run_id]', 'stop what the agent is doing now; reply to continue'],
     ['cancel [run_id]', 'cancel the run'],
     ['list [state=…] [name=…] [mine]', 'recent runs'],
     ['factory <alias> <prompt>', "hand the work to a factory's foreman"],

@@ -28,9 +28,9 @@ export function defaultMayCancel(): MayCancel {
   };
 }
 
-type CancelResult = 'cancelled' | 'pending' | 'ended' | 'not_cancellable' | 'unknown';
+export type CancelResult = 'cancelled' | 'pending' | 'ended' | 'not_cancellable' | 'unknown';
 
-async function cancelWithRetries(deps: RunsDeps, runId: string): Promise<CancelResult> {
+export async function cancelWithRetries(deps: RunsDeps, runId: string): Promise<CancelResult> {
   const delays = deps.options.cancelRetryDelaysMs;
   for (let attempt = 0; ; attempt += 1) {
     try {
@@ -50,7 +50,7 @@ async function cancelWithRetries(deps: RunsDeps, runId: string): Promise<CancelR
 }
 
 /** The metadata of a run the relay has no record of; undefined when the service has none. */
-async function stampOf(
+export async function stampOf(
   deps: RunsDeps,
   runId: string,
 ): Promise<{ metadata?: Record<string, string> | null } | undefined> {

@@ -17,6 +17,7 @@ import { listRuns } from './list-runs.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { showStatus } from './show-status.js';
 import { startRun } from './start-run.js';
+import { stopRun } from './stop-run.js';
 import {
   noEffects,
   replyPrivately,
@@ -91,6 +92,8 @@ export async function routeCommand(
       return showStatus(deps, job, command.runId);
     case 'cancel':
       return cancelRun(deps, job, command.runId ?? job.trigger.runId);
+    case 'stop':
+      return stopRun(deps, job, command.runId ?? job.trigger.runId);
     case 'list':
       return listRuns(deps, job, command);
     case 'config':
@@ -107,6 +110,9 @@ function invocationOf(deps: RunsDeps, job: TriggerJob): string {
 export async function routeTrigger(deps: RunsDeps, job: TriggerJob): Promise<Effects> {
   const { trigger } = job;
   if (trigger.kind === 'cancel_button') return cancelRun(deps, job, trigger.runId);
+  if (trigger.kind === 'stop_button' || trigger.kind === 'session_stopped') {
+    return stopRun(deps, job, trigger.runId);
+  }
   const parsed = parseCommand({
     text: trigger.text,
     addressed: trigger.addressed,

@@ -110,6 +110,12 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         );
         return;
       }
+      case 'session': {
+        if (!payload.session) throw new ParkNow('session without status');
+        const threadKey = run?.threadKey ?? payload.destination.threadKey;
+        await notifier.setSessionStatus?.(threadKey, payload.session);
+        return;
+      }
       case 'post': {
         if (!payload.message) throw new ParkNow('post without message');
         // A run anchored in a new thread after this was queued: follow it there.

@@ -18,9 +18,9 @@ import { truncatePlain } from '../render/mrkdwn.js';
 import type { WebClient } from '../api/web-client.js';
 import { metadataContextStore } from './thread-context-store.js';
 import { notPersonsWords, type MessageOrigin } from '../api/persons-words.js';
+import { ASKS_ABOUT_CHANNEL } from '../api/asks-about-channel.js';
 
 export const STARTING_STATUS = 'is starting your run…';
-const ASKS_ABOUT_CHANNEL = /\b(this|the|our) channel\b/i;
 const CHANNEL_MESSAGES = 20;
 
 export const SUGGESTED_PROMPTS = [

@@ -12,7 +12,12 @@ import { openStartForm } from '../shortcut/start-form-listeners.js';
 import type { StartFormSeal } from '../shortcut/start-form-seal.js';
 import type { Admission, Admit } from './access.js';
 import { refusalText } from './access.js';
-import { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID, STATUS_ACTION_ID } from '../api/action-ids.js';
+import {
+  CANCEL_ACTION_ID,
+  OPEN_SESSION_ACTION_ID,
+  STATUS_ACTION_ID,
+  STOP_ACTION_ID,
+} from '../api/action-ids.js';
 import type { IdentityResolver } from '../api/identity.js';
 import {
   AppMentionEvent,
@@ -25,6 +30,9 @@ import {
 } from './payloads.js';
 import type { Conversion, ConvertContext, Origin } from './conversion.js';
 import { fromAppMention, fromMessage } from './to-trigger.js';
+import { AgentSessionStoppedEvent, fromSessionStopped } from './to-trigger-session.js';
+import { AppContextChangedEvent, createViewedChannels } from './viewed-channels.js';
+import { ASKS_ABOUT_CHANNEL } from '../api/asks-about-channel.js';
 import { fromRunButton, fromSlashCommand, slashAcknowledgement } from './to-trigger-interactive.js';
 
 /** Tell one person something only they see (refusals); best effort, never blocks the ack. */
@@ -177,6 +185,17 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
     await handleEvent(fromAppMention(envelope.data, mention.data, await context(auth)), auth);
   });
 
+  // Stop in a thread's agent session: the runs use case decides who may stop the run.
+  routes.event('agent_session_stopped', async ({ body, event, context: auth }) => {
+    const envelope = EventEnvelope.safeParse(body);
+    const stopped = AgentSessionStoppedEvent.safeParse(event);
+    if (!envelope.success || !stopped.success) {
+      log.warn({}, 'Slack agent_session_stopped payload not understood; ignored');
+      return;
+    }
+    await handleEvent(fromSessionStopped(envelope.data, stopped.data, await context(auth)), auth);
+  });
+
   async function handleMessage(
     body: unknown,
     event: unknown,
@@ -201,7 +220,33 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
     await handleEvent(conv, auth);
   }
 
+  // The agent view: the channel the person is looking at, for "this channel" in the pane.
+  const viewed = createViewedChannels();
+  routes.event('app_context_changed', async ({ body, event, context: auth }) => {
+    const envelope = EventEnvelope.safeParse(body);
+    const changed = AppContextChangedEvent.safeParse(event);
+    if (!envelope.success || !changed.success) {
+      log.debug({}, 'Slack app_context_changed payload not understood; ignored');
+      return;
+    }
+    const ctx = await context(auth);
+    const team = ctx.teamId ?? envelope.data.team_id;
+    if (team !== undefined) viewed.seen(team, changed.data);
+  });
+
   routes.event('message', async ({ body, event, context: auth }) => {
+    const im = MessageEvent.safeParse(event);
+    if (im.success && im.data.channel_type === 'im' && ASKS_ABOUT_CHANNEL.test(im.data.text)) {
+      const team = (await context(auth)).teamId ?? EventEnvelope.safeParse(body).data?.team_id;
+      const channel =
+        team === undefined || im.data.user === undefined
+          ? undefined
+          : viewed.get(team, im.data.user);
+      if (channel !== undefined) {
+        await handleMessage(body, event, auth, { viewingChannel: { id: channel } });
+        return;
+      }
+    }
     await handleMessage(body, event, auth);
   });
 
@@ -260,6 +305,7 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
 
   const runButtons = [
     [CANCEL_ACTION_ID, 'cancel'],
+    [STOP_ACTION_ID, 'stop'],
     [STATUS_ACTION_ID, 'status'],
   ] as const;
   for (const [actionId, which] of runButtons)

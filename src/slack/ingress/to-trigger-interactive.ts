@@ -64,14 +64,15 @@ export function slashAcknowledgement(trigger: Trigger, channel: string): string 
 }
 
 /**
- * A run's button: Cancel on a status message or a run choice (`cancel <runId>`), Status on a
+ * A run's button: Cancel on a status message or a run choice (`cancel <runId>`), Stop on a
+ * status message (`stop <runId>`), Status on a
  * run choice (`status <runId>`); answered to the clicker only.
  */
 export function fromRunButton(
   body: BlockActions,
   action: { runId: string; actionTs?: string },
   ctx: ConvertContext,
-  which: 'cancel' | 'status' = 'cancel',
+  which: 'cancel' | 'stop' | 'status' = 'cancel',
 ): Conversion {
   const channel = body.channel?.id ?? body.container?.channel_id;
   const ts = body.message?.ts ?? body.container?.message_ts;
@@ -90,7 +91,7 @@ export function fromRunButton(
   const name = body.user.username ?? body.user.name;
   const trigger: Trigger = {
     platform: 'slack',
-    kind: which === 'cancel' ? 'cancel_button' : 'status_button',
+    kind: which === 'cancel' ? 'cancel_button' : which === 'stop' ? 'stop_button' : 'status_button',
     threadKey: slackThreadKey(team, channel, threadTs),
     actor: { id: body.user.id, ...(name === undefined ? {} : { name }) },
     text: `${which} ${action.runId}`,

@@ -29,6 +29,7 @@ import type { WebClient } from '../api/web-client.js';
 import { createWorkspaceClients } from '../api/workspace-clients.js';
 import { findMarked, NOTIFICATION_EVENT_TYPE } from './find-marked.js';
 import { z } from 'zod';
+import { createAgentSessions } from './agent-sessions.js';
 
 export interface SlackNotifierDeps {
   /** One workspace: its bot token. */
@@ -165,8 +166,12 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
     }
   }
 
+  const sessions = createAgentSessions({ clientFor, logger: deps.logger });
+
   const notifier: SlackNotifier = {
     platform: 'slack',
+
+    setSessionStatus: (threadKey, status) => sessions.set(threadKey, status),
 
     async post(to: Destination, model: MessageModel, options?: PostOptions): Promise<PostResult> {
       const addr = slackAddress(to.threadKey);
@@ -301,7 +306,27 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       }
     },
   };
-  return deps.onRunShown ? tellingRunsShown(notifier, deps.onRunShown, log) : notifier;
+  const mirrored = mirroringSessions(notifier, sessions);
+  return deps.onRunShown ? tellingRunsShown(mirrored, deps.onRunShown, log) : mirrored;
+}
+
+/** After a run's status message or outcome reached its thread, its agent session follows. */
+function mirroringSessions(
+  inner: SlackNotifier,
+  sessions: ReturnType<typeof createAgentSessions>,
+): SlackNotifier {
+  return {
+    ...inner,
+    async post(to, model, options) {
+      const result = await inner.post(to, model, options);
+      if (to.privateTo === undefined) sessions.mirror(result.newThreadKey ?? to.threadKey, model);
+      return result;
+    },
+    async update(ref, model) {
+      await inner.update(ref, model);
+      sessions.mirror(ref.threadKey, model);
+    },
+  };
 }
 
 /** Tell `hook` after a run's status or outcome was posted or edited; a failing hook is logged. */

@@ -26,7 +26,7 @@ export const LIMITS = {
   fallbackText: 3000,
 } as const;
 
-export { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID } from '../api/action-ids.js';
+export { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID, STOP_ACTION_ID } from '../api/action-ids.js';
 
 export function header(text: string): KnownBlock {
   return {

@@ -18,7 +18,7 @@ import type { Rendered } from './render-run.js';
 import { renderFollowupSent, renderRunOutcome, renderRunStatus } from './render-run.js';
 
 export type { KnownBlock };
-export { CANCEL_ACTION_ID } from '../api/action-ids.js';
+export { CANCEL_ACTION_ID, STOP_ACTION_ID } from '../api/action-ids.js';
 
 export interface SlackMessage {
   text: string;

@@ -12,6 +12,7 @@ import { shortRunId } from '../../core/message/short-run-id.js';
 import type { Button, KnownBlock } from './blocks.js';
 import {
   CANCEL_ACTION_ID,
+  STOP_ACTION_ID,
   OPEN_SESSION_ACTION_ID,
   actions,
   section,
@@ -104,7 +105,10 @@ export function linksSection(links: LinkView[]): KnownBlock | undefined {
   return section(lines.join('\n'));
 }
 
-/** "Open session" (when there is a link) and "Cancel" (while the run is live and may be). */
+/**
+ * "Open session" (when there is a link), "Stop" (interrupt: the run waits for a reply) and
+ * "Cancel" (end the run), the last two while the run is live and may be cancelled.
+ */
 export function runButtons(run: RunView, withCancel: boolean): KnownBlock | undefined {
   const buttons: Button[] = [];
   const session = safeUrl(run.sessionLink);
@@ -112,6 +116,14 @@ export function runButtons(run: RunView, withCancel: boolean): KnownBlock | unde
     const button = urlButton('Open session', session, OPEN_SESSION_ACTION_ID);
     button.accessibility_label = truncatePlain(`Open the session of ${oneLine(run.title)}`, 75);
     buttons.push(button);
+  }
+  if (withCancel && run.state.live && run.actions.includes('cancel')) {
+    const stop = valueButton('Stop', run.runId, STOP_ACTION_ID);
+    stop.accessibility_label = truncatePlain(
+      `Stop what the agent is doing on ${oneLine(run.title)}`,
+      75,
+    );
+    buttons.push(stop);
   }
   if (withCancel && run.state.live && run.actions.includes('cancel')) {
     const button = valueButton('Cancel', run.runId, CANCEL_ACTION_ID, {

@@ -49,7 +49,7 @@ const triggerSchema = z.looseObject({
 });
 
 const payloadSchema = z.looseObject({
-  kind: z.enum(['post', 'status', 'react']),
+  kind: z.enum(['post', 'status', 'react', 'session']),
   destination: z.looseObject({ threadKey: z.string() }),
 });
 

@@ -31,6 +31,7 @@ const piece = fc.oneof(
     'new',
     'status',
     'cancel',
+    'stop',
     'list',
     'factory',
     'config',
@@ -75,7 +76,7 @@ describe('parseCommand properties', () => {
           expect(c.prompt.length).toBeLessThanOrEqual(max);
           for (const key of Object.keys(c.options)) expect(OPTION_KEYS).toContain(key);
         }
-        if (c.type === 'status' || c.type === 'cancel') {
+        if (c.type === 'status' || c.type === 'cancel' || c.type === 'stop') {
           if (c.runId !== undefined) expect(c.runId).toMatch(/^\S+$/);
         }
       }),

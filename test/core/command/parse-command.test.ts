@@ -109,6 +109,11 @@ const addressedRows: [string, Expected][] = [
   ['cancel', { type: 'cancel' }],
   ['CANCEL r-1', { type: 'cancel', runId: 'r-1' }],
   ['cancel the run please', error('bad_arguments')],
+  // stop: the current turn only; the same one-run-id form as cancel
+  ['stop', { type: 'stop' }],
+  ['Stop `r-2`', { type: 'stop', runId: 'r-2' }],
+  ['stop now please', error('bad_arguments', 'quote it')],
+  ['"stop the build when it is red"', run('stop the build when it is red')],
   // list
   ['list', { type: 'list', mine: false }],
   ['list mine', { type: 'list', mine: true }],

@@ -16,7 +16,11 @@ import {
   runStatusMessage,
 } from '../../../src/core/message/render-model.js';
 import { toRunView } from '../../../src/core/message/run-view.js';
-import { CANCEL_ACTION_ID, renderSlackMessage } from '../../../src/slack/render/render-blocks.js';
+import {
+  CANCEL_ACTION_ID,
+  STOP_ACTION_ID,
+  renderSlackMessage,
+} from '../../../src/slack/render/render-blocks.js';
 
 const requester = { platform: 'slack' as const, id: 'UALICE01', name: 'alice' };
 const applied = [
@@ -240,13 +244,18 @@ describe('renderSlackMessage: wording', () => {
 });
 
 describe('renderSlackMessage: behaviour', () => {
-  it('offers Cancel with a confirm dialog only while the run is live', () => {
+  it('offers Stop and Cancel (with a confirm dialog) only while the run is live', () => {
     const live = buttons(runStatusMessage(run('INPROGRESS')));
     expect(live.map((b) => b.type === 'button' && [b.text.text, b.action_id])).toEqual([
       ['Open session', 'agent_relay_open_session'],
+      ['Stop', STOP_ACTION_ID],
       ['Cancel', CANCEL_ACTION_ID],
     ]);
-    const cancel = live[1];
+    // Stop only interrupts the turn: no confirm dialog, no danger style.
+    expect(live[1]).toMatchObject({ value: 'run_7f3a9c' });
+    expect(live[1]).not.toHaveProperty('confirm');
+    expect(live[1]).not.toHaveProperty('style');
+    const cancel = live[2];
     expect(cancel).toMatchObject({
       value: 'run_7f3a9c',
       style: 'danger',
@@ -255,11 +264,13 @@ describe('renderSlackMessage: behaviour', () => {
     for (const state of ['SUCCEEDED', 'FAILED', 'CANCELLED', 'BLOCKED']) {
       const ids = buttons(runStatusMessage(run(state))).map((b) => b.action_id);
       expect(ids, state).not.toContain(CANCEL_ACTION_ID);
+      expect(ids, state).not.toContain(STOP_ACTION_ID);
     }
     const notCancellable = buttons(
       runStatusMessage(run('INPROGRESS', { is_run_type_cancellable: false })),
     );
     expect(notCancellable.map((b) => b.action_id)).not.toContain(CANCEL_ACTION_ID);
+    expect(notCancellable.map((b) => b.action_id)).not.toContain(STOP_ACTION_ID);
   });
 
   it('mentions the requester in the outcome reply and its notification text', () => {
@@ -310,7 +321,7 @@ describe('renderSlackMessage: behaviour', () => {
       const ids = buttons(runStatusMessage(run('INPROGRESS', { session_link }))).map(
         (b) => b.action_id,
       );
-      expect(ids).toEqual([CANCEL_ACTION_ID]);
+      expect(ids).toEqual([STOP_ACTION_ID, CANCEL_ACTION_ID]);
     }
   });
 

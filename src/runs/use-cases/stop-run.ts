@@ -1,0 +1,159 @@
+/**
+ * Stop (the `stop` command, the status message's Stop button, Slack's agent-session Stop):
+ * interrupt the agent's current turn so the run waits for a reply; a run whose agent has not
+ * started, that waits for input already, or whose kind cannot be interrupted is cancelled
+ * instead. Who may stop is who may cancel. On Slack the thread's agent session is moved off
+ * `processing` at once (or put back, when the person may not stop the run).
+ */
+import type { SessionStatus } from '../../core/ports/index.js';
+import { isServiceError } from '../../core/ports/index.js';
+import { notice } from '../../core/message/render-model.js';
+import { sessionStatusOf } from '../../core/message/session-status.js';
+import { stateView } from '../../core/message/state-view.js';
+import { usageFor } from '../../core/command/help-text.js';
+import { resolveRunTarget } from './current-run.js';
+import { cancelWithRetries, stampOf } from './cancel-run.js';
+import { NOT_HERE, visibilityOf } from './list-runs.js';
+import type { RunsDeps } from '../runs-deps.js';
+import { invocationFor } from './show-status.js';
+import { writeRunChecked } from './write-run.js';
+import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
+
+type Interrupted = 'interrupted' | 'cancel_instead' | 'unknown';
+
+async function interrupt(deps: RunsDeps, runId: string): Promise<Interrupted> {
+  try {
+    await deps.agent.interruptRun(runId, { maxRetries: 0 });
+    return 'interrupted';
+  } catch (err) {
+    if (!isServiceError(err)) throw err;
+    if (err.code === 'not_found') return 'unknown';
+    // Not started yet (409), waiting for input or ended (400), not on the service's harness
+    // (422): cancel says which of these it is.
+    if (err.code === 'conflict' || err.code === 'bad_request' || err.code === 'unprocessable') {
+      return 'cancel_instead';
+    }
+    throw err;
+  }
+}
+
+/** Slack: set the thread's agent session (only Slack has sessions; elsewhere nothing). */
+function session(job: TriggerJob, threadKey: string, status: SessionStatus): Effects {
+  if (job.trigger.platform !== 'slack') return async () => {};
+  return enqueue({ kind: 'session', destination: { threadKey }, session: status });
+}
+
+function both(...effects: Effects[]): Effects {
+  return async (tx, now) => {
+    for (const effect of effects) await effect(tx, now);
+  };
+}
+
+export async function stopRun(
+  deps: RunsDeps,
+  job: TriggerJob,
+  runIdArg?: string,
+): Promise<Effects> {
+  const fromSession = job.trigger.kind === 'session_stopped';
+  const target = await resolveRunTarget(deps, job, 'cancel', runIdArg);
+  if (target.kind !== 'run') {
+    const text =
+      target.kind === 'choice'
+        ? 'You have several live runs in this channel. Name the one to stop, or ask in its thread.'
+        : target.threadless
+          ? 'You have no live run in this channel to stop. Name the run, or ask in its thread.'
+          : 'There is no run in this thread to stop.';
+    const told = replyPrivately(
+      job,
+      notice('info', text, usageFor('stop', invocationFor(deps, job))),
+    );
+    return fromSession ? both(told, session(job, job.threadKey, 'active')) : told;
+  }
+  const { runId } = target;
+  const record = await deps.store.runs.get(runId);
+  const stamped = record ? {} : await stampOf(deps, runId);
+  if (stamped === undefined) {
+    return replyPrivately(
+      job,
+      notice('info', `The Agent Run Service has no run ${runId}. Check the id with \`list\`.`),
+    );
+  }
+  const threadKey = record?.threadKey ?? job.threadKey;
+  const restore = record
+    ? session(job, threadKey, sessionStatusOf(stateView(record.state)))
+    : undefined;
+  if (visibilityOf(deps, job, stamped, record) === 'none') {
+    job.log.info({ runId }, 'stop refused: the run belongs to another place');
+    return replyPrivately(job, notice('info', NOT_HERE));
+  }
+  const named = record ? `“${record.title}”` : `run ${runId}`;
+  if (!deps.mayCancel(job.trigger, record)) {
+    job.log.info({ runId }, 'stop refused: not the requester');
+    const told = replyPrivately(
+      job,
+      notice(
+        'warning',
+        `Only the person who started ${named} can stop it, so it goes on. Ask them, or someone allowed to cancel any run.`,
+      ),
+    );
+    // Slack showed the session as stopping: it goes back to what the run is doing.
+    return fromSession && restore ? both(told, restore) : told;
+  }
+  const tracked: Effects = async (tx, now) => {
+    if (record) {
+      await writeRunChecked(tx, runId, () => ({ tracked: true, nextCheckAt: now, updatedAt: now }));
+    }
+  };
+  const inThread = (text: string): Effects =>
+    enqueue({
+      kind: 'post',
+      destination: { threadKey },
+      ...(record ? { runId } : {}),
+      message: notice('info', text, undefined, job.actor),
+    });
+  const answer = await interrupt(deps, runId);
+  if (answer === 'interrupted') {
+    deps.metrics.inc('stops', { platform: job.trigger.platform, outcome: 'interrupted' });
+    job.log.info({ runId }, 'run interrupted');
+    if (record) job.afterCommit.push(() => deps.nudgeTracker(runId));
+    return both(
+      session(job, threadKey, 'suspended'),
+      inThread('stopped the agent: it was interrupted. Reply in this thread to continue.'),
+      tracked,
+    );
+  }
+  if (answer === 'unknown') {
+    return replyPrivately(
+      job,
+      notice('info', `The Agent Run Service has no run ${runId}. Check the id with \`list\`.`),
+    );
+  }
+  const result = await cancelWithRetries(deps, runId);
+  if (result === 'cancelled') {
+    deps.metrics.inc('stops', { platform: job.trigger.platform, outcome: 'cancelled' });
+    job.log.info({ runId }, 'run could not be interrupted; cancel requested');
+    if (record) job.afterCommit.push(() => deps.nudgeTracker(runId));
+    return both(
+      session(job, threadKey, 'closed'),
+      inThread(
+        'stopped the run: it could not be interrupted (the agent had not started, or it was waiting for input), so it was cancelled.',
+      ),
+      tracked,
+    );
+  }
+  const texts: Record<Exclude<typeof result, 'cancelled'>, string> = {
+    pending: `${named} is still being set up and cannot be stopped yet. Try again in a few seconds.`,
+    ended: `${named} has already ended, so there is nothing to stop. Reply in its thread to give it more work.`,
+    not_cancellable: `${named} is of a kind that cannot be stopped.`,
+    unknown: `The Agent Run Service has no run ${runId}. Check the id with \`list\`.`,
+  };
+  const told = replyPrivately(
+    job,
+    notice(result === 'pending' ? 'warning' : 'info', texts[result]),
+  );
+  if (!fromSession) return told;
+  // The session shows what the run is doing: ended, or (not stopped after all) as it was.
+  const status: SessionStatus | undefined =
+    result === 'ended' ? (record?.state === 'CANCELLED' ? 'closed' : 'active') : undefined;
+  return both(told, status ? session(job, threadKey, status) : (restore ?? (async () => {})));
+}
