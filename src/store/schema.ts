@@ -44,6 +44,10 @@ export interface RunsTable {
   notified_state: string | null;
   /** Run time of the executions before the current one (ms); null: none. */
   earlier_run_ms: Millis | null;
+  /** The service's last reported cost, in whole micro-dollars; null: not reported. */
+  cost_micro_usd: number | null;
+  /** The service's last reported token total; null: not reported. */
+  total_tokens: number | null;
   next_check_at: Millis;
   check_interval_ms: number;
   tracked: Flag;

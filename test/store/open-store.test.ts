@@ -95,6 +95,7 @@ describe('openStore', () => {
       { name: '009-refusals' },
       { name: '010-console-sessions' },
       { name: '011-home-viewers' },
+      { name: '013-runs-usage' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'console_sessions',

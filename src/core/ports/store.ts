@@ -49,6 +49,10 @@ export interface RunRecord {
    * run starts a new execution, and the service's run_time covers only that one.
    */
   earlierRunMs?: number;
+  /** The cost the service last reported for the run (approximate US dollars), if any. */
+  costUsd?: number;
+  /** The token total the service last reported for the run, if any. */
+  tokens?: number;
   /** Last state a final/BLOCKED reply was queued for (so it is sent once per episode). */
   notifiedState?: string;
   /** Tracking: when to look next, and the current per-run interval. */

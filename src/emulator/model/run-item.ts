@@ -4,6 +4,7 @@
  */
 import type { RunItem } from '../../agent/schemas.js';
 import type { EmuRun } from './types.js';
+import { requestUsage } from './usage.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -49,6 +50,7 @@ export function toRunItem(run: EmuRun, url: string): RunItem {
     ...(run.parentRunId ? { parent_run_id: run.parentRunId } : {}),
     ...(run.rootRunId ? { root_run_id: run.rootRunId } : {}),
     is_run_type_cancellable: run.cancellable,
+    ...(run.usage ? { request_usage: requestUsage(run.usage) } : {}),
     scope: { ...run.scope },
   };
 }

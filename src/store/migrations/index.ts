@@ -15,6 +15,7 @@ import { inboxOwnLaneMigration } from './008-inbox-own-lane.js';
 import { refusalsMigration } from './009-refusals.js';
 import { consoleSessionsMigration } from './010-console-sessions.js';
 import { homeViewersMigration } from './011-home-viewers.js';
+import { runsUsageMigration } from './013-runs-usage.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
   return {
@@ -31,6 +32,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
         '009-refusals': refusalsMigration(),
         '010-console-sessions': consoleSessionsMigration(),
         '011-home-viewers': homeViewersMigration(),
+        '013-runs-usage': runsUsageMigration(),
       }),
   };
 }

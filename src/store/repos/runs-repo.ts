@@ -79,6 +79,8 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
           status_message: columns.status_message ?? null,
           notified_state: columns.notified_state ?? null,
           earlier_run_ms: columns.earlier_run_ms ?? null,
+          cost_micro_usd: columns.cost_micro_usd ?? null,
+          total_tokens: columns.total_tokens ?? null,
         })
         .execute();
       await recordFirstState(ctx, run);
