@@ -63,6 +63,11 @@ export interface RunView {
   links: LinkView[];
   /** Human duration, e.g. "4m 12s". */
   runTime?: string;
+  /**
+   * What the run used so far, as the service reported it (approximate dollars, tokens); a
+   * figure not reported is absent, never 0 (`usage-text.ts` words it).
+   */
+  usage?: { costUsd?: number; tokens?: number };
   /** The service's status_message (shown on failure and BLOCKED). */
   statusMessage?: string;
   /** Actions a person may take now. */

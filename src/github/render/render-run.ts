@@ -13,6 +13,7 @@ import type {
 import { codeSpan, escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
 import { STARTING_STATE } from '../../core/message/state-view.js';
 import { shortRunId } from '../../core/message/short-run-id.js';
+import { labelledUsage } from '../../core/message/usage-text.js';
 
 export interface RenderContext {
   /** The line command, e.g. `/agent`. */
@@ -166,6 +167,8 @@ export function renderRunStatus(run: RunView, ctx: RenderContext): string {
   ];
   if (run.runTime !== undefined) rows.push(`| Run time | ${escapeInline(run.runTime)} |`);
   const out = [head];
+  const usage = labelledUsage(run);
+  if (usage !== undefined) out.push('', escapeInline(run.state.live ? `${usage} so far` : usage));
   if (run.statusMessage !== undefined && run.statusMessage.trim() !== '') {
     out.push('', escapeBlockQuote(run.statusMessage));
   }

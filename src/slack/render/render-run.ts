@@ -6,6 +6,7 @@ import type { RunView } from '../../core/message/message-model.js';
 import type { KnownBlock } from './blocks.js';
 import { context, header, section } from './blocks.js';
 import { escapeMrkdwn, oneLine, quote, truncatePlain } from './mrkdwn.js';
+import { labelledUsage } from '../../core/message/usage-text.js';
 import {
   artifactLinks,
   linksSection,
@@ -35,6 +36,16 @@ function stateLine(run: RunView): string {
   return run.runTime === undefined ? label : `${label} · ${escapeMrkdwn(run.runTime)}`;
 }
 
+/**
+ * What a live run used so far, when the service reported it. Once the run ends or waits, the
+ * outcome reply says it (so the card does not repeat it).
+ */
+function usageContext(run: RunView): KnownBlock | undefined {
+  const usage = labelledUsage(run);
+  if (usage === undefined || !run.state.live) return undefined;
+  return context([escapeMrkdwn(`${usage} so far`)]);
+}
+
 function nextStep(run: RunView): KnownBlock | undefined {
   const text = nextStepText(run);
   return text === undefined ? undefined : section(text);
@@ -45,6 +56,7 @@ export function renderRunStatus(run: RunView): Rendered {
     header(`${run.state.emoji} ${oneLine(run.title) || run.runId}`),
     section(stateLine(run)),
     context(runContextParts(run)),
+    usageContext(run),
     statusMessageSection(run),
     linksSection(artifactLinks(run)),
     nextStep(run),
@@ -80,7 +92,10 @@ function pointer(run: RunView): string {
 export function renderRunOutcome(run: RunView): Rendered {
   const who = run.requester === undefined ? '' : `${person(run.requester)} `;
   const line = `${who}${run.state.emoji} ${outcomeWords(run)}: *${title(run)}* · ${pointer(run)}`;
-  return { text: line, blocks: [section(line)] };
+  // What the run used is said here, once: the card shows it only while the run is live.
+  const usage = labelledUsage(run);
+  const said = usage === undefined ? line : `${line}\n${escapeMrkdwn(usage)}`;
+  return { text: said, blocks: [section(said)] };
 }
 
 export function renderFollowupSent(run: RunView, message: string): Rendered {
