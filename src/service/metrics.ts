@@ -24,6 +24,8 @@ const COUNTERS: Record<CounterName, string> = {
   console_actions: 'Retry/Discard done in the operator console, by kind (action_item) and outcome',
   claiming_paused:
     'Times the service asked to slow down and all claiming of triggers paused, by reason (rate_limit: 429, at_capacity)',
+  budget_refusals:
+    'New runs refused because their place reached (or is starting a run near) its monthly budget',
 };
 const HISTOGRAMS: Record<HistogramName, { help: string; buckets: number[] }> = {
   tracker_cycle_seconds: { help: 'Duration of one tracker cycle', buckets: LATENCY_BUCKETS },

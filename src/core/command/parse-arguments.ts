@@ -102,6 +102,7 @@ export function parseListArgs(args: string): Parsed<Extract<Command, { type: 'li
 export const CONFIG_KEYS: readonly OptionKey[] = [
   ...OPTION_KEYS.filter((k) => k !== 'title'),
   'steer',
+  'budget',
 ];
 
 /** `config key=value …`; `key=` or `key=-` unsets the default (a quoted `"-"` is text). */

@@ -13,9 +13,11 @@ export type SettingSource = 'inline' | 'personal' | 'default' | 'service';
 
 /**
  * Run options, and `steer` (a channel setting only: who may follow up on a run there,
- * `anyone` or the `requester`).
+ * `anyone` or the `requester`) and `budget` (a channel/repository setting only: its monthly
+ * budget in US dollars).
  */
-export type OptionKey = 'model' | 'env' | 'skill' | 'name' | 'title' | 'mode' | 'factory' | 'steer';
+export type OptionKey =
+  'model' | 'env' | 'skill' | 'name' | 'title' | 'mode' | 'factory' | 'steer' | 'budget';
 
 export interface AppliedSetting {
   key: OptionKey;

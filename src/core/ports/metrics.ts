@@ -11,7 +11,8 @@ export type CounterName =
   | 'outbox_delivery_failures'
   | 'outbox_delivered'
   | 'console_actions'
-  | 'claiming_paused';
+  | 'claiming_paused'
+  | 'budget_refusals';
 export type HistogramName =
   'tracker_cycle_seconds' | 'state_change_to_notification_seconds' | 'trigger_to_ack_seconds';
 export type GaugeName =

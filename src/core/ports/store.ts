@@ -195,6 +195,12 @@ export interface StoreTx {
      * `slack:T123:`, one workspace), newest first: what a person's home page lists.
      */
     listRecent(threadKeyPrefix: string, limit: number): Promise<RunRecord[]>;
+    /**
+     * The sum of the last reported cost (approximate US dollars) of the runs whose thread key
+     * starts with `threadKeyPrefix` (a place) and that were created at or after `since`
+     * (epoch ms). Runs without a reported cost add nothing.
+     */
+    spendSince(threadKeyPrefix: string, since: number): Promise<number>;
   };
   inbox: {
     /** Accept a trigger; false when its delivery id was seen before (duplicate). */

@@ -38,6 +38,7 @@ const OPTION_HINT: Record<OptionKey, string> = {
   mode: `one of ${RUN_MODES.map((m) => `\`${m}\``).join(', ')}`,
   factory: 'factory alias',
   steer: '`anyone` or `requester`',
+  budget: 'monthly budget in US dollars, e.g. `20`',
 };
 
 /** Multi-line plain text: every line escaped, line breaks kept. */

@@ -33,6 +33,7 @@ const SETTING_LABEL: Record<OptionKey, string> = {
   title: 'Title',
   mode: 'Mode',
   steer: 'Follow-ups',
+  budget: 'Monthly budget',
 };
 
 const SOURCE_LABEL: Record<AppliedSetting['source'], string> = {

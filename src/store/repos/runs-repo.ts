@@ -233,5 +233,17 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
         .execute();
       return rows.map(toRun);
     },
+
+    async spendSince(threadKeyPrefix, since) {
+      const row = await ctx
+        .db()
+        .selectFrom('runs')
+        .select(sql<string | number | null>`sum(cost_micro_usd)`.as('micros'))
+        .where('created_at', '>=', since)
+        .where(sql<string>`substr(thread_key, 1, ${threadKeyPrefix.length})`, '=', threadKeyPrefix)
+        .executeTakeFirst();
+      const micros = row?.micros;
+      return micros === null || micros === undefined ? 0 : Number(micros) / 1e6;
+    },
   };
 }

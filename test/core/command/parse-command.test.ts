@@ -150,6 +150,16 @@ const addressedRows: [string, Expected][] = [
   ['config model=x model=', error('duplicate_option')],
   ['config model= model=x', error('duplicate_option')],
   ['config mode=fast', error('invalid_option_value', 'one of normal, plan, orchestrate')],
+  ['config budget=20', { type: 'config', set: { budget: '20' }, unset: [] }],
+  ['config budget=$12.50', { type: 'config', set: { budget: '12.5' }, unset: [] }],
+  ['config budget=0', { type: 'config', set: { budget: '0' }, unset: [] }],
+  ['config budget=-', { type: 'config', set: {}, unset: ['budget'] }],
+  ['config budget=ten', error('invalid_option_value', 'amount of US dollars')],
+  ['config budget=-5', error('invalid_option_value', 'amount of US dollars')],
+  ['config budget=1.005', error('invalid_option_value', 'amount of US dollars')],
+  ['config budget=2000000', error('invalid_option_value', 'at most 1000000')],
+  // A budget is a setting of the place, never an option of one run.
+  ['budget=5 fix it', error('unknown_option')],
   // help
   ['', help],
   ['   ', help],
