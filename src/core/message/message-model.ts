@@ -107,6 +107,11 @@ export type MessageModel =
       scope?: 'place' | 'asker' | 'admin';
       /** Who asked: a list names the other requesters without notifying them. */
       asker?: PersonView;
+      /**
+       * A place's list: what the place spent this calendar month (UTC), the sum of its runs'
+       * reported costs (approximate), and its budget when it has one.
+       */
+      month?: { name: string; spentUsd: number; budgetUsd?: number };
     }
   /** `config`: the defaults of this channel/repo. */
   | {

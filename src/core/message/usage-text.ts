@@ -55,3 +55,17 @@ export function labelledUsage(run: Pick<RunView, 'usage' | 'runTime'>): string |
   const line = usageLine(run);
   return line === undefined ? undefined : `${line} ${APPROXIMATE}`;
 }
+
+/**
+ * The last line of a place's list: "This channel has spent ≈ $12.40 in November 2026 (UTC) of
+ * its $20 budget (approximate)"; undefined when the list is not a place's.
+ */
+export function monthLine(
+  month: { name: string; spentUsd: number; budgetUsd?: number } | undefined,
+  place: 'channel' | 'repository',
+): string | undefined {
+  if (month === undefined) return undefined;
+  const budget =
+    month.budgetUsd === undefined ? '' : ` of its ${formatUsd(month.budgetUsd)} budget`;
+  return `This ${place} has spent ${formatCost(month.spentUsd)} in ${month.name} (UTC)${budget} ${APPROXIMATE}`;
+}

@@ -13,7 +13,7 @@ import type {
 import { codeSpan, escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
 import { STARTING_STATE } from '../../core/message/state-view.js';
 import { shortRunId } from '../../core/message/short-run-id.js';
-import { labelledUsage } from '../../core/message/usage-text.js';
+import { formatCost, labelledUsage, monthLine } from '../../core/message/usage-text.js';
 
 export interface RenderContext {
   /** The line command, e.g. `/agent`. */
@@ -248,21 +248,26 @@ export function renderRunList(model: RunListModel): string {
   if (model.filters.mine === true) filters.push(codeSpan('mine'));
   const where = model.scope === 'place' ? ' in this repository' : '';
   const heading = `#### Recent runs${where}${filters.length > 0 ? ` (${filters.join(' ')})` : ''}`;
-  if (model.runs.length === 0) return `${heading}\n\nNo runs match.`;
+  const month = monthLine(model.month, 'repository');
+  const monthSaid = month === undefined ? '' : `\n\n${escapeInline(month)}`;
+  if (model.runs.length === 0) return `${heading}\n\nNo runs match.${monthSaid}`;
   const rows = model.runs.map((run) => {
     const title = link(run.title, run.sessionLink);
     const state = `${run.state.emoji} ${escapeInline(run.state.label)}`;
     const updated = escapeInline(run.updatedAgo ?? run.updatedAt ?? '');
-    return `| ${state} | ${title} | ${codeSpan(shortRunId(run.runId), { inTable: true })} | ${personQuiet(run.requester)} | ${updated} |`;
+    const cost =
+      run.usage?.costUsd === undefined ? '' : escapeInline(formatCost(run.usage.costUsd));
+    return `| ${state} | ${title} | ${codeSpan(shortRunId(run.runId), { inTable: true })} | ${personQuiet(run.requester)} | ${updated} | ${cost} |`;
   });
   const out = [
     heading,
     '',
-    '| State | Title | Run | Requested by | Updated |',
-    '|---|---|---|---|---|',
+    '| State | Title | Run | Requested by | Updated | Cost |',
+    '|---|---|---|---|---|---|',
     ...rows,
   ];
   if (model.truncated)
     out.push('', '_More runs exist: narrow the list with `state=…` or `name=…`._');
+  if (month !== undefined) out.push('', escapeInline(month));
   return out.join('\n');
 }

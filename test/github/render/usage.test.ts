@@ -32,3 +32,21 @@ describe('GitHub: what a run cost', () => {
     );
   });
 });
+
+describe("GitHub: a place's list", () => {
+  it("shows each run's cost and ends with the month's total", () => {
+    const md = renderGitHubMarkdown({
+      type: 'run_list',
+      runs: [sampleRun('SUCCEEDED', { usage })],
+      filters: {},
+      truncated: false,
+      scope: 'place',
+      month: { name: 'November 2026', spentUsd: 3.75 },
+    });
+    expect(md).toContain('| Cost |');
+    expect(md).toContain('≈ $1.24 |');
+    expect(
+      md.trim().endsWith('This repository has spent ≈ $3.75 in November 2026 (UTC) (approximate)'),
+    ).toBe(true);
+  });
+});

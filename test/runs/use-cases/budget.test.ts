@@ -4,6 +4,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { monthNameUtc, monthStartUtc } from '../../../src/core/place.js';
+import { runUsage } from '../../../src/core/run-usage.js';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
 import type { RunRecord } from '../../../src/core/ports/index.js';
 import {
@@ -151,5 +152,22 @@ describe('budget per place', () => {
     expect(env.emulator.runs.count()).toBe(1);
     const told = notices(await posted());
     expect(told.filter((t) => t.includes('another run has just started here'))).toHaveLength(1);
+  });
+
+  it("list in a place shows each run's cost and ends with the month's total", async () => {
+    await budget('slack:T1:C1', '20');
+    await spent(2.5);
+    await spent(9, monthStartUtc(clock.now()) - 1);
+    const first = slackMention({ text: 'work to list [pending]' });
+    await handle(env, first);
+    const runId = (await env.store.threads.get(first.threadKey))!.currentRunId!;
+    await env.store.runs.update(runId, { costUsd: 1.25 });
+    await handle(env, slackMention({ text: 'list' }));
+    const list = (await posted()).find((m) => m.type === 'run_list');
+    if (list?.type !== 'run_list') throw new Error('no list posted');
+    expect(list.month).toEqual({ name: monthNameUtc(clock.now()), spentUsd: 3.75, budgetUsd: 20 });
+    // Held in PENDING, the service reports no usage yet: the recorded figure is shown.
+    expect(runUsage(env.emulator.runs.get(runId)!)).toEqual({});
+    expect(list.runs.find((r) => r.runId === runId)?.usage?.costUsd).toBe(1.25);
   });
 });

@@ -46,3 +46,22 @@ describe('Slack: what a run cost', () => {
     expect(textOf(ended)).not.toContain('≈');
   });
 });
+
+describe("Slack: a place's list", () => {
+  it("shows each run's cost and ends with the month's total", () => {
+    const out = renderSlackMessage({
+      type: 'run_list',
+      runs: [sampleRun('SUCCEEDED', { usage }), sampleRun('QUEUED', { runId: 'run_2' })],
+      filters: {},
+      truncated: false,
+      scope: 'place',
+      month: { name: 'November 2026', spentUsd: 3.75, budgetUsd: 20 },
+    });
+    const blocks = textOf(out);
+    expect(blocks).toContain('≈ $1.24');
+    expect(blocks.match(/≈ \$/g)).toHaveLength(2); // the run that reported, and the total
+    expect(blocks).toContain(
+      'This channel has spent ≈ $3.75 in November 2026 (UTC) of its $20 budget (approximate)',
+    );
+  });
+});
