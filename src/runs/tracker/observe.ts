@@ -27,6 +27,8 @@ export function createRunObserver(deps: {
   intervals: TrackingIntervals;
   /** Called before each fetch (the tracker forgets a nudge once the run is looked at). */
   onLook?: (runId: string) => void;
+  /** Called once a written patch is committed, with the record it was decided from. */
+  onUsage?: (record: RunRecord, patch: Partial<RunRecord>) => void;
 }): RunObserver {
   const { store, agent, clock, log, intervals } = deps;
   /**
@@ -39,7 +41,7 @@ export function createRunObserver(deps: {
       const now = clock.now();
       const outcome = await store.transaction(async (tx) => {
         const record = await tx.runs.get(runId);
-        if (!record) return { queued: 0, changed: undefined };
+        if (!record) return { queued: 0, changed: undefined, usage: undefined };
         const observation = observeRun({ record, item, now, intervals });
         if (!(await tx.runs.compareAndUpdate(runId, record, observation.patch))) return 'moved';
         for (const payload of observation.notifications) await tx.outbox.enqueue(payload, now);
@@ -47,12 +49,14 @@ export function createRunObserver(deps: {
         return {
           queued: observation.notifications.length,
           changed: observation.changed ? record : undefined,
+          usage: { record, patch: observation.patch },
         };
       });
       if (outcome !== 'moved') {
         stats.notifications += outcome.queued;
         // Logged once the decision is committed, so the log never tells a change that was undone.
         if (outcome.changed) logStateChange(log, outcome.changed, item.state, now);
+        if (outcome.usage) deps.onUsage?.(outcome.usage.record, outcome.usage.patch);
         return;
       }
       stats.conflicts += 1;
