@@ -12,6 +12,7 @@
  */
 import { formatCost, formatUsd } from '../../core/message/usage-text.js';
 import { notice } from '../../core/message/render-model.js';
+import type { MessageModel, PersonView } from '../../core/message/message-model.js';
 import {
   monthKeyUtc,
   monthNameUtc,
@@ -46,18 +47,51 @@ export async function placeBudget(
   return { scope, budgetUsd, spentUsd };
 }
 
-function placeWord(job: TriggerJob): string {
+type PlaceKind = 'channel' | 'repository';
+
+function platformOf(job: TriggerJob): 'slack' | 'github' {
+  return job.trigger.platform === 'github' ? 'github' : 'slack';
+}
+
+function placeWord(job: TriggerJob): PlaceKind {
   return job.trigger.platform === 'github' ? 'repository' : 'channel';
 }
 
-function whoRaises(deps: RunsDeps, job: TriggerJob): string {
-  return job.trigger.platform === 'github'
-    ? `Someone with write access to the repository can raise it with \`@${deps.options.botHandle} config budget=<US dollars>\`.`
-    : `An admin of agent-relay can raise it with \`${deps.options.commandWord} config budget=<US dollars>\`.`;
+/** Who may raise the budget of a place. */
+export function whoRaises(platform: 'slack' | 'github'): string {
+  return platform === 'github'
+    ? 'Someone with write access to the repository can raise it:'
+    : 'An admin of agent-relay can raise it:';
 }
 
-function spentWords(budget: PlaceBudget, now: number): string {
+/** The words that raise it, shown as code. */
+export function raiseUsage(
+  platform: 'slack' | 'github',
+  words: { botHandle: string; commandWord: string },
+): string {
+  const invocation = platform === 'github' ? `@${words.botHandle}` : words.commandWord;
+  return `${invocation} config budget=<US dollars>`;
+}
+
+function spentWords(budget: Pick<PlaceBudget, 'spentUsd' | 'budgetUsd'>, now: number): string {
   return `${formatCost(budget.spentUsd)} of its ${formatUsd(budget.budgetUsd)} budget for ${monthNameUtc(now)} (UTC)`;
+}
+
+/** The reply to a new run asked for in a place that has spent its budget. */
+export function overBudgetNotice(input: {
+  platform: 'slack' | 'github';
+  budget: Pick<PlaceBudget, 'spentUsd' | 'budgetUsd'>;
+  now: number;
+  words: { botHandle: string; commandWord: string };
+  mention?: PersonView;
+}): MessageModel {
+  const where: PlaceKind = input.platform === 'github' ? 'repository' : 'channel';
+  return notice(
+    'warning',
+    `This ${where} has spent ${spentWords(input.budget, input.now)}, so no new run starts here until the month ends or the budget is raised. Follow-ups to runs already here still go through. ${whoRaises(input.platform)}`,
+    raiseUsage(input.platform, input.words),
+    input.mention,
+  );
 }
 
 /**
@@ -79,12 +113,13 @@ export async function checkBudget(deps: RunsDeps, job: TriggerJob): Promise<Effe
     deps.metrics.inc('budget_refusals', { platform: job.trigger.platform });
     return replyWith(
       job,
-      notice(
-        'warning',
-        `This ${where} has spent ${spentWords(budget, now)}, so no new run starts here until the month ends or the budget is raised. Follow-ups to runs already here still go through. ${whoRaises(deps, job)}`,
-        undefined,
-        mention,
-      ),
+      overBudgetNotice({
+        platform: platformOf(job),
+        budget,
+        now,
+        words: deps.options,
+        ...(mention ? { mention } : {}),
+      }),
     );
   }
   if (budget.spentUsd < budget.budgetUsd * BUDGET_NOTICE_SHARE) return undefined;
@@ -126,7 +161,8 @@ async function noticeOnce(
   const share = Math.floor((budget.spentUsd / budget.budgetUsd) * 100);
   const message = notice(
     'info',
-    `This ${where} has spent ${spentWords(budget, now)} (${share} %). New runs are refused here once the spend reaches the budget. ${whoRaises(deps, job)}`,
+    `This ${where} has spent ${spentWords(budget, now)} (${share} %). New runs are refused here once the spend reaches the budget. ${whoRaises(platformOf(job))}`,
+    raiseUsage(platformOf(job), deps.options),
   );
   await deps.store.transaction((tx) =>
     enqueue({ kind: 'post', destination: { threadKey: job.threadKey }, message })(tx, now),

@@ -74,7 +74,8 @@ describe('budget per place', () => {
     const [text] = notices(messages);
     expect(text).toContain(`≈ $10.00 of its $10 budget for ${MONTH()}`);
     expect(text).toContain('Follow-ups to runs already here still go through');
-    expect(text).toContain('An admin of agent-relay can raise it with `/agent config budget=');
+    expect(text).toContain('An admin of agent-relay can raise it');
+    expect(messages[0]).toMatchObject({ usage: '/agent config budget=<US dollars>' });
   });
 
   it('at 99 % the run starts, and the place is told once that it passed 80 %', async () => {
@@ -137,9 +138,14 @@ describe('budget per place', () => {
     await spent(3.5, clock.now(), 'github:octo/widgets#7');
     await handle(env, githubComment({ text: '@agent-relay fix it' }));
     expect(env.emulator.runs.count()).toBe(0);
-    const [text] = notices(await posted());
+    const messages = await posted();
+    const [text] = notices(messages);
     expect(text).toContain('This repository has spent ≈ $3.50 of its $3 budget');
     expect(text).toContain('Someone with write access to the repository can raise it');
+    expect(messages[0]).toMatchObject({
+      usage: '@agent-relay config budget=<US dollars>',
+      mention: { platform: 'github' },
+    });
   });
 
   it('two triggers racing near the budget start one run; the other is told why', async () => {
