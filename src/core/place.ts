@@ -30,3 +30,20 @@ export function monthKeyUtc(now: number): string {
 export function monthNameUtc(now: number): string {
   return new Date(now).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
+
+/**
+ * Where a person's own settings live (their budget across places) and the thread-key prefix
+ * of the runs that count for it: on Slack per workspace (ids are per workspace), on GitHub
+ * per login. Undefined for a key that does not decode.
+ */
+export function personScope(
+  threadKey: string,
+  personId: string,
+): { scope: string; runsPrefix: string } | undefined {
+  if (threadKey.startsWith('github:'))
+    return { scope: `github-user:${personId}`, runsPrefix: 'github:' };
+  const team = /^slack:([^:]+):/.exec(threadKey)?.[1];
+  return team === undefined
+    ? undefined
+    : { scope: `slack-user:${team}:${personId}`, runsPrefix: `slack:${team}:` };
+}

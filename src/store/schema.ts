@@ -48,6 +48,8 @@ export interface RunsTable {
   cost_micro_usd: number | null;
   /** The service's last reported token total; null: not reported. */
   total_tokens: number | null;
+  /** The requester's platform id (the `requester` JSON's `id`); null on rows written before. */
+  requester_id: string | null;
   next_check_at: Millis;
   check_interval_ms: number;
   tracked: Flag;

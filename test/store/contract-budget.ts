@@ -71,7 +71,13 @@ export function describeBudgetContract(createHarness: HarnessFactory): void {
         sampleRun({ runId: 'r3', requestId: 'q3', createdAt: since - 1, costUsd: 40 }),
       );
       await b.runs.insert(
-        sampleRun({ runId: 'r4', requestId: 'q4', threadKey: 'slack:T1:C12:1.1', costUsd: 40 }),
+        sampleRun({
+          runId: 'r4',
+          requestId: 'q4',
+          threadKey: 'slack:T1:C12:1.1',
+          createdAt: NOW,
+          costUsd: 40,
+        }),
       );
       const prefix = placeThreadPrefix(SCOPE);
       expect(await a.runs.spendSince(prefix, since)).toBe(1.25);
@@ -85,6 +91,10 @@ export function describeBudgetContract(createHarness: HarnessFactory): void {
       // A run with nothing reported has no cost, not a cost of 0.
       expect((await a.runs.get('r4'))?.tokens).toBeUndefined();
       expect(await a.runs.spendSince('slack:T9:', since)).toBe(0);
+      // A person's month across the workspace's channels: U1 asked for r1, r2 and r4 (r3 was
+      // last month).
+      expect(await b.runs.spendOfRequesterSince('slack:T1:', 'U1', since)).toBe(42.6);
+      expect(await a.runs.spendOfRequesterSince('slack:T1:', 'U2', since)).toBe(0);
     });
 
     it('two replicas starting near the budget at once: one run starts, one is refused', async () => {

@@ -201,6 +201,12 @@ export interface StoreTx {
      * (epoch ms). Runs without a reported cost add nothing.
      */
     spendSince(threadKeyPrefix: string, since: number): Promise<number>;
+    /** The same for one requester's runs (by their platform id) under `threadKeyPrefix`. */
+    spendOfRequesterSince(
+      threadKeyPrefix: string,
+      requesterId: string,
+      since: number,
+    ): Promise<number>;
   };
   inbox: {
     /** Accept a trigger; false when its delivery id was seen before (duplicate). */

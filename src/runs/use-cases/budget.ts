@@ -14,6 +14,7 @@ import { formatCost, formatUsd } from '../../core/message/usage-text.js';
 import { notice } from '../../core/message/render-model.js';
 import type { MessageModel, PersonView } from '../../core/message/message-model.js';
 import {
+  personScope,
   monthKeyUtc,
   monthNameUtc,
   monthStartUtc,
@@ -103,6 +104,8 @@ export async function checkBudget(deps: RunsDeps, job: TriggerJob): Promise<Effe
   // message): a retry goes on, so a run that may exist is never refused.
   if ((await deps.store.startMessages.get(job.requestId)) !== undefined) return undefined;
   const now = deps.clock.now();
+  const personal = await personOverBudget(deps, job, now);
+  if (personal) return personal;
   const scope = job.trigger.settingsScope;
   const budget = await placeBudget(deps, scope, now);
   if (budget === undefined) return undefined;
@@ -144,6 +147,44 @@ export async function checkBudget(deps: RunsDeps, job: TriggerJob): Promise<Effe
   }
   await noticeOnce(deps, job, budget, now);
   return undefined;
+}
+
+/**
+ * A person's own budget across places (`config user=@<person> budget=…`): their runs started
+ * this month, anywhere on the platform (a Slack workspace), against it. Checked without the
+ * place's start hold: a person rarely races themselves.
+ */
+async function personOverBudget(
+  deps: RunsDeps,
+  job: TriggerJob,
+  now: number,
+): Promise<Effects | undefined> {
+  const person = personScope(job.threadKey, job.trigger.actor.id);
+  if (person === undefined) return undefined;
+  const setting = (await deps.store.settings.list(person.scope)).find((s) => s.key === 'budget');
+  const budgetUsd = setting === undefined ? NaN : Number(setting.value);
+  if (!Number.isFinite(budgetUsd) || budgetUsd < 0) return undefined;
+  const spentUsd = await deps.store.runs.spendOfRequesterSince(
+    person.runsPrefix,
+    job.trigger.actor.id,
+    monthStartUtc(now),
+  );
+  if (spentUsd < budgetUsd) return undefined;
+  job.log.info(
+    { person: person.scope, spentUsd, budgetUsd },
+    'run refused: the person reached their budget',
+  );
+  deps.metrics.inc('budget_refusals', { platform: job.trigger.platform });
+  const platform = platformOf(job);
+  return replyWith(
+    job,
+    notice(
+      'warning',
+      `Your runs have spent ${spentWords({ spentUsd, budgetUsd }, now).replace('of its', 'of your')}, so no new run of yours starts until the month ends or your budget is raised. Follow-ups to your runs still go through. ${platform === 'github' ? 'Someone with write access to a repository here can raise it:' : 'An admin of agent-relay can raise it:'}`,
+      `${platform === 'github' ? `@${deps.options.botHandle}` : deps.options.commandWord} config user=@<you> budget=<US dollars>`,
+      job.actor,
+    ),
+  );
 }
 
 /** The month's 80 % notice in the place, once: the first request to take its lease says it. */

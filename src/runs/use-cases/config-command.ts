@@ -3,6 +3,7 @@ import type { Command } from '../../core/command/command.js';
 import type { OptionKey } from '../../core/message/message-model.js';
 import { configMessage, notice } from '../../core/message/render-model.js';
 import { replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
+import { personScope } from '../../core/place.js';
 
 type ConfigCommand = Extract<Command, { type: 'config' }>;
 
@@ -14,7 +15,8 @@ export const ADMINS_ONLY =
  * may change them. GitHub: the ingress lets only writers through.
  */
 export function configCommand(job: TriggerJob, command: ConfigCommand): Effects {
-  const scope = job.trigger.settingsScope;
+  const person = command.user === undefined ? undefined : personScope(job.threadKey, command.user);
+  const scope = person?.scope ?? job.trigger.settingsScope;
   const changes =
     Object.values(command.set).some((v) => v !== undefined) || command.unset.length > 0;
   if (changes && job.trigger.platform === 'slack' && job.trigger.actor.admin !== true) {

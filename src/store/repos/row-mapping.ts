@@ -156,6 +156,7 @@ export function runColumns(run: Partial<RunRecord>): Partial<RunsTable> {
   set('platform', run.platform);
   set('request_id', run.requestId);
   set('requester', run.requester === undefined ? undefined : json(run.requester));
+  set('requester_id', run.requester?.id);
   set('title', run.title);
   set('state', run.state);
   set('service_updated_at', run.serviceUpdatedAt);

@@ -158,6 +158,14 @@ const addressedRows: [string, Expected][] = [
   ['config budget=-5', error('invalid_option_value', 'amount of US dollars')],
   ['config budget=1.005', error('invalid_option_value', 'amount of US dollars')],
   ['config budget=2000000', error('invalid_option_value', 'at most 1000000')],
+  [
+    'config user=<@U0BOB01> budget=20',
+    { type: 'config', set: { budget: '20' }, unset: [], user: 'U0BOB01' },
+  ],
+  ['config user=@bob-gh budget=-', { type: 'config', set: {}, unset: ['budget'], user: 'bob-gh' }],
+  ['config user=@bob model=x', error('bad_arguments', 'a person has only a budget')],
+  ['config user=@bob', error('bad_arguments', 'a person has only a budget')],
+  ['config user="two words" budget=5', error('invalid_option_value', 'one person')],
   // A budget is a setting of the place, never an option of one run.
   ['budget=5 fix it', error('unknown_option')],
   // help

@@ -176,4 +176,44 @@ describe('budget per place', () => {
     expect(runUsage(env.emulator.runs.get(runId)!)).toEqual({});
     expect(list.runs.find((r) => r.runId === runId)?.usage?.costUsd).toBe(1.25);
   });
+
+  it("a person's budget across places: their new runs are refused anywhere, others' are not", async () => {
+    await handle(
+      env,
+      slackMention({ text: 'config user=<@U1> budget=5', actor: { id: 'U9', admin: true } }),
+    );
+    expect(await env.store.settings.list('slack-user:T1:U1')).toMatchObject([
+      { key: 'budget', value: '5' },
+    ]);
+    // U1 spent it in another channel of the workspace.
+    await env.store.runs.insert({
+      runId: 'u1-elsewhere',
+      threadKey: 'slack:T1:C7:1.1',
+      platform: 'slack',
+      requestId: 'u1-elsewhere',
+      requester: { id: 'U1', name: 'alice' },
+      title: 'elsewhere',
+      state: 'SUCCEEDED',
+      applied: [],
+      costUsd: 5.5,
+      nextCheckAt: 0,
+      checkIntervalMs: 1_000,
+      tracked: false,
+      createdAt: clock.now(),
+      updatedAt: clock.now(),
+    });
+    await handle(env, slackMention({ text: 'my next thing' }));
+    expect(env.emulator.runs.count()).toBe(0);
+    const messages = await posted();
+    const refusal = messages.find((m) => m.type === 'notice' && m.text.startsWith('Your runs'));
+    expect(refusal).toMatchObject({ text: expect.stringContaining('≈ $5.50 of your $5 budget') });
+    // Someone else in the same channel is not held by U1's budget.
+    await handle(env, slackMention({ text: 'their thing', actor: { id: 'U2', name: 'bob' } }));
+    expect(env.emulator.runs.count()).toBe(1);
+  });
+
+  it("only an admin sets a person's budget in Slack", async () => {
+    await handle(env, slackMention({ text: 'config user=<@U2> budget=1' }));
+    expect(await env.store.settings.list('slack-user:T1:U2')).toEqual([]);
+  });
 });
