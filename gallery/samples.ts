@@ -17,6 +17,7 @@ import {
   runStatusMessage,
 } from '../src/core/message/render-model.js';
 import { startingView, toRunView, type RunViewRecord } from '../src/core/message/run-view.js';
+import { overBudgetNotice } from '../src/runs/use-cases/budget.js';
 
 export type GalleryPlatform = 'slack' | 'github';
 
@@ -75,7 +76,16 @@ function run(platform: GalleryPlatform, state: string, extra: Partial<RunItem> =
   return toRunView({ run: item(state, extra), record: record(alice[platform]), now: GALLERY_NOW });
 }
 
-const done = { run_time: 'PT2M3S', artifacts: [PR] };
+const done = {
+  run_time: 'PT2M3S',
+  artifacts: [PR],
+  request_usage: {
+    inference_cost_usd: 1.09,
+    compute_cost_usd: 0.13,
+    platform_cost_usd: 0.02,
+    total_tokens: 312_400,
+  },
+};
 const failed = {
   run_time: 'PT1M12S',
   status_message: { message: 'npm ci exited 1: the lockfile does not match package.json' },
@@ -181,10 +191,20 @@ function samplesFor(platform: GalleryPlatform): GallerySample[] {
       ),
       true,
     ),
+    s('list', "`list`: this place's recent runs", {
+      ...listMessage([run(platform, 'INPROGRESS'), second], {}, false, 'place'),
+      month: { name: 'March 2026', spentUsd: 12.4, budgetUsd: 20 },
+    }),
     s(
-      'list',
-      "`list`: this place's recent runs",
-      listMessage([run(platform, 'INPROGRESS'), second], {}, false, 'place'),
+      'over-budget',
+      'A new run in a place that has spent its monthly budget: refused before anything is sent',
+      overBudgetNotice({
+        platform,
+        budget: { spentUsd: 20.35, budgetUsd: 20 },
+        now: GALLERY_NOW,
+        words: { botHandle: 'agent-relay', commandWord: '/agent' },
+        ...(platform === 'github' ? { mention: alice.github } : {}),
+      }),
     ),
     s(
       'config',

@@ -15,6 +15,7 @@ import type {
   DispatchResponse,
   Factory,
   FollowupResponse,
+  RequestUsage,
   RunItem,
   RunState,
 } from '../core/run.js';
@@ -43,8 +44,10 @@ export type {
   KnownRunState,
   ListRunsQuery,
   Metadata,
+  RequestUsage,
   RunItem,
   RunState,
+  RunUsage,
 } from '../core/run.js';
 
 export const RunStateSchema = z.string().min(1) as z.ZodType<RunState>;
@@ -120,6 +123,26 @@ export const ArtifactSchema = z.looseObject({
   data: z.record(z.string(), z.unknown()).default({}),
 });
 
+/** A usage figure: a field the service sends in another shape is dropped, not the run. */
+const usageNumber = z.number().nullish().catch(undefined);
+
+/**
+ * `request_usage`: approximate dollar figures (`*_cost_usd`, or `*_cost_cents` from services
+ * that report cents), credits (`*_cost`) and the token total; the breakdowns pass through.
+ */
+export const RequestUsageSchema = z.looseObject({
+  inference_cost: usageNumber,
+  compute_cost: usageNumber,
+  platform_cost: usageNumber,
+  inference_cost_usd: usageNumber,
+  compute_cost_usd: usageNumber,
+  platform_cost_usd: usageNumber,
+  inference_cost_cents: usageNumber,
+  compute_cost_cents: usageNumber,
+  platform_cost_cents: usageNumber,
+  total_tokens: usageNumber,
+});
+
 export const RunItemSchema = z.looseObject({
   run_id: z.string().min(1),
   title: z.string(),
@@ -147,7 +170,7 @@ export const RunItemSchema = z.looseObject({
   /** The top of an orchestration tree (newer services); equal to run_id or absent on a root. */
   root_run_id: z.string().nullish(),
   is_run_type_cancellable: z.boolean().nullish(),
-  request_usage: z.unknown().optional(),
+  request_usage: RequestUsageSchema.nullish().catch(undefined),
   task_id: z.string().nullish(),
   /** A setup failure whose session is still open for debugging (follow-ups go there). */
   debug_agent_available: z.boolean().nullish(),
@@ -277,6 +300,7 @@ export type _SchemasFitCore = [
   Fits<z.output<typeof DispatchResponseSchema>, DispatchResponse>,
   Fits<z.output<typeof FactorySchema>, Factory>,
   Fits<z.output<typeof FollowupResponseSchema>, FollowupResponse>,
+  Fits<z.output<typeof RequestUsageSchema>, RequestUsage>,
   // ...and what the core sends is what the contract (and the emulator) accepts.
   Fits<CreateRunRequest, z.input<typeof CreateRunRequestSchema>>,
   Fits<RunItem, z.input<typeof RunItemSchema>>,

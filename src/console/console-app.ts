@@ -227,6 +227,7 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       details: byId,
       githubWebUrl: deps.githubWebUrl,
       ...(listed.length === PAGE_SIZE ? { olderThan: listed[listed.length - 1]!.createdAt } : {}),
+      ...(q('sort') === 'cost' ? { sort: 'cost' as const } : {}),
     };
     page(
       req,

@@ -103,11 +103,39 @@ export interface RunItem {
   /** The top of an orchestration tree (newer services); equal to run_id or absent on a root. */
   root_run_id?: string | null;
   is_run_type_cancellable?: boolean | null;
-  request_usage?: unknown;
+  /** What the run used so far, as the service reports it (see `RequestUsage`). */
+  request_usage?: RequestUsage | null;
   task_id?: string | null;
   /** A setup failure whose session is still open for debugging (follow-ups go there). */
   debug_agent_available?: boolean | null;
   [key: string]: unknown;
+}
+
+/**
+ * The service's usage report for a run. Dollar figures are the service's approximate
+ * conversion, not a bill; the bare `*_cost` fields are credits, not dollars. Some services
+ * report the dollar figures in cents (`*_cost_cents`) instead. Every field may be missing.
+ */
+export interface RequestUsage {
+  inference_cost?: number | null;
+  compute_cost?: number | null;
+  platform_cost?: number | null;
+  inference_cost_usd?: number | null;
+  compute_cost_usd?: number | null;
+  platform_cost_usd?: number | null;
+  inference_cost_cents?: number | null;
+  compute_cost_cents?: number | null;
+  platform_cost_cents?: number | null;
+  total_tokens?: number | null;
+  [key: string]: unknown;
+}
+
+/** What a run cost so far, read from its usage report: each part only when reported. */
+export interface RunUsage {
+  /** Approximate cost in US dollars (inference + compute + platform, those reported). */
+  costUsd?: number;
+  /** Total LLM tokens. */
+  tokens?: number;
 }
 
 /** Run metadata: at most 20 keys, each `[A-Za-z0-9._-]{1,64}`, each value at most 256 bytes. */

@@ -6,6 +6,7 @@
  * and one reaction per episode (`notifiedState`); a live state opens a new episode.
  */
 import type { RunItem } from '../core/run.js';
+import { runUsage } from '../core/run-usage.js';
 import type { Logger, OutboxPayload, RunRecord } from '../core/ports/index.js';
 import { runOutcomeMessage, runStatusMessage } from '../core/message/render-model.js';
 import { stateView } from '../core/message/state-view.js';
@@ -62,6 +63,22 @@ export function looksLikeSummary(item: RunItem): boolean {
   return !('artifacts' in item) && !('status_message' in item) && !('run_time' in item);
 }
 
+/**
+ * The usage the service reports now, where it differs from the record's: a figure the service
+ * stopped reporting keeps its last value (the spend it counted does not vanish).
+ */
+export function usagePatch(
+  record: Pick<RunRecord, 'costUsd' | 'tokens'>,
+  item: RunItem,
+): Pick<Partial<RunRecord>, 'costUsd' | 'tokens'> {
+  const usage = runUsage(item);
+  const patch: Pick<Partial<RunRecord>, 'costUsd' | 'tokens'> = {};
+  if (usage.costUsd !== undefined && usage.costUsd !== record.costUsd)
+    patch.costUsd = usage.costUsd;
+  if (usage.tokens !== undefined && usage.tokens !== record.tokens) patch.tokens = usage.tokens;
+  return patch;
+}
+
 /** The next per-run interval while nothing changes: grows by half up to the cap. */
 export function grownInterval(record: RunRecord, intervals: TrackingIntervals): number {
   const state = stateView(record.state);
@@ -106,6 +123,7 @@ export function observeRun(input: {
     updatedAt: now,
   };
   if (item.title && item.title !== record.title) patch.title = item.title;
+  Object.assign(patch, usagePatch(record, item));
   const view = viewOf(record, shown === item.state ? item : { ...item, state: shown }, now);
   const destination = { threadKey: record.threadKey };
   const notifications: OutboxPayload[] = [];

@@ -4,6 +4,7 @@
  * core passes that a series does not declare are dropped, never thrown on.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createPlaceLabel } from './place-label.js';
 import type { CounterName, GaugeName, HistogramName, Metrics } from '../core/ports/index.js';
 import { RelayError } from '../core/relay-error.js';
 
@@ -13,7 +14,15 @@ const EVENT_LABELS = ['platform', 'kind', 'outcome', 'reason', 'code', 'state', 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const DELAY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 60, 120];
 
-const COUNTERS: Record<CounterName, string> = {
+/** Counters labelled by platform and (bounded) place: what runs cost. */
+type PlaceCounterName = 'run_cost_usd' | 'run_tokens';
+const PLACE_COUNTERS: Record<PlaceCounterName, string> = {
+  run_cost_usd:
+    'Approximate cost of runs in US dollars as the Agent Run Service reports it, by platform and place (Slack channel or GitHub repository; places beyond the first 50 share "other")',
+  run_tokens: 'LLM tokens of runs as the Agent Run Service reports them, by platform and place',
+};
+
+const COUNTERS: Record<Exclude<CounterName, PlaceCounterName>, string> = {
   triggers_received: 'Triggers accepted from Slack/GitHub, by platform and kind',
   duplicates_dropped: 'Duplicate deliveries acknowledged and dropped',
   runs_created: 'Runs created on the Agent Run Service (including factory dispatches)',
@@ -25,6 +34,8 @@ const COUNTERS: Record<CounterName, string> = {
   console_actions: 'Retry/Discard done in the operator console, by kind (action_item) and outcome',
   claiming_paused:
     'Times the service asked to slow down and all claiming of triggers paused, by reason (rate_limit: 429, at_capacity)',
+  budget_refusals:
+    'New runs refused because their place reached (or is starting a run near) its monthly budget',
 };
 const HISTOGRAMS: Record<HistogramName, { help: string; buckets: number[] }> = {
   tracker_cycle_seconds: { help: 'Duration of one tracker cycle', buckets: LATENCY_BUCKETS },
@@ -37,7 +48,7 @@ const HISTOGRAMS: Record<HistogramName, { help: string; buckets: number[] }> = {
     buckets: LATENCY_BUCKETS,
   },
 };
-const GAUGES: Record<GaugeName, string> = {
+const GAUGES: Record<Exclude<GaugeName, 'place_budget_used_ratio'>, string> = {
   live_runs_tracked: 'Runs the tracker is watching',
   outbox_depth: 'Notifications waiting in the outbox',
   inbox_depth: 'Triggers waiting in the inbox',
@@ -92,6 +103,23 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Runti
     COUNTERS,
     (help, name) => new Counter({ name: `${PREFIX}${name}_total`, help, labelNames, registers }),
   );
+  const placeCounters = mapValues(
+    PLACE_COUNTERS,
+    (help, name) =>
+      new Counter({
+        name: `${PREFIX}${name}_total`,
+        help,
+        labelNames: ['platform', 'place'],
+        registers,
+      }),
+  );
+  const placeLabel = createPlaceLabel();
+  const budgetRatio = new Gauge({
+    name: `${PREFIX}place_budget_used_ratio`,
+    help: 'Share of its monthly budget a place has spent this calendar month (UTC), from the reported costs; places with a budget only',
+    labelNames: ['platform', 'place'],
+    registers,
+  });
   const histograms = mapValues(
     HISTOGRAMS,
     (h, name) => new Histogram({ name: `${PREFIX}${name}`, ...h, labelNames, registers }),
@@ -145,9 +173,23 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Runti
   });
 
   const metrics: Metrics = {
-    inc: (name, labels, value = 1) => counters[name]?.inc(pick(labels), value),
+    inc: (name, labels, value = 1) => {
+      if (name === 'run_cost_usd' || name === 'run_tokens') {
+        const platform = labels?.platform ?? 'unknown';
+        placeCounters[name].inc({ platform, place: placeLabel(labels?.place) }, value);
+        return;
+      }
+      counters[name].inc(pick(labels), value);
+    },
     observe: (name, seconds, labels) => histograms[name]?.observe(pick(labels), seconds),
-    set: (name, value, labels) => gauges[name]?.set(pick(labels), value),
+    set: (name, value, labels) => {
+      if (name === 'place_budget_used_ratio') {
+        const platform = labels?.platform ?? 'unknown';
+        budgetRatio.set({ platform, place: placeLabel(labels?.place) }, value);
+        return;
+      }
+      gauges[name].set(pick(labels), value);
+    },
   };
 
   return {

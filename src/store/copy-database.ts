@@ -161,5 +161,7 @@ const NUMERIC = new Set([
   'told_at',
   'at',
   'earlier_run_ms',
+  'cost_micro_usd',
+  'total_tokens',
   'is_enterprise_install',
 ]);

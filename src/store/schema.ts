@@ -44,6 +44,12 @@ export interface RunsTable {
   notified_state: string | null;
   /** Run time of the executions before the current one (ms); null: none. */
   earlier_run_ms: Millis | null;
+  /** The service's last reported cost, in whole micro-dollars; null: not reported. */
+  cost_micro_usd: number | null;
+  /** The service's last reported token total; null: not reported. */
+  total_tokens: number | null;
+  /** The requester's platform id (the `requester` JSON's `id`); null on rows written before. */
+  requester_id: string | null;
   next_check_at: Millis;
   check_interval_ms: number;
   tracked: Flag;
@@ -184,7 +190,7 @@ export interface HomeViewersTable {
   opened_at: Millis;
 }
 
-/** Descendants of tracked runs and whether a BLOCKED episode of theirs is open (migration 017). */
+/** Descendants of tracked runs and whether a BLOCKED episode of theirs is open (migration 014). */
 export interface BlockedDescendantsTable {
   run_id: string;
   ancestor_run_id: string;

@@ -41,6 +41,9 @@ const VALUE: Record<OptionKey, fc.Arbitrary<string>> = {
   mode: fc.constantFrom(...RUN_MODES),
   factory: factoryAlias,
   steer: fc.constantFrom('anyone', 'requester'),
+  budget: fc
+    .tuple(fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 1, max: 99 }))
+    .map(([dollars, cents]) => String(Number(`${dollars}.${String(cents).padStart(2, '0')}`))),
 };
 
 function optionsArb(keys: readonly OptionKey[]): fc.Arbitrary<RunOptions> {

@@ -96,7 +96,8 @@ describe('openStore', () => {
       { name: '010-console-sessions' },
       { name: '011-home-viewers' },
       { name: '012-reaction-ids' },
-      { name: '017-blocked-descendants' },
+      { name: '013-runs-usage' },
+      { name: '014-blocked-descendants' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'blocked_descendants',

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import type { OpenedStore } from '../../src/store/index.js';
 import { describeInboxContract } from './contract-inbox.js';
+import { describeBudgetContract } from './contract-budget.js';
 import { describeConsoleContract } from './contract-console.js';
 import { describeInstallationsContract } from './contract-installations.js';
 import { describeOutboxContract } from './contract-outbox.js';
@@ -96,6 +97,7 @@ describe.skipIf(!server)('PostgreSQL store', () => {
   describeStartMessagesContract(createPostgresHarness);
   describeBlockedDescendantsContract(createPostgresHarness);
   describeReactionIdsContract(createPostgresHarness);
+  describeBudgetContract(createPostgresHarness);
 
   describe('replicas sharing one database', () => {
     let harness: StoreHarness;

@@ -1,6 +1,7 @@
 /** The store's behaviour on a real SQLite file (postgres.test.ts runs the same contract). */
 import { describe } from 'vitest';
 import { describeInboxContract } from './contract-inbox.js';
+import { describeBudgetContract } from './contract-budget.js';
 import { describeConsoleContract } from './contract-console.js';
 import { describeInstallationsContract } from './contract-installations.js';
 import { describeOutboxContract } from './contract-outbox.js';
@@ -27,4 +28,5 @@ describe('SQLite store', () => {
   describeStartMessagesContract(createSqliteHarness);
   describeBlockedDescendantsContract(createSqliteHarness);
   describeReactionIdsContract(createSqliteHarness);
+  describeBudgetContract(createSqliteHarness);
 });

@@ -14,7 +14,7 @@ import { formatDuration } from '../../core/message/duration.js';
 import { stateView } from '../../core/message/state-view.js';
 import type { PageContext } from './layout.js';
 import { notificationsTable, triggersTable } from './queue-tables.js';
-import { linksOf, runTime } from './run-summary.js';
+import { linksOf, runCost, runTime } from './run-summary.js';
 
 export interface RunView {
   run: RunRecord;
@@ -70,6 +70,8 @@ export function runBody(view: RunView, ctx: PageContext): Html {
         <dd>${time(run.updatedAt)}</dd>
         <dt>Run time</dt>
         <dd>${runTime(run, detail, ctx.now)}</dd>
+        <dt>Cost (approximate)</dt>
+        <dd>${runCost(run, detail, ctx.now)}</dd>
         ${
           detail?.status_message?.message
             ? html`<dt>Service says</dt>

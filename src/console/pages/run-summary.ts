@@ -2,6 +2,7 @@
 import type { RunItem, RunRecord } from '../../core/ports/index.js';
 import { runLinks } from '../../core/message/run-links.js';
 import { viewOf } from '../../core/message/run-view.js';
+import { formatCost, formatTokens } from '../../core/message/usage-text.js';
 import { html } from '../html.js';
 import type { Html } from '../html.js';
 
@@ -25,4 +26,31 @@ export function linksOf(detail: RunItem | undefined): Html {
 export function runTime(run: RunRecord, detail: RunItem | undefined, now: number): string {
   if (!detail) return '–';
   return viewOf(run, detail, now).runTime ?? '–';
+}
+
+/**
+ * What the run cost as last reported (the service's detail, else the record), approximate:
+ * "≈ $1.24 · 312k tokens"; '–' when nothing was reported.
+ */
+export function runCost(run: RunRecord, detail: RunItem | undefined, now: number): string {
+  const { usage } = viewOf(
+    run,
+    detail ?? { run_id: run.runId, title: run.title, state: run.state },
+    now,
+  );
+  const parts = [
+    ...(usage?.costUsd === undefined ? [] : [formatCost(usage.costUsd)]),
+    ...(usage?.tokens === undefined ? [] : [formatTokens(usage.tokens)]),
+  ];
+  return parts.length === 0 ? '–' : parts.join(' · ');
+}
+
+/** The cost to sort by: the reported cost, or -1 for a run that reported none. */
+export function costKey(run: RunRecord, detail: RunItem | undefined, now: number): number {
+  const { usage } = viewOf(
+    run,
+    detail ?? { run_id: run.runId, title: run.title, state: run.state },
+    now,
+  );
+  return usage?.costUsd ?? -1;
 }

@@ -6,7 +6,7 @@ import type { Html } from '../html.js';
 import { placeOf } from '../places.js';
 import { layout, stateBadge, time } from './layout.js';
 import type { PageContext } from './layout.js';
-import { linksOf, runTime } from './run-summary.js';
+import { costKey, linksOf, runCost, runTime } from './run-summary.js';
 
 export interface RunsView {
   runs: RunRecord[];
@@ -15,6 +15,33 @@ export interface RunsView {
   githubWebUrl: string;
   /** More runs are older than this (epoch ms): the next page starts there. */
   olderThan?: number;
+  /** `cost`: this page's runs by their reported cost, highest first (else newest first). */
+  sort?: 'cost';
+}
+
+/** The page's runs in the order asked for: by cost (runs without one last), else as listed. */
+function ordered(view: RunsView, now: number): RunRecord[] {
+  if (view.sort !== 'cost') return view.runs;
+  const key = (r: RunRecord) => costKey(r, view.details.get(r.runId), now);
+  return [...view.runs].sort((a, b) => key(b) - key(a));
+}
+
+/** A column heading that sorts this page by it (and back). */
+function sortLink(view: RunsView, label: string): Html {
+  const q = new URLSearchParams();
+  const f = view.filter;
+  for (const [key, value] of Object.entries({
+    state: f.state,
+    platform: f.platform,
+    place: f.place,
+    person: f.person,
+  }))
+    if (value) q.set(key, value);
+  if (view.sort !== 'cost') q.set('sort', 'cost');
+  const suffix = q.toString() === '' ? '' : `?${q.toString()}`;
+  return html`<a href="/console${suffix}" id="sort-cost"
+    >${label}${view.sort === 'cost' ? ' ▾' : ''}</a
+  >`;
 }
 
 function olderLink(view: RunsView): Html {
@@ -60,7 +87,7 @@ function filters(view: RunsView): Html {
 }
 
 export function runsBody(view: RunsView, ctx: PageContext): Html {
-  const rows = view.runs.map((run) => {
+  const rows = ordered(view, ctx.now).map((run) => {
     const place = placeOf(run.threadKey, view.githubWebUrl, run);
     const detail = view.details.get(run.runId);
     return html`<tr data-run="${run.runId}">
@@ -80,6 +107,7 @@ export function runsBody(view: RunsView, ctx: PageContext): Html {
       <td data-label="Created">${time(run.createdAt)}</td>
       <td data-label="Updated">${time(run.updatedAt)}</td>
       <td data-label="Run time">${runTime(run, detail, ctx.now)}</td>
+      <td data-label="Cost">${runCost(run, detail, ctx.now)}</td>
     </tr>`;
   });
   return html`<h1>Runs</h1>
@@ -95,6 +123,7 @@ export function runsBody(view: RunsView, ctx: PageContext): Html {
           <th>Created</th>
           <th>Updated</th>
           <th>Run time</th>
+          <th>${sortLink(view, 'Cost ≈')}</th>
         </tr>
       </thead>
       <tbody>
@@ -102,7 +131,7 @@ export function runsBody(view: RunsView, ctx: PageContext): Html {
           rows.length
             ? rows
             : html`<tr>
-                <td colspan="8" class="empty">No runs match.</td>
+                <td colspan="9" class="empty">No runs match.</td>
               </tr>`
         }
       </tbody>

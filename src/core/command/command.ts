@@ -19,7 +19,13 @@ export type Command =
   /** `factory <alias> <prompt>` or `@<alias> <prompt>`; the alias has no leading '@'. */
   | { type: 'factory'; alias: string; prompt: string; options: RunOptions }
   /** `config` shows (both empty); `config key=value …` sets; `key=` or `key=-` unsets. */
-  | { type: 'config'; set: RunOptions; unset: OptionKey[] };
+  | {
+      type: 'config';
+      set: RunOptions;
+      unset: OptionKey[];
+      /** `user=@<person>`: the settings are that person's across places (only `budget`). */
+      user?: string;
+    };
 
 /**
  * A prompt, here or at a factory: the commands whose answer (the run's status message) is for

@@ -70,6 +70,10 @@ export const OPTION_DOCS: Record<OptionKey, UsageLine> = {
     form: 'steer=anyone|requester',
     meaning: 'a channel setting: who may follow up on a run (default anyone)',
   },
+  budget: {
+    form: 'budget=<US dollars>',
+    meaning: 'a channel/repository setting: the monthly budget (calendar month, UTC)',
+  },
 };
 
 /** How to write options: shown with option errors. */

@@ -16,11 +16,15 @@ const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/;
 const FACTORY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const MAX_TEXT = 256;
 
+/** A monthly budget in US dollars (`config budget=…`): whole dollars or cents. */
+const BUDGET = /^\d{1,7}(?:\.\d{1,2})?$/;
+export const MAX_BUDGET_USD = 1_000_000;
+
 /** Who may follow up on a run in a channel (`config steer=…`). */
 export const STEER_VALUES = ['anyone', 'requester'] as const;
 
 export function isOptionKey(key: string): key is OptionKey {
-  return key === 'steer' || (OPTION_KEYS as readonly string[]).includes(key);
+  return key === 'steer' || key === 'budget' || (OPTION_KEYS as readonly string[]).includes(key);
 }
 
 function freeText(key: OptionKey, value: string): ValueCheck {
@@ -61,6 +65,15 @@ export function checkOptionValue(key: OptionKey, raw: string): ValueCheck {
     case 'name':
     case 'title':
       return freeText(key, value);
+    case 'budget': {
+      const usd = value.startsWith('$') ? value.slice(1) : value;
+      return BUDGET.test(usd) && Number(usd) <= MAX_BUDGET_USD
+        ? { ok: true, value: String(Number(usd)) }
+        : {
+            ok: false,
+            message: `budget must be an amount of US dollars such as 20 or 12.50 (at most ${MAX_BUDGET_USD}), not "${value}"`,
+          };
+    }
     case 'steer': {
       const steer = value.toLowerCase();
       return (STEER_VALUES as readonly string[]).includes(steer)

@@ -98,19 +98,42 @@ export function parseListArgs(args: string): Parsed<Extract<Command, { type: 'li
   return error ?? { ok: true, command };
 }
 
+/** A person named in `user=`: a Slack mention `<@U123>` (or `<@U123|name>`), or `@login`. */
+function personOf(raw: string): string | undefined {
+  const value = raw.trim();
+  const mention = /^<@([A-Z0-9]{2,30})(?:\|[^>]*)?>$/.exec(value);
+  if (mention) return mention[1];
+  const login = value.startsWith('@') ? value.slice(1) : value;
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,38}$/.test(login) ? login : undefined;
+}
+
 /** Keys a channel/repo default may set: every option but the per-run `title`. */
 export const CONFIG_KEYS: readonly OptionKey[] = [
   ...OPTION_KEYS.filter((k) => k !== 'title'),
   'steer',
+  'budget',
 ];
 
 /** `config key=value …`; `key=` or `key=-` unsets the default (a quoted `"-"` is text). */
 export function parseConfigArgs(args: string): Parsed<Extract<Command, { type: 'config' }>> {
   const set: RunOptions = {};
   const unset: OptionKey[] = [];
+  let user: string | undefined;
   const error = eachArgument(
     args,
     (pair) => {
+      if (pair.key === 'user') {
+        if (user !== undefined)
+          return { ok: false, code: 'duplicate_option', message: 'option user is given twice' };
+        user = personOf(pair.value);
+        return user === undefined
+          ? {
+              ok: false,
+              code: 'invalid_option_value',
+              message: `user must name one person, as a mention (@name), not "${pair.value}"`,
+            }
+          : undefined;
+      }
       if (pair.key === 'title') return badArguments('title is set per run; it cannot be a default');
       const value = pair.value.trim();
       const unsets = value === '' || (value === '-' && !pair.quoted);
@@ -135,6 +158,14 @@ export function parseConfigArgs(args: string): Parsed<Extract<Command, { type: '
   const duplicate = unset.find((k) => set[k] !== undefined);
   if (duplicate) {
     return { ok: false, code: 'duplicate_option', message: `option ${duplicate} is given twice` };
+  }
+  if (user !== undefined) {
+    const other = [...(Object.keys(set) as OptionKey[]), ...unset].find((k) => k !== 'budget');
+    if (other !== undefined || (set.budget === undefined && !unset.includes('budget')))
+      return badArguments(
+        `a person has only a budget: config user=@<person> budget=<US dollars> (or budget=- to remove it)`,
+      );
+    return { ok: true, command: { type: 'config', set, unset, user } };
   }
   return { ok: true, command: { type: 'config', set, unset } };
 }

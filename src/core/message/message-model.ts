@@ -20,9 +20,11 @@ export type SettingSource = 'inline' | 'personal' | 'default' | 'service' | 'rep
 
 /**
  * Run options, and `steer` (a channel setting only: who may follow up on a run there,
- * `anyone` or the `requester`).
+ * `anyone` or the `requester`) and `budget` (a channel/repository setting only: its monthly
+ * budget in US dollars).
  */
-export type OptionKey = 'model' | 'env' | 'skill' | 'name' | 'title' | 'mode' | 'factory' | 'steer';
+export type OptionKey =
+  'model' | 'env' | 'skill' | 'name' | 'title' | 'mode' | 'factory' | 'steer' | 'budget';
 
 export interface AppliedSetting {
   key: OptionKey;
@@ -72,6 +74,11 @@ export interface RunView {
   links: LinkView[];
   /** Human duration, e.g. "4m 12s". */
   runTime?: string;
+  /**
+   * What the run used so far, as the service reported it (approximate dollars, tokens); a
+   * figure not reported is absent, never 0 (`usage-text.ts` words it).
+   */
+  usage?: { costUsd?: number; tokens?: number };
   /** The service's status_message (shown on failure and BLOCKED). */
   statusMessage?: string;
   /** Actions a person may take now. */
@@ -119,6 +126,11 @@ export type MessageModel =
       scope?: 'place' | 'asker' | 'admin';
       /** Who asked: a list names the other requesters without notifying them. */
       asker?: PersonView;
+      /**
+       * A place's list: what the place spent this calendar month (UTC), the sum of its runs'
+       * reported costs (approximate), and its budget when it has one.
+       */
+      month?: { name: string; spentUsd: number; budgetUsd?: number };
     }
   /** `config`: the defaults of this channel/repo. */
   | {

@@ -9,6 +9,7 @@ import type { RunRecord } from '../ports/store.js';
 import { formatAgo, formatDuration, parseIsoDuration } from './duration.js';
 import type { AppliedSetting, PersonView, RunView } from './message-model.js';
 import { runLinks, safeUrl } from './run-links.js';
+import { runUsage } from '../run-usage.js';
 import { startingStateView, stateView } from './state-view.js';
 
 /** A RunItem as the service sent it; a fresh create knows only id, title and state. */
@@ -24,6 +25,9 @@ export interface RunViewRecord {
    * `started_at`); the service's own `run_time` already covers every execution.
    */
   earlierRunMs?: number;
+  /** The cost and tokens last recorded, for a run whose item carries no usage report. */
+  costUsd?: number;
+  tokens?: number;
 }
 
 export interface RunViewInput {
@@ -93,6 +97,18 @@ function shownSettings(applied: AppliedSetting[], run: RunViewSource): AppliedSe
   return shown;
 }
 
+/** The service's report on the item; what was recorded when the item carries none. */
+function usageOf(run: RunViewSource, record: RunViewRecord | undefined): RunView['usage'] {
+  const reported = runUsage(run);
+  const costUsd = reported.costUsd ?? record?.costUsd;
+  const tokens = reported.tokens ?? record?.tokens;
+  if (costUsd === undefined && tokens === undefined) return undefined;
+  return {
+    ...(costUsd === undefined ? {} : { costUsd }),
+    ...(tokens === undefined ? {} : { tokens }),
+  };
+}
+
 export function toRunView(input: RunViewInput): RunView {
   const { run, record } = input;
   const state = stateView(run.state);
@@ -117,6 +133,8 @@ export function toRunView(input: RunViewInput): RunView {
   if (sessionLink) view.sessionLink = sessionLink;
   const runTime = runTimeOf(run, state.ended || state.blocked, input.now, record?.earlierRunMs);
   if (runTime) view.runTime = runTime;
+  const usage = usageOf(run, record);
+  if (usage) view.usage = usage;
   const statusMessage = nonEmpty(run.status_message?.message);
   if (statusMessage && state.success !== true) view.statusMessage = statusMessage;
   if (run.created_at) view.createdAt = run.created_at;
@@ -142,6 +160,8 @@ export function viewOf(record: RunRecord | undefined, item: RunViewSource, now: 
       applied: record.applied,
       ...(record.factory ? { factory: record.factory } : {}),
       ...(record.earlierRunMs ? { earlierRunMs: record.earlierRunMs } : {}),
+      ...(record.costUsd === undefined ? {} : { costUsd: record.costUsd }),
+      ...(record.tokens === undefined ? {} : { tokens: record.tokens }),
     },
     now,
   });

@@ -12,7 +12,10 @@ export type CounterName =
   | 'outbox_delivery_failures'
   | 'outbox_delivered'
   | 'console_actions'
-  | 'claiming_paused';
+  | 'claiming_paused'
+  | 'budget_refusals'
+  | 'run_cost_usd'
+  | 'run_tokens';
 export type HistogramName =
   'tracker_cycle_seconds' | 'state_change_to_notification_seconds' | 'trigger_to_ack_seconds';
 export type GaugeName =
@@ -24,7 +27,8 @@ export type GaugeName =
   | 'outbox_oldest_waiting_seconds'
   | 'inbox_oldest_waiting_seconds'
   | 'tracker_lease_held'
-  | 'claiming_paused_seconds';
+  | 'claiming_paused_seconds'
+  | 'place_budget_used_ratio';
 export interface Metrics {
   inc(name: CounterName, labels?: Record<string, string>, value?: number): void;
   observe(name: HistogramName, seconds: number, labels?: Record<string, string>): void;

@@ -50,6 +50,10 @@ export interface RunRecord {
    * run starts a new execution, and the service's run_time covers only that one.
    */
   earlierRunMs?: number;
+  /** The cost the service last reported for the run (approximate US dollars), if any. */
+  costUsd?: number;
+  /** The token total the service last reported for the run, if any. */
+  tokens?: number;
   /** Last state a final/BLOCKED reply was queued for (so it is sent once per episode). */
   notifiedState?: string;
   /** Tracking: when to look next, and the current per-run interval. */
@@ -201,6 +205,18 @@ export interface StoreTx {
      * `slack:T123:`, one workspace), newest first: what a person's home page lists.
      */
     listRecent(threadKeyPrefix: string, limit: number): Promise<RunRecord[]>;
+    /**
+     * The sum of the last reported cost (approximate US dollars) of the runs whose thread key
+     * starts with `threadKeyPrefix` (a place) and that were created at or after `since`
+     * (epoch ms). Runs without a reported cost add nothing.
+     */
+    spendSince(threadKeyPrefix: string, since: number): Promise<number>;
+    /** The same for one requester's runs (by their platform id) under `threadKeyPrefix`. */
+    spendOfRequesterSince(
+      threadKeyPrefix: string,
+      requesterId: string,
+      since: number,
+    ): Promise<number>;
   };
   inbox: {
     /** Accept a trigger; false when its delivery id was seen before (duplicate). */

@@ -5,6 +5,7 @@
 import type { RunItem } from '../../agent/schemas.js';
 import { factoryUidOf } from './factory-item.js';
 import type { EmuRun } from './types.js';
+import { requestUsage } from './usage.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -55,6 +56,7 @@ export function toRunItem(run: EmuRun, url: string): RunItem {
     ...(run.debugUntil === undefined ? {} : { debug_agent_available: true }),
     execution_location: 'REMOTE',
     ...(factoryUidOf(run) ? { factory_uid: factoryUidOf(run) } : {}),
+    ...(run.usage ? { request_usage: requestUsage(run.usage) } : {}),
     scope: { ...run.scope },
   };
 }

@@ -7,6 +7,7 @@ import { isEndedState } from '../../agent/schemas.js';
 import { createDueQueue } from './due-queue.js';
 import type { RunStore } from './run-store.js';
 import type { EmuRun, EmulatorTimings, Script } from './types.js';
+import { growUsage } from './usage.js';
 
 /** Markers that script an execution, matched case-insensitively in a prompt or follow-up. */
 export function parseScript(text: string): Script {
@@ -108,6 +109,8 @@ export function createStateMachine(deps: StateMachineDeps): StateMachine {
       run.finishedAt = undefined;
     }
     if (state === 'INPROGRESS') run.startedAt = at;
+    if (state === 'INPROGRESS') growUsage(run, 'start');
+    else if (from === 'INPROGRESS') growUsage(run, 'stop');
     if (isEndedState(state)) {
       // run_time is cumulative: this execution's time on top of the earlier ones.
       const thisExecution = run.startedAt === undefined ? 0 : Math.max(0, at - run.startedAt);

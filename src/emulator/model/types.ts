@@ -96,6 +96,8 @@ export interface EmuRun {
   /** Ownership: `Team` when created with `team: true`, else personal (see new-run.ts). */
   scope: { type: 'User' | 'Team'; uid: string };
   cancellable: boolean;
+  /** What the run used so far (`request_usage`); absent until an execution starts working. */
+  usage?: { inferenceUsd: number; computeUsd: number; platformUsd: number; tokens: number };
   history: StateEntry[];
   script: Script;
   /** Scheduling generation: a queued transition applies only while it matches. */

@@ -5,6 +5,7 @@
 import { DEFAULT_BOT_HANDLE, DEFAULT_COMMAND_WORD } from '../../core/command/parse-command.js';
 import type { MessageModel, OptionKey } from '../../core/message/message-model.js';
 import { RUN_MODES } from '../../core/command/run-modes.js';
+import { labelledUsage } from '../../core/message/usage-text.js';
 import { codeBlock, codeSpan, escapeInline, link } from './markdown-escape.js';
 import {
   personMention,
@@ -37,6 +38,7 @@ const OPTION_HINT: Record<OptionKey, string> = {
   mode: `one of ${RUN_MODES.map((m) => `\`${m}\``).join(', ')}`,
   factory: 'factory alias',
   steer: '`anyone` or `requester`',
+  budget: 'monthly budget in US dollars, e.g. `20`',
 };
 
 /** Multi-line plain text: every line escaped, line breaks kept. */
@@ -148,7 +150,10 @@ function renderRunBrief(model: BriefModel): string {
   const { run } = model;
   const time = run.runTime === undefined ? '' : ` after ${escapeInline(run.runTime)}`;
   // The state first, the title after a colon: a title made from the prompt reads well too.
-  const head = `${run.state.emoji} ${escapeInline(run.state.label)}${time}: **${escapeInline(run.title)}**.`;
+  const usage = labelledUsage(run);
+  const used =
+    usage === undefined ? '' : ` ${escapeInline(run.state.live ? `${usage} so far` : usage)}.`;
+  const head = `${run.state.emoji} ${escapeInline(run.state.label)}${time}: **${escapeInline(run.title)}**.${used}`;
   if (model.hasCard) {
     const card = link('Its status comment', model.cardUrl);
     return `${head} ${card} is up to date.`;

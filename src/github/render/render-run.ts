@@ -16,6 +16,7 @@ import { shortRunId } from '../../core/message/short-run-id.js';
 import { ROUTED_WORDS } from '../../core/message/followup-routing.js';
 import type { FollowupRouting } from '../../core/message/message-model.js';
 import { agentWordsLines, progressLines } from './agent-words.js';
+import { formatCost, labelledUsage, monthLine } from '../../core/message/usage-text.js';
 
 export interface RenderContext {
   /** The line command, e.g. `/agent`. */
@@ -35,6 +36,7 @@ const SETTING_LABEL: Record<OptionKey, string> = {
   title: 'Title',
   mode: 'Mode',
   steer: 'Follow-ups',
+  budget: 'Monthly budget',
 };
 
 const SOURCE_LABEL: Record<AppliedSetting['source'], string> = {
@@ -174,6 +176,8 @@ export function renderRunStatus(run: RunView, ctx: RenderContext): string {
   const out = [head];
   const now = progressLines(run);
   if (now.length > 0) out.push('', ...now);
+  const usage = labelledUsage(run);
+  if (usage !== undefined) out.push('', escapeInline(run.state.live ? `${usage} so far` : usage));
   if (run.statusMessage !== undefined && run.statusMessage.trim() !== '') {
     out.push('', escapeBlockQuote(run.statusMessage));
   }
@@ -261,21 +265,26 @@ export function renderRunList(model: RunListModel): string {
   if (model.filters.mine === true) filters.push(codeSpan('mine'));
   const where = model.scope === 'place' ? ' in this repository' : '';
   const heading = `#### Recent runs${where}${filters.length > 0 ? ` (${filters.join(' ')})` : ''}`;
-  if (model.runs.length === 0) return `${heading}\n\nNo runs match.`;
+  const month = monthLine(model.month, 'repository');
+  const monthSaid = month === undefined ? '' : `\n\n${escapeInline(month)}`;
+  if (model.runs.length === 0) return `${heading}\n\nNo runs match.${monthSaid}`;
   const rows = model.runs.map((run) => {
     const title = link(run.title, run.sessionLink);
     const state = `${run.state.emoji} ${escapeInline(run.state.label)}`;
     const updated = escapeInline(run.updatedAgo ?? run.updatedAt ?? '');
-    return `| ${state} | ${title} | ${codeSpan(shortRunId(run.runId), { inTable: true })} | ${personQuiet(run.requester)} | ${updated} |`;
+    const cost =
+      run.usage?.costUsd === undefined ? '' : escapeInline(formatCost(run.usage.costUsd));
+    return `| ${state} | ${title} | ${codeSpan(shortRunId(run.runId), { inTable: true })} | ${personQuiet(run.requester)} | ${updated} | ${cost} |`;
   });
   const out = [
     heading,
     '',
-    '| State | Title | Run | Requested by | Updated |',
-    '|---|---|---|---|---|',
+    '| State | Title | Run | Requested by | Updated | Cost |',
+    '|---|---|---|---|---|---|',
     ...rows,
   ];
   if (model.truncated)
     out.push('', '_More runs exist: narrow the list with `state=…` or `name=…`._');
+  if (month !== undefined) out.push('', escapeInline(month));
   return out.join('\n');
 }

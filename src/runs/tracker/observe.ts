@@ -32,6 +32,8 @@ export function createRunObserver(deps: {
   onLook?: (runId: string) => void;
   /** Progress shown on the status message (kept on the tracker's own edits). */
   progress?: Pick<ProgressPoller, 'progressOf' | 'noteItem'>;
+  /** Called once a written patch is committed, with the record it was decided from. */
+  onUsage?: (record: RunRecord, patch: Partial<RunRecord>) => void;
 }): RunObserver {
   const { store, agent, clock, log, intervals } = deps;
 
@@ -67,7 +69,7 @@ export function createRunObserver(deps: {
       const now = clock.now();
       const outcome = await store.transaction(async (tx) => {
         const record = await tx.runs.get(runId);
-        if (!record) return { queued: 0, changed: undefined };
+        if (!record) return { queued: 0, changed: undefined, usage: undefined };
         const observation = observeRun({
           record,
           item,
@@ -82,12 +84,14 @@ export function createRunObserver(deps: {
         return {
           queued: observation.notifications.length,
           changed: observation.changed ? record : undefined,
+          usage: { record, patch: observation.patch },
         };
       });
       if (outcome !== 'moved') {
         stats.notifications += outcome.queued;
         // Logged once the decision is committed, so the log never tells a change that was undone.
         if (outcome.changed) logStateChange(log, outcome.changed, item.state, now);
+        if (outcome.usage) deps.onUsage?.(outcome.usage.record, outcome.usage.patch);
         return;
       }
       stats.conflicts += 1;

@@ -5,6 +5,7 @@
  * per-run mode fetches every due run's detail with a per-run backoff (the baseline, and the
  * fallback for a service without `updated_after`). A 429 slows the whole tracker down.
  */
+import { countUsage, refreshBudgetGauge } from './count-usage.js';
 import type { RunRecord } from '../../core/ports/index.js';
 import { backoffDelay, createWaiter } from '../workers/backoff.js';
 import type { TrackingIntervals } from '../run-changes.js';
@@ -53,6 +54,11 @@ export function createTracker(deps: TrackerDeps): Tracker {
     intervals,
     onLook: (runId) => nudged.delete(runId),
     ...(progress ? { progress } : {}),
+    onUsage: (record, patch) => {
+      if (patch.costUsd === undefined) return;
+      countUsage(metrics, record, patch);
+      void refreshBudgetGauge({ store, metrics, log }, record, clock.now());
+    },
   });
   const concurrency = options.concurrency ?? 8;
   const newBatchCycle = () =>

@@ -5,6 +5,7 @@ import { configMessage, notice } from '../../core/message/render-model.js';
 import { replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 import type { Catalogue } from '../../core/ports/index.js';
 import { problemText, resolveCatalogueValue } from '../../core/catalogue-check.js';
+import { personScope } from '../../core/place.js';
 
 type ConfigCommand = Extract<Command, { type: 'config' }>;
 
@@ -20,7 +21,8 @@ export async function configCommand(
   command: ConfigCommand,
   catalogue?: Catalogue,
 ): Promise<Effects> {
-  const scope = job.trigger.settingsScope;
+  const person = command.user === undefined ? undefined : personScope(job.threadKey, command.user);
+  const scope = person?.scope ?? job.trigger.settingsScope;
   const changes =
     Object.values(command.set).some((v) => v !== undefined) || command.unset.length > 0;
   if (changes && job.trigger.platform === 'slack' && job.trigger.actor.admin !== true) {

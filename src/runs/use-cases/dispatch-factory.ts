@@ -9,6 +9,7 @@ import type { RunOptions } from '../../core/command/command.js';
 import { isServiceError } from '../../core/ports/index.js';
 import { factoryChoice, notice } from '../../core/message/render-model.js';
 import { acknowledgeStart, requestAnswer } from './acknowledge.js';
+import { checkBudget } from './budget.js';
 import { buildPrompt } from './build-prompt.js';
 import { recordNewRun } from './record-run.js';
 import type { RunsDeps } from '../runs-deps.js';
@@ -58,6 +59,8 @@ export async function dispatchFactory(
   // The dispatch carries no metadata stamp, so only our own record can prove an earlier
   // attempt succeeded.
   if (await deps.store.runs.getByRequest(job.requestId)) return noEffects;
+  const overBudget = await checkBudget(deps, job);
+  if (overBudget) return overBudget;
   const title = titleFor(input.prompt, { ...input.defaults, ...input.inline });
   // Model/env/skill do not travel with a dispatch: only the factory is reported.
   const applied = appliedSettings(

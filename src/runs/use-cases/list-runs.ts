@@ -18,6 +18,9 @@
 import type { RunItem } from '../../core/run.js';
 import type { Command } from '../../core/command/command.js';
 import { listMessage } from '../../core/message/render-model.js';
+import type { MessageModel } from '../../core/message/message-model.js';
+import { monthNameUtc, monthStartUtc, placeThreadPrefix } from '../../core/place.js';
+import { placeBudget } from './budget.js';
 import type { RunRecord } from '../../core/ports/index.js';
 import { decodeThreadKey, settingsScopeOf } from '../../core/thread-key.js';
 import { actorTag, placeTag } from './run-metadata.js';
@@ -97,6 +100,8 @@ export function visibilityOf(
   return 'none';
 }
 
+type RunListModel = Extract<MessageModel, { type: 'run_list' }>;
+
 export const NOT_HERE =
   'That run was not started here. Ask about it in the channel or repository it was started from.';
 
@@ -144,6 +149,23 @@ async function readRuns(
   return { runs, hasNextPage: older.hasNextPage };
 }
 
+/** The place's month so far: its spend, and its budget when it has one. */
+async function placeMonth(
+  deps: RunsDeps,
+  scope: string,
+  now: number,
+): Promise<NonNullable<RunListModel['month']>> {
+  const budget = await placeBudget(deps, scope, now);
+  const spentUsd =
+    budget?.spentUsd ??
+    (await deps.store.runs.spendSince(placeThreadPrefix(scope), monthStartUtc(now)));
+  return {
+    name: monthNameUtc(now),
+    spentUsd,
+    ...(budget ? { budgetUsd: budget.budgetUsd } : {}),
+  };
+}
+
 export async function listRuns(
   deps: RunsDeps,
   job: TriggerJob,
@@ -173,9 +195,7 @@ export async function listRuns(
   };
   job.log.debug({ audience: audience.kind, shown: views.length }, 'runs listed');
   const destination = audience.kind === 'place' ? job.reply : privateDestination(job);
-  return enqueue({
-    kind: 'post',
-    destination,
-    message: listMessage(views, filters, truncated, audience.kind, job.actor),
-  });
+  const message = listMessage(views, filters, truncated, audience.kind, job.actor);
+  if (audience.kind === 'place') message.month = await placeMonth(deps, audience.scope, now);
+  return enqueue({ kind: 'post', destination, message });
 }

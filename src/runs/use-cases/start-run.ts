@@ -12,6 +12,7 @@ import { isRunMode } from '../../core/command/run-modes.js';
 import { stateView } from '../../core/message/state-view.js';
 import { acknowledgeStart, requestAnswer } from './acknowledge.js';
 import { buildPrompt } from './build-prompt.js';
+import { checkBudget } from './budget.js';
 import { looksLikeSummary } from '../run-changes.js';
 import { reconcile } from './reconcile.js';
 import { recordNewRun } from './record-run.js';
@@ -87,6 +88,8 @@ export async function startRun(
   }
   const { options, applied } = named;
   const title = titleFor(input.prompt, options);
+  const overBudget = await checkBudget(deps, job);
+  if (overBudget) return overBudget;
   await acknowledgeStart(deps, job, { title, prompt: input.prompt, applied });
 
   const earlier = await reconcile(deps, job);

@@ -4,6 +4,7 @@
  * only from channels the viewer is a member of. A failure to list those channels shows no
  * one else's run (privacy first).
  */
+import { monthNameUtc, monthStartUtc } from '../../core/place.js';
 import { z } from 'zod';
 import { viewOf } from '../../core/message/run-view.js';
 import type { Clock, Logger, RunRecord } from '../../core/ports/index.js';
@@ -112,9 +113,22 @@ export async function loadHomeModel(
     Promise.all(visible.map((r) => homeRun(deps, r, false, true))),
     deps.source.personalDefaults(team, user),
   ]);
+  const month = viewerMonth(mineRecords, deps.clock.now());
   return {
     mine: mine.filter((r) => r !== undefined),
+    ...(month ? { month } : {}),
     channels: channels.filter((r) => r !== undefined),
     personal,
   };
+}
+
+/** The viewer's runs started this calendar month (UTC) that reported a cost, summed. */
+function viewerMonth(records: RunRecord[], now: number): HomeModel['month'] {
+  const since = monthStartUtc(now);
+  const costs = records.flatMap((r) =>
+    r.createdAt >= since && r.costUsd !== undefined ? [r.costUsd] : [],
+  );
+  if (costs.length === 0) return undefined;
+  const spentUsd = Math.round(costs.reduce((a, b) => a + b, 0) * 1e6) / 1e6;
+  return { name: monthNameUtc(now), spentUsd, runs: costs.length };
 }

@@ -7,6 +7,7 @@
 import type { KnownBlock } from '../render/blocks.js';
 import type { RunView } from '../../core/message/message-model.js';
 import { escapeMrkdwn, link, truncatePlain } from '../render/mrkdwn.js';
+import { APPROXIMATE, formatCost } from '../../core/message/usage-text.js';
 import type { PersonalDefaults } from './home-source.js';
 import { PERSONAL_KEYS } from './home-source.js';
 
@@ -25,6 +26,11 @@ export interface HomeRun {
 
 export interface HomeModel {
   mine: HomeRun[];
+  /**
+   * What the viewer's runs started this calendar month (UTC) cost, of those that reported a
+   * cost; absent when none did.
+   */
+  month?: { name: string; spentUsd: number; runs: number };
   channels: HomeRun[];
   showChannels: boolean;
   personal: PersonalDefaults;
@@ -83,6 +89,20 @@ export function buildHomeView(model: HomeModel): { type: 'home'; blocks: KnownBl
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: 'Your runs' } },
   ];
+  if (model.month !== undefined) {
+    const { name, spentUsd, runs } = model.month;
+    blocks.push({
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: escapeMrkdwn(
+            `${name} (UTC): ${formatCost(spentUsd)} over ${runs} run${runs === 1 ? '' : 's'} ${APPROXIMATE}`,
+          ),
+        },
+      ],
+    });
+  }
   const mine = liveFirst(model.mine).slice(0, MAX_MINE);
   if (mine.length === 0)
     blocks.push({

@@ -8,6 +8,7 @@ import type { KnownBlock } from './blocks.js';
 import { CANCEL_ACTION_ID, context, section, valueButton } from './blocks.js';
 import { code, escapeMrkdwn, link, oneLine, truncatePlain } from './mrkdwn.js';
 import { statusMessageSection } from './render-run-parts.js';
+import { labelledUsage } from '../../core/message/usage-text.js';
 import type { Rendered } from './render-run.js';
 
 type Of<T extends MessageModel['type']> = Extract<MessageModel, { type: T }>;
@@ -39,7 +40,10 @@ export function renderRunBrief(model: Of<'run_brief'>): Rendered {
     const said = statusMessageSection(run);
     if (said !== undefined) blocks.push(said);
   }
-  blocks.push(context([`run ${code(run.runId)}`]));
+  const usage = labelledUsage(run);
+  const soFar =
+    usage === undefined ? [] : [escapeMrkdwn(run.state.live ? `${usage} so far` : usage)];
+  blocks.push(context([`run ${code(run.runId)}`, ...soFar]));
   return { text: `${title(run)}: ${escapeMrkdwn(run.state.label)}`, blocks };
 }
 

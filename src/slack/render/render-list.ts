@@ -5,6 +5,7 @@ import type { KnownBlock } from './blocks.js';
 import { LIMITS, context, header, section } from './blocks.js';
 import { code, escapeMrkdwn, link, oneLine, truncatePlain } from './mrkdwn.js';
 import { person } from './render-run-parts.js';
+import { formatCost, monthLine } from '../../core/message/usage-text.js';
 import type { Rendered } from './render-run.js';
 
 type RunList = Extract<MessageModel, { type: 'run_list' }>;
@@ -49,6 +50,7 @@ function runLine(run: RunView, asker: PersonView | undefined): string {
     code(shortRunId(run.runId)),
     ...(run.requester === undefined ? [] : [`by ${requesterText(run.requester, asker)}`]),
     ...(run.runTime === undefined ? [] : [escapeMrkdwn(run.runTime)]),
+    ...(run.usage?.costUsd === undefined ? [] : [escapeMrkdwn(formatCost(run.usage.costUsd))]),
     ...(run.updatedAgo === undefined ? [] : [escapeMrkdwn(run.updatedAgo)]),
   ];
   return `${titled}\n${details.join(' · ')}`;
@@ -67,6 +69,8 @@ export function renderRunList(model: RunList): Rendered {
   if (model.truncated || model.runs.length > shown.length) {
     blocks.push(context(['More runs exist: narrow the list with `state=`, `name=` or `mine`.']));
   }
+  const month = monthLine(model.month, 'channel');
+  if (month !== undefined) blocks.push(context([escapeMrkdwn(month)]));
   const lines = shown.map(
     (r) =>
       `${r.state.emoji} ${escapeMrkdwn(truncatePlain(oneLine(r.title), 80))} (${escapeMrkdwn(r.state.label)})`,

@@ -7,6 +7,7 @@ import { ROUTED_WORDS } from '../../core/message/followup-routing.js';
 import type { KnownBlock } from './blocks.js';
 import { context, header, section } from './blocks.js';
 import { escapeMrkdwn, oneLine, quote, truncatePlain } from './mrkdwn.js';
+import { labelledUsage } from '../../core/message/usage-text.js';
 import {
   artifactLinks,
   linksSection,
@@ -37,6 +38,16 @@ function stateLine(run: RunView): string {
   return run.runTime === undefined ? label : `${label} · ${escapeMrkdwn(run.runTime)}`;
 }
 
+/**
+ * What a live run used so far, when the service reported it. Once the run ends or waits, the
+ * outcome reply says it (so the card does not repeat it).
+ */
+function usageContext(run: RunView): KnownBlock | undefined {
+  const usage = labelledUsage(run);
+  if (usage === undefined || !run.state.live) return undefined;
+  return context([escapeMrkdwn(`${usage} so far`)]);
+}
+
 function nextStep(run: RunView): KnownBlock | undefined {
   const text = nextStepText(run);
   return text === undefined ? undefined : section(text);
@@ -48,6 +59,7 @@ export function renderRunStatus(run: RunView): Rendered {
     section(stateLine(run)),
     context(runContextParts(run)),
     progressBlock(run),
+    usageContext(run),
     statusMessageSection(run),
     linksSection(artifactLinks(run)),
     nextStep(run),
@@ -86,7 +98,10 @@ export function renderRunOutcome(run: RunView): Rendered {
   // With the agent's own words below, a BLOCKED run's question is here, not above.
   const where = words !== undefined && run.state.blocked ? 'answer in this thread' : pointer(run);
   const line = `${who}${run.state.emoji} ${outcomeWords(run)}: *${title(run)}* · ${where}`;
-  return { text: line, blocks: compact([section(line), words]) };
+  // What the run used is said here, once: the card shows it only while the run is live.
+  const usage = labelledUsage(run);
+  const said = usage === undefined ? line : `${line}\n${escapeMrkdwn(usage)}`;
+  return { text: said, blocks: compact([section(said), words]) };
 }
 
 export function renderFollowupSent(

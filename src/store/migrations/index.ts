@@ -15,8 +15,9 @@ import { inboxOwnLaneMigration } from './008-inbox-own-lane.js';
 import { refusalsMigration } from './009-refusals.js';
 import { consoleSessionsMigration } from './010-console-sessions.js';
 import { homeViewersMigration } from './011-home-viewers.js';
-import { blockedDescendantsMigration } from './017-blocked-descendants.js';
 import { reactionIdsMigration } from './012-reaction-ids.js';
+import { runsUsageMigration } from './013-runs-usage.js';
+import { blockedDescendantsMigration } from './014-blocked-descendants.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
   return {
@@ -33,8 +34,9 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
         '009-refusals': refusalsMigration(),
         '010-console-sessions': consoleSessionsMigration(),
         '011-home-viewers': homeViewersMigration(),
-        '017-blocked-descendants': blockedDescendantsMigration(),
         '012-reaction-ids': reactionIdsMigration(),
+        '013-runs-usage': runsUsageMigration(),
+        '014-blocked-descendants': blockedDescendantsMigration(),
       }),
   };
 }

@@ -1,4 +1,4 @@
-/** Descendants of tracked runs in a BLOCKED episode, told once per episode (migration 017). */
+/** Descendants of tracked runs in a BLOCKED episode, told once per episode (migration 014). */
 import type { Store } from '../../core/ports/index.js';
 import type { RepoContext } from './repo-context.js';
 

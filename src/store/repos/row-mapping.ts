@@ -132,6 +132,8 @@ export function toRun(row: Selectable<RunsTable>): RunRecord {
     ),
     ...optional('notifiedState', row.notified_state),
     ...optional('earlierRunMs', row.earlier_run_ms === null ? null : num(row.earlier_run_ms)),
+    ...optional('costUsd', row.cost_micro_usd === null ? null : num(row.cost_micro_usd) / 1e6),
+    ...optional('tokens', row.total_tokens === null ? null : num(row.total_tokens)),
     nextCheckAt: num(row.next_check_at),
     checkIntervalMs: num(row.check_interval_ms),
     tracked: num(row.tracked) === 1,
@@ -154,6 +156,7 @@ export function runColumns(run: Partial<RunRecord>): Partial<RunsTable> {
   set('platform', run.platform);
   set('request_id', run.requestId);
   set('requester', run.requester === undefined ? undefined : json(run.requester));
+  set('requester_id', run.requester?.id);
   set('title', run.title);
   set('state', run.state);
   set('service_updated_at', run.serviceUpdatedAt);
@@ -163,6 +166,8 @@ export function runColumns(run: Partial<RunRecord>): Partial<RunsTable> {
   set('status_message', run.statusMessage === undefined ? undefined : json(run.statusMessage));
   set('notified_state', run.notifiedState);
   set('earlier_run_ms', run.earlierRunMs);
+  set('cost_micro_usd', run.costUsd === undefined ? undefined : Math.round(run.costUsd * 1e6));
+  set('total_tokens', run.tokens);
   set('next_check_at', run.nextCheckAt);
   set('check_interval_ms', run.checkIntervalMs);
   set('tracked', run.tracked === undefined ? undefined : run.tracked ? 1 : 0);

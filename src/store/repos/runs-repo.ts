@@ -79,6 +79,9 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
           status_message: columns.status_message ?? null,
           notified_state: columns.notified_state ?? null,
           earlier_run_ms: columns.earlier_run_ms ?? null,
+          cost_micro_usd: columns.cost_micro_usd ?? null,
+          total_tokens: columns.total_tokens ?? null,
+          requester_id: columns.requester_id ?? null,
         })
         .execute();
       await recordFirstState(ctx, run);
@@ -230,6 +233,31 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
         .limit(limit)
         .execute();
       return rows.map(toRun);
+    },
+
+    async spendOfRequesterSince(threadKeyPrefix, requesterId, since) {
+      const row = await ctx
+        .db()
+        .selectFrom('runs')
+        .select(sql<string | number | null>`sum(cost_micro_usd)`.as('micros'))
+        .where('created_at', '>=', since)
+        .where('requester_id', '=', requesterId)
+        .where(sql<string>`substr(thread_key, 1, ${threadKeyPrefix.length})`, '=', threadKeyPrefix)
+        .executeTakeFirst();
+      const micros = row?.micros;
+      return micros === null || micros === undefined ? 0 : Number(micros) / 1e6;
+    },
+
+    async spendSince(threadKeyPrefix, since) {
+      const row = await ctx
+        .db()
+        .selectFrom('runs')
+        .select(sql<string | number | null>`sum(cost_micro_usd)`.as('micros'))
+        .where('created_at', '>=', since)
+        .where(sql<string>`substr(thread_key, 1, ${threadKeyPrefix.length})`, '=', threadKeyPrefix)
+        .executeTakeFirst();
+      const micros = row?.micros;
+      return micros === null || micros === undefined ? 0 : Number(micros) / 1e6;
     },
   };
 }

@@ -1,0 +1,212 @@
+/**
+ * A place's monthly budget (`config budget=<USD>`, docs/usage.md): the month's spend is the
+ * sum of the last reported cost of the runs started there since the calendar month began
+ * (UTC); live runs count what they reported so far. A new run is refused before anything is
+ * sent when the spend has reached the budget. Follow-ups are never checked.
+ *
+ * The rule for racing starts: from 80 % of the budget on, a run starts only under the place's
+ * start hold, a lease shared by every replica and taken in one statement, held by the request
+ * for `BUDGET_HOLD_MS`. Of two triggers racing near the budget, one takes the hold and starts,
+ * the other is refused; so near the limit at most one run whose cost is not yet known can
+ * take the place over its budget.
+ */
+import { formatCost, formatUsd } from '../../core/message/usage-text.js';
+import { notice } from '../../core/message/render-model.js';
+import type { MessageModel, PersonView } from '../../core/message/message-model.js';
+import {
+  personScope,
+  monthKeyUtc,
+  monthNameUtc,
+  monthStartUtc,
+  nextMonthStartUtc,
+  placeThreadPrefix,
+} from '../../core/place.js';
+import type { RunsDeps } from '../runs-deps.js';
+import { enqueue, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+
+/** The share of the budget at which the place is told, once a month, and starts one at a time. */
+export const BUDGET_NOTICE_SHARE = 0.8;
+/** How long a start near the budget holds the place against other starts. */
+export const BUDGET_HOLD_MS = 2 * 60_000;
+
+export interface PlaceBudget {
+  scope: string;
+  budgetUsd: number;
+  spentUsd: number;
+}
+
+/** The place's budget and its month's spend; undefined when it has no budget. */
+export async function placeBudget(
+  deps: Pick<RunsDeps, 'store'>,
+  scope: string,
+  now: number,
+): Promise<PlaceBudget | undefined> {
+  const setting = (await deps.store.settings.list(scope)).find((s) => s.key === 'budget');
+  const budgetUsd = setting === undefined ? NaN : Number(setting.value);
+  if (!Number.isFinite(budgetUsd) || budgetUsd < 0) return undefined;
+  const spentUsd = await deps.store.runs.spendSince(placeThreadPrefix(scope), monthStartUtc(now));
+  return { scope, budgetUsd, spentUsd };
+}
+
+type PlaceKind = 'channel' | 'repository';
+
+function platformOf(job: TriggerJob): 'slack' | 'github' {
+  return job.trigger.platform === 'github' ? 'github' : 'slack';
+}
+
+function placeWord(job: TriggerJob): PlaceKind {
+  return job.trigger.platform === 'github' ? 'repository' : 'channel';
+}
+
+/** Who may raise the budget of a place. */
+export function whoRaises(platform: 'slack' | 'github'): string {
+  return platform === 'github'
+    ? 'Someone with write access to the repository can raise it:'
+    : 'An admin of agent-relay can raise it:';
+}
+
+/** The words that raise it, shown as code. */
+export function raiseUsage(
+  platform: 'slack' | 'github',
+  words: { botHandle: string; commandWord: string },
+): string {
+  const invocation = platform === 'github' ? `@${words.botHandle}` : words.commandWord;
+  return `${invocation} config budget=<US dollars>`;
+}
+
+function spentWords(budget: Pick<PlaceBudget, 'spentUsd' | 'budgetUsd'>, now: number): string {
+  return `${formatCost(budget.spentUsd)} of its ${formatUsd(budget.budgetUsd)} budget for ${monthNameUtc(now)} (UTC)`;
+}
+
+/** The reply to a new run asked for in a place that has spent its budget. */
+export function overBudgetNotice(input: {
+  platform: 'slack' | 'github';
+  budget: Pick<PlaceBudget, 'spentUsd' | 'budgetUsd'>;
+  now: number;
+  words: { botHandle: string; commandWord: string };
+  mention?: PersonView;
+}): MessageModel {
+  const where: PlaceKind = input.platform === 'github' ? 'repository' : 'channel';
+  return notice(
+    'warning',
+    `This ${where} has spent ${spentWords(input.budget, input.now)}, so no new run starts here until the month ends or the budget is raised. Follow-ups to runs already here still go through. ${whoRaises(input.platform)}`,
+    raiseUsage(input.platform, input.words),
+    input.mention,
+  );
+}
+
+/**
+ * Whether a new run may start in the trigger's place: undefined when it may (after queuing the
+ * month's 80 % notice, once, when the spend has reached it), else the refusal to reply with.
+ */
+export async function checkBudget(deps: RunsDeps, job: TriggerJob): Promise<Effects | undefined> {
+  // An earlier attempt of this request passed the check (it precedes the "Starting…"
+  // message): a retry goes on, so a run that may exist is never refused.
+  if ((await deps.store.startMessages.get(job.requestId)) !== undefined) return undefined;
+  const now = deps.clock.now();
+  const personal = await personOverBudget(deps, job, now);
+  if (personal) return personal;
+  const scope = job.trigger.settingsScope;
+  const budget = await placeBudget(deps, scope, now);
+  if (budget === undefined) return undefined;
+  const where = placeWord(job);
+  const mention = job.trigger.platform === 'github' ? job.actor : undefined;
+  if (budget.spentUsd >= budget.budgetUsd) {
+    job.log.info({ ...budget }, 'run refused: the place reached its budget');
+    deps.metrics.inc('budget_refusals', { platform: job.trigger.platform });
+    return replyWith(
+      job,
+      overBudgetNotice({
+        platform: platformOf(job),
+        budget,
+        now,
+        words: deps.options,
+        ...(mention ? { mention } : {}),
+      }),
+    );
+  }
+  if (budget.spentUsd < budget.budgetUsd * BUDGET_NOTICE_SHARE) return undefined;
+  const held = await deps.store.leases.acquire(
+    `budget-start:${scope}`,
+    job.requestId,
+    now,
+    BUDGET_HOLD_MS,
+  );
+  if (held === undefined) {
+    job.log.info({ ...budget }, 'run refused: another run is starting near the budget');
+    deps.metrics.inc('budget_refusals', { platform: job.trigger.platform });
+    return replyWith(
+      job,
+      notice(
+        'warning',
+        `This ${where} is close to its budget (${spentWords(budget, now)}) and another run has just started here. Near the budget one run starts at a time, so the spend passes the budget by at most one run; try again in a few minutes.`,
+        undefined,
+        mention,
+      ),
+    );
+  }
+  await noticeOnce(deps, job, budget, now);
+  return undefined;
+}
+
+/**
+ * A person's own budget across places (`config user=@<person> budget=…`): their runs started
+ * this month, anywhere on the platform (a Slack workspace), against it. Checked without the
+ * place's start hold: a person rarely races themselves.
+ */
+async function personOverBudget(
+  deps: RunsDeps,
+  job: TriggerJob,
+  now: number,
+): Promise<Effects | undefined> {
+  const person = personScope(job.threadKey, job.trigger.actor.id);
+  if (person === undefined) return undefined;
+  const setting = (await deps.store.settings.list(person.scope)).find((s) => s.key === 'budget');
+  const budgetUsd = setting === undefined ? NaN : Number(setting.value);
+  if (!Number.isFinite(budgetUsd) || budgetUsd < 0) return undefined;
+  const spentUsd = await deps.store.runs.spendOfRequesterSince(
+    person.runsPrefix,
+    job.trigger.actor.id,
+    monthStartUtc(now),
+  );
+  if (spentUsd < budgetUsd) return undefined;
+  job.log.info(
+    { person: person.scope, spentUsd, budgetUsd },
+    'run refused: the person reached their budget',
+  );
+  deps.metrics.inc('budget_refusals', { platform: job.trigger.platform });
+  const platform = platformOf(job);
+  return replyWith(
+    job,
+    notice(
+      'warning',
+      `Your runs have spent ${spentWords({ spentUsd, budgetUsd }, now).replace('of its', 'of your')}, so no new run of yours starts until the month ends or your budget is raised. Follow-ups to your runs still go through. ${platform === 'github' ? 'Someone with write access to a repository here can raise it:' : 'An admin of agent-relay can raise it:'}`,
+      `${platform === 'github' ? `@${deps.options.botHandle}` : deps.options.commandWord} config user=@<you> budget=<US dollars>`,
+      job.actor,
+    ),
+  );
+}
+
+/** The month's 80 % notice in the place, once: the first request to take its lease says it. */
+async function noticeOnce(
+  deps: RunsDeps,
+  job: TriggerJob,
+  budget: PlaceBudget,
+  now: number,
+): Promise<void> {
+  const name = `budget-notice:${budget.scope}:${monthKeyUtc(now)}`;
+  const until = nextMonthStartUtc(now) + 24 * 3_600_000;
+  const first = await deps.store.leases.acquire(name, job.requestId, now, until - now);
+  if (first === undefined) return;
+  const where = placeWord(job);
+  const share = Math.floor((budget.spentUsd / budget.budgetUsd) * 100);
+  const message = notice(
+    'info',
+    `This ${where} has spent ${spentWords(budget, now)} (${share} %). New runs are refused here once the spend reaches the budget. ${whoRaises(platformOf(job))}`,
+    raiseUsage(platformOf(job), deps.options),
+  );
+  await deps.store.transaction((tx) =>
+    enqueue({ kind: 'post', destination: { threadKey: job.threadKey }, message })(tx, now),
+  );
+  deps.notifyOutbox(job.trigger.platform);
+}

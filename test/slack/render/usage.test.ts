@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { renderSlackMessage } from '../../../src/slack/render/render-blocks.js';
+import { sampleRun } from '../../github/models.js';
+
+const usage = { costUsd: 1.24, tokens: 312_000 };
+const LINE = '≈ $1.24 · 312k tokens · 14m run time (approximate)';
+
+function textOf(message: ReturnType<typeof renderSlackMessage>): string {
+  return JSON.stringify(message.blocks);
+}
+
+describe('Slack: what a run cost', () => {
+  it('the final reply shows the usage line when the service reported it', () => {
+    const run = sampleRun('SUCCEEDED', { runTime: '14m', usage });
+    const out = renderSlackMessage({ type: 'run_outcome', run });
+    expect(textOf(out)).toContain(LINE);
+    expect(out.text).toContain(LINE);
+  });
+
+  it('omits it when nothing was reported, and never shows a 0', () => {
+    const out = renderSlackMessage({
+      type: 'run_outcome',
+      run: sampleRun('SUCCEEDED', { runTime: '14m' }),
+    });
+    expect(textOf(out)).not.toContain('≈');
+    expect(textOf(out)).not.toContain('tokens');
+    const tokensOnly = renderSlackMessage({
+      type: 'run_outcome',
+      run: sampleRun('FAILED', { runTime: '14m', usage: { tokens: 5_000 } }),
+    });
+    expect(textOf(tokensOnly)).toContain('5k tokens · 14m run time (approximate)');
+    expect(textOf(tokensOnly)).not.toContain('$');
+  });
+
+  it('status: the cost so far of a live run', () => {
+    const run = sampleRun('INPROGRESS', { runTime: undefined, usage: { costUsd: 0.08 } });
+    const brief = renderSlackMessage({ type: 'run_brief', run, hasCard: true });
+    expect(textOf(brief)).toContain('≈ $0.08 (approximate) so far');
+    const card = renderSlackMessage({ type: 'run_status', run });
+    expect(textOf(card)).toContain('≈ $0.08 (approximate) so far');
+    // Once ended, the outcome reply says it, not the card.
+    const ended = renderSlackMessage({
+      type: 'run_status',
+      run: sampleRun('SUCCEEDED', { usage }),
+    });
+    expect(textOf(ended)).not.toContain('≈');
+  });
+});
+
+describe("Slack: a place's list", () => {
+  it("shows each run's cost and ends with the month's total", () => {
+    const out = renderSlackMessage({
+      type: 'run_list',
+      runs: [sampleRun('SUCCEEDED', { usage }), sampleRun('QUEUED', { runId: 'run_2' })],
+      filters: {},
+      truncated: false,
+      scope: 'place',
+      month: { name: 'November 2026', spentUsd: 3.75, budgetUsd: 20 },
+    });
+    const blocks = textOf(out);
+    expect(blocks).toContain('≈ $1.24');
+    expect(blocks.match(/≈ \$/g)).toHaveLength(2); // the run that reported, and the total
+    expect(blocks).toContain(
+      'This channel has spent ≈ $3.75 in November 2026 (UTC) of its $20 budget (approximate)',
+    );
+  });
+});
