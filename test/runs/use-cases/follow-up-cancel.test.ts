@@ -100,7 +100,9 @@ describe('follow-ups', () => {
     const told = env.slack.posts.flatMap((p) =>
       p.message.type === 'notice' ? [{ to: p.to.privateTo, text: p.message.text }] : [],
     );
+    // The mode note to the asker, and in the thread where the message went (the service said).
     expect(told).toEqual([
+      { to: undefined, text: expect.stringMatching(/^Your message: (queued|delivered)/) },
       { to: 'U1', text: expect.stringMatching(/still working.*`mode=plan` applies only/) },
     ]);
   });
@@ -111,7 +113,8 @@ describe('follow-ups', () => {
     await handle(env, slackReply(threadKey, { text: 'mode=plan now the tests' }));
     await flushOutbox(env);
     expect(env.emulator.followups.map((f) => [f.runId, f.mode])).toEqual([[runId, 'plan']]);
-    expect(noticeTexts()).toEqual([]);
+    // No mode note: only where the message went.
+    expect(noticeTexts()).toEqual(['Your message: resumed the run.']);
   });
 
   it("`new` starts a fresh run that becomes the thread's current run", async () => {
