@@ -106,6 +106,18 @@ export const EnvSchema = z.object({
       }),
     )
     .default('write'),
+  LINEAR_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  LINEAR_ACCESS_TOKEN: z.string().min(1).optional(),
+  LINEAR_API_URL: httpUrl.default('https://api.linear.app/graphql'),
+  LINEAR_ALLOWED_TEAMS: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .default([]),
   LOG_LEVEL: z
     .string()
     .transform((s) => s.toLowerCase())

@@ -58,6 +58,17 @@ export interface GitHubConfig {
   minPermission: RepoPermission;
 }
 
+/** Linear's agent platform: one workspace, its app token and its webhook's secret. */
+export interface LinearConfig {
+  webhookSecret: string;
+  /** The app-actor token (`actor=app`) that writes activities. */
+  token: string;
+  /** GraphQL endpoint. */
+  apiUrl: string;
+  /** Team keys or ids whose issues may start runs; empty: every team. */
+  allowedTeams: string[];
+}
+
 /** The operator console (`/console`); see console-variables.ts. */
 export interface ConsoleConfig {
   /** The address browsers use (redirect URIs, Secure cookies); default the listening URL. */
@@ -105,6 +116,8 @@ export interface Config {
   slack?: SlackConfig;
   /** Undefined: GitHub is off. */
   github?: GitHubConfig;
+  /** Undefined: Linear is off. */
+  linear?: LinearConfig;
   /** Undefined: the console is off. */
   console?: ConsoleConfig;
   log: { level: LogLevel; pretty: boolean };

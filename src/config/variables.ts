@@ -190,6 +190,28 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: 'write',
   },
   {
+    name: 'LINEAR_WEBHOOK_SECRET',
+    meaning: "enables Linear (`POST /linear/webhooks`): the webhook's signing secret",
+    default: 'unset: Linear off',
+    secret: true,
+  },
+  {
+    name: 'LINEAR_ACCESS_TOKEN',
+    meaning: "the app's token (`actor=app`) in its one workspace",
+    default: 'unset',
+    secret: true,
+  },
+  {
+    name: 'LINEAR_API_URL',
+    meaning: "Linear's GraphQL endpoint (fakes)",
+    default: 'https://api.linear.app/graphql',
+  },
+  {
+    name: 'LINEAR_ALLOWED_TEAMS',
+    meaning: 'Linear team keys or ids whose issues may start runs',
+    default: 'unset: every team',
+  },
+  {
     name: 'LOG_LEVEL',
     meaning: '`trace`, `debug`, `info`, `warn`, `error`, `fatal` or `silent`',
     default: 'info',

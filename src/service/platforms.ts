@@ -43,6 +43,13 @@ import type {
   SlackInstallations,
   SlackPeopleAndPlaces,
 } from '../slack/index.js';
+import {
+  createActivity,
+  createLinearIngress,
+  createLinearNotifier,
+  LINEAR_BODY_LIMIT_BYTES,
+} from '../linear/index.js';
+import type { LinearIngress, LinearNotifier } from '../linear/index.js';
 import type { Route } from './http-server.js';
 
 export interface PlatformOverrides {
@@ -55,6 +62,8 @@ export interface PlatformOverrides {
   slackAuthorizationUrl?: string;
   /** GitHub: spacing of writes (tests and the demo pass 0). */
   githubMinWriteIntervalMs?: number;
+  /** Linear: how long a live session may stay quiet before a keep-alive thought (tests). */
+  linearKeepAliveMs?: number;
 }
 
 export interface PlatformIngress {
@@ -62,12 +71,13 @@ export interface PlatformIngress {
   /** Slack OAuth install, when on (any number of workspaces). */
   slackOAuth?: OAuthRoutes;
   github?: GitHubIngress;
+  linear?: LinearIngress;
 }
 
 /** `POST /slack/events` and `POST /github/webhooks`, for the platforms that are on. */
 export function platformRoutes(ingress: PlatformIngress): Route[] {
   const routes: Route[] = [];
-  const { slack, github, slackOAuth } = ingress;
+  const { slack, github, slackOAuth, linear } = ingress;
   if (slack)
     routes.push({
       path: '/slack/events',
@@ -87,6 +97,13 @@ export function platformRoutes(ingress: PlatformIngress): Route[] {
       bodyLimitBytes: GITHUB_BODY_LIMIT_BYTES,
       handler: (q, s, body) => github.handle(q, s, body),
     });
+  if (linear)
+    routes.push({
+      path: '/linear/webhooks',
+      methods: ['POST'],
+      bodyLimitBytes: LINEAR_BODY_LIMIT_BYTES,
+      handler: (q, s, body) => linear.handle(q, s, body),
+    });
   return routes;
 }
 
@@ -96,6 +113,8 @@ export interface Platforms {
   repoAccess?: RepoAccess;
   /** Slack's answers on guests and public channels, for the console's roles. */
   slackPeople?: SlackPeopleAndPlaces;
+  /** Linear's notifier, when on (its keep-alive timer stops at shutdown). */
+  linear?: LinearNotifier;
   /**
    * Needs the engine's sink (and its outbox's wake-up, for replies the ingress queues itself):
    * call once the engine exists.
@@ -174,6 +193,17 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
       })
     : undefined;
 
+  const linear = config.linear;
+  const linearNotifier = linear
+    ? createLinearNotifier({
+        apiUrl: linear.apiUrl,
+        token: linear.token,
+        logger,
+        clock,
+        ...(o.linearKeepAliveMs === undefined ? {} : { keepAliveMs: o.linearKeepAliveMs }),
+      })
+    : undefined;
+
   const repoAccess =
     github && githubNotifier
       ? createGitHubRepoAccess({
@@ -196,9 +226,11 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
 
   return {
     ...(slackPeople ? { slackPeople } : {}),
+    ...(linearNotifier ? { linear: linearNotifier } : {}),
     notifiers: {
       ...(slackNotifier ? { slack: slackNotifier } : {}),
       ...(githubNotifier ? { github: githubNotifier } : {}),
+      ...(linearNotifier ? { linear: linearNotifier } : {}),
     },
     ...(repoAccess ? { repoAccess } : {}),
     ingress(sink, wakeOutbox) {
@@ -272,7 +304,33 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
               logger,
             })
           : undefined;
-      return { slack: slackIngress, github: githubIngress, ...(slackOAuth ? { slackOAuth } : {}) };
+      const linearIngress =
+        linear && linearNotifier
+          ? createLinearIngress({
+              secret: linear.webhookSecret,
+              allowedTeams: linear.allowedTeams,
+              sink,
+              logger,
+              clock,
+              metrics: deps.metrics,
+              onRefused: (sessionId) => {
+                const body =
+                  "Agent runs aren't available for this team's issues here. Please ask whoever " +
+                  'runs agent-relay to add the team to LINEAR_ALLOWED_TEAMS.';
+                createActivity(linearNotifier.graphql, sessionId, {
+                  content: { type: 'error', body },
+                }).catch((err: unknown) =>
+                  logger.warn({ err, sessionId }, 'could not tell a Linear session it was refused'),
+                );
+              },
+            })
+          : undefined;
+      return {
+        slack: slackIngress,
+        github: githubIngress,
+        ...(linearIngress ? { linear: linearIngress } : {}),
+        ...(slackOAuth ? { slackOAuth } : {}),
+      };
     },
   };
 }
