@@ -215,7 +215,12 @@ export async function startFakeLinear(
       case 'AgentSessionIssue': {
         const session = sessionIn(vars.id);
         if (!session) return gqlError(res, 200, 'Entity not found', 'ENTITY_NOT_FOUND');
-        const issue = issues.get(session.issueId)!;
+        const issue = issues.get(session.issueId);
+        if (!issue)
+          return ok({
+            viewer: { id: ws.appUserId },
+            agentSession: { id: session.id, issue: null },
+          });
         const state = ws.team.states.find((s) => s.id === issue.stateId);
         return ok({
           viewer: { id: ws.appUserId },
@@ -277,7 +282,11 @@ export async function startFakeLinear(
       }
       const ws = workspaceOf(authorization);
       if (!ws) return gqlError(res, 401, 'Authentication required', 'AUTHENTICATION_ERROR');
-      answer(res, operation, parsed.variables ?? {}, ws);
+      try {
+        answer(res, operation, parsed.variables ?? {}, ws);
+      } catch (err) {
+        gqlError(res, 500, `fake failed: ${(err as Error).message}`, 'INTERNAL');
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

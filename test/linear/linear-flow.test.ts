@@ -110,4 +110,34 @@ describe('Linear: delegate an issue to the agent', () => {
     expect(world.emulator.runs.all()[0]!.state).toBe('CANCELLED');
     expect(types(world, session.id)).not.toContain('error');
   });
+
+  it('a message after the run ended follows up on it; list answers in the session with the runs of its team', async () => {
+    world = await startLinearWorld();
+    const { linear } = world;
+    const { session } = await linear.openSession({ title: 'Tidy the logs' });
+    await world.waitForActivity(session.id, (a) => a.content.type === 'response');
+    const other = await linear.openSession({ title: 'Another issue' });
+    await world.waitForActivity(other.session.id, (a) => a.content.type === 'response');
+
+    await linear.prompt(session.id, 'Also remove the debug lines');
+    await world.waitForActivity(
+      session.id,
+      (a) =>
+        a.content.type === 'response' &&
+        a !== linear.activitiesOf(session.id).find((b) => b.content.type === 'response'),
+    );
+    expect(world.emulator.runs.count()).toBe(2);
+    expect(world.emulator.followups).toHaveLength(1);
+    expect(world.emulator.followups[0]!.message).toContain('Also remove the debug lines');
+
+    const before = linear.activitiesOf(session.id).length;
+    await linear.prompt(session.id, 'list');
+    const listed = await world.waitForActivity(
+      session.id,
+      (a) => linear.activitiesOf(session.id).indexOf(a) >= before && a.content.type === 'response',
+    );
+    // Both runs of the team, the place of these sessions.
+    expect(listed.content.body).toContain('Tidy the logs');
+    expect(listed.content.body).toContain('Another issue');
+  });
 });
