@@ -124,7 +124,11 @@ export default tseslint.config(
     ],
     'src/linear/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
     'src/linear/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
-    'src/linear/notify/**': [SIBLINGS('ingress'), UPPER('runs', 'service', 'store')],
+    'src/linear/notify/**': [SIBLINGS('ingress', 'install'), UPPER('runs', 'service', 'store')],
+    'src/linear/install/**': [
+      SIBLINGS('ingress', 'notify', 'render'),
+      UPPER('runs', 'service', 'store'),
+    ],
     'src/console/**': [PLATFORM_INSIDES, UPPER('runs', 'store', 'emulator', 'agent')],
     'src/service/**': [PLATFORM_INSIDES],
     'src/*.ts': [PLATFORM_INSIDES],

@@ -141,11 +141,22 @@ export function checkCombinations(
     }
   }
 
-  // Linear: a webhook secret plus the app's token to write activities with.
-  if (has('LINEAR_WEBHOOK_SECRET') && !has('LINEAR_ACCESS_TOKEN'))
+  // Linear: a webhook secret plus the app's token (one workspace) or OAuth install (many).
+  const linearOAuth = has('LINEAR_CLIENT_ID');
+  if (linearOAuth) {
+    for (const name of [
+      'LINEAR_CLIENT_SECRET',
+      'LINEAR_TOKEN_ENCRYPTION_KEY',
+      'LINEAR_WEBHOOK_SECRET',
+      'LINEAR_ALLOWED_ORGANIZATIONS',
+    ])
+      if (!has(name)) issue(name, 'required with LINEAR_CLIENT_ID (OAuth install)');
+  }
+  if (has('LINEAR_WEBHOOK_SECRET') && !has('LINEAR_ACCESS_TOKEN') && !linearOAuth)
     issue(
       'LINEAR_ACCESS_TOKEN',
-      "LINEAR_WEBHOOK_SECRET enables Linear, which needs the app's token to answer",
+      "LINEAR_WEBHOOK_SECRET enables Linear, which needs the app's token to answer " +
+        '(or set LINEAR_CLIENT_ID for OAuth install)',
     );
   if (!has('LINEAR_WEBHOOK_SECRET') && has('LINEAR_ACCESS_TOKEN'))
     notes.push('LINEAR_ACCESS_TOKEN is set but LINEAR_WEBHOOK_SECRET is not: Linear is off');
@@ -217,11 +228,23 @@ function githubConfig(env: Env, privateKey: string | undefined): GitHubConfig | 
 }
 
 function linearPart(env: Env): { linear?: LinearConfig } {
-  if (env.LINEAR_WEBHOOK_SECRET === undefined || env.LINEAR_ACCESS_TOKEN === undefined) return {};
+  if (env.LINEAR_WEBHOOK_SECRET === undefined) return {};
+  const { LINEAR_CLIENT_ID, LINEAR_CLIENT_SECRET, LINEAR_TOKEN_ENCRYPTION_KEY } = env;
+  const oauth =
+    LINEAR_CLIENT_ID && LINEAR_CLIENT_SECRET && LINEAR_TOKEN_ENCRYPTION_KEY
+      ? {
+          clientId: LINEAR_CLIENT_ID,
+          clientSecret: LINEAR_CLIENT_SECRET,
+          encryptionKey: LINEAR_TOKEN_ENCRYPTION_KEY.trim(),
+          allowedOrganizations: env.LINEAR_ALLOWED_ORGANIZATIONS,
+        }
+      : undefined;
+  if (env.LINEAR_ACCESS_TOKEN === undefined && oauth === undefined) return {};
   return {
     linear: {
       webhookSecret: env.LINEAR_WEBHOOK_SECRET,
-      token: env.LINEAR_ACCESS_TOKEN,
+      ...(env.LINEAR_ACCESS_TOKEN === undefined ? {} : { token: env.LINEAR_ACCESS_TOKEN }),
+      ...(oauth ? { oauth } : {}),
       apiUrl: env.LINEAR_API_URL,
       allowedTeams: env.LINEAR_ALLOWED_TEAMS,
     },

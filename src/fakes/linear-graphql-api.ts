@@ -6,6 +6,8 @@
  * TeamStartedStates, IssueUpdate), records every activity and issue update, refuses a token
  * it does not know and a session of another workspace, and sends signed `AgentSessionEvent`
  * webhooks (`Linear-Signature`, `Linear-Delivery`, `webhookTimestamp`) the way Linear does.
+ * For OAuth install it serves a consent page (`GET /oauth/authorize`, which grants at once for
+ * the workspace `authorizeAs` names) and the code exchange (`POST /oauth/token`).
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -74,6 +76,14 @@ export interface SentWebhook {
 
 export interface FakeLinear {
   url: string;
+  /** The consent page (`…/oauth/authorize`). */
+  authorizeUrl: string;
+  /** The workspace (index) whose consent the next authorization grants. */
+  authorizeAs(workspace: number): void;
+  /** What each consent page visit asked for. */
+  authorizations: URLSearchParams[];
+  /** The OAuth client this fake knows. */
+  oauthClient: { id: string; secret: string };
   workspaces: FakeLinearWorkspace[];
   issues: Map<string, FakeLinearIssue>;
   sessions: Map<string, FakeLinearSession>;
@@ -163,6 +173,52 @@ export async function startFakeLinear(
   let failures: { status: number; times: number } | undefined;
   let issueNumber = 0;
 
+  const oauthClient = { id: 'linear-client-dummy', secret: 'linear-client-secret-dummy-123' };
+  const codes = new Map<string, { workspace: number; redirectUri: string }>();
+  const authorizations: URLSearchParams[] = [];
+  let authorizeAs = 0;
+
+  function oauth(req: IncomingMessage, res: ServerResponse, raw: string): boolean {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    if (req.method === 'GET' && url.pathname === '/oauth/authorize') {
+      authorizations.push(url.searchParams);
+      const code = randomUUID();
+      const redirectUri = url.searchParams.get('redirect_uri') ?? '';
+      codes.set(code, { workspace: authorizeAs, redirectUri });
+      const back = new URL(redirectUri);
+      back.searchParams.set('code', code);
+      back.searchParams.set('state', url.searchParams.get('state') ?? '');
+      res.writeHead(302, { location: back.toString() });
+      res.end();
+      return true;
+    }
+    if (req.method === 'POST' && url.pathname === '/oauth/token') {
+      const form = new URLSearchParams(raw);
+      const grant = codes.get(form.get('code') ?? '');
+      const json = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (
+        form.get('client_id') !== oauthClient.id ||
+        form.get('client_secret') !== oauthClient.secret
+      )
+        return (json(401, { error: 'invalid_client' }), true);
+      if (!grant || grant.redirectUri !== form.get('redirect_uri'))
+        return (json(400, { error: 'invalid_grant' }), true);
+      codes.delete(form.get('code') ?? '');
+      const ws = workspaces[grant.workspace]!;
+      json(200, {
+        access_token: ws.token,
+        token_type: 'Bearer',
+        expires_in: 315705599,
+        scope: 'read,write,app:assignable,app:mentionable',
+      });
+      return true;
+    }
+    return false;
+  }
+
   const workspaceOf = (auth: string | undefined) =>
     workspaces.find((w) => auth === `Bearer ${w.token}`);
 
@@ -181,6 +237,17 @@ export async function startFakeLinear(
       return session?.organizationId === ws.organizationId ? session : undefined;
     };
     switch (operation) {
+      case 'Viewer':
+        return ok({
+          viewer: {
+            id: ws.appUserId,
+            organization: {
+              id: ws.organizationId,
+              urlKey: ws.organizationId,
+              name: ws.organizationId,
+            },
+          },
+        });
       case 'AgentActivityCreate': {
         const input = (vars.input ?? {}) as Record<string, unknown>;
         const session = sessionIn(input.agentSessionId);
@@ -262,6 +329,7 @@ export async function startFakeLinear(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (oauth(req, res, Buffer.concat(chunks).toString('utf8'))) return;
       let parsed: { query?: string; variables?: Record<string, unknown> };
       try {
         parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof parsed;
@@ -362,6 +430,12 @@ export async function startFakeLinear(
 
   return {
     url: `http://127.0.0.1:${port}/graphql`,
+    authorizeUrl: `http://127.0.0.1:${port}/oauth/authorize`,
+    authorizeAs(workspace) {
+      authorizeAs = workspace;
+    },
+    authorizations,
+    oauthClient,
     workspaces,
     issues,
     sessions,

@@ -15,3 +15,15 @@ export { renderActivity, STARTING_THOUGHT } from './render/render-activity.js';
 export { createActivity } from './api/requests.js';
 export type { Activity, ActivityContent } from './api/activity-content.js';
 export { signLinearBody } from './ingress/verify-signature.js';
+export {
+  createLinearInstallations,
+  type LinearInstallations,
+  type TokenSeal,
+} from './install/installations.js';
+export {
+  createLinearOAuthRoutes,
+  LINEAR_INSTALL_PATH,
+  LINEAR_REDIRECT_PATH,
+  LINEAR_SCOPES,
+  type LinearOAuthRoutes,
+} from './install/oauth-routes.js';

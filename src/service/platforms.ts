@@ -44,12 +44,15 @@ import type {
   SlackPeopleAndPlaces,
 } from '../slack/index.js';
 import {
-  createActivity,
   createLinearIngress,
+  createLinearInstallations,
   createLinearNotifier,
+  createLinearOAuthRoutes,
   LINEAR_BODY_LIMIT_BYTES,
+  LINEAR_INSTALL_PATH,
+  LINEAR_REDIRECT_PATH,
 } from '../linear/index.js';
-import type { LinearIngress, LinearNotifier } from '../linear/index.js';
+import type { LinearIngress, LinearNotifier, LinearOAuthRoutes } from '../linear/index.js';
 import type { Route } from './http-server.js';
 
 export interface PlatformOverrides {
@@ -64,6 +67,8 @@ export interface PlatformOverrides {
   githubMinWriteIntervalMs?: number;
   /** Linear: how long a live session may stay quiet before a keep-alive thought (tests). */
   linearKeepAliveMs?: number;
+  /** Linear's OAuth consent page (tests). */
+  linearAuthorizationUrl?: string;
 }
 
 export interface PlatformIngress {
@@ -72,12 +77,14 @@ export interface PlatformIngress {
   slackOAuth?: OAuthRoutes;
   github?: GitHubIngress;
   linear?: LinearIngress;
+  /** Linear OAuth install, when on. */
+  linearOAuth?: LinearOAuthRoutes;
 }
 
 /** `POST /slack/events` and `POST /github/webhooks`, for the platforms that are on. */
 export function platformRoutes(ingress: PlatformIngress): Route[] {
   const routes: Route[] = [];
-  const { slack, github, slackOAuth, linear } = ingress;
+  const { slack, github, slackOAuth, linear, linearOAuth } = ingress;
   if (slack)
     routes.push({
       path: '/slack/events',
@@ -97,6 +104,15 @@ export function platformRoutes(ingress: PlatformIngress): Route[] {
       bodyLimitBytes: GITHUB_BODY_LIMIT_BYTES,
       handler: (q, s, body) => github.handle(q, s, body),
     });
+  if (linearOAuth)
+    routes.push(
+      { path: LINEAR_INSTALL_PATH, methods: ['GET'], handler: (q, s) => linearOAuth.install(q, s) },
+      {
+        path: LINEAR_REDIRECT_PATH,
+        methods: ['GET'],
+        handler: (q, s) => linearOAuth.redirect(q, s),
+      },
+    );
   if (linear)
     routes.push({
       path: '/linear/webhooks',
@@ -194,10 +210,20 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
     : undefined;
 
   const linear = config.linear;
+  const linearInstallations = linear?.oauth
+    ? createLinearInstallations({
+        repo: deps.store.installations,
+        cipher: createTokenCipher(linear.oauth.encryptionKey),
+        logger,
+      })
+    : undefined;
   const linearNotifier = linear
     ? createLinearNotifier({
         apiUrl: linear.apiUrl,
-        token: linear.token,
+        ...(linear.token === undefined ? {} : { token: linear.token }),
+        ...(linearInstallations
+          ? { tokenFor: (org: string) => linearInstallations.tokenFor(org) }
+          : {}),
         logger,
         clock,
         ...(o.linearKeepAliveMs === undefined ? {} : { keepAliveMs: o.linearKeepAliveMs }),
@@ -313,22 +339,47 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
               logger,
               clock,
               metrics: deps.metrics,
-              onRefused: (sessionId) => {
+              onRefused: (sessionId, organizationId) => {
                 const body =
                   "Agent runs aren't available for this team's issues here. Please ask whoever " +
                   'runs agent-relay to add the team to LINEAR_ALLOWED_TEAMS.';
-                createActivity(linearNotifier.graphql, sessionId, {
-                  content: { type: 'error', body },
-                }).catch((err: unknown) =>
-                  logger.warn({ err, sessionId }, 'could not tell a Linear session it was refused'),
-                );
+                linearNotifier
+                  .tell(organizationId, sessionId, { content: { type: 'error', body } })
+                  .catch((err: unknown) =>
+                    logger.warn(
+                      { err, sessionId },
+                      'could not tell a Linear session it was refused',
+                    ),
+                  );
               },
+            })
+          : undefined;
+      const linearOAuth =
+        linear?.oauth && linearInstallations
+          ? createLinearOAuthRoutes({
+              clientId: linear.oauth.clientId,
+              clientSecret: linear.oauth.clientSecret,
+              apiUrl: linear.apiUrl,
+              allowedOrganizations: linear.oauth.allowedOrganizations,
+              installations: linearInstallations,
+              ...(deps.store.usedOnce
+                ? {
+                    useStateOnce: (state: string, expiresAt: number) =>
+                      deps.store.usedOnce!.use(`linear:${state}`, expiresAt, deps.clock.now()),
+                  }
+                : {}),
+              ...(o.linearAuthorizationUrl === undefined
+                ? {}
+                : { authorizationUrl: o.linearAuthorizationUrl }),
+              clock,
+              logger,
             })
           : undefined;
       return {
         slack: slackIngress,
         github: githubIngress,
         ...(linearIngress ? { linear: linearIngress } : {}),
+        ...(linearOAuth ? { linearOAuth } : {}),
         ...(slackOAuth ? { slackOAuth } : {}),
       };
     },

@@ -14,6 +14,8 @@ import type { RelayService } from './relay.js';
 import { SECRETS } from './secrets.js';
 
 export const LINEAR_WEBHOOK_SECRET = 'linear-webhook-secret-dummy-0a1b2c';
+/** 32 bytes of dummy key, base64. */
+export const LINEAR_TOKEN_KEY = Buffer.alloc(32, 7).toString('base64');
 
 export interface LinearWorld {
   relay: RelayService;
@@ -31,7 +33,13 @@ export interface LinearWorld {
 }
 
 export async function startLinearWorld(
-  options: { env?: Record<string, string>; workspace?: number; keepAliveMs?: number } = {},
+  options: {
+    env?: Record<string, string>;
+    workspace?: number;
+    keepAliveMs?: number;
+    /** OAuth install (no LINEAR_ACCESS_TOKEN): these organizations may install. */
+    oauthOrganizations?: string[];
+  } = {},
 ): Promise<LinearWorld> {
   const logs = captureLogs({ test: 'linear' });
   const emulator = await startEmulator({
@@ -48,7 +56,14 @@ export async function startLinearWorld(
       POLL_INTERVAL_MS: '100',
       SHUTDOWN_TIMEOUT_MS: '2000',
       LINEAR_WEBHOOK_SECRET,
-      LINEAR_ACCESS_TOKEN: ws.token,
+      ...(options.oauthOrganizations
+        ? {
+            LINEAR_CLIENT_ID: linear.oauthClient.id,
+            LINEAR_CLIENT_SECRET: linear.oauthClient.secret,
+            LINEAR_TOKEN_ENCRYPTION_KEY: LINEAR_TOKEN_KEY,
+            LINEAR_ALLOWED_ORGANIZATIONS: options.oauthOrganizations.join(','),
+          }
+        : { LINEAR_ACCESS_TOKEN: ws.token }),
       LINEAR_API_URL: linear.url,
       LOG_LEVEL: 'debug',
       ...options.env,
@@ -56,9 +71,10 @@ export async function startLinearWorld(
     {
       logger: logs.logger,
       engineOptions: { workerPollMs: 20, inboxRetryDelaysMs: [300, 300, 300, 300] },
-      ...(options.keepAliveMs === undefined
-        ? {}
-        : { platforms: { linearKeepAliveMs: options.keepAliveMs } }),
+      platforms: {
+        linearAuthorizationUrl: linear.authorizeUrl,
+        ...(options.keepAliveMs === undefined ? {} : { linearKeepAliveMs: options.keepAliveMs }),
+      },
     },
   ).catch(async (err: unknown) => {
     await Promise.all([emulator.close(), linear.close()]);

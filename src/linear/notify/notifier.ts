@@ -39,12 +39,13 @@ const KEEP_ALIVE_THOUGHT = 'Still working on it…';
 
 export interface LinearNotifierDeps {
   apiUrl: string;
-  token: string;
+  /** The one workspace's token; with OAuth, for workspaces that have no installation. */
+  token?: string;
+  /** OAuth install: the token of a workspace (organization id), when installed there. */
+  tokenFor?: (organizationId: string) => Promise<string | undefined>;
   logger: Logger;
   clock?: Clock;
   keepAliveMs?: number;
-  /** Tests: the GraphQL call (default undici to `apiUrl`). */
-  graphql?: LinearGraphql;
 }
 
 export interface LinearNotifier extends Notifier {
@@ -52,38 +53,71 @@ export interface LinearNotifier extends Notifier {
   keepAlive(): Promise<number>;
   /** Stop the keep-alive timer. */
   close(): void;
-  /** The GraphQL call the notifier uses (the ingress writes its refusals through it). */
-  readonly graphql: LinearGraphql;
+  /** One activity outside the outbox (the ingress's refusals). */
+  tell(organizationId: string, sessionId: string, activity: Activity): Promise<void>;
 }
 
-function sessionOf(threadKey: string): string {
-  const address = decodeThreadKey(threadKey);
-  if (address?.platform !== 'linear')
-    throw new DeliveryError('invalid', 'not a Linear thread', false);
-  return address.session;
+interface Place {
+  session: string;
+  gql: LinearGraphql;
 }
 
 export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
   const clock = deps.clock ?? systemClock;
   const log = deps.logger.child({ component: 'linear-notifier' });
-  const gql = deps.graphql ?? createLinearGraphql({ apiUrl: deps.apiUrl, token: deps.token });
+  const clients = new Map<string, LinearGraphql>();
+  const clientWith = (token: string) => {
+    let client = clients.get(token);
+    if (!client) {
+      client = createLinearGraphql({ apiUrl: deps.apiUrl, token });
+      clients.set(token, client);
+    }
+    return client;
+  };
+  async function clientFor(organizationId: string): Promise<LinearGraphql> {
+    const token = (await deps.tokenFor?.(organizationId)) ?? deps.token;
+    if (token === undefined)
+      throw new DeliveryError(
+        'forbidden',
+        'the Linear app is not installed in this workspace',
+        false,
+      );
+    return clientWith(token);
+  }
+  async function placeOf(threadKey: string): Promise<Place> {
+    const address = decodeThreadKey(threadKey);
+    if (address?.platform !== 'linear')
+      throw new DeliveryError('invalid', 'not a Linear thread', false);
+    return { session: address.session, gql: await clientFor(address.organization) };
+  }
   const keepAliveMs = deps.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-  /** Sessions whose run is live, and when the relay last wrote to each. */
+  /** Sessions whose run is live (with their client), and when the relay last wrote to each. */
   const live = new Map<string, number>();
+  const liveClients = new Map<string, LinearGraphql>();
   const linked = new Map<string, string>();
   const started = new Set<string>();
 
-  async function write(session: string, activity: Activity, id?: string): Promise<string> {
+  async function write(
+    gql: LinearGraphql,
+    session: string,
+    activity: Activity,
+    id?: string,
+  ): Promise<string> {
     const written = await createActivity(gql, session, activity, id);
     if (live.has(session)) live.set(session, clock.now());
     return written;
   }
 
-  async function onStatus(session: string, message: MessageModel): Promise<void> {
+  async function onStatus({ session, gql }: Place, message: MessageModel): Promise<void> {
     if (message.type !== 'run_status') return;
     const { run } = message;
-    if (run.state.live && !run.state.blocked && !run.state.ended) live.set(session, clock.now());
-    else live.delete(session);
+    if (run.state.live && !run.state.blocked && !run.state.ended) {
+      live.set(session, clock.now());
+      liveClients.set(session, gql);
+    } else {
+      live.delete(session);
+      liveClients.delete(session);
+    }
     if (run.sessionLink && linked.get(session) !== run.sessionLink) {
       await setSessionLink(gql, session, run.sessionLink);
       linked.set(session, run.sessionLink);
@@ -97,33 +131,30 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
 
   const notifier: LinearNotifier = {
     platform: 'linear',
-    graphql: gql,
     async post(to: Destination, message: MessageModel, options?: PostOptions): Promise<PostResult> {
-      const session = sessionOf(to.threadKey);
+      const place = await placeOf(to.threadKey);
+      const { session, gql } = place;
       const activity = renderActivity(message);
       const id = options?.key ? activityIdFor(options.key) : undefined;
-      if (message.type === 'run_status') {
-        if (message.run.state.name === 'STARTING') live.set(session, clock.now());
-        await onStatus(session, message);
-      }
+      if (message.type === 'run_status') await onStatus(place, message);
       if (activity === undefined)
         return { ref: { threadKey: to.threadKey, id: `session:${session}` } };
       if (id && options?.mayExist && (await activityExists(gql, id))) {
         return { ref: { threadKey: to.threadKey, id: `activity:${id}` } };
       }
-      const written = await write(session, activity, id);
+      const written = await write(gql, session, activity, id);
       return { ref: { threadKey: to.threadKey, id: `activity:${written}` } };
     },
     async update(ref: MessageRef, message: MessageModel): Promise<void> {
-      const session = sessionOf(ref.threadKey);
+      const place = await placeOf(ref.threadKey);
       if (message.type === 'run_status') {
-        await onStatus(session, message);
+        await onStatus(place, message);
         const shown = progress(message.run);
-        if (shown) await write(session, shown);
+        if (shown) await write(place.gql, place.session, shown);
         return;
       }
       const activity = renderActivity(message);
-      if (activity) await write(session, activity);
+      if (activity) await write(place.gql, place.session, activity);
     },
     async react(): Promise<void> {
       // Linear shows the session's state itself; there is nothing to react on.
@@ -132,9 +163,10 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
       const now = clock.now();
       let sent = 0;
       for (const [session, last] of [...live]) {
-        if (now - last < keepAliveMs) continue;
+        const gql = liveClients.get(session);
+        if (now - last < keepAliveMs || !gql) continue;
         try {
-          await write(session, { content: { type: 'thought', body: KEEP_ALIVE_THOUGHT } });
+          await write(gql, session, { content: { type: 'thought', body: KEEP_ALIVE_THOUGHT } });
           live.set(session, now);
           sent += 1;
         } catch (err) {
@@ -142,6 +174,9 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
         }
       }
       return sent;
+    },
+    async tell(organizationId, sessionId, activity) {
+      await createActivity(await clientFor(organizationId), sessionId, activity);
     },
     close() {
       clearInterval(timer);
