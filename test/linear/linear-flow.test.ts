@@ -68,7 +68,7 @@ describe('Linear: delegate an issue to the agent', () => {
     const { linear } = world;
     const { session } = await linear.openSession({ title: 'Decide the schema [block]' });
     const asked = await world.waitForActivity(session.id, (a) => a.content.type === 'elicitation');
-    expect(asked.content.body).toContain('Reply here to answer');
+    expect(asked.content.body).toContain('The agent needs your input');
 
     const sent = await linear.prompt(session.id, 'Use the second option [fail]');
     expect(sent.status).toBe(200);

@@ -79,6 +79,8 @@ export function toTrigger(event: AgentSessionEvent, options: ToTriggerOptions): 
         actor: { id: creator?.id ?? 'unknown', ...(creator?.name ? { name: creator.name } : {}) },
         text: promptOf(event, options.maxContextChars),
         context: url ? { permalink: url } : {},
+        // The issue, so the console and the outcome can point at where the run was asked for.
+        ...(url && issue ? { triggerMessage: { threadKey, id: `issue:${issue.id}`, url } } : {}),
       },
     };
   }

@@ -44,13 +44,8 @@ function outcome(run: RunView): Activity {
   if (state.blocked) {
     const question = run.statusMessage?.trim()
       ? escapeMarkdown(run.statusMessage.trim())
-      : 'The agent is waiting for your input.';
-    return {
-      content: {
-        type: 'elicitation',
-        body: `${question}\n\nReply here to answer; your message goes to the run.${tail}`,
-      },
-    };
+      : 'The agent is waiting for your input. Reply here to answer.';
+    return { content: { type: 'elicitation', body: `${question}${tail}` } };
   }
   if (state.success === true) {
     return { content: { type: 'response', body: `Done: ${title}. ${facts(run)}.${tail}` } };
@@ -91,13 +86,15 @@ export function renderActivity(message: MessageModel): Activity | undefined {
     case 'followup_sent':
       return { content: { type: 'thought', body: 'Sent your message to the run.' } };
     case 'run_brief': {
-      const links = linksOf(message.run);
-      return {
-        content: {
-          type: 'response',
-          body: `${runLine(message.run)}${links.length > 0 ? `\n\n${links.join('\n')}` : ''}`,
-        },
-      };
+      // A `response` ends the session's turn in Linear: only for a run that has ended.
+      const { run } = message;
+      const links = linksOf({
+        ...run,
+        sessionLink: undefined,
+        links: run.links.filter((l) => l.kind !== 'session'),
+      });
+      const body = `${runLine(run)}${links.length > 0 ? `\n\n${links.join('\n')}` : ''}`;
+      return { content: { type: run.state.ended ? 'response' : 'thought', body } };
     }
     case 'run_list':
       return {
