@@ -96,6 +96,8 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
   const liveClients = new Map<string, LinearGraphql>();
   const linked = new Map<string, string>();
   const started = new Set<string>();
+  /** The last progress thought per session: the same words twice in a row say nothing new. */
+  const shownProgress = new Map<string, string>();
 
   async function write(
     gql: LinearGraphql,
@@ -127,6 +129,11 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
       started.add(session);
       if (moved) log.info({ session }, 'delegated issue moved to its first started state');
     }
+    // What is remembered of a session goes when its run ends, so memory follows live runs.
+    if (run.state.ended) {
+      linked.delete(session);
+      started.delete(session);
+    }
   }
 
   const notifier: LinearNotifier = {
@@ -150,7 +157,12 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
       if (message.type === 'run_status') {
         await onStatus(place, message);
         const shown = progress(message.run);
-        if (shown) await write(place.gql, place.session, shown);
+        const words = shown?.content.type === 'thought' ? shown.content.body : undefined;
+        if (shown && words !== shownProgress.get(place.session)) {
+          await write(place.gql, place.session, shown);
+          if (words !== undefined) shownProgress.set(place.session, words);
+        }
+        if (!message.run.state.live) shownProgress.delete(place.session);
         return;
       }
       const activity = renderActivity(message);
