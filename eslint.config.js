@@ -7,7 +7,14 @@ const SDKS = {
   message: 'core/ and runs/ talk to ports, not platform SDKs (docs/architecture.md).',
 };
 const ADAPTERS = {
-  group: ['**/slack/**', '**/github/**', '**/store/**', '**/emulator/**', '**/fakes/**'],
+  group: [
+    '**/slack/**',
+    '**/github/**',
+    '**/linear/**',
+    '**/store/**',
+    '**/emulator/**',
+    '**/fakes/**',
+  ],
   message: 'core/ and runs/ talk to ports, not adapters (docs/architecture.md).',
 };
 const AGENT = {
@@ -32,7 +39,7 @@ const SIBLINGS = (...roles) => ({
 });
 /** Outside slack/ and github/, a platform is reached only through its index.ts. */
 const PLATFORM_INSIDES = {
-  group: ['**/slack/*/**', '**/github/*/**'],
+  group: ['**/slack/*/**', '**/github/*/**', '**/linear/*/**'],
   message: "Import a platform through its index.ts (e.g. '../slack/index.js').",
 };
 
@@ -111,6 +118,17 @@ export default tseslint.config(
     'src/github/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
     'src/github/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
     'src/github/notify/**': [SIBLINGS('ingress'), UPPER('runs', 'service', 'store')],
+    'src/linear/api/**': [
+      SIBLINGS('ingress', 'render', 'notify'),
+      UPPER('runs', 'service', 'store'),
+    ],
+    'src/linear/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
+    'src/linear/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
+    'src/linear/notify/**': [SIBLINGS('ingress', 'install'), UPPER('runs', 'service', 'store')],
+    'src/linear/install/**': [
+      SIBLINGS('ingress', 'notify', 'render'),
+      UPPER('runs', 'service', 'store'),
+    ],
     'src/console/**': [PLATFORM_INSIDES, UPPER('runs', 'store', 'emulator', 'agent')],
     'src/service/**': [PLATFORM_INSIDES],
     'src/*.ts': [PLATFORM_INSIDES],

@@ -97,7 +97,7 @@ async function releaseLeftLeases(
 }
 
 /** The routes whose requests Slack and GitHub wait on an acknowledgement for. */
-const ACKNOWLEDGED_PATHS = new Set(['/slack/events', '/github/webhooks']);
+const ACKNOWLEDGED_PATHS = new Set(['/slack/events', '/github/webhooks', '/linear/webhooks']);
 
 /**
  * Tell the engine about each request to an acknowledged route (its ingress-first gate counts
@@ -348,6 +348,7 @@ export async function startService(
           await phase('http server', () => server.close(config.shutdownTimeoutMs));
           // Drain: triggers in flight, the tracker, notifications in flight (bounded).
           await phase('workers', () => engine.stop());
+          await phase('linear', async () => platforms.linear?.close());
           await phase('retention', () => retention?.stop());
           await phase('emulator', () => emulator?.close());
           await phase('database', () => store.close());

@@ -23,6 +23,7 @@ export type {
   ConsoleConfig,
   GitHubAuth,
   GitHubConfig,
+  LinearConfig,
   LogLevel,
   SlackConfig,
 } from './types.js';
@@ -92,6 +93,7 @@ export function loadConfig(
     runRetentionDays: e.RUN_RETENTION_DAYS,
     slack: result.slack,
     github: result.github,
+    ...(result.linear ? { linear: result.linear } : {}),
     ...(result.console ? { console: result.console } : {}),
     log: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY ?? options.isTTY === true },
     notes: result.notes,

@@ -3,7 +3,13 @@
  * environment so they are reported together with the per-variable problems.
  */
 import { consoleConfig } from './console-variables.js';
-import type { ConsoleConfig, GitHubAuth, GitHubConfig, SlackConfig } from './types.js';
+import type {
+  ConsoleConfig,
+  GitHubAuth,
+  GitHubConfig,
+  LinearConfig,
+  SlackConfig,
+} from './types.js';
 import type { Env } from './schema.js';
 
 export interface ConfigIssue {
@@ -20,6 +26,7 @@ export interface CombinationResult {
   notes: string[];
   slack?: SlackConfig;
   github?: GitHubConfig;
+  linear?: LinearConfig;
   console?: ConsoleConfig;
 }
 
@@ -134,6 +141,26 @@ export function checkCombinations(
     }
   }
 
+  // Linear: a webhook secret plus the app's token (one workspace) or OAuth install (many).
+  const linearOAuth = has('LINEAR_CLIENT_ID');
+  if (linearOAuth) {
+    for (const name of [
+      'LINEAR_CLIENT_SECRET',
+      'LINEAR_TOKEN_ENCRYPTION_KEY',
+      'LINEAR_WEBHOOK_SECRET',
+      'LINEAR_ALLOWED_ORGANIZATIONS',
+    ])
+      if (!has(name)) issue(name, 'required with LINEAR_CLIENT_ID (OAuth install)');
+  }
+  if (has('LINEAR_WEBHOOK_SECRET') && !has('LINEAR_ACCESS_TOKEN') && !linearOAuth)
+    issue(
+      'LINEAR_ACCESS_TOKEN',
+      "LINEAR_WEBHOOK_SECRET enables Linear, which needs the app's token to answer " +
+        '(or set LINEAR_CLIENT_ID for OAuth install)',
+    );
+  if (!has('LINEAR_WEBHOOK_SECRET') && has('LINEAR_ACCESS_TOKEN'))
+    notes.push('LINEAR_ACCESS_TOKEN is set but LINEAR_WEBHOOK_SECRET is not: Linear is off');
+
   const consoleSettings = consoleConfig(env, raw, issues);
   if (issues.length > 0 || env === undefined) return { issues, notes };
   return {
@@ -141,6 +168,7 @@ export function checkCombinations(
     notes,
     slack: slackConfig(env),
     github: githubConfig(env, privateKey),
+    ...linearPart(env),
     ...(consoleSettings ? { console: consoleSettings } : {}),
   };
 }
@@ -196,5 +224,29 @@ function githubConfig(env: Env, privateKey: string | undefined): GitHubConfig | 
     triggerLabel: env.GITHUB_TRIGGER_LABEL,
     allowedAssociations: env.GITHUB_ALLOWED_ASSOCIATIONS,
     minPermission: env.GITHUB_MIN_PERMISSION,
+  };
+}
+
+function linearPart(env: Env): { linear?: LinearConfig } {
+  if (env.LINEAR_WEBHOOK_SECRET === undefined) return {};
+  const { LINEAR_CLIENT_ID, LINEAR_CLIENT_SECRET, LINEAR_TOKEN_ENCRYPTION_KEY } = env;
+  const oauth =
+    LINEAR_CLIENT_ID && LINEAR_CLIENT_SECRET && LINEAR_TOKEN_ENCRYPTION_KEY
+      ? {
+          clientId: LINEAR_CLIENT_ID,
+          clientSecret: LINEAR_CLIENT_SECRET,
+          encryptionKey: LINEAR_TOKEN_ENCRYPTION_KEY.trim(),
+          allowedOrganizations: env.LINEAR_ALLOWED_ORGANIZATIONS,
+        }
+      : undefined;
+  if (env.LINEAR_ACCESS_TOKEN === undefined && oauth === undefined) return {};
+  return {
+    linear: {
+      webhookSecret: env.LINEAR_WEBHOOK_SECRET,
+      ...(env.LINEAR_ACCESS_TOKEN === undefined ? {} : { token: env.LINEAR_ACCESS_TOKEN }),
+      ...(oauth ? { oauth } : {}),
+      apiUrl: env.LINEAR_API_URL,
+      allowedTeams: env.LINEAR_ALLOWED_TEAMS,
+    },
   };
 }

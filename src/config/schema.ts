@@ -107,6 +107,33 @@ export const EnvSchema = z.object({
       }),
     )
     .default('write'),
+  LINEAR_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  LINEAR_ACCESS_TOKEN: z.string().min(1).optional(),
+  LINEAR_CLIENT_ID: z.string().min(1).optional(),
+  LINEAR_CLIENT_SECRET: z.string().min(16, "must be the app's client secret").optional(),
+  LINEAR_TOKEN_ENCRYPTION_KEY: z
+    .string()
+    .refine(isKey32, 'must be 32 random bytes, base64 (openssl rand -base64 32)')
+    .optional(),
+  LINEAR_ALLOWED_ORGANIZATIONS: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .default([]),
+  LINEAR_API_URL: httpUrl.default('https://api.linear.app/graphql'),
+  LINEAR_ALLOWED_TEAMS: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .default([]),
   LOG_LEVEL: z
     .string()
     .transform((s) => s.toLowerCase())

@@ -58,6 +58,29 @@ export interface GitHubConfig {
   minPermission: RepoPermission;
 }
 
+/** Linear OAuth install (`actor=app`) in any number of workspaces. */
+export interface LinearOAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  /** 32 bytes (AES-256-GCM) that seal each installation's token at rest. */
+  encryptionKey: string;
+  /** Organization ids or URL keys that may install. */
+  allowedOrganizations: string[];
+}
+
+/** Linear's agent platform: its webhook's secret, the app token(s), the API. */
+export interface LinearConfig {
+  webhookSecret: string;
+  /** The app-actor token (`actor=app`) of the one workspace; with OAuth, of workspaces that have no installation. */
+  token?: string;
+  /** Set: `/linear/install` and `/linear/oauth_redirect`, one installation per workspace. */
+  oauth?: LinearOAuthConfig;
+  /** GraphQL endpoint. */
+  apiUrl: string;
+  /** Team keys or ids whose issues may start runs; empty: every team. */
+  allowedTeams: string[];
+}
+
 /** The operator console (`/console`); see console-variables.ts. */
 export interface ConsoleConfig {
   /** The address browsers use (redirect URIs, Secure cookies); default the listening URL. */
@@ -107,6 +130,8 @@ export interface Config {
   slack?: SlackConfig;
   /** Undefined: GitHub is off. */
   github?: GitHubConfig;
+  /** Undefined: Linear is off. */
+  linear?: LinearConfig;
   /** Undefined: the console is off. */
   console?: ConsoleConfig;
   log: { level: LogLevel; pretty: boolean };

@@ -190,6 +190,51 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: 'write',
   },
   {
+    name: 'LINEAR_WEBHOOK_SECRET',
+    meaning: "enables Linear (`POST /linear/webhooks`): the webhook's signing secret",
+    default: 'unset: Linear off',
+    secret: true,
+  },
+  {
+    name: 'LINEAR_ACCESS_TOKEN',
+    meaning: "the app's token (`actor=app`) in its one workspace",
+    default: 'unset',
+    secret: true,
+  },
+  {
+    name: 'LINEAR_CLIENT_ID',
+    meaning:
+      'turns on OAuth install in any number of workspaces (`/linear/install`, `/linear/oauth_redirect`)',
+    default: 'unset: one workspace (`LINEAR_ACCESS_TOKEN`)',
+  },
+  {
+    name: 'LINEAR_CLIENT_SECRET',
+    meaning: "the Linear app's client secret (OAuth install)",
+    default: 'unset',
+    secret: true,
+  },
+  {
+    name: 'LINEAR_TOKEN_ENCRYPTION_KEY',
+    meaning: "32 random bytes, base64: seals installed workspaces' tokens in the database",
+    default: 'unset (required with OAuth install)',
+    secret: true,
+  },
+  {
+    name: 'LINEAR_ALLOWED_ORGANIZATIONS',
+    meaning: 'Linear organization ids or URL keys that may install the app (OAuth install)',
+    default: 'unset (required with OAuth install)',
+  },
+  {
+    name: 'LINEAR_API_URL',
+    meaning: "Linear's GraphQL endpoint (fakes)",
+    default: 'https://api.linear.app/graphql',
+  },
+  {
+    name: 'LINEAR_ALLOWED_TEAMS',
+    meaning: 'Linear team keys or ids whose issues may start runs',
+    default: 'unset: every team',
+  },
+  {
     name: 'LOG_LEVEL',
     meaning: '`trace`, `debug`, `info`, `warn`, `error`, `fatal` or `silent`',
     default: 'info',

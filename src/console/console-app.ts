@@ -203,7 +203,9 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     const platform = q('platform');
     const filter: Omit<RunFilter, 'limit'> = {
       ...(q('state') ? { state: q('state') } : {}),
-      ...(platform === 'slack' || platform === 'github' ? { platform } : {}),
+      ...(platform === 'slack' || platform === 'github' || platform === 'linear'
+        ? { platform }
+        : {}),
       ...(q('place') ? { place: q('place') } : {}),
       ...(q('person') ? { person: q('person') } : {}),
     };

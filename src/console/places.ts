@@ -28,6 +28,9 @@ export function placeOf(threadKey: string, githubWebUrl: string, run?: RunRecord
       url: permalink ?? thread ?? `https://slack.com/app_redirect?${q.toString()}`,
     };
   }
+  if (address.platform === 'linear') {
+    return { label: `Linear session ${address.session}`, ...(permalink ? { url: permalink } : {}) };
+  }
   const where = `${address.owner}/${address.repo}#${address.number}`;
   return {
     label: address.reviewCommentId ? `${where} (review thread)` : where,

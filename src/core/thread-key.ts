@@ -6,6 +6,8 @@
  *   command whose status message will become the thread)
  * - GitHub issue or PR conversation: `github:{owner}/{repo}#{number}`
  * - GitHub review-comment thread: `github:{owner}/{repo}#{number}/r{root_comment_id}`
+ * - Linear agent session: `linear:{organization_id}:{team_id}:{agent_session_id}` (Linear's
+   ids; the team is the place whose defaults apply and whose runs `list` shows)
  *
  * Pieces are kept as given (no case folding), so `decode(encode(a))` equals `a`.
  */
@@ -26,6 +28,12 @@ export type ThreadAddress =
       repo: string;
       number: number;
       reviewCommentId?: number;
+    }
+  | {
+      platform: 'linear';
+      organization: string;
+      team: string;
+      session: string;
     };
 
 export class InvalidThreadAddressError extends RelayError<'invalid_thread_address'> {
@@ -44,6 +52,9 @@ const GITHUB_OWNER = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/;
 /** GitHub repository names: alphanumerics, '.', '_', '-', at most 100, not '.' or '..'. */
 const GITHUB_REPO = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
 const POSITIVE_INT = /^[1-9]\d{0,15}$/;
+/** Linear ids are UUIDs; any short run of letters, digits and hyphens is accepted. */
+const LINEAR_ID = /^[A-Za-z0-9-]{1,64}$/;
+const LINEAR_KEY = /^linear:([^:]*):([^:]*):([^:]*)$/;
 
 const SLACK_KEY = /^slack:([^:]*):([^:]*):([^:]*)$/;
 const GITHUB_KEY = /^github:([^/#]*)\/([^/#]*)#([^/#]*)(?:\/r([^/#]*))?$/;
@@ -62,6 +73,11 @@ export function isValidThreadAddress(addr: ThreadAddress): boolean {
   if (addr.platform === 'slack') {
     return SLACK_ID.test(addr.team) && SLACK_ID.test(addr.channel) && SLACK_TS.test(addr.threadTs);
   }
+  if (addr.platform === 'linear') {
+    return (
+      LINEAR_ID.test(addr.organization) && LINEAR_ID.test(addr.team) && LINEAR_ID.test(addr.session)
+    );
+  }
   return (
     GITHUB_OWNER.test(addr.owner) &&
     GITHUB_REPO.test(addr.repo) &&
@@ -76,6 +92,7 @@ export function encodeThreadKey(addr: ThreadAddress): string {
     throw new InvalidThreadAddressError(`invalid ${addr.platform} thread address`);
   }
   if (addr.platform === 'slack') return `slack:${addr.team}:${addr.channel}:${addr.threadTs}`;
+  if (addr.platform === 'linear') return `linear:${addr.organization}:${addr.team}:${addr.session}`;
   const base = `github:${addr.owner}/${addr.repo}#${addr.number}`;
   return addr.reviewCommentId === undefined ? base : `${base}/r${addr.reviewCommentId}`;
 }
@@ -87,6 +104,12 @@ export function decodeThreadKey(key: string): ThreadAddress | undefined {
   if (slack) {
     const [, team = '', channel = '', threadTs = ''] = slack;
     const addr: ThreadAddress = { platform: 'slack', team, channel, threadTs };
+    return isValidThreadAddress(addr) ? addr : undefined;
+  }
+  const linear = LINEAR_KEY.exec(key);
+  if (linear) {
+    const [, organization = '', team = '', session = ''] = linear;
+    const addr: ThreadAddress = { platform: 'linear', organization, team, session };
     return isValidThreadAddress(addr) ? addr : undefined;
   }
   const gh = GITHUB_KEY.exec(key);
@@ -114,6 +137,7 @@ export function settingsScopeOf(key: string): string | undefined;
 export function settingsScopeOf(addrOrKey: ThreadAddress | string): string | undefined {
   const addr = typeof addrOrKey === 'string' ? decodeThreadKey(addrOrKey) : addrOrKey;
   if (addr === undefined) return undefined;
+  if (addr.platform === 'linear') return `linear:${addr.organization}:${addr.team}`;
   return addr.platform === 'slack'
     ? `slack:${addr.team}:${addr.channel}`
     : `github:${addr.owner}/${addr.repo}`;

@@ -4,7 +4,7 @@
  */
 import type { ReactionName } from './message/message-model.js';
 
-export type Platform = 'slack' | 'github';
+export type Platform = 'slack' | 'github' | 'linear';
 
 export interface Actor {
   /** Slack user id (U…) or GitHub login. */
@@ -39,7 +39,11 @@ export type TriggerKind =
   | 'review_comment'
   | 'issue_opened'
   | 'pull_request_opened'
-  | 'label';
+  | 'label'
+  /** Linear: an agent session opened (an issue delegated to the app, or the app mentioned). */
+  | 'agent_session'
+  /** Linear: a person's further message in an agent session (a `stop` signal included). */
+  | 'agent_prompt';
 
 /**
  * A message that the bot can react to or point back at. `id` is opaque to the core: only the

@@ -1,7 +1,7 @@
 /**
  * `npm run demo`: in one process, the service with the embedded emulator, a fake Slack Web
- * API and a fake GitHub API; then a scripted conversation through the real HTTP endpoints,
- * with what a person would see in each thread printed as the runs progress.
+ * API, a fake GitHub API and a fake Linear API; then a scripted conversation through the real
+ * HTTP endpoints, with what a person would see in each thread printed as the runs progress.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import type { EmulatorTimings } from '../emulator/index.js';
 import { silentLogger } from '../service/logger.js';
 import { startService } from '../main.js';
 import { startFakeGitHub } from '../fakes/github-rest-api.js';
+import { startFakeLinear } from '../fakes/linear-graphql-api.js';
 import { startFakeSlackApi } from '../fakes/slack-web-api.js';
 import * as scenes from './script.js';
 import type { Stage } from './script.js';
@@ -42,6 +43,8 @@ export interface DemoResult {
   githubThreads: ThreadView[];
   runs: RunItem[];
   followups: { runId: string; message: string }[];
+  /** The Linear session's activities, oldest first. */
+  linearActivities: string[];
 }
 
 const SLACK_SECRET = 'demo-signing-secret';
@@ -56,12 +59,14 @@ const SLACK_IDENTITY = {
 };
 const GITHUB_SECRET = 'demo-webhook-secret';
 const GITHUB_TOKEN = 'ghp_demo_token';
+const LINEAR_SECRET = 'demo-linear-webhook-secret';
 
 export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const dir = mkdtempSync(join(tmpdir(), 'agent-relay-demo-'));
   const slack = await startFakeSlackApi({ token: SLACK_TOKEN, identity: SLACK_IDENTITY });
   const github = await startFakeGitHub({ token: GITHUB_TOKEN });
+  const linear = await startFakeLinear();
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -73,6 +78,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     GITHUB_WEBHOOK_SECRET: GITHUB_SECRET,
     GITHUB_TOKEN,
     GITHUB_API_URL: github.url,
+    LINEAR_WEBHOOK_SECRET: LINEAR_SECRET,
+    LINEAR_ACCESS_TOKEN: linear.workspaces[0]!.token,
+    LINEAR_API_URL: linear.url,
   });
   const service = await startService(config, {
     logger: options.logger ?? silentLogger(),
@@ -81,6 +89,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     platforms: { githubMinWriteIntervalMs: 0 },
     announce: false,
   });
+  linear.setWebhook(`${service.url}/linear/webhooks`, LINEAR_SECRET);
   const transcript = createTranscript(slack, github, out);
   const names: [string, string][] = [
     [scenes.PEOPLE.alice, 'Alice'],
@@ -94,9 +103,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   for (const [id, name] of names) transcript.names.set(id, name);
 
   try {
-    out('agent-relay demo: the service, the Agent Run Service emulator, a fake Slack and a');
-    out(`fake GitHub, all in this process. The relay listens on ${service.url}; every request`);
-    out('below is signed and sent to its real endpoints, as Slack and GitHub would send it.');
+    out('agent-relay demo: the service, the Agent Run Service emulator, a fake Slack, a fake');
+    out(`GitHub and a fake Linear, all in this process. The relay listens on ${service.url};`);
+    out('every request below is signed and sent to its real endpoints, as each would send it.');
     const stage: Stage = {
       slack,
       github,
@@ -107,6 +116,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       command: config.slack?.command ?? '/agent',
       botHandle: config.github?.botHandle ?? DEFAULT_BOT_HANDLE,
       timeoutMs: options.fast ? 10_000 : 30_000,
+      linear,
+      out,
     };
     const status = await scenes.slackSlashCommand(stage);
     await scenes.slackFollowUp(stage, status);
@@ -114,6 +125,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     await scenes.githubMention(stage);
     await scenes.githubLabel(stage, config.github?.triggerLabel ?? 'agent');
     await scenes.factoryDispatch(stage);
+    const linearActivities = await scenes.linearDelegation(stage);
     transcript.printFinal();
     out('');
     out('That is agent-relay: start, steer, cancel and follow runs without leaving the thread.');
@@ -122,10 +134,11 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       githubThreads: transcript.githubThreads(),
       runs: service.emulator!.runs.all(),
       followups: service.emulator!.followups.map((f) => ({ runId: f.runId, message: f.message })),
+      linearActivities,
     };
   } finally {
     await service.stop();
-    await Promise.all([slack.close(), github.close()]);
+    await Promise.all([slack.close(), github.close(), linear.close()]);
     rmSync(dir, { recursive: true, force: true });
   }
 }

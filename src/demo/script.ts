@@ -6,6 +6,7 @@ import type { Emulator } from '../emulator/index.js';
 import { isEndedState } from '../agent/schemas.js';
 import { RelayError } from '../core/relay-error.js';
 import type { FakeGitHub } from '../fakes/github-rest-api.js';
+import type { FakeLinear } from '../fakes/linear-graphql-api.js';
 import type { FakeMessage, FakeSlackApi } from '../fakes/slack-web-api.js';
 import * as send from './platform-requests.js';
 import type { DemoIssue, GitHubSender, SlackSender } from './platform-requests.js';
@@ -23,6 +24,9 @@ export interface Stage {
   botHandle: string;
   /** Bound on each wait. */
   timeoutMs: number;
+  /** The fake Linear workspace, sending its webhooks to the relay. */
+  linear?: FakeLinear;
+  out?: (line: string) => void;
 }
 
 export const PEOPLE = { alice: 'UALICE', bob: 'UBOB', erin: 'UERIN' } as const;
@@ -245,4 +249,33 @@ export async function factoryDispatch(stage: Stage): Promise<void> {
       stage.slack.thread(CHANNELS.product, saidTs).filter((m) => byBot(m) && !m.onlyFor).length >=
         2 || undefined,
   );
+}
+
+/** Linear: an issue delegated to the agent; the session's activities as Linear shows them. */
+export async function linearDelegation(stage: Stage): Promise<string[]> {
+  const linear = stage.linear;
+  if (!linear) return [];
+  const title = 'Make the export button work offline';
+  stage.transcript.scene(
+    'Linear: delegate an issue',
+    `Dana delegates ENG-1 ("${title}") to the agent in Linear.`,
+  );
+  const { session } = await linear.openSession({
+    title,
+    creator: { id: 'user-dana', name: 'Dana' },
+  });
+  await waitFor(
+    stage,
+    'the response in the Linear session',
+    () => linear.activitiesOf(session.id).some((a) => a.content.type === 'response') || undefined,
+  );
+  const lines = linear.activitiesOf(session.id).map((a) => {
+    const body = (a.content.body ?? '').split('\n').filter(Boolean).join(' · ');
+    return `${a.content.type}${a.ephemeral ? ' (ephemeral)' : ''}: ${body}`;
+  });
+  const issue = linear.issues.get(session.issueId);
+  const state = linear.workspaces[0]?.team.states.find((s) => s.id === issue?.stateId)?.name;
+  lines.push(`issue ENG-1 is now "${state ?? '?'}"; the session links to the run's page`);
+  for (const line of lines) stage.out?.(`  Linear ENG-1 │ ${line}`);
+  return lines;
 }

@@ -44,6 +44,16 @@ import type {
   SlackInstallations,
   SlackPeopleAndPlaces,
 } from '../slack/index.js';
+import {
+  createLinearIngress,
+  createLinearInstallations,
+  createLinearNotifier,
+  createLinearOAuthRoutes,
+  LINEAR_BODY_LIMIT_BYTES,
+  LINEAR_INSTALL_PATH,
+  LINEAR_REDIRECT_PATH,
+} from '../linear/index.js';
+import type { LinearIngress, LinearNotifier, LinearOAuthRoutes } from '../linear/index.js';
 import type { Route } from './http-server.js';
 
 export interface PlatformOverrides {
@@ -56,6 +66,10 @@ export interface PlatformOverrides {
   slackAuthorizationUrl?: string;
   /** GitHub: spacing of writes (tests and the demo pass 0). */
   githubMinWriteIntervalMs?: number;
+  /** Linear: how long a live session may stay quiet before a keep-alive thought (tests). */
+  linearKeepAliveMs?: number;
+  /** Linear's OAuth consent page (tests). */
+  linearAuthorizationUrl?: string;
 }
 
 export interface PlatformIngress {
@@ -63,12 +77,15 @@ export interface PlatformIngress {
   /** Slack OAuth install, when on (any number of workspaces). */
   slackOAuth?: OAuthRoutes;
   github?: GitHubIngress;
+  linear?: LinearIngress;
+  /** Linear OAuth install, when on. */
+  linearOAuth?: LinearOAuthRoutes;
 }
 
 /** `POST /slack/events` and `POST /github/webhooks`, for the platforms that are on. */
 export function platformRoutes(ingress: PlatformIngress): Route[] {
   const routes: Route[] = [];
-  const { slack, github, slackOAuth } = ingress;
+  const { slack, github, slackOAuth, linear, linearOAuth } = ingress;
   if (slack)
     routes.push({
       path: '/slack/events',
@@ -88,6 +105,22 @@ export function platformRoutes(ingress: PlatformIngress): Route[] {
       bodyLimitBytes: GITHUB_BODY_LIMIT_BYTES,
       handler: (q, s, body) => github.handle(q, s, body),
     });
+  if (linearOAuth)
+    routes.push(
+      { path: LINEAR_INSTALL_PATH, methods: ['GET'], handler: (q, s) => linearOAuth.install(q, s) },
+      {
+        path: LINEAR_REDIRECT_PATH,
+        methods: ['GET'],
+        handler: (q, s) => linearOAuth.redirect(q, s),
+      },
+    );
+  if (linear)
+    routes.push({
+      path: '/linear/webhooks',
+      methods: ['POST'],
+      bodyLimitBytes: LINEAR_BODY_LIMIT_BYTES,
+      handler: (q, s, body) => linear.handle(q, s, body),
+    });
   return routes;
 }
 
@@ -97,6 +130,8 @@ export interface Platforms {
   repoAccess?: RepoAccess;
   /** Slack's answers on guests and public channels, for the console's roles. */
   slackPeople?: SlackPeopleAndPlaces;
+  /** Linear's notifier, when on (its keep-alive timer stops at shutdown). */
+  linear?: LinearNotifier;
   /**
    * Needs the engine's sink (and its outbox's wake-up, for replies the ingress queues itself):
    * call once the engine exists.
@@ -179,6 +214,27 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
       })
     : undefined;
 
+  const linear = config.linear;
+  const linearInstallations = linear?.oauth
+    ? createLinearInstallations({
+        repo: deps.store.installations,
+        cipher: createTokenCipher(linear.oauth.encryptionKey),
+        logger,
+      })
+    : undefined;
+  const linearNotifier = linear
+    ? createLinearNotifier({
+        apiUrl: linear.apiUrl,
+        ...(linear.token === undefined ? {} : { token: linear.token }),
+        ...(linearInstallations
+          ? { tokenFor: (org: string) => linearInstallations.tokenFor(org) }
+          : {}),
+        logger,
+        clock,
+        ...(o.linearKeepAliveMs === undefined ? {} : { keepAliveMs: o.linearKeepAliveMs }),
+      })
+    : undefined;
+
   const repoAccess =
     github && githubNotifier
       ? createGitHubRepoAccess({
@@ -201,9 +257,11 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
 
   return {
     ...(slackPeople ? { slackPeople } : {}),
+    ...(linearNotifier ? { linear: linearNotifier } : {}),
     notifiers: {
       ...(slackNotifier ? { slack: slackNotifier } : {}),
       ...(githubNotifier ? { github: githubNotifier } : {}),
+      ...(linearNotifier ? { linear: linearNotifier } : {}),
     },
     ...(repoAccess ? { repoAccess } : {}),
     ingress(sink, wakeOutbox) {
@@ -278,7 +336,58 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
               logger,
             })
           : undefined;
-      return { slack: slackIngress, github: githubIngress, ...(slackOAuth ? { slackOAuth } : {}) };
+      const linearIngress =
+        linear && linearNotifier
+          ? createLinearIngress({
+              secret: linear.webhookSecret,
+              allowedTeams: linear.allowedTeams,
+              sink,
+              logger,
+              clock,
+              metrics: deps.metrics,
+              onRefused: (sessionId, organizationId) => {
+                const body =
+                  "Agent runs aren't available for this team's issues here. Please ask whoever " +
+                  'runs agent-relay to add the team to LINEAR_ALLOWED_TEAMS.';
+                linearNotifier
+                  .tell(organizationId, sessionId, { content: { type: 'error', body } })
+                  .catch((err: unknown) =>
+                    logger.warn(
+                      { err, sessionId },
+                      'could not tell a Linear session it was refused',
+                    ),
+                  );
+              },
+            })
+          : undefined;
+      const linearOAuth =
+        linear?.oauth && linearInstallations
+          ? createLinearOAuthRoutes({
+              clientId: linear.oauth.clientId,
+              clientSecret: linear.oauth.clientSecret,
+              apiUrl: linear.apiUrl,
+              allowedOrganizations: linear.oauth.allowedOrganizations,
+              installations: linearInstallations,
+              ...(deps.store.usedOnce
+                ? {
+                    useStateOnce: (state: string, expiresAt: number) =>
+                      deps.store.usedOnce!.use(`linear:${state}`, expiresAt, deps.clock.now()),
+                  }
+                : {}),
+              ...(o.linearAuthorizationUrl === undefined
+                ? {}
+                : { authorizationUrl: o.linearAuthorizationUrl }),
+              clock,
+              logger,
+            })
+          : undefined;
+      return {
+        slack: slackIngress,
+        github: githubIngress,
+        ...(linearIngress ? { linear: linearIngress } : {}),
+        ...(linearOAuth ? { linearOAuth } : {}),
+        ...(slackOAuth ? { slackOAuth } : {}),
+      };
     },
   };
 }

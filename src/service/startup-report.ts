@@ -69,6 +69,19 @@ export function describeGitHub(config: Config, url: string): string {
   );
 }
 
+/** Linear, when on: where its webhook is, and whose tokens answer. */
+export function describeLinear(config: Config, url: string): string | undefined {
+  const linear = config.linear;
+  if (!linear) return undefined;
+  const tokens = linear.oauth
+    ? `OAuth install at ${url}/linear/install for ${linear.oauth.allowedOrganizations.join(',')}`
+    : 'one workspace';
+  const teams = linear.allowedTeams.length
+    ? `teams ${linear.allowedTeams.join(',')}`
+    : 'every team';
+  return `on (POST ${url}/linear/webhooks, ${tokens}, API ${linear.apiUrl}, ${teams})`;
+}
+
 const EVERY_INTERFACE = new Set(['0.0.0.0', '::', '']);
 
 /** The first line: the address actually listened on, and a URL usable from this machine. */
@@ -90,6 +103,7 @@ export function describeStartup(config: Config, facts: StartupFacts): StartupRep
     `  agent service: ${describeAgent(config, facts.agentUrl)}`,
     `  slack:         ${describeSlack(config, facts.url)}`,
     `  github:        ${describeGitHub(config, facts.url)}`,
+    ...(config.linear ? [`  linear:        ${describeLinear(config, facts.url)}`] : []),
     `  tracker:       ${tracker}`,
     `  health:        ${facts.url}/healthz  ${facts.url}/readyz  ${facts.url}/metrics`,
     ...config.notes.map((note) => `  note:          ${note}`),
@@ -101,6 +115,7 @@ export function describeStartup(config: Config, facts: StartupFacts): StartupRep
     agentService: config.agent.kind === 'remote' ? facts.agentUrl : 'embedded emulator',
     slack: config.slack ? (config.slack.appToken ? 'socket mode' : 'http') : 'off',
     github: config.github ? config.github.auth.kind : 'off',
+    ...(config.linear ? { linear: config.linear.oauth ? 'oauth' : 'token' } : {}),
   };
   return { lines, fields };
 }

@@ -14,4 +14,11 @@ describe("a run's place in the console", () => {
       'app_redirect',
     );
   });
+
+  it('a Linear session is labelled as one and opens its issue when known', () => {
+    const key = 'linear:org-acme:team-eng:5b1e2c3d-0000-4000-8000-000000000001';
+    expect(placeOf(key, 'https://github.com')).toEqual({
+      label: 'Linear session 5b1e2c3d-0000-4000-8000-000000000001',
+    });
+  });
 });

@@ -7,9 +7,16 @@ describe('npm run demo', () => {
     const result = await runDemo({ fast: true, out: (line) => lines.push(line) });
     const output = lines.join('\n');
 
-    // Five runs: slash command, cancelled run, GitHub mention, GitHub label, factory dispatch.
+    // Six runs: slash command, cancelled run, GitHub mention, GitHub label, factory dispatch,
+    // Linear delegation.
     const byPrompt = (text: string) => result.runs.find((r) => r.prompt.includes(text));
-    expect(result.runs).toHaveLength(5);
+    expect(result.runs).toHaveLength(6);
+    expect(byPrompt('work offline')?.state).toBe('SUCCEEDED');
+    expect(result.linearActivities[0]).toBe('thought: Starting a cloud agent run…');
+    expect(result.linearActivities.join('\n')).toMatch(
+      /response: Done: \*\*ENG-1: Make the export/,
+    );
+    expect(result.linearActivities.at(-1)).toContain('"In Progress"');
     expect(byPrompt('fix the flaky login test')?.state).toBe('SUCCEEDED');
     expect(byPrompt('redesign the settings page')?.state).toBe('CANCELLED');
     expect(byPrompt('center the button')?.state).toBe('SUCCEEDED');
@@ -50,12 +57,13 @@ describe('npm run demo', () => {
       'GitHub: a mention in an issue comment',
       'GitHub: a label',
       'Slack: hand work to a factory',
+      'Linear: delegate an issue',
       'What each conversation shows now',
     ]) {
       expect(output).toContain(scene);
     }
     expect(output).not.toMatch(
-      /demo-signing-secret|demo-webhook-secret|xoxb-demo-token|ghp_demo_token/,
+      /demo-signing-secret|demo-webhook-secret|xoxb-demo-token|ghp_demo_token|demo-linear-webhook/,
     );
   });
 });

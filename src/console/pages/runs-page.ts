@@ -71,7 +71,7 @@ function filters(view: RunsView): Html {
     >
     <label
       >Platform<select name="platform">
-        ${option('', 'any', f.platform ?? '')}${option('slack', 'Slack', f.platform)}${option('github', 'GitHub', f.platform)}
+        ${option('', 'any', f.platform ?? '')}${option('slack', 'Slack', f.platform)}${option('github', 'GitHub', f.platform)}${option('linear', 'Linear', f.platform)}
       </select></label
     >
     <label

@@ -58,7 +58,7 @@ export interface LinkView {
 }
 
 export interface PersonView {
-  platform: 'slack' | 'github';
+  platform: 'slack' | 'github' | 'linear';
   id: string;
   name?: string;
 }

@@ -1,10 +1,11 @@
 /**
- * Installations of a platform app in many workspaces (Slack OAuth): kept by the store, read
+ * Installations of a platform app in many workspaces (Slack and Linear OAuth; a Linear
+ * workspace is kept with `teamId` = its organization id): kept by the store, read
  * by the platform side. The record is opaque to the store: `sealed` is already encrypted by
  * the platform side, so the database never holds a token in clear.
  */
 export interface InstallationRecord {
-  platform: 'slack';
+  platform: 'slack' | 'linear';
   /** '' when the workspace is not part of an Enterprise Grid organisation. */
   enterpriseId: string;
   /** '' for an organisation-wide install. */
@@ -17,7 +18,7 @@ export interface InstallationRecord {
 }
 
 export interface InstallationKey {
-  platform: 'slack';
+  platform: 'slack' | 'linear';
   enterpriseId: string;
   teamId: string;
 }
@@ -32,5 +33,5 @@ export interface InstallationRepo {
   linkTeam(platform: 'slack', teamId: string, enterpriseId: string, now: number): Promise<void>;
   /** The organisation a workspace was seen under, if any. */
   enterpriseOf(platform: 'slack', teamId: string): Promise<string | undefined>;
-  count(platform: 'slack'): Promise<number>;
+  count(platform: 'slack' | 'linear'): Promise<number>;
 }

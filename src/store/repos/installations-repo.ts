@@ -40,7 +40,7 @@ export function createInstallationRepo(ctx: RepoContext): InstallationRepo {
         .executeTakeFirst();
       if (row === undefined) return undefined;
       const record: InstallationRecord = {
-        platform: 'slack',
+        platform: key.platform,
         enterpriseId: row.enterprise_id,
         teamId: row.team_id,
         isEnterpriseInstall: Number(row.is_enterprise_install) === 1,

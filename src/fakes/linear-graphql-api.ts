@@ -1,0 +1,521 @@
+/**
+ * A fake Linear GraphQL API on loopback (node:http, 127.0.0.1, port 0), for the tests, the
+ * demo and the bench. It knows workspaces (each with its app token, app user, teams and their
+ * workflow states, issues), answers the operations agent-relay sends (by operation name:
+ * AgentActivityCreate, AgentActivity, AgentSessionUpdate, AgentSessionIssue,
+ * TeamStartedStates, IssueUpdate), records every activity and issue update, refuses a token
+ * it does not know and a session of another workspace, and sends signed `AgentSessionEvent`
+ * webhooks (`Linear-Signature`, `Linear-Delivery`, `webhookTimestamp`) the way Linear does.
+ * For OAuth install it serves a consent page (`GET /oauth/authorize`, which grants at once for
+ * the workspace `authorizeAs` names) and the code exchange (`POST /oauth/token`).
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeLinearState {
+  id: string;
+  name: string;
+  type: 'triage' | 'backlog' | 'unstarted' | 'started' | 'completed' | 'canceled';
+  position: number;
+}
+
+export interface FakeLinearWorkspace {
+  organizationId: string;
+  token: string;
+  /** The app's user in this workspace (what `viewer` answers). */
+  appUserId: string;
+  team: { id: string; key: string; states: FakeLinearState[] };
+}
+
+export interface FakeLinearIssue {
+  id: string;
+  identifier: string;
+  title: string;
+  description: string;
+  url: string;
+  organizationId: string;
+  teamId: string;
+  stateId: string;
+  delegateId?: string;
+}
+
+export interface FakeLinearActivity {
+  id: string;
+  sessionId: string;
+  content: { type: string; body?: string; [key: string]: unknown };
+  ephemeral: boolean;
+  /** Arrival, real time (ms, `performance.now()`). */
+  at: number;
+}
+
+export interface FakeLinearSession {
+  id: string;
+  organizationId: string;
+  issueId: string;
+  creatorId: string;
+  externalUrls: { label: string; url: string }[];
+  /** When the `created` webhook was sent (performance.now()). */
+  createdAt: number;
+}
+
+export interface FakeLinearRequest {
+  operation: string;
+  variables: Record<string, unknown>;
+  authorization?: string;
+  at: number;
+}
+
+export interface SentWebhook {
+  deliveryId: string;
+  status: number;
+  body: string;
+  answer: unknown;
+}
+
+export interface FakeLinear {
+  url: string;
+  /** The consent page (`…/oauth/authorize`). */
+  authorizeUrl: string;
+  /** The workspace (index) whose consent the next authorization grants. */
+  authorizeAs(workspace: number): void;
+  /** What each consent page visit asked for. */
+  authorizations: URLSearchParams[];
+  /** The OAuth client this fake knows. */
+  oauthClient: { id: string; secret: string };
+  workspaces: FakeLinearWorkspace[];
+  issues: Map<string, FakeLinearIssue>;
+  sessions: Map<string, FakeLinearSession>;
+  activities: FakeLinearActivity[];
+  issueUpdates: { issueId: string; stateId: string; at: number }[];
+  requests: FakeLinearRequest[];
+  /** The activities of one session, oldest first. */
+  activitiesOf(sessionId: string): FakeLinearActivity[];
+  /** Where signed webhooks go (the relay's `/linear/webhooks`), and the secret. */
+  setWebhook(url: string, secret: string): void;
+  /** Open a session on a new issue, as delegating it (or mentioning the app) would. */
+  openSession(input: {
+    workspace?: number;
+    title?: string;
+    description?: string;
+    /** `delegate` (default): the issue is delegated to the app; `mention`: a comment. */
+    how?: 'delegate' | 'mention';
+    comment?: string;
+    creator?: { id: string; name?: string };
+    stateType?: FakeLinearState['type'];
+  }): Promise<{ session: FakeLinearSession; sent: SentWebhook }>;
+  /** A person's further message (or Stop) in a session. */
+  prompt(
+    sessionId: string,
+    body: string,
+    options?: { signal?: 'stop'; user?: { id: string; name?: string } },
+  ): Promise<SentWebhook>;
+  /** Send one webhook as given (tests of bad signatures, stale timestamps, redeliveries). */
+  send(
+    body: string,
+    headers?: Record<string, string>,
+    options?: { deliveryId?: string; secret?: string },
+  ): Promise<SentWebhook>;
+  /** Build the body of an `AgentSessionEvent` (`webhookTimestamp` now unless given). */
+  eventBody(
+    sessionId: string,
+    action: 'created' | 'prompted',
+    extra?: Record<string, unknown>,
+  ): string;
+  /** The next `times` GraphQL calls answer this HTTP status. */
+  failNext(status: number, times?: number): void;
+  close(): Promise<void>;
+}
+
+const STATES = (prefix: string): FakeLinearState[] => [
+  { id: `${prefix}-triage`, name: 'Triage', type: 'triage', position: 0 },
+  { id: `${prefix}-todo`, name: 'Todo', type: 'unstarted', position: 1 },
+  { id: `${prefix}-review`, name: 'In Review', type: 'started', position: 3 },
+  { id: `${prefix}-progress`, name: 'In Progress', type: 'started', position: 2 },
+  { id: `${prefix}-done`, name: 'Done', type: 'completed', position: 4 },
+  { id: `${prefix}-canceled`, name: 'Canceled', type: 'canceled', position: 5 },
+];
+
+export function defaultLinearWorkspaces(): FakeLinearWorkspace[] {
+  return [
+    {
+      organizationId: 'org-acme',
+      token: 'lin_oauth_dummy_acme',
+      appUserId: 'app-user-acme',
+      team: { id: 'team-eng', key: 'ENG', states: STATES('eng') },
+    },
+    {
+      organizationId: 'org-globex',
+      token: 'lin_oauth_dummy_globex',
+      appUserId: 'app-user-globex',
+      team: { id: 'team-ops', key: 'OPS', states: STATES('ops') },
+    },
+  ];
+}
+
+function gqlError(res: ServerResponse, status: number, message: string, code: string): void {
+  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(body);
+}
+
+export async function startFakeLinear(
+  options: { workspaces?: FakeLinearWorkspace[] } = {},
+): Promise<FakeLinear> {
+  const workspaces = options.workspaces ?? defaultLinearWorkspaces();
+  const issues = new Map<string, FakeLinearIssue>();
+  const sessions = new Map<string, FakeLinearSession>();
+  const activities: FakeLinearActivity[] = [];
+  const issueUpdates: FakeLinear['issueUpdates'] = [];
+  const requests: FakeLinearRequest[] = [];
+  let webhook: { url: string; secret: string } | undefined;
+  let failures: { status: number; times: number } | undefined;
+  let issueNumber = 0;
+
+  const oauthClient = { id: 'linear-client-dummy', secret: 'linear-client-secret-dummy-123' };
+  const codes = new Map<string, { workspace: number; redirectUri: string }>();
+  const authorizations: URLSearchParams[] = [];
+  let authorizeAs = 0;
+
+  function oauth(req: IncomingMessage, res: ServerResponse, raw: string): boolean {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    if (req.method === 'GET' && url.pathname === '/oauth/authorize') {
+      authorizations.push(url.searchParams);
+      const code = randomUUID();
+      const redirectUri = url.searchParams.get('redirect_uri') ?? '';
+      codes.set(code, { workspace: authorizeAs, redirectUri });
+      const back = new URL(redirectUri);
+      back.searchParams.set('code', code);
+      back.searchParams.set('state', url.searchParams.get('state') ?? '');
+      res.writeHead(302, { location: back.toString() });
+      res.end();
+      return true;
+    }
+    if (req.method === 'POST' && url.pathname === '/oauth/token') {
+      const form = new URLSearchParams(raw);
+      const grant = codes.get(form.get('code') ?? '');
+      const json = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (
+        form.get('client_id') !== oauthClient.id ||
+        form.get('client_secret') !== oauthClient.secret
+      )
+        return (json(401, { error: 'invalid_client' }), true);
+      if (!grant || grant.redirectUri !== form.get('redirect_uri'))
+        return (json(400, { error: 'invalid_grant' }), true);
+      codes.delete(form.get('code') ?? '');
+      const ws = workspaces[grant.workspace]!;
+      json(200, {
+        access_token: ws.token,
+        token_type: 'Bearer',
+        expires_in: 315705599,
+        scope: 'read,write,app:assignable,app:mentionable',
+      });
+      return true;
+    }
+    return false;
+  }
+
+  const workspaceOf = (auth: string | undefined) =>
+    workspaces.find((w) => auth === `Bearer ${w.token}`);
+
+  function answer(
+    res: ServerResponse,
+    operation: string,
+    vars: Record<string, unknown>,
+    ws: FakeLinearWorkspace,
+  ): void {
+    const ok = (data: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data }));
+    };
+    const sessionIn = (id: unknown) => {
+      const session = typeof id === 'string' ? sessions.get(id) : undefined;
+      return session?.organizationId === ws.organizationId ? session : undefined;
+    };
+    switch (operation) {
+      case 'Viewer':
+        return ok({
+          viewer: {
+            id: ws.appUserId,
+            organization: {
+              id: ws.organizationId,
+              urlKey: ws.organizationId,
+              name: ws.organizationId,
+            },
+          },
+        });
+      case 'AgentActivityCreate': {
+        const input = (vars.input ?? {}) as Record<string, unknown>;
+        const session = sessionIn(input.agentSessionId);
+        if (!session) return gqlError(res, 200, 'Entity not found', 'ENTITY_NOT_FOUND');
+        const id = typeof input.id === 'string' ? input.id : randomUUID();
+        if (activities.some((a) => a.id === id))
+          return gqlError(res, 200, 'Activity already exists', 'INVALID_INPUT');
+        const content = input.content as FakeLinearActivity['content'];
+        if (!content || typeof content.type !== 'string')
+          return gqlError(res, 200, 'content.type is required', 'INVALID_INPUT');
+        activities.push({
+          id,
+          sessionId: session.id,
+          content,
+          ephemeral: input.ephemeral === true,
+          at: performance.now(),
+        });
+        return ok({ agentActivityCreate: { success: true, agentActivity: { id } } });
+      }
+      case 'AgentActivity': {
+        const found = activities.find((a) => a.id === vars.id && sessionIn(a.sessionId));
+        if (!found) return gqlError(res, 200, 'Entity not found', 'ENTITY_NOT_FOUND');
+        return ok({ agentActivity: { id: found.id } });
+      }
+      case 'AgentSessionUpdate': {
+        const session = sessionIn(vars.id);
+        if (!session) return gqlError(res, 200, 'Entity not found', 'ENTITY_NOT_FOUND');
+        const input = (vars.input ?? {}) as { externalUrls?: { label: string; url: string }[] };
+        if (input.externalUrls) session.externalUrls = input.externalUrls;
+        return ok({ agentSessionUpdate: { success: true } });
+      }
+      case 'AgentSessionIssue': {
+        const session = sessionIn(vars.id);
+        if (!session) return gqlError(res, 200, 'Entity not found', 'ENTITY_NOT_FOUND');
+        const issue = issues.get(session.issueId);
+        if (!issue)
+          return ok({
+            viewer: { id: ws.appUserId },
+            agentSession: { id: session.id, issue: null },
+          });
+        const state = ws.team.states.find((s) => s.id === issue.stateId);
+        return ok({
+          viewer: { id: ws.appUserId },
+          agentSession: {
+            id: session.id,
+            issue: {
+              id: issue.id,
+              delegate: issue.delegateId ? { id: issue.delegateId } : null,
+              state: state ? { id: state.id, type: state.type } : null,
+              team: { id: issue.teamId },
+            },
+          },
+        });
+      }
+      case 'TeamStartedStates': {
+        if (vars.teamId !== ws.team.id)
+          return gqlError(res, 200, 'Entity not found', 'ENTITY_NOT_FOUND');
+        return ok({
+          team: { states: { nodes: ws.team.states.filter((s) => s.type === 'started') } },
+        });
+      }
+      case 'IssueUpdate': {
+        const issue = typeof vars.id === 'string' ? issues.get(vars.id) : undefined;
+        if (!issue || issue.organizationId !== ws.organizationId)
+          return gqlError(res, 200, 'Entity not found', 'ENTITY_NOT_FOUND');
+        const stateId = ((vars.input ?? {}) as { stateId?: string }).stateId;
+        if (!stateId || !ws.team.states.some((s) => s.id === stateId))
+          return gqlError(res, 200, 'Invalid state', 'INVALID_INPUT');
+        issue.stateId = stateId;
+        issueUpdates.push({ issueId: issue.id, stateId, at: performance.now() });
+        return ok({ issueUpdate: { success: true } });
+      }
+      default:
+        return gqlError(res, 400, `Unknown operation ${operation}`, 'GRAPHQL_VALIDATION_FAILED');
+    }
+  }
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (oauth(req, res, Buffer.concat(chunks).toString('utf8'))) return;
+      let parsed: { query?: string; variables?: Record<string, unknown> };
+      try {
+        parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof parsed;
+      } catch {
+        return gqlError(res, 400, 'Body is not JSON', 'BAD_REQUEST');
+      }
+      const operation = /^\s*(?:query|mutation)\s+(\w+)/.exec(parsed.query ?? '')?.[1] ?? '';
+      const authorization = req.headers.authorization;
+      requests.push({
+        operation,
+        variables: parsed.variables ?? {},
+        ...(authorization ? { authorization } : {}),
+        at: performance.now(),
+      });
+      if (failures && failures.times > 0) {
+        failures.times -= 1;
+        return gqlError(res, failures.status, 'Injected failure', 'INTERNAL');
+      }
+      const ws = workspaceOf(authorization);
+      if (!ws) return gqlError(res, 401, 'Authentication required', 'AUTHENTICATION_ERROR');
+      try {
+        answer(res, operation, parsed.variables ?? {}, ws);
+      } catch (err) {
+        gqlError(res, 500, `fake failed: ${(err as Error).message}`, 'INTERNAL');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  function eventBody(
+    sessionId: string,
+    action: 'created' | 'prompted',
+    extra: Record<string, unknown> = {},
+  ): string {
+    const session = sessions.get(sessionId);
+    if (!session) throw new Error(`no session ${sessionId}`);
+    const issue = issues.get(session.issueId)!;
+    const ws = workspaces.find((w) => w.organizationId === session.organizationId)!;
+    return JSON.stringify({
+      type: 'AgentSessionEvent',
+      action,
+      createdAt: new Date().toISOString(),
+      organizationId: session.organizationId,
+      oauthClientId: 'fake-client',
+      appUserId: ws.appUserId,
+      webhookId: `webhook-${session.organizationId}`,
+      webhookTimestamp: Date.now(),
+      agentSession: {
+        id: session.id,
+        creator: { id: session.creatorId, name: 'Ada' },
+        issue: {
+          id: issue.id,
+          identifier: issue.identifier,
+          title: issue.title,
+          description: issue.description,
+          url: issue.url,
+          teamId: issue.teamId,
+          team: { id: issue.teamId, key: ws.team.key },
+        },
+        comment: null,
+      },
+      ...extra,
+    });
+  }
+
+  async function send(
+    body: string,
+    headers: Record<string, string> = {},
+    opts: { deliveryId?: string; secret?: string } = {},
+  ): Promise<SentWebhook> {
+    if (!webhook) throw new Error('setWebhook first');
+    const deliveryId = opts.deliveryId ?? randomUUID();
+    const signature = createHmac('sha256', opts.secret ?? webhook.secret)
+      .update(body)
+      .digest('hex');
+    const res = await fetch(webhook.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'linear-delivery': deliveryId,
+        'linear-event': 'AgentSessionEvent',
+        'linear-signature': signature,
+        'user-agent': 'Linear-Webhook',
+        ...headers,
+      },
+      body,
+    });
+    const text = await res.text();
+    let answer: unknown = text;
+    try {
+      answer = JSON.parse(text);
+    } catch {
+      // not JSON: kept as text
+    }
+    return { deliveryId, status: res.status, body, answer };
+  }
+
+  return {
+    url: `http://127.0.0.1:${port}/graphql`,
+    authorizeUrl: `http://127.0.0.1:${port}/oauth/authorize`,
+    authorizeAs(workspace) {
+      authorizeAs = workspace;
+    },
+    authorizations,
+    oauthClient,
+    workspaces,
+    issues,
+    sessions,
+    activities,
+    issueUpdates,
+    requests,
+    activitiesOf: (id) => activities.filter((a) => a.sessionId === id),
+    setWebhook(url, secret) {
+      webhook = { url, secret };
+    },
+    async openSession(input) {
+      const ws = workspaces[input.workspace ?? 0]!;
+      issueNumber += 1;
+      const stateType = input.stateType ?? 'unstarted';
+      const state = ws.team.states.find((s) => s.type === stateType)!;
+      const issue: FakeLinearIssue = {
+        id: randomUUID(),
+        identifier: `${ws.team.key}-${issueNumber}`,
+        title: input.title ?? 'Fix the flaky login test',
+        description: input.description ?? 'The login test fails one run in ten.',
+        url: `https://linear.app/${ws.organizationId}/issue/${ws.team.key}-${issueNumber}`,
+        organizationId: ws.organizationId,
+        teamId: ws.team.id,
+        stateId: state.id,
+        ...(input.how === 'mention' ? {} : { delegateId: ws.appUserId }),
+      };
+      issues.set(issue.id, issue);
+      const session: FakeLinearSession = {
+        id: randomUUID(),
+        organizationId: ws.organizationId,
+        issueId: issue.id,
+        creatorId: input.creator?.id ?? 'user-ada',
+        externalUrls: [],
+        createdAt: performance.now(),
+      };
+      sessions.set(session.id, session);
+      const comment = input.how === 'mention' ? (input.comment ?? '@agent please look') : undefined;
+      const context =
+        `<issue identifier="${issue.identifier}">\n<title>${issue.title}</title>\n` +
+        `<description>${issue.description}</description>\n</issue>` +
+        (comment
+          ? `\n<primary-directive-thread comment-id="c1">\n${comment}\n</primary-directive-thread>`
+          : '');
+      const body = eventBody(session.id, 'created', {
+        promptContext: context,
+      });
+      const withComment = comment
+        ? JSON.stringify({
+            ...(JSON.parse(body) as Record<string, unknown>),
+            agentSession: {
+              ...(JSON.parse(body) as { agentSession: Record<string, unknown> }).agentSession,
+              comment: { id: 'c1', body: comment },
+            },
+          })
+        : body;
+      session.createdAt = performance.now();
+      const sent = await send(withComment);
+      return { session, sent };
+    },
+    prompt(sessionId, body, opts = {}) {
+      return send(
+        eventBody(sessionId, 'prompted', {
+          agentActivity: {
+            id: randomUUID(),
+            userId: opts.user?.id ?? 'user-ada',
+            ...(opts.signal ? { signal: opts.signal } : {}),
+            content: { type: 'prompt', body },
+          },
+        }),
+      );
+    },
+    send,
+    eventBody,
+    failNext(status, times = 1) {
+      failures = { status, times };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

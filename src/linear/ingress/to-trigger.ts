@@ -1,0 +1,109 @@
+/**
+ * An `AgentSessionEvent` as a neutral Trigger. One thread per agent session
+ * (`linear:{organization}:{team}:{session}`), so a session's later messages follow up on its
+ * run:
+ *
+ * - `created` (the issue delegated to the app, or the app mentioned): a fresh run whose prompt
+ *   is the issue's identifier and title, then the prompt context Linear prepared (issue,
+ *   comments, guidance), bounded;
+ * - `prompted`: the person's message, in the same grammar as Slack and GitHub (a prompt is a
+ *   follow-up; `status`, `cancel`, `list` work); a `stop` signal is `cancel`.
+ */
+import type { Trigger } from '../../core/trigger.js';
+import { encodeThreadKey, settingsScopeOf } from '../../core/thread-key.js';
+import type { AgentSessionEvent } from './webhook-payload.js';
+
+export type Interpreted =
+  | { kind: 'trigger'; trigger: Trigger }
+  | { kind: 'ignored'; reason: string }
+  | { kind: 'refused'; reason: 'team_not_allowed'; sessionId: string };
+
+export interface ToTriggerOptions {
+  deliveryId: string;
+  receivedAt: string;
+  /** Team keys or ids allowed to start runs; empty: all. */
+  allowedTeams: readonly string[];
+  /** Bound on the prompt context carried to the run. */
+  maxContextChars: number;
+}
+
+function bounded(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function promptOf(event: AgentSessionEvent, max: number): string {
+  const issue = event.agentSession.issue;
+  const head = [issue?.identifier, issue?.title].filter(Boolean).join(': ');
+  const context =
+    event.promptContext?.trim() ||
+    [issue?.description ?? '', event.agentSession.comment?.body ?? ''].join('\n\n').trim();
+  // `new` makes the words a prompt whatever they start with (an issue titled "Cancel …").
+  return `new ${bounded([head || 'Linear agent session', context].filter(Boolean).join('\n\n'), max)}`;
+}
+
+export function toTrigger(event: AgentSessionEvent, options: ToTriggerOptions): Interpreted {
+  const session = event.agentSession;
+  const issue = session.issue;
+  const teamId = issue?.team?.id ?? issue?.teamId;
+  if (!teamId) return { kind: 'ignored', reason: 'session_without_issue_team' };
+  const allowed = options.allowedTeams;
+  if (
+    allowed.length > 0 &&
+    !allowed.includes(teamId) &&
+    !(issue?.team?.key !== undefined && allowed.includes(issue.team.key))
+  ) {
+    return { kind: 'refused', reason: 'team_not_allowed', sessionId: session.id };
+  }
+  const threadKey = encodeThreadKey({
+    platform: 'linear',
+    organization: event.organizationId,
+    team: teamId,
+    session: session.id,
+  });
+  const base = {
+    platform: 'linear' as const,
+    threadKey,
+    addressed: true,
+    deliveryId: options.deliveryId,
+    receivedAt: options.receivedAt,
+    settingsScope: settingsScopeOf(threadKey) ?? threadKey,
+  };
+  const url = issue?.url;
+  if (event.action === 'created') {
+    const creator = session.creator;
+    return {
+      kind: 'trigger',
+      trigger: {
+        ...base,
+        kind: 'agent_session',
+        actor: { id: creator?.id ?? 'unknown', ...(creator?.name ? { name: creator.name } : {}) },
+        text: promptOf(event, options.maxContextChars),
+        context: url ? { permalink: url } : {},
+        // The issue, so the console and the outcome can point at where the run was asked for.
+        ...(url && issue ? { triggerMessage: { threadKey, id: `issue:${issue.id}`, url } } : {}),
+      },
+    };
+  }
+  if (event.action === 'prompted') {
+    const activity = event.agentActivity;
+    if (!activity) return { kind: 'ignored', reason: 'prompt_without_activity' };
+    const person = activity.user ?? (activity.userId ? { id: activity.userId } : session.creator);
+    const stop = activity.signal === 'stop';
+    const words = (activity.content.body ?? '').trim();
+    if (!stop && words === '') return { kind: 'ignored', reason: 'empty_prompt' };
+    return {
+      kind: 'trigger',
+      trigger: {
+        ...base,
+        kind: 'agent_prompt',
+        actor: {
+          id: person?.id ?? 'unknown',
+          ...(person && 'name' in person && person.name ? { name: person.name } : {}),
+        },
+        text: stop ? 'cancel' : bounded(words, options.maxContextChars),
+        context: {},
+      },
+    };
+  }
+  return { kind: 'ignored', reason: `action_${event.action}` };
+}

@@ -1,0 +1,166 @@
+/**
+ * OAuth install in any number of Linear workspaces: `GET /linear/install` sends the browser to
+ * Linear's consent page asking for an app actor (`actor=app`) with the scopes the agent
+ * platform needs (`read`, `write`, `app:assignable` to be delegated issues, `app:mentionable`
+ * to be mentioned); `GET /linear/oauth_redirect` checks the state (signed, ten minutes, used
+ * once), exchanges the code, asks whose workspace it is, and keeps the token, sealed, only for
+ * an organization on LINEAR_ALLOWED_ORGANIZATIONS.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock, Logger } from '../../core/ports/index.js';
+import { exchangeCode, whoseToken } from '../api/oauth.js';
+import type { LinearInstallations } from './installations.js';
+
+export const LINEAR_INSTALL_PATH = '/linear/install';
+export const LINEAR_REDIRECT_PATH = '/linear/oauth_redirect';
+export const LINEAR_SCOPES = ['read', 'write', 'app:assignable', 'app:mentionable'] as const;
+const STATE_TTL_MS = 10 * 60_000;
+
+export interface LinearOAuthDeps {
+  clientId: string;
+  clientSecret: string;
+  apiUrl: string;
+  /** Linear's consent page. Default https://linear.app/oauth/authorize. */
+  authorizationUrl?: string;
+  allowedOrganizations: readonly string[];
+  installations: LinearInstallations;
+  /** Record a state as used (every replica sees it); without it a state is only time-bound. */
+  useStateOnce?: (state: string, expiresAt: number) => Promise<boolean>;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface LinearOAuthRoutes {
+  install(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  redirect(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+function page(res: ServerResponse, status: number, text: string): void {
+  const body = `<!doctype html><meta charset="utf-8"><title>agent-relay</title><p>${text}</p>`;
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  });
+  res.end(body);
+}
+
+/** Where Linear sends the browser back: this server's own address as the browser reached it. */
+function redirectUriOf(req: IncomingMessage): string {
+  const host = req.headers.host ?? 'localhost';
+  const forwarded = req.headers['x-forwarded-proto'];
+  const proto =
+    (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() ||
+    (/^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host) ? 'http' : 'https');
+  return `${proto}://${host}${LINEAR_REDIRECT_PATH}`;
+}
+
+export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoutes {
+  const log = deps.logger.child({ component: 'linear-oauth' });
+  const sign = (text: string) =>
+    createHmac('sha256', `linear-oauth-state:${deps.clientSecret}`)
+      .update(text)
+      .digest('base64url');
+
+  function newState(): string {
+    const body = `${deps.clock.now() + STATE_TTL_MS}.${randomBytes(16).toString('base64url')}`;
+    return `${body}.${sign(body)}`;
+  }
+
+  function stateExpiry(state: string): number | undefined {
+    const cut = state.lastIndexOf('.');
+    if (cut <= 0) return undefined;
+    const body = state.slice(0, cut);
+    const given = Buffer.from(state.slice(cut + 1));
+    const expected = Buffer.from(sign(body));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    const expiresAt = Number(body.split('.')[0]);
+    return Number.isFinite(expiresAt) && expiresAt > deps.clock.now() ? expiresAt : undefined;
+  }
+
+  return {
+    async install(req, res) {
+      const url = new URL(deps.authorizationUrl ?? 'https://linear.app/oauth/authorize');
+      url.searchParams.set('client_id', deps.clientId);
+      url.searchParams.set('redirect_uri', redirectUriOf(req));
+      url.searchParams.set('response_type', 'code');
+      url.searchParams.set('scope', LINEAR_SCOPES.join(','));
+      url.searchParams.set('actor', 'app');
+      url.searchParams.set('state', newState());
+      res.writeHead(302, { location: url.toString(), 'cache-control': 'no-store' });
+      res.end();
+    },
+    async redirect(req, res) {
+      const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+      const state = query.get('state') ?? '';
+      const code = query.get('code');
+      const expiresAt = stateExpiry(state);
+      if (
+        expiresAt === undefined ||
+        (deps.useStateOnce && !(await deps.useStateOnce(state, expiresAt)))
+      )
+        return page(
+          res,
+          400,
+          'This install link has expired or was used already. Start again from /linear/install.',
+        );
+      if (!code)
+        return page(
+          res,
+          400,
+          'Linear did not grant the install (no code). Start again from /linear/install.',
+        );
+      try {
+        const exchanged = await exchangeCode({
+          apiUrl: deps.apiUrl,
+          code,
+          redirectUri: redirectUriOf(req),
+          clientId: deps.clientId,
+          clientSecret: deps.clientSecret,
+        });
+        if ('error' in exchanged) {
+          log.warn({ error: exchanged.error }, 'Linear refused the code exchange');
+          return page(res, 400, 'Linear refused the install. Start again from /linear/install.');
+        }
+        const who = await whoseToken(deps.apiUrl, exchanged.accessToken);
+        const allowed = deps.allowedOrganizations;
+        if (
+          !allowed.includes(who.organizationId) &&
+          !(who.urlKey && allowed.includes(who.urlKey))
+        ) {
+          log.warn(
+            { organizationId: who.organizationId },
+            'Linear install from an organization not allowed',
+          );
+          return page(
+            res,
+            403,
+            'This Linear workspace may not install agent-relay here. Ask whoever runs it to add the workspace to LINEAR_ALLOWED_ORGANIZATIONS.',
+          );
+        }
+        await deps.installations.save(
+          {
+            organizationId: who.organizationId,
+            token: exchanged.accessToken,
+            installedBy: who.appUserId,
+          },
+          deps.clock.now(),
+        );
+        log.info({ organizationId: who.organizationId }, 'installed in a Linear workspace');
+        return page(
+          res,
+          200,
+          'agent-relay is installed in this Linear workspace. Delegate an issue to it, or mention it, to start a run.',
+        );
+      } catch (err) {
+        log.error({ err: (err as Error).message }, 'Linear install failed');
+        return page(
+          res,
+          502,
+          'Linear did not answer; the install did not finish. Please try again.',
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,203 @@
+/**
+ * The Linear notifier (Notifier port): every message becomes an agent activity in the
+ * session the thread names (render-activity.ts says which kind). Activities are append-only,
+ * so an "edit" of the status message is a new (ephemeral) progress thought, and the status
+ * edit that carries the run's session link also points the Linear session at it. When the run
+ * is live and its issue was delegated to the app, the issue moves to its team's first started
+ * state (never further). Reactions have no Linear counterpart and are skipped.
+ *
+ * A live run that has been quiet for `keepAliveMs` gets a short thought, so Linear does not
+ * mark the session stale (it does after 30 minutes without activity).
+ */
+import type { MessageModel } from '../../core/message/message-model.js';
+import {
+  systemClock,
+  type Clock,
+  type Destination,
+  type Logger,
+  type Notifier,
+  type PostOptions,
+  type PostResult,
+} from '../../core/ports/index.js';
+import { DeliveryError } from '../../core/ports/index.js';
+import { decodeThreadKey } from '../../core/thread-key.js';
+import type { MessageRef } from '../../core/trigger.js';
+import type { Activity } from '../api/activity-content.js';
+import { activityIdFor } from '../api/activity-id.js';
+import { createLinearGraphql, type LinearGraphql } from '../api/graphql-client.js';
+import {
+  activityExists,
+  createActivity,
+  setSessionLink,
+  startDelegatedIssue,
+} from '../api/requests.js';
+import { progress, renderActivity } from '../render/render-activity.js';
+
+/** Well before Linear's 30 minutes. */
+export const DEFAULT_KEEP_ALIVE_MS = 20 * 60_000;
+const KEEP_ALIVE_THOUGHT = 'Still working on it…';
+
+export interface LinearNotifierDeps {
+  apiUrl: string;
+  /** The one workspace's token; with OAuth, for workspaces that have no installation. */
+  token?: string;
+  /** OAuth install: the token of a workspace (organization id), when installed there. */
+  tokenFor?: (organizationId: string) => Promise<string | undefined>;
+  logger: Logger;
+  clock?: Clock;
+  keepAliveMs?: number;
+}
+
+export interface LinearNotifier extends Notifier {
+  /** Post a keep-alive thought in every live session quiet for `keepAliveMs`; the count. */
+  keepAlive(): Promise<number>;
+  /** Stop the keep-alive timer. */
+  close(): void;
+  /** One activity outside the outbox (the ingress's refusals). */
+  tell(organizationId: string, sessionId: string, activity: Activity): Promise<void>;
+}
+
+interface Place {
+  session: string;
+  gql: LinearGraphql;
+}
+
+export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
+  const clock = deps.clock ?? systemClock;
+  const log = deps.logger.child({ component: 'linear-notifier' });
+  const clients = new Map<string, LinearGraphql>();
+  const clientWith = (token: string) => {
+    let client = clients.get(token);
+    if (!client) {
+      client = createLinearGraphql({ apiUrl: deps.apiUrl, token });
+      clients.set(token, client);
+    }
+    return client;
+  };
+  async function clientFor(organizationId: string): Promise<LinearGraphql> {
+    const token = (await deps.tokenFor?.(organizationId)) ?? deps.token;
+    if (token === undefined)
+      throw new DeliveryError(
+        'forbidden',
+        'the Linear app is not installed in this workspace',
+        false,
+      );
+    return clientWith(token);
+  }
+  async function placeOf(threadKey: string): Promise<Place> {
+    const address = decodeThreadKey(threadKey);
+    if (address?.platform !== 'linear')
+      throw new DeliveryError('invalid', 'not a Linear thread', false);
+    return { session: address.session, gql: await clientFor(address.organization) };
+  }
+  const keepAliveMs = deps.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  /** Sessions whose run is live (with their client), and when the relay last wrote to each. */
+  const live = new Map<string, number>();
+  const liveClients = new Map<string, LinearGraphql>();
+  const linked = new Map<string, string>();
+  const started = new Set<string>();
+  /** The last progress thought per session: the same words twice in a row say nothing new. */
+  const shownProgress = new Map<string, string>();
+
+  async function write(
+    gql: LinearGraphql,
+    session: string,
+    activity: Activity,
+    id?: string,
+  ): Promise<string> {
+    const written = await createActivity(gql, session, activity, id);
+    if (live.has(session)) live.set(session, clock.now());
+    return written;
+  }
+
+  async function onStatus({ session, gql }: Place, message: MessageModel): Promise<void> {
+    if (message.type !== 'run_status') return;
+    const { run } = message;
+    if (run.state.live && !run.state.blocked && !run.state.ended) {
+      live.set(session, clock.now());
+      liveClients.set(session, gql);
+    } else {
+      live.delete(session);
+      liveClients.delete(session);
+    }
+    if (run.sessionLink && linked.get(session) !== run.sessionLink) {
+      await setSessionLink(gql, session, run.sessionLink);
+      linked.set(session, run.sessionLink);
+    }
+    if (run.state.name !== 'STARTING' && run.state.live && !started.has(session)) {
+      const moved = await startDelegatedIssue(gql, session);
+      started.add(session);
+      if (moved) log.info({ session }, 'delegated issue moved to its first started state');
+    }
+    // What is remembered of a session goes when its run ends, so memory follows live runs.
+    if (run.state.ended) {
+      linked.delete(session);
+      started.delete(session);
+    }
+  }
+
+  const notifier: LinearNotifier = {
+    platform: 'linear',
+    async post(to: Destination, message: MessageModel, options?: PostOptions): Promise<PostResult> {
+      const place = await placeOf(to.threadKey);
+      const { session, gql } = place;
+      const activity = renderActivity(message);
+      const id = options?.key ? activityIdFor(options.key) : undefined;
+      if (message.type === 'run_status') await onStatus(place, message);
+      if (activity === undefined)
+        return { ref: { threadKey: to.threadKey, id: `session:${session}` } };
+      if (id && options?.mayExist && (await activityExists(gql, id))) {
+        return { ref: { threadKey: to.threadKey, id: `activity:${id}` } };
+      }
+      const written = await write(gql, session, activity, id);
+      return { ref: { threadKey: to.threadKey, id: `activity:${written}` } };
+    },
+    async update(ref: MessageRef, message: MessageModel): Promise<void> {
+      const place = await placeOf(ref.threadKey);
+      if (message.type === 'run_status') {
+        await onStatus(place, message);
+        const shown = progress(message.run);
+        const words = shown?.content.type === 'thought' ? shown.content.body : undefined;
+        if (shown && words !== shownProgress.get(place.session)) {
+          await write(place.gql, place.session, shown);
+          if (words !== undefined) shownProgress.set(place.session, words);
+        }
+        if (!message.run.state.live) shownProgress.delete(place.session);
+        return;
+      }
+      const activity = renderActivity(message);
+      if (activity) await write(place.gql, place.session, activity);
+    },
+    async react(): Promise<void> {
+      // Linear shows the session's state itself; there is nothing to react on.
+    },
+    async keepAlive(): Promise<number> {
+      const now = clock.now();
+      let sent = 0;
+      for (const [session, last] of [...live]) {
+        const gql = liveClients.get(session);
+        if (now - last < keepAliveMs || !gql) continue;
+        try {
+          await write(gql, session, { content: { type: 'thought', body: KEEP_ALIVE_THOUGHT } });
+          live.set(session, now);
+          sent += 1;
+        } catch (err) {
+          log.warn({ session, err: (err as Error).message }, 'keep-alive activity failed');
+        }
+      }
+      return sent;
+    },
+    async tell(organizationId, sessionId, activity) {
+      await createActivity(await clientFor(organizationId), sessionId, activity);
+    },
+    close() {
+      clearInterval(timer);
+    },
+  };
+  const timer = setInterval(
+    () => void notifier.keepAlive(),
+    Math.max(1_000, Math.min(60_000, keepAliveMs / 4)),
+  );
+  timer.unref();
+  return notifier;
+}

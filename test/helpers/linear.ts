@@ -1,0 +1,110 @@
+/**
+ * A relay with Linear on (and nothing else), as production wires it (`startService` from a
+ * config `loadConfig` parsed), on loopback and a temp SQLite file, pointed at the emulator and
+ * the fake Linear GraphQL API, which sends it signed webhooks.
+ */
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { startFakeLinear } from '../../src/fakes/linear-graphql-api.js';
+import type { FakeLinear, FakeLinearActivity } from '../../src/fakes/linear-graphql-api.js';
+import { captureLogs } from './log-capture.js';
+import type { LogCapture } from './log-capture.js';
+import { QUICK_TIMINGS, startRelayService } from './relay.js';
+import type { RelayService } from './relay.js';
+import { SECRETS } from './secrets.js';
+
+export const LINEAR_WEBHOOK_SECRET = 'linear-webhook-secret-dummy-0a1b2c';
+/** 32 bytes of dummy key, base64. */
+export const LINEAR_TOKEN_KEY = Buffer.alloc(32, 7).toString('base64');
+
+export interface LinearWorld {
+  relay: RelayService;
+  linear: FakeLinear;
+  emulator: Emulator;
+  logs: LogCapture;
+  webhookUrl: string;
+  /** Wait until the session has an activity `accept` likes; its activities then. */
+  waitForActivity(
+    sessionId: string,
+    accept: (a: FakeLinearActivity) => boolean,
+    timeoutMs?: number,
+  ): Promise<FakeLinearActivity>;
+  close(): Promise<void>;
+}
+
+export async function startLinearWorld(
+  options: {
+    env?: Record<string, string>;
+    workspace?: number;
+    keepAliveMs?: number;
+    /** OAuth install (no LINEAR_ACCESS_TOKEN): these organizations may install. */
+    oauthOrganizations?: string[];
+  } = {},
+): Promise<LinearWorld> {
+  const logs = captureLogs({ test: 'linear' });
+  const emulator = await startEmulator({
+    apiKey: SECRETS.agentApiKey,
+    timings: QUICK_TIMINGS,
+    tickMs: 10,
+  });
+  const linear = await startFakeLinear();
+  const ws = linear.workspaces[options.workspace ?? 0]!;
+  const relay = await startRelayService(
+    {
+      AGENT_API_URL: emulator.baseUrl,
+      AGENT_API_KEY: SECRETS.agentApiKey,
+      POLL_INTERVAL_MS: '100',
+      SHUTDOWN_TIMEOUT_MS: '2000',
+      LINEAR_WEBHOOK_SECRET,
+      ...(options.oauthOrganizations
+        ? {
+            LINEAR_CLIENT_ID: linear.oauthClient.id,
+            LINEAR_CLIENT_SECRET: linear.oauthClient.secret,
+            LINEAR_TOKEN_ENCRYPTION_KEY: LINEAR_TOKEN_KEY,
+            LINEAR_ALLOWED_ORGANIZATIONS: options.oauthOrganizations.join(','),
+          }
+        : { LINEAR_ACCESS_TOKEN: ws.token }),
+      LINEAR_API_URL: linear.url,
+      LOG_LEVEL: 'debug',
+      ...options.env,
+    },
+    {
+      logger: logs.logger,
+      engineOptions: { workerPollMs: 20, inboxRetryDelaysMs: [300, 300, 300, 300] },
+      platforms: {
+        linearAuthorizationUrl: linear.authorizeUrl,
+        ...(options.keepAliveMs === undefined ? {} : { linearKeepAliveMs: options.keepAliveMs }),
+      },
+    },
+  ).catch(async (err: unknown) => {
+    await Promise.all([emulator.close(), linear.close()]);
+    throw err;
+  });
+  const webhookUrl = `${relay.service.url}/linear/webhooks`;
+  linear.setWebhook(webhookUrl, LINEAR_WEBHOOK_SECRET);
+  return {
+    relay,
+    linear,
+    emulator,
+    logs,
+    webhookUrl,
+    async waitForActivity(sessionId, accept, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = linear.activitiesOf(sessionId).find(accept);
+        if (found) return found;
+        if (Date.now() > deadline) {
+          const seen = linear
+            .activitiesOf(sessionId)
+            .map((a) => `${a.content.type}: ${a.content.body ?? ''}`);
+          throw new Error(`no such activity within ${timeoutMs} ms; saw:\n${seen.join('\n')}`);
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async close() {
+      await relay.close();
+      await Promise.all([emulator.close(), linear.close()]);
+    },
+  };
+}

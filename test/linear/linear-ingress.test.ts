@@ -1,0 +1,129 @@
+/**
+ * POST /linear/webhooks against the real service: what is refused before anything is stored
+ * (a bad or missing signature, a stale timestamp, a malformed body), a redelivery taken once,
+ * and a team outside LINEAR_ALLOWED_TEAMS told so in its session.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { countRows } from '../helpers/relay.js';
+import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+
+let world: LinearWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+async function quiet(ms: number): Promise<void> {
+  await new Promise((r) => setTimeout(r, ms));
+}
+
+describe('POST /linear/webhooks', () => {
+  it('answers 401 to a wrong or missing signature and stores nothing', async () => {
+    world = await startLinearWorld();
+    const { linear } = world;
+    const { session } = await linear.openSession({ title: 'first' });
+    await world.waitForActivity(session.id, () => true);
+    const before = countRows(world.relay.databasePath).inbox;
+    const body = linear.eventBody(session.id, 'prompted', {
+      agentActivity: { content: { type: 'prompt', body: 'status' } },
+    });
+    const forged = await linear.send(body, {}, { secret: 'not-the-secret-at-all' });
+    expect(forged.status).toBe(401);
+    expect(forged.answer).toMatchObject({ ok: false, error: 'bad_signature' });
+    const unsigned = await linear.send(body, { 'linear-signature': '' });
+    expect(unsigned.status).toBe(401);
+    // A body changed after signing does not verify either.
+    const tampered = await fetch(world.webhookUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'linear-delivery': 'd-tampered',
+        'linear-signature': 'a'.repeat(64),
+      },
+      body,
+    });
+    expect(tampered.status).toBe(401);
+    expect(countRows(world.relay.databasePath).inbox).toBe(before);
+  });
+
+  it('answers 401 to a webhookTimestamp more than 60 s away', async () => {
+    world = await startLinearWorld();
+    const { linear } = world;
+    const { session } = await linear.openSession({ title: 'first' });
+    await world.waitForActivity(session.id, () => true);
+    const before = countRows(world.relay.databasePath).inbox;
+    for (const skew of [-61_000, 61_000]) {
+      const stale = await linear.send(
+        linear.eventBody(session.id, 'prompted', {
+          webhookTimestamp: Date.now() + skew,
+          agentActivity: { content: { type: 'prompt', body: 'status' } },
+        }),
+      );
+      expect(stale.status).toBe(401);
+      expect(stale.answer).toMatchObject({ error: 'stale_timestamp' });
+    }
+    expect(countRows(world.relay.databasePath).inbox).toBe(before);
+  });
+
+  it('takes a redelivery (the same Linear-Delivery) once: one run, one thought', async () => {
+    world = await startLinearWorld();
+    const { linear } = world;
+    const { session, sent } = await linear.openSession({ title: 'once' });
+    const again = await linear.send(sent.body, {}, { deliveryId: sent.deliveryId });
+    expect(again.status).toBe(200);
+    expect(again.answer).toMatchObject({ ok: true, result: 'duplicate' });
+    await world.waitForActivity(session.id, (a) => a.content.type === 'response');
+    expect(world.emulator.runs.count()).toBe(1);
+    const thoughts = linear
+      .activitiesOf(session.id)
+      .filter((a) => a.content.body === 'Starting a cloud agent run…');
+    expect(thoughts).toHaveLength(1);
+  });
+
+  it('answers 400 to a body that is not JSON or not an agent session event, and ignores other events', async () => {
+    world = await startLinearWorld();
+    const { linear } = world;
+    const notJson = await linear.send('{nope');
+    expect(notJson.status).toBe(400);
+    const invalid = await linear.send(
+      JSON.stringify({
+        type: 'AgentSessionEvent',
+        action: 'created',
+        webhookTimestamp: Date.now(),
+      }),
+    );
+    expect(invalid.status).toBe(400);
+    expect(invalid.answer).toMatchObject({ error: 'invalid_payload' });
+    const other = await linear.send(
+      JSON.stringify({ type: 'Issue', action: 'update', webhookTimestamp: Date.now() }),
+    );
+    expect(other.status).toBe(200);
+    expect(other.answer).toMatchObject({ result: 'ignored' });
+    const noDelivery = await linear.send(
+      JSON.stringify({ type: 'Issue', action: 'update', webhookTimestamp: Date.now() }),
+      { 'linear-delivery': '' },
+    );
+    expect(noDelivery.status).toBe(400);
+    expect(countRows(world.relay.databasePath).inbox).toBe(0);
+  });
+
+  it('tells a session of a team outside LINEAR_ALLOWED_TEAMS, and starts nothing', async () => {
+    world = await startLinearWorld({ env: { LINEAR_ALLOWED_TEAMS: 'DESIGN' } });
+    const { linear } = world;
+    const { session, sent } = await linear.openSession({ title: 'not here' });
+    expect(sent.answer).toMatchObject({ ok: true, result: 'refused' });
+    const told = await world.waitForActivity(session.id, () => true);
+    expect(told.content.type).toBe('error');
+    expect(told.content.body).toContain('LINEAR_ALLOWED_TEAMS');
+    await quiet(300);
+    expect(world.emulator.runs.count()).toBe(0);
+    expect(countRows(world.relay.databasePath).inbox).toBe(0);
+  });
+
+  it('lets a listed team in by its key', async () => {
+    world = await startLinearWorld({ env: { LINEAR_ALLOWED_TEAMS: 'DESIGN,ENG' } });
+    const { session } = await world.linear.openSession({ title: 'welcome' });
+    await world.waitForActivity(session.id, (a) => a.content.type === 'response');
+    expect(world.emulator.runs.count()).toBe(1);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * Many Linear workspaces through OAuth install: each workspace's token is kept sealed and used
+ * only for its own sessions, a workspace off the allowlist is refused, and `list` in one
+ * workspace never shows another's runs.
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+
+let world: LinearWorld | undefined;
+afterEach(async () => {
+  const w = world;
+  world = undefined;
+  if (!w) return;
+  for (const ws of w.linear.workspaces) expect(w.logs.text()).not.toContain(ws.token);
+  await w.close();
+});
+
+/** Walk the browser's way: /linear/install -> Linear's consent page -> our redirect. */
+async function install(w: LinearWorld, workspace: number): Promise<Response & { back: string }> {
+  w.linear.authorizeAs(workspace);
+  const start = await fetch(`${w.relay.service.url}/linear/install`, { redirect: 'manual' });
+  expect(start.status).toBe(302);
+  const consent = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+  expect(consent.status).toBe(302);
+  const back = consent.headers.get('location')!;
+  return Object.assign(await fetch(back, { redirect: 'manual' }), { back });
+}
+
+function sealedTokens(path: string): { team_id: string; sealed: string }[] {
+  const db = new BetterSqlite3(path, { readonly: true });
+  try {
+    return db
+      .prepare(`select team_id, sealed from installations where platform = 'linear'`)
+      .all() as { team_id: string; sealed: string }[];
+  } finally {
+    db.close();
+  }
+}
+
+describe('Linear in many workspaces (OAuth install)', () => {
+  it('asks for an app actor with the agent scopes, and keeps each token sealed', async () => {
+    world = await startLinearWorld({ oauthOrganizations: ['org-acme', 'org-globex'] });
+    const done = await install(world, 0);
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain('installed in this Linear workspace');
+    const asked = world.linear.authorizations[0]!;
+    expect(asked.get('actor')).toBe('app');
+    expect(asked.get('scope')!.split(',')).toEqual(
+      expect.arrayContaining(['app:assignable', 'app:mentionable']),
+    );
+    const rows = sealedTokens(world.relay.databasePath);
+    expect(rows.map((r) => r.team_id)).toEqual(['org-acme']);
+    expect(rows[0]!.sealed).not.toContain(world.linear.workspaces[0]!.token);
+    // A state is good once, and a forged one not at all.
+    const replay = await fetch(done.back);
+    expect(replay.status).toBe(400);
+    const forged = await fetch(
+      `${world.relay.service.url}/linear/oauth_redirect?code=x&state=9999999999999.x.forged`,
+    );
+    expect(forged.status).toBe(400);
+    expect(sealedTokens(world.relay.databasePath)).toHaveLength(1);
+  });
+
+  it('refuses an organization that is not allowed, and keeps nothing of it', async () => {
+    world = await startLinearWorld({ oauthOrganizations: ['org-acme'] });
+    const refused = await install(world, 1);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('LINEAR_ALLOWED_ORGANIZATIONS');
+    expect(sealedTokens(world.relay.databasePath)).toEqual([]);
+  });
+
+  it('keeps two workspaces apart: each answered with its own token, each list its own runs', async () => {
+    world = await startLinearWorld({ oauthOrganizations: ['org-acme', 'org-globex'] });
+    expect((await install(world, 0)).status).toBe(200);
+    expect((await install(world, 1)).status).toBe(200);
+    const { linear } = world;
+    const acme = await linear.openSession({ workspace: 0, title: 'Acme task' });
+    const globex = await linear.openSession({ workspace: 1, title: 'Globex task' });
+    await world.waitForActivity(acme.session.id, (a) => a.content.type === 'response');
+    await world.waitForActivity(globex.session.id, (a) => a.content.type === 'response');
+    // Every write into a session carried that session's workspace token.
+    const [acmeWs, globexWs] = linear.workspaces;
+    const creates = linear.requests.filter((r) => r.operation === 'AgentActivityCreate');
+    for (const r of creates) {
+      const input = r.variables.input as { agentSessionId: string };
+      const owner = linear.sessions.get(input.agentSessionId)!.organizationId;
+      const ws = owner === 'org-acme' ? acmeWs! : globexWs!;
+      expect(r.authorization).toBe(`Bearer ${ws.token}`);
+    }
+    const before = linear.activitiesOf(acme.session.id).length;
+    await linear.prompt(acme.session.id, 'list');
+    const listed = await world.waitForActivity(
+      acme.session.id,
+      (a) =>
+        linear.activitiesOf(acme.session.id).indexOf(a) >= before && a.content.type === 'response',
+    );
+    expect(listed.content.body).toContain('Acme task');
+    expect(listed.content.body).not.toContain('Globex task');
+  });
+});

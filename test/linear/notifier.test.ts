@@ -1,0 +1,155 @@
+/**
+ * The Linear notifier against the fake Linear API: what each message becomes, a retried post
+ * that does not write twice, keep-alive thoughts on a quiet live run, and failures as the
+ * outbox's DeliveryErrors.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { runOutcomeMessage, runStatusMessage } from '../../src/core/message/render-model.js';
+import { startingView, toRunView } from '../../src/core/message/run-view.js';
+import { DeliveryError } from '../../src/core/ports/index.js';
+import type { RunItem } from '../../src/core/run.js';
+import { startFakeLinear, type FakeLinear } from '../../src/fakes/linear-graphql-api.js';
+import { createLinearNotifier, type LinearNotifier } from '../../src/linear/index.js';
+import { captureLogs } from '../helpers/log-capture.js';
+
+let linear: FakeLinear | undefined;
+let notifier: LinearNotifier | undefined;
+afterEach(async () => {
+  notifier?.close();
+  await linear?.close();
+  linear = notifier = undefined;
+});
+
+async function setUp(token?: string) {
+  linear = await startFakeLinear();
+  linear.sessions.set('s1', {
+    id: 's1',
+    organizationId: 'org-acme',
+    issueId: 'i1',
+    creatorId: 'user-ada',
+    externalUrls: [],
+    createdAt: 0,
+  });
+  let now = 1_000_000;
+  const clock = { now: () => now };
+  notifier = createLinearNotifier({
+    apiUrl: linear.url,
+    token: token ?? linear.workspaces[0]!.token,
+    logger: captureLogs().logger,
+    clock,
+    keepAliveMs: 20 * 60_000,
+  });
+  return { linear, notifier, advance: (ms: number) => (now += ms) };
+}
+
+const to = { threadKey: 'linear:org-acme:team-eng:s1' };
+const starting = runStatusMessage(
+  startingView({
+    title: 'Fix it',
+    prompt: 'Fix it',
+    requester: { platform: 'linear', id: 'u' },
+    applied: [],
+  }),
+);
+const view = (state: string, extra: Partial<RunItem> = {}) =>
+  toRunView({
+    run: { run_id: 'r1', title: 'Fix it', state, session_link: 'http://agent.test/s/r1', ...extra },
+  });
+
+describe('the Linear notifier', () => {
+  it('writes a retried post once: the activity id comes from the notification key', async () => {
+    const { linear, notifier } = await setUp();
+    const first = await notifier.post(to, starting, { key: 'n1.1' });
+    const again = await notifier.post(to, starting, { key: 'n1.1', mayExist: { since: 0 } });
+    expect(again.ref.id).toBe(first.ref.id);
+    expect(linear.activitiesOf('s1')).toHaveLength(1);
+    expect(linear.activitiesOf('s1')[0]!.content).toEqual({
+      type: 'thought',
+      body: 'Starting a cloud agent run…',
+    });
+  });
+
+  it('says BLOCKED with the question, SUCCEEDED with links, ERROR with what to do', async () => {
+    const { linear, notifier } = await setUp();
+    await notifier.post(
+      to,
+      runOutcomeMessage(view('BLOCKED', { status_message: { message: 'Which database?' } })),
+    );
+    await notifier.post(
+      to,
+      runOutcomeMessage(
+        view('SUCCEEDED', {
+          artifacts: [
+            { artifact_type: 'PULL_REQUEST', data: { url: 'https://github.com/o/r/pull/7' } },
+          ],
+        } as Partial<RunItem>),
+      ),
+    );
+    await notifier.post(
+      to,
+      runOutcomeMessage(view('ERROR', { status_message: { message: 'Machine lost' } })),
+    );
+    const [asked, done, failed] = linear.activitiesOf('s1');
+    expect(asked!.content).toMatchObject({ type: 'elicitation' });
+    expect(asked!.content.body).toContain('Which database?');
+    expect(done!.content).toMatchObject({ type: 'response' });
+    expect(done!.content.body).toContain('[PR: o/r#7](https://github.com/o/r/pull/7)');
+    expect(done!.content.body).toContain('[Session](http://agent.test/s/r1)');
+    expect(failed!.content).toMatchObject({ type: 'error' });
+    expect(failed!.content.body).toContain('Machine lost');
+    expect(failed!.content.body).toContain('reply here to try again');
+  });
+
+  it('keeps a quiet live session from going stale, and lets an ended one rest', async () => {
+    const { linear, notifier, advance } = await setUp();
+    const posted = await notifier.post(to, starting);
+    await notifier.update(posted.ref, runStatusMessage(view('INPROGRESS')));
+    expect(linear.sessions.get('s1')!.externalUrls).toEqual([
+      { label: 'Cloud agent session', url: 'http://agent.test/s/r1' },
+    ]);
+    const count = () => linear.activitiesOf('s1').length;
+    const before = count();
+    advance(10 * 60_000);
+    expect(await notifier.keepAlive()).toBe(0);
+    advance(11 * 60_000);
+    expect(await notifier.keepAlive()).toBe(1);
+    expect(linear.activitiesOf('s1').at(-1)!.content).toEqual({
+      type: 'thought',
+      body: 'Still working on it…',
+    });
+    expect(count()).toBe(before + 1);
+    await notifier.update(posted.ref, runStatusMessage(view('SUCCEEDED')));
+    advance(60 * 60_000);
+    expect(await notifier.keepAlive()).toBe(0);
+  });
+
+  it('turns a 5xx into a retryable DeliveryError and a refused token into a permanent one', async () => {
+    const { linear, notifier } = await setUp();
+    linear.failNext(503);
+    const down = await notifier.post(to, starting).catch((e: unknown) => e);
+    expect(down).toBeInstanceOf(DeliveryError);
+    expect(down).toMatchObject({ code: 'unavailable', retryable: true });
+    notifier.close();
+    const stranger = createLinearNotifier({
+      apiUrl: linear.url,
+      token: 'lin_oauth_dummy_unknown',
+      logger: captureLogs().logger,
+    });
+    const refused = await stranger.post(to, starting).catch((e: unknown) => e);
+    stranger.close();
+    expect(refused).toMatchObject({ code: 'forbidden', retryable: false });
+  });
+
+  it('cannot write into another workspace’s session', async () => {
+    const { linear } = await setUp(undefined);
+    const other = createLinearNotifier({
+      apiUrl: linear.url,
+      token: linear.workspaces[1]!.token,
+      logger: captureLogs().logger,
+    });
+    const refused = await other.post(to, starting).catch((e: unknown) => e);
+    other.close();
+    expect(refused).toMatchObject({ code: 'not_found', retryable: false });
+    expect(linear.activitiesOf('s1')).toEqual([]);
+  });
+});

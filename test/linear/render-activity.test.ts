@@ -1,0 +1,39 @@
+/** How messages read as Linear agent activities. */
+import { describe, expect, it } from 'vitest';
+import { notice } from '../../src/core/message/render-model.js';
+import { toRunView } from '../../src/core/message/run-view.js';
+import { escapeMarkdown, renderActivity } from '../../src/linear/render/render-activity.js';
+
+const view = (state: string) =>
+  toRunView({
+    run: { run_id: 'r1', title: 'Fix *it*', state, session_link: 'https://agent.test/s/r1' },
+  });
+
+describe('Linear activities', () => {
+  it('answers status with a thought while the run is live (a response would end the turn)', () => {
+    expect(
+      renderActivity({ type: 'run_brief', run: view('INPROGRESS'), hasCard: true }),
+    ).toMatchObject({
+      content: { type: 'thought' },
+    });
+    const ended = renderActivity({ type: 'run_brief', run: view('SUCCEEDED'), hasCard: true });
+    expect(ended?.content.type).toBe('response');
+    // The session link once, not twice.
+    expect(ended?.content).toMatchObject({ body: expect.not.stringContaining('[Session]') });
+  });
+
+  it('escapes Markdown in text that is not ours', () => {
+    expect(escapeMarkdown('a *b* [c](d) `e` <f>')).toBe('a \\*b\\* \\[c\\](d) \\`e\\` \\<f\\>');
+    const shown = renderActivity(notice('error', 'bad [link](javascript:x)'));
+    expect(shown).toEqual({ content: { type: 'error', body: 'bad \\[link\\](javascript:x)' } });
+  });
+
+  it('says nothing on a status edit of an ended or BLOCKED run: its outcome is its own activity', () => {
+    for (const state of ['SUCCEEDED', 'FAILED', 'BLOCKED'])
+      expect(renderActivity({ type: 'run_status', run: view(state) })).toBeUndefined();
+    expect(renderActivity({ type: 'run_status', run: view('INPROGRESS') })).toEqual({
+      content: { type: 'thought', body: 'Running…' },
+      ephemeral: true,
+    });
+  });
+});
