@@ -1,5 +1,5 @@
 /**
- * A run's usage in a few words: "≈ $1.24 · 312k tokens · 14m run time". The cost is the
+ * A run's usage in a few words: "≈ $1.24 · 312k tokens". The cost is the
  * service's approximate figure (hence "≈"), never a bill; a figure the service did not report
  * is left out, never shown as 0, and without a cost or tokens there is no usage line at all.
  */
@@ -37,23 +37,26 @@ export const APPROXIMATE = '(approximate)';
 
 /**
  * The usage line of a run, or undefined when the service reported neither cost nor tokens.
- * The run time is added when known (it belongs with what the run used).
+ * The run time is not repeated here: every message that carries this line already says it.
  */
-export function usageLine(run: Pick<RunView, 'usage' | 'runTime'>): string | undefined {
+export function usageLine(run: Pick<RunView, 'usage'>): string | undefined {
   const { usage } = run;
   if (usage === undefined || (usage.costUsd === undefined && usage.tokens === undefined))
     return undefined;
   const parts: string[] = [];
   if (usage.costUsd !== undefined) parts.push(formatCost(usage.costUsd));
   if (usage.tokens !== undefined) parts.push(formatTokens(usage.tokens));
-  if (run.runTime !== undefined) parts.push(`${run.runTime} run time`);
   return parts.join(' · ');
 }
 
-/** The usage line with its label, "≈ $1.24 · 312k tokens · 14m run time (approximate)". */
-export function labelledUsage(run: Pick<RunView, 'usage' | 'runTime'>): string | undefined {
+/**
+ * The usage line with its label: "≈ $1.24 · 312k tokens (approximate)", or for a live run
+ * "≈ $0.08 so far (approximate)".
+ */
+export function labelledUsage(run: Pick<RunView, 'usage'>, soFar = false): string | undefined {
   const line = usageLine(run);
-  return line === undefined ? undefined : `${line} ${APPROXIMATE}`;
+  if (line === undefined) return undefined;
+  return soFar ? `${line} so far ${APPROXIMATE}` : `${line} ${APPROXIMATE}`;
 }
 
 /**

@@ -150,9 +150,8 @@ function renderRunBrief(model: BriefModel): string {
   const { run } = model;
   const time = run.runTime === undefined ? '' : ` after ${escapeInline(run.runTime)}`;
   // The state first, the title after a colon: a title made from the prompt reads well too.
-  const usage = labelledUsage(run);
-  const used =
-    usage === undefined ? '' : ` ${escapeInline(run.state.live ? `${usage} so far` : usage)}.`;
+  const usage = labelledUsage(run, run.state.live);
+  const used = usage === undefined ? '' : ` ${escapeInline(usage)}.`;
   const head = `${run.state.emoji} ${escapeInline(run.state.label)}${time}: **${escapeInline(run.title)}**.${used}`;
   if (model.hasCard) {
     const card = link('Its status comment', model.cardUrl);

@@ -176,8 +176,8 @@ export function renderRunStatus(run: RunView, ctx: RenderContext): string {
   const out = [head];
   const now = progressLines(run);
   if (now.length > 0) out.push('', ...now);
-  const usage = labelledUsage(run);
-  if (usage !== undefined) out.push('', escapeInline(run.state.live ? `${usage} so far` : usage));
+  const usage = labelledUsage(run, run.state.live);
+  if (usage !== undefined) out.push('', escapeInline(usage));
   if (run.statusMessage !== undefined && run.statusMessage.trim() !== '') {
     out.push('', escapeBlockQuote(run.statusMessage));
   }

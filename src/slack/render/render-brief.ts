@@ -40,9 +40,8 @@ export function renderRunBrief(model: Of<'run_brief'>): Rendered {
     const said = statusMessageSection(run);
     if (said !== undefined) blocks.push(said);
   }
-  const usage = labelledUsage(run);
-  const soFar =
-    usage === undefined ? [] : [escapeMrkdwn(run.state.live ? `${usage} so far` : usage)];
+  const usage = labelledUsage(run, run.state.live);
+  const soFar = usage === undefined ? [] : [escapeMrkdwn(usage)];
   blocks.push(context([`run ${code(run.runId)}`, ...soFar]));
   return { text: `${title(run)}: ${escapeMrkdwn(run.state.label)}`, blocks };
 }

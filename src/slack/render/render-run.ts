@@ -43,9 +43,9 @@ function stateLine(run: RunView): string {
  * outcome reply says it (so the card does not repeat it).
  */
 function usageContext(run: RunView): KnownBlock | undefined {
-  const usage = labelledUsage(run);
+  const usage = labelledUsage(run, true);
   if (usage === undefined || !run.state.live) return undefined;
-  return context([escapeMrkdwn(`${usage} so far`)]);
+  return context([escapeMrkdwn(usage)]);
 }
 
 function nextStep(run: RunView): KnownBlock | undefined {

@@ -3,7 +3,7 @@ import { renderGitHubMarkdown } from '../../../src/github/render/render-markdown
 import { sampleRun } from '../models.js';
 
 const usage = { costUsd: 1.24, tokens: 312_000 };
-const LINE = '≈ $1.24 · 312k tokens · 14m run time (approximate)';
+const LINE = '≈ $1.24 · 312k tokens (approximate)';
 
 describe('GitHub: what a run cost', () => {
   it('the card shows the usage line when reported; the outcome comment points at the card', () => {
@@ -25,10 +25,10 @@ describe('GitHub: what a run cost', () => {
   it('status: the cost so far of a live run', () => {
     const run = sampleRun('INPROGRESS', { runTime: undefined, usage: { costUsd: 0.08 } });
     expect(renderGitHubMarkdown({ type: 'run_brief', run, hasCard: true })).toContain(
-      '≈ $0.08 (approximate) so far',
+      '≈ $0.08 so far (approximate)',
     );
     expect(renderGitHubMarkdown({ type: 'run_status', run })).toContain(
-      '≈ $0.08 (approximate) so far',
+      '≈ $0.08 so far (approximate)',
     );
   });
 });

@@ -3,7 +3,7 @@ import { renderSlackMessage } from '../../../src/slack/render/render-blocks.js';
 import { sampleRun } from '../../github/models.js';
 
 const usage = { costUsd: 1.24, tokens: 312_000 };
-const LINE = '≈ $1.24 · 312k tokens · 14m run time (approximate)';
+const LINE = '≈ $1.24 · 312k tokens (approximate)';
 
 function textOf(message: ReturnType<typeof renderSlackMessage>): string {
   return JSON.stringify(message.blocks);
@@ -28,16 +28,16 @@ describe('Slack: what a run cost', () => {
       type: 'run_outcome',
       run: sampleRun('FAILED', { runTime: '14m', usage: { tokens: 5_000 } }),
     });
-    expect(textOf(tokensOnly)).toContain('5k tokens · 14m run time (approximate)');
+    expect(textOf(tokensOnly)).toContain('5k tokens (approximate)');
     expect(textOf(tokensOnly)).not.toContain('$');
   });
 
   it('status: the cost so far of a live run', () => {
     const run = sampleRun('INPROGRESS', { runTime: undefined, usage: { costUsd: 0.08 } });
     const brief = renderSlackMessage({ type: 'run_brief', run, hasCard: true });
-    expect(textOf(brief)).toContain('≈ $0.08 (approximate) so far');
+    expect(textOf(brief)).toContain('≈ $0.08 so far (approximate)');
     const card = renderSlackMessage({ type: 'run_status', run });
-    expect(textOf(card)).toContain('≈ $0.08 (approximate) so far');
+    expect(textOf(card)).toContain('≈ $0.08 so far (approximate)');
     // Once ended, the outcome reply says it, not the card.
     const ended = renderSlackMessage({
       type: 'run_status',
