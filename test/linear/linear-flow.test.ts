@@ -68,7 +68,8 @@ describe('Linear: delegate an issue to the agent', () => {
     const { linear } = world;
     const { session } = await linear.openSession({ title: 'Decide the schema [block]' });
     const asked = await world.waitForActivity(session.id, (a) => a.content.type === 'elicitation');
-    expect(asked.content.body).toContain('The agent needs your input');
+    // The agent's own question (its conversation's last words), not the service's status line.
+    expect(asked.content.body).toContain('Should I keep the old function as a deprecated alias');
 
     const sent = await linear.prompt(session.id, 'Use the second option [fail]');
     expect(sent.status).toBe(200);

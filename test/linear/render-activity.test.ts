@@ -37,3 +37,47 @@ describe('Linear activities', () => {
     });
   });
 });
+
+describe('Linear outcomes', () => {
+  const ended = (state: string, extra: Partial<ReturnType<typeof view>> = {}) => ({
+    ...view(state),
+    ...extra,
+  });
+
+  it("carry the agent's own words, made safe, and the cost when reported", () => {
+    const done = renderActivity({
+      type: 'run_outcome',
+      run: ended('SUCCEEDED', {
+        agentMessage: 'Fixed **it**. <img src=x> See [docs](javascript:alert(1)).',
+        usage: { costUsd: 1.24, tokens: 312_000 },
+      }),
+    });
+    expect(done?.content.type).toBe('response');
+    const body = (done?.content as { body: string }).body;
+    expect(body).toContain('Fixed **it**.');
+    expect(body).toContain('≈ $1.24 · 312k tokens (approximate)');
+    expect(body).toContain('\\<img src=x\\>'); // shown as text, never markup
+    expect(body).not.toContain('](javascript:');
+  });
+
+  it("asks the agent's own question when BLOCKED, else the status line", () => {
+    const asked = renderActivity({
+      type: 'run_outcome',
+      run: ended('BLOCKED', { agentMessage: 'Keep the alias?', statusMessage: 'Needs input' }),
+    });
+    expect(asked?.content).toMatchObject({
+      type: 'elicitation',
+      body: expect.stringMatching(/^Keep the alias\?/),
+    });
+    const fallback = renderActivity({
+      type: 'run_outcome',
+      run: ended('BLOCKED', { statusMessage: 'Needs input' }),
+    });
+    expect(fallback?.content).toMatchObject({ body: expect.stringMatching(/^Needs input/) });
+  });
+
+  it('shows no usage and no words when none were reported', () => {
+    const done = renderActivity({ type: 'run_outcome', run: ended('SUCCEEDED') });
+    expect((done?.content as { body: string }).body).not.toMatch(/approximate|≈/);
+  });
+});

@@ -8,13 +8,13 @@
  */
 import type { LinkView, MessageModel, RunView } from '../../core/message/message-model.js';
 import type { Activity } from '../api/activity-content.js';
+import { labelledUsage } from '../../core/message/usage-text.js';
+import { agentMarkdown } from './agent-words.js';
+import { escapeMarkdown } from './markdown-escape.js';
+
+export { escapeMarkdown };
 
 export const STARTING_THOUGHT = 'Starting a cloud agent run…';
-
-/** Markdown's special characters in text that is not ours, escaped. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_[\]<>|~])/g, '\\$1');
-}
 
 function linkLine(link: LinkView): string {
   const label = escapeMarkdown(link.label);
@@ -33,7 +33,15 @@ function linksOf(run: RunView): string[] {
 function facts(run: RunView): string {
   const parts = [`Run \`${run.runId}\``];
   if (run.runTime) parts.push(`ran for ${run.runTime}`);
+  const usage = labelledUsage(run);
+  if (usage) parts.push(usage);
   return parts.join(', ');
+}
+
+/** The agent's own final words, as a paragraph after the outcome line; empty when none. */
+function words(run: RunView): string {
+  const said = run.agentMessage?.trim();
+  return said ? `\n\n${agentMarkdown(said)}` : '';
 }
 
 function outcome(run: RunView): Activity {
@@ -42,17 +50,26 @@ function outcome(run: RunView): Activity {
   const tail = links.length > 0 ? `\n\n${links.join('\n')}` : '';
   const state = run.state;
   if (state.blocked) {
-    const question = run.statusMessage?.trim()
-      ? escapeMarkdown(run.statusMessage.trim())
-      : 'The agent is waiting for your input. Reply here to answer.';
+    // The agent's own question when the service gave it, else the service's status line.
+    const asked = run.agentMessage?.trim();
+    const question = asked
+      ? agentMarkdown(asked)
+      : run.statusMessage?.trim()
+        ? escapeMarkdown(run.statusMessage.trim())
+        : 'The agent is waiting for your input. Reply here to answer.';
     return { content: { type: 'elicitation', body: `${question}${tail}` } };
   }
   if (state.success === true) {
-    return { content: { type: 'response', body: `Done: ${title}. ${facts(run)}.${tail}` } };
+    return {
+      content: { type: 'response', body: `Done: ${title}. ${facts(run)}.${words(run)}${tail}` },
+    };
   }
   if (state.name === 'CANCELLED') {
     return {
-      content: { type: 'response', body: `Cancelled: ${title}. ${facts(run)}.${tail}` },
+      content: {
+        type: 'response',
+        body: `Cancelled: ${title}. ${facts(run)}.${words(run)}${tail}`,
+      },
     };
   }
   const why = run.statusMessage?.trim() ? `\n\n${escapeMarkdown(run.statusMessage.trim())}` : '';
@@ -60,7 +77,7 @@ function outcome(run: RunView): Activity {
     content: {
       type: 'error',
       body:
-        `${state.label}: ${title}. ${facts(run)}.${why}\n\n` +
+        `${state.label}: ${title}. ${facts(run)}.${why}${words(run)}\n\n` +
         'Open the session to see what happened, then reply here to try again or to say ' +
         `what to change.${tail}`,
     },
