@@ -134,6 +134,29 @@ describe('every call the relay makes conforms, request and answer', () => {
     expect(proxy.exchanges).toHaveLength(12);
   });
 
+  it('progress, stop and the catalogue: conversation, timeline, interrupt, environments, models', async () => {
+    await client.listEnvironments();
+    await client.listModels();
+    const { run_id } = await client.createRun({ prompt: 'work [slow]' });
+    now += 350; // CLAIMED: the timeline has set-up events
+    await client.getTimeline(run_id);
+    now += 400; // INPROGRESS: the agent has started and has steps
+    await client.getConversation(run_id);
+    await client.sendFollowup(run_id, { message: 'also the docs' });
+    await client.interruptRun(run_id);
+
+    expect(wireIssues()).toEqual([]);
+    expect(endpointsSeen()).toEqual([
+      'GET /agent/environments',
+      'GET /agent/models',
+      'GET /agent/runs/{runId}/conversation',
+      'GET /agent/runs/{runId}/timeline',
+      'POST /agent/runs',
+      'POST /agent/runs/{runId}/followups',
+      'POST /agent/runs/{runId}/interrupt',
+    ]);
+  });
+
   it('factories: every page of the list, one factory, a dispatch with a ticket reference', async () => {
     await client.listFactories({ search: 'factory' });
     await client.listFactories({});
@@ -262,13 +285,18 @@ describe('coverage', () => {
   it('the table names every endpoint the client calls', () => {
     expect(PUBLISHED_ENDPOINTS.map((e) => `${e.method} ${e.path}`).sort()).toEqual(
       [
+        'GET /agent/environments',
+        'GET /agent/models',
         'GET /agent/runs',
         'GET /agent/runs/{runId}',
+        'GET /agent/runs/{runId}/conversation',
+        'GET /agent/runs/{runId}/timeline',
         'GET /factory',
         'GET /factory/{uid}',
         'POST /agent/runs',
         'POST /agent/runs/{runId}/cancel',
         'POST /agent/runs/{runId}/followups',
+        'POST /agent/runs/{runId}/interrupt',
         'POST /factory/{uid}/runs',
       ].sort(),
     );

@@ -16,24 +16,36 @@ import {
 import { ListRunsQuery, ListRunsResponse } from './list-runs.js';
 import { CancelRunResponse, RunFollowupRequest } from './run-actions.js';
 import { ArtifactItem, RunItem, RunStatusMessage } from './run-item.js';
+import { PublishedConversationResponse } from './conversation.js';
+import { PublishedListEnvironmentsResponse } from './environments.js';
+import { PublishedFollowupResponse } from './followup.js';
+import { InterruptAcceptedSchema } from './interrupt.js';
+import { PublishedListModelsResponse } from './models.js';
+import { PublishedTimelineResponse } from './timeline.js';
 
 export const PUBLISHED = {
   AmbientAgentConfig,
   ArtifactItem,
   CancelRunResponse,
+  ConversationResponse: PublishedConversationResponse,
   DispatchFactoryRunRequest,
   DispatchFactoryRunResponse,
   Error: ErrorBody,
   Factory,
   ListFactoriesQuery,
+  InterruptAccepted: InterruptAcceptedSchema,
+  ListEnvironmentsResponse: PublishedListEnvironmentsResponse,
   ListFactoriesResponse,
+  ListModelsResponse: PublishedListModelsResponse,
   ListRunsQuery,
   ListRunsResponse,
   RunAgentRequest,
   RunAgentResponse,
   RunFollowupRequest,
+  RunFollowupResponse: PublishedFollowupResponse,
   RunItem,
   RunStatusMessage,
+  TimelineResponse: PublishedTimelineResponse,
 } satisfies Record<string, z.ZodType>;
 
 export type PublishedName = keyof typeof PUBLISHED;

@@ -40,8 +40,22 @@ export const PUBLISHED_ENDPOINTS: PublishedEndpoint[] = [
     request: 'none',
     answer: 'CancelRunResponse',
   },
-  // The follow-up's answer is checked where it is read.
-  { method: 'POST', path: '/agent/runs/{runId}/followups', request: 'RunFollowupRequest' },
+  {
+    method: 'POST',
+    path: '/agent/runs/{runId}/followups',
+    request: 'RunFollowupRequest',
+    answer: 'RunFollowupResponse',
+  },
+  {
+    method: 'POST',
+    path: '/agent/runs/{runId}/interrupt',
+    request: 'none',
+    answer: 'InterruptAccepted',
+  },
+  { method: 'GET', path: '/agent/runs/{runId}/conversation', answer: 'ConversationResponse' },
+  { method: 'GET', path: '/agent/runs/{runId}/timeline', answer: 'TimelineResponse' },
+  { method: 'GET', path: '/agent/environments', answer: 'ListEnvironmentsResponse' },
+  { method: 'GET', path: '/agent/models', answer: 'ListModelsResponse' },
   { method: 'GET', path: '/factory', query: 'ListFactoriesQuery', answer: 'ListFactoriesResponse' },
   { method: 'GET', path: '/factory/{uid}', answer: 'Factory' },
   {
