@@ -116,7 +116,8 @@ export function createEngine(deps: EngineDeps): Engine {
   const inbox = createInboxWorker({
     store: deps.store,
     clock: deps.clock,
-    logger,
+    // Each worker names its own component (one `component` key per log line).
+    logger: deps.logger,
     handle: handleTrigger,
     holdMs: () => pausedUntil - deps.clock.now(),
     ...gated,
@@ -132,7 +133,8 @@ export function createEngine(deps: EngineDeps): Engine {
     notifiers: deps.notifiers,
     clock: deps.clock,
     random: deps.random,
-    logger,
+    // Each worker names its own component (one `component` key per log line).
+    logger: deps.logger,
     metrics,
     ...gated,
     options: {
@@ -147,7 +149,8 @@ export function createEngine(deps: EngineDeps): Engine {
     agent: deps.agent,
     clock: deps.clock,
     random: deps.random,
-    logger,
+    // Each worker names its own component (one `component` key per log line).
+    logger: deps.logger,
     metrics,
     notifyOutbox: () => outbox.wake(),
     lease: {

@@ -33,7 +33,7 @@ import { postSlack } from './slack.js';
 import type { PostSlackOptions } from './slack.js';
 import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
-import { captureLogs } from './log-capture.js';
+import { captureLogs, linesWithRepeatedKeys } from './log-capture.js';
 import type { LogCapture } from './log-capture.js';
 import { GITHUB_APP_ID, GITHUB_PUBLIC_KEY, leakedSecrets, SECRETS } from './secrets.js';
 
@@ -247,7 +247,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
 
 /**
  * One relay per test (call at module level; returns the starter). After each test its relay
- * is closed, and no log line it wrote may carry a test secret.
+ * is closed, and no log line it wrote may carry a test secret or the same key twice.
  */
 export function relayPerTest(
   defaults: RelayOptions = {},
@@ -259,6 +259,7 @@ export function relayPerTest(
     if (!r) return;
     try {
       expect(leakedSecrets(r.logs.text())).toEqual([]);
+      expect(linesWithRepeatedKeys(r.logs.text())).toEqual([]);
     } finally {
       await r.close();
     }
