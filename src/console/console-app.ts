@@ -37,6 +37,9 @@ import { noticeOf, withResult, withoutResult } from './action-result.js';
 import type { ActionResult } from './action-result.js';
 import { runBody, runPage } from './pages/run-page.js';
 import { runsBody, runsPage } from './pages/runs-page.js';
+import { placesBody, placesPage } from './pages/places-page.js';
+import { placeSpend } from './place-spend.js';
+import { monthNameUtc, monthStartUtc } from '../core/place.js';
 import { redirect, sendHtml, sendText } from './respond.js';
 import { createSessionSigner, createSessions } from './session.js';
 import type { Session } from './session.js';
@@ -210,9 +213,17 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       ...(q('person') ? { person: q('person') } : {}),
     };
     const before = Number(q('before'));
-    if (Number.isSafeInteger(before) && before > 0) filter.createdBefore = before;
+    const byCost = q('sort') === 'cost';
+    // Sorted by cost, the store sorts all runs and pages by position; else by time.
+    const skip = Number(q('offset'));
+    const offset = byCost && Number.isSafeInteger(skip) && skip > 0 ? skip : 0;
+    if (!byCost && Number.isSafeInteger(before) && before > 0) filter.createdBefore = before;
     const [listed, byId] = await Promise.all([
-      operator!.listRuns({ ...filter, limit: PAGE_SIZE }),
+      operator!.listRuns({
+        ...filter,
+        limit: PAGE_SIZE,
+        ...(byCost ? { sort: 'cost' as const, offset } : {}),
+      }),
       recentDetails(),
     ]);
     const runs =
@@ -228,14 +239,35 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       filter,
       details: byId,
       githubWebUrl: deps.githubWebUrl,
-      ...(listed.length === PAGE_SIZE ? { olderThan: listed[listed.length - 1]!.createdAt } : {}),
-      ...(q('sort') === 'cost' ? { sort: 'cost' as const } : {}),
+      ...(listed.length === PAGE_SIZE && !byCost
+        ? { olderThan: listed[listed.length - 1]!.createdAt }
+        : {}),
+      ...(listed.length === PAGE_SIZE && byCost ? { nextOffset: offset + PAGE_SIZE } : {}),
+      ...(byCost ? { sort: 'cost' as const } : {}),
     };
     page(
       req,
       res,
       (c) => runsPage(view, c),
       (c) => runsBody(view, c),
+      ctx,
+    );
+  }
+
+  async function showPlaces(req: IncomingMessage, res: ServerResponse, url: URL, ctx: PageContext) {
+    const sort = url.searchParams.get('sort') === 'place' ? 'place' : 'spend';
+    const places = await placeSpend(
+      { operator: operator!, store },
+      monthStartUtc(ctx.now),
+      (threadKey) => (ctx.role === 'operator' ? Promise.resolve(true) : isPublic(threadKey)),
+      sort,
+    );
+    const view = { places, month: monthNameUtc(ctx.now), sort } as const;
+    page(
+      req,
+      res,
+      (c) => placesPage(view, c),
+      (c) => placesBody(view, c),
       ctx,
     );
   }
@@ -491,6 +523,7 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       here: safeNext(withoutResult(url.pathname + url.search)),
     };
     if (path === '/console') return showRuns(req, res, url, ctx);
+    if (path === '/console/places') return showPlaces(req, res, url, ctx);
     if (path === '/console/queues') {
       // Queued items carry prompts and replies from any place, private ones included.
       if (ctx.role !== 'operator') return sendText(res, 403, 'Only operators see the queues.');

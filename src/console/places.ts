@@ -51,3 +51,13 @@ export function githubWebUrlOf(apiUrl: string | undefined): string {
     return 'https://github.com';
   }
 }
+
+/** A place's settings scope for people: "Slack C0456", "GitHub acme/app", "Linear team T1". */
+export function placeLabelOf(scope: string): string {
+  const slack = /^slack:[^:]*:(.+)$/.exec(scope);
+  if (slack) return `Slack ${slack[1]}`;
+  if (scope.startsWith('github:')) return `GitHub ${scope.slice('github:'.length)}`;
+  const linear = /^linear:[^:]*:(.+)$/.exec(scope);
+  if (linear) return `Linear team ${linear[1]}`;
+  return scope;
+}

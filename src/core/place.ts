@@ -47,3 +47,9 @@ export function personScope(
     ? undefined
     : { scope: `slack-user:${team}:${personId}`, runsPrefix: `slack:${team}:` };
 }
+
+/** A `budget` setting's value as US dollars; undefined when unset or not a budget. */
+export function budgetOfSetting(value: string | undefined): number | undefined {
+  const usd = value === undefined ? NaN : Number(value);
+  return Number.isFinite(usd) && usd >= 0 ? usd : undefined;
+}

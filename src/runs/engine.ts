@@ -153,6 +153,7 @@ export function createEngine(deps: EngineDeps): Engine {
     logger: deps.logger,
     metrics,
     notifyOutbox: () => outbox.wake(),
+    budgetWords: { botHandle: options.botHandle, commandWord: options.commandWord },
     lease: {
       name: 'tracker',
       holder: deps.replicaId ?? `replica-${deps.random.id()}`,

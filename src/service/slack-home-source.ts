@@ -1,6 +1,6 @@
 /**
  * What Slack's App Home reads and writes, from the store and the agent client: a workspace's
- * recent runs, a run's detail (bounded: a slow service leaves the tab with what the store
+ * recent runs, what a person's runs cost this month, a run's detail (bounded: a slow service leaves the tab with what the store
  * knows), and one person's own defaults, kept as settings under a personal scope.
  */
 import type { AgentService, Clock, OptionKey, Store } from '../core/ports/index.js';
@@ -20,6 +20,10 @@ export function createSlackHomeSource(deps: {
     homeOpened: (team, user, at) => store.homeViewers.opened(team, user, at),
     homeOpenedAt: (team, user) => store.homeViewers.openedAt(team, user),
     recentRuns: (team, limit) => store.runs.listRecent(`slack:${team}:`, limit),
+    async viewerMonth(team, user, since) {
+      const month = await store.runs.usageOfRequesterSince(`slack:${team}:`, user, since);
+      return { spentUsd: month.spentUsd, runs: month.costed };
+    },
     async runDetail(runId) {
       if (agent === undefined) return undefined;
       try {

@@ -64,6 +64,8 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
         threadKey: 'slack:T0000001:C0GENERAL:1700000001.000100',
         title: 'Fix the flaky login test',
         state: 'SUCCEEDED',
+        costUsd: 1.24,
+        tokens: 312_000,
         createdAt: now - 3_600_000,
         updatedAt: now - 3_000_000,
       }),
@@ -72,6 +74,7 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
         threadKey: 'github:acme/app#42',
         title: 'Upgrade the payment SDK',
         state: 'INPROGRESS',
+        costUsd: 8.5,
         requester: { id: 'octo-bob', name: 'Bob' },
         createdAt: now - 600_000,
         updatedAt: now - 300_000,
@@ -115,6 +118,7 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
       { timeoutMs: 20_000 },
     );
     for (const run of runs) await store.runs.insert(run);
+    await store.settings.set('github:acme/app', 'budget', '10', 'U0ADMIN', now);
     await store.runs.update('run-aa02', { state: 'CLAIMED', updatedAt: now - 500_000 });
     await store.runs.update('run-aa02', { state: 'INPROGRESS', updatedAt: now - 300_000 });
   }, 60_000);
@@ -271,12 +275,20 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
     expect(cards.filter((c) => c.alert).every((c) => c.top < firstCalm)).toBe(true);
     for (const path of [
       '/console',
+      '/console?sort=cost',
+      '/console/places',
       `/console/runs/${realId}`,
       '/console/runs/run-aa02',
       '/console/queues',
       `/console/queues/discard?kind=notification&ids=${parkedIds.join(',')}&back=%2Fconsole%2Fqueues`,
     ]) {
       await narrow.goto(`${h.service.url}${path}`);
+      if (path === '/console/places') {
+        expect(await narrow.locator('[data-place="github:acme/app"]').innerText()).toContain(
+          '85 %',
+        );
+        await shot(narrow, 'places');
+      }
       const width = await narrow.evaluate(() => {
         const doc = (
           globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }

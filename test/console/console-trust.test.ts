@@ -207,6 +207,41 @@ describe('roles', () => {
     );
   });
 
+  it("a viewer sees the spend of public places only; the operator sees every place's", async () => {
+    h.slack.privateChannels.add('C0VAULT');
+    const now = Date.now();
+    await h.service.store.runs.insert(
+      runRecord({
+        runId: 'run-spend-open',
+        threadKey: 'slack:T0000001:C0OPENSPEND:1700000001.000300',
+        costUsd: 2,
+        createdAt: now,
+      }),
+    );
+    await h.service.store.runs.insert(
+      runRecord({
+        runId: 'run-spend-vault',
+        threadKey: 'slack:T0000001:C0VAULT:1700000001.000400',
+        costUsd: 9,
+        createdAt: now,
+      }),
+    );
+    await h.service.store.settings.set('slack:T0000001:C0VAULT', 'budget', '10', 'U0ADMIN', now);
+    h.idp.signInAs.slack = { team: 'T0000001', user: 'U0VIEWER2', name: 'Vic Viewer' };
+    const viewer = cookieOf(await signInWith('slack'))!;
+    const seen = await (await get('/console/places', viewer)).text();
+    expect(seen).toContain('data-place="slack:T0000001:C0OPENSPEND"');
+    expect(seen).not.toContain('C0VAULT');
+    expect(seen).not.toContain('$9');
+    const all = await (await get('/console/places', admin)).text();
+    expect(all).toContain('data-place="slack:T0000001:C0VAULT"');
+    expect(all).toContain('90 %');
+    // Sorted by cost, the runs list keeps the viewer rule too.
+    const runs = await (await get('/console?sort=cost', viewer)).text();
+    expect(runs).toContain('data-run="run-spend-open"');
+    expect(runs).not.toContain('run-spend-vault');
+  });
+
   it('a guest of an allowed workspace is never let in', async () => {
     h.slack.guests.add('U0GUEST');
     h.idp.signInAs.slack = { team: 'T0000001', user: 'U0GUEST', name: 'Gus Guest' };

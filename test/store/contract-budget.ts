@@ -95,6 +95,15 @@ export function describeBudgetContract(createHarness: HarnessFactory): void {
       // last month).
       expect(await b.runs.spendOfRequesterSince('slack:T1:', 'U1', since)).toBe(42.6);
       expect(await a.runs.spendOfRequesterSince('slack:T1:', 'U2', since)).toBe(0);
+      // App Home's month: the same sum, and how many of those runs reported a cost.
+      expect(await a.runs.usageOfRequesterSince('slack:T1:', 'U1', since)).toEqual({
+        spentUsd: 42.6,
+        costed: 3,
+      });
+      expect(await b.runs.usageOfRequesterSince('slack:T1:', 'U2', since)).toEqual({
+        spentUsd: 0,
+        costed: 0,
+      });
     });
 
     it('two replicas starting near the budget at once: one run starts, one is refused', async () => {

@@ -67,6 +67,50 @@ export function describeOperatorContract(createHarness: HarnessFactory): void {
       expect(await ids({ limit: 10, person: 'zed' })).toEqual([]);
     });
 
+    it('sorts runs by cost across all of them, pages by offset, and sums spend per thread', async () => {
+      const put = (runId: string, threadKey: string, createdAt: number, costUsd?: number) =>
+        db.store.runs.insert(
+          sampleRun({
+            runId,
+            requestId: `q-${runId}`,
+            threadKey,
+            createdAt,
+            ...(costUsd === undefined ? {} : { costUsd }),
+          }),
+        );
+      await put('old-dear', 'slack:T1:C1:1.1', 10, 12.5);
+      await put('mid', 'slack:T1:C1:1.2', 20, 0.25);
+      await put('no-cost', 'github:acme/app#1', 30);
+      await put('new-cheap', 'github:acme/app#1', 40, 0.000001);
+      await put('mid-twin', 'github:acme/app#2', 50, 0.25);
+      const ids = async (f: Parameters<OperatorQueries['listRuns']>[0]) =>
+        (await op.listRuns(f)).map((r) => r.runId);
+      expect(await ids({ limit: 10, sort: 'cost' })).toEqual([
+        'old-dear',
+        'mid-twin',
+        'mid',
+        'new-cheap',
+        'no-cost',
+      ]);
+      expect(await ids({ limit: 2, sort: 'cost' })).toEqual(['old-dear', 'mid-twin']);
+      expect(await ids({ limit: 2, sort: 'cost', offset: 2 })).toEqual(['mid', 'new-cheap']);
+      expect(await ids({ limit: 2, sort: 'cost', offset: 4 })).toEqual(['no-cost']);
+      expect(await ids({ limit: 10, sort: 'cost', place: 'slack:T1' })).toEqual([
+        'old-dear',
+        'mid',
+      ]);
+
+      const spend = (await op.spendByThread(20)).sort((a, b) =>
+        a.threadKey.localeCompare(b.threadKey),
+      );
+      expect(spend).toEqual([
+        { threadKey: 'github:acme/app#1', spentUsd: 0.000001, runs: 2, costed: 1 },
+        { threadKey: 'github:acme/app#2', spentUsd: 0.25, runs: 1, costed: 1 },
+        { threadKey: 'slack:T1:C1:1.2', spentUsd: 0.25, runs: 1, costed: 1 },
+      ]);
+      expect(await op.spendByThread(1_000)).toEqual([]);
+    });
+
     it('records each different state once, inside the same transaction as the run', async () => {
       await db.store.runs.insert(
         sampleRun({ runId: 'h1', requestId: 'qh', state: 'QUEUED', createdAt: 5 }),

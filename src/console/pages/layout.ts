@@ -27,7 +27,7 @@ export function content(body: Html, ctx: PageContext): Html {
 export function layout(
   title: string,
   ctx: PageContext,
-  section: 'runs' | 'queues',
+  section: 'runs' | 'queues' | 'places',
   body: Html,
 ): Html {
   return html`<!doctype html>
@@ -44,6 +44,7 @@ export function layout(
           <a class="brand" href="/console">agent-relay</a>
           <nav>
             <a href="/console" class="${section === 'runs' ? 'here' : ''}">Runs</a>
+            <a href="/console/places" class="${section === 'places' ? 'here' : ''}">Places</a>
             ${
               ctx.role === 'operator'
                 ? html`<a href="/console/queues" class="${section === 'queues' ? 'here' : ''}"

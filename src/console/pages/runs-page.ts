@@ -15,8 +15,10 @@ export interface RunsView {
   githubWebUrl: string;
   /** More runs are older than this (epoch ms): the next page starts there. */
   olderThan?: number;
-  /** `cost`: this page's runs by their reported cost, highest first (else newest first). */
+  /** `cost`: the runs by their reported cost, highest first (else newest first). */
   sort?: 'cost';
+  /** Sorted by cost, more runs follow: the next page skips this many. */
+  nextOffset?: number;
 }
 
 /** The page's runs in the order asked for: by cost (runs without one last), else as listed. */
@@ -45,7 +47,7 @@ function sortLink(view: RunsView, label: string): Html {
 }
 
 function olderLink(view: RunsView): Html {
-  if (view.olderThan === undefined) return html``;
+  if (view.olderThan === undefined && view.nextOffset === undefined) return html``;
   const q = new URLSearchParams();
   const f = view.filter;
   for (const [key, value] of Object.entries({
@@ -55,6 +57,11 @@ function olderLink(view: RunsView): Html {
     person: f.person,
   }))
     if (value) q.set(key, value);
+  if (view.nextOffset !== undefined) {
+    q.set('sort', 'cost');
+    q.set('offset', String(view.nextOffset));
+    return html`<p><a href="/console?${q.toString()}" id="older">Cheaper runs →</a></p>`;
+  }
   q.set('before', String(view.olderThan));
   return html`<p><a href="/console?${q.toString()}" id="older">Older runs →</a></p>`;
 }

@@ -16,7 +16,22 @@ export interface RunFilter {
   person?: string;
   /** Runs created before this (epoch ms), for paging; newest first. */
   createdBefore?: number;
+  /** `cost`: by the last reported cost, highest first, runs without one last (else newest first). */
+  sort?: 'cost';
+  /** Rows to skip, for paging a listing sorted by cost. */
+  offset?: number;
   limit: number;
+}
+
+/** What the runs of one thread created since a moment cost (a place is a set of threads). */
+export interface ThreadSpend {
+  threadKey: string;
+  /** The sum of the reported costs (approximate US dollars); 0 when none reported one. */
+  spentUsd: number;
+  /** The runs created there since the moment, with or without a reported cost. */
+  runs: number;
+  /** Of those, the runs that reported a cost. */
+  costed: number;
 }
 
 export interface StateChange {
@@ -34,6 +49,8 @@ export type GivenUpKind = 'notification' | 'trigger';
 
 export interface OperatorQueries {
   listRuns(filter: RunFilter): Promise<RunRecord[]>;
+  /** The runs created at or after `since` (epoch ms) and their cost, summed per thread key. */
+  spendByThread(since: number): Promise<ThreadSpend[]>;
   stateHistory(runId: string): Promise<StateChange[]>;
   /** Triggers and notifications of these threads (a run's key and its aliases), newest first. */
   threadItems(

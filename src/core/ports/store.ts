@@ -217,6 +217,15 @@ export interface StoreTx {
       requesterId: string,
       since: number,
     ): Promise<number>;
+    /**
+     * One requester's runs under `threadKeyPrefix` created at or after `since`: the sum of
+     * their reported costs and how many reported one (a person's month, over all their runs).
+     */
+    usageOfRequesterSince(
+      threadKeyPrefix: string,
+      requesterId: string,
+      since: number,
+    ): Promise<{ spentUsd: number; costed: number }>;
   };
   inbox: {
     /** Accept a trigger; false when its delivery id was seen before (duplicate). */

@@ -5,7 +5,7 @@
  */
 import type { Logger, Metrics, RunRecord, Store } from '../../core/ports/index.js';
 import { settingsScopeOf } from '../../core/thread-key.js';
-import { placeBudget } from '../use-cases/budget.js';
+import { placeBudget, type PlaceBudget } from '../use-cases/budget.js';
 
 export function countUsage(
   metrics: Metrics,
@@ -25,23 +25,25 @@ export function countUsage(
 /**
  * The share of its monthly budget a place has spent, as a gauge, refreshed whenever the tracker
  * records more cost there (and when a run is refused over budget). Places without a budget have
- * none. Best effort: a failed read leaves the last value.
+ * none. Best effort: a failed read leaves the last value. Returns the budget it read.
  */
 export async function refreshBudgetGauge(
   deps: { store: Store; metrics: Metrics; log: Logger },
   record: Pick<RunRecord, 'platform' | 'threadKey'>,
   now: number,
-): Promise<void> {
+): Promise<PlaceBudget | undefined> {
   const scope = settingsScopeOf(record.threadKey);
-  if (scope === undefined) return;
+  if (scope === undefined) return undefined;
   try {
     const budget = await placeBudget(deps, scope, now);
-    if (budget === undefined || budget.budgetUsd <= 0) return;
+    if (budget === undefined || budget.budgetUsd <= 0) return budget;
     deps.metrics.set('place_budget_used_ratio', budget.spentUsd / budget.budgetUsd, {
       platform: record.platform,
       place: scope,
     });
+    return budget;
   } catch (err) {
     deps.log.warn({ err, scope }, 'could not read the place budget for the gauge');
+    return undefined;
   }
 }

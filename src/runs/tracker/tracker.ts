@@ -6,6 +6,7 @@
  * fallback for a service without `updated_after`). A 429 slows the whole tracker down.
  */
 import { countUsage, refreshBudgetGauge } from './count-usage.js';
+import { noticeBudgetReached } from './budget-crossing.js';
 import type { RunRecord } from '../../core/ports/index.js';
 import { backoffDelay, createWaiter } from '../workers/backoff.js';
 import type { TrackingIntervals } from '../run-changes.js';
@@ -57,7 +58,26 @@ export function createTracker(deps: TrackerDeps): Tracker {
     onUsage: (record, patch) => {
       if (patch.costUsd === undefined) return;
       countUsage(metrics, record, patch);
-      void refreshBudgetGauge({ store, metrics, log }, record, clock.now());
+      const grew = patch.costUsd > (record.costUsd ?? 0);
+      const now = clock.now();
+      void refreshBudgetGauge({ store, metrics, log }, record, now)
+        .then((budget) =>
+          budget && grew && deps.budgetWords
+            ? noticeBudgetReached(
+                {
+                  store,
+                  random: deps.random,
+                  log,
+                  words: deps.budgetWords,
+                  ...(deps.notifyOutbox ? { notifyOutbox: deps.notifyOutbox } : {}),
+                },
+                record,
+                budget,
+                now,
+              )
+            : false,
+        )
+        .catch((err: unknown) => log.warn({ err }, 'could not queue the budget notice'));
     },
   });
   const concurrency = options.concurrency ?? 8;

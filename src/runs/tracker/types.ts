@@ -27,6 +27,11 @@ export interface TrackerDeps {
   /** Called after notifications were queued. */
   notifyOutbox?: () => void;
   /**
+   * How the budget command is written in the notice the tracker queues when a recorded cost
+   * takes a place to 80 % of its budget; absent: the tracker queues no such notice.
+   */
+  budgetWords?: { botHandle: string; commandWord: string };
+  /**
    * Several replicas on one database: the cycle runs only while this replica holds the store
    * lease named `name` (renewed every cycle, `ttlMs` long), so one tracker works at a time and
    * another takes over within `ttlMs` of its holder's death. Without it every cycle runs.

@@ -48,28 +48,42 @@ export async function placeBudget(
   return { scope, budgetUsd, spentUsd };
 }
 
-type PlaceKind = 'channel' | 'repository';
+type PlaceKind = 'channel' | 'repository' | 'team';
+/** The platforms whose places have budgets: a Slack channel, a GitHub repository, a Linear team. */
+export type BudgetPlatform = 'slack' | 'github' | 'linear';
 
-function platformOf(job: TriggerJob): 'slack' | 'github' {
-  return job.trigger.platform === 'github' ? 'github' : 'slack';
+function platformOf(job: TriggerJob): BudgetPlatform {
+  return budgetPlatform(job.trigger.platform);
+}
+
+/** The wording a platform's places get (anything unknown reads as Slack's). */
+export function budgetPlatform(platform: string): BudgetPlatform {
+  return platform === 'github' || platform === 'linear' ? platform : 'slack';
+}
+
+/** What a place is called on its platform. */
+export function placeKind(platform: BudgetPlatform): PlaceKind {
+  return platform === 'github' ? 'repository' : platform === 'linear' ? 'team' : 'channel';
 }
 
 function placeWord(job: TriggerJob): PlaceKind {
-  return job.trigger.platform === 'github' ? 'repository' : 'channel';
+  return placeKind(platformOf(job));
 }
 
 /** Who may raise the budget of a place. */
-export function whoRaises(platform: 'slack' | 'github'): string {
+export function whoRaises(platform: BudgetPlatform): string {
+  if (platform === 'linear') return "It is raised from any of the team's agent sessions:";
   return platform === 'github'
     ? 'Someone with write access to the repository can raise it:'
     : 'An admin of agent-relay can raise it:';
 }
 
-/** The words that raise it, shown as code. */
+/** The words that raise it, shown as code (in a Linear agent session, the words alone). */
 export function raiseUsage(
-  platform: 'slack' | 'github',
+  platform: BudgetPlatform,
   words: { botHandle: string; commandWord: string },
 ): string {
+  if (platform === 'linear') return 'config budget=<US dollars>';
   const invocation = platform === 'github' ? `@${words.botHandle}` : words.commandWord;
   return `${invocation} config budget=<US dollars>`;
 }
@@ -80,13 +94,13 @@ function spentWords(budget: Pick<PlaceBudget, 'spentUsd' | 'budgetUsd'>, now: nu
 
 /** The reply to a new run asked for in a place that has spent its budget. */
 export function overBudgetNotice(input: {
-  platform: 'slack' | 'github';
+  platform: BudgetPlatform;
   budget: Pick<PlaceBudget, 'spentUsd' | 'budgetUsd'>;
   now: number;
   words: { botHandle: string; commandWord: string };
   mention?: PersonView;
 }): MessageModel {
-  const where: PlaceKind = input.platform === 'github' ? 'repository' : 'channel';
+  const where = placeKind(input.platform);
   return notice(
     'warning',
     `This ${where} has spent ${spentWords(input.budget, input.now)}, so no new run starts here until the month ends or the budget is raised. Follow-ups to runs already here still go through. ${whoRaises(input.platform)}`,
@@ -187,6 +201,44 @@ async function personOverBudget(
   );
 }
 
+/**
+ * The month's one budget notice of a place: whoever takes this lease first (a request starting
+ * a run there, or the tracker recording a cost) says it. `holder` must be new for each attempt.
+ */
+export async function takeNoticeLease(
+  deps: Pick<RunsDeps, 'store'>,
+  scope: string,
+  holder: string,
+  now: number,
+): Promise<boolean> {
+  const name = `budget-notice:${scope}:${monthKeyUtc(now)}`;
+  const until = nextMonthStartUtc(now) + 24 * 3_600_000;
+  return (await deps.store.leases.acquire(name, holder, now, until - now)) !== undefined;
+}
+
+/**
+ * The notice a place gets once a month when its spend reaches 80 % of its budget, or, when a
+ * run's reported cost took it straight there, its whole budget.
+ */
+export function budgetNotice(
+  platform: BudgetPlatform,
+  budget: Pick<PlaceBudget, 'spentUsd' | 'budgetUsd'>,
+  now: number,
+  words: { botHandle: string; commandWord: string },
+): MessageModel {
+  const where = placeKind(platform);
+  const share = budget.budgetUsd > 0 ? Math.floor((budget.spentUsd / budget.budgetUsd) * 100) : 100;
+  const next =
+    budget.spentUsd >= budget.budgetUsd
+      ? 'No new run starts here until the month ends or the budget is raised; follow-ups to runs already here still go through.'
+      : 'New runs are refused here once the spend reaches the budget.';
+  return notice(
+    'info',
+    `This ${where} has spent ${spentWords(budget, now)} (${share} %). ${next} ${whoRaises(platform)}`,
+    raiseUsage(platform, words),
+  );
+}
+
 /** The month's 80 % notice in the place, once: the first request to take its lease says it. */
 async function noticeOnce(
   deps: RunsDeps,
@@ -194,17 +246,8 @@ async function noticeOnce(
   budget: PlaceBudget,
   now: number,
 ): Promise<void> {
-  const name = `budget-notice:${budget.scope}:${monthKeyUtc(now)}`;
-  const until = nextMonthStartUtc(now) + 24 * 3_600_000;
-  const first = await deps.store.leases.acquire(name, job.requestId, now, until - now);
-  if (first === undefined) return;
-  const where = placeWord(job);
-  const share = Math.floor((budget.spentUsd / budget.budgetUsd) * 100);
-  const message = notice(
-    'info',
-    `This ${where} has spent ${spentWords(budget, now)} (${share} %). New runs are refused here once the spend reaches the budget. ${whoRaises(platformOf(job))}`,
-    raiseUsage(platformOf(job), deps.options),
-  );
+  if (!(await takeNoticeLease(deps, budget.scope, job.requestId, now))) return;
+  const message = budgetNotice(platformOf(job), budget, now, deps.options);
   await deps.store.transaction((tx) =>
     enqueue({ kind: 'post', destination: { threadKey: job.threadKey }, message })(tx, now),
   );

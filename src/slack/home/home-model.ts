@@ -113,13 +113,39 @@ export async function loadHomeModel(
     Promise.all(visible.map((r) => homeRun(deps, r, false, true))),
     deps.source.personalDefaults(team, user),
   ]);
-  const month = viewerMonth(mineRecords, deps.clock.now());
+  const month = await viewerMonthOf(deps, team, user, mineRecords);
   return {
     mine: mine.filter((r) => r !== undefined),
     ...(month ? { month } : {}),
     channels: channels.filter((r) => r !== undefined),
     personal,
   };
+}
+
+/**
+ * The viewer's month: summed by the store over all their runs in the workspace when the
+ * source can (not only the recent runs listed); a failed read shows no month.
+ */
+async function viewerMonthOf(
+  deps: HomeModelDeps,
+  team: string,
+  user: string,
+  mine: RunRecord[],
+): Promise<HomeModel['month']> {
+  const now = deps.clock.now();
+  if (deps.source.viewerMonth === undefined) return viewerMonth(mine, now);
+  try {
+    const month = await deps.source.viewerMonth(team, user, monthStartUtc(now));
+    if (month.runs === 0) return undefined;
+    return {
+      name: monthNameUtc(now),
+      spentUsd: Math.round(month.spentUsd * 1e6) / 1e6,
+      runs: month.runs,
+    };
+  } catch (err) {
+    deps.logger.warn({ err }, "could not read the viewer's month");
+    return undefined;
+  }
 }
 
 /** The viewer's runs started this calendar month (UTC) that reported a cost, summed. */

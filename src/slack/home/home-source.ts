@@ -16,6 +16,15 @@ export interface HomeSource {
   /** One run as the service knows it now; undefined when it cannot tell in time. */
   runDetail(runId: string): Promise<RunViewSource | undefined>;
   personalDefaults(teamId: string, userId: string): Promise<PersonalDefaults>;
+  /**
+   * What all of a person's runs in the workspace created since `since` (epoch ms) cost, and
+   * how many reported a cost. Without it, App Home counts the recent runs it lists.
+   */
+  viewerMonth?(
+    teamId: string,
+    userId: string,
+    since: number,
+  ): Promise<{ spentUsd: number; runs: number }>;
   /** Set (or, with an empty value, clear) each given key. */
   setPersonalDefaults(teamId: string, userId: string, values: PersonalDefaults): Promise<void>;
   /**

@@ -45,13 +45,18 @@ export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
 
   return {
     async listRuns(filter) {
-      let query = ctx
-        .db()
-        .selectFrom('runs')
-        .selectAll()
+      let query = ctx.db().selectFrom('runs').selectAll();
+      // By cost across all runs (not only one page): those without a reported cost last.
+      if (filter.sort === 'cost')
+        query = query
+          .orderBy(sql`case when cost_micro_usd is null then 1 else 0 end`)
+          .orderBy('cost_micro_usd', 'desc');
+      query = query
         .orderBy('created_at', 'desc')
         .orderBy('run_id', 'desc')
         .limit(Math.max(1, Math.min(filter.limit, 500)));
+      if (filter.offset !== undefined && filter.offset > 0)
+        query = query.offset(Math.floor(filter.offset));
       if (filter.state) query = query.where('state', '=', filter.state);
       if (filter.platform) query = query.where('platform', '=', filter.platform);
       if (filter.createdBefore !== undefined)
@@ -83,6 +88,27 @@ export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
           r.requester.id.toLowerCase() === person ||
           (r.requester.name ?? '').toLowerCase().includes(person),
       );
+    },
+
+    async spendByThread(since) {
+      const rows = await ctx
+        .db()
+        .selectFrom('runs')
+        .select((eb) => [
+          'thread_key',
+          sql<string | number | null>`sum(cost_micro_usd)`.as('micros'),
+          eb.fn.countAll<number | string>().as('n'),
+          eb.fn.count<number | string>('cost_micro_usd').as('costed'),
+        ])
+        .where('created_at', '>=', since)
+        .groupBy('thread_key')
+        .execute();
+      return rows.map((r) => ({
+        threadKey: r.thread_key,
+        spentUsd: r.micros === null ? 0 : Number(r.micros) / 1e6,
+        runs: Number(r.n),
+        costed: Number(r.costed),
+      }));
     },
 
     async stateHistory(runId) {

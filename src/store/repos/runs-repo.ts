@@ -248,6 +248,25 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
       return micros === null || micros === undefined ? 0 : Number(micros) / 1e6;
     },
 
+    async usageOfRequesterSince(threadKeyPrefix, requesterId, since) {
+      const row = await ctx
+        .db()
+        .selectFrom('runs')
+        .select((eb) => [
+          sql<string | number | null>`sum(cost_micro_usd)`.as('micros'),
+          eb.fn.count<number | string>('cost_micro_usd').as('costed'),
+        ])
+        .where('created_at', '>=', since)
+        .where('requester_id', '=', requesterId)
+        .where(sql<string>`substr(thread_key, 1, ${threadKeyPrefix.length})`, '=', threadKeyPrefix)
+        .executeTakeFirst();
+      const micros = row?.micros;
+      return {
+        spentUsd: micros === null || micros === undefined ? 0 : Number(micros) / 1e6,
+        costed: Number(row?.costed ?? 0),
+      };
+    },
+
     async spendSince(threadKeyPrefix, since) {
       const row = await ctx
         .db()

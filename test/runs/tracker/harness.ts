@@ -10,7 +10,7 @@ import {
   type Tracker,
   type TrackerDeps,
 } from '../../../src/runs/tracker/tracker.js';
-import { createSeqRandom, startTestEnv, type TestEnv } from '../fixtures.js';
+import { createSeqRandom, startTestEnv, TEST_OPTIONS, type TestEnv } from '../fixtures.js';
 
 export interface ClockedEnv extends TestEnv {
   /** The shared clock (epoch ms); tests move it. */
@@ -77,6 +77,7 @@ export async function startClockedEnv(): Promise<ClockedEnv> {
       random: createSeqRandom(),
       logger: base.logger,
       metrics: base.metrics,
+      budgetWords: TEST_OPTIONS,
       options: {
         mode: 'batch',
         pollIntervalMs: 2_000,

@@ -1,0 +1,43 @@
+/**
+ * A budget for a Linear team, end to end against the fake Linear API and the emulator: set
+ * with `config budget=` in one of the team's agent sessions, it refuses a new run in the
+ * team's next session, in words that name a team and say how it is raised there.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+
+let world: LinearWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe('Linear: a budget per team', () => {
+  it('is set in a session, and a new run in the team is refused in its words', async () => {
+    world = await startLinearWorld();
+    const { linear } = world;
+    const { session } = await linear.openSession({ title: 'First issue' });
+    await world.waitForActivity(session.id, (a) => a.content.type === 'response');
+    expect(world.emulator.runs.count()).toBe(1);
+
+    const before = linear.activitiesOf(session.id).length;
+    await linear.prompt(session.id, 'config budget=0');
+    const answer = await world.waitForActivity(
+      session.id,
+      (a) => linear.activitiesOf(session.id).indexOf(a) >= before && a.content.type === 'response',
+    );
+    expect(answer.content.body).toContain('`budget` = `0`');
+
+    const next = await linear.openSession({ title: 'Second issue' });
+    const refused = await world.waitForActivity(next.session.id, (a) =>
+      (a.content.body ?? '').includes('budget'),
+    );
+    expect(world.emulator.runs.count()).toBe(1);
+    const body = refused.content.body ?? '';
+    expect(body).toContain('This team has spent');
+    expect(body).not.toContain('channel');
+    expect(body).toContain("It is raised from any of the team's agent sessions:");
+    expect(body).toContain('```\nconfig budget=<US dollars>\n```');
+    expect(body).not.toContain('/agent');
+  }, 30_000);
+});
