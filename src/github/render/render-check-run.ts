@@ -43,12 +43,13 @@ function summaryOf(run: RunView, cardUrl: string | undefined): string {
   const { state } = run;
   const time = run.runTime === undefined ? '' : ` · ${escapeInline(run.runTime)}`;
   const lines = [`**State:** ${state.emoji} ${escapeInline(state.label)}${time}`];
+  const links: string[] = [];
   for (const l of run.links.filter((x) => x.kind === 'pull_request' && x.url !== undefined)) {
-    lines.push(`**Pull request:** ${link(l.label, l.url)}`);
+    links.push(`**Pull request:** ${link(l.label, l.url)}`);
   }
-  if (run.sessionLink !== undefined) lines.push(`**Session:** ${link('open', run.sessionLink)}`);
-  if (cardUrl !== undefined)
-    lines.push(`**Status comment:** ${link('in the conversation', cardUrl)}`);
+  if (run.sessionLink !== undefined) links.push(link('Session', run.sessionLink));
+  if (cardUrl !== undefined) links.push(link('Status comment', cardUrl));
+  if (links.length > 0) lines.push('', links.join(' · '));
   const now = progressLines(run);
   if (now.length > 0) lines.push('', ...now);
   if (run.statusMessage !== undefined && run.statusMessage.trim() !== '') {
