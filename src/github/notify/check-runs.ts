@@ -45,6 +45,8 @@ const statusOf = (err: unknown): number | undefined => {
   return typeof status === 'number' ? status : undefined;
 };
 
+/** How long a repository whose App may not write checks is not asked again. */
+const ASK_AGAIN_MS = 60 * 60_000;
 /** Entries each memo here keeps at most (oldest forgotten first). */
 const MAX_REMEMBERED = 10_000;
 
@@ -54,8 +56,11 @@ export function createCheckRuns(deps: CheckRunsDeps): CheckRuns {
   const known = new Map<string, { owner: string; repo: string; id: number }>();
   /** Threads that are issues, not pull requests. */
   const notPulls = new Set<string>();
-  /** Installations (by repository) whose token cannot write check runs, logged once. */
-  const refused = new Set<string>();
+  /**
+   * Repositories whose installation token cannot write check runs, until when: an owner may
+   * grant the permission later, and the next token (within the hour) carries it.
+   */
+  const refused = new Map<string, number>();
   /** What each run's check run says now (an unchanged one is not written again). */
   const written = new Map<string, string>();
   /** One write at a time per run, so two writes never create two check runs. */
@@ -71,13 +76,20 @@ export function createCheckRuns(deps: CheckRunsDeps): CheckRuns {
     if (into.size > MAX_REMEMBERED) into.delete(into.keys().next().value);
   }
 
+  const refuse = (repoKey: string) => remember(refused, repoKey, deps.clock.now() + ASK_AGAIN_MS);
+
   async function mayWrite(octokit: RelayOctokit, repoKey: string): Promise<boolean> {
-    if (refused.has(repoKey)) return false;
+    if ((refused.get(repoKey) ?? 0) > deps.clock.now()) return false;
+    const before = refused.has(repoKey);
     const auth = (await octokit.auth({ type: 'installation' })) as {
       permissions?: Record<string, string>;
     };
-    if (auth.permissions?.checks === 'write') return true;
-    remember(refused, repoKey);
+    if (auth.permissions?.checks === 'write') {
+      refused.delete(repoKey);
+      return true;
+    }
+    refuse(repoKey);
+    if (before) return false;
     log.info(
       { repository: repoKey },
       'the GitHub App has no checks:write here; runs get no check run',
@@ -146,7 +158,7 @@ export function createCheckRuns(deps: CheckRunsDeps): CheckRuns {
       const failure = toDeliveryError(err, 'check run', deps.clock.now());
       if (failure.retryable) throw failure;
       // A check run is an extra view of the run: a refusal never holds up its messages.
-      if (statusOf(err) === 403) remember(refused, repoKey);
+      if (statusOf(err) === 403) refuse(repoKey);
       log.warn({ runId: run.runId, code: failure.code }, 'check run not written');
     }
   }
