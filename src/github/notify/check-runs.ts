@@ -130,7 +130,7 @@ export function createCheckRuns(deps: CheckRunsDeps): CheckRuns {
           owner,
           repo,
           ref: head,
-          check_name: fields.name,
+          // Not by name: the run's title (and so the name) may have changed since.
           filter: 'all',
           per_page: 100,
           request,
