@@ -5,6 +5,8 @@
  */
 import { renderGitHubMarkdown } from '../src/github/index.js';
 import { renderSlackMessage } from '../src/slack/index.js';
+import { renderCheckRun } from '../src/github/render/render-check-run.js';
+import { CHECK_RUN_CSS, checkRunHtml } from './check-run-html.js';
 import { GITHUB_CSS, githubCommentHtml } from './github-html.js';
 import { GALLERY_SAMPLES, type GallerySample } from './samples.js';
 import { SLACK_CSS, slackMessageHtml } from './slack-html.js';
@@ -19,13 +21,21 @@ function escapeHtml(text: string): string {
 }
 
 export function pageFor(sample: GallerySample): GalleryPage {
+  const checkRun = sample.checkRun === true && sample.model.type === 'run_status';
   const body =
     sample.platform === 'slack'
       ? slackMessageHtml(renderSlackMessage(sample.model), { private: sample.private === true })
-      : githubCommentHtml(
-          renderGitHubMarkdown(sample.model, { commandWord: '/agent', botHandle: 'agent-relay' }),
-        );
-  const css = sample.platform === 'slack' ? SLACK_CSS : GITHUB_CSS;
+      : checkRun && sample.model.type === 'run_status'
+        ? checkRunHtml(
+            renderCheckRun(sample.model.run, {
+              cardUrl: 'https://github.com/acme/web/pull/60#issuecomment-1',
+            }),
+          )
+        : githubCommentHtml(
+            renderGitHubMarkdown(sample.model, { commandWord: '/agent', botHandle: 'agent-relay' }),
+          );
+  const css =
+    sample.platform === 'slack' ? SLACK_CSS : checkRun ? GITHUB_CSS + CHECK_RUN_CSS : GITHUB_CSS;
   const html = [
     '<!doctype html>',
     '<html lang="en">',

@@ -30,6 +30,8 @@ export interface GallerySample {
   model: MessageModel;
   /** Seen only by the person who asked (a Slack ephemeral message). */
   private?: boolean;
+  /** GitHub: the run's check run (Checks tab), not a comment. */
+  checkRun?: boolean;
 }
 
 /** The moment every sample is looked at. */
@@ -93,6 +95,74 @@ const failed = {
 const blocked = {
   status_message: { message: 'Which branch should the fix target: main or release/2.x?' },
 };
+
+/** What the agent is doing now, as the conversation's last steps show it. */
+const working = {
+  progress: {
+    kind: 'steps',
+    steps: [
+      { title: 'Search codebase: redirect_uri', state: 'done' },
+      { title: 'Edit file: src/auth/callback.ts', state: 'done' },
+      { title: 'Run command: npm test -- auth', state: 'running' },
+    ],
+  },
+} as const;
+
+/** Pictures of a run at work and stopped, and its GitHub check run. */
+function workSamples(platform: GalleryPlatform): GallerySample[] {
+  const name = (what: string) => `${platform}-${what}`;
+  const progress = {
+    ...run(platform, 'INPROGRESS', { run_time: 'PT3M10S' }),
+    progress: { kind: working.progress.kind, steps: [...working.progress.steps] },
+  };
+  const samples: GallerySample[] = [
+    {
+      name: name('status-progress'),
+      platform,
+      caption: 'While the agent works: its last steps on the status message',
+      model: runStatusMessage(progress),
+    },
+  ];
+  if (platform === 'slack') {
+    samples.push(
+      {
+        name: name('stopped'),
+        platform,
+        caption: 'Stop: the agent is interrupted and the run waits for a reply',
+        model: notice(
+          'info',
+          'stopped the agent: it was interrupted. Reply in this thread to continue.',
+          undefined,
+          alice.slack,
+        ),
+      },
+      {
+        name: name('status-stopped'),
+        platform,
+        caption: '…and the status message of the stopped run',
+        model: runStatusMessage(run(platform, 'BLOCKED', { run_time: 'PT3M20S' })),
+      },
+    );
+  } else {
+    samples.push(
+      {
+        name: name('check-run-progress'),
+        platform,
+        caption: "The run's check run on the pull request while the agent works",
+        model: runStatusMessage(progress),
+        checkRun: true,
+      },
+      {
+        name: name('check-run'),
+        platform,
+        caption: "The run's check run once it succeeded",
+        model: runStatusMessage(run(platform, 'SUCCEEDED', done)),
+        checkRun: true,
+      },
+    );
+  }
+  return samples;
+}
 
 function samplesFor(platform: GalleryPlatform): GallerySample[] {
   const invocation = platform === 'slack' ? '/agent' : '@agent-relay';
@@ -286,4 +356,9 @@ function samplesFor(platform: GalleryPlatform): GallerySample[] {
   ];
 }
 
-export const GALLERY_SAMPLES: GallerySample[] = [...samplesFor('slack'), ...samplesFor('github')];
+export const GALLERY_SAMPLES: GallerySample[] = [
+  ...samplesFor('slack'),
+  ...workSamples('slack'),
+  ...samplesFor('github'),
+  ...workSamples('github'),
+];

@@ -40,6 +40,10 @@ export type TriggerKind =
   | 'issue_opened'
   | 'pull_request_opened'
   | 'label'
+  /** GitHub: a check run's Stop or Cancel button (`text` is `stop` or `cancel`, `runId` set). */
+  | 'check_run_action'
+  /** GitHub: "Re-run" on a run's check run (`runId` set): try that run again. */
+  | 'check_run_rerequested'
   /** Linear: an agent session opened (an issue delegated to the app, or the app mentioned). */
   | 'agent_session'
   /** Linear: a person's further message in an agent session (a `stop` signal included). */

@@ -11,12 +11,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGitHubAuth } from './github-auth.js';
 import type { GitHubCredentials } from './github-auth.js';
-import { routeGitHub } from './github-routes.js';
+import { createCheckRuns, sendCheckRunEvent } from './github-check-runs.js';
+import type { CheckRunEventOptions, FakeCheckRun } from './github-check-runs.js';
+import { DEFAULT_INSTALLATION_PERMISSIONS, headShaOf, routeGitHub } from './github-routes.js';
 import type { RouteContext } from './github-routes.js';
 import { BOT_LOGIN, createGitHubState } from './github-state.js';
 import type { FakeComment, FakeReaction, GitHubChange } from './github-state.js';
 
 export type { FakeComment, FakeReaction, GitHubChange } from './github-state.js';
+export type { FakeCheckRun } from './github-check-runs.js';
+export { DEFAULT_INSTALLATION_PERMISSIONS } from './github-routes.js';
 export { issueOf } from './github-state.js';
 
 export interface RecordedRequest {
@@ -47,6 +51,11 @@ export interface DelayRule {
 export interface FakeGitHubOptions extends GitHubCredentials {
   /** The clock of installation-token expiry and comment times (default real time). */
   now?: () => number;
+  /**
+   * What the App's installation tokens may do (default DEFAULT_INSTALLATION_PERMISSIONS, no
+   * `checks`); `{ …, checks: 'write' }` lets the App write check runs.
+   */
+  permissions?: Record<string, string>;
 }
 
 export interface FakeGitHub {
@@ -77,8 +86,17 @@ export interface FakeGitHub {
     owner: string,
     repo: string,
     number: number,
-    refs: { head: string; base: string },
+    refs: { head: string; base: string; sha?: string },
   ): void;
+  /** Check runs written by the App, by id (their writes in order on each). */
+  checkRuns: Map<number, FakeCheckRun>;
+  /** The check runs on a pull request's head commit (as set with setPullRequest). */
+  checkRunsOn(owner: string, repo: string, number: number): FakeCheckRun[];
+  /**
+   * Someone clicks a check run's button (`requested_action`) or "Re-run" (`rerequested`):
+   * the signed `check_run` webhook GitHub sends the App.
+   */
+  sendCheckRunEvent(run: FakeCheckRun, options: CheckRunEventOptions): Promise<Response>;
   /**
    * A person's role in a repository as the collaborator permission endpoint reports it
    * (`admin`, `maintain`, `write`, `triage`, `read`, `none`; `missing` answers 404). Default
@@ -117,10 +135,13 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const now = options.now ?? Date.now;
   const state = createGitHubState(now);
   const auth = createGitHubAuth(options, now);
+  const checkRuns = createCheckRuns();
   const context: RouteContext = {
     state,
     auth,
     installationLookups: [],
+    permissions: options.permissions ?? { ...DEFAULT_INSTALLATION_PERMISSIONS },
+    checkRuns,
     ...(options.app ? { appId: options.app.appId } : {}),
   };
   const requests: RecordedRequest[] = [];
@@ -188,6 +209,25 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       state.installations.set(`${owner}/${repo}`.toLowerCase(), id),
     setPullRequest: (owner, repo, number, refs) =>
       state.pulls.set(`${owner}/${repo}#${number}`.toLowerCase(), refs),
+    checkRuns: checkRuns.runs,
+    checkRunsOn: (owner, repo, number) => {
+      const key = `${owner}/${repo}#${number}`.toLowerCase();
+      const sha = state.pulls.get(key)?.sha ?? headShaOf(key);
+      return [...checkRuns.runs.values()].filter(
+        (c) =>
+          `${c.owner}/${c.repo}`.toLowerCase() === `${owner}/${repo}`.toLowerCase() &&
+          c.headSha === sha,
+      );
+    },
+    sendCheckRunEvent: (run, o) =>
+      sendCheckRunEvent(run, o, (c) => {
+        for (const [key, refs] of state.pulls) {
+          const [where = '', n] = key.split('#');
+          const sha = refs.sha ?? headShaOf(key);
+          if (where === `${c.owner}/${c.repo}`.toLowerCase() && sha === c.headSha) return Number(n);
+        }
+        return undefined;
+      }),
     setPermission: (owner, repo, login, role) =>
       state.permissions.set(`${owner}/${repo}\u0000${login}`.toLowerCase(), role),
     permissionLookups: state.permissionLookups,

@@ -2,9 +2,11 @@
  * The REST endpoints the fake GitHub answers, as GitHub answers them: issue comments (create,
  * edit, list with `since` and pages), review-comment replies, reactions (add, list, delete),
  * pull requests' branches, collaborator permissions, installation tokens and lookups, and `/rate_limit`, `/user` and `/app` (what
- * `doctor` asks).
+ * `doctor` asks); check runs (create, update, list per commit: github-check-runs.ts).
  */
+import { createHash } from 'node:crypto';
 import { TOKEN_USER, type createGitHubAuth } from './github-auth.js';
+import type { CheckRuns } from './github-check-runs.js';
 import { commentJson } from './github-state.js';
 import type { GitHubState } from './github-state.js';
 
@@ -27,6 +29,30 @@ export interface RouteContext {
   auth: ReturnType<typeof createGitHubAuth>;
   appId?: string | number;
   installationLookups: string[];
+  /** What an installation token may do (`checks: 'write'` lets it write check runs). */
+  permissions: Record<string, string>;
+  checkRuns: CheckRuns;
+}
+
+/** The permissions the fake App's installation tokens carry unless told otherwise. */
+export const DEFAULT_INSTALLATION_PERMISSIONS: Readonly<Record<string, string>> = {
+  issues: 'write',
+  pull_requests: 'write',
+  metadata: 'read',
+  contents: 'read',
+};
+
+/** A pull request's head commit when the test named none: stable per pull request. */
+export const headShaOf = (key: string): string =>
+  createHash('sha1').update(key.toLowerCase()).digest('hex');
+
+/** GitHub's answer to a check-run write without an App token that has `checks: write`. */
+function mayWriteChecks(ctx: RouteContext, req: GitHubRequest): Reply | undefined {
+  if (req.user === TOKEN_USER)
+    return { status: 403, body: { message: 'You must authenticate via a GitHub App.' } };
+  if (ctx.permissions.checks !== 'write')
+    return { status: 403, body: { message: 'Resource not accessible by integration' } };
+  return undefined;
 }
 
 type Handler = (ctx: RouteContext, m: string[], req: GitHubRequest) => Reply;
@@ -99,12 +125,7 @@ const ROUTES: [string, RegExp, Handler][] = [
     /^\/app\/installations\/(\d+)\/access_tokens$/,
     (ctx, [, id]) => {
       const { token, expiresAt } = ctx.auth.mint(Number(id));
-      const permissions = {
-        issues: 'write',
-        pull_requests: 'write',
-        metadata: 'read',
-        contents: 'read',
-      };
+      const permissions = ctx.permissions;
       const expires_at = new Date(expiresAt).toISOString();
       return ok({ token, expires_at, permissions, repository_selection: 'all' }, 201);
     },
@@ -124,7 +145,47 @@ const ROUTES: [string, RegExp, Handler][] = [
     (ctx, [, o, r, n]) => {
       const refs = ctx.state.pulls.get(`${repoKey(o, r)}#${n}`);
       if (refs === undefined) return NOT_FOUND;
-      return ok({ number: Number(n), head: { ref: refs.head }, base: { ref: refs.base } });
+      const sha = refs.sha ?? headShaOf(`${repoKey(o, r)}#${n}`);
+      return ok({ number: Number(n), head: { ref: refs.head, sha }, base: { ref: refs.base } });
+    },
+  ],
+  [
+    'POST',
+    /^\/repos\/([^/]+)\/([^/]+)\/check-runs$/,
+    (ctx, [, owner = '', repo = ''], req) => {
+      const refused = mayWriteChecks(ctx, req);
+      if (refused) return refused;
+      const body = req.body ?? {};
+      const problem = ctx.checkRuns.invalid(body);
+      if (problem)
+        return { status: 422, body: { message: 'Validation Failed', errors: [problem] } };
+      return ok(ctx.checkRuns.json(ctx.checkRuns.create(owner, repo, body)), 201);
+    },
+  ],
+  [
+    'PATCH',
+    /^\/repos\/([^/]+)\/([^/]+)\/check-runs\/(\d+)$/,
+    (ctx, [, o, r, id], req) => {
+      const refused = mayWriteChecks(ctx, req);
+      if (refused) return refused;
+      const run = ctx.checkRuns.runs.get(Number(id));
+      if (run === undefined || repoKey(run.owner, run.repo) !== repoKey(o, r)) return NOT_FOUND;
+      const body = req.body ?? {};
+      const problem = ctx.checkRuns.invalid({ details_url: run.detailsUrl, ...body });
+      if (problem)
+        return { status: 422, body: { message: 'Validation Failed', errors: [problem] } };
+      ctx.checkRuns.update(run, body);
+      return ok(ctx.checkRuns.json(run));
+    },
+  ],
+  [
+    'GET',
+    /^\/repos\/([^/]+)\/([^/]+)\/commits\/([^/]+)\/check-runs$/,
+    (ctx, [, o, r, sha]) => {
+      const found = [...ctx.checkRuns.runs.values()].filter(
+        (c) => repoKey(c.owner, c.repo) === repoKey(o, r) && c.headSha === sha,
+      );
+      return ok({ total_count: found.length, check_runs: found.map(ctx.checkRuns.json) });
     },
   ],
   [

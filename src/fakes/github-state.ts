@@ -69,7 +69,7 @@ export function createGitHubState(now: () => number) {
   const present: (FakeReaction & { reactionId: number; repo: string; user: string })[] = [];
   let nextReactionId = 9000;
   const installations = new Map<string, number>();
-  const pulls = new Map<string, { head: string; base: string }>();
+  const pulls = new Map<string, { head: string; base: string; sha?: string }>();
   /** Repository roles by `owner/repo\u0000login` (lower case); see `permissionOf`. */
   const permissions = new Map<string, string>();
   const listeners: ((change: GitHubChange) => void)[] = [];

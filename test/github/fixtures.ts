@@ -12,6 +12,7 @@ export type FixtureName =
   | 'pull-request-opened'
   | 'issues-labeled-agent'
   | 'issues-labeled-factory'
+  | 'check-run-requested-action'
   | 'ping';
 
 /** The webhook event name (`X-GitHub-Event`) each fixture is delivered as. */
@@ -25,6 +26,7 @@ export const FIXTURE_EVENT: Record<FixtureName, string> = {
   'pull-request-opened': 'pull_request',
   'issues-labeled-agent': 'issues',
   'issues-labeled-factory': 'issues',
+  'check-run-requested-action': 'check_run',
   ping: 'ping',
 };
 

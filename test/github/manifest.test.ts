@@ -16,12 +16,14 @@ describe('GitHub App manifest', () => {
       pull_requests: 'write',
       metadata: 'read',
       contents: 'read',
+      checks: 'write',
     });
   });
 
   it('subscribes to exactly the events the ingress handles', () => {
     const events = manifest.default_events as string[];
     expect([...events].sort()).toEqual([
+      'check_run',
       'issue_comment',
       'issues',
       'pull_request',

@@ -26,7 +26,7 @@ import { startService } from '../../src/main.js';
 import type { RunningService, StartServiceOptions } from '../../src/main.js';
 import type { EngineOptions } from '../../src/runs/runs-deps.js';
 import { startFakeGitHub } from '../../src/fakes/github-rest-api.js';
-import type { FakeGitHub } from '../../src/fakes/github-rest-api.js';
+import type { FakeGitHub, FakeGitHubOptions } from '../../src/fakes/github-rest-api.js';
 import { postGitHub } from './github.js';
 import type { PostGitHubOptions } from './github.js';
 import { postSlack } from './slack.js';
@@ -59,6 +59,8 @@ export interface RelayOptions {
   slackApi?: Parameters<typeof startFakeSlackApi>[0];
   /** Spacing of GitHub writes, as in production (default 0: none). */
   githubMinWriteIntervalMs?: number;
+  /** Options of the fake GitHub (e.g. the App's installation permissions). */
+  github?: Partial<FakeGitHubOptions>;
 }
 
 export interface Relay {
@@ -91,6 +93,8 @@ export interface RelayFakesOptions {
   timings?: Partial<EmulatorTimings>;
   /** Options of the fake Slack Web API (workspaces, OAuth). */
   slack?: Parameters<typeof startFakeSlackApi>[0];
+  /** Options of the fake GitHub beyond the test App (its permissions, a token). */
+  github?: Partial<FakeGitHubOptions>;
 }
 
 /**
@@ -106,6 +110,7 @@ export async function startRelayFakes(options: RelayFakesOptions = {}): Promise<
   const slack = await startFakeSlackApi(options.slack);
   const github = await startFakeGitHub({
     app: { appId: GITHUB_APP_ID, publicKey: GITHUB_PUBLIC_KEY },
+    ...options.github,
   });
   github.setInstallation('octo-org', 'widgets', INSTALLATION_ID);
   return {
@@ -193,6 +198,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const fakes = await startRelayFakes({
     timings: { ...QUICK_TIMINGS, ...options.timings },
     ...(options.slackApi ? { slack: options.slackApi } : {}),
+    ...(options.github ? { github: options.github } : {}),
   });
   const { emulator, slack, github } = fakes;
   const started = await startRelayService(

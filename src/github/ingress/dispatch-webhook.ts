@@ -33,7 +33,7 @@ export function createWebhookDispatcher(deps: DispatchDeps) {
     deps.allowedAssociations.map((a) => a.trim().toUpperCase()).filter((a) => a !== ''),
   );
   const isAllowed = (p: Permission): boolean =>
-    p.kind === 'label-access' || allowed.has(p.value.toUpperCase());
+    p.kind !== 'association' || allowed.has(p.value.toUpperCase());
 
   return async function dispatch(
     event: string,

@@ -5,6 +5,7 @@
  * `created` comments, `opened` issues/PRs and `labeled` issues count: edits never trigger.
  */
 import { fromIssueComment, fromReviewComment } from './interpret-comments.js';
+import { fromCheckRun } from './interpret-check-run.js';
 import { fromIssues, fromPullRequest } from './interpret-issues.js';
 import type { InterpretOptions, Interpretation } from './trigger-candidate.js';
 
@@ -34,6 +35,8 @@ export function interpretEvent(
       return action === 'opened'
         ? fromPullRequest(payload, opts)
         : { kind: 'ignore', reason: `pull_request.${String(action)}` };
+    case 'check_run':
+      return fromCheckRun(payload, opts);
     default:
       return { kind: 'ignore', reason: `event ${event}` };
   }

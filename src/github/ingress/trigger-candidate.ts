@@ -22,7 +22,11 @@ export interface InterpretOptions {
  * Who must be allowed: the author's `author_association`, or, for a label someone put on
  * another person's issue, nobody more (GitHub lets only people with triage access label).
  */
-export type Permission = { kind: 'association'; value: string } | { kind: 'label-access' };
+export type Permission =
+  | { kind: 'association'; value: string }
+  | { kind: 'label-access' }
+  /** No association to filter on (a check run's button): the repository access check decides. */
+  | { kind: 'repo-access' };
 
 export type Interpretation =
   | { kind: 'ignore'; reason: string }

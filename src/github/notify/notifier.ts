@@ -22,6 +22,7 @@ import { DEFAULT_BOT_HANDLE } from '../../core/command/parse-command.js';
 import { decodeThreadKey } from '../../core/thread-key.js';
 import type { MessageRef } from '../../core/trigger.js';
 import { toDeliveryError } from './delivery-error.js';
+import { createCheckRuns } from './check-runs.js';
 import { createGitHubClients, type GitHubAuth, type GitHubClients } from '../api/github-client.js';
 import {
   addReaction,
@@ -124,6 +125,14 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
   const shown = createShownMemo();
   const botLogin = deps.botLogin ?? `${deps.render?.botHandle ?? DEFAULT_BOT_HANDLE}[bot]`;
   const reactionIds = deps.reactionIds ?? createMemoryReactionIds();
+  const checkRuns = createCheckRuns({
+    auth: deps.auth,
+    clients,
+    logger: deps.logger,
+    clock,
+    timeoutMs,
+    botHandle: deps.render?.botHandle,
+  });
 
   /** Run one GitHub call for a thread, turning failures into DeliveryErrors. */
   async function call<T>(
@@ -239,6 +248,12 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
       }
       if (first === undefined) throw new DeliveryError('invalid', 'nothing to post', false);
       shown.remember(first.id, renderGitHubMarkdown(message, deps.render));
+      if (message.type === 'run_status') {
+        // The comment is out: a check run that could not be written now is by the next edit.
+        await checkRuns.sync(to.threadKey, message.run, first.url).catch((err: unknown) => {
+          logger.warn({ threadKey: to.threadKey, err: String(err) }, 'check run deferred');
+        });
+      }
       return { ref: first };
     },
 
@@ -249,14 +264,17 @@ export function createGitHubNotifier(deps: GitHubNotifierDeps): GitHubNotifier {
       }
       const rendered = renderGitHubMarkdown(message, deps.render);
       // An edit to what the comment already says would change nothing: no request.
-      if (shown.says(ref.id, rendered)) return;
-      // An edited comment stays one comment: cut, with a note, rather than spill over.
-      const [body = ''] = splitComment(rendered, {
-        limit: GITHUB_COMMENT_LIMIT,
-        continuedNote: '<sub>(truncated)</sub>',
-      });
-      await call(ref.threadKey, 'edit comment', (t) => editComment(t, id, body));
-      shown.remember(ref.id, rendered);
+      if (!shown.says(ref.id, rendered)) {
+        // An edited comment stays one comment: cut, with a note, rather than spill over.
+        const [body = ''] = splitComment(rendered, {
+          limit: GITHUB_COMMENT_LIMIT,
+          continuedNote: '<sub>(truncated)</sub>',
+        });
+        await call(ref.threadKey, 'edit comment', (t) => editComment(t, id, body));
+        shown.remember(ref.id, rendered);
+      }
+      // After the comment (remembered, so a retry of this update edits it no more).
+      if (message.type === 'run_status') await checkRuns.sync(ref.threadKey, message.run, ref.url);
     },
 
     async unreact(target: MessageRef, reactions: readonly ReactionName[]): Promise<void> {

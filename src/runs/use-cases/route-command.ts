@@ -14,6 +14,7 @@ import { loadDefaults } from './defaults.js';
 import { dispatchFactory } from './dispatch-factory.js';
 import { followUp } from './follow-up.js';
 import { listRuns } from './list-runs.js';
+import { retryRun } from './retry-run.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { showStatus } from './show-status.js';
 import { startRun } from './start-run.js';
@@ -112,6 +113,9 @@ export async function routeTrigger(deps: RunsDeps, job: TriggerJob): Promise<Eff
   if (trigger.kind === 'cancel_button') return cancelRun(deps, job, trigger.runId);
   if (trigger.kind === 'stop_button' || trigger.kind === 'session_stopped') {
     return stopRun(deps, job, trigger.runId);
+  }
+  if (trigger.kind === 'check_run_rerequested') {
+    return (await checkAccess(deps, job)) ?? retryRun(deps, job, trigger.runId);
   }
   const parsed = parseCommand({
     text: trigger.text,

@@ -1,0 +1,163 @@
+/**
+ * Check runs in the fake GitHub, as GitHub keeps them: created on a commit by an App whose
+ * installation token carries `checks: write` (anything else gets GitHub's 403), updated in
+ * place, listed per commit; and the signed `check_run` webhook GitHub sends an App when
+ * someone clicks one of its buttons (`requested_action`) or "Re-run" (`rerequested`).
+ */
+import { signGitHub } from './sign-requests.js';
+
+export interface FakeCheckRun {
+  id: number;
+  owner: string;
+  repo: string;
+  headSha: string;
+  name: string;
+  externalId?: string;
+  detailsUrl?: string;
+  status: string;
+  conclusion?: string;
+  output?: { title?: string; summary?: string; text?: string };
+  actions: { label: string; description: string; identifier: string }[];
+  /** Every body it was created or updated with, in order. */
+  writes: Record<string, unknown>[];
+}
+
+type Body = Record<string, unknown>;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+export function createCheckRuns() {
+  const runs = new Map<number, FakeCheckRun>();
+  let nextId = 7_700_000;
+
+  /** Apply a create or update body to a check run, as GitHub does (fields given replace). */
+  function apply(run: FakeCheckRun, body: Body): void {
+    run.writes.push(body);
+    if (str(body.name) !== undefined) run.name = str(body.name)!;
+    if (str(body.external_id) !== undefined) run.externalId = str(body.external_id);
+    if (str(body.details_url) !== undefined) run.detailsUrl = str(body.details_url);
+    if (str(body.conclusion) !== undefined) {
+      run.conclusion = str(body.conclusion);
+      run.status = 'completed';
+    }
+    if (str(body.status) !== undefined) run.status = str(body.status)!;
+    if (run.status !== 'completed') delete run.conclusion;
+    if (typeof body.output === 'object' && body.output !== null) run.output = body.output as Body;
+    if (Array.isArray(body.actions)) run.actions = body.actions as FakeCheckRun['actions'];
+  }
+
+  /** GitHub's 422 for what it refuses in a body (too many buttons, long identifiers). */
+  function invalid(body: Body): string | undefined {
+    const actions = Array.isArray(body.actions) ? (body.actions as Body[]) : [];
+    if (actions.length > 3) return 'actions: at most 3';
+    for (const a of actions) {
+      if (String(a.identifier ?? '').length > 20) return 'actions.identifier: at most 20';
+      if (String(a.label ?? '').length > 20) return 'actions.label: at most 20';
+      if (String(a.description ?? '').length > 40) return 'actions.description: at most 40';
+    }
+    if (body.conclusion === 'action_required' && typeof body.details_url !== 'string')
+      return 'details_url is required with action_required';
+    return undefined;
+  }
+
+  return {
+    runs,
+    invalid,
+    create(owner: string, repo: string, body: Body): FakeCheckRun {
+      const run: FakeCheckRun = {
+        id: ++nextId,
+        owner,
+        repo,
+        headSha: str(body.head_sha) ?? '',
+        name: str(body.name) ?? '',
+        status: 'queued',
+        actions: [],
+        writes: [],
+      };
+      apply(run, body);
+      runs.set(run.id, run);
+      return run;
+    },
+    update(run: FakeCheckRun, body: Body): void {
+      apply(run, body);
+    },
+    json(run: FakeCheckRun): Body {
+      return {
+        id: run.id,
+        head_sha: run.headSha,
+        name: run.name,
+        external_id: run.externalId ?? '',
+        details_url: run.detailsUrl ?? null,
+        status: run.status,
+        conclusion: run.conclusion ?? null,
+        output: run.output ?? {},
+        html_url: `https://github.com/${run.owner}/${run.repo}/runs/${run.id}`,
+      };
+    },
+  };
+}
+
+export type CheckRuns = ReturnType<typeof createCheckRuns>;
+
+export interface CheckRunEventOptions {
+  /** Where the relay takes webhooks (`…/github/webhooks`) and the secret it verifies. */
+  url: string;
+  secret: string;
+  action: 'requested_action' | 'rerequested';
+  /** Who clicked. */
+  login: string;
+  /** The button's identifier (`requested_action`). */
+  identifier?: string;
+  installationId?: number;
+  /** The pull requests GitHub lists on the check run (default: the one of its commit). */
+  pullRequests?: number[];
+}
+
+/** A `check_run` webhook about `run`, signed and POSTed the way GitHub sends it. */
+export async function sendCheckRunEvent(
+  run: FakeCheckRun,
+  o: CheckRunEventOptions,
+  pullOf: (run: FakeCheckRun) => number | undefined,
+): Promise<Response> {
+  const pr = pullOf(run);
+  const numbers = o.pullRequests ?? (pr === undefined ? [] : [pr]);
+  const repoUrl = `https://api.github.com/repos/${run.owner}/${run.repo}`;
+  const payload = {
+    action: o.action,
+    check_run: {
+      id: run.id,
+      name: run.name,
+      head_sha: run.headSha,
+      external_id: run.externalId ?? '',
+      details_url: run.detailsUrl ?? null,
+      status: run.status,
+      conclusion: run.conclusion ?? null,
+      app: { id: 1, slug: 'agent-relay' },
+      pull_requests: numbers.map((number) => ({
+        number,
+        url: `${repoUrl}/pulls/${number}`,
+        head: { sha: run.headSha },
+      })),
+    },
+    ...(o.action === 'requested_action' ? { requested_action: { identifier: o.identifier } } : {}),
+    repository: {
+      name: run.repo,
+      full_name: `${run.owner}/${run.repo}`,
+      owner: { login: run.owner },
+    },
+    sender: { login: o.login, type: 'User' },
+    ...(o.installationId === undefined ? {} : { installation: { id: o.installationId } }),
+  };
+  const body = JSON.stringify(payload);
+  return fetch(o.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'GitHub-Hookshot/fake',
+      'x-github-event': 'check_run',
+      'x-github-delivery': `check-run-${run.id}-${Date.now()}-${Math.random()}`,
+      'x-hub-signature-256': signGitHub(body, o.secret),
+    },
+    body,
+  });
+}

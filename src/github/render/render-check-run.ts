@@ -1,0 +1,102 @@
+/**
+ * A run as a GitHub check run on its pull request's head commit (pure): named after the run,
+ * `in_progress` while it lives, concluded when it ends or waits for input (BLOCKED:
+ * `action_required`), with a summary of its state, pull request, session and the agent's last
+ * steps, and the Stop and Cancel buttons while there is something to stop.
+ */
+import type { RunView } from '../../core/message/message-model.js';
+import { CHECK_ACTIONS } from '../api/check-actions.js';
+import { agentMarkdown, progressLines } from './agent-words.js';
+import { clip, escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
+
+export type CheckConclusion = 'success' | 'failure' | 'cancelled' | 'action_required';
+
+/** What is written to a check run (the create and the update bodies share these fields). */
+export interface CheckRunFields {
+  name: string;
+  external_id: string;
+  details_url?: string;
+  status: 'in_progress' | 'completed';
+  conclusion?: CheckConclusion;
+  output: { title: string; summary: string };
+  actions: { label: string; description: string; identifier: string }[];
+}
+
+/** GitHub names a check run in at most this many characters (its page cuts longer ones). */
+const NAME_CHARS = 100;
+/** Characters of the agent's words in the summary (GitHub allows 65,535). */
+const WORDS_CHARS = 3_000;
+
+export function checkRunName(run: RunView, botHandle = 'agent-relay'): string {
+  return clip(`${botHandle}: ${run.title}`, NAME_CHARS);
+}
+
+export function conclusionOf(run: RunView): CheckConclusion | undefined {
+  const { state } = run;
+  if (state.blocked) return 'action_required';
+  if (!state.ended) return undefined;
+  if (state.success === true) return 'success';
+  return state.name === 'CANCELLED' ? 'cancelled' : 'failure';
+}
+
+function summaryOf(run: RunView, cardUrl: string | undefined): string {
+  const { state } = run;
+  const time = run.runTime === undefined ? '' : ` · ${escapeInline(run.runTime)}`;
+  const lines = [`**State:** ${state.emoji} ${escapeInline(state.label)}${time}`];
+  const links: string[] = [];
+  for (const l of run.links.filter((x) => x.kind === 'pull_request' && x.url !== undefined)) {
+    links.push(`**Pull request:** ${link(l.label, l.url)}`);
+  }
+  if (run.sessionLink !== undefined) links.push(link('Session', run.sessionLink));
+  if (cardUrl !== undefined) links.push(link('Status comment', cardUrl));
+  if (links.length > 0) lines.push('', links.join(' · '));
+  const now = progressLines(run);
+  if (now.length > 0) lines.push('', ...now);
+  if (run.statusMessage !== undefined && run.statusMessage.trim() !== '') {
+    lines.push('', escapeBlockQuote(run.statusMessage));
+  }
+  const words = run.agentMessage?.trim();
+  if (words !== undefined && words !== '' && !state.live) {
+    lines.push('', agentMarkdown(clip(words, WORDS_CHARS)));
+  }
+  return lines.join('\n');
+}
+
+/** The buttons a run has now: Stop and Cancel while it works, Cancel while it waits. */
+function actionsOf(run: RunView): CheckRunFields['actions'] {
+  const cancel = {
+    label: 'Cancel',
+    description: 'End the run (needs write access)',
+    identifier: CHECK_ACTIONS.cancel,
+  };
+  if (run.state.blocked) return [cancel];
+  if (run.state.ended) return [];
+  return [
+    {
+      label: 'Stop',
+      description: 'Interrupt the agent (needs write access)',
+      identifier: CHECK_ACTIONS.stop,
+    },
+    cancel,
+  ];
+}
+
+export function renderCheckRun(
+  run: RunView,
+  opts: { botHandle?: string; cardUrl?: string } = {},
+): CheckRunFields {
+  const conclusion = conclusionOf(run);
+  const detailsUrl = run.sessionLink ?? opts.cardUrl;
+  return {
+    name: checkRunName(run, opts.botHandle),
+    external_id: run.runId,
+    ...(detailsUrl === undefined ? {} : { details_url: detailsUrl }),
+    status: conclusion === undefined ? 'in_progress' : 'completed',
+    ...(conclusion === undefined ? {} : { conclusion }),
+    output: {
+      title: clip(`${run.state.label}: ${run.title}`, NAME_CHARS),
+      summary: summaryOf(run, opts.cardUrl),
+    },
+    actions: actionsOf(run),
+  };
+}

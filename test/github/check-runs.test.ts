@@ -1,0 +1,268 @@
+/**
+ * A GitHub check run per run on a pull request, through the running relay (App auth with
+ * `checks: write` on the fake GitHub, the emulator as the service): created `in_progress` on
+ * the head commit, concluded per outcome, one per run; its Stop and Cancel buttons act for
+ * people with write access only; "Re-run" tries a finished run again and never starts a run
+ * beside a live one; without the permission, or with a token, there is no check run at all.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_INSTALLATION_PERMISSIONS,
+  type FakeCheckRun,
+} from '../../src/fakes/github-rest-api.js';
+import { startFakeGitHub } from '../../src/fakes/github-rest-api.js';
+import { fixtureText, type Payload } from './fixtures.js';
+import { TEST_GITHUB_SECRET, postGitHub } from '../helpers/github.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import {
+  relayEnv,
+  relayPerTest,
+  startRelayService,
+  QUICK_TIMINGS,
+  INSTALLATION_ID,
+  type Relay,
+} from '../helpers/relay.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { SECRETS } from '../helpers/secrets.js';
+import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
+
+const WITH_CHECKS = { ...DEFAULT_INSTALLATION_PERMISSIONS, checks: 'write' };
+const start = relayPerTest({ github: { permissions: WITH_CHECKS } });
+const PR = 7;
+
+let n = 0;
+function prComment(text: string, login = 'alice', association = 'MEMBER') {
+  const payload = JSON.parse(fixtureText('issue-comment-on-pr')) as Payload;
+  n += 1;
+  payload.comment.id = 800_000 + n;
+  payload.comment.body = text;
+  payload.comment.user.login = login;
+  payload.comment.author_association = association;
+  payload.comment.html_url = `https://github.com/octo-org/widgets/pull/${PR}#issuecomment-${800_000 + n}`;
+  return { body: JSON.stringify(payload), deliveryId: `checks-${n}-${Date.now()}` };
+}
+
+async function ask(r: Pick<Relay, 'githubWebhooks'>, text: string): Promise<void> {
+  const c = prComment(text);
+  const res = await postGitHub(r.githubWebhooks, c.body, {
+    event: 'issue_comment',
+    deliveryId: c.deliveryId,
+  });
+  expect([200, 202]).toContain(res.status);
+}
+
+/** The relay with the pull request's head known to the fake, and one run asked for. */
+async function runOnPr(text: string, options: Parameters<typeof start>[0] = {}) {
+  const r = await start(options);
+  r.github.setPullRequest('octo-org', 'widgets', PR, {
+    head: 'feature',
+    base: 'main',
+    sha: 'a1b2c3d4e5f6',
+  });
+  await ask(r, text);
+  const run = await waitUntil(() => r.emulator.runs.all()[0], { timeoutMs: 5_000 });
+  return { r, run };
+}
+
+const onlyCheck = (r: Relay) =>
+  waitUntil(
+    () => {
+      const all = r.github.checkRunsOn('octo-org', 'widgets', PR);
+      return all.length > 0 ? all : undefined;
+    },
+    { timeoutMs: 8_000, message: 'a check run' },
+  );
+
+const concluded = (r: Relay, conclusion: string) =>
+  waitUntil(
+    () => {
+      const [check] = r.github.checkRunsOn('octo-org', 'widgets', PR);
+      return check?.status === 'completed' && check.conclusion === conclusion ? check : undefined;
+    },
+    { timeoutMs: 10_000, message: `check run ${conclusion}` },
+  );
+
+const stateIs = (r: Relay, runId: string, state: string) =>
+  waitUntil(() => (r.emulator.runs.get(runId)?.state === state ? true : undefined), {
+    timeoutMs: 8_000,
+    message: `run ${state}`,
+  });
+
+function click(r: Relay, check: FakeCheckRun, login: string, identifier: string) {
+  return r.github.sendCheckRunEvent(check, {
+    url: r.githubWebhooks,
+    secret: TEST_GITHUB_SECRET,
+    action: 'requested_action',
+    identifier,
+    login,
+    installationId: INSTALLATION_ID,
+  });
+}
+
+function rerun(r: Relay, check: FakeCheckRun, login = 'alice') {
+  return r.github.sendCheckRunEvent(check, {
+    url: r.githubWebhooks,
+    secret: TEST_GITHUB_SECRET,
+    action: 'rerequested',
+    login,
+    installationId: INSTALLATION_ID,
+  });
+}
+
+describe('GitHub check runs', () => {
+  it('is created in_progress on the head commit, named after the run, and succeeds with it', async () => {
+    const { r, run } = await runOnPr('@agent-relay fix the flaky test');
+    const [check] = await onlyCheck(r);
+    expect(check!.headSha).toBe('a1b2c3d4e5f6');
+    expect(check!.externalId).toBe(run.run_id);
+    expect(check!.name).toMatch(/^agent-relay: /);
+    expect(check!.writes[0]).toMatchObject({ status: 'in_progress', external_id: run.run_id });
+    expect(check!.writes[0]?.details_url).toEqual(expect.stringMatching(/^https?:\/\//));
+    const actions = (check!.writes[0]?.actions as { identifier: string }[]).map(
+      (a) => a.identifier,
+    );
+    expect(actions).toEqual(['stop', 'cancel']);
+    const done = await concluded(r, 'success');
+    expect(done.output?.summary).toContain('Succeeded');
+    expect(done.actions).toEqual([]);
+    // One check run for the run, however often its status message changed.
+    await stateIs(r, run.run_id, 'SUCCEEDED');
+    expect(r.github.checkRunsOn('octo-org', 'widgets', PR)).toHaveLength(1);
+    expect(
+      r.github.requests.filter((q) => q.method === 'POST' && /check-runs$/.test(q.path)),
+    ).toHaveLength(1);
+  });
+
+  it('concludes failure for a failed run and action_required while it waits for input', async () => {
+    const { r } = await runOnPr('@agent-relay break it [fail]');
+    await concluded(r, 'failure');
+    const again = await start();
+    again.github.setPullRequest('octo-org', 'widgets', PR, { head: 'feature', base: 'main' });
+    await ask(again, '@agent-relay ask me something [block]');
+    const check = await concluded(again, 'action_required');
+    expect(check.actions.map((a) => a.identifier)).toEqual(['cancel']);
+  });
+
+  it("shows the agent's steps in its summary while the run works", async () => {
+    const { r, run } = await runOnPr('@agent-relay a long job [slow]', {
+      engineOptions: { progressIntervalMs: 150, progressReadsPerMinute: 6_000 },
+    });
+    await stateIs(r, run.run_id, 'INPROGRESS');
+    const check = await waitUntil(
+      () => {
+        const [c] = r.github.checkRunsOn('octo-org', 'widgets', PR);
+        return c?.output?.summary?.includes('**Now:**') ? c : undefined;
+      },
+      { timeoutMs: 10_000, message: 'steps in the summary' },
+    );
+    expect(check.status).toBe('in_progress');
+  });
+
+  it('Stop from someone with write access interrupts the run; Cancel cancels it', async () => {
+    const { r, run } = await runOnPr('@agent-relay a long job [slow]');
+    await stateIs(r, run.run_id, 'INPROGRESS');
+    const [check] = await onlyCheck(r);
+    expect((await click(r, check!, 'alice', 'stop')).status).toBe(202);
+    await stateIs(r, run.run_id, 'BLOCKED');
+    expect(r.emulator.requests.get('POST /agent/runs/:id/interrupt')).toBe(1);
+    await concluded(r, 'action_required');
+    expect((await click(r, check!, 'alice', 'cancel')).status).toBe(202);
+    await stateIs(r, run.run_id, 'CANCELLED');
+    await concluded(r, 'cancelled');
+    expect(r.github.checkRunsOn('octo-org', 'widgets', PR)).toHaveLength(1);
+  });
+
+  it('Stop and Cancel from someone with read access only do nothing to the run', async () => {
+    const { r, run } = await runOnPr('@agent-relay a long job [slow]');
+    r.github.setPermission('octo-org', 'widgets', 'rita', 'read');
+    await stateIs(r, run.run_id, 'INPROGRESS');
+    const [check] = await onlyCheck(r);
+    expect((await click(r, check!, 'rita', 'cancel')).status).toBe(202);
+    expect((await click(r, check!, 'rita', 'stop')).status).toBe(202);
+    await waitUntil(() => [...r.github.comments.values()].find((c) => c.body.includes('@rita ')));
+    expect(r.github.permissionLookups).toContain('octo-org/widgets:rita');
+    expect(r.emulator.requests.get('POST /agent/runs/:id/cancel')).toBe(0);
+    expect(r.emulator.requests.get('POST /agent/runs/:id/interrupt')).toBe(0);
+    expect(r.emulator.runs.get(run.run_id)?.state).toBe('INPROGRESS');
+  });
+
+  it('Re-run on a finished run sends it a follow-up, not a new run', async () => {
+    const { r, run } = await runOnPr('@agent-relay fix it');
+    await concluded(r, 'success');
+    const [check] = r.github.checkRunsOn('octo-org', 'widgets', PR);
+    expect((await rerun(r, check!)).status).toBe(202);
+    await waitUntil(() => (r.emulator.requests.get('POST /agent/runs/:id/followups') ?? 0) > 0, {
+      timeoutMs: 8_000,
+      message: 'a follow-up',
+    });
+    expect(r.emulator.followups.at(-1)).toMatchObject({ runId: run.run_id });
+    expect(JSON.stringify(r.emulator.followups.at(-1))).toContain('Try again.');
+    expect(r.emulator.runs.all()).toHaveLength(1);
+    await waitUntil(
+      () => (check!.writes.some((w, i) => i > 0 && w.status === 'in_progress') ? true : undefined),
+      {
+        timeoutMs: 8_000,
+        message: 'the check run in progress again',
+      },
+    );
+    expect(r.github.checkRunsOn('octo-org', 'widgets', PR)).toHaveLength(1);
+  });
+
+  it('Re-run on a live run starts nothing and says so', async () => {
+    const { r, run } = await runOnPr('@agent-relay a long job [slow]');
+    await stateIs(r, run.run_id, 'INPROGRESS');
+    const [check] = await onlyCheck(r);
+    expect((await rerun(r, check!)).status).toBe(202);
+    await waitUntil(() =>
+      [...r.github.comments.values()].find((c) => /still running/.test(c.body)),
+    );
+    expect(r.emulator.requests.get('POST /agent/runs/:id/followups') ?? 0).toBe(0);
+    expect(r.emulator.runs.all()).toHaveLength(1);
+  });
+
+  it('an App without checks:write gets no check run, and the run goes on as before', async () => {
+    const { r, run } = await runOnPr('@agent-relay fix it', { github: {} });
+    await stateIs(r, run.run_id, 'SUCCEEDED');
+    await waitUntil(() => [...r.github.comments.values()].find((c) => /succeeded/.test(c.body)));
+    expect(r.github.checkRuns.size).toBe(0);
+    expect(r.github.requests.filter((q) => q.path.includes('check-runs'))).toEqual([]);
+  });
+});
+
+describe('GitHub check runs with a token', () => {
+  it('writes no check run and fails nothing', async () => {
+    const TOKEN = 'ghp_dummy_token_for_tests';
+    const emulator = await startEmulator({
+      apiKey: SECRETS.agentApiKey,
+      timings: QUICK_TIMINGS,
+      tickMs: 10,
+    });
+    const slack = await startFakeSlackApi();
+    const github = await startFakeGitHub({ token: TOKEN, permissions: WITH_CHECKS });
+    const env = relayEnv(
+      { agentApiUrl: emulator.baseUrl, slackApiUrl: slack.url, githubApiUrl: github.url },
+      { GITHUB_TOKEN: TOKEN },
+    );
+    delete env.GITHUB_APP_ID;
+    delete env.GITHUB_PRIVATE_KEY;
+    const relay = await startRelayService(env, {
+      engineOptions: { workerPollMs: 20 },
+      platforms: { githubMinWriteIntervalMs: 0 },
+      announce: false,
+    });
+    try {
+      github.setPullRequest('octo-org', 'widgets', PR, { head: 'feature', base: 'main' });
+      await ask({ githubWebhooks: `${relay.service.url}/github/webhooks` }, '@agent-relay fix it');
+      const run = await waitUntil(() => emulator.runs.all()[0], { timeoutMs: 5_000 });
+      await waitUntil(() =>
+        emulator.runs.get(run.run_id)?.state === 'SUCCEEDED' ? true : undefined,
+      );
+      await waitUntil(() => [...github.comments.values()].find((c) => /succeeded/.test(c.body)));
+      expect(github.checkRuns.size).toBe(0);
+      expect(github.requests.filter((q) => q.path.includes('check-runs'))).toEqual([]);
+    } finally {
+      await relay.close();
+      await Promise.all([emulator.close(), slack.close(), github.close()]);
+    }
+  });
+});
