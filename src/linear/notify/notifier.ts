@@ -98,6 +98,12 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
   const started = new Set<string>();
   /** The last progress thought per session: the same words twice in a row say nothing new. */
   const shownProgress = new Map<string, string>();
+  /**
+   * Sessions whose Stop was just answered: the run's next outcome, when it only says the run
+   * waits (an interrupted turn is BLOCKED), is not written, so the stop's response stays the
+   * session's final activity. Per process: another replica would write that elicitation.
+   */
+  const stopped = new Set<string>();
 
   async function write(
     gql: LinearGraphql,
@@ -136,6 +142,17 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
     }
   }
 
+  /** Whether this message is the BLOCKED outcome of a run whose Stop was just answered. */
+  function afterStop(session: string, message: MessageModel): boolean {
+    if (message.type === 'notice' && message.closing) {
+      stopped.add(session);
+      return false;
+    }
+    if (message.type !== 'run_outcome' && message.type !== 'followup_sent') return false;
+    const was = stopped.delete(session);
+    return was && message.type === 'run_outcome' && message.run.state.blocked;
+  }
+
   const notifier: LinearNotifier = {
     platform: 'linear',
     async post(to: Destination, message: MessageModel, options?: PostOptions): Promise<PostResult> {
@@ -144,6 +161,8 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
       const activity = renderActivity(message);
       const id = options?.key ? activityIdFor(options.key) : undefined;
       if (message.type === 'run_status') await onStatus(place, message);
+      if (afterStop(session, message))
+        return { ref: { threadKey: to.threadKey, id: `session:${session}` } };
       if (activity === undefined)
         return { ref: { threadKey: to.threadKey, id: `session:${session}` } };
       if (id && options?.mayExist && (await activityExists(gql, id))) {

@@ -109,7 +109,7 @@ export async function stopRun(
       kind: 'post',
       destination: { threadKey },
       ...(record ? { runId } : {}),
-      message: notice('info', text, undefined, job.actor),
+      message: { ...notice('info', text, undefined, job.actor), closing: true },
     });
   const answer = await interrupt(deps, runId);
   if (answer === 'interrupted') {
