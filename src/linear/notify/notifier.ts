@@ -32,6 +32,7 @@ import {
   startDelegatedIssue,
 } from '../api/requests.js';
 import { progress, renderActivity } from '../render/render-activity.js';
+import { createStepActions } from './step-actions.js';
 
 /** Well before Linear's 30 minutes. */
 export const DEFAULT_KEEP_ALIVE_MS = 20 * 60_000;
@@ -46,6 +47,8 @@ export interface LinearNotifierDeps {
   logger: Logger;
   clock?: Clock;
   keepAliveMs?: number;
+  /** `action` activities per session per minute from the run's steps (0: none). */
+  actionsPerMinute?: number;
 }
 
 export interface LinearNotifier extends Notifier {
@@ -104,6 +107,19 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
    * session's final activity. Per process: another replica would write that elicitation.
    */
   const stopped = new Set<string>();
+  const steps = createStepActions(deps.actionsPerMinute);
+
+  /** The run's finished steps as `action` activities (best effort: a status edit never fails on them). */
+  async function writeSteps({ session, gql }: Place, message: MessageModel): Promise<void> {
+    if (message.type !== 'run_status') return;
+    for (const step of steps.due(session, message.run, clock.now())) {
+      try {
+        await write(gql, session, step.activity, step.id);
+      } catch (err) {
+        log.debug({ session, err: (err as Error).message }, 'action activity not written');
+      }
+    }
+  }
 
   async function write(
     gql: LinearGraphql,
@@ -139,6 +155,7 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
     if (run.state.ended) {
       linked.delete(session);
       started.delete(session);
+      steps.forget(session);
     }
   }
 
@@ -169,6 +186,7 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
         return { ref: { threadKey: to.threadKey, id: `activity:${id}` } };
       }
       const written = await write(gql, session, activity, id);
+      await writeSteps(place, message);
       return { ref: { threadKey: to.threadKey, id: `activity:${written}` } };
     },
     async update(ref: MessageRef, message: MessageModel): Promise<void> {
@@ -182,6 +200,7 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
           if (words !== undefined) shownProgress.set(place.session, words);
         }
         if (!message.run.state.live) shownProgress.delete(place.session);
+        await writeSteps(place, message);
         return;
       }
       const activity = renderActivity(message);
