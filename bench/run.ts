@@ -24,6 +24,7 @@ import { runEndToEnd } from './scenarios/e2e.js';
 import { runFirstSign } from './scenarios/first-sign.js';
 import { runFootprint } from './scenarios/footprint.js';
 import { runIngest } from './scenarios/ingest.js';
+import { runLinearFirst } from './scenarios/linear-first.js';
 import { runScaleout } from './scenarios/scaleout.js';
 import { runTracking } from './scenarios/tracking.js';
 
@@ -31,6 +32,7 @@ const ORDER: readonly ScenarioName[] = [
   'ingest',
   'e2e',
   'first-sign',
+  'linear-first',
   'tracking',
   'footprint',
   'scaleout',
@@ -85,6 +87,8 @@ async function runScenarios(args: BenchArgs, stamp: string): Promise<BenchResult
       if (name === 'footprint') fresh.footprint = stampOf(started, await runFootprint(ctx));
       if (name === 'scaleout') fresh.scaleout = stampOf(started, await runScaleout(ctx));
       if (name === 'first-sign') fresh['first-sign'] = stampOf(started, await runFirstSign(ctx));
+      if (name === 'linear-first')
+        fresh['linear-first'] = stampOf(started, await runLinearFirst(ctx));
       const only: BenchResults = { schema: 2, scenarios: { [name]: fresh[name] } };
       process.stdout.write(`\n${renderMarkdown(only, { targets: false })}\n`);
     }

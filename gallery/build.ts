@@ -17,7 +17,8 @@ import { emojiFontProblem } from './emoji-font.js';
 import { galleryIndex, galleryPages } from './pages.js';
 import { conversationPage, conversationsIndex } from './conversation-html.js';
 import { recordConversations } from './conversations.js';
-import { pictureHashes } from './pictures.js';
+import { linearPictureHashes, pictureHashes } from './pictures.js';
+import { linearSessionIndex, linearSessionPages } from './linear-session.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const GALLERY_DIR = join(ROOT, 'docs', 'gallery');
@@ -55,6 +56,11 @@ async function main(): Promise<void> {
     writeFileSync(join(GALLERY_DIR, 'html', `${page.sample.name}.html`), page.html);
   }
   writeFileSync(join(GALLERY_DIR, 'README.md'), galleryIndex(pages));
+  const linear = linearSessionPages();
+  const linearDir = join(GALLERY_DIR, 'linear');
+  mkdirSync(linearDir, { recursive: true });
+  for (const page of linear) writeFileSync(join(linearDir, `${page.name}.html`), page.html);
+  writeFileSync(join(linearDir, 'README.md'), linearSessionIndex(linear));
   if (htmlOnly) {
     console.log(`gallery: ${pages.length} HTML pages in docs/gallery/html`);
     return;
@@ -80,6 +86,16 @@ async function main(): Promise<void> {
         .locator('#frame')
         .screenshot({ path: join(GALLERY_DIR, `${page.sample.name}.png`), animations: 'disabled' });
     }
+    for (const page of linear) {
+      await tab.setContent(page.html, { waitUntil: 'load' });
+      await tab
+        .locator('#session')
+        .screenshot({ path: join(linearDir, `${page.name}.png`), animations: 'disabled' });
+    }
+    writeFileSync(
+      join(linearDir, 'pictures.json'),
+      `${JSON.stringify(linearPictureHashes(linear), null, 2)}\n`,
+    );
     if (!process.argv.includes('--no-conversations')) {
       const conversations = await recordConversations();
       const dir = join(GALLERY_DIR, 'conversations');

@@ -12,3 +12,12 @@ export function pictureHashes(pages: GalleryPage[]): Record<string, string> {
   }
   return out;
 }
+
+/** The same for the Linear session pages (docs/gallery/linear/pictures.json). */
+export function linearPictureHashes(
+  pages: { name: string; html: string }[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const page of pages) out[page.name] = createHash('sha256').update(page.html).digest('hex');
+  return out;
+}

@@ -8,6 +8,7 @@ export const SCENARIOS = [
   'footprint',
   'e2e',
   'first-sign',
+  'linear-first',
   'scaleout',
 ] as const;
 /** What runs when no scenario is named: scaleout needs PostgreSQL, so it is asked for by name. */
@@ -17,6 +18,7 @@ export const DEFAULT_SCENARIOS: readonly (typeof SCENARIOS)[number][] = [
   'footprint',
   'e2e',
   'first-sign',
+  'linear-first',
 ];
 export type ScenarioName = (typeof SCENARIOS)[number];
 

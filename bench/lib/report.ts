@@ -331,6 +331,42 @@ export function renderMarkdown(
         `service had not created then.`,
     );
   }
+  const linear = s['linear-first'];
+  if (linear) {
+    const r = linear.result;
+    out.push(
+      header('Linear: webhook → first activity while the service is slow to create', linear),
+      markdownTable(
+        [
+          'create latency s#',
+          'sessions#',
+          'first activity p50 ms#',
+          'p95 ms#',
+          'p99 ms#',
+          'max ms#',
+          'delivered#',
+          'over 10 s#',
+          'first kind',
+        ],
+        r.rows.map((row) => [
+          row.createLatencyMs / 1000,
+          row.sent,
+          row.firstActivity.p50,
+          row.firstActivity.p95,
+          row.firstActivity.p99,
+          row.firstActivity.max,
+          `${row.delivered}/${row.accepted}`,
+          row.over10s,
+          row.firstKinds.join(', ') || '–',
+        ]),
+      ),
+      `Linear agent sessions opened at ${r.rate}/s for ${formatNumber(r.durationMs / 1000, 0)} s ` +
+        `(signed \`created\` webhooks from the fake Linear API), the service's create call held ` +
+        `for the given time by the proxy in front of the emulator. Times are from when a ` +
+        `webhook was due to when the session's first activity reached the fake Linear API; ` +
+        `Linear marks an agent unresponsive after 10 s, our goal is p99 ≤ 3 s.`,
+    );
+  }
   if (options.targets !== false) out.push(targetsSection(results, h));
   return `${out.join('\n\n')}\n`;
 }

@@ -3,6 +3,7 @@ import type { EndToEndResult } from '../scenarios/e2e.js';
 import type { FirstSignResult } from '../scenarios/first-sign.js';
 import type { FootprintResult } from '../scenarios/footprint.js';
 import type { IngestResult } from '../scenarios/ingest.js';
+import type { LinearFirstResult } from '../scenarios/linear-first.js';
 import type { ScaleoutResult } from '../scenarios/scaleout.js';
 import type { TrackingResult } from '../scenarios/tracking.js';
 import type { MachineInfo } from './machine.js';
@@ -27,5 +28,6 @@ export interface BenchResults {
     e2e?: Stamped<EndToEndResult>;
     scaleout?: Stamped<ScaleoutResult>;
     'first-sign'?: Stamped<FirstSignResult>;
+    'linear-first'?: Stamped<LinearFirstResult>;
   };
 }

@@ -29,6 +29,8 @@ export interface ServiceOptions {
   nodeArgs?: string[];
   /** PROGRESS_READS_PER_MINUTE (undefined: the service's default). */
   progressReadsPerMinute?: number;
+  /** More configuration (e.g. a platform the defaults leave off). */
+  env?: Record<string, string>;
 }
 
 export async function startServiceProcess(options: ServiceOptions): Promise<ServiceProcess> {
@@ -62,6 +64,7 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
     ...(process.env.INGRESS_BURST_PER_SECOND !== undefined
       ? { INGRESS_BURST_PER_SECOND: process.env.INGRESS_BURST_PER_SECOND }
       : {}),
+    ...options.env,
     // The compiled runner stands for the container: it gets the container's node options.
     ...(options.entry?.endsWith('.js') ? { NODE_OPTIONS: RUNTIME_NODE_OPTIONS } : {}),
   };

@@ -71,6 +71,16 @@ export interface BenchSettings {
      */
     repeats: number;
   };
+  linearFirst: {
+    /** How long the service's create call takes, one phase each. */
+    createLatenciesMs: number[];
+    /** Linear agent sessions opened per second. */
+    rate: number;
+    warmupMs: number;
+    durationMs: number;
+    /** Wait after the load (plus the create latency) for the last first activities. */
+    drainMs: number;
+  };
 }
 
 export const FULL: BenchSettings = {
@@ -117,6 +127,13 @@ export const FULL: BenchSettings = {
     drainMs: 15_000,
     repeats: 3,
   },
+  linearFirst: {
+    createLatenciesMs: [0, 10_000],
+    rate: 2,
+    warmupMs: 2_000,
+    durationMs: 30_000,
+    drainMs: 10_000,
+  },
 };
 
 export const QUICK: BenchSettings = {
@@ -161,5 +178,12 @@ export const QUICK: BenchSettings = {
     durationMs: 2_000,
     drainMs: 4_000,
     repeats: 1,
+  },
+  linearFirst: {
+    createLatenciesMs: [0, 1_000],
+    rate: 2,
+    warmupMs: 500,
+    durationMs: 2_000,
+    drainMs: 4_000,
   },
 };

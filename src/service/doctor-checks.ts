@@ -1,6 +1,7 @@
 /**
  * The checks `agent-relay doctor` runs, one per dependency: the database, the Agent Run
- * Service (reachability and key), Slack (auth.test) and GitHub (the token or App credentials).
+ * Service (reachability and key), Slack (auth.test), GitHub (the token or App credentials)
+ * and, when it is on, Linear (whose the app token is).
  * Each answers ok / fail / skip with one readable line; none prints a secret.
  */
 import { createAppAuth } from '@octokit/auth-app';
@@ -8,9 +9,10 @@ import { Octokit } from '@octokit/rest';
 import { z } from 'zod';
 import { createAgentClient } from '../agent/index.js';
 import { checkAgentKey } from './agent-key-check.js';
-import type { Config } from '../config/load.js';
+import type { Config, LinearConfig } from '../config/load.js';
 import { FAST_TIMINGS, startEmulator } from '../emulator/index.js';
 import { describeDatabase, describeGitHub, describeSlack } from './startup-report.js';
+import { whoseToken } from '../linear/index.js';
 import { openStore } from '../store/index.js';
 
 export type CheckStatus = 'ok' | 'fail' | 'skip';
@@ -29,12 +31,33 @@ const fail = (detail: string): CheckResult => ({ status: 'fail', detail });
 const skip = (detail: string): CheckResult => ({ status: 'skip', detail });
 
 export function doctorChecks(config: Config, timeoutMs: number): DoctorCheck[] {
+  const linear = config.linear;
   return [
     { name: 'database', run: () => checkDatabase(config) },
     { name: 'agent service', run: () => checkAgentService(config, timeoutMs) },
     { name: 'slack', run: () => checkSlack(config, timeoutMs) },
     { name: 'github', run: () => checkGitHub(config, timeoutMs) },
+    // Listed only when on, as in the start-up report.
+    ...(linear ? [{ name: 'linear', run: () => checkLinear(linear) }] : []),
   ];
+}
+
+async function checkLinear(linear: LinearConfig): Promise<CheckResult> {
+  if (linear.token === undefined)
+    return ok(
+      'OAuth install: each workspace installs at /linear/install (no single token to test)',
+    );
+  try {
+    const who = await whoseToken(linear.apiUrl, linear.token);
+    return ok(
+      `LINEAR_ACCESS_TOKEN accepted by ${linear.apiUrl}: app user ${who.appUserId} in ` +
+        `${who.urlKey ?? who.organizationId}`,
+    );
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'forbidden')
+      return fail(`LINEAR_ACCESS_TOKEN was rejected by ${linear.apiUrl}`);
+    return fail(`${linear.apiUrl}: ${errorText(err)}`);
+  }
 }
 
 async function checkDatabase(config: Config): Promise<CheckResult> {

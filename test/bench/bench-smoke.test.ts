@@ -42,6 +42,7 @@ describe('npm run bench -- --quick', () => {
       '### Tracking: cost and delay',
       '### Footprint',
       '### First sign: what a person sees while the service is slow to create',
+      '### Linear: webhook → first activity while the service is slow to create',
       '### Targets',
     ]) {
       expect(stdout).toContain(heading);
@@ -101,6 +102,17 @@ describe('npm run bench -- --quick', () => {
       expect(r.repeats).toBe(1);
       expect(r.ackRatios).toHaveLength(1);
       expect(r.floor.n).toBeGreaterThan(r.ack.n);
+    }
+
+    const linear = latest.scenarios['linear-first'];
+    expect(linear?.result.rows.map((r) => r.createLatencyMs)).toEqual([0, 1_000]);
+    for (const r of linear?.result.rows ?? []) {
+      // Every session answered and thought first; how fast is not asserted (a noisy machine).
+      expect(r.sent).toBeGreaterThan(0);
+      expect(r.accepted).toBe(r.sent);
+      expect(r.delivered).toBe(r.sent);
+      expect(r.firstKinds).toEqual(['thought']);
+      expect(isNumberOrNull(r.firstActivity.p99)).toBe(true);
     }
 
     expect(footprint?.result.threads).toBe(500);

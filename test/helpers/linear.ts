@@ -37,6 +37,8 @@ export async function startLinearWorld(
     env?: Record<string, string>;
     workspace?: number;
     keepAliveMs?: number;
+    /** Least time between two progress reads of a run (default: the engine's). */
+    progressIntervalMs?: number;
     /** OAuth install (no LINEAR_ACCESS_TOKEN): these organizations may install. */
     oauthOrganizations?: string[];
   } = {},
@@ -70,7 +72,13 @@ export async function startLinearWorld(
     },
     {
       logger: logs.logger,
-      engineOptions: { workerPollMs: 20, inboxRetryDelaysMs: [300, 300, 300, 300] },
+      engineOptions: {
+        workerPollMs: 20,
+        inboxRetryDelaysMs: [300, 300, 300, 300],
+        ...(options.progressIntervalMs === undefined
+          ? {}
+          : { progressIntervalMs: options.progressIntervalMs }),
+      },
       platforms: {
         linearAuthorizationUrl: linear.authorizeUrl,
         ...(options.keepAliveMs === undefined ? {} : { linearKeepAliveMs: options.keepAliveMs }),

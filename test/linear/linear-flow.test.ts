@@ -96,19 +96,61 @@ describe('Linear: delegate an issue to the agent', () => {
     expect(run.prompt ?? '').toContain('<issue identifier="ENG-1">');
   });
 
-  it('Stop cancels the run and ends with a response', async () => {
+  it('Stop interrupts a working run, ends the turn with a response, and a reply continues it', async () => {
     world = await startLinearWorld();
-    const { linear } = world;
+    const { linear, emulator } = world;
     const { session } = await linear.openSession({ title: 'Long job [slow]' });
     await world.waitForActivity(session.id, (a) => a.content.body === 'Running…');
+    const sent = await linear.prompt(session.id, '', { signal: 'stop', user: { id: 'user-ada' } });
+    expect(sent.status).toBe(200);
+    const final = await world.waitForActivity(
+      session.id,
+      (a) => a.content.type === 'response' && (a.content.body ?? '').includes('interrupted'),
+    );
+    expect(final.content.body).toMatch(/^Stopped the agent: it was interrupted\./);
+    const run = emulator.runs.all()[0]!;
+    expect(emulator.requests.get('POST /agent/runs/:id/interrupt')).toBe(1);
+    expect(emulator.requests.get('POST /agent/runs/:id/cancel') ?? 0).toBe(0);
+    expect(run.state).toBe('BLOCKED');
+    // The relay has seen the run wait (its BLOCKED episode is answered) and wrote nothing
+    // after the stop's response: no elicitation asks what the response already said.
+    const store = world.relay.service.store;
+    for (let i = 0; (await store.runs.get(run.run_id))?.notifiedState !== 'BLOCKED'; i++) {
+      if (i > 250) throw new Error('the relay never saw the run wait');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect(linear.activitiesOf(session.id).at(-1)!.id).toBe(final.id);
+    expect(types(world, session.id)).not.toContain('elicitation');
+
+    await linear.prompt(session.id, 'go on, but keep the old API');
+    const done = await world.waitForActivity(
+      session.id,
+      (a) => a.content.type === 'response' && (a.content.body ?? '').startsWith('Done'),
+    );
+    expect(done.content.body).toContain('Done: **ENG-1: Long job');
+    expect(emulator.runs.count()).toBe(1);
+    expect(emulator.followups).toHaveLength(1);
+  });
+
+  it('Stop on a run that waits for input cancels it and ends with a response', async () => {
+    world = await startLinearWorld();
+    const { linear, emulator } = world;
+    const { session } = await linear.openSession({ title: 'Decide the schema [block]' });
+    await world.waitForActivity(session.id, (a) => a.content.type === 'elicitation');
     const sent = await linear.prompt(session.id, '', { signal: 'stop' });
     expect(sent.status).toBe(200);
+    const told = await world.waitForActivity(
+      session.id,
+      (a) => a.content.type === 'response' && (a.content.body ?? '').includes('cancelled'),
+    );
+    expect(told.content.body).toContain('it could not be interrupted');
     const final = await world.waitForActivity(
       session.id,
       (a) => a.content.type === 'response' && (a.content.body ?? '').startsWith('Cancelled'),
     );
-    expect(final.content.body).toContain('Cancelled: **ENG-1: Long job');
-    expect(world.emulator.runs.all()[0]!.state).toBe('CANCELLED');
+    expect(final.content.body).toContain('Cancelled: **ENG-1: Decide the schema');
+    expect(emulator.runs.all()[0]!.state).toBe('CANCELLED');
     expect(types(world, session.id)).not.toContain('error');
   });
 

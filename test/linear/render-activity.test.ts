@@ -28,6 +28,23 @@ describe('Linear activities', () => {
     expect(shown).toEqual({ content: { type: 'error', body: 'bad \\[link\\](javascript:x)' } });
   });
 
+  it('Stop’s confirmation ends the turn as a response, naming who stopped; other notices are thoughts', () => {
+    const ada = { platform: 'linear' as const, id: 'u1', name: 'Ada *L*' };
+    const text = 'stopped the agent: it was interrupted.';
+    expect(renderActivity({ ...notice('info', text, undefined, ada), closing: true })).toEqual({
+      content: { type: 'response', body: '**Ada \\*L\\*** stopped the agent: it was interrupted.' },
+    });
+    const nameless = { platform: 'linear' as const, id: 'u1' };
+    expect(renderActivity({ ...notice('info', text, undefined, nameless), closing: true })).toEqual(
+      {
+        content: { type: 'response', body: 'Stopped the agent: it was interrupted.' },
+      },
+    );
+    expect(renderActivity(notice('info', 'Working on it'))).toEqual({
+      content: { type: 'thought', body: 'Working on it' },
+    });
+  });
+
   it('says nothing on a status edit of an ended or BLOCKED run: its outcome is its own activity', () => {
     for (const state of ['SUCCEEDED', 'FAILED', 'BLOCKED'])
       expect(renderActivity({ type: 'run_status', run: view(state) })).toBeUndefined();

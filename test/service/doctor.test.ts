@@ -8,6 +8,7 @@ import type { FakeGitHub } from '../../src/fakes/github-rest-api.js';
 import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import { runDoctor } from '../../src/service/doctor.js';
+import { startFakeLinear } from '../../src/fakes/linear-graphql-api.js';
 import { FAST_TIMINGS, startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 
@@ -120,6 +121,40 @@ describe('agent-relay doctor', () => {
     );
     expect(line(text, 'github')).toMatch(/– github +off \(set GITHUB_WEBHOOK_SECRET/);
     expect(code).toBe(0);
+  });
+
+  it('Linear, when on: the app token is asked whose it is; a rejected one fails, unprinted', async () => {
+    const linear = await startFakeLinear();
+    try {
+      const token = linear.workspaces[0]!.token;
+      const base = {
+        AGENT_API_URL: emulator.baseUrl,
+        AGENT_API_KEY: 'agent-key-ok',
+        LINEAR_WEBHOOK_SECRET: 'linear-secret-dummy',
+        LINEAR_API_URL: linear.url,
+      };
+      const good = await doctor({ ...base, LINEAR_ACCESS_TOKEN: token });
+      expect(line(good.text, 'linear')).toMatch(
+        /✔ linear +LINEAR_ACCESS_TOKEN accepted by http:\/\/127\.0\.0\.1:\d+\/graphql: app user app-user-acme in org-acme/,
+      );
+      expect(linear.requests.at(-1)?.operation).toBe('Viewer');
+      expect(good.code).toBe(0);
+
+      const bad = await doctor({ ...base, LINEAR_ACCESS_TOKEN: 'lin_oauth_dummy_wrong' });
+      expect(line(bad.text, 'linear')).toMatch(/✘ linear +LINEAR_ACCESS_TOKEN was rejected by/);
+      expect(bad.text).not.toContain('lin_oauth_dummy_wrong');
+      expect(bad.code).toBe(1);
+
+      // Off: not listed, as in the start-up report.
+      const off = await doctor({
+        AGENT_API_URL: emulator.baseUrl,
+        AGENT_API_KEY: 'agent-key-ok',
+      });
+      expect(off.code).toBe(0);
+      expect(line(off.text, 'linear')).toBe('');
+    } finally {
+      await linear.close();
+    }
   });
 
   it('an unreachable service fails its check; an invalid configuration stops early', async () => {

@@ -152,6 +152,11 @@ export type MessageModel =
       mention?: PersonView;
       /** One link after the words (a session to open, a page to authorize a provider). */
       link?: { label: string; url: string };
+      /**
+       * The words end what the person asked for (Stop's confirmation): a platform with turns
+       * (Linear's agent sessions) shows them as the turn's final answer.
+       */
+      closing?: boolean;
     }
   /**
    * `status`: a short answer about a run whose status message was just refreshed (`cardUrl`

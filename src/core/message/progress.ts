@@ -17,6 +17,11 @@ export interface StepView {
   /** Plain text, e.g. "Run command: npm test". */
   title: string;
   state: StepState;
+  /** The step's id in the conversation (the same step across reads). */
+  id?: string;
+  /** The action alone, e.g. "Run command", and its first detail, e.g. "npm test". */
+  action?: string;
+  parameter?: string;
 }
 
 export type ProgressView =
@@ -86,14 +91,19 @@ export function progressFromConversation(
   conversation: Conversation,
   max = SHOWN_STEPS,
 ): ProgressView | undefined {
-  const actions: { id: string; title: string }[] = [];
+  const actions: { id: string; title: string; action: string; parameter?: string }[] = [];
   const results = new Map<string, string>();
   for (const message of sinceLastRequest(conversation)) {
     for (const block of message.content) {
       if (block.type === 'action' && typeof block.id === 'string') {
         const name = humanName(block.name ?? block.category ?? '');
         const detail = detailOf(block.input);
-        actions.push({ id: block.id, title: clipTitle(detail ? `${name}: ${detail}` : name) });
+        actions.push({
+          id: block.id,
+          title: clipTitle(detail ? `${name}: ${detail}` : name),
+          action: name,
+          ...(detail ? { parameter: clipTitle(detail) } : {}),
+        });
       } else if (block.type === 'action_result' && typeof block.action_id === 'string') {
         results.set(block.action_id, block.state ?? '');
       }
@@ -102,9 +112,13 @@ export function progressFromConversation(
   if (actions.length === 0) return undefined;
   return {
     kind: 'steps',
-    steps: actions
-      .slice(-max)
-      .map((a) => ({ title: a.title, state: stepState(results.get(a.id)) })),
+    steps: actions.slice(-max).map((a) => ({
+      title: a.title,
+      state: stepState(results.get(a.id)),
+      id: a.id,
+      action: a.action,
+      ...(a.parameter ? { parameter: a.parameter } : {}),
+    })),
   };
 }
 

@@ -7,7 +7,8 @@
  *   is the issue's identifier and title, then the prompt context Linear prepared (issue,
  *   comments, guidance), bounded;
  * - `prompted`: the person's message, in the same grammar as Slack and GitHub (a prompt is a
- *   follow-up; `status`, `cancel`, `list` work); a `stop` signal is `cancel`.
+ *   follow-up; `status`, `cancel`, `stop`, `list` work); a `stop` signal is `stop` (interrupt
+ *   the agent's turn, or cancel a run that cannot be interrupted).
  */
 import type { Trigger } from '../../core/trigger.js';
 import { encodeThreadKey, settingsScopeOf } from '../../core/thread-key.js';
@@ -100,7 +101,7 @@ export function toTrigger(event: AgentSessionEvent, options: ToTriggerOptions): 
           id: person?.id ?? 'unknown',
           ...(person && 'name' in person && person.name ? { name: person.name } : {}),
         },
-        text: stop ? 'cancel' : bounded(words, options.maxContextChars),
+        text: stop ? 'stop' : bounded(words, options.maxContextChars),
         context: {},
       },
     };

@@ -32,6 +32,7 @@ import {
   startDelegatedIssue,
 } from '../api/requests.js';
 import { progress, renderActivity } from '../render/render-activity.js';
+import { createStepActions } from './step-actions.js';
 
 /** Well before Linear's 30 minutes. */
 export const DEFAULT_KEEP_ALIVE_MS = 20 * 60_000;
@@ -46,6 +47,8 @@ export interface LinearNotifierDeps {
   logger: Logger;
   clock?: Clock;
   keepAliveMs?: number;
+  /** `action` activities per session per minute from the run's steps (0: none). */
+  actionsPerMinute?: number;
 }
 
 export interface LinearNotifier extends Notifier {
@@ -98,6 +101,25 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
   const started = new Set<string>();
   /** The last progress thought per session: the same words twice in a row say nothing new. */
   const shownProgress = new Map<string, string>();
+  /**
+   * Sessions whose Stop was just answered: the run's next outcome, when it only says the run
+   * waits (an interrupted turn is BLOCKED), is not written, so the stop's response stays the
+   * session's final activity. Per process: another replica would write that elicitation.
+   */
+  const stopped = new Set<string>();
+  const steps = createStepActions(deps.actionsPerMinute);
+
+  /** The run's finished steps as `action` activities (best effort: a status edit never fails on them). */
+  async function writeSteps({ session, gql }: Place, message: MessageModel): Promise<void> {
+    if (message.type !== 'run_status') return;
+    for (const step of steps.due(session, message.run, clock.now())) {
+      try {
+        await write(gql, session, step.activity, step.id);
+      } catch (err) {
+        log.debug({ session, err: (err as Error).message }, 'action activity not written');
+      }
+    }
+  }
 
   async function write(
     gql: LinearGraphql,
@@ -133,7 +155,19 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
     if (run.state.ended) {
       linked.delete(session);
       started.delete(session);
+      steps.forget(session);
     }
+  }
+
+  /** Whether this message is the BLOCKED outcome of a run whose Stop was just answered. */
+  function afterStop(session: string, message: MessageModel): boolean {
+    if (message.type === 'notice' && message.closing) {
+      stopped.add(session);
+      return false;
+    }
+    if (message.type !== 'run_outcome' && message.type !== 'followup_sent') return false;
+    const was = stopped.delete(session);
+    return was && message.type === 'run_outcome' && message.run.state.blocked;
   }
 
   const notifier: LinearNotifier = {
@@ -144,12 +178,15 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
       const activity = renderActivity(message);
       const id = options?.key ? activityIdFor(options.key) : undefined;
       if (message.type === 'run_status') await onStatus(place, message);
+      if (afterStop(session, message))
+        return { ref: { threadKey: to.threadKey, id: `session:${session}` } };
       if (activity === undefined)
         return { ref: { threadKey: to.threadKey, id: `session:${session}` } };
       if (id && options?.mayExist && (await activityExists(gql, id))) {
         return { ref: { threadKey: to.threadKey, id: `activity:${id}` } };
       }
       const written = await write(gql, session, activity, id);
+      await writeSteps(place, message);
       return { ref: { threadKey: to.threadKey, id: `activity:${written}` } };
     },
     async update(ref: MessageRef, message: MessageModel): Promise<void> {
@@ -163,6 +200,7 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
           if (words !== undefined) shownProgress.set(place.session, words);
         }
         if (!message.run.state.live) shownProgress.delete(place.session);
+        await writeSteps(place, message);
         return;
       }
       const activity = renderActivity(message);

@@ -6,7 +6,12 @@
  * with what to do when it fails. Answers to `status`, `list`, `config` and `help` are
  * responses; plain notices are thoughts, or errors when something went wrong.
  */
-import type { LinkView, MessageModel, RunView } from '../../core/message/message-model.js';
+import type {
+  LinkView,
+  MessageModel,
+  PersonView,
+  RunView,
+} from '../../core/message/message-model.js';
 import type { Activity } from '../api/activity-content.js';
 import { labelledUsage } from '../../core/message/usage-text.js';
 import { agentMarkdown } from './agent-words.js';
@@ -89,6 +94,16 @@ function runLine(run: RunView): string {
   return `- ${run.state.emoji} ${escapeMarkdown(run.title)}: ${run.state.label}, \`${run.runId}\`${link}`;
 }
 
+/**
+ * A notice's words. One that names the person who acted ("stopped the agent: …") starts with
+ * their name, as Slack's mention does; otherwise it starts with a capital.
+ */
+function noticeWords(text: string, mention?: PersonView): string {
+  const words = escapeMarkdown(text);
+  if (mention?.name) return `**${escapeMarkdown(mention.name)}** ${words}`;
+  return mention ? `${words.charAt(0).toUpperCase()}${words.slice(1)}` : words;
+}
+
 /** What to write for a new message; `undefined`: nothing to write on Linear. */
 export function renderActivity(message: MessageModel): Activity | undefined {
   switch (message.type) {
@@ -161,10 +176,10 @@ export function renderActivity(message: MessageModel): Activity | undefined {
       };
     case 'notice': {
       const usage = message.usage ? `\n\n\`\`\`\n${message.usage}\n\`\`\`` : '';
-      const body = `${escapeMarkdown(message.text)}${usage}`;
-      return message.tone === 'error'
-        ? { content: { type: 'error', body } }
-        : { content: { type: 'thought', body } };
+      const body = `${noticeWords(message.text, message.mention)}${usage}`;
+      if (message.tone === 'error') return { content: { type: 'error', body } };
+      // Stop's confirmation ends the person's turn: Linear wants a response after a stop.
+      return { content: { type: message.closing ? 'response' : 'thought', body } };
     }
   }
 }

@@ -3,7 +3,9 @@
  * interrupt the agent's current turn so the run waits for a reply; a run whose agent has not
  * started, that waits for input already, or whose kind cannot be interrupted is cancelled
  * instead. Who may stop is who may cancel. On Slack the thread's agent session is moved off
- * `processing` at once (or put back, when the person may not stop the run).
+ * `processing` at once (or put back, when the person may not stop the run). The line that
+ * says what happened is a closing notice: Linear, whose sessions have turns, shows it as the
+ * turn's final response.
  */
 import type { SessionStatus } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
@@ -109,7 +111,7 @@ export async function stopRun(
       kind: 'post',
       destination: { threadKey },
       ...(record ? { runId } : {}),
-      message: notice('info', text, undefined, job.actor),
+      message: { ...notice('info', text, undefined, job.actor), closing: true },
     });
   const answer = await interrupt(deps, runId);
   if (answer === 'interrupted') {

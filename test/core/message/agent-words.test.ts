@@ -69,14 +69,26 @@ describe('the steps shown while a run works', () => {
     expect(progressFromConversation(conversation)).toEqual({
       kind: 'steps',
       steps: [
-        { title: 'Read files: a.ts, b.ts', state: 'done' },
-        { title: 'Run command: npm test', state: 'failed' },
-        { title: 'Future thing', state: 'running' },
+        {
+          title: 'Read files: a.ts, b.ts',
+          state: 'done',
+          id: 'a1',
+          action: 'Read files',
+          parameter: 'a.ts, b.ts',
+        },
+        {
+          title: 'Run command: npm test',
+          state: 'failed',
+          id: 'a2',
+          action: 'Run command',
+          parameter: 'npm test',
+        },
+        { title: 'Future thing', state: 'running', id: 'a3', action: 'Future thing' },
       ],
     });
     expect(progressFromConversation(conversation, 1)).toEqual({
       kind: 'steps',
-      steps: [{ title: 'Future thing', state: 'running' }],
+      steps: [{ title: 'Future thing', state: 'running', id: 'a3', action: 'Future thing' }],
     });
   });
 
