@@ -98,7 +98,7 @@ describe('openStore', () => {
       { name: '012-reaction-ids' },
       { name: '013-runs-usage' },
       { name: '014-blocked-descendants' },
-      { name: '017-runs-requester-backfill' },
+      { name: '015-runs-requester-backfill' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'blocked_descendants',

@@ -31,7 +31,7 @@ describe('the requester backfill (SQLite)', () => {
     await temp.exec(`
       update runs set requester_id = null;
       update runs set requester = '{"id": ' where run_id = 'damaged';
-      delete from kysely_migration where name = '017-runs-requester-backfill';
+      delete from kysely_migration where name = '015-runs-requester-backfill';
     `);
     const before = await temp.open();
     // Reopened, the backfill ran: a cost reported after the upgrade counts for the person.

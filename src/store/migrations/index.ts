@@ -18,7 +18,7 @@ import { homeViewersMigration } from './011-home-viewers.js';
 import { reactionIdsMigration } from './012-reaction-ids.js';
 import { runsUsageMigration } from './013-runs-usage.js';
 import { blockedDescendantsMigration } from './014-blocked-descendants.js';
-import { runsRequesterBackfillMigration } from './017-runs-requester-backfill.js';
+import { runsRequesterBackfillMigration } from './015-runs-requester-backfill.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
   return {
@@ -38,7 +38,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
         '012-reaction-ids': reactionIdsMigration(),
         '013-runs-usage': runsUsageMigration(),
         '014-blocked-descendants': blockedDescendantsMigration(),
-        '017-runs-requester-backfill': runsRequesterBackfillMigration(),
+        '015-runs-requester-backfill': runsRequesterBackfillMigration(),
       }),
   };
 }
