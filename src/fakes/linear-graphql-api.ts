@@ -27,6 +27,8 @@ export interface FakeLinearWorkspace {
   /** The app's user in this workspace (what `viewer` answers). */
   appUserId: string;
   team: { id: string; key: string; states: FakeLinearState[] };
+  /** People who are admins of this workspace (what `user { admin }` answers true for). */
+  admins: Set<string>;
 }
 
 export interface FakeLinearIssue {
@@ -144,12 +146,14 @@ export function defaultLinearWorkspaces(): FakeLinearWorkspace[] {
       token: 'lin_oauth_dummy_acme',
       appUserId: 'app-user-acme',
       team: { id: 'team-eng', key: 'ENG', states: STATES('eng') },
+      admins: new Set(['user-ada']),
     },
     {
       organizationId: 'org-globex',
       token: 'lin_oauth_dummy_globex',
       appUserId: 'app-user-globex',
       team: { id: 'team-ops', key: 'OPS', states: STATES('ops') },
+      admins: new Set(['user-ada']),
     },
   ];
 }
@@ -237,6 +241,11 @@ export async function startFakeLinear(
       return session?.organizationId === ws.organizationId ? session : undefined;
     };
     switch (operation) {
+      case 'UserAdmin': {
+        const id = typeof vars.id === 'string' ? vars.id : '';
+        if (id === '') return gqlError(res, 200, 'Entity not found', 'ENTITY_NOT_FOUND');
+        return ok({ user: { id, admin: ws.admins.has(id) } });
+      }
       case 'Viewer':
         return ok({
           viewer: {

@@ -345,6 +345,7 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
               logger,
               clock,
               metrics: deps.metrics,
+              isAdmin: (organizationId, userId) => linearNotifier.isAdmin(organizationId, userId),
               onRefused: (sessionId, organizationId) => {
                 const body =
                   "Agent runs aren't available for this team's issues here. Please ask whoever " +

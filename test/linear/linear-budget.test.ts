@@ -40,4 +40,36 @@ describe('Linear: a budget per team', () => {
     expect(body).toContain('```\nconfig budget=<US dollars>\n```');
     expect(body).not.toContain('/agent');
   }, 30_000);
+
+  it("is changed only by an admin of the Linear workspace; anyone may read the team's defaults", async () => {
+    world = await startLinearWorld();
+    const { linear } = world;
+    const { session } = await linear.openSession({ title: 'An issue' });
+    await world.waitForActivity(session.id, (a) => a.content.type === 'response');
+    const after = (n: number) => (a: { content: { type: string } }) =>
+      linear.activitiesOf(session.id).indexOf(a as never) >= n;
+
+    // Bob is a member, not an admin: his change is refused and nothing is set.
+    let before = linear.activitiesOf(session.id).length;
+    await linear.prompt(session.id, 'config budget=0', { user: { id: 'user-bob', name: 'Bob' } });
+    const refused = await world.waitForActivity(session.id, after(before));
+    expect(refused.content.body).toContain('Only an admin of this Linear workspace');
+    expect(
+      linear.requests.some((r) => r.operation === 'UserAdmin' && r.variables.id === 'user-bob'),
+    ).toBe(true);
+
+    // He may still read the defaults: none are set.
+    before = linear.activitiesOf(session.id).length;
+    await linear.prompt(session.id, 'config', { user: { id: 'user-bob', name: 'Bob' } });
+    const shown = await world.waitForActivity(
+      session.id,
+      (a) => after(before)(a) && a.content.type === 'response',
+    );
+    expect(shown.content.body).not.toContain('budget');
+
+    // A new run in the team still starts: the refused budget was never set.
+    const next = await linear.openSession({ title: 'Another issue' });
+    await world.waitForActivity(next.session.id, (a) => a.content.type === 'response');
+    expect(world.emulator.runs.count()).toBe(2);
+  }, 30_000);
 });

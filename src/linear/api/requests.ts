@@ -106,3 +106,11 @@ export async function activityExists(gql: LinearGraphql, id: string): Promise<bo
     throw err;
   }
 }
+
+const USER_ADMIN = `query UserAdmin($id: String!) { user(id: $id) { id admin } }`;
+
+/** Whether a person is an admin of the Linear workspace the client's token belongs to. */
+export async function isWorkspaceAdmin(gql: LinearGraphql, userId: string): Promise<boolean> {
+  const data = await gql<{ user?: { admin?: boolean } | null }>(USER_ADMIN, { id: userId });
+  return data.user?.admin === true;
+}

@@ -38,6 +38,11 @@ export interface LinearIngressDeps {
   maxContextChars?: number;
   /** A session whose team may not use the relay: told so, after the answer. */
   onRefused?: (sessionId: string, organizationId: string) => void;
+  /**
+   * Whether a person is an admin of the Linear workspace: asked only for a `config` change
+   * (the one command that needs it), so every other event is acknowledged without a lookup.
+   */
+  isAdmin?: (organizationId: string, userId: string) => Promise<boolean>;
 }
 
 export interface LinearIngress {
@@ -56,6 +61,9 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
   const one = Array.isArray(value) ? value[0] : value;
   return one === undefined || one.trim() === '' ? undefined : one.trim();
 }
+
+/** A `config` command that sets or unsets something (`config` alone only shows). */
+const CONFIG_CHANGE = /^\s*config\b[^\n]*[=-]/i;
 
 export function createLinearIngress(deps: LinearIngressDeps): LinearIngress {
   const clock = deps.clock ?? systemClock;
@@ -119,8 +127,12 @@ export function createLinearIngress(deps: LinearIngressDeps): LinearIngress {
           : {}),
       };
     }
+    const trigger = interpreted.trigger;
+    if (deps.isAdmin && trigger.kind === 'agent_prompt' && CONFIG_CHANGE.test(trigger.text)) {
+      trigger.actor.admin = await deps.isAdmin(event.organizationId, trigger.actor.id);
+    }
     try {
-      const result = await deps.sink.accept(interpreted.trigger);
+      const result = await deps.sink.accept(trigger);
       return { status: 200, body: { ok: true, result } };
     } catch (err) {
       log.error(

@@ -27,6 +27,7 @@ import { activityIdFor } from '../api/activity-id.js';
 import { createLinearGraphql, type LinearGraphql } from '../api/graphql-client.js';
 import {
   activityExists,
+  isWorkspaceAdmin,
   createActivity,
   setSessionLink,
   startDelegatedIssue,
@@ -58,6 +59,8 @@ export interface LinearNotifier extends Notifier {
   close(): void;
   /** One activity outside the outbox (the ingress's refusals). */
   tell(organizationId: string, sessionId: string, activity: Activity): Promise<void>;
+  /** Whether a person is an admin of the workspace; false when it cannot be told. */
+  isAdmin(organizationId: string, userId: string): Promise<boolean>;
 }
 
 interface Place {
@@ -227,6 +230,15 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
     },
     async tell(organizationId, sessionId, activity) {
       await createActivity(await clientFor(organizationId), sessionId, activity);
+    },
+    async isAdmin(organizationId, userId) {
+      try {
+        return await isWorkspaceAdmin(await clientFor(organizationId), userId);
+      } catch (err) {
+        // Closed when in doubt: not knowing is not being an admin.
+        log.warn({ err, organizationId }, 'could not tell whether a Linear user is an admin');
+        return false;
+      }
     },
     close() {
       clearInterval(timer);

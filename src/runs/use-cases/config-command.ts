@@ -12,9 +12,13 @@ type ConfigCommand = Extract<Command, { type: 'config' }>;
 export const ADMINS_ONLY =
   "Only an admin of agent-relay may change this channel's defaults. `config` alone shows them.";
 
+export const LINEAR_ADMINS_ONLY =
+  "Only an admin of this Linear workspace may change the team's defaults and budget. `config` alone shows them.";
+
 /**
- * Anyone may see the defaults; on Slack only an admin of agent-relay (marked by the ingress)
- * may change them. GitHub: the ingress lets only writers through.
+ * Anyone may see the defaults; on Slack only an admin of agent-relay, on Linear only an admin
+ * of the workspace (both marked by the ingress), may change them. GitHub: the ingress lets
+ * only writers through.
  */
 export async function configCommand(
   job: TriggerJob,
@@ -25,9 +29,13 @@ export async function configCommand(
   const scope = person?.scope ?? job.trigger.settingsScope;
   const changes =
     Object.values(command.set).some((v) => v !== undefined) || command.unset.length > 0;
-  if (changes && job.trigger.platform === 'slack' && job.trigger.actor.admin !== true) {
+  const { platform } = job.trigger;
+  if (changes && platform !== 'github' && job.trigger.actor.admin !== true) {
     job.log.info({ scope }, 'config change refused: not an admin');
-    return replyPrivately(job, notice('warning', ADMINS_ONLY));
+    return replyPrivately(
+      job,
+      notice('warning', platform === 'linear' ? LINEAR_ADMINS_ONLY : ADMINS_ONLY),
+    );
   }
   // A default names an environment or model by its id: checked now, so a wrong name is
   // answered to the one who set it rather than failing every later run here.
