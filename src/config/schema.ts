@@ -124,7 +124,13 @@ export const EnvSchema = z.object({
         .filter(Boolean),
     )
     .default([]),
-  LINEAR_API_URL: httpUrl.default('https://api.linear.app/graphql'),
+  LINEAR_API_URL: httpUrl
+    .refine(
+      (url) =>
+        url.startsWith('https:') || /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(url),
+      { message: 'must be an https URL (http only on localhost, for a local fake)' },
+    )
+    .default('https://api.linear.app/graphql'),
   LINEAR_ALLOWED_TEAMS: z
     .string()
     .transform((s) =>

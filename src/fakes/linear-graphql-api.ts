@@ -5,7 +5,8 @@
  * AgentActivityCreate, AgentActivity, AgentSessionUpdate, AgentSessionIssue,
  * TeamStartedStates, IssueUpdate), records every activity and issue update, refuses a token
  * it does not know and a session of another workspace, and sends signed `AgentSessionEvent`
- * webhooks (`Linear-Signature`, `Linear-Delivery`, `webhookTimestamp`) the way Linear does.
+ * webhooks (`Linear-Signature`, `Linear-Delivery`, `webhookTimestamp`) the way Linear does, each
+ * event typed by the SDK's webhook payload types; its errors carry Linear's `extensions.type`.
  * For OAuth install it serves a consent page (`GET /oauth/authorize`, which grants at once for
  * the workspace `authorizeAs` names) and the code exchange (`POST /oauth/token`).
  */
@@ -13,6 +14,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { LinearDocument } from '@linear/sdk';
 
 export interface FakeLinearState {
   id: string;
@@ -158,8 +160,31 @@ export function defaultLinearWorkspaces(): FakeLinearWorkspace[] {
   ];
 }
 
+/** Linear's error `type` (what its SDK reads) for each error code the fake answers with. */
+const ERROR_TYPES: Record<string, string> = {
+  ENTITY_NOT_FOUND: 'invalid input',
+  INVALID_INPUT: 'invalid input',
+  GRAPHQL_VALIDATION_FAILED: 'graphql error',
+  BAD_REQUEST: 'graphql error',
+  AUTHENTICATION_ERROR: 'authentication error',
+  RATELIMITED: 'ratelimited',
+  INTERNAL: 'internal error',
+};
+
+/** An error as Linear's API words it: a message, and `extensions` with its type and code. */
+/** The person of the fake's sessions (Ada, whatever id a test gives her). */
+const ADA = (id: string) => ({
+  id,
+  name: 'Ada',
+  email: `${id}@example.test`,
+  url: `https://linear.example.test/profiles/${id}`,
+});
+
 function gqlError(res: ServerResponse, status: number, message: string, code: string): void {
-  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
+  const type = ERROR_TYPES[code] ?? 'unknown';
+  const userError = type === 'invalid input';
+  const extensions = { type, code, userError, userPresentableMessage: message };
+  const body = JSON.stringify({ errors: [{ message, extensions }] });
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(body);
 }
@@ -355,7 +380,12 @@ export async function startFakeLinear(
       });
       if (failures && failures.times > 0) {
         failures.times -= 1;
-        return gqlError(res, failures.status, 'Injected failure', 'INTERNAL');
+        return gqlError(
+          res,
+          failures.status,
+          'Injected failure',
+          failures.status === 429 ? 'RATELIMITED' : 'INTERNAL',
+        );
       }
       const ws = workspaceOf(authorization);
       if (!ws) return gqlError(res, 401, 'Authentication required', 'AUTHENTICATION_ERROR');
@@ -378,10 +408,12 @@ export async function startFakeLinear(
     if (!session) throw new Error(`no session ${sessionId}`);
     const issue = issues.get(session.issueId)!;
     const ws = workspaces.find((w) => w.organizationId === session.organizationId)!;
-    return JSON.stringify({
+    const at = new Date().toISOString();
+    const event: LinearDocument.AgentSessionEventWebhookPayload = {
       type: 'AgentSessionEvent',
       action,
-      createdAt: new Date().toISOString(),
+      // A Date here, an ISO string on the wire, as JSON writes it.
+      createdAt: new Date(at),
       organizationId: session.organizationId,
       oauthClientId: 'fake-client',
       appUserId: ws.appUserId,
@@ -389,7 +421,15 @@ export async function startFakeLinear(
       webhookTimestamp: Date.now(),
       agentSession: {
         id: session.id,
-        creator: { id: session.creatorId, name: 'Ada' },
+        type: 'commentThread',
+        status: action === 'created' ? 'pending' : 'active',
+        appUserId: ws.appUserId,
+        organizationId: session.organizationId,
+        createdAt: at,
+        updatedAt: at,
+        creatorId: session.creatorId,
+        creator: ADA(session.creatorId),
+        issueId: issue.id,
         issue: {
           id: issue.id,
           identifier: issue.identifier,
@@ -397,12 +437,32 @@ export async function startFakeLinear(
           description: issue.description,
           url: issue.url,
           teamId: issue.teamId,
-          team: { id: issue.teamId, key: ws.team.key },
+          team: { id: issue.teamId, key: ws.team.key, name: ws.team.key },
         },
         comment: null,
       },
-      ...extra,
-    });
+    };
+    return JSON.stringify({ ...event, ...extra });
+  }
+
+  /** A person's message in a session, as a `prompted` event carries it. */
+  function promptActivity(
+    sessionId: string,
+    body: string,
+    opts: { user?: { id: string }; signal?: string },
+  ): LinearDocument.AgentActivityWebhookPayload {
+    const at = new Date().toISOString();
+    const userId = opts.user?.id ?? 'user-ada';
+    return {
+      id: randomUUID(),
+      agentSessionId: sessionId,
+      createdAt: at,
+      updatedAt: at,
+      userId,
+      user: ADA(userId),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      content: { type: 'prompt', body },
+    };
   }
 
   async function send(
@@ -507,12 +567,7 @@ export async function startFakeLinear(
     prompt(sessionId, body, opts = {}) {
       return send(
         eventBody(sessionId, 'prompted', {
-          agentActivity: {
-            id: randomUUID(),
-            userId: opts.user?.id ?? 'user-ada',
-            ...(opts.signal ? { signal: opts.signal } : {}),
-            content: { type: 'prompt', body },
-          },
+          agentActivity: promptActivity(sessionId, body, opts),
         }),
       );
     },

@@ -15,7 +15,6 @@ export { renderActivity, STARTING_THOUGHT } from './render/render-activity.js';
 export { createActivity } from './api/requests.js';
 export { whoseToken } from './api/oauth.js';
 export type { Activity, ActivityContent } from './api/activity-content.js';
-export { signLinearBody } from './ingress/verify-signature.js';
 export {
   createLinearInstallations,
   type LinearInstallations,

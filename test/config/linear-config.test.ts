@@ -41,6 +41,15 @@ describe('Linear configuration', () => {
     expect(printed).not.toContain('lin_oauth_x');
   });
 
+  it('LINEAR_API_URL carries the token, so it is https (plain http only on loopback)', () => {
+    const base = { LINEAR_WEBHOOK_SECRET: SECRET, LINEAR_ACCESS_TOKEN: 'lin_oauth_x' };
+    expect(issuesOf({ ...base, LINEAR_API_URL: 'http://linear.example.com/graphql' })).toEqual([
+      expect.stringContaining('LINEAR_API_URL: must be an https URL'),
+    ]);
+    for (const url of ['https://linear.example.com/graphql', 'http://localhost:4000/graphql'])
+      expect(loadConfig({ ...base, LINEAR_API_URL: url }).linear?.apiUrl).toBe(url);
+  });
+
   it('the secret without a token or OAuth is a problem, and so is a short secret', () => {
     expect(issuesOf({ LINEAR_WEBHOOK_SECRET: SECRET })).toEqual([
       expect.stringContaining('LINEAR_ACCESS_TOKEN: LINEAR_WEBHOOK_SECRET enables Linear'),

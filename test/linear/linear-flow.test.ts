@@ -107,7 +107,8 @@ describe('Linear: delegate an issue to the agent', () => {
       session.id,
       (a) => a.content.type === 'response' && (a.content.body ?? '').includes('interrupted'),
     );
-    expect(final.content.body).toMatch(/^Stopped the agent: it was interrupted\./);
+    // Linear names who sent the signal, and so does the answer.
+    expect(final.content.body).toMatch(/^\*\*Ada\*\* stopped the agent: it was interrupted\./);
     const run = emulator.runs.all()[0]!;
     expect(emulator.requests.get('POST /agent/runs/:id/interrupt')).toBe(1);
     expect(emulator.requests.get('POST /agent/runs/:id/cancel') ?? 0).toBe(0);

@@ -46,7 +46,7 @@ describe('POST /linear/webhooks', () => {
     expect(countRows(world.relay.databasePath).inbox).toBe(before);
   });
 
-  it('answers 401 to a webhookTimestamp more than 60 s away', async () => {
+  it('answers 401 to a webhookTimestamp more than 60 s away, or none', async () => {
     world = await startLinearWorld();
     const { linear } = world;
     const { session } = await linear.openSession({ title: 'first' });
@@ -62,6 +62,10 @@ describe('POST /linear/webhooks', () => {
       expect(stale.status).toBe(401);
       expect(stale.answer).toMatchObject({ error: 'stale_timestamp' });
     }
+    // A signed body without a timestamp is no fresher.
+    const unstamped = await linear.send(JSON.stringify({ type: 'Issue', action: 'update' }));
+    expect(unstamped.status).toBe(401);
+    expect(unstamped.answer).toMatchObject({ error: 'stale_timestamp' });
     expect(countRows(world.relay.databasePath).inbox).toBe(before);
   });
 

@@ -1,11 +1,29 @@
 /**
- * One GraphQL call to Linear's API (LINEAR_API_URL) over undici, with the app's token. What
- * goes wrong becomes a `DeliveryError` the outbox can act on: 429 and 5xx (and Linear's
- * `RATELIMITED` error) may be retried, after `Retry-After` when given; an authentication or
- * validation error is permanent.
+ * One GraphQL call to Linear's API (LINEAR_API_URL) with the app's token, through the SDK's
+ * `LinearClient` (its transport, authorization header, HTTPS rule and error types). The
+ * relay sends its own small documents (requests.ts) rather than the SDK's generated
+ * operations: Linear limits requests by query complexity, and the generated ones select
+ * whole objects and fetch each relation with a request of its own.
+ *
+ * What goes wrong becomes a `DeliveryError` the outbox can act on: rate limits, 5xx and an
+ * unreachable API may be retried (after `Retry-After` when given); an authentication,
+ * permission or input error is permanent, and "Entity not found" is `not_found`.
  */
-import { request } from 'undici';
+import type * as LinearSdk from '@linear/sdk';
+import type { LinearError } from '@linear/sdk';
 import { DeliveryError } from '../../core/ports/index.js';
+
+type Sdk = typeof LinearSdk;
+let loading: Promise<Sdk> | undefined;
+/** The SDK is large: loaded on the first call, so a relay without Linear never pays for it. */
+const sdk = (): Promise<Sdk> => (loading ??= import('@linear/sdk'));
+
+/** Start loading the SDK now (where Linear is on), so the first activity does not wait for it. */
+export function preloadLinearSdk(): void {
+  sdk().catch(() => {
+    loading = undefined;
+  });
+}
 
 export interface LinearGraphqlDeps {
   apiUrl: string;
@@ -16,69 +34,70 @@ export interface LinearGraphqlDeps {
 
 export type LinearGraphql = <T>(query: string, variables: Record<string, unknown>) => Promise<T>;
 
-interface GraphqlAnswer {
-  data?: unknown;
-  errors?: { message?: string; extensions?: { code?: string; type?: string } }[];
+/** A personal API key (`lin_api_…`) goes bare; anything else is an OAuth (app-actor) token. */
+function credentials(token: string): { apiKey: string } | { accessToken: string } {
+  return token.startsWith('lin_api_') ? { apiKey: token } : { accessToken: token };
 }
 
-function retryAfterMs(header: string | string[] | undefined): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
+function retryAfterMs(err: LinearError): number | undefined {
+  const raw = (err.raw as { response?: { headers?: Headers } } | undefined)?.response?.headers;
+  const value = raw?.get?.('retry-after') ?? undefined;
   if (value === undefined) return undefined;
   const seconds = Number(value);
   return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 600) * 1000 : undefined;
 }
 
-/** `Bearer` for an OAuth (app-actor) token; a personal API key (`lin_api_…`) goes bare. */
-function authorization(token: string): string {
-  return token.startsWith('lin_api_') ? token : `Bearer ${token}`;
+export function asDeliveryError(
+  err: unknown,
+  { LinearError, LinearErrorType }: Sdk,
+): DeliveryError {
+  if (!(err instanceof LinearError))
+    return new DeliveryError('unavailable', 'Linear did not answer', true, undefined, {
+      cause: err,
+    });
+  const message = `Linear: ${err.message.slice(0, 200)}`;
+  const type = err.type ?? LinearErrorType.Unknown;
+  const status = err.status ?? 0;
+  const wait = retryAfterMs(err);
+  const retryable: string[] = [
+    LinearErrorType.NetworkError,
+    LinearErrorType.InternalError,
+    LinearErrorType.LockTimeout,
+  ];
+  const refused: string[] = [
+    LinearErrorType.AuthenticationError,
+    LinearErrorType.Forbidden,
+    LinearErrorType.FeatureNotAccessible,
+  ];
+  if (type === LinearErrorType.Ratelimited || status === 429)
+    return new DeliveryError('rate_limited', message, true, wait);
+  if (retryable.includes(type) || status >= 500)
+    return new DeliveryError('unavailable', message, true, wait);
+  if (refused.includes(type) || status === 401 || status === 403)
+    return new DeliveryError('forbidden', message, false);
+  if (err.errors?.some((e) => /entity not found/i.test(e.message)))
+    return new DeliveryError('not_found', message, false);
+  if (type === LinearErrorType.Unknown && status < 400)
+    return new DeliveryError('unknown', message, true);
+  return new DeliveryError('invalid', message, false);
 }
 
 export function createLinearGraphql(deps: LinearGraphqlDeps): LinearGraphql {
   const timeoutMs = deps.timeoutMs ?? 10_000;
+  const auth = credentials(deps.token);
   return async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
-    let res;
+    const linear = await sdk();
+    // A client per call, for the call's own deadline; this refuses plain HTTP off loopback.
+    const client = new linear.LinearClient({
+      ...auth,
+      apiUrl: deps.apiUrl,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     try {
-      res = await request(deps.apiUrl, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: authorization(deps.token),
-        },
-        body: JSON.stringify({ query, variables }),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
+      const answer = await client.client.rawRequest<T, Record<string, unknown>>(query, variables);
+      return answer.data as T;
     } catch (err) {
-      throw new DeliveryError('unavailable', 'Linear did not answer', true, undefined, {
-        cause: err,
-      });
+      throw asDeliveryError(err, linear);
     }
-    const text = await res.body.text();
-    const wait = retryAfterMs(res.headers['retry-after']);
-    if (res.statusCode === 429) throw new DeliveryError('rate_limited', 'Linear: 429', true, wait);
-    if (res.statusCode >= 500)
-      throw new DeliveryError('unavailable', `Linear: ${res.statusCode}`, true, wait);
-    let answer: GraphqlAnswer;
-    try {
-      answer = JSON.parse(text) as GraphqlAnswer;
-    } catch {
-      throw new DeliveryError('unknown', `Linear: ${res.statusCode}, not JSON`, true);
-    }
-    const first = answer.errors?.[0];
-    if (first) {
-      const code = first.extensions?.code ?? first.extensions?.type ?? '';
-      const message = `Linear: ${(first.message ?? 'error').slice(0, 200)}`;
-      if (/RATELIMITED/i.test(code)) throw new DeliveryError('rate_limited', message, true, wait);
-      if (res.statusCode === 401 || /AUTHENTICATION/i.test(code))
-        throw new DeliveryError('forbidden', message, false);
-      if (res.statusCode === 403 || /FORBIDDEN/i.test(code))
-        throw new DeliveryError('forbidden', message, false);
-      if (/NOT_?FOUND|ENTITY_NOT_FOUND/i.test(code))
-        throw new DeliveryError('not_found', message, false);
-      throw new DeliveryError('invalid', message, false);
-    }
-    if (res.statusCode >= 400)
-      throw new DeliveryError('invalid', `Linear: ${res.statusCode}`, false);
-    return answer.data as T;
   };
 }

@@ -1,7 +1,9 @@
 /**
  * The few GraphQL operations the relay uses: write an activity, point a session at its run,
- * and move a delegated issue to its team's first started state.
+ * and move a delegated issue to its team's first started state. The documents are ours (each
+ * selects only what the relay reads); their inputs are the SDK's types.
  */
+import type { LinearDocument } from '@linear/sdk';
 import type { LinearGraphql } from './graphql-client.js';
 import type { Activity } from './activity-content.js';
 
@@ -37,7 +39,10 @@ export async function createActivity(
   activity: Activity,
   id?: string,
 ): Promise<string> {
-  const input: Record<string, unknown> = { agentSessionId: sessionId, content: activity.content };
+  const input: LinearDocument.AgentActivityCreateInput = {
+    agentSessionId: sessionId,
+    content: activity.content,
+  };
   if (id) input.id = id;
   if (activity.ephemeral) input.ephemeral = true;
   const data = await gql<{ agentActivityCreate?: { agentActivity?: { id?: string } } }>(
@@ -52,10 +57,10 @@ export async function setSessionLink(
   sessionId: string,
   url: string,
 ): Promise<void> {
-  await gql(UPDATE_SESSION, {
-    id: sessionId,
-    input: { externalUrls: [{ label: 'Cloud agent session', url }] },
-  });
+  const input: LinearDocument.AgentSessionUpdateInput = {
+    externalUrls: [{ label: 'Cloud agent session', url }],
+  };
+  await gql(UPDATE_SESSION, { id: sessionId, input });
 }
 
 interface SessionIssue {
@@ -90,7 +95,8 @@ export async function startDelegatedIssue(gql: LinearGraphql, sessionId: string)
   );
   const first = [...(team.team?.states?.nodes ?? [])].sort((a, b) => a.position - b.position)[0];
   if (!first) return false;
-  await gql(UPDATE_ISSUE, { id: issue.id, input: { stateId: first.id } });
+  const input: LinearDocument.IssueUpdateInput = { stateId: first.id };
+  await gql(UPDATE_ISSUE, { id: issue.id, input });
   return true;
 }
 

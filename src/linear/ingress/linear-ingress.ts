@@ -1,6 +1,6 @@
 /**
  * POST /linear/webhooks. Checks `Linear-Signature` on the RAW body before parsing anything,
- * then the body's `webhookTimestamp` (within 60 s of our clock, against replays), turns an
+ * then the signed body's `webhookTimestamp` (within 60 s of now, against replays), turns an
  * `AgentSessionEvent` into a neutral Trigger, hands it to the TriggerSink (the inbox), and
  * only then answers:
  *
@@ -20,7 +20,7 @@ import {
   type TriggerSink,
 } from '../../core/ports/index.js';
 import { mediaTypeOf } from '../../core/ingress/media-type.js';
-import { linearSignatureMatches, timestampFresh } from './verify-signature.js';
+import { createWebhookVerifier } from './verify-signature.js';
 import { toTrigger } from './to-trigger.js';
 import { AgentSessionEventSchema } from './webhook-payload.js';
 
@@ -69,30 +69,27 @@ export function createLinearIngress(deps: LinearIngressDeps): LinearIngress {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger.child({ component: 'linear-ingress' });
   const maxContextChars = deps.maxContextChars ?? 12_000;
+  const verify = createWebhookVerifier(deps.secret);
 
   async function answer(req: IncomingMessage, rawBody?: Buffer): Promise<Answer> {
     if (req.method !== 'POST') return fail(405, 'method_not_allowed', 'use POST');
     if (rawBody === undefined) return fail(400, 'missing_body', 'no body');
     if (rawBody.length > LINEAR_BODY_LIMIT_BYTES)
       return fail(413, 'body_too_large', 'payload too large');
-    if (!linearSignatureMatches(deps.secret, rawBody, headerOf(req, 'linear-signature'))) {
+    const verdict = verify(rawBody, headerOf(req, 'linear-signature'));
+    if (verdict === 'bad_signature') {
       logger.warn({}, 'Linear webhook with a missing or bad signature rejected');
       return fail(401, 'bad_signature', 'Linear-Signature does not match');
     }
     if (mediaTypeOf(req.headers['content-type']) !== 'application/json')
       return fail(415, 'unsupported_media_type', 'use application/json');
-    let payload: unknown;
-    try {
-      payload = JSON.parse(rawBody.toString('utf8')) as unknown;
-    } catch {
-      return fail(400, 'malformed_json', 'the body is not JSON');
-    }
-    const now = clock.now();
-    const stamp = (payload as { webhookTimestamp?: unknown } | null)?.webhookTimestamp;
-    if (!timestampFresh(stamp, now)) {
+    if (verdict === 'not_json') return fail(400, 'malformed_json', 'the body is not JSON');
+    if (verdict === 'stale_timestamp') {
       logger.warn({}, 'Linear webhook with a stale or missing webhookTimestamp rejected');
       return fail(401, 'stale_timestamp', 'webhookTimestamp is not within 60 s');
     }
+    const payload = JSON.parse(rawBody.toString('utf8')) as unknown;
+    const now = clock.now();
     const deliveryId = headerOf(req, 'linear-delivery');
     if (deliveryId === undefined || deliveryId.length > 200)
       return fail(400, 'missing_header', 'Linear-Delivery is required');

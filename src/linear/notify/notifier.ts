@@ -24,7 +24,11 @@ import { decodeThreadKey } from '../../core/thread-key.js';
 import type { MessageRef } from '../../core/trigger.js';
 import type { Activity } from '../api/activity-content.js';
 import { activityIdFor } from '../api/activity-id.js';
-import { createLinearGraphql, type LinearGraphql } from '../api/graphql-client.js';
+import {
+  createLinearGraphql,
+  preloadLinearSdk,
+  type LinearGraphql,
+} from '../api/graphql-client.js';
 import {
   activityExists,
   isWorkspaceAdmin,
@@ -71,6 +75,7 @@ interface Place {
 export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
   const clock = deps.clock ?? systemClock;
   const log = deps.logger.child({ component: 'linear-notifier' });
+  preloadLinearSdk();
   const clients = new Map<string, LinearGraphql>();
   const clientWith = (token: string) => {
     let client = clients.get(token);
