@@ -226,7 +226,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: 'LINEAR_API_URL',
-    meaning: "Linear's GraphQL endpoint (fakes)",
+    meaning: "Linear's GraphQL endpoint (https; plain http only on localhost, for a fake)",
     default: 'https://api.linear.app/graphql',
   },
   {
