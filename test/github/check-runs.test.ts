@@ -208,6 +208,31 @@ describe('GitHub check runs', () => {
     expect(r.github.checkRunsOn('octo-org', 'widgets', PR)).toHaveLength(1);
   });
 
+  it('Re-run where only the requester may steer: refused to others, taken from the requester', async () => {
+    const { r, run } = await runOnPr('@agent-relay fix it');
+    await concluded(r, 'success');
+    await ask(r, '@agent-relay config steer=requester');
+    await waitUntil(() =>
+      [...r.github.comments.values()].find((c) => /steer/.test(c.body) && c.author !== 'alice'),
+    );
+    const [check] = r.github.checkRunsOn('octo-org', 'widgets', PR);
+    r.github.setPermission('octo-org', 'widgets', 'bob', 'write');
+    expect((await rerun(r, check!, 'bob')).status).toBe(202);
+    await waitUntil(() =>
+      [...r.github.comments.values()].find(
+        (c) => c.body.includes('@bob') && c.body.includes('Here only the person who started'),
+      ),
+    );
+    expect(r.emulator.requests.get('POST /agent/runs/:id/followups') ?? 0).toBe(0);
+    expect((await rerun(r, check!, 'alice')).status).toBe(202);
+    await waitUntil(() => (r.emulator.requests.get('POST /agent/runs/:id/followups') ?? 0) > 0, {
+      timeoutMs: 8_000,
+      message: 'the requester’s follow-up',
+    });
+    expect(r.emulator.followups.at(-1)).toMatchObject({ runId: run.run_id });
+    expect(r.emulator.runs.all()).toHaveLength(1);
+  });
+
   it('Re-run on a live run starts nothing and says so', async () => {
     const { r, run } = await runOnPr('@agent-relay a long job [slow]');
     await stateIs(r, run.run_id, 'INPROGRESS');

@@ -2,6 +2,7 @@
  * "Re-run" on a run's GitHub check run: try that run again, as a follow-up to it ("Try
  * again."), so its thread, session and check run stay the same. Never a second run: while
  * the run is still live (or waiting for input) nothing is sent and the person is told so.
+ * Trying again steers the run, so `config steer=requester` keeps it to the requester.
  */
 import { notice } from '../../core/message/render-model.js';
 import { stateView } from '../../core/message/state-view.js';
@@ -9,7 +10,8 @@ import { settingsScopeOf } from '../../core/thread-key.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { followUp } from './follow-up.js';
 import { NOT_HERE } from './list-runs.js';
-import { replyWith, type Effects, type TriggerJob } from './trigger-job.js';
+import { REQUESTER_ONLY, steeringRefused } from './steering.js';
+import { replyPrivately, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
 
 /** The words the agent gets when someone re-runs its check run. */
 export const TRY_AGAIN = 'Try again.';
@@ -45,6 +47,10 @@ export async function retryRun(
         job.actor,
       ),
     );
+  }
+  if (await steeringRefused(deps, job, record.requester.id)) {
+    job.log.info({ runId }, 're-run refused: only the requester may steer runs here');
+    return replyPrivately(job, notice('info', REQUESTER_ONLY, undefined, job.actor));
   }
   return followUp(deps, job, record, { prompt: TRY_AGAIN, inline: {} });
 }

@@ -17,6 +17,7 @@ import { listRuns } from './list-runs.js';
 import { retryRun } from './retry-run.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { showStatus } from './show-status.js';
+import { REQUESTER_ONLY, steeringRefused } from './steering.js';
 import { startRun } from './start-run.js';
 import { stopRun } from './stop-run.js';
 import {
@@ -26,21 +27,6 @@ import {
   type Effects,
   type TriggerJob,
 } from './trigger-job.js';
-
-export const REQUESTER_ONLY =
-  'Here only the person who started a run may follow up on it (`config steer=requester`). ' +
-  'Start your own with `new …`.';
-
-/** `config steer=requester`: someone other than the requester may not steer the run. */
-async function steeringRefused(
-  deps: RunsDeps,
-  job: TriggerJob,
-  requester: string,
-): Promise<boolean> {
-  if (job.trigger.actor.id === requester) return false;
-  const settings = await loadDefaults(deps.store, job.trigger.settingsScope);
-  return settings.steer === 'requester';
-}
 
 /** A prompt: follow up on the thread's run, or start one (here or at a factory). */
 async function prompt(
