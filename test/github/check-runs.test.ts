@@ -114,9 +114,13 @@ describe('GitHub check runs', () => {
     const { r, run } = await runOnPr('@agent-relay fix the flaky test');
     const [check] = await onlyCheck(r);
     expect(check!.headSha).toBe('a1b2c3d4e5f6');
-    expect(check!.externalId).toBe(run.run_id);
+    // The run, and the pull request (GitHub lists none on a fork's commit).
+    expect(check!.externalId).toBe(`${run.run_id}#${PR}`);
     expect(check!.name).toMatch(/^agent-relay: /);
-    expect(check!.writes[0]).toMatchObject({ status: 'in_progress', external_id: run.run_id });
+    expect(check!.writes[0]).toMatchObject({
+      status: 'in_progress',
+      external_id: `${run.run_id}#${PR}`,
+    });
     expect(check!.writes[0]?.details_url).toEqual(expect.stringMatching(/^https?:\/\//));
     const actions = (check!.writes[0]?.actions as { identifier: string }[]).map(
       (a) => a.identifier,
@@ -170,6 +174,24 @@ describe('GitHub check runs', () => {
     await stateIs(r, run.run_id, 'CANCELLED');
     await concluded(r, 'cancelled');
     expect(r.github.checkRunsOn('octo-org', 'widgets', PR)).toHaveLength(1);
+  });
+
+  it('Stop on a pull request from a fork (GitHub lists no pull request on its check run) still stops the run', async () => {
+    const { r, run } = await runOnPr('@agent-relay a long job [slow]');
+    await stateIs(r, run.run_id, 'INPROGRESS');
+    const [check] = await onlyCheck(r);
+    const fromFork = await r.github.sendCheckRunEvent(check!, {
+      url: r.githubWebhooks,
+      secret: TEST_GITHUB_SECRET,
+      action: 'requested_action',
+      identifier: 'stop',
+      login: 'alice',
+      installationId: INSTALLATION_ID,
+      pullRequests: [],
+    });
+    expect(fromFork.status).toBe(202);
+    await stateIs(r, run.run_id, 'BLOCKED');
+    expect(r.emulator.requests.get('POST /agent/runs/:id/interrupt')).toBe(1);
   });
 
   it('Stop and Cancel from someone with read access only do nothing to the run', async () => {

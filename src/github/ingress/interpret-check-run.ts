@@ -1,8 +1,9 @@
 /**
  * `check_run` webhooks about a run's check run -> candidate Triggers: a click on its Stop or
  * Cancel button (`requested_action`) becomes the `stop` or `cancel` command for that run, and
- * "Re-run" (`rerequested`) asks to try the run again. The run is the check run's
- * `external_id`; the thread is the pull request's conversation. Check runs carry no
+ * "Re-run" (`rerequested`) asks to try the run again. The run is named by the check run's
+ * `external_id`; the thread is the conversation of the pull request the id also carries (or,
+ * for a check run written before it did, the one GitHub lists). Check runs carry no
  * `author_association`: who may act is decided by the repository access check, as for the
  * commands.
  */
@@ -10,6 +11,7 @@ import { z } from 'zod';
 import type { Trigger } from '../../core/trigger.js';
 import { encodeThreadKey, settingsScopeOf, type ThreadAddress } from '../../core/thread-key.js';
 import { CHECK_ACTIONS } from '../api/check-actions.js';
+import { readCheckExternalId } from '../api/check-external-id.js';
 import { isSelfOrBot, type InterpretOptions, type Interpretation } from './trigger-candidate.js';
 import { GitHubUser } from './webhook-payloads.js';
 
@@ -29,12 +31,16 @@ export function fromCheckRun(raw: unknown, opts: InterpretOptions): Interpretati
   const parsed = CheckRunEvent.safeParse(raw);
   if (!parsed.success) return { kind: 'invalid', problem: 'check_run payload' };
   const { action, check_run: check, requested_action: clicked, sender } = parsed.data;
-  const runId = check.external_id ?? '';
+  const named = readCheckExternalId(check.external_id ?? '');
+  const runId = named.runId;
   // Check runs of other Apps, or of ours made before runs had ids, name no run.
   if (runId === '') return { kind: 'ignore', reason: 'check_run without a run' };
   if (isSelfOrBot(sender, opts)) return { kind: 'ignore', reason: 'bot_or_self' };
-  const pull = check.pull_requests[0];
-  if (pull === undefined) return { kind: 'ignore', reason: 'check_run without a pull request' };
+  // The run's own conversation, as the relay wrote it into the id: GitHub lists no pull
+  // request for a fork's commit, and may list several for a shared one.
+  const pullNumber = named.pullNumber ?? check.pull_requests[0]?.number;
+  if (pullNumber === undefined)
+    return { kind: 'ignore', reason: 'check_run without a pull request' };
   let command: string;
   let kind: Trigger['kind'];
   if (action === 'requested_action') {
@@ -50,7 +56,7 @@ export function fromCheckRun(raw: unknown, opts: InterpretOptions): Interpretati
 
   const owner = parsed.data.repository.owner.login;
   const repo = parsed.data.repository.name;
-  const address: ThreadAddress = { platform: 'github', owner, repo, number: pull.number };
+  const address: ThreadAddress = { platform: 'github', owner, repo, number: pullNumber };
   let threadKey: string;
   try {
     threadKey = encodeThreadKey(address);

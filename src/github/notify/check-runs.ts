@@ -16,6 +16,7 @@ import { decodeThreadKey } from '../../core/thread-key.js';
 import type { GitHubAuth, GitHubClients, RelayOctokit } from '../api/github-client.js';
 import { renderCheckRun } from '../render/render-check-run.js';
 import { toDeliveryError } from './delivery-error.js';
+import { readCheckExternalId } from '../api/check-external-id.js';
 
 export interface CheckRunsDeps {
   auth: GitHubAuth;
@@ -104,7 +105,11 @@ export function createCheckRuns(deps: CheckRunsDeps): CheckRuns {
     const { owner, repo } = addr;
     const repoKey = `${owner}/${repo}`.toLowerCase();
     const request = { signal: AbortSignal.timeout(deps.timeoutMs) };
-    const fields = renderCheckRun(run, { botHandle: deps.botHandle, cardUrl });
+    const fields = renderCheckRun(run, {
+      botHandle: deps.botHandle,
+      cardUrl,
+      pullNumber: addr.number,
+    });
     const says = JSON.stringify(fields);
     if (written.get(run.runId) === says) return;
     try {
@@ -135,7 +140,9 @@ export function createCheckRuns(deps: CheckRunsDeps): CheckRuns {
           per_page: 100,
           request,
         });
-        id = Listed.parse(listed.data).check_runs.find((c) => c.external_id === run.runId)?.id;
+        id = Listed.parse(listed.data).check_runs.find(
+          (c) => readCheckExternalId(c.external_id ?? '').runId === run.runId,
+        )?.id;
         if (id === undefined) {
           const made = await octokit.rest.checks.create({
             owner,

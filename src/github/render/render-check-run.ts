@@ -8,6 +8,7 @@ import type { RunView } from '../../core/message/message-model.js';
 import { CHECK_ACTIONS } from '../api/check-actions.js';
 import { agentMarkdown, progressLines } from './agent-words.js';
 import { clip, escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
+import { checkExternalId } from '../api/check-external-id.js';
 
 export type CheckConclusion = 'success' | 'failure' | 'cancelled' | 'action_required';
 
@@ -83,13 +84,14 @@ function actionsOf(run: RunView): CheckRunFields['actions'] {
 
 export function renderCheckRun(
   run: RunView,
-  opts: { botHandle?: string; cardUrl?: string } = {},
+  opts: { botHandle?: string; cardUrl?: string; pullNumber?: number } = {},
 ): CheckRunFields {
   const conclusion = conclusionOf(run);
   const detailsUrl = run.sessionLink ?? opts.cardUrl;
   return {
     name: checkRunName(run, opts.botHandle),
-    external_id: run.runId,
+    external_id:
+      opts.pullNumber === undefined ? run.runId : checkExternalId(run.runId, opts.pullNumber),
     ...(detailsUrl === undefined ? {} : { details_url: detailsUrl }),
     status: conclusion === undefined ? 'in_progress' : 'completed',
     ...(conclusion === undefined ? {} : { conclusion }),

@@ -36,6 +36,24 @@ describe('check_run webhooks', () => {
     });
   });
 
+  it('a fork’s check run lists no pull request: the one its id carries is the thread', () => {
+    const fromFork = interpret((p) => {
+      p.check_run.external_id = 'run_01HZX3K9V7Q2M8N4P6R0S5T1UA#12';
+      p.check_run.pull_requests = [];
+    });
+    expect(fromFork).toMatchObject({
+      kind: 'candidate',
+      trigger: { runId: 'run_01HZX3K9V7Q2M8N4P6R0S5T1UA', threadKey: 'github:octo-org/widgets#12' },
+    });
+    // Where GitHub lists another pull request of the same commit, the run's own is the thread.
+    const listed = interpret(
+      (p) => (p.check_run.external_id = 'run_01HZX3K9V7Q2M8N4P6R0S5T1UA#12'),
+    );
+    expect(listed).toMatchObject({
+      trigger: { runId: 'run_01HZX3K9V7Q2M8N4P6R0S5T1UA', threadKey: 'github:octo-org/widgets#12' },
+    });
+  });
+
   it('Cancel and Re-run', () => {
     const cancel = interpret((p) => (p.requested_action.identifier = 'cancel'));
     expect(cancel).toMatchObject({ trigger: { kind: 'check_run_action', text: 'cancel' } });

@@ -44,6 +44,7 @@ describe('renderCheckRun', () => {
     }
     expect(check.external_id).toBe('run_1');
     expect(check.details_url).toBe('https://agents.example.com/s/1');
+    expect(renderCheckRun(view(state), { pullNumber: 7 }).external_id).toBe('run_1#7');
   });
 
   it('bounds the name and keeps what people wrote from pinging anyone or becoming HTML', () => {
