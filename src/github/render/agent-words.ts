@@ -5,29 +5,18 @@
  */
 import type { RunView } from '../../core/message/message-model.js';
 import type { StepView } from '../../core/message/progress.js';
-import { rewriteMarkdown, type MarkdownRules } from '../../core/message/markdown-walk.js';
-import { clip, codeBlock, codeSpan, escapeInline, link } from './markdown-escape.js';
+import { rewriteMarkdown } from '../../core/message/markdown-walk.js';
+import { clip, markdownRules } from '../../core/message/markdown-gfm.js';
+import { codeSpan, escapeInline } from './markdown-escape.js';
 
 /** Characters of the agent's words in one comment (far below the comment limit). */
 const AGENT_WORDS_CHARS = 6_000;
 
-const MARKDOWN: MarkdownRules = {
-  text: (plain) => escapeInline(plain),
-  strong: (inner) => (inner.trim() === '' ? inner : `**${inner}**`),
-  em: (inner) => (inner.trim() === '' ? inner : `_${inner}_`),
-  strike: (inner) => (inner.trim() === '' ? inner : `~~${inner}~~`),
-  code: (plain) => codeSpan(plain),
-  link: (label, href) => link(label, href),
-  codeBlock: (plain, lang) => codeBlock(plain, /^[\w+-]{1,20}$/.test(lang) ? lang : ''),
-  heading: (inner) => `**${inner}**`,
-  quote: (inner) =>
-    inner
-      .split('\n')
-      .map((line) => `> ${line}`)
-      .join('\n'),
-  listItem: (inner, marker) => `${marker ?? '-'} ${inner}`,
-  rule: () => '---',
-};
+/** GitHub's escaping of plain text; code spans bounded like other inline text. */
+const MARKDOWN = markdownRules(
+  (plain) => escapeInline(plain),
+  (plain) => codeSpan(plain),
+);
 
 /** The agent's Markdown, made safe for a comment and bounded. */
 export function agentMarkdown(markdown: string): string {

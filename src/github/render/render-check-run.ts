@@ -7,7 +7,8 @@
 import type { RunView } from '../../core/message/message-model.js';
 import { CHECK_ACTIONS } from '../api/check-actions.js';
 import { agentMarkdown, progressLines } from './agent-words.js';
-import { clip, escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
+import { clip } from '../../core/message/markdown-gfm.js';
+import { escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
 import { checkExternalId } from '../api/check-external-id.js';
 
 export type CheckConclusion = 'success' | 'failure' | 'cancelled' | 'action_required';

@@ -6,7 +6,8 @@ import { DEFAULT_BOT_HANDLE, DEFAULT_COMMAND_WORD } from '../../core/command/par
 import type { MessageModel, OptionKey } from '../../core/message/message-model.js';
 import { RUN_MODES } from '../../core/command/run-modes.js';
 import { labelledUsage } from '../../core/message/usage-text.js';
-import { codeBlock, codeSpan, escapeInline, link } from './markdown-escape.js';
+import { codeBlock } from '../../core/message/markdown-gfm.js';
+import { codeSpan, escapeInline, link } from './markdown-escape.js';
 import {
   personMention,
   personQuiet,

@@ -1,4 +1,9 @@
-/** Markdown's special characters in text that is not ours, escaped. */
+import { escapeMarkdownSpecials } from '../../core/message/markdown-gfm.js';
+
+/**
+ * Markdown's special characters in text that is not ours, escaped; on Linear `<` and `>` take
+ * a backslash like the rest, and line breaks are kept.
+ */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_[\]<>|~])/g, '\\$1');
+  return escapeMarkdownSpecials(text, 'backslash');
 }

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  clip,
-  codeBlock,
   codeSpan,
   escapeBlockQuote,
   escapeInline,
@@ -36,8 +34,6 @@ describe('escapeInline', () => {
 
 describe('other escapes', () => {
   it('clips long text so a rendered line never needs cutting', () => {
-    expect(clip('abcdef', 4)).toBe('abc…');
-    expect(clip('ab😀cd', 4)).toBe('ab…');
     expect(escapeInline('x'.repeat(5000))).toHaveLength(2000);
     expect(codeSpan('y'.repeat(5000))).toHaveLength(2002);
   });
@@ -58,11 +54,6 @@ describe('other escapes', () => {
     // A pipe ends a table cell even inside code: such text is escaped instead.
     expect(codeSpan('a|b', { inTable: true })).toBe('a\\|b');
     expect(codeSpan('a|b')).toBe('`a|b`');
-  });
-
-  it('codeBlock uses a fence longer than any inside', () => {
-    expect(codeBlock('x\n```\ny')).toBe('````\nx\n```\ny\n````');
-    expect(codeBlock('plain', 'json')).toBe('```json\nplain\n```');
   });
 
   it('link only links http(s) URLs', () => {
