@@ -232,6 +232,7 @@ export function createPlatforms(deps: PlatformDeps): Platforms {
         logger,
         clock,
         ...(o.linearKeepAliveMs === undefined ? {} : { keepAliveMs: o.linearKeepAliveMs }),
+        ...(deps.store.linearSessions ? { sessions: deps.store.linearSessions } : {}),
       })
     : undefined;
 

@@ -33,8 +33,14 @@ export interface LinearSessions {
     at: number,
     until: number,
   ): Promise<boolean>;
-  /** The claimed keep-alive was written (or failed): the claim ends. */
+  /** The claimed keep-alive was written: the claim ends. */
   keepAliveDone(threadKey: string): Promise<void>;
+  /**
+   * The keep-alive claimed at `claimedAt` was not written: the claim ends, and the session's
+   * last write goes back to `lastWrittenAt` (so the next sweep tries again) unless something
+   * was written since the claim.
+   */
+  keepAliveFailed(threadKey: string, claimedAt: number, lastWrittenAt: number): Promise<void>;
   /** Until when a claimed keep-alive may still be on its way to Linear (0: none). */
   keepAliveUntil(threadKey: string): Promise<number>;
   /** A Stop was answered in the session. */
@@ -91,6 +97,13 @@ export function createMemoryLinearSessions(): LinearSessions {
     keepAliveDone(threadKey) {
       const row = sessions.get(threadKey);
       if (row) row.keepAliveUntil = 0;
+      return Promise.resolve();
+    },
+    keepAliveFailed(threadKey, claimedAt, lastWrittenAt) {
+      const row = sessions.get(threadKey);
+      if (!row) return Promise.resolve();
+      row.keepAliveUntil = 0;
+      if (row.lastWrittenAt === claimedAt) row.lastWrittenAt = lastWrittenAt;
       return Promise.resolve();
     },
     keepAliveUntil(threadKey) {

@@ -84,6 +84,22 @@ export function createLinearSessionsRepo(ctx: RepoContext): LinearSessions {
         .where('thread_key', '=', threadKey)
         .execute();
     },
+    async keepAliveFailed(threadKey, claimedAt, lastWrittenAt) {
+      await ctx
+        .db()
+        .updateTable('linear_sessions')
+        .set((eb) => ({
+          keep_alive_until: 0,
+          last_written_at: eb
+            .case()
+            .when('last_written_at', '=', claimedAt)
+            .then(lastWrittenAt)
+            .else(eb.ref('last_written_at'))
+            .end(),
+        }))
+        .where('thread_key', '=', threadKey)
+        .execute();
+    },
     async keepAliveUntil(threadKey) {
       const row = await ctx
         .db()
