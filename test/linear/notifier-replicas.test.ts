@@ -139,13 +139,16 @@ describe('the Linear notifier on two replicas sharing a store', () => {
   });
 
   it('writes no question after a Stop whose answer the other replica delivered', async () => {
-    const { a, b, activities } = await twoReplicas();
+    const { a, b, activities, advance } = await twoReplicas();
     const posted = await a.post(to, starting, { key: 'n1.1' });
     await b.update(posted.ref, runStatusMessage(view('INPROGRESS')));
     await a.post(to, {
       ...notice('info', 'stopped the agent: it was interrupted. Reply in this thread to continue.'),
       closing: true,
     });
+    // The Stop ended the turn: no keep-alive after its answer, before the run is seen waiting.
+    advance(2 * KEEP_ALIVE_MS);
+    expect([await a.keepAlive(), await b.keepAlive()]).toEqual([0, 0]);
     await b.update(posted.ref, runStatusMessage(view('BLOCKED')));
     await b.post(
       to,

@@ -197,6 +197,8 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
    */
   async function afterStop(threadKey: string, message: MessageModel): Promise<boolean> {
     if (message.type === 'notice' && message.closing) {
+      // The Stop ends the turn: no keep-alive after its answer, nor before it lands.
+      await setWorking(threadKey, false);
       await sessions.markStopped(threadKey, clock.now());
       return false;
     }
