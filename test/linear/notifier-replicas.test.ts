@@ -199,4 +199,25 @@ describe('the Linear notifier on two replicas sharing a store', () => {
     advance(2 * KEEP_ALIVE_MS);
     expect([await a.keepAlive(), await b.keepAlive()]).toEqual([0, 0]);
   });
+
+  it('tries a failed keep-alive again at the next sweep, and not one Linear refused for good', async () => {
+    const { a, b, linear, activities, advance } = await twoReplicas();
+    const posted = await a.post(to, starting, { key: 'n1.1' });
+    await a.update(posted.ref, runStatusMessage(view('INPROGRESS')));
+    advance(KEEP_ALIVE_MS);
+    linear.failNext(503);
+    expect(await a.keepAlive()).toBe(0);
+    // The claim was given back: the other replica's next sweep writes it, without waiting.
+    advance(60_000);
+    expect(await b.keepAlive()).toBe(1);
+    expect(activities().at(-1)).toEqual(STILL_WORKING);
+    // The session is gone from Linear: one refusal, then no more attempts.
+    advance(KEEP_ALIVE_MS);
+    linear.sessions.delete('s1');
+    expect(await b.keepAlive()).toBe(0);
+    const asked = linear.requests.length;
+    advance(KEEP_ALIVE_MS);
+    expect([await a.keepAlive(), await b.keepAlive()]).toEqual([0, 0]);
+    expect(linear.requests.length).toBe(asked);
+  });
 });

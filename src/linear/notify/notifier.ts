@@ -190,6 +190,26 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
   }
 
   /**
+   * A keep-alive that Linear refused for good (the session is gone, the workspace's app
+   * uninstalled) is not tried again: the session counts as not working until a status says
+   * it is. Any other failure is tried again at the next sweep.
+   */
+  async function afterFailedKeepAlive(
+    threadKey: string,
+    claimed: boolean,
+    err: unknown,
+    claimedAt: number,
+    lastWrittenAt: number,
+  ): Promise<void> {
+    if (err instanceof DeliveryError && !err.retryable) {
+      await sessions.setWorking(threadKey, false, claimedAt);
+      if (claimed) await sessions.keepAliveDone(threadKey);
+    } else if (claimed) {
+      await sessions.keepAliveFailed(threadKey, claimedAt, lastWrittenAt);
+    }
+  }
+
+  /**
    * Whether this message is the BLOCKED outcome of a run whose Stop was just answered: it
    * only says the run waits (an interrupted turn is BLOCKED), so it is not written and the
    * stop's response stays the session's final activity. The mark is in `sessions`, since the
@@ -274,8 +294,9 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
           });
         } catch (err) {
           log.warn({ threadKey, err: (err as Error).message }, 'keep-alive activity failed');
-          if (claimed)
-            await sessions.keepAliveFailed(threadKey, now, lastWrittenAt).catch(() => undefined);
+          await afterFailedKeepAlive(threadKey, claimed, err, now, lastWrittenAt).catch(
+            () => undefined,
+          );
           continue;
         }
         sent += 1;
