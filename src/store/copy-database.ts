@@ -34,6 +34,8 @@ const TABLES = [
   { table: 'login_pins', key: 'login' },
   // Which blocked sub-runs a thread was told about: not told again after the move.
   { table: 'blocked_descendants', key: 'run_id' },
+  // Which Linear sessions are working and quiet since when: keep-alives go on after the move.
+  { table: 'linear_sessions', key: 'thread_key' },
 ] as const;
 
 export type CopiedTable = (typeof TABLES)[number]['table'];

@@ -18,6 +18,7 @@ import { createLeasesRepo } from './repos/leases-repo.js';
 import { createHomeViewersRepo } from './repos/home-viewers-repo.js';
 import { createBlockedDescendantsRepo } from './repos/blocked-descendants-repo.js';
 import { createReactionIdsRepo } from './repos/reaction-ids-repo.js';
+import { createLinearSessionsRepo } from './repos/linear-sessions-repo.js';
 import { createInstallationRepo } from './repos/installations-repo.js';
 import { migrationProvider } from './migrations/index.js';
 import { createOutboxQueue, createOutboxRepo } from './repos/outbox-repo.js';
@@ -170,6 +171,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     homeViewers: createHomeViewersRepo(ctx),
     blockedDescendants: createBlockedDescendantsRepo(ctx),
     reactionIds: createReactionIdsRepo(ctx),
+    linearSessions: createLinearSessionsRepo(ctx),
     transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),

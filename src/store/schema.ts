@@ -207,6 +207,16 @@ export interface ReactionIdsTable {
   added_at: Millis;
 }
 
+/** What the Linear notifier remembers of each agent session, for every replica (migration 016). */
+export interface LinearSessionsTable {
+  thread_key: string;
+  working: Flag;
+  last_written_at: Millis;
+  keep_alive_until: Millis;
+  stopped: Flag;
+  updated_at: Millis;
+}
+
 export interface Database {
   threads: ThreadsTable;
   thread_aliases: ThreadAliasesTable;
@@ -218,6 +228,7 @@ export interface Database {
   home_viewers: HomeViewersTable;
   blocked_descendants: BlockedDescendantsTable;
   reaction_ids: ReactionIdsTable;
+  linear_sessions: LinearSessionsTable;
   leases: LeasesTable;
   installations: InstallationsTable;
   installation_teams: InstallationTeamsTable;

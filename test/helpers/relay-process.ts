@@ -17,6 +17,8 @@ export interface RelayProcessOptions {
   clockSkewMs?: number;
   /** How long it may take to listen (ms); default 15 s. */
   startTimeoutMs?: number;
+  /** Linear: how long a live session may stay quiet before a keep-alive thought (ms). */
+  linearKeepAliveMs?: number;
 }
 
 export interface RelayProcess {
@@ -31,9 +33,16 @@ export async function startRelayProcess(
   options: RelayProcessOptions,
 ): Promise<RelayProcess> {
   const args = ['--import', 'tsx', 'test/helpers/relay-child.ts', String(options.leaseMs)];
-  if (options.workerPollMs !== undefined || options.clockSkewMs !== undefined)
+  const keepAlive = options.linearKeepAliveMs;
+  if (
+    options.workerPollMs !== undefined ||
+    options.clockSkewMs !== undefined ||
+    keepAlive !== undefined
+  )
     args.push(String(options.workerPollMs ?? 25));
-  if (options.clockSkewMs !== undefined) args.push(String(options.clockSkewMs));
+  if (options.clockSkewMs !== undefined || keepAlive !== undefined)
+    args.push(String(options.clockSkewMs ?? 0));
+  if (keepAlive !== undefined) args.push(String(keepAlive));
   const child = startChild(process.execPath, args, cleanEnv(env));
   try {
     const line = await child.waitForLine(

@@ -99,6 +99,7 @@ describe('openStore', () => {
       { name: '013-runs-usage' },
       { name: '014-blocked-descendants' },
       { name: '015-runs-requester-backfill' },
+      { name: '016-linear-sessions' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'blocked_descendants',
@@ -108,6 +109,7 @@ describe('openStore', () => {
       'installation_teams',
       'installations',
       'leases',
+      'linear_sessions',
       'login_pins',
       'outbox',
       'reaction_ids',

@@ -17,6 +17,7 @@ import { describeRunsContract } from './contract-runs.js';
 import { describeStartMessagesContract } from './contract-start-messages.js';
 import { describeBlockedDescendantsContract } from './contract-blocked-descendants.js';
 import { describeReactionIdsContract } from './contract-reaction-ids.js';
+import { describeLinearSessionsContract } from './contract-linear-sessions.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
 import { emptyStats, endedItem, observerOn } from './contract-replicas.js';
@@ -97,6 +98,7 @@ describe.skipIf(!server)('PostgreSQL store', () => {
   describeStartMessagesContract(createPostgresHarness);
   describeBlockedDescendantsContract(createPostgresHarness);
   describeReactionIdsContract(createPostgresHarness);
+  describeLinearSessionsContract(createPostgresHarness);
   describeBudgetContract(createPostgresHarness);
 
   describe('replicas sharing one database', () => {

@@ -27,11 +27,13 @@ describe('the requester backfill (SQLite)', () => {
         sampleRun({ runId, requestId: `q-${runId}`, requester: { id }, createdAt: 10 }),
       );
     await first.close();
-    // As a store before the column was filled left them; one row's JSON is damaged.
+    // As a store before the column was filled left them (so without the migrations after the
+    // backfill either); one row's JSON is damaged.
     await temp.exec(`
       update runs set requester_id = null;
       update runs set requester = '{"id": ' where run_id = 'damaged';
-      delete from kysely_migration where name = '015-runs-requester-backfill';
+      delete from kysely_migration where name >= '015-runs-requester-backfill';
+      drop table linear_sessions;
     `);
     const before = await temp.open();
     // Reopened, the backfill ran: a cost reported after the upgrade counts for the person.

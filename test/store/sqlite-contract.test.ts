@@ -11,6 +11,7 @@ import { describeRunsContract } from './contract-runs.js';
 import { describeStartMessagesContract } from './contract-start-messages.js';
 import { describeBlockedDescendantsContract } from './contract-blocked-descendants.js';
 import { describeReactionIdsContract } from './contract-reaction-ids.js';
+import { describeLinearSessionsContract } from './contract-linear-sessions.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
 import { createSqliteHarness } from './harness.js';
@@ -28,5 +29,6 @@ describe('SQLite store', () => {
   describeStartMessagesContract(createSqliteHarness);
   describeBlockedDescendantsContract(createSqliteHarness);
   describeReactionIdsContract(createSqliteHarness);
+  describeLinearSessionsContract(createSqliteHarness);
   describeBudgetContract(createSqliteHarness);
 });

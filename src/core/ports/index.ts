@@ -22,3 +22,4 @@ export type { Platform } from '../trigger.js';
 export * from './operator-queries.js';
 export * from './console-sessions.js';
 export * from './reaction-ids.js';
+export * from './linear-sessions.js';

@@ -15,6 +15,7 @@ import type { InstallationRepo } from './installations.js';
 import type { Destination } from './notifier.js';
 import type { OperatorQueries } from './operator-queries.js';
 import type { ReactionIds } from './reaction-ids.js';
+import type { LinearSessions } from './linear-sessions.js';
 
 export interface ThreadRecord {
   threadKey: string;
@@ -312,6 +313,8 @@ export interface Store extends StoreTx {
    */
   /** The platform ids of the reactions the relay added (migration 012). */
   reactionIds?: ReactionIds;
+  /** What the Linear notifier remembers of each agent session, for every replica (migration 016). */
+  linearSessions?: LinearSessions;
   homeViewers: {
     opened(teamId: string, userId: string, at: number): Promise<void>;
     openedAt(teamId: string, userId: string): Promise<number | undefined>;

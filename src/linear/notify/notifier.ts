@@ -8,12 +8,21 @@
  *
  * A live run that has been quiet for `keepAliveMs` gets a short thought, so Linear does not
  * mark the session stale (it does after 30 minutes without activity).
+ *
+ * Any replica may deliver any message of a session, so what decides later deliveries lives in
+ * `sessions` (the store's, shared by the replicas): whether the session's run is working, when
+ * the relay last wrote there, the keep-alive one replica claimed, and the mark a Stop's answer
+ * leaves. What only avoids repeating a harmless call (the external link, the issue's move to
+ * its started state) and what shapes the look of one replica's writes (the last progress
+ * thought, the step actions' pace) stays in this process.
  */
 import type { MessageModel } from '../../core/message/message-model.js';
 import {
+  createMemoryLinearSessions,
   systemClock,
   type Clock,
   type Destination,
+  type LinearSessions,
   type Logger,
   type Notifier,
   type PostOptions,
@@ -42,6 +51,12 @@ import { createStepActions } from './step-actions.js';
 /** Well before Linear's 30 minutes. */
 export const DEFAULT_KEEP_ALIVE_MS = 20 * 60_000;
 const KEEP_ALIVE_THOUGHT = 'Still working on it…';
+/** How long a replica's claim of a keep-alive holds while it writes it. */
+const KEEP_ALIVE_CLAIM_MS = 15_000;
+/** How often a delivery that ends a run looks whether a claimed keep-alive has landed. */
+const CLAIM_POLL_MS = 50;
+/** Quiet sessions one sweep looks at. */
+const KEEP_ALIVE_BATCH = 50;
 
 export interface LinearNotifierDeps {
   apiUrl: string;
@@ -54,6 +69,11 @@ export interface LinearNotifierDeps {
   keepAliveMs?: number;
   /** `action` activities per session per minute from the run's steps (0: none). */
   actionsPerMinute?: number;
+  /**
+   * What is remembered of each session for every replica (the store's); in this process only
+   * when absent.
+   */
+  sessions?: LinearSessions;
 }
 
 export interface LinearNotifier extends Notifier {
@@ -68,6 +88,7 @@ export interface LinearNotifier extends Notifier {
 }
 
 interface Place {
+  threadKey: string;
   session: string;
   gql: LinearGraphql;
 }
@@ -99,57 +120,63 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
     const address = decodeThreadKey(threadKey);
     if (address?.platform !== 'linear')
       throw new DeliveryError('invalid', 'not a Linear thread', false);
-    return { session: address.session, gql: await clientFor(address.organization) };
+    return {
+      threadKey,
+      session: address.session,
+      gql: await clientFor(address.organization),
+    };
   }
   const keepAliveMs = deps.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-  /** Sessions whose run is live (with their client), and when the relay last wrote to each. */
-  const live = new Map<string, number>();
-  const liveClients = new Map<string, LinearGraphql>();
+  const sessions = deps.sessions ?? createMemoryLinearSessions();
   const linked = new Map<string, string>();
   const started = new Set<string>();
   /** The last progress thought per session: the same words twice in a row say nothing new. */
   const shownProgress = new Map<string, string>();
-  /**
-   * Sessions whose Stop was just answered: the run's next outcome, when it only says the run
-   * waits (an interrupted turn is BLOCKED), is not written, so the stop's response stays the
-   * session's final activity. Per process: another replica would write that elicitation.
-   */
-  const stopped = new Set<string>();
   const steps = createStepActions(deps.actionsPerMinute);
 
   /** The run's finished steps as `action` activities (best effort: a status edit never fails on them). */
-  async function writeSteps({ session, gql }: Place, message: MessageModel): Promise<void> {
+  async function writeSteps(place: Place, message: MessageModel): Promise<void> {
     if (message.type !== 'run_status') return;
+    const { session } = place;
     for (const step of steps.due(session, message.run, clock.now())) {
       try {
-        await write(gql, session, step.activity, step.id);
+        await write(place, step.activity, step.id);
       } catch (err) {
         log.debug({ session, err: (err as Error).message }, 'action activity not written');
       }
     }
   }
 
-  async function write(
-    gql: LinearGraphql,
-    session: string,
-    activity: Activity,
-    id?: string,
-  ): Promise<string> {
-    const written = await createActivity(gql, session, activity, id);
-    if (live.has(session)) live.set(session, clock.now());
+  async function write(place: Place, activity: Activity, id?: string): Promise<string> {
+    const written = await createActivity(place.gql, place.session, activity, id);
+    try {
+      await sessions.written(place.threadKey, clock.now());
+    } catch (err) {
+      // The activity is in Linear; at worst a keep-alive comes a little early.
+      log.warn({ session: place.session, err: (err as Error).message }, 'last write not kept');
+    }
     return written;
   }
 
-  async function onStatus({ session, gql }: Place, message: MessageModel): Promise<void> {
-    if (message.type !== 'run_status') return;
-    const { run } = message;
-    if (run.state.live && !run.state.blocked && !run.state.ended) {
-      live.set(session, clock.now());
-      liveClients.set(session, gql);
-    } else {
-      live.delete(session);
-      liveClients.delete(session);
+  /**
+   * Whether the session's run is working, for every replica's keep-alive. When it stops
+   * working, a keep-alive another replica claimed just before is let land first, so nothing
+   * follows the words that end the run.
+   */
+  async function setWorking(threadKey: string, working: boolean): Promise<void> {
+    await sessions.setWorking(threadKey, working, clock.now());
+    if (working) return;
+    for (let waited = 0; waited < KEEP_ALIVE_CLAIM_MS; waited += CLAIM_POLL_MS) {
+      if ((await sessions.keepAliveUntil(threadKey)) <= clock.now()) return;
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
     }
+  }
+
+  async function onStatus(place: Place, message: MessageModel): Promise<void> {
+    if (message.type !== 'run_status') return;
+    const { session, gql } = place;
+    const { run } = message;
+    await setWorking(place.threadKey, run.state.live && !run.state.blocked && !run.state.ended);
     if (run.sessionLink && linked.get(session) !== run.sessionLink) {
       await setSessionLink(gql, session, run.sessionLink);
       linked.set(session, run.sessionLink);
@@ -167,14 +194,41 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
     }
   }
 
-  /** Whether this message is the BLOCKED outcome of a run whose Stop was just answered. */
-  function afterStop(session: string, message: MessageModel): boolean {
+  /**
+   * A keep-alive that Linear refused for good (the session is gone, the workspace's app
+   * uninstalled) is not tried again: the session counts as not working until a status says
+   * it is. Any other failure is tried again at the next sweep.
+   */
+  async function afterFailedKeepAlive(
+    threadKey: string,
+    claimed: boolean,
+    err: unknown,
+    claimedAt: number,
+    lastWrittenAt: number,
+  ): Promise<void> {
+    if (err instanceof DeliveryError && !err.retryable) {
+      await sessions.setWorking(threadKey, false, claimedAt);
+      if (claimed) await sessions.keepAliveDone(threadKey);
+    } else if (claimed) {
+      await sessions.keepAliveFailed(threadKey, claimedAt, lastWrittenAt);
+    }
+  }
+
+  /**
+   * Whether this message is the BLOCKED outcome of a run whose Stop was just answered: it
+   * only says the run waits (an interrupted turn is BLOCKED), so it is not written and the
+   * stop's response stays the session's final activity. The mark is in `sessions`, since the
+   * replica that answers the Stop need not be the one that delivers the outcome.
+   */
+  async function afterStop(threadKey: string, message: MessageModel): Promise<boolean> {
     if (message.type === 'notice' && message.closing) {
-      stopped.add(session);
+      // The Stop ends the turn: no keep-alive after its answer, nor before it lands.
+      await setWorking(threadKey, false);
+      await sessions.markStopped(threadKey, clock.now());
       return false;
     }
     if (message.type !== 'run_outcome' && message.type !== 'followup_sent') return false;
-    const was = stopped.delete(session);
+    const was = await sessions.takeStopped(threadKey, clock.now());
     return was && message.type === 'run_outcome' && message.run.state.blocked;
   }
 
@@ -186,14 +240,16 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
       const activity = renderActivity(message);
       const id = options?.key ? activityIdFor(options.key) : undefined;
       if (message.type === 'run_status') await onStatus(place, message);
-      if (afterStop(session, message))
+      // An outcome says the run waits or ended: no keep-alive after it, whatever came first.
+      if (message.type === 'run_outcome') await setWorking(place.threadKey, false);
+      if (await afterStop(place.threadKey, message))
         return { ref: { threadKey: to.threadKey, id: `session:${session}` } };
       if (activity === undefined)
         return { ref: { threadKey: to.threadKey, id: `session:${session}` } };
       if (id && options?.mayExist && (await activityExists(gql, id))) {
         return { ref: { threadKey: to.threadKey, id: `activity:${id}` } };
       }
-      const written = await write(gql, session, activity, id);
+      const written = await write(place, activity, id);
       await writeSteps(place, message);
       return { ref: { threadKey: to.threadKey, id: `activity:${written}` } };
     },
@@ -204,7 +260,7 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
         const shown = progress(message.run);
         const words = shown?.content.type === 'thought' ? shown.content.body : undefined;
         if (shown && words !== shownProgress.get(place.session)) {
-          await write(place.gql, place.session, shown);
+          await write(place, shown);
           if (words !== undefined) shownProgress.set(place.session, words);
         }
         if (!message.run.state.live) shownProgress.delete(place.session);
@@ -212,7 +268,7 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
         return;
       }
       const activity = renderActivity(message);
-      if (activity) await write(place.gql, place.session, activity);
+      if (activity) await write(place, activity);
     },
     async react(): Promise<void> {
       // Linear shows the session's state itself; there is nothing to react on.
@@ -220,16 +276,39 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
     async keepAlive(): Promise<number> {
       const now = clock.now();
       let sent = 0;
-      for (const [session, last] of [...live]) {
-        const gql = liveClients.get(session);
-        if (now - last < keepAliveMs || !gql) continue;
+      const quiet = await sessions
+        .quiet(now - keepAliveMs + 1, KEEP_ALIVE_BATCH)
+        .catch((err: unknown) => {
+          log.warn({ err: (err as Error).message }, 'quiet Linear sessions not read');
+          return [];
+        });
+      for (const { threadKey, lastWrittenAt } of quiet) {
+        let claimed = false;
         try {
-          await write(gql, session, { content: { type: 'thought', body: KEEP_ALIVE_THOUGHT } });
-          live.set(session, now);
-          sent += 1;
+          const place = await placeOf(threadKey);
+          // One replica wins the claim; the others find the session written to and move on.
+          claimed = await sessions.claimKeepAlive(
+            threadKey,
+            lastWrittenAt,
+            now,
+            now + KEEP_ALIVE_CLAIM_MS,
+          );
+          if (!claimed) continue;
+          await createActivity(place.gql, place.session, {
+            content: { type: 'thought', body: KEEP_ALIVE_THOUGHT },
+          });
         } catch (err) {
-          log.warn({ session, err: (err as Error).message }, 'keep-alive activity failed');
+          log.warn({ threadKey, err: (err as Error).message }, 'keep-alive activity failed');
+          await afterFailedKeepAlive(threadKey, claimed, err, now, lastWrittenAt).catch(
+            () => undefined,
+          );
+          continue;
         }
+        sent += 1;
+        // Left in place, the claim only runs out: a run that ends meanwhile waits that long.
+        await sessions.keepAliveDone(threadKey).catch((err: unknown) => {
+          log.warn({ threadKey, err: (err as Error).message }, 'keep-alive claim not released');
+        });
       }
       return sent;
     },

@@ -53,6 +53,7 @@ export function createLinearPlatform(deps: PlatformDeps): LinearPlatform {
         logger,
         clock,
         ...(o.linearKeepAliveMs === undefined ? {} : { keepAliveMs: o.linearKeepAliveMs }),
+        ...(deps.store.linearSessions ? { sessions: deps.store.linearSessions } : {}),
       })
     : undefined;
 

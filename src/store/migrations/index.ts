@@ -19,6 +19,7 @@ import { reactionIdsMigration } from './012-reaction-ids.js';
 import { runsUsageMigration } from './013-runs-usage.js';
 import { blockedDescendantsMigration } from './014-blocked-descendants.js';
 import { runsRequesterBackfillMigration } from './015-runs-requester-backfill.js';
+import { linearSessionsMigration } from './016-linear-sessions.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
   return {
@@ -39,6 +40,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
         '013-runs-usage': runsUsageMigration(),
         '014-blocked-descendants': blockedDescendantsMigration(),
         '015-runs-requester-backfill': runsRequesterBackfillMigration(),
+        '016-linear-sessions': linearSessionsMigration(),
       }),
   };
 }

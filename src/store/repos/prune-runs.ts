@@ -73,6 +73,7 @@ export function createPruneRuns(
         .limit(limit);
     await db.deleteFrom('thread_aliases').where('thread_key', 'in', emptied()).execute();
     await db.deleteFrom('reaction_ids').where('thread_key', 'in', emptied()).execute();
+    await db.deleteFrom('linear_sessions').where('thread_key', 'in', emptied()).execute();
     const result = await db
       .deleteFrom('threads')
       .where('thread_key', 'in', emptied())
