@@ -13,8 +13,7 @@ import {
   runOutcomeMessage,
   runStatusMessage,
 } from '../../src/core/message/render-model.js';
-import { startingView, toRunView } from '../../src/core/message/run-view.js';
-import type { RunItem } from '../../src/core/run.js';
+import { starting, to, view } from './notifier-messages.js';
 import { startFakeLinear, type FakeLinear } from '../../src/fakes/linear-graphql-api.js';
 import { createLinearNotifier, type LinearNotifier } from '../../src/linear/index.js';
 import { openStore, type OpenedStore } from '../../src/store/index.js';
@@ -70,20 +69,6 @@ async function twoReplicas() {
   const activities = () => linear!.activitiesOf('s1').map((x) => x.content);
   return { linear, a, b, activities, advance: (ms: number) => (now += ms) };
 }
-
-const to = { threadKey: 'linear:org-acme:team-eng:s1' };
-const starting = runStatusMessage(
-  startingView({
-    title: 'Fix it',
-    prompt: 'Fix it',
-    requester: { platform: 'linear', id: 'u' },
-    applied: [],
-  }),
-);
-const view = (state: string, extra: Partial<RunItem> = {}) =>
-  toRunView({
-    run: { run_id: 'r1', title: 'Fix it', state, session_link: 'http://agent.test/s/r1', ...extra },
-  });
 
 describe('the Linear notifier on two replicas sharing a store', () => {
   it('writes no keep-alive into a session whose end another replica delivered', async () => {

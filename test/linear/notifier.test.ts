@@ -5,9 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runOutcomeMessage, runStatusMessage } from '../../src/core/message/render-model.js';
-import { startingView, toRunView } from '../../src/core/message/run-view.js';
 import { DeliveryError } from '../../src/core/ports/index.js';
 import type { RunItem } from '../../src/core/run.js';
+import { starting, to, view } from './notifier-messages.js';
 import { startFakeLinear, type FakeLinear } from '../../src/fakes/linear-graphql-api.js';
 import { createLinearNotifier, type LinearNotifier } from '../../src/linear/index.js';
 import { captureLogs } from '../helpers/log-capture.js';
@@ -41,20 +41,6 @@ async function setUp(token?: string) {
   });
   return { linear, notifier, advance: (ms: number) => (now += ms) };
 }
-
-const to = { threadKey: 'linear:org-acme:team-eng:s1' };
-const starting = runStatusMessage(
-  startingView({
-    title: 'Fix it',
-    prompt: 'Fix it',
-    requester: { platform: 'linear', id: 'u' },
-    applied: [],
-  }),
-);
-const view = (state: string, extra: Partial<RunItem> = {}) =>
-  toRunView({
-    run: { run_id: 'r1', title: 'Fix it', state, session_link: 'http://agent.test/s/r1', ...extra },
-  });
 
 describe('the Linear notifier', () => {
   it('writes a retried post once: the activity id comes from the notification key', async () => {
