@@ -17,7 +17,9 @@ import { starting, to, view } from './notifier-messages.js';
 import { startFakeLinear, type FakeLinear } from '../../src/fakes/linear-graphql-api.js';
 import { createLinearNotifier, type LinearNotifier } from '../../src/linear/index.js';
 import { openStore, type OpenedStore } from '../../src/store/index.js';
+import { currentRunWorks } from '../../src/service/platforms/linear.js';
 import { captureLogs } from '../helpers/log-capture.js';
+import { sampleRun } from '../store/harness.js';
 
 const KEEP_ALIVE_MS = 20 * 60_000;
 const STILL_WORKING = { type: 'thought' as const, body: 'Still working on it…' };
@@ -34,8 +36,11 @@ afterEach(async () => {
   linear = dir = undefined;
 });
 
-/** Replicas A and B: each its own store connection on one database file, one clock. */
-async function twoReplicas() {
+/**
+ * Replicas A and B: each its own store connection on one database file, one clock; with
+ * `runWorks`, each asks the store whether the session's run still works, as the service does.
+ */
+async function twoReplicas(opts: { runWorks?: boolean } = {}) {
   linear = await startFakeLinear();
   linear.sessions.set('s1', {
     id: 's1',
@@ -60,6 +65,7 @@ async function twoReplicas() {
       clock,
       keepAliveMs: KEEP_ALIVE_MS,
       sessions: store.linearSessions!,
+      ...(opts.runWorks ? { runWorks: (key: string) => currentRunWorks(store, key) } : {}),
     });
     notifiers.push(notifier);
     return notifier;
@@ -67,7 +73,7 @@ async function twoReplicas() {
   const a = await replica();
   const b = await replica();
   const activities = () => linear!.activitiesOf('s1').map((x) => x.content);
-  return { linear, a, b, activities, advance: (ms: number) => (now += ms) };
+  return { linear, a, b, store: stores[0]!, activities, advance: (ms: number) => (now += ms) };
 }
 
 describe('the Linear notifier on two replicas sharing a store', () => {
@@ -204,5 +210,30 @@ describe('the Linear notifier on two replicas sharing a store', () => {
     advance(KEEP_ALIVE_MS);
     expect([await a.keepAlive(), await b.keepAlive()]).toEqual([0, 0]);
     expect(linear.requests.length).toBe(asked);
+  });
+
+  it('writes no keep-alive while the store says the run ended, though Linear was never told', async () => {
+    const { a, b, store, activities, advance } = await twoReplicas({ runWorks: true });
+    const threadKey = to.threadKey;
+    await store.threads.upsert({ threadKey, platform: 'linear', currentRunId: 'r1' }, 1_000_000);
+    await store.runs.insert(
+      sampleRun({ runId: 'r1', threadKey, platform: 'linear', state: 'INPROGRESS' }),
+    );
+    const posted = await a.post(to, starting, { key: 'n1.1' });
+    await a.update(posted.ref, runStatusMessage(view('INPROGRESS')));
+    advance(KEEP_ALIVE_MS + 60_000);
+    expect(await b.keepAlive()).toBe(1);
+    // The run ends; the message that would tell Linear is parked (never delivered).
+    await store.runs.update('r1', { state: 'SUCCEEDED' });
+    const before = activities().length;
+    advance(KEEP_ALIVE_MS + 60_000);
+    expect((await a.keepAlive()) + (await b.keepAlive())).toBe(0);
+    expect(activities()).toHaveLength(before);
+    // A follow-up brings the run back to work: keep-alives again when it goes quiet.
+    await store.runs.update('r1', { state: 'INPROGRESS' });
+    await b.update(posted.ref, runStatusMessage(view('INPROGRESS')));
+    advance(KEEP_ALIVE_MS + 60_000);
+    expect(await a.keepAlive()).toBe(1);
+    expect(activities().at(-1)).toEqual(STILL_WORKING);
   });
 });

@@ -74,6 +74,11 @@ export interface LinearNotifierDeps {
    * when absent.
    */
   sessions?: LinearSessions;
+  /**
+   * Whether the session's run is still working by the store's record: a quiet session whose
+   * run is not (its last messages not delivered, say) gets no keep-alive.
+   */
+  runWorks?: (threadKey: string) => Promise<boolean>;
 }
 
 export interface LinearNotifier extends Notifier {
@@ -286,6 +291,10 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
         let claimed = false;
         try {
           const place = await placeOf(threadKey);
+          if (deps.runWorks && !(await deps.runWorks(threadKey))) {
+            await sessions.setWorking(threadKey, false, now);
+            continue;
+          }
           // One replica wins the claim; the others find the session written to and move on.
           claimed = await sessions.claimKeepAlive(
             threadKey,

@@ -3,7 +3,8 @@
  * shutdown), and its ingress: the webhook route, which asks the notifier whether a person is
  * an admin and tells a refused session why, and, when on, the OAuth install.
  */
-import type { TriggerSink } from '../../core/ports/index.js';
+import { stateView } from '../../core/message/state-view.js';
+import type { Store, TriggerSink } from '../../core/ports/index.js';
 import {
   createLinearIngress,
   createLinearInstallations,
@@ -31,6 +32,22 @@ export interface LinearPlatform {
   ingress(sink: TriggerSink): LinearIngresses;
 }
 
+/**
+ * Whether the thread's current run is working (live, neither waiting nor ended), by the
+ * store's record of it: the last word on it, even when the message that said so to Linear
+ * has not been delivered.
+ */
+export async function currentRunWorks(
+  store: Pick<Store, 'threads' | 'runs'>,
+  threadKey: string,
+): Promise<boolean> {
+  const thread = await store.threads.get(await store.threads.resolve(threadKey));
+  const run = thread?.currentRunId ? await store.runs.get(thread.currentRunId) : undefined;
+  if (!run) return false;
+  const state = stateView(run.state);
+  return state.live && !state.blocked && !state.ended;
+}
+
 export function createLinearPlatform(deps: PlatformDeps): LinearPlatform {
   const { config, clock, logger } = deps;
   const o = deps.overrides ?? {};
@@ -54,6 +71,7 @@ export function createLinearPlatform(deps: PlatformDeps): LinearPlatform {
         clock,
         ...(o.linearKeepAliveMs === undefined ? {} : { keepAliveMs: o.linearKeepAliveMs }),
         ...(deps.store.linearSessions ? { sessions: deps.store.linearSessions } : {}),
+        runWorks: (threadKey: string) => currentRunWorks(deps.store, threadKey),
       })
     : undefined;
 
