@@ -1,6 +1,6 @@
 /**
- * The start-up block: where the database is, which Agent Run Service is used, whether Slack
- * and GitHub are on (and which variables would turn them on), and the listening URL. Plain
+ * The start-up block: where the database is, which Agent Run Service is used, whether Slack,
+ * GitHub and Linear are on (and which variables would turn them on), and the listening URL. Plain
  * lines for a person, the same facts as fields for a log search. No secret appears.
  */
 import type { Config } from '../config/load.js';
@@ -69,10 +69,14 @@ export function describeGitHub(config: Config, url: string): string {
   );
 }
 
-/** Linear, when on: where its webhook is, and whose tokens answer. */
-export function describeLinear(config: Config, url: string): string | undefined {
+/** Linear: where its webhook is and whose tokens answer, or what would turn it on. */
+export function describeLinear(config: Config, url: string): string {
   const linear = config.linear;
-  if (!linear) return undefined;
+  if (!linear)
+    return (
+      'off (set LINEAR_WEBHOOK_SECRET with LINEAR_ACCESS_TOKEN, or with LINEAR_CLIENT_ID, ' +
+      'LINEAR_CLIENT_SECRET and LINEAR_TOKEN_ENCRYPTION_KEY, to receive POST /linear/webhooks)'
+    );
   const tokens = linear.oauth
     ? `OAuth install at ${url}/linear/install for ${linear.oauth.allowedOrganizations.join(',')}`
     : 'one workspace';
@@ -103,7 +107,7 @@ export function describeStartup(config: Config, facts: StartupFacts): StartupRep
     `  agent service: ${describeAgent(config, facts.agentUrl)}`,
     `  slack:         ${describeSlack(config, facts.url)}`,
     `  github:        ${describeGitHub(config, facts.url)}`,
-    ...(config.linear ? [`  linear:        ${describeLinear(config, facts.url)}`] : []),
+    `  linear:        ${describeLinear(config, facts.url)}`,
     `  tracker:       ${tracker}`,
     `  health:        ${facts.url}/healthz  ${facts.url}/readyz  ${facts.url}/metrics`,
     ...config.notes.map((note) => `  note:          ${note}`),
@@ -115,7 +119,7 @@ export function describeStartup(config: Config, facts: StartupFacts): StartupRep
     agentService: config.agent.kind === 'remote' ? facts.agentUrl : 'embedded emulator',
     slack: config.slack ? (config.slack.appToken ? 'socket mode' : 'http') : 'off',
     github: config.github ? config.github.auth.kind : 'off',
-    ...(config.linear ? { linear: config.linear.oauth ? 'oauth' : 'token' } : {}),
+    linear: config.linear ? (config.linear.oauth ? 'oauth' : 'token') : 'off',
   };
   return { lines, fields };
 }

@@ -29,6 +29,7 @@ describe.concurrent('npm start (child process)', () => {
     );
     expect(started.msg).toMatch(/slack: +off \(set SLACK_SIGNING_SECRET and SLACK_BOT_TOKEN/);
     expect(started.msg).toMatch(/github: +off \(set GITHUB_WEBHOOK_SECRET/);
+    expect(started.msg).toMatch(/linear: +off \(set LINEAR_WEBHOOK_SECRET/);
 
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${url}/readyz`);
