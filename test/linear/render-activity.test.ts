@@ -24,6 +24,10 @@ describe('Linear activities', () => {
 
   it('escapes Markdown in text that is not ours', () => {
     expect(escapeMarkdown('a *b* [c](d) `e` <f>')).toBe('a \\*b\\* \\[c\\](d) \\`e\\` \\<f\\>');
+    // A service message that starts a line with a marker shows it, not a heading or a list.
+    expect(escapeMarkdown('# Machine lost\n- retry later\n2. or cancel')).toBe(
+      '\\# Machine lost\n\\- retry later\n2\\. or cancel',
+    );
     const shown = renderActivity(notice('error', 'bad [link](javascript:x)'));
     expect(shown).toEqual({ content: { type: 'error', body: 'bad \\[link\\](javascript:x)' } });
   });

@@ -1,9 +1,9 @@
 /**
  * GitHub-flavoured Markdown as the relay writes it wherever Markdown is read (GitHub, Linear):
  * code spans and fenced blocks that the text inside cannot close, links only to http(s)
- * URLs, Markdown's punctuation in text we did not write escaped, and the rules that re-write
- * the agent's Markdown (`markdown-walk.ts`) with them. Each platform brings its own escaping
- * of plain text (how it keeps HTML out, and anything more it needs).
+ * URLs, Markdown's punctuation and line-start markers in text we did not write escaped, and
+ * the rules that re-write the agent's Markdown (`markdown-walk.ts`) with them. Each platform
+ * brings its own escaping of plain text (how it keeps HTML out, and anything more it needs).
  */
 import type { MarkdownRules } from './markdown-walk.js';
 
@@ -33,6 +33,19 @@ export function escapeMarkdownSpecials(text: string, angles: AngleEscape): strin
     if (c === '&') return c;
     return `\\${c}`;
   });
+}
+
+/** Markers that only mean something at the start of a line (heading, list, quote, rule). */
+const LINE_START_MARKER = /^([^\S\r\n]*)([#+\-=>]|\d{1,9}(?=[.)]))/gm;
+
+/**
+ * The markers at the start of each line of `text` escaped (`\#`, `\-`, `1\.`), so text we
+ * did not write cannot become a heading, a list, a quote or a rule.
+ */
+export function escapeLineStarts(text: string): string {
+  return text.replace(LINE_START_MARKER, (_m, space: string, marker: string) =>
+    /^\d/.test(marker) ? `${space}${marker}\\` : `${space}\\${marker}`,
+  );
 }
 
 /** The longest run of backticks in `text` (0 when there is none). */

@@ -2,21 +2,19 @@
  * Escaping for text that comes from users or the service and lands in a GitHub comment.
  * GitHub-flavoured Markdown renders HTML, links, emphasis, tables and @-mentions; text we did
  * not write must show as written and must not ping anyone. The Markdown rules themselves
- * (code spans, fences, links, punctuation) are shared with Linear in core's `markdown-gfm.ts`;
- * here are GitHub's own: HTML kept out with entities, line-start markers and mentions.
+ * (code spans, fences, links, punctuation, line-start markers) are shared with Linear in
+ * core's `markdown-gfm.ts`; here are GitHub's own: HTML kept out with entities, and mentions.
  */
 import {
   clip,
   codeSpan as gfmCodeSpan,
+  escapeLineStarts,
   escapeMarkdownSpecials,
   markdownLink,
 } from '../../core/message/markdown-gfm.js';
 
 /** A zero-width space: `@\u200bname` looks like a mention but does not notify anyone. */
 const ZWSP = '\u200b';
-
-/** Markers that only mean something at the start of a line (heading, list, quote, rule). */
-const LINE_START_MARKER = /^(\s*)([#+\-=>]|\d{1,9}(?=[.)]))/;
 
 /**
  * The most raw characters of one piece of text shown in a line. Escaping can grow text about
@@ -37,10 +35,7 @@ export function neutraliseMentions(text: string): string {
 export function escapeInline(text: string, max = MAX_INLINE_CHARS): string {
   const oneLine = clip(text, max).replace(/\r?\n|\r/g, ' ');
   const escaped = escapeMarkdownSpecials(oneLine, 'entities');
-  const leading = escaped.replace(LINE_START_MARKER, (_m, space: string, marker: string) =>
-    /^\d/.test(marker) ? `${space}${marker}\\` : `${space}\\${marker}`,
-  );
-  return neutraliseMentions(leading);
+  return neutraliseMentions(escapeLineStarts(escaped));
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   clip,
   codeBlock,
   codeSpan,
+  escapeLineStarts,
   escapeMarkdownSpecials,
   markdownLink,
   markdownRules,
@@ -30,6 +31,14 @@ describe('the shared Markdown rules', () => {
     expect(codeBlock('x\n```\ny')).toBe('````\nx\n```\ny\n````');
     expect(codeBlock('a `b` ``c``')).toBe('```\na `b` ``c``\n```');
     expect(codeBlock('plain', 'json')).toBe('```json\nplain\n```');
+  });
+
+  it('escapeLineStarts keeps every line from becoming a heading, list, quote or rule', () => {
+    expect(escapeLineStarts('# Title\n  - item\n1. first\n2) second\n> quoted\n=== \n+ plus')).toBe(
+      '\\# Title\n  \\- item\n1\\. first\n2\\) second\n\\> quoted\n\\=== \n\\+ plus',
+    );
+    // Only at the start of a line: the same characters elsewhere are left alone.
+    expect(escapeLineStarts('a - b # c 1. d')).toBe('a - b # c 1. d');
   });
 
   it('markdownLink links http(s) URLs only', () => {
