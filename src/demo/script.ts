@@ -115,13 +115,13 @@ export async function slackFollowUp(stage: Stage, status: FakeMessage): Promise<
       runEnded(stage, followup.runId) &&
       stage.emulator.history(followup.runId).filter((h) => isEndedState(h.state)).length >= 2,
   );
+  // The follow-up's outcome ends with ✅ on Alice's reply (the notice that the message resumed
+  // the run is a bot message too, so counting replies would stop too early).
   await waitFor(
     stage,
-    'the second outcome reply',
+    'the outcome reaction on Alice’s reply',
     () =>
-      stage.slack
-        .thread(CHANNELS.eng, status.ts)
-        .filter((m) => byBot(m) && m.thread_ts === status.ts && !m.onlyFor).length >= 2 ||
+      stage.slack.message(CHANNELS.eng, saidTs)?.reactions.includes('white_check_mark') ||
       undefined,
   );
 }
@@ -187,7 +187,12 @@ const ISSUE_12: DemoIssue = {
   body: 'Dependabot flagged CVE-2021-23337.',
 };
 
-async function githubRunFinished(stage: Stage, issue: DemoIssue, prompt: string): Promise<void> {
+async function githubRunFinished(
+  stage: Stage,
+  issue: DemoIssue,
+  prompt: string,
+  reactedOn: { target: 'issue' | 'issue_comment'; id: number },
+): Promise<void> {
   const key = `${issue.owner}/${issue.repo}#${issue.number}`;
   const runId = await waitFor(stage, `a run for ${key}`, () => newestRun(stage, prompt));
   await waitFor(stage, `the run for ${key} to finish`, () => runEnded(stage, runId));
@@ -198,6 +203,15 @@ async function githubRunFinished(stage: Stage, issue: DemoIssue, prompt: string)
       stage.github
         .commentsOn(issue.owner, issue.repo, issue.number)
         .filter((c) => c.author === stage.github.botLogin).length >= 2 || undefined,
+  );
+  // The outcome's reaction comes last: the scene ends with it, not the next one.
+  const where = { owner: issue.owner, repo: issue.repo };
+  await waitFor(
+    stage,
+    `the outcome reaction on ${key}`,
+    () =>
+      stage.github.reactionsNow(reactedOn.target, reactedOn.id, where).includes('rocket') ||
+      undefined,
   );
 }
 
@@ -213,7 +227,10 @@ export async function githubMention(stage: Stage): Promise<void> {
     'issue_comment',
     send.issueComment(ISSUE_7, { id: comment.id, author: 'carol', body }),
   );
-  await githubRunFinished(stage, ISSUE_7, 'center the button');
+  await githubRunFinished(stage, ISSUE_7, 'center the button', {
+    target: 'issue_comment',
+    id: comment.id,
+  });
 }
 
 export async function githubLabel(stage: Stage, label: string): Promise<void> {
@@ -222,7 +239,7 @@ export async function githubLabel(stage: Stage, label: string): Promise<void> {
     `Dave adds the label "${label}" to acme/webapp#12 ("${ISSUE_12.title}").`,
   );
   await send.githubWebhook(stage.githubTo, 'issues', send.issueLabeled(ISSUE_12, label, 'dave'));
-  await githubRunFinished(stage, ISSUE_12, 'lodash');
+  await githubRunFinished(stage, ISSUE_12, 'lodash', { target: 'issue', id: ISSUE_12.number });
 }
 
 export async function factoryDispatch(stage: Stage): Promise<void> {
@@ -248,6 +265,14 @@ export async function factoryDispatch(stage: Stage): Promise<void> {
     () =>
       stage.slack.thread(CHANNELS.product, saidTs).filter((m) => byBot(m) && !m.onlyFor).length >=
         2 || undefined,
+  );
+  // The outcome's reaction comes last: the scene ends with it, not the next one.
+  await waitFor(
+    stage,
+    'the outcome reaction on Erin’s message',
+    () =>
+      stage.slack.message(CHANNELS.product, saidTs)?.reactions.includes('white_check_mark') ||
+      undefined,
   );
 }
 

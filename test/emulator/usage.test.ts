@@ -43,6 +43,20 @@ describe('request_usage', () => {
     expect(second.costUsd).toBeCloseTo(2 * (first.costUsd ?? 0), 10);
   });
 
+  it('a run cancelled soon after it started working costs its share, not a whole run', async () => {
+    const id = await createRun(t.api, { prompt: 'Tidy the changelog' });
+    t.clock.advance(300); // INPROGRESS
+    t.clock.advance(100); // a tenth of its scripted time worked
+    expect((await t.api('POST', `/agent/runs/${id}/cancel`)).status).toBe(200);
+    const cancelled = runUsage({
+      request_usage: PublishedRequestUsageSchema.parse(await usageOf(id)),
+    });
+    expect(cancelled.tokens).toBeGreaterThan(12_000);
+    expect(cancelled.tokens).toBeLessThan(312_000 / 2);
+    expect(cancelled.costUsd).toBeGreaterThan(0.08);
+    expect(cancelled.costUsd).toBeLessThan(1.24 / 2);
+  });
+
   it('reports nothing for a run cancelled before it worked', async () => {
     const id = await createRun(t.api, { prompt: 'Tidy the changelog' });
     expect((await t.api('POST', `/agent/runs/${id}/cancel`)).status).toBe(200);

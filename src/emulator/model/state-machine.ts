@@ -110,7 +110,12 @@ export function createStateMachine(deps: StateMachineDeps): StateMachine {
     }
     if (state === 'INPROGRESS') run.startedAt = at;
     if (state === 'INPROGRESS') growUsage(run, 'start');
-    else if (from === 'INPROGRESS') growUsage(run, 'stop');
+    else if (from === 'INPROGRESS') {
+      // The share of its scripted time the execution worked: a cancel at once costs little.
+      const scripted = run.script.slow ? timings.slowRunMs : timings.runMs;
+      const worked = run.startedAt === undefined ? 0 : at - run.startedAt;
+      growUsage(run, 'stop', scripted > 0 ? worked / scripted : 1);
+    }
     if (isEndedState(state)) {
       // run_time is cumulative: this execution's time on top of the earlier ones.
       const thisExecution = run.startedAt === undefined ? 0 : Math.max(0, at - run.startedAt);

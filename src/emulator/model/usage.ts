@@ -1,7 +1,8 @@
 /**
  * The usage the emulator reports (`request_usage`): it grows while a run runs, a step when an
  * execution starts working and a larger one when it stops, so a run that is followed up costs
- * more each time. One execution comes to $1.24 and 312,000 tokens, the figures the docs show.
+ * more each time. One execution comes to $1.24 and 312,000 tokens, the figures the docs show;
+ * one stopped early (cancelled, say) adds only its share of the larger step.
  * Nothing is reported before the first execution starts working (the field is then absent).
  */
 import type { RequestUsage } from '../../agent/schemas.js';
@@ -25,8 +26,16 @@ const CREDITS_PER_USD = 100;
 
 const cents = (usd: number): number => Math.round(usd * 100) / 100;
 
-export function growUsage(run: EmuRun, step: keyof typeof USAGE_STEPS): void {
-  const add = USAGE_STEPS[step];
+/** Add a step's usage; `share` (0..1) of it for an execution that stopped early. */
+export function growUsage(run: EmuRun, step: keyof typeof USAGE_STEPS, share = 1): void {
+  const whole = USAGE_STEPS[step];
+  const part = Math.min(1, Math.max(0, share));
+  const add = {
+    inferenceUsd: whole.inferenceUsd * part,
+    computeUsd: whole.computeUsd * part,
+    platformUsd: whole.platformUsd * part,
+    tokens: Math.round(whole.tokens * part),
+  };
   const now = run.usage ?? { inferenceUsd: 0, computeUsd: 0, platformUsd: 0, tokens: 0 };
   run.usage = {
     inferenceUsd: cents(now.inferenceUsd + add.inferenceUsd),
