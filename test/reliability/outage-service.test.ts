@@ -19,7 +19,9 @@ const LIST = 'GET /agent/runs';
 const WAIT_NOTICE = /unavailable right now/;
 
 const start = relayPerTest({
-  engineOptions: { inboxRetryDelaysMs: Array<number>(12).fill(250) },
+  // Quick retries, and enough of them that no trigger gives up while the outage waits for
+  // the slowest one (on a busy machine, seconds) to meet it.
+  engineOptions: { inboxRetryDelaysMs: Array<number>(40).fill(250) },
 });
 
 const THREADS = ['1700002001.000100', '1700002002.000100', '1700002003.000100'];
@@ -87,10 +89,11 @@ describe('the service answers errors for a while', () => {
     '%s: told once, carried out once after recovery',
     async (_name, status, retryAfterSeconds) => {
       const r = await start();
-      // The service is down until every trigger has met the outage: told that it waits, and
-      // tried again after that (so "once" means once, not once per attempt). A fixed number
-      // of faults would not do: on a busy machine the GitHub trigger (token exchange,
-      // permission check) may reach the service after the Slack ones used them all up.
+      // The service is down until every trigger has met the outage and been tried again after
+      // that (its wait notice is queued at the first refusal; "once" must mean once, not once
+      // per attempt). A fixed number of faults would not do: on a busy machine the GitHub
+      // trigger (token exchange, permission check) may reach the service only after the
+      // Slack triggers' attempts used them all up, and would then never be told.
       r.emulator.faults.failNext(1_000, status, {
         route: CREATE,
         ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
@@ -99,16 +102,13 @@ describe('the service answers errors for a while', () => {
       await waitUntil(
         () => {
           const tried = inboxAttempts(r);
-          const told = waitNotices(r);
           return (
             tried.length === 4 &&
             tried.every((n) => n >= 2) &&
-            Object.keys(told.slack).length === 3 &&
-            told.github >= 1 &&
             r.emulator.requests.get(CREATE) >= 14
           );
         },
-        { timeoutMs: 20_000, message: 'every trigger told it waits and tried again' },
+        { timeoutMs: 20_000, message: 'every trigger refused, then tried again' },
       );
       r.emulator.faults.clear(); // the service recovers
       await expectOneRunPerTrigger(r);
