@@ -6,6 +6,7 @@
  * request waited is told once (not once per retry), and the tracker slows down on 429 and
  * catches up afterwards.
  */
+import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/wait-until.js';
 import { appMentionEvent, eventCallback } from '../helpers/slack.js';
@@ -18,7 +19,9 @@ const LIST = 'GET /agent/runs';
 const WAIT_NOTICE = /unavailable right now/;
 
 const start = relayPerTest({
-  engineOptions: { inboxRetryDelaysMs: Array<number>(12).fill(250) },
+  // Quick retries, and enough of them that no trigger gives up while the outage waits for
+  // the slowest one (on a busy machine, seconds) to meet it.
+  engineOptions: { inboxRetryDelaysMs: Array<number>(40).fill(250) },
 });
 
 const THREADS = ['1700002001.000100', '1700002002.000100', '1700002003.000100'];
@@ -45,6 +48,17 @@ async function expectOneRunPerTrigger(r: Relay): Promise<void> {
   expect(runs).toHaveLength(4);
   expect(new Set(requests).size).toBe(4);
   expect(r.rows().runs).toBe(4);
+}
+
+/** Attempts made at each trigger so far: its inbox row, read through a second connection. */
+function inboxAttempts(r: Relay): number[] {
+  const db = new BetterSqlite3(r.databasePath, { readonly: true });
+  try {
+    const rows = db.prepare('select attempts from inbox').all() as { attempts: number }[];
+    return rows.map((row) => row.attempts);
+  } finally {
+    db.close();
+  }
 }
 
 /**
@@ -75,22 +89,39 @@ describe('the service answers errors for a while', () => {
     '%s: told once, carried out once after recovery',
     async (_name, status, retryAfterSeconds) => {
       const r = await start();
-      r.emulator.faults.failNext(14, status, {
+      // The service is down until every trigger has met the outage and been tried again after
+      // that (its wait notice is queued at the first refusal; "once" must mean once, not once
+      // per attempt). A fixed number of faults would not do: on a busy machine the GitHub
+      // trigger (token exchange, permission check) may reach the service only after the
+      // Slack triggers' attempts used them all up, and would then never be told.
+      r.emulator.faults.failNext(1_000, status, {
         route: CREATE,
         ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
       });
       await sendTriggers(r);
+      await waitUntil(
+        () => {
+          const tried = inboxAttempts(r);
+          return (
+            tried.length === 4 &&
+            tried.every((n) => n >= 2) &&
+            r.emulator.requests.get(CREATE) >= 14
+          );
+        },
+        { timeoutMs: 20_000, message: 'every trigger refused, then tried again' },
+      );
+      r.emulator.faults.clear(); // the service recovers
       await expectOneRunPerTrigger(r);
-      expect(r.emulator.faults.snapshot().rules).toEqual([]); // every fault was served
       expect(r.emulator.requests.get(CREATE)).toBeGreaterThanOrEqual(14 + 4);
-      // "Starting…" in each thread, then the wait notice and the run edited into it.
-      await waitUntil(() => Object.keys(waitNotices(r).slack).length >= 3, { timeoutMs: 5_000 });
+      // "Starting…" in each thread, then the wait notice and the run edited into it. Each
+      // notice was queued before its run was created, so all are out once the outbox is empty.
+      await waitUntil(async () => (await r.service.store.outboxQueue.depth()) === 0);
       const notices = waitNotices(r);
       expect(notices.slack).toEqual(Object.fromEntries(THREADS.map((ts) => [ts, 1])));
       expect(notices.github).toBe(1);
       expect((await fetch(`${r.url}/healthz`)).status).toBe(200);
     },
-    25_000,
+    45_000,
   );
 
   it('connections dropped before the service read them: carried out once after recovery', async () => {

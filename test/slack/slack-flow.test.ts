@@ -165,7 +165,11 @@ describe('Slack flow: starting runs', () => {
     await f.post(body, { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' });
     await f.post(body, { 'x-slack-retry-num': '2', 'x-slack-retry-reason': 'http_timeout' });
     await waitUntil(() => statusMessage(f));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Every delivery was answered, so each is in the inbox or was dropped as a repeat: once
+    // the inbox is empty and a run exists, no other run can still be on its way.
+    await waitUntil(
+      async () => f.emulator.runs.count() >= 1 && (await f.store.inboxQueue.depth()) === 0,
+    );
     expect(f.emulator.runs.count()).toBe(1);
   });
 });
@@ -266,8 +270,10 @@ describe('Slack flow: answers to the caller', () => {
 
     await f.post(slashCommandBody({ text: 'Document the API' }));
     await waitUntil(() => statusMessage(f));
-    const runId = f.emulator.runs.all()[0]?.run_id ?? '';
-    expect(f.emulator.runs.all()[0]?.agent_config?.model_id).toBe('fast-model');
+    // "Starting…" is posted when the trigger is picked up, before the run is created.
+    const created = await waitUntil(() => f.emulator.runs.all()[0]);
+    const runId = created.run_id;
+    expect(created.agent_config?.model_id).toBe('fast-model');
 
     await f.post(slashCommandBody({ text: 'list' }));
     const list = await ephemeral(3);
