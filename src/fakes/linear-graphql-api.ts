@@ -8,75 +8,42 @@
  * webhooks (`Linear-Signature`, `Linear-Delivery`, `webhookTimestamp`) the way Linear does, each
  * event typed by the SDK's webhook payload types; its errors carry Linear's `extensions.type`.
  * For OAuth install it serves a consent page (`GET /oauth/authorize`, which grants at once for
- * the workspace `authorizeAs` names) and the code exchange (`POST /oauth/token`).
+ * the workspace `authorizeAs` names) and the code exchange (`POST /oauth/token`). What it
+ * knows is in `linear-model.ts`, the webhooks it sends in `linear-webhooks.ts`, the OAuth
+ * routes in `linear-oauth.ts`.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { LinearDocument } from '@linear/sdk';
+import { createFakeLinearOAuth } from './linear-oauth.js';
+import {
+  agentSessionEvent,
+  postSignedWebhook,
+  promptActivity,
+  type SentWebhook,
+} from './linear-webhooks.js';
 
-export interface FakeLinearState {
-  id: string;
-  name: string;
-  type: 'triage' | 'backlog' | 'unstarted' | 'started' | 'completed' | 'canceled';
-  position: number;
-}
+import {
+  defaultLinearWorkspaces,
+  type FakeLinearActivity,
+  type FakeLinearIssue,
+  type FakeLinearRequest,
+  type FakeLinearSession,
+  type FakeLinearState,
+  type FakeLinearWorkspace,
+} from './linear-model.js';
 
-export interface FakeLinearWorkspace {
-  organizationId: string;
-  token: string;
-  /** The app's user in this workspace (what `viewer` answers). */
-  appUserId: string;
-  team: { id: string; key: string; states: FakeLinearState[] };
-  /** People who are admins of this workspace (what `user { admin }` answers true for). */
-  admins: Set<string>;
-}
-
-export interface FakeLinearIssue {
-  id: string;
-  identifier: string;
-  title: string;
-  description: string;
-  url: string;
-  organizationId: string;
-  teamId: string;
-  stateId: string;
-  delegateId?: string;
-}
-
-export interface FakeLinearActivity {
-  id: string;
-  sessionId: string;
-  content: { type: string; body?: string; [key: string]: unknown };
-  ephemeral: boolean;
-  /** Arrival, real time (ms, `performance.now()`). */
-  at: number;
-}
-
-export interface FakeLinearSession {
-  id: string;
-  organizationId: string;
-  issueId: string;
-  creatorId: string;
-  externalUrls: { label: string; url: string }[];
-  /** When the `created` webhook was sent (performance.now()). */
-  createdAt: number;
-}
-
-export interface FakeLinearRequest {
-  operation: string;
-  variables: Record<string, unknown>;
-  authorization?: string;
-  at: number;
-}
-
-export interface SentWebhook {
-  deliveryId: string;
-  status: number;
-  body: string;
-  answer: unknown;
-}
+export type { SentWebhook } from './linear-webhooks.js';
+export {
+  defaultLinearWorkspaces,
+  type FakeLinearActivity,
+  type FakeLinearIssue,
+  type FakeLinearRequest,
+  type FakeLinearSession,
+  type FakeLinearState,
+  type FakeLinearWorkspace,
+} from './linear-model.js';
 
 export interface FakeLinear {
   url: string;
@@ -132,34 +99,6 @@ export interface FakeLinear {
   close(): Promise<void>;
 }
 
-const STATES = (prefix: string): FakeLinearState[] => [
-  { id: `${prefix}-triage`, name: 'Triage', type: 'triage', position: 0 },
-  { id: `${prefix}-todo`, name: 'Todo', type: 'unstarted', position: 1 },
-  { id: `${prefix}-review`, name: 'In Review', type: 'started', position: 3 },
-  { id: `${prefix}-progress`, name: 'In Progress', type: 'started', position: 2 },
-  { id: `${prefix}-done`, name: 'Done', type: 'completed', position: 4 },
-  { id: `${prefix}-canceled`, name: 'Canceled', type: 'canceled', position: 5 },
-];
-
-export function defaultLinearWorkspaces(): FakeLinearWorkspace[] {
-  return [
-    {
-      organizationId: 'org-acme',
-      token: 'lin_oauth_dummy_acme',
-      appUserId: 'app-user-acme',
-      team: { id: 'team-eng', key: 'ENG', states: STATES('eng') },
-      admins: new Set(['user-ada']),
-    },
-    {
-      organizationId: 'org-globex',
-      token: 'lin_oauth_dummy_globex',
-      appUserId: 'app-user-globex',
-      team: { id: 'team-ops', key: 'OPS', states: STATES('ops') },
-      admins: new Set(['user-ada']),
-    },
-  ];
-}
-
 /** Linear's error `type` (what its SDK reads) for each error code the fake answers with. */
 const ERROR_TYPES: Record<string, string> = {
   ENTITY_NOT_FOUND: 'invalid input',
@@ -172,14 +111,6 @@ const ERROR_TYPES: Record<string, string> = {
 };
 
 /** An error as Linear's API words it: a message, and `extensions` with its type and code. */
-/** The person of the fake's sessions (Ada, whatever id a test gives her). */
-const ADA = (id: string) => ({
-  id,
-  name: 'Ada',
-  email: `${id}@example.test`,
-  url: `https://linear.example.test/profiles/${id}`,
-});
-
 function gqlError(res: ServerResponse, status: number, message: string, code: string): void {
   const type = ERROR_TYPES[code] ?? 'unknown';
   const userError = type === 'invalid input';
@@ -202,51 +133,7 @@ export async function startFakeLinear(
   let failures: { status: number; times: number } | undefined;
   let issueNumber = 0;
 
-  const oauthClient = { id: 'linear-client-dummy', secret: 'linear-client-secret-dummy-123' };
-  const codes = new Map<string, { workspace: number; redirectUri: string }>();
-  const authorizations: URLSearchParams[] = [];
-  let authorizeAs = 0;
-
-  function oauth(req: IncomingMessage, res: ServerResponse, raw: string): boolean {
-    const url = new URL(req.url ?? '/', 'http://fake');
-    if (req.method === 'GET' && url.pathname === '/oauth/authorize') {
-      authorizations.push(url.searchParams);
-      const code = randomUUID();
-      const redirectUri = url.searchParams.get('redirect_uri') ?? '';
-      codes.set(code, { workspace: authorizeAs, redirectUri });
-      const back = new URL(redirectUri);
-      back.searchParams.set('code', code);
-      back.searchParams.set('state', url.searchParams.get('state') ?? '');
-      res.writeHead(302, { location: back.toString() });
-      res.end();
-      return true;
-    }
-    if (req.method === 'POST' && url.pathname === '/oauth/token') {
-      const form = new URLSearchParams(raw);
-      const grant = codes.get(form.get('code') ?? '');
-      const json = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      };
-      if (
-        form.get('client_id') !== oauthClient.id ||
-        form.get('client_secret') !== oauthClient.secret
-      )
-        return (json(401, { error: 'invalid_client' }), true);
-      if (!grant || grant.redirectUri !== form.get('redirect_uri'))
-        return (json(400, { error: 'invalid_grant' }), true);
-      codes.delete(form.get('code') ?? '');
-      const ws = workspaces[grant.workspace]!;
-      json(200, {
-        access_token: ws.token,
-        token_type: 'Bearer',
-        expires_in: 315705599,
-        scope: 'read,write,app:assignable,app:mentionable',
-      });
-      return true;
-    }
-    return false;
-  }
+  const oauth = createFakeLinearOAuth(workspaces);
 
   const workspaceOf = (auth: string | undefined) =>
     workspaces.find((w) => auth === `Bearer ${w.token}`);
@@ -363,7 +250,7 @@ export async function startFakeLinear(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (oauth(req, res, Buffer.concat(chunks).toString('utf8'))) return;
+      if (oauth.handle(req, res, Buffer.concat(chunks).toString('utf8'))) return;
       let parsed: { query?: string; variables?: Record<string, unknown> };
       try {
         parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof parsed;
@@ -408,103 +295,24 @@ export async function startFakeLinear(
     if (!session) throw new Error(`no session ${sessionId}`);
     const issue = issues.get(session.issueId)!;
     const ws = workspaces.find((w) => w.organizationId === session.organizationId)!;
-    const at = new Date().toISOString();
-    const event: LinearDocument.AgentSessionEventWebhookPayload = {
-      type: 'AgentSessionEvent',
-      action,
-      // A Date here, an ISO string on the wire, as JSON writes it.
-      createdAt: new Date(at),
-      organizationId: session.organizationId,
-      oauthClientId: 'fake-client',
-      appUserId: ws.appUserId,
-      webhookId: `webhook-${session.organizationId}`,
-      webhookTimestamp: Date.now(),
-      agentSession: {
-        id: session.id,
-        type: 'commentThread',
-        status: action === 'created' ? 'pending' : 'active',
-        appUserId: ws.appUserId,
-        organizationId: session.organizationId,
-        createdAt: at,
-        updatedAt: at,
-        creatorId: session.creatorId,
-        creator: ADA(session.creatorId),
-        issueId: issue.id,
-        issue: {
-          id: issue.id,
-          identifier: issue.identifier,
-          title: issue.title,
-          description: issue.description,
-          url: issue.url,
-          teamId: issue.teamId,
-          team: { id: issue.teamId, key: ws.team.key, name: ws.team.key },
-        },
-        comment: null,
-      },
-    };
-    return JSON.stringify({ ...event, ...extra });
+    return JSON.stringify({ ...agentSessionEvent({ action, session, issue, ws }), ...extra });
   }
 
-  /** A person's message in a session, as a `prompted` event carries it. */
-  function promptActivity(
-    sessionId: string,
-    body: string,
-    opts: { user?: { id: string }; signal?: string },
-  ): LinearDocument.AgentActivityWebhookPayload {
-    const at = new Date().toISOString();
-    const userId = opts.user?.id ?? 'user-ada';
-    return {
-      id: randomUUID(),
-      agentSessionId: sessionId,
-      createdAt: at,
-      updatedAt: at,
-      userId,
-      user: ADA(userId),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      content: { type: 'prompt', body },
-    };
-  }
-
-  async function send(
+  function send(
     body: string,
     headers: Record<string, string> = {},
     opts: { deliveryId?: string; secret?: string } = {},
   ): Promise<SentWebhook> {
     if (!webhook) throw new Error('setWebhook first');
-    const deliveryId = opts.deliveryId ?? randomUUID();
-    const signature = createHmac('sha256', opts.secret ?? webhook.secret)
-      .update(body)
-      .digest('hex');
-    const res = await fetch(webhook.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'linear-delivery': deliveryId,
-        'linear-event': 'AgentSessionEvent',
-        'linear-signature': signature,
-        'user-agent': 'Linear-Webhook',
-        ...headers,
-      },
-      body,
-    });
-    const text = await res.text();
-    let answer: unknown = text;
-    try {
-      answer = JSON.parse(text);
-    } catch {
-      // not JSON: kept as text
-    }
-    return { deliveryId, status: res.status, body, answer };
+    return postSignedWebhook(webhook, body, headers, opts);
   }
 
   return {
     url: `http://127.0.0.1:${port}/graphql`,
     authorizeUrl: `http://127.0.0.1:${port}/oauth/authorize`,
-    authorizeAs(workspace) {
-      authorizeAs = workspace;
-    },
-    authorizations,
-    oauthClient,
+    authorizeAs: oauth.authorizeAs,
+    authorizations: oauth.authorizations,
+    oauthClient: oauth.client,
     workspaces,
     issues,
     sessions,
