@@ -35,15 +35,8 @@ import {
 } from './linear-model.js';
 
 export type { SentWebhook } from './linear-webhooks.js';
-export {
-  defaultLinearWorkspaces,
-  type FakeLinearActivity,
-  type FakeLinearIssue,
-  type FakeLinearRequest,
-  type FakeLinearSession,
-  type FakeLinearState,
-  type FakeLinearWorkspace,
-} from './linear-model.js';
+/** What the fake knows, for callers that import the fake alone. */
+export * from './linear-model.js';
 
 export interface FakeLinear {
   url: string;
