@@ -6,8 +6,8 @@
  * is live and its issue was delegated to the app, the issue moves to its team's first started
  * state (never further). Reactions have no Linear counterpart and are skipped.
  *
- * A live run that has been quiet for `keepAliveMs` gets a short thought, so Linear does not
- * mark the session stale (it does after 30 minutes without activity).
+ * A live run that has been quiet for `keepAliveMs` gets a short thought (keep-alive.ts), so
+ * Linear does not mark the session stale (it does after 30 minutes without activity).
  *
  * Any replica may deliver any message of a session, so what decides later deliveries lives in
  * `sessions` (the store's, shared by the replicas): whether the session's run is working, when
@@ -46,18 +46,11 @@ import {
   startDelegatedIssue,
 } from '../api/requests.js';
 import { progress, renderActivity } from '../render/render-activity.js';
+import { createKeepAlive } from './keep-alive.js';
 import { createStepActions } from './step-actions.js';
 
 /** Well before Linear's 30 minutes. */
 export const DEFAULT_KEEP_ALIVE_MS = 20 * 60_000;
-const KEEP_ALIVE_THOUGHT = 'Still working on it…';
-/** How long a replica's claim of a keep-alive holds while it writes it. */
-const KEEP_ALIVE_CLAIM_MS = 15_000;
-/** How often a delivery that ends a run looks whether a claimed keep-alive has landed. */
-const CLAIM_POLL_MS = 50;
-/** Quiet sessions one sweep looks at. */
-const KEEP_ALIVE_BATCH = 50;
-
 export interface LinearNotifierDeps {
   apiUrl: string;
   /** The one workspace's token; with OAuth, for workspaces that have no installation. */
@@ -133,6 +126,15 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
   }
   const keepAliveMs = deps.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const sessions = deps.sessions ?? createMemoryLinearSessions();
+  const keepAlive = createKeepAlive({
+    sessions,
+    clock,
+    log,
+    keepAliveMs,
+    placeOf,
+    ...(deps.runWorks ? { runWorks: deps.runWorks } : {}),
+  });
+  const setWorking = keepAlive.setWorking;
   const linked = new Map<string, string>();
   const started = new Set<string>();
   /** The last progress thought per session: the same words twice in a row say nothing new. */
@@ -163,20 +165,6 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
     return written;
   }
 
-  /**
-   * Whether the session's run is working, for every replica's keep-alive. When it stops
-   * working, a keep-alive another replica claimed just before is let land first, so nothing
-   * follows the words that end the run.
-   */
-  async function setWorking(threadKey: string, working: boolean): Promise<void> {
-    await sessions.setWorking(threadKey, working, clock.now());
-    if (working) return;
-    for (let waited = 0; waited < KEEP_ALIVE_CLAIM_MS; waited += CLAIM_POLL_MS) {
-      if ((await sessions.keepAliveUntil(threadKey)) <= clock.now()) return;
-      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
-    }
-  }
-
   async function onStatus(place: Place, message: MessageModel): Promise<void> {
     if (message.type !== 'run_status') return;
     const { session, gql } = place;
@@ -196,26 +184,6 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
       linked.delete(session);
       started.delete(session);
       steps.forget(session);
-    }
-  }
-
-  /**
-   * A keep-alive that Linear refused for good (the session is gone, the workspace's app
-   * uninstalled) is not tried again: the session counts as not working until a status says
-   * it is. Any other failure is tried again at the next sweep.
-   */
-  async function afterFailedKeepAlive(
-    threadKey: string,
-    claimed: boolean,
-    err: unknown,
-    claimedAt: number,
-    lastWrittenAt: number,
-  ): Promise<void> {
-    if (err instanceof DeliveryError && !err.retryable) {
-      await sessions.setWorking(threadKey, false, claimedAt);
-      if (claimed) await sessions.keepAliveDone(threadKey);
-    } else if (claimed) {
-      await sessions.keepAliveFailed(threadKey, claimedAt, lastWrittenAt);
     }
   }
 
@@ -278,49 +246,7 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
     async react(): Promise<void> {
       // Linear shows the session's state itself; there is nothing to react on.
     },
-    async keepAlive(): Promise<number> {
-      const now = clock.now();
-      let sent = 0;
-      const quiet = await sessions
-        .quiet(now - keepAliveMs + 1, KEEP_ALIVE_BATCH)
-        .catch((err: unknown) => {
-          log.warn({ err: (err as Error).message }, 'quiet Linear sessions not read');
-          return [];
-        });
-      for (const { threadKey, lastWrittenAt } of quiet) {
-        let claimed = false;
-        try {
-          const place = await placeOf(threadKey);
-          if (deps.runWorks && !(await deps.runWorks(threadKey))) {
-            await sessions.setWorking(threadKey, false, now);
-            continue;
-          }
-          // One replica wins the claim; the others find the session written to and move on.
-          claimed = await sessions.claimKeepAlive(
-            threadKey,
-            lastWrittenAt,
-            now,
-            now + KEEP_ALIVE_CLAIM_MS,
-          );
-          if (!claimed) continue;
-          await createActivity(place.gql, place.session, {
-            content: { type: 'thought', body: KEEP_ALIVE_THOUGHT },
-          });
-        } catch (err) {
-          log.warn({ threadKey, err: (err as Error).message }, 'keep-alive activity failed');
-          await afterFailedKeepAlive(threadKey, claimed, err, now, lastWrittenAt).catch(
-            () => undefined,
-          );
-          continue;
-        }
-        sent += 1;
-        // Left in place, the claim only runs out: a run that ends meanwhile waits that long.
-        await sessions.keepAliveDone(threadKey).catch((err: unknown) => {
-          log.warn({ threadKey, err: (err as Error).message }, 'keep-alive claim not released');
-        });
-      }
-      return sent;
-    },
+    keepAlive: () => keepAlive.sweep(),
     async tell(organizationId, sessionId, activity) {
       await createActivity(await clientFor(organizationId), sessionId, activity);
     },
