@@ -6,11 +6,10 @@
  * whole objects and fetch each relation with a request of its own.
  *
  * What goes wrong becomes a `DeliveryError` the outbox can act on: rate limits, 5xx and an
- * unreachable API may be retried (after `Retry-After` when given); an authentication,
+ * unreachable API may be retried (a rate limit after its `Retry-After`); an authentication,
  * permission or input error is permanent, and "Entity not found" is `not_found`.
  */
 import type * as LinearSdk from '@linear/sdk';
-import type { LinearError } from '@linear/sdk';
 import { DeliveryError } from '../../core/ports/index.js';
 
 type Sdk = typeof LinearSdk;
@@ -39,17 +38,10 @@ function credentials(token: string): { apiKey: string } | { accessToken: string 
   return token.startsWith('lin_api_') ? { apiKey: token } : { accessToken: token };
 }
 
-function retryAfterMs(err: LinearError): number | undefined {
-  const raw = (err.raw as { response?: { headers?: Headers } } | undefined)?.response?.headers;
-  const value = raw?.get?.('retry-after') ?? undefined;
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 600) * 1000 : undefined;
-}
-
-export function asDeliveryError(
+/** What went wrong, as the outbox acts on it. */
+function asDeliveryError(
   err: unknown,
-  { LinearError, LinearErrorType }: Sdk,
+  { LinearError, LinearErrorType, RatelimitedLinearError }: Sdk,
 ): DeliveryError {
   if (!(err instanceof LinearError))
     return new DeliveryError('unavailable', 'Linear did not answer', true, undefined, {
@@ -58,7 +50,11 @@ export function asDeliveryError(
   const message = `Linear: ${err.message.slice(0, 200)}`;
   const type = err.type ?? LinearErrorType.Unknown;
   const status = err.status ?? 0;
-  const wait = retryAfterMs(err);
+  // The SDK reads `Retry-After` of a rate limit (seconds); other failures use the backoff.
+  const wait =
+    err instanceof RatelimitedLinearError && err.retryAfter !== undefined
+      ? Math.min(Math.max(err.retryAfter, 0), 600) * 1000
+      : undefined;
   const retryable: string[] = [
     LinearErrorType.NetworkError,
     LinearErrorType.InternalError,
@@ -72,7 +68,7 @@ export function asDeliveryError(
   if (type === LinearErrorType.Ratelimited || status === 429)
     return new DeliveryError('rate_limited', message, true, wait);
   if (retryable.includes(type) || status >= 500)
-    return new DeliveryError('unavailable', message, true, wait);
+    return new DeliveryError('unavailable', message, true);
   if (refused.includes(type) || status === 401 || status === 403)
     return new DeliveryError('forbidden', message, false);
   if (err.errors?.some((e) => /entity not found/i.test(e.message)))
