@@ -129,6 +129,12 @@ export default tseslint.config(
       SIBLINGS('ingress', 'notify', 'render'),
       UPPER('runs', 'service', 'store'),
     ],
+    // The platform contract and kit: what every platform shares, above none of them.
+    'src/platform/**': [ADAPTERS, AGENT, UPPER('runs', 'service', 'store', 'console')],
+    // A platform's own module (platform.ts) wires its folders from the config and the ports.
+    'src/slack/*.ts': [UPPER('runs', 'service', 'store', 'console')],
+    'src/github/*.ts': [UPPER('runs', 'service', 'store', 'console')],
+    'src/linear/*.ts': [UPPER('runs', 'service', 'store', 'console')],
     'src/console/**': [PLATFORM_INSIDES, UPPER('runs', 'store', 'emulator', 'agent')],
     'src/service/**': [PLATFORM_INSIDES],
     'src/*.ts': [PLATFORM_INSIDES],

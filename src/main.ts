@@ -22,8 +22,9 @@ import { silentLogger } from './service/logger.js';
 import { createMetrics } from './service/metrics.js';
 import type { RuntimeMetrics } from './service/metrics.js';
 import { opsRoutes } from './service/ops-routes.js';
-import { commandWord, createPlatforms, platformRoutes } from './service/platforms/index.js';
-import type { PlatformOverrides } from './service/platforms/index.js';
+import { commandWord, createPlatforms } from './service/platforms/index.js';
+import type { Platforms, PlatformOverrides } from './service/platforms/index.js';
+import { PlatformStartError } from './platform/contract.js';
 import { createEngine } from './runs/engine.js';
 import { createRetention } from './runs/workers/retention.js';
 import type { Engine } from './runs/engine.js';
@@ -31,9 +32,6 @@ import type { EngineOptions } from './runs/runs-deps.js';
 import { createServer } from './service/http-server.js';
 import { createInboxSink } from './service/inbox-sink.js';
 import type { Route } from './service/http-server.js';
-import { SlackAuthError } from './slack/index.js';
-import type { SlackPeopleAndPlaces } from './slack/index.js';
-import { decodeThreadKey } from './core/thread-key.js';
 import { describeStartup } from './service/startup-report.js';
 import { openStore, parseDatabaseUrl } from './store/index.js';
 import { createConsole, githubWebUrlOf } from './console/index.js';
@@ -96,16 +94,13 @@ async function releaseLeftLeases(
   }
 }
 
-/** The routes whose requests Slack and GitHub wait on an acknowledgement for. */
-const ACKNOWLEDGED_PATHS = new Set(['/slack/events', '/github/webhooks', '/linear/webhooks']);
-
 /**
- * Tell the engine about each request to an acknowledged route (its ingress-first gate counts
- * them); the other routes (the Slack install pages) pass through unchanged.
+ * Tell the engine about each request to a route a platform waits on (its ingress-first gate
+ * counts them); the other routes (install pages) pass through unchanged.
  */
 function reportingArrival(engine: Engine): (route: Route) => Route {
   return (route) =>
-    ACKNOWLEDGED_PATHS.has(route.path)
+    route.acknowledges
       ? {
           ...route,
           handler: (req, res, body) => {
@@ -116,19 +111,13 @@ function reportingArrival(engine: Engine): (route: Route) => Route {
       : route;
 }
 
-/** What the console asks the platforms: who is a Slack guest, which places are public. */
-function consoleLookups(
-  slackPeople: SlackPeopleAndPlaces | undefined,
-): Pick<ConsoleDeps, 'slackGuest' | 'placeIsPublic'> {
-  if (!slackPeople) return {};
+/** What the console asks the platforms: who is a guest, which places are public. */
+function consoleLookups(platforms: Platforms): Pick<ConsoleDeps, 'slackGuest' | 'placeIsPublic'> {
+  if (!platforms.modules.some((m) => m.directory)) return {};
   return {
-    slackGuest: (team, user) => slackPeople.isGuest(team, user),
-    // GitHub repositories are not asked about: their runs stay hidden from viewers.
-    placeIsPublic: async (threadKey) => {
-      const place = decodeThreadKey(threadKey);
-      if (place?.platform !== 'slack') return false;
-      return slackPeople.isPublicChannel(place.team, place.channel);
-    },
+    slackGuest: (team, user) => platforms.directory.isGuest(team, user),
+    // A platform without a directory answers "not public": its runs stay hidden from viewers.
+    placeIsPublic: (threadKey) => platforms.directory.isPublicPlace(threadKey),
   };
 }
 
@@ -190,7 +179,8 @@ export async function startService(
       store,
       agent,
       notifiers: platforms.notifiers,
-      ...(platforms.repoAccess ? { repoAccess: platforms.repoAccess } : {}),
+      capabilities: platforms.capabilities,
+      ...(platforms.access ? { repoAccess: platforms.access } : {}),
       catalogue,
       clock,
       random: options.random ?? systemRandom,
@@ -216,7 +206,10 @@ export async function startService(
       metrics: metrics.metrics,
       onAccepted: () => engine.inbox.wake(),
     });
-    const ingress = platforms.ingress(sink, (platform) => engine.outbox.wake(platform));
+    const platformRoutes = platforms.routes((platform) => ({
+      sink,
+      wakeOutbox: () => engine.outbox.wake(platform),
+    }));
 
     let running = false;
     let listeningUrl = '';
@@ -232,7 +225,7 @@ export async function startService(
             wake: { inbox: () => engine.inbox.wake(), outbox: () => engine.outbox.wake() },
             githubWebUrl: config.console.github?.webUrl ?? githubWebUrlOf(config.github?.apiUrl),
             listeningUrl: () => listeningUrl,
-            ...consoleLookups(platforms.slackPeople),
+            ...consoleLookups(platforms),
           })
         : undefined;
     const routes: Route[] = [
@@ -244,7 +237,7 @@ export async function startService(
           { name: 'workers', check: async () => (running ? undefined : 'stopped') },
         ],
       }),
-      ...platformRoutes(ingress).map(reportingArrival(engine)),
+      ...platformRoutes.map(reportingArrival(engine)),
       ...(operatorConsole ? [operatorConsole.route] : []),
     ];
     const server = createServer({
@@ -253,22 +246,20 @@ export async function startService(
       now: () => clock.now(),
       onRequest(info) {
         metrics.httpRequestHook(info);
-        if (info.route === '/slack/events')
+        if (info.acknowledges)
           metrics.metrics.observe('trigger_to_ack_seconds', info.durationMs / 1000, {
-            platform: 'slack',
+            platform: info.acknowledges,
           });
       },
     });
 
-    if (ingress.slack) {
-      const slack = ingress.slack;
-      await slack.start().catch((err: unknown) => {
-        if (err instanceof SlackAuthError)
-          throw new StartupError('slack_auth_failed', err.message, { cause: err });
-        throw err;
-      });
-      cleanup.push(() => slack.stop());
-    }
+    cleanup.push(() => platforms.close());
+    await platforms.start().catch((err: unknown) => {
+      if (err instanceof PlatformStartError)
+        throw new StartupError(err.code, err.message, { cause: err });
+      throw err;
+    });
+    cleanup.push(() => platforms.stop());
     const bound = await server.listen(config.port, config.host).catch((err: unknown) => {
       const code = (err as { code?: unknown }).code;
       throw new StartupError(
@@ -341,14 +332,15 @@ export async function startService(
               logger.warn({ err, phase: name }, `shutdown: ${name} failed`);
             }
           };
-          // Stop accepting: Socket Mode first, then HTTP (in-flight requests finish; open
-          // console pages' event streams end first, or they would hold the drain).
-          await phase('slack', () => ingress.slack?.stop());
+          // Stop accepting: the platforms' own connections (Socket Mode) first, then HTTP
+          // (in-flight requests finish; open console pages' event streams end first, or
+          // they would hold the drain).
+          await phase('platforms', () => platforms.stop());
           await phase('console', async () => operatorConsole?.close());
           await phase('http server', () => server.close(config.shutdownTimeoutMs));
           // Drain: triggers in flight, the tracker, notifications in flight (bounded).
           await phase('workers', () => engine.stop());
-          await phase('linear', async () => platforms.linear?.close());
+          await phase('platforms', () => platforms.close());
           await phase('retention', () => retention?.stop());
           await phase('emulator', () => emulator?.close());
           await phase('database', () => store.close());

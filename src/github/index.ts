@@ -25,3 +25,4 @@ export {
 export { GITHUB_REACTION } from './notify/reactions.js';
 export { decodeMessageId, encodeMessageId, type GitHubMessageId } from './api/message-ref.js';
 export { createGitHubRepoAccess, type GitHubRepoAccessDeps } from './api/repo-access.js';
+export { githubPlatform } from './platform.js';

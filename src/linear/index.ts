@@ -27,3 +27,4 @@ export {
   LINEAR_SCOPES,
   type LinearOAuthRoutes,
 } from './install/oauth-routes.js';
+export { currentRunWorks, linearPlatform } from './platform.js';

@@ -11,6 +11,7 @@ import type {
   Logger,
   Metrics,
   Notifier,
+  PlatformCapabilities,
   Random,
   RepoAccess,
   Store,
@@ -34,6 +35,8 @@ export interface EngineDeps {
   store: Store;
   agent: AgentService;
   notifiers: Partial<Record<Platform, Notifier>>;
+  /** What each platform can do (private answers, buttons), where the runs' answers differ. */
+  capabilities: Partial<Record<Platform, PlatformCapabilities>>;
   clock: Clock;
   random: Random;
   logger: Logger;
@@ -84,6 +87,7 @@ export function createEngine(deps: EngineDeps): Engine {
     store: deps.store,
     agent: deps.agent,
     notifiers: deps.notifiers,
+    capabilities: deps.capabilities,
     clock: deps.clock,
     random: deps.random,
     logger,

@@ -9,6 +9,7 @@ import type {
   Logger,
   Metrics,
   Notifier,
+  PlatformCapabilities,
   Random,
   RepoAccess,
   RunRecord,
@@ -101,6 +102,7 @@ export interface RunsDeps {
   store: Store;
   agent: AgentService;
   notifiers: Partial<Record<Platform, Notifier>>;
+  capabilities: Partial<Record<Platform, PlatformCapabilities>>;
   clock: Clock;
   random: Random;
   logger: Logger;

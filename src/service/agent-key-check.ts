@@ -6,6 +6,7 @@
 import { isServiceError } from '../core/ports/index.js';
 import type { AgentService } from '../core/ports/index.js';
 import { RelayError } from '../core/relay-error.js';
+import type { PlatformStartCode } from '../platform/contract.js';
 
 export type AgentKeyCheck =
   | { outcome: 'ok' }
@@ -57,7 +58,7 @@ export async function checkAgentKey(
 
 /** Start-up failures that end the process with a one-line message and exit code 1. */
 export type StartupErrorCode =
-  'agent_key_rejected' | 'slack_auth_failed' | 'listen_failed' | 'database_unavailable';
+  'agent_key_rejected' | PlatformStartCode | 'listen_failed' | 'database_unavailable';
 
 export class StartupError extends RelayError<StartupErrorCode> {
   override readonly name = 'StartupError';

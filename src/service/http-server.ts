@@ -10,24 +10,17 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMALL_BODY_LIMIT_BYTES } from '../core/ingress/body-limit.js';
 import { DEFAULT_SECURITY_HEADERS } from '../core/ingress/security-headers.js';
-import type { Logger } from '../core/ports/index.js';
+import type { Logger, Platform } from '../core/ports/index.js';
+import type { Route } from '../platform/route.js';
 
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse, rawBody: Buffer) => unknown;
-
-export interface Route {
-  path: string;
-  methods: readonly string[];
-  handler: RouteHandler;
-  /** Also serve every path below `path` (`/console` serves `/console/runs/1`). */
-  prefix?: boolean;
-  /** Largest body this route reads; default the server's `bodyLimitBytes`. */
-  bodyLimitBytes?: number;
-}
+export type { Route, RouteHandler } from '../platform/route.js';
 
 export interface HttpRequestInfo {
   method: string;
   /** The matched route's path, or `unmatched`. */
   route: string;
+  /** The platform that waits on the matched route's answer (`Route.acknowledges`). */
+  acknowledges?: Platform;
   status: number;
   durationMs: number;
 }
@@ -100,7 +93,11 @@ export function createServer(options: HttpServerOptions): HttpServer {
         const info = { method, route: route?.path ?? 'unmatched', status: res.statusCode };
         const durationMs = now() - started;
         logger.debug({ ...info, path, durationMs }, 'http request');
-        options.onRequest?.({ ...info, durationMs });
+        options.onRequest?.({
+          ...info,
+          ...(route?.acknowledges ? { acknowledges: route.acknowledges } : {}),
+          durationMs,
+        });
         if (inFlight === 0) idle.splice(0).forEach((f) => f());
       });
       if (draining) return reply(res, 503, { error: 'shutting_down' }, { connection: 'close' });

@@ -19,7 +19,6 @@ export {
 export { renderSlackMessage, type SlackMessage } from './render/render-blocks.js';
 export { CANCEL_ACTION_ID, OPEN_SESSION_ACTION_ID } from './api/action-ids.js';
 export { createSlackInstallations, type SlackInstallations } from './install/installations.js';
-export { createTokenCipher } from './install/token-cipher.js';
 export {
   createOAuthRoutes,
   BOT_SCOPES,
@@ -33,3 +32,4 @@ export type { HomeSource, PersonalDefaults } from './home/home-source.js';
 export { PERSONAL_KEYS } from './home/home-source.js';
 export { fixedBotToken, type BotTokenSource } from './api/bot-tokens.js';
 export { createSlackPeopleAndPlaces, type SlackPeopleAndPlaces } from './api/people-and-places.js';
+export { slackPlatform } from './platform.js';

@@ -7,7 +7,7 @@ import { InvalidThreadAddressError } from '../../src/core/thread-key.js';
 import { DemoError } from '../../src/demo/script.js';
 import { EmulatorCliError } from '../../src/emulator/cli.js';
 import { EmulatorProblem } from '../../src/emulator/http/problem.js';
-import { BodyTooLargeError } from '../../src/github/ingress/read-body.js';
+import { BodyTooLargeError } from '../../src/platform/read-body.js';
 import { RateLimited } from '../../src/runs/tracker/observe.js';
 import { StartupError } from '../../src/service/agent-key-check.js';
 import { BotIdentityUnavailableError } from '../../src/slack/ingress/listeners.js';

@@ -30,6 +30,7 @@ import {
 import { FIXTURE_EVENT, fixture, type Change, type FixtureName, type Payload } from './fixtures.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
 import { repetitions } from '../helpers/repetition.js';
+import { PLATFORM_CAPABILITIES } from '../helpers/platform-capabilities.js';
 
 interface Env {
   url: string;
@@ -62,6 +63,7 @@ async function startEnv(): Promise<Env> {
     store,
     agent: createAgentClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, maxRetries: 0 }),
     notifiers: { github: notifier },
+    capabilities: PLATFORM_CAPABILITIES,
     clock: systemClock,
     random: { id: () => `req-${++n}`, float: () => 0.5 },
     logger,

@@ -17,7 +17,7 @@ import { starting, to, view } from './notifier-messages.js';
 import { startFakeLinear, type FakeLinear } from '../../src/fakes/linear-graphql-api.js';
 import { createLinearNotifier, type LinearNotifier } from '../../src/linear/index.js';
 import { openStore, type OpenedStore } from '../../src/store/index.js';
-import { currentRunWorks } from '../../src/service/platforms/linear.js';
+import { currentRunWorks } from '../../src/linear/platform.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { sampleRun } from '../store/harness.js';
 

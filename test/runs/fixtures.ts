@@ -22,6 +22,7 @@ import type { EngineOptions } from '../../src/runs/runs-deps.js';
 import { openStore } from '../../src/store/index.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
 import { createRecordingNotifier, type RecordingNotifier } from './recording-notifier.js';
+import { PLATFORM_CAPABILITIES } from '../helpers/platform-capabilities.js';
 
 /** The shared recording logger, under the name these tests use. */
 export const createTestLogger = createRecordingLogger;
@@ -225,6 +226,7 @@ export async function startTestEnv(
       store,
       agent,
       notifiers: { slack, github },
+      capabilities: PLATFORM_CAPABILITIES,
       clock: { now: () => Date.now() },
       random: createSeqRandom(),
       logger,

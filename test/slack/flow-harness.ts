@@ -27,6 +27,7 @@ import type { RecordingLogger } from '../helpers/test-logger.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
 import type { Gate } from '../reliability/gate-proxy.js';
 import { startGate } from '../reliability/gate-proxy.js';
+import { PLATFORM_CAPABILITIES } from '../helpers/platform-capabilities.js';
 
 export interface Flow {
   url: string;
@@ -91,6 +92,7 @@ export async function startFlow(options: FlowOptions = {}): Promise<Flow> {
     store,
     agent,
     notifiers: { slack: notifier },
+    capabilities: PLATFORM_CAPABILITIES,
     clock: systemClock,
     random: seqRandom(),
     logger,

@@ -15,6 +15,7 @@ import { createCountingMetrics, slackMention } from '../runs/fixtures.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
 import { sampleRun } from './harness.js';
 import type { HarnessFactory, StoreHarness } from './harness.js';
+import { PLATFORM_CAPABILITIES } from '../helpers/platform-capabilities.js';
 
 const NOW = Date.parse('2030-03-15T12:00:00.000Z');
 const SCOPE = 'slack:T1:C1';
@@ -38,6 +39,7 @@ function jobOf(requestId: string): TriggerJob {
     requestId,
     reply: { threadKey: trigger.threadKey },
     actor: { platform: 'slack', id: 'U1' },
+    capabilities: PLATFORM_CAPABILITIES.slack,
     mayHaveRunBefore: false,
     log: createRecordingLogger(),
     afterCommit: [],

@@ -23,3 +23,4 @@ export * from './operator-queries.js';
 export * from './console-sessions.js';
 export * from './reaction-ids.js';
 export * from './linear-sessions.js';
+export * from './platform-capabilities.js';

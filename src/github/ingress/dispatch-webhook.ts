@@ -1,11 +1,12 @@
 /**
  * What the ingress does with a verified, parsed webhook: interpret it, drop what does not
  * address the bot, apply the permission gate (refusing politely through the RefusalSink),
- * and hand everything else to the TriggerSink. No run logic lives here, and no call to GitHub:
+ * and hand everything else on for the inbox. No run logic lives here, and no call to GitHub:
  * what a run needs beyond the payload (a pull request's branches) the use case looks up.
  */
 import { parseCommand } from '../../core/command/parse-command.js';
-import type { Logger, TriggerSink } from '../../core/ports/index.js';
+import type { Logger } from '../../core/ports/index.js';
+import type { Trigger } from '../../core/trigger.js';
 import { interpretEvent, type Permission } from './interpret-event.js';
 import { refusalMessage, type RefusalSink } from './refusal.js';
 
@@ -15,7 +16,6 @@ export interface DispatchDeps {
   triggerLabel: string;
   allowedAssociations: string[];
   commandWord: string;
-  sink: TriggerSink;
   refusals?: RefusalSink;
   maxBodyChars: number;
   /** Tell the notifier which installation serves a repository (App auth). */
@@ -23,7 +23,9 @@ export interface DispatchDeps {
 }
 
 export type DispatchResult =
-  | { result: 'pong' | 'accepted' | 'duplicate' }
+  | { result: 'pong' }
+  /** For the inbox. */
+  | { result: 'trigger'; trigger: Trigger; log: Logger }
   | { result: 'ignored'; reason: string }
   | { result: 'refused'; detail: 'queued' | 'duplicate' | 'suppressed' | 'no_refusal_sink' }
   | { result: 'invalid'; problem: string };
@@ -83,9 +85,7 @@ export function createWebhookDispatcher(deps: DispatchDeps) {
       });
       return { result: 'refused', detail };
     }
-    const outcome = await deps.sink.accept(trigger);
-    tlog.info({ kind: trigger.kind, outcome }, 'GitHub trigger handed to the inbox');
-    return { result: outcome };
+    return { result: 'trigger', trigger, log: tlog };
   };
 }
 

@@ -11,15 +11,13 @@
  * - 405 other methods, 413 too large, 415 not JSON, 503 when the inbox cannot take it.
  * Every answer is a short JSON object; nothing is recorded for a rejected request.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  systemClock,
-  type Clock,
-  type Logger,
-  type Metrics,
-  type TriggerSink,
-} from '../../core/ports/index.js';
-import { mediaTypeOf } from '../../core/ingress/media-type.js';
+import { systemClock, type Clock, type Logger, type TriggerSink } from '../../core/ports/index.js';
+import { createWebhookEndpoint, headerOf, refuse } from '../../platform/webhook-endpoint.js';
+import type {
+  Interpretation,
+  WebhookAnswer,
+  WebhookEndpoint,
+} from '../../platform/webhook-endpoint.js';
 import { createWebhookVerifier } from './verify-signature.js';
 import { toTrigger } from './to-trigger.js';
 import { AgentSessionEventSchema } from './webhook-payload.js';
@@ -33,7 +31,6 @@ export interface LinearIngressDeps {
   sink: TriggerSink;
   logger: Logger;
   clock?: Clock;
-  metrics?: Metrics;
   /** Bound on the prompt context carried to a run. Default 12,000. */
   maxContextChars?: number;
   /** A session whose team may not use the relay: told so, after the answer. */
@@ -45,126 +42,83 @@ export interface LinearIngressDeps {
   isAdmin?: (organizationId: string, userId: string) => Promise<boolean>;
 }
 
-export interface LinearIngress {
-  handle(req: IncomingMessage, res: ServerResponse, rawBody?: Buffer): Promise<void>;
-}
+export type LinearIngress = WebhookEndpoint;
 
-type Answer = { status: number; body: Record<string, unknown>; after?: () => void };
-
-const fail = (status: number, error: string, message: string): Answer => ({
-  status,
-  body: { ok: false, error, message },
-});
-
-function headerOf(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  const one = Array.isArray(value) ? value[0] : value;
-  return one === undefined || one.trim() === '' ? undefined : one.trim();
-}
+const JSON_ONLY: ReadonlySet<string> = new Set(['application/json']);
+const IGNORED = { ok: true, result: 'ignored' };
 
 /** A `config` command that sets or unsets something (`config` alone only shows). */
 const CONFIG_CHANGE = /^\s*config\b[^\n]*[=-]/i;
 
 export function createLinearIngress(deps: LinearIngressDeps): LinearIngress {
   const clock = deps.clock ?? systemClock;
-  const logger = deps.logger.child({ component: 'linear-ingress' });
   const maxContextChars = deps.maxContextChars ?? 12_000;
   const verify = createWebhookVerifier(deps.secret);
 
-  async function answer(req: IncomingMessage, rawBody?: Buffer): Promise<Answer> {
-    if (req.method !== 'POST') return fail(405, 'method_not_allowed', 'use POST');
-    if (rawBody === undefined) return fail(400, 'missing_body', 'no body');
-    if (rawBody.length > LINEAR_BODY_LIMIT_BYTES)
-      return fail(413, 'body_too_large', 'payload too large');
-    const verdict = verify(rawBody, headerOf(req, 'linear-signature'));
-    if (verdict === 'bad_signature') {
-      logger.warn({}, 'Linear webhook with a missing or bad signature rejected');
-      return fail(401, 'bad_signature', 'Linear-Signature does not match');
-    }
-    if (mediaTypeOf(req.headers['content-type']) !== 'application/json')
-      return fail(415, 'unsupported_media_type', 'use application/json');
-    if (verdict === 'not_json') return fail(400, 'malformed_json', 'the body is not JSON');
-    if (verdict === 'stale_timestamp') {
-      logger.warn({}, 'Linear webhook with a stale or missing webhookTimestamp rejected');
-      return fail(401, 'stale_timestamp', 'webhookTimestamp is not within 60 s');
-    }
-    const payload = JSON.parse(rawBody.toString('utf8')) as unknown;
-    const now = clock.now();
-    const deliveryId = headerOf(req, 'linear-delivery');
-    if (deliveryId === undefined || deliveryId.length > 200)
-      return fail(400, 'missing_header', 'Linear-Delivery is required');
-    const kind = (payload as { type?: unknown }).type;
-    if (kind !== 'AgentSessionEvent') return { status: 200, body: { ok: true, result: 'ignored' } };
-    const parsed = AgentSessionEventSchema.safeParse(payload);
-    if (!parsed.success) {
-      const problem = parsed.error.issues[0]?.path.join('.') || 'payload';
-      logger.warn({ deliveryId, problem }, 'invalid Linear payload');
-      return fail(400, 'invalid_payload', `unexpected ${problem}`);
-    }
-    const event = parsed.data;
-    const log = logger.child({ deliveryId, action: event.action });
-    const interpreted = toTrigger(event, {
-      deliveryId,
-      receivedAt: new Date(now).toISOString(),
-      allowedTeams: deps.allowedTeams,
-      maxContextChars,
-    });
-    if (interpreted.kind === 'ignored') {
-      log.debug({ reason: interpreted.reason }, 'Linear event ignored');
-      return { status: 200, body: { ok: true, result: 'ignored', reason: interpreted.reason } };
-    }
-    if (interpreted.kind === 'refused') {
-      log.info({ reason: interpreted.reason }, 'Linear session refused');
-      const sessionId = interpreted.sessionId;
-      return {
-        status: 200,
-        body: { ok: true, result: 'refused' },
-        ...(deps.onRefused
-          ? { after: () => deps.onRefused?.(sessionId, event.organizationId) }
-          : {}),
-      };
-    }
-    const trigger = interpreted.trigger;
-    if (deps.isAdmin && trigger.kind === 'agent_prompt' && CONFIG_CHANGE.test(trigger.text)) {
-      trigger.actor.admin = await deps.isAdmin(event.organizationId, trigger.actor.id);
-    }
-    try {
-      const result = await deps.sink.accept(trigger);
-      return { status: 200, body: { ok: true, result } };
-    } catch (err) {
-      log.error(
-        { err: err instanceof Error ? err.message : String(err) },
-        'could not take the webhook',
-      );
-      return fail(503, 'unavailable', 'could not record the event; redeliver it later');
-    }
-  }
-
-  return {
-    async handle(req, res, rawBody) {
-      const started = performance.now();
-      let result: Answer;
-      try {
-        result = await answer(req, rawBody);
-      } catch (err) {
-        logger.error(
-          { err: err instanceof Error ? err.message : String(err) },
-          'webhook handling failed',
-        );
-        result = fail(500, 'internal', 'internal error');
-      }
-      deps.metrics?.observe('trigger_to_ack_seconds', (performance.now() - started) / 1000, {
-        platform: 'linear',
-      });
-      if (!res.headersSent) {
-        const payload = JSON.stringify(result.body);
-        res.writeHead(result.status, {
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': Buffer.byteLength(payload),
-        });
-        res.end(payload);
-      }
-      result.after?.();
+  return createWebhookEndpoint<{ deliveryId: string }>({
+    component: 'linear-ingress',
+    logger: deps.logger,
+    sink: deps.sink,
+    maxBodyBytes: LINEAR_BODY_LIMIT_BYTES,
+    mediaTypes: JSON_ONLY,
+    headers(req) {
+      const deliveryId = headerOf(req, 'linear-delivery');
+      if (deliveryId === undefined || deliveryId.length > 200)
+        return refuse(400, 'missing_header', 'Linear-Delivery is required');
+      return { deliveryId };
     },
-  };
+    async verify(raw, _headers, req, log) {
+      const verdict = verify(raw, headerOf(req, 'linear-signature'));
+      if (verdict === 'bad_signature') {
+        log.warn({}, 'Linear webhook with a missing or bad signature rejected');
+        return refuse(401, 'bad_signature', 'Linear-Signature does not match');
+      }
+      if (verdict === 'not_json') return refuse(400, 'malformed_json', 'the body is not JSON');
+      if (verdict === 'stale_timestamp') {
+        log.warn({}, 'Linear webhook with a stale or missing webhookTimestamp rejected');
+        return refuse(401, 'stale_timestamp', 'webhookTimestamp is not within 60 s');
+      }
+      return undefined;
+    },
+    parse: (raw) => JSON.parse(raw.toString('utf8')) as unknown,
+    async interpret(payload, { deliveryId }, log) {
+      const answer = (a: WebhookAnswer): Interpretation => ({ kind: 'answer', answer: a });
+      const kind = (payload as { type?: unknown }).type;
+      if (kind !== 'AgentSessionEvent') return answer({ status: 200, body: IGNORED });
+      const parsed = AgentSessionEventSchema.safeParse(payload);
+      if (!parsed.success) {
+        const problem = parsed.error.issues[0]?.path.join('.') || 'payload';
+        log.warn({ problem }, 'invalid Linear payload');
+        return answer(refuse(400, 'invalid_payload', `unexpected ${problem}`));
+      }
+      const event = parsed.data;
+      const elog = log.child({ action: event.action });
+      const interpreted = toTrigger(event, {
+        deliveryId,
+        receivedAt: new Date(clock.now()).toISOString(),
+        allowedTeams: deps.allowedTeams,
+        maxContextChars,
+      });
+      if (interpreted.kind === 'ignored') {
+        elog.debug({ reason: interpreted.reason }, 'Linear event ignored');
+        return answer({ status: 200, body: { ...IGNORED, reason: interpreted.reason } });
+      }
+      if (interpreted.kind === 'refused') {
+        elog.info({ reason: interpreted.reason }, 'Linear session refused');
+        const sessionId = interpreted.sessionId;
+        return answer({
+          status: 200,
+          body: { ok: true, result: 'refused' },
+          ...(deps.onRefused
+            ? { after: () => deps.onRefused?.(sessionId, event.organizationId) }
+            : {}),
+        });
+      }
+      const trigger = interpreted.trigger;
+      if (deps.isAdmin && trigger.kind === 'agent_prompt' && CONFIG_CHANGE.test(trigger.text)) {
+        trigger.actor.admin = await deps.isAdmin(event.organizationId, trigger.actor.id);
+      }
+      return { kind: 'trigger', trigger, log: elog };
+    },
+  });
 }

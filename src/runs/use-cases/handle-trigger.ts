@@ -24,8 +24,8 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
     now,
     retryDelaysMs: deps.options.inboxRetryDelaysMs,
     mention: job.actor,
-    // Only Slack can answer one person privately; GitHub conversations are public.
-    canTellPrivately: job.trigger.platform === 'slack',
+    // Only a platform with private answers can tell one person; elsewhere it is public.
+    canTellPrivately: job.capabilities.ephemeral,
   });
   if (isServiceError(err) && err.code === 'rate_limit') {
     deps.slowDown(err.retryAfterMs ?? SLOW_DOWN_MS, 'rate_limit');

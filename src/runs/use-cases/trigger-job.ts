@@ -10,8 +10,10 @@ import type {
   InboxItem,
   Logger,
   OutboxPayload,
+  PlatformCapabilities,
   StoreTx,
 } from '../../core/ports/index.js';
+import { NO_CAPABILITIES } from '../../core/ports/index.js';
 import type { Trigger } from '../../core/trigger.js';
 import { requestIdFor } from './run-metadata.js';
 import type { RunsDeps } from '../runs-deps.js';
@@ -26,6 +28,8 @@ export interface TriggerJob {
   reply: Destination;
   /** The person who asked, for mentions in notices. */
   actor: PersonView;
+  /** What the trigger's platform can do (a private answer, buttons). */
+  capabilities: PlatformCapabilities;
   /**
    * A run-creating attempt whose earlier attempt may have reached the service: a retry, or
    * an item that waited at least one lease (a crashed worker). Reconcile before creating.
@@ -52,11 +56,11 @@ export function replyWith(job: TriggerJob, message: MessageModel): Effects {
 }
 
 /**
- * An answer meant for the asker alone: private on Slack (ephemeral, in the thread it was
- * asked in); GitHub has no private answer, so it is a reply in the conversation there.
+ * An answer meant for the asker alone: private where the platform has private answers
+ * (ephemeral, in the thread it was asked in); elsewhere a reply in the conversation.
  */
 export function privateDestination(job: TriggerJob): Destination {
-  if (job.trigger.platform !== 'slack') return job.reply;
+  if (!job.capabilities.ephemeral) return job.reply;
   // A slash command or a button already answers privately (with the command's response_url).
   if (job.reply.privateTo !== undefined) return job.reply;
   // A slash-command prompt: its response_url reaches the caller even where the bot is not.
@@ -95,6 +99,7 @@ export async function prepareJob(deps: RunsDeps, item: InboxItem): Promise<Trigg
     requestId: requestIdFor(item),
     reply,
     actor,
+    capabilities: deps.capabilities[trigger.platform] ?? NO_CAPABILITIES,
     mayHaveRunBefore: item.attempts > 0 || now - item.createdAt >= deps.options.leaseMs,
     afterCommit: [],
     log: deps.logger.child({

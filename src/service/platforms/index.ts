@@ -1,66 +1,82 @@
 /**
- * Slack, GitHub and Linear, wired from the config (one file each): each platform's notifier
- * (for the outbox) and its ingress (for the HTTP server), or nothing when the platform is off.
+ * The platforms the configuration turns on, built from the list and handled as one: their
+ * notifiers for the outbox, their access and directory answers, their routes, and their
+ * start and stop. Nothing here (or in `main.ts`) names a platform.
  */
-import type { Notifier, RepoAccess, TriggerSink } from '../../core/ports/index.js';
-import type { Platform } from '../../core/trigger.js';
-import type { GitHubIngress } from '../../github/index.js';
-import type { LinearNotifier } from '../../linear/index.js';
-import type { SlackPeopleAndPlaces } from '../../slack/index.js';
-import type { Route } from '../http-server.js';
-import { createGitHubPlatform, githubRoutes } from './github.js';
-import { createLinearPlatform, linearRoutes } from './linear.js';
-import type { LinearIngresses } from './linear.js';
-import type { PlatformDeps } from './platform-deps.js';
-import { createSlackPlatform, slackRoutes } from './slack.js';
-import type { SlackIngresses } from './slack.js';
+import type {
+  Notifier,
+  Platform,
+  PlatformCapabilities,
+  RepoAccess,
+} from '../../core/ports/index.js';
+import { platformOf } from '../../core/thread-key.js';
+import type {
+  PlaceDirectory,
+  PlatformDefinition,
+  PlatformDeps,
+  PlatformModule,
+  RouteContext,
+} from '../../platform/contract.js';
+import type { Route } from '../../platform/route.js';
+import { PLATFORMS } from './list.js';
 
-export { commandWord } from './platform-deps.js';
-export type { PlatformDeps, PlatformOverrides } from './platform-deps.js';
-
-export interface PlatformIngress extends SlackIngresses, LinearIngresses {
-  github?: GitHubIngress;
-}
-
-/** Each platform's webhook or events route (and its OAuth pages), for the platforms that are on. */
-export function platformRoutes(ingress: PlatformIngress): Route[] {
-  return [...slackRoutes(ingress), ...githubRoutes(ingress.github), ...linearRoutes(ingress)];
-}
+export { commandWord } from '../../platform/command-word.js';
+export type { PlatformDeps, PlatformOverrides } from '../../platform/contract.js';
 
 export interface Platforms {
+  readonly modules: readonly PlatformModule[];
   notifiers: Partial<Record<Platform, Notifier>>;
-  /** GitHub: a person's repository access (GITHUB_MIN_PERMISSION), for the runs to ask. */
-  repoAccess?: RepoAccess;
-  /** Slack's answers on guests and public channels, for the console's roles. */
-  slackPeople?: SlackPeopleAndPlaces;
-  /** Linear's notifier, when on (its keep-alive timer stops at shutdown). */
-  linear?: LinearNotifier;
-  /**
-   * Needs the engine's sink (and its outbox's wake-up, for replies the ingress queues itself):
-   * call once the engine exists.
-   */
-  ingress(sink: TriggerSink, wakeOutbox?: (platform: Platform) => void): PlatformIngress;
+  /** What every platform of the list can do, on or not. */
+  capabilities: Partial<Record<Platform, PlatformCapabilities>>;
+  /** A person's access to a place, for the runs to ask (the platforms that have one). */
+  access?: RepoAccess;
+  /** People and places for the console, asked of the platform a thread or person belongs to. */
+  directory: Required<PlaceDirectory>;
+  /** Every route of every platform that is on; call once the engine (the sink) exists. */
+  routes(context: (platform: Platform) => RouteContext): Route[];
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  close(): Promise<void>;
 }
 
-export function createPlatforms(deps: PlatformDeps): Platforms {
-  const slack = createSlackPlatform(deps);
-  const github = createGitHubPlatform(deps);
-  const linear = createLinearPlatform(deps);
+export function createPlatforms(
+  deps: PlatformDeps,
+  definitions: readonly PlatformDefinition[] = PLATFORMS,
+): Platforms {
+  const modules = definitions.flatMap((d) => d.create(deps) ?? []);
+  const byName = new Map(modules.map((m) => [m.name, m]));
+  const withAccess = modules.filter((m) => m.access);
+  if (withAccess.length > 1)
+    throw new Error(`more than one platform answers access: ${withAccess.map((m) => m.name)}`);
+  const access = withAccess[0]?.access;
   return {
-    ...(slack.people ? { slackPeople: slack.people } : {}),
-    ...(linear.notifier ? { linear: linear.notifier } : {}),
-    notifiers: {
-      ...(slack.notifier ? { slack: slack.notifier } : {}),
-      ...(github.notifier ? { github: github.notifier } : {}),
-      ...(linear.notifier ? { linear: linear.notifier } : {}),
+    modules,
+    notifiers: Object.fromEntries(modules.map((m) => [m.name, m.notifier])),
+    capabilities: Object.fromEntries(definitions.map((d) => [d.name, d.capabilities])),
+    ...(access ? { access } : {}),
+    directory: {
+      async isGuest(tenant, user) {
+        for (const m of modules) {
+          const guest = await m.directory?.isGuest?.(tenant, user);
+          if (guest !== undefined) return guest;
+        }
+        return undefined;
+      },
+      async isPublicPlace(threadKey) {
+        const platform = platformOf(threadKey);
+        const module = platform ? byName.get(platform) : undefined;
+        return (await module?.directory?.isPublicPlace?.(threadKey)) ?? false;
+      },
     },
-    ...(github.repoAccess ? { repoAccess: github.repoAccess } : {}),
-    ingress(sink, wakeOutbox) {
-      return {
-        ...slack.ingress(sink),
-        github: github.ingress(sink, wakeOutbox),
-        ...linear.ingress(sink),
-      };
+    routes: (context) => modules.flatMap((m) => m.routes(context(m.name))),
+    async start() {
+      for (const m of modules) await m.start();
+    },
+    async stop() {
+      for (const m of [...modules].reverse()) await m.stop();
+    },
+    async close() {
+      for (const m of modules) await m.close();
     },
   };
 }

@@ -11,7 +11,7 @@ import type { Installation, InstallationQuery, InstallationStore } from '@slack/
 import { z } from 'zod';
 import type { Clock, InstallationKey, InstallationRepo, Logger } from '../../core/ports/index.js';
 import { RelayError } from '../../core/relay-error.js';
-import type { TokenCipher } from './token-cipher.js';
+import type { TokenCipher } from '../../platform/token-cipher.js';
 
 /** The bot of one installation: what a Web API call in that workspace needs. */
 export interface InstalledBot {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildHomeView } from '../../../src/slack/home/home-view.js';
 import { loadHomeModel, RECENT } from '../../../src/slack/home/home-model.js';
-import { createSlackHomeSource } from '../../../src/service/slack-home-source.js';
+import { createSlackHomeSource } from '../../../src/slack/home/store-home-source.js';
 import type { WebClient } from '../../../src/slack/api/web-client.js';
 import { monthStartUtc } from '../../../src/core/place.js';
 import { silentLogger } from '../../../src/service/logger.js';

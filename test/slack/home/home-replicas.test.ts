@@ -6,7 +6,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { systemClock } from '../../../src/core/ports/index.js';
-import { createSlackHomeSource } from '../../../src/service/slack-home-source.js';
+import { createSlackHomeSource } from '../../../src/slack/home/store-home-source.js';
 import { fixedBotToken } from '../../../src/slack/api/bot-tokens.js';
 import { createSlackHome } from '../../../src/slack/home/slack-home.js';
 import type { OpenedStore } from '../../../src/store/index.js';

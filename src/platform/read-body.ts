@@ -2,7 +2,7 @@
  * Read a request body into a Buffer, refusing more than `maxBytes` (413) before buffering it.
  */
 import type { IncomingMessage } from 'node:http';
-import { RelayError } from '../../core/relay-error.js';
+import { RelayError } from '../core/relay-error.js';
 
 export class BodyTooLargeError extends RelayError<'body_too_large'> {
   override readonly name = 'BodyTooLargeError';

@@ -1,6 +1,6 @@
 /** Installations are sealed with AES-256-GCM: what opens, and everything that must not. */
 import { describe, expect, it } from 'vitest';
-import { createTokenCipher, SealError } from '../../../src/slack/install/token-cipher.js';
+import { createTokenCipher, SealError } from '../../src/platform/token-cipher.js';
 
 const KEY = Buffer.alloc(32, 1).toString('base64');
 const OTHER = Buffer.alloc(32, 2).toString('base64');

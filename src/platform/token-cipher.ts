@@ -5,7 +5,7 @@
  * row does not open.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { RelayError } from '../../core/relay-error.js';
+import { RelayError } from '../core/relay-error.js';
 
 const VERSION = 'v1';
 

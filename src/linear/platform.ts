@@ -1,0 +1,136 @@
+/**
+ * Linear as a platform: its notifier (agent activities; a keep-alive timer stopped at
+ * shutdown), the webhook route, which asks the notifier whether a person is an admin and tells
+ * a refused session why, and, when on, the OAuth install.
+ */
+import { stateView } from '../core/message/state-view.js';
+import type { Store } from '../core/ports/index.js';
+import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platform/contract.js';
+import { createTokenCipher } from '../platform/token-cipher.js';
+import type { Route } from '../platform/route.js';
+import { createLinearIngress, LINEAR_BODY_LIMIT_BYTES } from './ingress/linear-ingress.js';
+import { createLinearInstallations } from './install/installations.js';
+import {
+  createLinearOAuthRoutes,
+  LINEAR_INSTALL_PATH,
+  LINEAR_REDIRECT_PATH,
+} from './install/oauth-routes.js';
+import { createLinearNotifier } from './notify/notifier.js';
+
+/**
+ * Whether the thread's current run is working (live, neither waiting nor ended), by the
+ * store's record of it: the last word on it, even when the message that said so to Linear
+ * has not been delivered.
+ */
+export async function currentRunWorks(
+  store: Pick<Store, 'threads' | 'runs'>,
+  threadKey: string,
+): Promise<boolean> {
+  const thread = await store.threads.get(await store.threads.resolve(threadKey));
+  const run = thread?.currentRunId ? await store.runs.get(thread.currentRunId) : undefined;
+  if (!run) return false;
+  const state = stateView(run.state);
+  return state.live && !state.blocked && !state.ended;
+}
+
+const REFUSED_TEAM =
+  "Agent runs aren't available for this team's issues here. Please ask whoever " +
+  'runs agent-relay to add the team to LINEAR_ALLOWED_TEAMS.';
+
+function createLinear(deps: PlatformDeps): PlatformModule | undefined {
+  const { config, clock, logger } = deps;
+  const o = deps.overrides ?? {};
+  const linear = config.linear;
+  if (!linear) return undefined;
+
+  const installations = linear.oauth
+    ? createLinearInstallations({
+        repo: deps.store.installations,
+        cipher: createTokenCipher(linear.oauth.encryptionKey),
+        logger,
+      })
+    : undefined;
+  const notifier = createLinearNotifier({
+    apiUrl: linear.apiUrl,
+    ...(linear.token === undefined ? {} : { token: linear.token }),
+    ...(installations ? { tokenFor: (org: string) => installations.tokenFor(org) } : {}),
+    logger,
+    clock,
+    ...(o.linearKeepAliveMs === undefined ? {} : { keepAliveMs: o.linearKeepAliveMs }),
+    ...(deps.store.linearSessions ? { sessions: deps.store.linearSessions } : {}),
+    runWorks: (threadKey: string) => currentRunWorks(deps.store, threadKey),
+  });
+
+  return {
+    name: 'linear',
+    notifier,
+    routes({ sink }) {
+      const routes: Route[] = [];
+      if (linear.oauth && installations) {
+        const oauth = createLinearOAuthRoutes({
+          clientId: linear.oauth.clientId,
+          clientSecret: linear.oauth.clientSecret,
+          apiUrl: linear.apiUrl,
+          allowedOrganizations: linear.oauth.allowedOrganizations,
+          installations,
+          ...(deps.store.usedOnce
+            ? {
+                useStateOnce: (state: string, expiresAt: number) =>
+                  deps.store.usedOnce!.use(`linear:${state}`, expiresAt, deps.clock.now()),
+              }
+            : {}),
+          ...(o.linearAuthorizationUrl === undefined
+            ? {}
+            : { authorizationUrl: o.linearAuthorizationUrl }),
+          clock,
+          logger,
+        });
+        routes.push(
+          { path: LINEAR_INSTALL_PATH, methods: ['GET'], handler: (q, s) => oauth.install(q, s) },
+          { path: LINEAR_REDIRECT_PATH, methods: ['GET'], handler: (q, s) => oauth.redirect(q, s) },
+        );
+      }
+      const webhooks = createLinearIngress({
+        secret: linear.webhookSecret,
+        allowedTeams: linear.allowedTeams,
+        sink,
+        logger,
+        clock,
+        isAdmin: (organizationId, userId) => notifier.isAdmin(organizationId, userId),
+        onRefused: (sessionId, organizationId) => {
+          notifier
+            .tell(organizationId, sessionId, { content: { type: 'error', body: REFUSED_TEAM } })
+            .catch((err: unknown) =>
+              logger.warn({ err, sessionId }, 'could not tell a Linear session it was refused'),
+            );
+        },
+      });
+      routes.push({
+        path: '/linear/webhooks',
+        methods: ['POST'],
+        bodyLimitBytes: LINEAR_BODY_LIMIT_BYTES,
+        acknowledges: 'linear',
+        handler: (q, s, body) => webhooks.handle(q, s, body),
+      });
+      return routes;
+    },
+    async start() {},
+    async stop() {},
+    async close() {
+      notifier.close();
+    },
+  };
+}
+
+export const linearPlatform: PlatformDefinition = {
+  name: 'linear',
+  capabilities: {
+    buttons: false,
+    ephemeral: false,
+    editsInPlace: false,
+    agentSessions: true,
+    checkRuns: false,
+    install: true,
+  },
+  create: createLinear,
+};

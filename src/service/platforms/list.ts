@@ -1,0 +1,11 @@
+/** Every platform the relay speaks, in the order their routes and start-up lines appear. */
+import { githubPlatform } from '../../github/index.js';
+import { linearPlatform } from '../../linear/index.js';
+import type { PlatformDefinition } from '../../platform/contract.js';
+import { slackPlatform } from '../../slack/index.js';
+
+export const PLATFORMS: readonly PlatformDefinition[] = [
+  slackPlatform,
+  githubPlatform,
+  linearPlatform,
+];
