@@ -4,7 +4,7 @@
 #   docker run -p 3000:3000 -v agent-relay-data:/data --env-file .env agent-relay
 
 # ---- build: install everything (better-sqlite3 compiles here), compile TypeScript ----
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
@@ -17,7 +17,7 @@ RUN npm run build \
  && npm prune --omit=dev
 
 # ---- runtime: compiled JavaScript and production dependencies only ----
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 # NODE_OPTIONS: see src/service/node-options.ts (a smaller young generation keeps resident memory low).
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=2 \

@@ -65,10 +65,21 @@ function sourceOf(distPath: string): string {
 }
 
 describe('Dockerfile', () => {
-  it('has a build stage and a slim runtime stage, the runtime last', () => {
+  it('has a build stage and a slim runtime stage, the runtime last, both on Node 24', () => {
     expect(dockerfile.map((s) => s.name)).toEqual(['build', 'runtime']);
-    expect(build?.image).toMatch(/^node:20/);
-    expect(runtime?.image).toMatch(/^node:20[\w.-]*-slim$/);
+    expect(build?.image).toMatch(/^node:24[\w.-]*$/);
+    expect(runtime?.image).toMatch(/^node:24[\w.-]*-slim$/);
+  });
+
+  it('ships the Node that CI runs the whole test command on', () => {
+    // .ci/run: `use_node N` puts Node N first on the PATH; `npm test` runs right after one.
+    // (That package.json's engines accept it, and Node 20, is lockfile.test.ts run on each.)
+    const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
+    const tested = /^use_node (\d+)\nnpm ci\nnpm test$/m.exec(ci)?.[1];
+    expect(tested, '.ci/run runs `npm ci` and `npm test` right after a `use_node N`').toBeDefined();
+    for (const stage of [build, runtime]) {
+      expect(stage?.image.split(':')[1]?.split('-')[0], stage?.image).toBe(tested);
+    }
   });
 
   it('copies into the build stage only files that exist and are not ignored', () => {

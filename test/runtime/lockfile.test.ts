@@ -1,7 +1,8 @@
 /**
  * `npm ci` on a fresh clone installs exactly what package-lock.json says. This asks npm itself
- * (offline, lockfile only, in a scratch copy) whether that lockfile matches package.json and
- * whether every package in it accepts the Node running the tests (CI and the container: 20).
+ * (offline, lockfile only, in a scratch copy) whether that lockfile matches package.json, and
+ * whether package.json's `engines` and every package in the lockfile accept the Node running the
+ * tests. CI runs it on Node 24 (the container's) and on Node 20 (still used for development).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
