@@ -1,9 +1,10 @@
 /**
  * Linear as a platform: its notifier (agent activities; a keep-alive timer stopped at
- * shutdown), the webhook route, which asks the notifier whether a person is an admin and tells
- * a refused session why, and, when on, the OAuth install.
+ * shutdown), who administers a workspace (asked by the runs for a `config` change), the
+ * webhook route, which tells a refused session why, and, when on, the OAuth install.
  */
 import { stateView } from '../core/message/state-view.js';
+import { decodeThreadKey } from '../core/thread-key.js';
 import type { Store } from '../core/ports/index.js';
 import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platform/contract.js';
 import { createTokenCipher } from '../platform/token-cipher.js';
@@ -64,6 +65,13 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
   return {
     name: 'linear',
     notifier,
+    admins: {
+      async isAdmin(threadKey, personId) {
+        const place = decodeThreadKey(threadKey);
+        if (place?.platform !== 'linear') return false;
+        return notifier.isAdmin(place.organization, personId);
+      },
+    },
     routes({ sink }) {
       const routes: Route[] = [];
       if (linear.oauth && installations) {
@@ -96,7 +104,6 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
         sink,
         logger,
         clock,
-        isAdmin: (organizationId, userId) => notifier.isAdmin(organizationId, userId),
         onRefused: (sessionId, organizationId) => {
           notifier
             .tell(organizationId, sessionId, { content: { type: 'error', body: REFUSED_TEAM } })

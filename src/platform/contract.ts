@@ -12,6 +12,7 @@ import type {
   Logger,
   Metrics,
   Notifier,
+  PlaceAdmins,
   Platform,
   PlatformCapabilities,
   RepoAccess,
@@ -77,6 +78,8 @@ export interface PlatformModule {
   readonly notifier: Notifier;
   /** A person's access to a place, asked by the runs (GitHub: repository permission). */
   readonly access?: RepoAccess;
+  /** Who administers a place, asked by the runs for a change to its defaults. */
+  readonly admins?: PlaceAdmins;
   /** Answers about people and places, for the console. */
   readonly directory?: PlaceDirectory;
   /** The routes it serves on the one HTTP server (webhooks, events, install pages). */

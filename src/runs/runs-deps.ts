@@ -9,6 +9,7 @@ import type {
   Logger,
   Metrics,
   Notifier,
+  PlaceAdmins,
   PlatformCapabilities,
   Random,
   RepoAccess,
@@ -112,6 +113,8 @@ export interface RunsDeps {
   mayCancel: MayCancel;
   /** GitHub: whether a person may act in a repository. Unset: no check (no GitHub). */
   repoAccess?: RepoAccess;
+  /** Who administers a place, for platforms whose ingress does not mark admins. */
+  admins: Partial<Record<Platform, PlaceAdmins>>;
   /**
    * The service's environments and models (env=/model= by name). Unset: values are sent as
    * given.

@@ -35,20 +35,12 @@ export interface LinearIngressDeps {
   maxContextChars?: number;
   /** A session whose team may not use the relay: told so, after the answer. */
   onRefused?: (sessionId: string, organizationId: string) => void;
-  /**
-   * Whether a person is an admin of the Linear workspace: asked only for a `config` change
-   * (the one command that needs it), so every other event is acknowledged without a lookup.
-   */
-  isAdmin?: (organizationId: string, userId: string) => Promise<boolean>;
 }
 
 export type LinearIngress = WebhookEndpoint;
 
 const JSON_ONLY: ReadonlySet<string> = new Set(['application/json']);
 const IGNORED = { ok: true, result: 'ignored' };
-
-/** A `config` command that sets or unsets something (`config` alone only shows). */
-const CONFIG_CHANGE = /^\s*config\b[^\n]*[=-]/i;
 
 export function createLinearIngress(deps: LinearIngressDeps): LinearIngress {
   const clock = deps.clock ?? systemClock;
@@ -114,11 +106,7 @@ export function createLinearIngress(deps: LinearIngressDeps): LinearIngress {
             : {}),
         });
       }
-      const trigger = interpreted.trigger;
-      if (deps.isAdmin && trigger.kind === 'agent_prompt' && CONFIG_CHANGE.test(trigger.text)) {
-        trigger.actor.admin = await deps.isAdmin(event.organizationId, trigger.actor.id);
-      }
-      return { kind: 'trigger', trigger, log: elog };
+      return { kind: 'trigger', trigger: interpreted.trigger, log: elog };
     },
   });
 }

@@ -3,11 +3,21 @@ import type { Command } from '../../core/command/command.js';
 import type { OptionKey } from '../../core/message/message-model.js';
 import { configMessage, notice } from '../../core/message/render-model.js';
 import { replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
-import type { Catalogue } from '../../core/ports/index.js';
+import type { Catalogue, PlaceAdmins, Platform } from '../../core/ports/index.js';
 import { problemText, resolveCatalogueValue } from '../../core/catalogue-check.js';
 import { personScope } from '../../core/place.js';
 
 type ConfigCommand = Extract<Command, { type: 'config' }>;
+
+/** Marked by the ingress, or else asked of the platform; not knowing is not being an admin. */
+async function isAdmin(job: TriggerJob, admins: PlaceAdmins | undefined): Promise<boolean> {
+  if (job.trigger.actor.admin === true) return true;
+  if (!admins) return false;
+  return admins.isAdmin(job.threadKey, job.trigger.actor.id).catch((err: unknown) => {
+    job.log.warn({ err }, 'could not tell whether the person administers this place');
+    return false;
+  });
+}
 
 export const ADMINS_ONLY =
   "Only an admin of agent-relay may change this channel's defaults. `config` alone shows them.";
@@ -16,21 +26,22 @@ export const LINEAR_ADMINS_ONLY =
   "Only an admin of this Linear workspace may change the team's defaults and budget. `config` alone shows them.";
 
 /**
- * Anyone may see the defaults; on Slack only an admin of agent-relay, on Linear only an admin
- * of the workspace (both marked by the ingress), may change them. GitHub: the ingress lets
- * only writers through.
+ * Anyone may see the defaults; on Slack only an admin of agent-relay (marked by the ingress),
+ * on Linear only an admin of the workspace (asked of the platform now, after the
+ * acknowledgement), may change them. GitHub: only writers get this far.
  */
 export async function configCommand(
   job: TriggerJob,
   command: ConfigCommand,
-  catalogue?: Catalogue,
+  deps: { catalogue?: Catalogue; admins: Partial<Record<Platform, PlaceAdmins>> },
 ): Promise<Effects> {
+  const { catalogue } = deps;
   const person = command.user === undefined ? undefined : personScope(job.threadKey, command.user);
   const scope = person?.scope ?? job.trigger.settingsScope;
   const changes =
     Object.values(command.set).some((v) => v !== undefined) || command.unset.length > 0;
   const { platform } = job.trigger;
-  if (changes && platform !== 'github' && job.trigger.actor.admin !== true) {
+  if (changes && platform !== 'github' && !(await isAdmin(job, deps.admins[platform]))) {
     job.log.info({ scope }, 'config change refused: not an admin');
     return replyPrivately(
       job,

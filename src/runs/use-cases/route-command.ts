@@ -84,7 +84,7 @@ export async function routeCommand(
     case 'list':
       return listRuns(deps, job, command);
     case 'config':
-      return configCommand(job, command, deps.catalogue);
+      return configCommand(job, command, deps);
   }
 }
 

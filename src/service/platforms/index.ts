@@ -5,6 +5,7 @@
  */
 import type {
   Notifier,
+  PlaceAdmins,
   Platform,
   PlatformCapabilities,
   RepoAccess,
@@ -26,6 +27,8 @@ export type { PlatformDeps, PlatformOverrides } from '../../platform/contract.js
 export interface Platforms {
   readonly modules: readonly PlatformModule[];
   notifiers: Partial<Record<Platform, Notifier>>;
+  /** Who administers a place, per platform that answers it. */
+  admins: Partial<Record<Platform, PlaceAdmins>>;
   /** What every platform of the list can do, on or not. */
   capabilities: Partial<Record<Platform, PlatformCapabilities>>;
   /** A person's access to a place, for the runs to ask (the platforms that have one). */
@@ -53,6 +56,7 @@ export function createPlatforms(
     modules,
     notifiers: Object.fromEntries(modules.map((m) => [m.name, m.notifier])),
     capabilities: Object.fromEntries(definitions.map((d) => [d.name, d.capabilities])),
+    admins: Object.fromEntries(modules.flatMap((m) => (m.admins ? [[m.name, m.admins]] : []))),
     ...(access ? { access } : {}),
     directory: {
       async isGuest(tenant, user) {
