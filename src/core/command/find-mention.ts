@@ -11,6 +11,7 @@
  * Conservative by design: a line this scanner cannot place (e.g. an indented list
  * continuation after a blank line, which looks like indented code) never triggers.
  */
+import { escapeRegExp } from '../text.js';
 
 export interface AddressedWords {
   words: string;
@@ -38,10 +39,6 @@ const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 const LINE_BREAK = /\r\n|\r|\n/;
 /** Punctuation glued to the mention (`@agent-relay:`, `thanks @agent-relay!`). */
 const TRAILING_PUNCTUATION = /^[,:;.!?)\]]+(?=\s|$)/;
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-}
 
 /**
  * Hide text (code spans, HTML comments) while keeping offsets aligned: every character but a

@@ -11,6 +11,7 @@ import { parseConfigArgs, parseListArgs, parseRunIdArgs } from './parse-argument
 import type { OptionError } from './parse-options.js';
 import { readLeadingOptions } from './parse-options.js';
 import { unwrapQuoted } from './read-token.js';
+import { escapeRegExp } from '../text.js';
 
 export type { Command, ParseErrorCode, ParseResult, RunOptions } from './command.js';
 
@@ -61,10 +62,6 @@ function fail(ctx: Context, topic: UsageTopic, error: Omit<OptionError, 'ok'>): 
 
 function command(c: Command): ParseResult {
   return { kind: 'command', command: c };
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Drop one leading Slack user mention (`<@U123>`, `<@U123|name>`) and any `@<botHandle>`. */

@@ -7,15 +7,6 @@
  */
 import type { MarkdownRules } from './markdown-walk.js';
 
-/** At most `max` characters (never half a surrogate pair), with an ellipsis when cut. */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = Math.max(0, max - 1);
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}…`;
-}
-
 /**
  * How text keeps `<` and `>` from reading as HTML: as entities (and `&` as `&amp;`, so an
  * entity the text spells out shows as written), or with a backslash like the rest.

@@ -10,6 +10,7 @@ import type {
   ConversationStep,
   Timeline,
 } from '../conversation.js';
+import { clip } from '../text.js';
 
 export type StepState = 'running' | 'done' | 'failed';
 
@@ -76,8 +77,7 @@ function detailOf(input: Record<string, unknown> | undefined): string | undefine
 }
 
 function clipTitle(text: string): string {
-  const one = text.replace(/\s+/g, ' ').trim();
-  return one.length <= TITLE_CHARS ? one : `${one.slice(0, TITLE_CHARS - 1)}…`;
+  return clip(text.replace(/\s+/g, ' ').trim(), TITLE_CHARS);
 }
 
 function stepState(result: string | undefined): StepState {

@@ -6,7 +6,8 @@
 import type { RunView } from '../../core/message/message-model.js';
 import type { StepView } from '../../core/message/progress.js';
 import { rewriteMarkdown } from '../../core/message/markdown-walk.js';
-import { clip, markdownRules } from '../../core/message/markdown-gfm.js';
+import { markdownRules } from '../../core/message/markdown-gfm.js';
+import { clip } from '../../core/text.js';
 import { codeSpan, escapeInline } from './markdown-escape.js';
 
 /** Characters of the agent's words in one comment (far below the comment limit). */

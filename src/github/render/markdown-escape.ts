@@ -5,8 +5,8 @@
  * (code spans, fences, links, punctuation, line-start markers) are shared with Linear in
  * core's `markdown-gfm.ts`; here are GitHub's own: HTML kept out with entities, and mentions.
  */
+import { clip } from '../../core/text.js';
 import {
-  clip,
   codeSpan as gfmCodeSpan,
   escapeLineStarts,
   escapeMarkdownSpecials,

@@ -7,7 +7,7 @@
 import type { RunView } from '../../core/message/message-model.js';
 import { CHECK_ACTIONS } from '../api/check-actions.js';
 import { agentMarkdown, progressLines } from './agent-words.js';
-import { clip } from '../../core/message/markdown-gfm.js';
+import { clip } from '../../core/text.js';
 import { escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
 import { checkExternalId } from '../api/check-external-id.js';
 

@@ -4,7 +4,8 @@
  * bounded, so an activity never carries markup the agent did not mean or a wall of text.
  */
 import { rewriteMarkdown } from '../../core/message/markdown-walk.js';
-import { clip, markdownRules } from '../../core/message/markdown-gfm.js';
+import { markdownRules } from '../../core/message/markdown-gfm.js';
+import { clip } from '../../core/text.js';
 import { escapeMarkdown } from './markdown-escape.js';
 
 /** Characters of the agent's words in one activity. */

@@ -3,6 +3,7 @@
  * links as `<…>` tokens and escapes `&`, `<`, `>` as entities; the agent and the command
  * parser want neither.
  */
+import { escapeRegExp } from '../../core/text.js';
 
 const TOKEN = /<([^<>]*)>/g;
 
@@ -29,10 +30,6 @@ export function decodeEntities(text: string): string {
 /** `<@U1>` -> `@U1`, `<https://x|label>` -> `label (https://x)`, entities decoded. */
 export function toPlainText(slackText: string): string {
   return decodeEntities(slackText.replace(TOKEN, (_m, inner: string) => token(inner)));
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function mentionPattern(botUserId: string, withSpace = false): RegExp {

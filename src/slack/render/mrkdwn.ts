@@ -4,6 +4,7 @@
  * anyone arrive as harmless text. Only this module writes Slack's angle-bracket syntax, and
  * only for ids and URLs it has validated.
  */
+import { clip } from '../../core/text.js';
 
 export const ELLIPSIS = '…';
 
@@ -12,15 +13,8 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Cut plain text to `max` characters, ending with '…' when cut. */
-export function truncatePlain(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max <= 1) return ELLIPSIS.slice(0, max);
-  let cut = text.slice(0, max - 1);
-  // Do not leave half of a surrogate pair behind.
-  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
-  return cut + ELLIPSIS;
-}
+/** Cut plain text to `max` characters, ending with '…' when cut (core's one clipper). */
+export const truncatePlain = clip;
 
 /**
  * Cut mrkdwn to `max` characters without breaking an entity (`&amp;`) or a `<…>` token in

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  clip,
   codeBlock,
   codeSpan,
   escapeLineStarts,
@@ -15,12 +14,6 @@ import {
 import { rewriteMarkdown } from '../../../src/core/message/markdown-walk.js';
 
 describe('the shared Markdown rules', () => {
-  it('clip cuts with an ellipsis, never inside a surrogate pair', () => {
-    expect(clip('abcdef', 4)).toBe('abc…');
-    expect(clip('ab😀cd', 4)).toBe('ab…');
-    expect(clip('abc', 3)).toBe('abc');
-  });
-
   it('codeSpan outgrows backtick runs, pads an edge backtick and stays on one line', () => {
     expect(codeSpan('a`b')).toBe('``a`b``');
     expect(codeSpan('`x')).toBe('`` `x ``');
