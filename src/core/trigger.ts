@@ -106,6 +106,11 @@ export interface Trigger {
    */
   text: string;
   addressed: boolean;
+  /**
+   * The words are the prompt of a fresh run, whatever they start with (an issue labelled for
+   * the agent, a delegated Linear issue titled "Cancel the old export"): never a command.
+   */
+  freshRun?: boolean;
   context: TriggerContext;
   /** The platform's delivery id (Slack event_id / trigger_id; GitHub X-GitHub-Delivery). */
   deliveryId: string;

@@ -24,6 +24,8 @@ export interface ParseCommandInput {
   text: string;
   /** True when the ingress knows the bot is addressed and `text` is just the words. */
   addressed: boolean;
+  /** The words are a fresh run's prompt, never a command (`Trigger.freshRun`). */
+  freshRun?: boolean;
   platform: 'slack' | 'github' | 'linear';
   /** GitHub login without '@', e.g. `agent-relay`. */
   botHandle: string;
@@ -106,16 +108,20 @@ function factoryCommand(ctx: Context, alias: string, rest: string): ParseResult 
   return command({ type: 'factory', alias, ...read });
 }
 
+/** A fresh run with these words (options first, then the prompt). */
+function freshRun(ctx: Context, words: string): ParseResult {
+  const read = readPrompt(ctx, 'new', words, true);
+  return 'kind' in read ? read : command({ type: 'run', ...read, fresh: true });
+}
+
 function parseWords(ctx: Context, words: string): ParseResult {
   const first = /^\S+/.exec(words)?.[0] ?? '';
   const rest = words.slice(first.length);
   const keyword = first.toLowerCase();
   if (HELP_WORDS.has(keyword)) return help;
   switch (keyword) {
-    case 'new': {
-      const read = readPrompt(ctx, 'new', rest, true);
-      return 'kind' in read ? read : command({ type: 'run', ...read, fresh: true });
-    }
+    case 'new':
+      return freshRun(ctx, rest);
     case 'status':
     case 'cancel':
     case 'stop':
@@ -156,6 +162,7 @@ export function parseCommand(input: ParseCommandInput): ParseResult {
     invocation: input.platform === 'slack' || botHandle === '' ? commandWord : `@${botHandle}`,
     maxPromptChars: input.maxPromptChars ?? DEFAULT_MAX_PROMPT_CHARS,
   };
+  if (input.freshRun) return freshRun(ctx, input.text);
   let words = input.text;
   if (!input.addressed) {
     const found = findAddressedWords(input.text, botHandle, commandWord);

@@ -72,9 +72,9 @@ export function fromIssues(raw: unknown, opts: InterpretOptions): Interpretation
   const permission: Permission = ownIssue
     ? { kind: 'association', value: issue.author_association }
     : { kind: 'label-access' };
-  // The words the parser reads: a prompt of the title and body, never a command keyword.
+  // The title and body are a prompt, never a command keyword (an issue titled "Cancel …").
   const prompt = issue.body.trim() === '' ? issue.title : `${issue.title}\n\n${issue.body}`;
-  const words = factoryAlias === undefined ? `new ${prompt}` : `factory ${factoryAlias} ${prompt}`;
+  const words = factoryAlias === undefined ? prompt : `factory ${factoryAlias} ${prompt}`;
   return candidate(
     base,
     opts,
@@ -84,6 +84,7 @@ export function fromIssues(raw: unknown, opts: InterpretOptions): Interpretation
       actor: actorOf(sender, ownIssue ? issue.author_association : undefined),
       text: words,
       addressed: true,
+      ...(factoryAlias === undefined ? { freshRun: true } : {}),
       context,
       ...(factoryAlias === undefined ? {} : { factoryAlias }),
     },

@@ -38,8 +38,7 @@ function promptOf(event: AgentSessionEvent, max: number): string {
   const context =
     event.promptContext?.trim() ||
     [issue?.description ?? '', event.agentSession.comment?.body ?? ''].join('\n\n').trim();
-  // `new` makes the words a prompt whatever they start with (an issue titled "Cancel …").
-  return `new ${bounded([head || 'Linear agent session', context].filter(Boolean).join('\n\n'), max)}`;
+  return bounded([head || 'Linear agent session', context].filter(Boolean).join('\n\n'), max);
 }
 
 export function toTrigger(event: AgentSessionEvent, options: ToTriggerOptions): Interpreted {
@@ -78,7 +77,9 @@ export function toTrigger(event: AgentSessionEvent, options: ToTriggerOptions): 
         ...base,
         kind: 'agent_session',
         actor: { id: creator?.id ?? 'unknown', ...(creator?.name ? { name: creator.name } : {}) },
+        // The issue's words are a prompt whatever they start with (an issue titled "Cancel …").
         text: promptOf(event, options.maxContextChars),
+        freshRun: true,
         context: url ? { permalink: url } : {},
         // The issue, so the console and the outcome can point at where the run was asked for.
         ...(url && issue ? { triggerMessage: { threadKey, id: `issue:${issue.id}`, url } } : {}),

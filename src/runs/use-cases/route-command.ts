@@ -106,6 +106,7 @@ export async function routeTrigger(deps: RunsDeps, job: TriggerJob): Promise<Eff
   const parsed = parseCommand({
     text: trigger.text,
     addressed: trigger.addressed,
+    ...(trigger.freshRun ? { freshRun: true } : {}),
     platform: trigger.platform,
     botHandle: deps.options.botHandle,
     commandWord: deps.options.commandWord,

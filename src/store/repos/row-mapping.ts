@@ -42,6 +42,7 @@ const triggerSchema = z.looseObject({
   actor: z.looseObject({ id: z.string() }),
   text: z.string(),
   addressed: z.boolean(),
+  freshRun: z.boolean().optional(),
   context: z.looseObject({}),
   deliveryId: z.string(),
   receivedAt: z.string(),

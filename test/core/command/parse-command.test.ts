@@ -319,6 +319,27 @@ describe('parseCommand: settings', () => {
     botHandle: 'agent-relay',
   };
 
+  it('a fresh run takes its words as a prompt, whatever they start with, options first', () => {
+    const fresh = { ...base, freshRun: true };
+    check(
+      parseCommand({ ...fresh, text: 'cancel the old export' }),
+      run('cancel the old export', {}, true),
+    );
+    check(
+      parseCommand({ ...fresh, text: 'status page is down' }),
+      run('status page is down', {}, true),
+    );
+    check(
+      parseCommand({ ...fresh, text: '[model=fast] help text is wrong' }),
+      run('help text is wrong', { model: 'fast' }, true),
+    );
+    // Without the field the same words are commands.
+    expect(parseCommand({ ...base, text: 'cancel the old export' })).not.toMatchObject({
+      kind: 'command',
+      command: { type: 'run' },
+    });
+  });
+
   it('uses a custom command word', () => {
     const input = { ...base, addressed: false, platform: 'github' as const, commandWord: '/bot' };
     check(parseCommand({ ...input, text: '/bot fix it' }), run('fix it'));

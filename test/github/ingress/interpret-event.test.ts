@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseCommand } from '../../../src/core/command/parse-command.js';
 import {
   interpretEvent,
   type InterpretOptions,
@@ -123,8 +124,12 @@ describe('interpretEvent', () => {
     expect(trigger.kind).toBe('label');
     expect(trigger.addressed).toBe(true);
     expect(trigger.text).toBe(
-      'new Cancel button does nothing\n\nClicking Cancel on the dialog leaves it open.\n\nSteps: open settings, press Cancel.',
+      'Cancel button does nothing\n\nClicking Cancel on the dialog leaves it open.\n\nSteps: open settings, press Cancel.',
     );
+    // The words are a fresh run's prompt: "Cancel" at their start is no command.
+    expect(trigger.freshRun).toBe(true);
+    const parsed = parseCommand({ ...trigger, botHandle: 'agent-relay' });
+    expect(parsed).toMatchObject({ kind: 'command', command: { type: 'run', fresh: true } });
     expect(trigger.actor).toEqual({ id: 'alice', name: 'alice' });
     // alice labelled mallory's issue: labelling takes triage access, so no association check.
     expect(permission).toEqual({ kind: 'label-access' });
