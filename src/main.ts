@@ -33,7 +33,7 @@ import { createServer } from './service/http-server.js';
 import { createInboxSink } from './service/inbox-sink.js';
 import type { Route } from './service/http-server.js';
 import { describeStartup } from './service/startup-report.js';
-import { openStore, parseDatabaseUrl } from './store/index.js';
+import { openStore } from './store/index.js';
 import { createConsole, githubWebUrlOf } from './console/index.js';
 import type { ConsoleDeps } from './console/index.js';
 import { queueGauges } from './service/queue-gauges.js';
@@ -81,13 +81,8 @@ export interface RunningService {
  * work a crashed process had claimed is taken again now instead of after its lease. Never
  * with PostgreSQL, whose queues live replicas share.
  */
-async function releaseLeftLeases(
-  store: Store,
-  config: Config,
-  clock: Clock,
-  logger: Logger,
-): Promise<void> {
-  if (parseDatabaseUrl(config.databaseUrl).kind !== 'sqlite' || !store.releaseLeases) return;
+async function releaseLeftLeases(store: Store, clock: Clock, logger: Logger): Promise<void> {
+  if (store.shared) return;
   const released = await store.releaseLeases(clock.now());
   if (released.inbox + released.outbox > 0) {
     logger.info(released, 'released the claims a previous process left');
@@ -142,7 +137,7 @@ export async function startService(
     });
     cleanup.push(() => store.close());
     // Replicas sharing the database take their time from it (database-clock.ts).
-    const databaseClock = store.databaseTime
+    const databaseClock = store.shared
       ? await createDatabaseClock({
           local: localClock,
           databaseTime: store.databaseTime.bind(store),
@@ -151,7 +146,7 @@ export async function startService(
       : undefined;
     if (databaseClock) cleanup.push(async () => databaseClock.close());
     const clock: Clock = databaseClock ?? localClock;
-    await releaseLeftLeases(store, config, clock, logger);
+    await releaseLeftLeases(store, clock, logger);
     metrics.gaugeSource('outbox_depth', () => store.outboxQueue.depth());
     metrics.gaugeSource('inbox_depth', () => store.inboxQueue.depth());
     queueGauges(store, clock, metrics);
@@ -214,21 +209,20 @@ export async function startService(
 
     let running = false;
     let listeningUrl = '';
-    const operatorConsole =
-      config.console && store.operator
-        ? createConsole({
-            config: config.console,
-            store,
-            agent,
-            logger,
-            clock,
-            metrics: metrics.metrics,
-            wake: { inbox: () => engine.inbox.wake(), outbox: () => engine.outbox.wake() },
-            githubWebUrl: config.console.github?.webUrl ?? githubWebUrlOf(config.github?.apiUrl),
-            listeningUrl: () => listeningUrl,
-            ...consoleLookups(platforms),
-          })
-        : undefined;
+    const operatorConsole = config.console
+      ? createConsole({
+          config: config.console,
+          store,
+          agent,
+          logger,
+          clock,
+          metrics: metrics.metrics,
+          wake: { inbox: () => engine.inbox.wake(), outbox: () => engine.outbox.wake() },
+          githubWebUrl: config.console.github?.webUrl ?? githubWebUrlOf(config.github?.apiUrl),
+          listeningUrl: () => listeningUrl,
+          ...consoleLookups(platforms),
+        })
+      : undefined;
     const routes: Route[] = [
       ...opsRoutes({
         metrics: metrics.render,

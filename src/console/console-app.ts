@@ -71,10 +71,7 @@ class MalformedInput extends Error {
 
 export function createConsole(deps: ConsoleDeps): OperatorConsole {
   const { config, store, logger } = deps;
-  const operator = store.operator;
-  const { consoleSessions, usedOnce, loginPins } = store;
-  if (!operator || !consoleSessions || !usedOnce || !loginPins)
-    throw new Error('this store does not answer the console queries');
+  const { operator, consoleSessions, usedOnce, loginPins } = store;
   const log = logger.child({ component: 'console' });
   const now = () => deps.clock.now();
   const publicUrl = () => config.publicUrl ?? deps.listeningUrl();

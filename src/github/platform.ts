@@ -24,7 +24,7 @@ function createGitHub(deps: PlatformDeps): PlatformModule | undefined {
     logger,
     clock,
     render: { commandWord: word, botHandle: github.botHandle },
-    ...(deps.store.reactionIds ? { reactionIds: deps.store.reactionIds } : {}),
+    reactionIds: deps.store.reactionIds,
     ...(o.githubMinWriteIntervalMs === undefined
       ? {}
       : { minWriteIntervalMs: o.githubMinWriteIntervalMs }),

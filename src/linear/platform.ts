@@ -58,7 +58,7 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
     logger,
     clock,
     ...(o.linearKeepAliveMs === undefined ? {} : { keepAliveMs: o.linearKeepAliveMs }),
-    ...(deps.store.linearSessions ? { sessions: deps.store.linearSessions } : {}),
+    sessions: deps.store.linearSessions,
     runWorks: (threadKey: string) => currentRunWorks(deps.store, threadKey),
   });
 
@@ -81,12 +81,8 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
           apiUrl: linear.apiUrl,
           allowedOrganizations: linear.oauth.allowedOrganizations,
           installations,
-          ...(deps.store.usedOnce
-            ? {
-                useStateOnce: (state: string, expiresAt: number) =>
-                  deps.store.usedOnce!.use(`linear:${state}`, expiresAt, deps.clock.now()),
-              }
-            : {}),
+          useStateOnce: (state: string, expiresAt: number) =>
+            deps.store.usedOnce.use(`linear:${state}`, expiresAt, deps.clock.now()),
           ...(o.linearAuthorizationUrl === undefined
             ? {}
             : { authorizationUrl: o.linearAuthorizationUrl }),

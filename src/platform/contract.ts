@@ -16,7 +16,8 @@ import type {
   Platform,
   PlatformCapabilities,
   RepoAccess,
-  Store,
+  PlatformStateStore,
+  RunStore,
   TriggerSink,
 } from '../core/ports/index.js';
 import { RelayError } from '../core/relay-error.js';
@@ -42,7 +43,8 @@ export interface PlatformOverrides {
 /** What every platform is given: the config, the store, the shared services. */
 export interface PlatformDeps {
   config: Config;
-  store: Store;
+  /** The runs' records (a platform shows them) and what platforms keep for every replica. */
+  store: RunStore & PlatformStateStore;
   /** The service's environments and models (Slack's forms offer them). */
   catalogue?: Catalogue;
   /** The service itself, for surfaces that show a run's detail (Slack's App Home). */

@@ -20,7 +20,7 @@ export const DEFAULT_INGRESS_DEADLINE_MS: Readonly<Record<Platform, number>> = {
 };
 
 export interface InboxSinkDeps {
-  store: Store;
+  store: Pick<Store, 'inbox' | 'threads' | 'withDeadline'>;
   clock: Clock;
   metrics?: Metrics;
   /** Called after a new trigger was written (wake the inbox worker). */
@@ -33,7 +33,7 @@ export function createInboxSink(deps: InboxSinkDeps): TriggerSink {
   const metrics = deps.metrics ?? noopMetrics;
   const deadlineMs = deps.deadlineMs ?? DEFAULT_INGRESS_DEADLINE_MS;
   const inTime = <T>(platform: Platform, fn: () => Promise<T>): Promise<T> =>
-    store.withDeadline ? store.withDeadline(deadlineMs[platform], fn) : fn();
+    store.withDeadline(deadlineMs[platform], fn);
 
   return {
     async accept(trigger) {

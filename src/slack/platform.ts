@@ -125,12 +125,8 @@ function createSlack(deps: PlatformDeps): PlatformModule | undefined {
             slack.allowAnyWorkspace ||
             (q.teamId !== undefined && slack.allowedTeams.includes(q.teamId)) ||
             (q.enterpriseId !== undefined && slack.allowedTeams.includes(q.enterpriseId)),
-          ...(deps.store.usedOnce
-            ? {
-                useStateOnce: (state: string, expiresAt: number) =>
-                  deps.store.usedOnce!.use(state, expiresAt, deps.clock.now()),
-              }
-            : {}),
+          useStateOnce: (state: string, expiresAt: number) =>
+            deps.store.usedOnce.use(state, expiresAt, deps.clock.now()),
           ...(slack.apiUrl === undefined ? {} : { apiUrl: slack.apiUrl }),
           ...(o.slackAuthorizationUrl === undefined
             ? {}

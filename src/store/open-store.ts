@@ -179,18 +179,17 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     pruneRuns: (before, limit) =>
       transactions.run((trx) => createPruneRuns({ ...ctx, db: () => trx })(before, limit)),
     withDeadline,
-    ...(kind === 'postgres'
-      ? {
-          async databaseTime() {
-            const { rows } = await sql<{
+    shared: kind === 'postgres',
+    async databaseTime() {
+      const now =
+        kind === 'postgres'
+          ? sql<{
               now: number | string;
-            }>`select extract(epoch from clock_timestamp()) * 1000 as now`.execute(
-              transactions.current(),
-            );
-            return Number(rows[0]?.now);
-          },
-        }
-      : {}),
+            }>`select extract(epoch from clock_timestamp()) * 1000 as now`
+          : sql<{ now: number }>`select (julianday('now') - 2440587.5) * 86400000.0 as now`;
+      const { rows } = await now.execute(transactions.current());
+      return Number(rows[0]?.now);
+    },
     async ping() {
       if (closed) throw new StoreError('closed', 'the store is closed');
       // `select 1` succeeds while every write fails (a held lock, a full disk): say so, at

@@ -170,10 +170,14 @@ describe.skipIf(!server)('PostgreSQL: trackers racing for real', () => {
       const logger = createRecordingLogger();
       const local: Clock = { now: () => Date.now() };
       const ahead: Clock = { now: () => Date.now() + 3 * 60_000 };
-      const clockA = await createDatabaseClock({ local, databaseTime: a.databaseTime!, logger });
+      const clockA = await createDatabaseClock({
+        local,
+        databaseTime: a.databaseTime.bind(a),
+        logger,
+      });
       const clockB = await createDatabaseClock({
         local: ahead,
-        databaseTime: b.databaseTime!,
+        databaseTime: b.databaseTime.bind(b),
         logger,
       });
       try {

@@ -5,7 +5,7 @@
  */
 import type { RunItem } from '../run.js';
 import { deriveTitle } from '../command/derive-title.js';
-import type { RunRecord } from '../ports/store.js';
+import type { RunRecord } from '../ports/store-records.js';
 import { formatAgo, formatDuration, parseIsoDuration } from './duration.js';
 import type { AppliedSetting, PersonView, RunView } from './message-model.js';
 import { runLinks, safeUrl } from './run-links.js';

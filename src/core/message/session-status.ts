@@ -4,7 +4,7 @@
  * (`suspended`: BLOCKED, or interrupted by Stop), ended with the conversation still open to a
  * reply (`active`), or cancelled (`closed`).
  */
-import type { SessionStatus } from '../ports/store.js';
+import type { SessionStatus } from '../ports/store-records.js';
 import type { StateView } from './message-model.js';
 
 export function sessionStatusOf(

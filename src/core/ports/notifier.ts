@@ -5,21 +5,9 @@
  */
 import type { MessageModel, ReactionName } from '../message/message-model.js';
 import type { MessageRef, Platform } from '../trigger.js';
-import type { SessionStatus } from './store.js';
+import type { Destination, SessionStatus } from './store-records.js';
 
-/** Where a notification goes. `threadKey` names the thread; the rest is optional detail. */
-export interface Destination {
-  threadKey: string;
-  /** Answer only this user (Slack ephemeral). */
-  privateTo?: string;
-  /**
-   * With `privateTo`: the slash command's `response_url`, tried first for the private answer
-   * (the notifier falls back to its usual private post when it is used up or expired).
-   * Without it (a slash command's public status message): where to tell the caller privately
-   * that the bot may not post in that channel.
-   */
-  responseUrl?: string;
-}
+export type { Destination } from './store-records.js';
 
 /**
  * How the outbox posts one notification. `key` is stable across retries: the notifier marks

@@ -5,7 +5,7 @@
  * only writes are the four actions, each on one row in its given-up status.
  */
 import type { Platform } from '../trigger.js';
-import type { InboxItem, OutboxItem, RunRecord } from './store.js';
+import type { InboxItem, OutboxItem, RunRecord } from './store-records.js';
 
 export interface RunFilter {
   state?: string;

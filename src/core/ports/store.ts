@@ -1,159 +1,31 @@
 /**
- * The store port: the records the relay keeps (threads, runs, inbox, outbox, settings) and the
- * operations on them, inside or outside one transaction. store/ implements it on SQLite and
- * PostgreSQL; its contract tests run against both.
+ * The store port: the operations on the records the relay keeps (store-records.ts), inside or
+ * outside one transaction, in pieces by reader: the runs' records (`RunStore`), the work
+ * queues and leases (`QueueStore`), what the platforms keep (`PlatformStateStore`), the
+ * console (`ConsoleStore`) and upkeep (`MaintenanceStore`). `Store` is all of them; a consumer
+ * asks for the piece it uses. store/ implements every member on SQLite and PostgreSQL; its
+ * contract tests run against both.
  */
-import type {
-  MessageModel,
-  AppliedSetting,
-  OptionKey,
-  ReactionName,
-} from '../message/message-model.js';
-import type { MessageRef, Platform, Trigger } from '../trigger.js';
+import type { OptionKey } from '../message/message-model.js';
+import type { MessageRef, Trigger } from '../trigger.js';
 import type { ConsoleSessionRepo, LoginPinRepo, UsedOnceRepo } from './console-sessions.js';
 import type { InstallationRepo } from './installations.js';
-import type { Destination } from './notifier.js';
+import type { LinearSessions } from './linear-sessions.js';
 import type { OperatorQueries } from './operator-queries.js';
 import type { ReactionIds } from './reaction-ids.js';
-import type { LinearSessions } from './linear-sessions.js';
+import type {
+  InboxItem,
+  OutboxItem,
+  OutboxPayload,
+  OutboxStatus,
+  RunRecord,
+  SettingRecord,
+  StartMessageRecord,
+  ThreadRecord,
+  TrackedBrief,
+} from './store-records.js';
 
-export interface ThreadRecord {
-  threadKey: string;
-  platform: Platform;
-  currentRunId?: string;
-  /** Who started the thread's first run. */
-  startedBy?: string;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface RunRecord {
-  runId: string;
-  threadKey: string;
-  platform: Platform;
-  /** The relay request id stamped into metadata.relay_request. */
-  requestId: string;
-  requester: { id: string; name?: string };
-  title: string;
-  /** Last state seen from the service. */
-  state: string;
-  /** The service's updated_at (RFC 3339) at the last observation. */
-  serviceUpdatedAt?: string;
-  /** The settings that applied and where each came from. */
-  applied: AppliedSetting[];
-  factory?: { uid: string; alias?: string; name?: string };
-  /** The message whose reactions show the outcome. */
-  triggerMessage?: MessageRef;
-  /** The single status message, once posted. */
-  statusMessage?: MessageRef;
-  /**
-   * Run time of the run's executions before the current one (ms): a follow-up to an ended
-   * run starts a new execution, and the service's run_time covers only that one.
-   */
-  earlierRunMs?: number;
-  /** The cost the service last reported for the run (approximate US dollars), if any. */
-  costUsd?: number;
-  /** The token total the service last reported for the run, if any. */
-  tokens?: number;
-  /** Last state a final/BLOCKED reply was queued for (so it is sent once per episode). */
-  notifiedState?: string;
-  /** Tracking: when to look next, and the current per-run interval. */
-  nextCheckAt: number;
-  checkIntervalMs: number;
-  /** True while the tracker should look at it (live, or BLOCKED/ended not yet settled). */
-  tracked: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export type InboxStatus = 'pending' | 'processing' | 'done' | 'failed';
-export interface TrackedBrief {
-  runId: string;
-  state: string;
-  serviceUpdatedAt?: string;
-  createdAt: number;
-}
-
-export interface InboxItem {
-  id: number;
-  deliveryId: string;
-  threadKey: string;
-  trigger: Trigger;
-  status: InboxStatus;
-  attempts: number;
-  nextAttemptAt: number;
-  /** Whether the user has been told that their request waits (told once, not per retry). */
-  waitNoticeSent: boolean;
-  lastError?: string;
-  createdAt: number;
-}
-
-/**
- * A run's thread as a platform's agent session shows it: `processing` while the agent works,
- * `suspended` while it waits for input (BLOCKED, interrupted), `active` when it ended and a
- * reply continues it, `closed` when it was cancelled.
- */
-export type SessionStatus = 'processing' | 'suspended' | 'active' | 'closed';
-
-export type OutboxKind = 'post' | 'status' | 'react' | 'session';
-export interface OutboxPayload {
-  kind: OutboxKind;
-  destination: Destination;
-  /** For 'post' and 'status'. */
-  message?: MessageModel;
-  /** For 'status': the run whose single status message is posted or edited. */
-  runId?: string;
-  /**
-   * For 'status' without `runId`: the request whose status message ("Starting…", posted
-   * before the run existed) is posted or edited (`StoreTx.startMessages`).
-   */
-  requestId?: string;
-  /** For 'session': the status the thread's agent session is set to (Slack agent sessions). */
-  session?: SessionStatus;
-  /** For 'react'. */
-  target?: MessageRef;
-  reaction?: ReactionName;
-  /** For 'react': reactions of ours this one supersedes (taken off first). Alone: only that. */
-  replaces?: ReactionName[];
-  /** When the state change this reports was seen (for the delay metric), epoch ms. */
-  observedAt?: number;
-  /**
-   * `low`: delivered behind every other notification of its platform (a refusal to someone
-   * who may not use the bot), so a crowd of outsiders never delays anyone's run.
-   */
-  lane?: 'low';
-}
-export type OutboxStatus = 'pending' | 'delivered' | 'parked';
-export interface OutboxItem {
-  id: number;
-  threadKey: string;
-  payload: OutboxPayload;
-  status: OutboxStatus;
-  attempts: number;
-  nextAttemptAt: number;
-  lastError?: string;
-  createdAt: number;
-}
-
-export interface SettingRecord {
-  scope: string;
-  key: OptionKey;
-  value: string;
-  updatedBy?: string;
-  updatedAt: number;
-}
-
-/**
- * A run's status message posted before the service created the run ("Starting…"), by the
- * request id the run will carry. `message` is set once the platform has it.
- */
-export interface StartMessageRecord {
-  requestId: string;
-  /** Where it was queued (a slash command's channel key until the post makes a thread). */
-  threadKey: string;
-  message?: MessageRef;
-  createdAt: number;
-}
+export type * from './store-records.js';
 
 /** The part of the store usable inside a transaction. */
 export interface StoreTx {
@@ -269,56 +141,10 @@ export interface StoreTx {
   };
 }
 
-export interface Store extends StoreTx {
+/** The runs' records: what the use cases and the tracker read and write. */
+export interface RunStore extends StoreTx {
   /** Run `fn` in one transaction; everything it wrote is committed together or not at all. */
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
-  /**
-   * Release every inbox/outbox claim (lease) at once, at start-up, so work a crashed
-   * process held is taken again now rather than when its lease runs out. Only for a
-   * database no other replica shares (SQLite): a live replica's claims would be taken too.
-   * An inbox item goes back to pending with its interrupted attempt counted.
-   */
-  releaseLeases?(now: number): Promise<{ inbox: number; outbox: number }>;
-  /**
-   * Delete up to `limit` finished inbox items (done, failed) and as many finished
-   * notifications (delivered, parked) last touched before `before`, and as many records of
-   * "Starting…" messages made before `before`. Pending and claimed work is never touched.
-   */
-  pruneFinished?(
-    before: number,
-    limit: number,
-  ): Promise<{ inbox: number; outbox: number; startMessages: number }>;
-  /**
-   * Delete up to `limit` runs no longer tracked whose record was last written before `before`
-   * (with their state history), then up to `limit` threads last written before then that have
-   * no run left and nothing waiting in the inbox or outbox (with their aliases).
-   */
-  pruneRuns?(before: number, limit: number): Promise<{ runs: number; threads: number }>;
-  /**
-   * Run `fn`'s store calls under a deadline: after `ms` it rejects with a retryable `busy`
-   * error, and none of its statements starts later (so nothing lands after the caller was
-   * told it failed). For requests that must be answered in time (Slack's 3 s).
-   */
-  withDeadline?<T>(ms: number, fn: () => Promise<T>): Promise<T>;
-  /**
-   * The database server's own clock (epoch ms), where replicas share the database
-   * (PostgreSQL): every replica takes its times, and so every lease decision, from it, so
-   * replicas whose clocks disagree never steal or keep one another's leases. Undefined for a
-   * database only one process uses (SQLite), where the process's clock is the one clock.
-   */
-  databaseTime?(): Promise<number>;
-  /**
-   * Who opened the Slack App Home tab, and when last: shared by the replicas, so any of them
-   * that sees a person's run change refreshes their tab.
-   */
-  /** The platform ids of the reactions the relay added (migration 012). */
-  reactionIds?: ReactionIds;
-  /** What the Linear notifier remembers of each agent session, for every replica (migration 016). */
-  linearSessions?: LinearSessions;
-  homeViewers: {
-    opened(teamId: string, userId: string, at: number): Promise<void>;
-    openedAt(teamId: string, userId: string): Promise<number | undefined>;
-  };
   /**
    * Orchestration descendants of tracked runs waiting for approval: a thread is told once
    * per BLOCKED episode of each, whichever replica sees it. Joins the caller's transaction.
@@ -329,6 +155,10 @@ export interface Store extends StoreTx {
     /** These descendants are no longer BLOCKED: their next BLOCKED state is a new episode. */
     leave(runIds: readonly string[], at: number): Promise<void>;
   };
+}
+
+/** The work queues and the leases the replicas share: what the workers claim. */
+export interface QueueStore {
   inboxQueue: {
     /**
      * Claim up to `limit` pending triggers that are due, at most one per thread, never for a
@@ -366,8 +196,6 @@ export interface Store extends StoreTx {
     /** Delivered, parked and pending rows, for tests and the demo. */
     list(filter?: { threadKey?: string; status?: OutboxStatus }): Promise<OutboxItem[]>;
   };
-  /** What the operator's console reads and does (listing, history, Retry/Discard). */
-  operator?: OperatorQueries;
   /**
    * Named leases shared by the replicas on one database (the tracker's cycle): one holder at
    * a time, taken or renewed in one statement.
@@ -392,15 +220,84 @@ export interface Store extends StoreTx {
       now: number,
     ): Promise<{ holder: string; epoch: number; until: number } | undefined>;
   };
-  /** Platform app installations (Slack OAuth, any number of workspaces). */
+}
+
+/** What the platforms keep, for every replica. */
+export interface PlatformStateStore {
+  /** Platform app installations (Slack and Linear OAuth, any number of workspaces). */
   installations: InstallationRepo;
+  /**
+   * Who opened the Slack App Home tab, and when last: shared by the replicas, so any of them
+   * that sees a person's run change refreshes their tab.
+   */
+  homeViewers: {
+    opened(teamId: string, userId: string, at: number): Promise<void>;
+    openedAt(teamId: string, userId: string): Promise<number | undefined>;
+  };
+  /** The platform ids of the reactions the relay added (migration 012). */
+  reactionIds: ReactionIds;
+  /** What the Linear notifier remembers of each agent session, for every replica (migration 016). */
+  linearSessions: LinearSessions;
+  /** One-time values already used (the OAuth `state` of an install). */
+  usedOnce: UsedOnceRepo;
+}
+
+/** What the operator's console reads and keeps. */
+export interface ConsoleStore {
+  /** What the operator's console reads and does (listing, history, Retry/Discard). */
+  operator: OperatorQueries;
   /** The console's sessions, kept server-side (console-sessions.ts). */
-  consoleSessions?: ConsoleSessionRepo;
-  /** One-time values already used (OAuth `state` of sign-in and install). */
-  usedOnce?: UsedOnceRepo;
+  consoleSessions: ConsoleSessionRepo;
+  /** One-time values already used (the OAuth `state` of a sign-in). */
+  usedOnce: UsedOnceRepo;
   /** GitHub logins named in the console's settings, pinned to their account ids. */
-  loginPins?: LoginPinRepo;
+  loginPins: LoginPinRepo;
+}
+
+/** Upkeep: start-up, retention, deadlines, the clock replicas share, health, closing. */
+export interface MaintenanceStore {
+  /**
+   * Release every inbox/outbox claim (lease) at once, at start-up, so work a crashed
+   * process held is taken again now rather than when its lease runs out. Only for a
+   * database no other replica shares (SQLite): a live replica's claims would be taken too.
+   * An inbox item goes back to pending with its interrupted attempt counted.
+   */
+  releaseLeases(now: number): Promise<{ inbox: number; outbox: number }>;
+  /**
+   * Delete up to `limit` finished inbox items (done, failed) and as many finished
+   * notifications (delivered, parked) last touched before `before`, and as many records of
+   * "Starting…" messages made before `before`. Pending and claimed work is never touched.
+   */
+  pruneFinished(
+    before: number,
+    limit: number,
+  ): Promise<{ inbox: number; outbox: number; startMessages: number }>;
+  /**
+   * Delete up to `limit` runs no longer tracked whose record was last written before `before`
+   * (with their state history), then up to `limit` threads last written before then that have
+   * no run left and nothing waiting in the inbox or outbox (with their aliases).
+   */
+  pruneRuns(before: number, limit: number): Promise<{ runs: number; threads: number }>;
+  /**
+   * Run `fn`'s store calls under a deadline: after `ms` it rejects with a retryable `busy`
+   * error, and none of its statements starts later (so nothing lands after the caller was
+   * told it failed). For requests that must be answered in time (Slack's 3 s).
+   */
+  withDeadline<T>(ms: number, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Whether replicas may share this database (PostgreSQL). Then every replica takes its times,
+   * and so every lease decision, from `databaseTime`, so replicas whose clocks disagree never
+   * steal or keep one another's leases; and no replica may take back another's claims at
+   * start-up. A database only one process uses (SQLite) has the process's clock as its own.
+   */
+  readonly shared: boolean;
+  /** The database's own clock (epoch ms). */
+  databaseTime(): Promise<number>;
   /** Cheap liveness check for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The whole store, as `store/` builds it. */
+export interface Store
+  extends RunStore, QueueStore, PlatformStateStore, ConsoleStore, MaintenanceStore {}

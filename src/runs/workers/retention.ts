@@ -6,7 +6,7 @@
 import type { Clock, Logger, Store } from '../../core/ports/index.js';
 
 export interface RetentionDeps {
-  store: Store;
+  store: Pick<Store, 'pruneFinished' | 'pruneRuns'>;
   clock: Clock;
   logger: Logger;
   /** How long a finished inbox/outbox row is kept; absent: for ever. */
@@ -47,8 +47,8 @@ export function createRetention(deps: RetentionDeps): Retention {
 
   /** Finished runs and emptied threads, after the queues (a thread waits for its rows). */
   async function pruneRuns(total: Pruned): Promise<void> {
-    const prune = deps.store.pruneRuns?.bind(deps.store);
-    if (!prune || deps.runsKeepMs === undefined) return;
+    const prune = deps.store.pruneRuns.bind(deps.store);
+    if (deps.runsKeepMs === undefined) return;
     const before = deps.clock.now() - deps.runsKeepMs;
     for (let i = 0; i < MAX_BATCHES && !stopped; i++) {
       const deleted = await prune(before, batch);
@@ -73,8 +73,8 @@ export function createRetention(deps: RetentionDeps): Retention {
   }
 
   async function pruneQueues(total: Pruned): Promise<void> {
-    const prune = deps.store.pruneFinished?.bind(deps.store);
-    if (!prune || deps.keepMs === undefined) return;
+    const prune = deps.store.pruneFinished.bind(deps.store);
+    if (deps.keepMs === undefined) return;
     const before = deps.clock.now() - deps.keepMs;
     for (let i = 0; i < MAX_BATCHES && !stopped; i++) {
       const deleted = await prune(before, batch);

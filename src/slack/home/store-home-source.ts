@@ -3,7 +3,13 @@
  * recent runs, what a person's runs cost this month, a run's detail (bounded: a slow service leaves the tab with what the store
  * knows), and one person's own defaults, kept as settings under a personal scope.
  */
-import type { AgentService, Clock, OptionKey, Store } from '../../core/ports/index.js';
+import type {
+  AgentService,
+  Clock,
+  OptionKey,
+  PlatformStateStore,
+  RunStore,
+} from '../../core/ports/index.js';
 import type { HomeSource, PersonalDefaults } from './home-source.js';
 import { PERSONAL_KEYS } from './home-source.js';
 
@@ -11,7 +17,7 @@ const DETAIL_TIMEOUT_MS = 2_000;
 const personalScope = (team: string, user: string) => `slack-user:${team}:${user}`;
 
 export function createSlackHomeSource(deps: {
-  store: Store;
+  store: RunStore & Pick<PlatformStateStore, 'homeViewers'>;
   agent?: AgentService;
   clock: Clock;
 }): HomeSource {
