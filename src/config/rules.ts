@@ -247,6 +247,7 @@ function linearPart(env: Env): { linear?: LinearConfig } {
       ...(oauth ? { oauth } : {}),
       apiUrl: env.LINEAR_API_URL,
       allowedTeams: env.LINEAR_ALLOWED_TEAMS,
+      allowedOrganizations: env.LINEAR_ALLOWED_ORGANIZATIONS,
     },
   };
 }

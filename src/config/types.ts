@@ -77,8 +77,13 @@ export interface LinearConfig {
   oauth?: LinearOAuthConfig;
   /** GraphQL endpoint. */
   apiUrl: string;
-  /** Team keys or ids whose issues may start runs; empty: every team. */
+  /** Team keys or ids (or `org/KEY`) whose issues may start runs; empty: every team. */
   allowedTeams: string[];
+  /**
+   * LINEAR_ALLOWED_ORGANIZATIONS: the workspaces (ids or URL keys) whose webhooks are taken,
+   * checked on every event; empty (one workspace only): the configured token's own workspace.
+   */
+  allowedOrganizations: string[];
 }
 
 /** The operator console (`/console`); see console-variables.ts. */

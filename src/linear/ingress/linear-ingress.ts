@@ -22,6 +22,7 @@ import {
 import { mediaTypeOf } from '../../core/ingress/media-type.js';
 import { createWebhookVerifier } from './verify-signature.js';
 import { toTrigger } from './to-trigger.js';
+import type { OrganizationGate } from './organization-gate.js';
 import { AgentSessionEventSchema } from './webhook-payload.js';
 
 /** Linear's payloads are small; a generous bound all the same. */
@@ -30,6 +31,8 @@ export const LINEAR_BODY_LIMIT_BYTES = 1024 * 1024;
 export interface LinearIngressDeps {
   secret: string;
   allowedTeams: readonly string[];
+  /** Whether the event's workspace is one the relay serves; asked of every event. */
+  organizations: OrganizationGate;
   sink: TriggerSink;
   logger: Logger;
   clock?: Clock;
@@ -103,10 +106,27 @@ export function createLinearIngress(deps: LinearIngressDeps): LinearIngress {
     }
     const event = parsed.data;
     const log = logger.child({ deliveryId, action: event.action });
+    const organization = await deps.organizations.check(event.organizationId);
+    if (organization.verdict === 'unknown') {
+      log.warn({ organizationId: event.organizationId }, 'could not tell whose Linear workspace');
+      return fail(503, 'unavailable', 'could not check the workspace; redeliver it later');
+    }
+    if (organization.verdict === 'refused') {
+      // Nothing is said in the session: the relay has no business writing into that workspace.
+      log.warn(
+        { organizationId: event.organizationId, reason: organization.reason },
+        'Linear webhook from a workspace the relay does not serve, dropped',
+      );
+      return { status: 200, body: { ok: true, result: 'refused' } };
+    }
     const interpreted = toTrigger(event, {
       deliveryId,
       receivedAt: new Date(now).toISOString(),
       allowedTeams: deps.allowedTeams,
+      organization: {
+        id: organization.organizationId,
+        ...(organization.urlKey === undefined ? {} : { urlKey: organization.urlKey }),
+      },
       maxContextChars,
     });
     if (interpreted.kind === 'ignored') {

@@ -10,9 +10,11 @@ import {
   createLinearInstallations,
   createLinearNotifier,
   createLinearOAuthRoutes,
+  createOrganizationGate,
   LINEAR_BODY_LIMIT_BYTES,
   LINEAR_INSTALL_PATH,
   LINEAR_REDIRECT_PATH,
+  whoseToken,
 } from '../../linear/index.js';
 import type { LinearIngress, LinearNotifier, LinearOAuthRoutes } from '../../linear/index.js';
 // The token cipher is the one Slack's installations use.
@@ -83,6 +85,15 @@ export function createLinearPlatform(deps: PlatformDeps): LinearPlatform {
           ? createLinearIngress({
               secret: linear.webhookSecret,
               allowedTeams: linear.allowedTeams,
+              organizations: createOrganizationGate({
+                allowedOrganizations: linear.allowedOrganizations,
+                ...(linear.token === undefined ? {} : { token: linear.token }),
+                ...(linearInstallations
+                  ? { tokenFor: (org: string) => linearInstallations.tokenFor(org) }
+                  : {}),
+                whoseToken: (token: string) => whoseToken(linear.apiUrl, token),
+                clock,
+              }),
               sink,
               logger,
               clock,
