@@ -14,11 +14,18 @@ export interface Actor {
   /** GitHub `author_association` (OWNER, MEMBER, …); absent on Slack. */
   association?: string;
   /**
-   * Slack: an admin of agent-relay (the operator's list, else a workspace admin or owner),
-   * as the ingress found; only an admin lists every run, cancels anyone's and changes a
-   * channel's defaults. Absent: not an admin.
+   * An admin of the tenant the trigger came from, as the ingress found (Slack: a person on
+   * the operator's list, else an admin or owner of this workspace; Linear: an admin of the
+   * workspace). They cancel anyone's run and change the defaults of a place in their own
+   * tenant, never another's. Absent: not an admin.
    */
   admin?: boolean;
+  /**
+   * An admin of the whole relay, named by the operator (`SLACK_ADMIN_USERS`): the only people
+   * who see and act across tenants (every run, in a direct message). A workspace's own admins
+   * never are. Absent: not one.
+   */
+  relayAdmin?: boolean;
 }
 
 /** What kind of platform event produced the trigger. */
