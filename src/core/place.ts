@@ -32,16 +32,22 @@ export function monthNameUtc(now: number): string {
 }
 
 /**
- * Where a person's own settings live (their budget across places) and the thread-key prefix
- * of the runs that count for it: on Slack per workspace (ids are per workspace), on GitHub
- * per login. Undefined for a key that does not decode.
+ * Where a person's own settings live (their budget) and the thread-key prefix of the runs
+ * that count for it, keyed by the platform's id of the person: on Slack per workspace, by
+ * user id (ids are per workspace); on GitHub per repository, by login in lower case (GitHub
+ * logins are case-insensitive), so a budget set in one repository holds there only.
+ * Undefined where the platform has no person budgets (Linear) or the key does not decode.
  */
 export function personScope(
   threadKey: string,
   personId: string,
 ): { scope: string; runsPrefix: string } | undefined {
-  if (threadKey.startsWith('github:'))
-    return { scope: `github-user:${personId}`, runsPrefix: 'github:' };
+  if (threadKey.startsWith('github:')) {
+    const repo = /^github:([^#]+)#/.exec(threadKey)?.[1];
+    return repo === undefined
+      ? undefined
+      : { scope: `github-user:${repo}:${personId.toLowerCase()}`, runsPrefix: `github:${repo}#` };
+  }
   const team = /^slack:([^:]+):/.exec(threadKey)?.[1];
   return team === undefined
     ? undefined

@@ -30,7 +30,12 @@ export async function checkAccess(deps: RunsDeps, job: TriggerJob): Promise<Effe
     repo: address.repo,
     login,
   });
-  if (verdict.kind === 'allowed') return undefined;
+  if (verdict.kind === 'allowed') {
+    // An admin of the repository administers it: sets its people's budgets.
+    if (verdict.role === 'admin') trigger.actor.admin = true;
+    else delete trigger.actor.admin;
+    return undefined;
+  }
   if (verdict.kind === 'unknown') {
     job.log.warn({ actor: login, reason: verdict.reason }, 'access unknown; request not done');
     return enqueue({

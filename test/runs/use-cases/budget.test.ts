@@ -212,6 +212,18 @@ describe('budget per place', () => {
     expect(env.emulator.runs.count()).toBe(1);
   });
 
+  it('a person named by a typed name (not a mention Slack resolved) is refused, and nothing is stored', async () => {
+    await handle(
+      env,
+      slackMention({ text: 'config user=@alice budget=5', actor: { id: 'U9', admin: true } }),
+    );
+    await flushOutbox(env);
+    const messages = await posted();
+    expect(messages.some((m) => m.type === 'notice' && m.text.includes('member ID'))).toBe(true);
+    expect(await env.store.settings.list('slack-user:T1:alice')).toEqual([]);
+    expect(await env.store.settings.list('slack:T1:C1')).toEqual([]);
+  });
+
   it("only an admin sets a person's budget in Slack", async () => {
     await handle(env, slackMention({ text: 'config user=<@U2> budget=1' }));
     expect(await env.store.settings.list('slack-user:T1:U2')).toEqual([]);
