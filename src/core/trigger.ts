@@ -116,6 +116,13 @@ export interface Trigger {
   context: TriggerContext;
   /** The platform's delivery id (Slack event_id / trigger_id; GitHub X-GitHub-Delivery). */
   deliveryId: string;
+  /**
+   * What the inbox deduplicates on when the platform's delivery id is a header its signature
+   * does not cover: an identity taken from the signed body (GitHub: a hash of the body; Linear:
+   * the session or message the event is about), so a signed body sent again under a new
+   * delivery id is a duplicate. Absent: the delivery id.
+   */
+  dedupeKey?: string;
   /** RFC 3339 time the ingress accepted it. */
   receivedAt: string;
   /** The message that triggered this (for reactions); absent for slash commands. */

@@ -41,6 +41,8 @@ export function createWebhookDispatcher(deps: DispatchDeps) {
     payload: unknown,
     receivedAt: string,
     log: Logger,
+    /** An identity of the signed body: what the inbox dedupes on. */
+    payloadId?: string,
   ): Promise<DispatchResult> {
     if (event === 'ping') return { result: 'pong' };
     const meaning = interpretEvent(event, payload, {
@@ -83,7 +85,9 @@ export function createWebhookDispatcher(deps: DispatchDeps) {
       });
       return { result: 'refused', detail };
     }
-    const outcome = await deps.sink.accept(trigger);
+    const outcome = await deps.sink.accept(
+      payloadId === undefined ? trigger : { ...trigger, dedupeKey: payloadId },
+    );
     tlog.info({ kind: trigger.kind, outcome }, 'GitHub trigger handed to the inbox');
     return { result: outcome };
   };

@@ -11,6 +11,7 @@
  *   than JSON or form, 503 when the inbox cannot take the trigger.
  * Every answer is a short JSON object; nothing is recorded for a rejected request.
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   systemClock,
@@ -132,7 +133,9 @@ export function createGitHubIngress(deps: GitHubIngressDeps): GitHubIngress {
     const receivedAt = new Date(clock.now()).toISOString();
     let outcome;
     try {
-      outcome = await dispatch(event, deliveryId, payload, receivedAt, log);
+      // The delivery id is an unsigned header: the inbox dedupes on the signed body itself.
+      const payloadId = `github:sha256:${createHash('sha256').update(body).digest('hex')}`;
+      outcome = await dispatch(event, deliveryId, payload, receivedAt, log, payloadId);
     } catch (err) {
       log.error(
         { err: err instanceof Error ? err.message : String(err) },

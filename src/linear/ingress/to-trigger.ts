@@ -82,7 +82,16 @@ export function toTrigger(event: AgentSessionEvent, options: ToTriggerOptions): 
     team: teamId,
     session: session.id,
   });
+  // Linear-Delivery is a header outside the signature, and a redelivery is stamped anew: the
+  // inbox dedupes on what the event is about (the session created, the message written).
+  const about =
+    event.action === 'created'
+      ? `session:${session.id}`
+      : event.agentActivity?.id
+        ? `activity:${event.agentActivity.id}`
+        : `delivery:${options.deliveryId}`;
   const base = {
+    dedupeKey: `linear:${event.organizationId}:${about}`,
     platform: 'linear' as const,
     threadKey,
     addressed: true,
