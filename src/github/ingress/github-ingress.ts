@@ -7,7 +7,7 @@
  * - 400 missing `X-GitHub-Event`/`X-GitHub-Delivery`, malformed JSON, invalid payload;
  * - 401 missing or wrong signature (`createNodeMiddleware` would say 400; a bad signature is
  *   an authentication failure, and 401 tells an operator to look at the secret);
- * - 405 other methods, 413 bodies over 25 MiB (GITHUB_BODY_LIMIT_BYTES), 415 a content type other
+ * - 405 other methods, 413 bodies over 2 MiB (GITHUB_BODY_LIMIT_BYTES), 415 a content type other
  *   than JSON or form, 503 when the inbox cannot take the trigger.
  * Every answer is a short JSON object; nothing is recorded for a rejected request.
  */
@@ -49,7 +49,7 @@ export interface GitHubIngressDeps {
   metrics?: Metrics;
   /** Bound on the issue body / comment carried as context. Default 8,000. */
   maxBodyChars?: number;
-  /** Largest request body. Default GITHUB_BODY_LIMIT_BYTES (25 MiB, GitHub's cap). */
+  /** Largest request body. Default GITHUB_BODY_LIMIT_BYTES (2 MiB). */
   maxPayloadBytes?: number;
   onInstallation?: (owner: string, repo: string, installationId: number) => void;
 }
