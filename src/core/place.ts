@@ -3,10 +3,25 @@
  * repository, named by its settings scope (`slack:{team}:{channel}`, `github:{owner}/{repo}`).
  * Budgets count the runs of a place over a calendar month in UTC.
  */
+import { settingsScopeOf } from './thread-key.js';
 
 /** The prefix every thread key of the place starts with (its channel's or repository's). */
 export function placeThreadPrefix(scope: string): string {
   return scope.startsWith('github:') ? `${scope}#` : `${scope}:`;
+}
+
+/**
+ * Refusal posts (to people who may not use the relay) a place gets per refusal window, then
+ * silence: a crowd of outsiders cannot spend the bot's write quota that members' notices use.
+ */
+export const REFUSALS_PER_PLACE = 10;
+
+/** The cap on refusals told in the place of a thread (see REFUSALS_PER_PLACE). */
+export function refusalCapOf(threadKey: string): { prefix: string; max: number } | undefined {
+  const scope = settingsScopeOf(threadKey);
+  return scope === undefined
+    ? undefined
+    : { prefix: placeThreadPrefix(scope), max: REFUSALS_PER_PLACE };
 }
 
 /** Epoch ms of the first instant of `now`'s calendar month, UTC. */

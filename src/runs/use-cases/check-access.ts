@@ -10,6 +10,7 @@
  * - unknown (GitHub did not answer): nothing is done and the person is asked to try again;
  *   never allowed.
  */
+import { refusalCapOf } from '../../core/place.js';
 import { notice } from '../../core/message/render-model.js';
 import { decodeThreadKey } from '../../core/thread-key.js';
 import type { RunsDeps } from '../runs-deps.js';
@@ -55,7 +56,8 @@ export async function checkAccess(deps: RunsDeps, job: TriggerJob): Promise<Effe
     'author lacks repository access; refused',
   );
   return async (tx, now) => {
-    if (!(await tx.refusals.note(job.threadKey, login, now, REFUSAL_WINDOW_MS))) return;
+    const cap = refusalCapOf(job.threadKey);
+    if (!(await tx.refusals.note(job.threadKey, login, now, REFUSAL_WINDOW_MS, cap))) return;
     await tx.outbox.enqueue(
       {
         kind: 'post',
