@@ -237,6 +237,11 @@ function linearPart(env: Env): { linear?: LinearConfig } {
           clientSecret: LINEAR_CLIENT_SECRET,
           encryptionKey: LINEAR_TOKEN_ENCRYPTION_KEY.trim(),
           allowedOrganizations: env.LINEAR_ALLOWED_ORGANIZATIONS,
+          ...(env.CONSOLE_PUBLIC_URL
+            ? {
+                redirectUri: `${env.CONSOLE_PUBLIC_URL.replace(/\/+$/, '')}/linear/oauth_redirect`,
+              }
+            : {}),
         }
       : undefined;
   if (env.LINEAR_ACCESS_TOKEN === undefined && oauth === undefined) return {};

@@ -66,6 +66,11 @@ export interface LinearOAuthConfig {
   encryptionKey: string;
   /** Organization ids or URL keys that may install. */
   allowedOrganizations: string[];
+  /**
+   * Where Linear sends the browser back (`CONSOLE_PUBLIC_URL` + `/linear/oauth_redirect`);
+   * unset: only an install reached on loopback (development) can finish.
+   */
+  redirectUri?: string;
 }
 
 /** Linear's agent platform: its webhook's secret, the app token(s), the API. */

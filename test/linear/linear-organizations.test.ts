@@ -20,8 +20,10 @@ const quiet = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function install(w: LinearWorld, workspace: number): Promise<number> {
   w.linear.authorizeAs(workspace);
   const start = await fetch(`${w.relay.service.url}/linear/install`, { redirect: 'manual' });
+  const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0]!;
   const consent = await fetch(start.headers.get('location')!, { redirect: 'manual' });
-  return (await fetch(consent.headers.get('location')!, { redirect: 'manual' })).status;
+  const back = consent.headers.get('location')!;
+  return (await fetch(back, { redirect: 'manual', headers: { cookie } })).status;
 }
 
 describe('Linear: the workspace of every webhook', () => {

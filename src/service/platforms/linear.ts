@@ -121,6 +121,7 @@ export function createLinearPlatform(deps: PlatformDeps): LinearPlatform {
               clientSecret: linear.oauth.clientSecret,
               apiUrl: linear.apiUrl,
               allowedOrganizations: linear.oauth.allowedOrganizations,
+              ...(linear.oauth.redirectUri ? { redirectUri: linear.oauth.redirectUri } : {}),
               installations: linearInstallations,
               ...(deps.store.usedOnce
                 ? {
