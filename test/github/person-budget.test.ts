@@ -63,4 +63,20 @@ describe('GitHub: a person’s budget', () => {
     await said(r, /Your runs have spent/);
     expect(r.emulator.runs.count()).toBe(0);
   });
+
+  it("someone with write access cannot change the repository's budget; an admin can", async () => {
+    const r = await start();
+    r.github.setPermission('octo-org', 'widgets', 'mallory', 'write');
+    r.github.setPermission('octo-org', 'widgets', 'alice', 'admin');
+    const store = r.service.store;
+    await comment(r, '@agent-relay config budget=1000', 'mallory');
+    await said(r, /Only an admin of this repository/);
+    expect(await store.settings.list('github:octo-org/widgets')).toEqual([]);
+    await comment(r, '@agent-relay config budget=5', 'alice');
+    await waitUntil(
+      async () =>
+        (await store.settings.list('github:octo-org/widgets')).length === 1 ? true : undefined,
+      { timeoutMs: 5_000, message: 'the budget stored' },
+    );
+  });
 });

@@ -74,7 +74,7 @@ function placeWord(job: TriggerJob): PlaceKind {
 export function whoRaises(platform: BudgetPlatform): string {
   if (platform === 'linear') return "It is raised from any of the team's agent sessions:";
   return platform === 'github'
-    ? 'Someone with write access to the repository can raise it:'
+    ? 'An admin of the repository can raise it:'
     : 'An admin of agent-relay can raise it:';
 }
 

@@ -13,7 +13,7 @@ export const ADMINS_ONLY =
   "Only an admin of agent-relay may change this channel's defaults. `config` alone shows them.";
 
 export const REPO_ADMINS_ONLY =
-  "Only an admin of this repository may set a person's budget here. `config` alone shows the repository's defaults.";
+  "Only an admin of this repository may set its budgets (the repository's or a person's). `config` alone shows the repository's defaults.";
 
 export const NO_PERSON_BUDGETS =
   "People have no budgets of their own here: `config budget=…` sets the team's. Name no `user=`.";
@@ -52,7 +52,15 @@ export async function configCommand(
   const scope = person?.scope ?? job.trigger.settingsScope;
   const changes =
     Object.values(command.set).some((v) => v !== undefined) || command.unset.length > 0;
-  if (changes && platform === 'github' && person && job.trigger.actor.admin !== true) {
+  // On GitHub write access changes defaults; a budget (the repository's or a person's) is the
+  // repository admins' to set.
+  const touchesBudget = command.set.budget !== undefined || command.unset.includes('budget');
+  if (
+    changes &&
+    platform === 'github' &&
+    (person || touchesBudget) &&
+    job.trigger.actor.admin !== true
+  ) {
     job.log.info({ scope }, 'config change refused: not an admin of the repository');
     return replyPrivately(job, notice('warning', REPO_ADMINS_ONLY, undefined, job.actor));
   }

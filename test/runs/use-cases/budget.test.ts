@@ -141,7 +141,7 @@ describe('budget per place', () => {
     const messages = await posted();
     const [text] = notices(messages);
     expect(text).toContain('This repository has spent ≈ $3.50 of its $3 budget');
-    expect(text).toContain('Someone with write access to the repository can raise it');
+    expect(text).toContain('An admin of the repository can raise it');
     expect(messages[0]).toMatchObject({
       usage: '@agent-relay config budget=<US dollars>',
       mention: { platform: 'github' },
