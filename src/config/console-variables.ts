@@ -19,7 +19,7 @@ export const CONSOLE_VARIABLES: readonly ConfigVariable[] = [
   {
     name: 'CONSOLE_PUBLIC_URL',
     meaning:
-      'the address browsers reach agent-relay at (sign-in redirects; `https://` makes cookies Secure)',
+      'the address browsers reach agent-relay at (sign-in redirects, Linear install callback; `https://` makes cookies Secure)',
     default: 'the listening URL',
   },
   {

@@ -50,13 +50,15 @@ export function maskUrlPassword(url: string): string {
 }
 
 /**
- * Secrets as they look inside free text (a library's debug line, a URL, a JSON dump): Slack
- * and GitHub token shapes, and the values of OAuth parameters (`client_secret`, `code`,
+ * Secrets as they look inside free text (a library's debug line, a URL, a JSON dump): Slack,
+ * GitHub and Linear token shapes (`lin_api_…` personal keys, `lin_oauth_…` OAuth tokens, and
+ * Linear's other `lin_<kind>_…` secrets such as `lin_wh_…` webhook secrets), and the values of OAuth parameters (`client_secret`, `code`,
  * `state`, tokens) in a query string, a form or JSON. Each becomes `***`.
  */
 const TEXT_SECRETS: readonly [RegExp, string][] = [
   [/\b(xox[a-z]|xapp)-[A-Za-z0-9-]+/g, `$1-${REDACTED}`],
   [/\b(gh[pousr]_|github_pat_)[A-Za-z0-9_]+/g, `$1${REDACTED}`],
+  [/\b(lin_[a-z]+_)[A-Za-z0-9_-]+/g, `$1${REDACTED}`],
   [
     /\b((?:client_secret|code|state|token|access_token|refresh_token|id_token)=)[^&\s"',;]+/gi,
     `$1${REDACTED}`,

@@ -237,6 +237,11 @@ function linearPart(env: Env): { linear?: LinearConfig } {
           clientSecret: LINEAR_CLIENT_SECRET,
           encryptionKey: LINEAR_TOKEN_ENCRYPTION_KEY.trim(),
           allowedOrganizations: env.LINEAR_ALLOWED_ORGANIZATIONS,
+          ...(env.CONSOLE_PUBLIC_URL
+            ? {
+                redirectUri: `${env.CONSOLE_PUBLIC_URL.replace(/\/+$/, '')}/linear/oauth_redirect`,
+              }
+            : {}),
         }
       : undefined;
   if (env.LINEAR_ACCESS_TOKEN === undefined && oauth === undefined) return {};
@@ -247,6 +252,7 @@ function linearPart(env: Env): { linear?: LinearConfig } {
       ...(oauth ? { oauth } : {}),
       apiUrl: env.LINEAR_API_URL,
       allowedTeams: env.LINEAR_ALLOWED_TEAMS,
+      allowedOrganizations: env.LINEAR_ALLOWED_ORGANIZATIONS,
     },
   };
 }

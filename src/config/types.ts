@@ -66,6 +66,11 @@ export interface LinearOAuthConfig {
   encryptionKey: string;
   /** Organization ids or URL keys that may install. */
   allowedOrganizations: string[];
+  /**
+   * Where Linear sends the browser back (`CONSOLE_PUBLIC_URL` + `/linear/oauth_redirect`);
+   * unset: only an install reached on loopback (development) can finish.
+   */
+  redirectUri?: string;
 }
 
 /** Linear's agent platform: its webhook's secret, the app token(s), the API. */
@@ -77,8 +82,13 @@ export interface LinearConfig {
   oauth?: LinearOAuthConfig;
   /** GraphQL endpoint. */
   apiUrl: string;
-  /** Team keys or ids whose issues may start runs; empty: every team. */
+  /** Team keys or ids (or `org/KEY`) whose issues may start runs; empty: every team. */
   allowedTeams: string[];
+  /**
+   * LINEAR_ALLOWED_ORGANIZATIONS: the workspaces (ids or URL keys) whose webhooks are taken,
+   * checked on every event; empty (one workspace only): the configured token's own workspace.
+   */
+  allowedOrganizations: string[];
 }
 
 /** The operator console (`/console`); see console-variables.ts. */

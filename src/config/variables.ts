@@ -221,8 +221,9 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: 'LINEAR_ALLOWED_ORGANIZATIONS',
-    meaning: 'Linear organization ids or URL keys that may install the app (OAuth install)',
-    default: 'unset (required with OAuth install)',
+    meaning:
+      'Linear organization ids or URL keys that may install the app and whose webhooks are taken (checked on every event)',
+    default: 'unset: only the workspace of `LINEAR_ACCESS_TOKEN` (required with OAuth install)',
   },
   {
     name: 'LINEAR_API_URL',
@@ -231,7 +232,8 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: 'LINEAR_ALLOWED_TEAMS',
-    meaning: 'Linear team keys or ids whose issues may start runs',
+    meaning:
+      "Linear team keys or ids whose issues may start runs; `<organization>/<key>` names one workspace's team",
     default: 'unset: every team',
   },
   {

@@ -6,6 +6,7 @@
  * and is logged with who did it. A viewer sees runs started in public places only, and no
  * queues and no actions.
  */
+import { viewerTenant } from './viewer-scope.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConsoleConfig } from '../config/load.js';
 import type { AgentService, Clock, Logger, Metrics, Store } from '../core/ports/index.js';
@@ -228,6 +229,7 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
       stamp,
       operator: session.operator,
       role: session.role,
+      ...(session.role === 'operator' ? {} : tenantOfViewer(session.grounds)),
       csrf: session.csrf,
       now: now(),
       here: safeNext(withoutResult(url.pathname + url.search)),
@@ -263,4 +265,9 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     ...(adminLink ? { adminToken: adminLink.token } : {}),
     close: () => live.close(),
   };
+}
+
+function tenantOfViewer(grounds: string): { tenant?: string } {
+  const tenant = viewerTenant(grounds);
+  return tenant === undefined ? {} : { tenant };
 }

@@ -5,6 +5,7 @@
 import type { OperatorQueries, Store } from '../core/ports/index.js';
 import { monthNameUtc, monthStartUtc } from '../core/place.js';
 import { sendPage } from './page-response.js';
+import { maySee } from './viewer-scope.js';
 import type { PageHandler } from './page-response.js';
 import { placeSpend } from './place-spend.js';
 import { placesBody, placesPage } from './pages/places-page.js';
@@ -20,7 +21,7 @@ export function createPlacesRoute(deps: {
     const places = await placeSpend(
       { operator, store },
       monthStartUtc(ctx.now),
-      (threadKey) => (ctx.role === 'operator' ? Promise.resolve(true) : isPublic(threadKey)),
+      (threadKey) => maySee(ctx, threadKey, isPublic),
       sort,
     );
     const view = { places, month: monthNameUtc(ctx.now), sort } as const;

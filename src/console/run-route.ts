@@ -3,6 +3,7 @@
  * thread's triggers and notifications, and the service's own view of it. A viewer learns
  * nothing of a run in a private place, not even that it exists.
  */
+import { maySee } from './viewer-scope.js';
 import type { AgentService, Logger, OperatorQueries, RunItem, Store } from '../core/ports/index.js';
 import { isServiceError } from '../core/ports/index.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -28,8 +29,7 @@ export function createRunRoute(deps: {
   ): Promise<void> {
     const found = await store.runs.get(runId);
     // A viewer learns nothing of a run in a private place, not even that it exists.
-    const run =
-      found && (ctx.role === 'operator' || (await isPublic(found.threadKey))) ? found : undefined;
+    const run = found && (await maySee(ctx, found.threadKey, isPublic)) ? found : undefined;
     if (!run) return sendText(res, 404, `No run ${runId} is recorded here.`);
     const keys = await operator.aliasesOf(run.threadKey);
     const [history, items, others, own] = await Promise.all([

@@ -3,6 +3,7 @@
  * newest first or by cost, with the service's links and run time for the recent ones; a
  * viewer sees runs in public places only.
  */
+import { maySee } from './viewer-scope.js';
 import type {
   AgentService,
   Logger,
@@ -74,7 +75,7 @@ export function createRunsRoute(deps: {
         ? listed
         : (
             await Promise.all(
-              listed.map(async (r) => ((await isPublic(r.threadKey)) ? r : undefined)),
+              listed.map(async (r) => ((await maySee(ctx, r.threadKey, isPublic)) ? r : undefined)),
             )
           ).filter((r) => r !== undefined);
     const view = {

@@ -3,10 +3,25 @@
  * repository, named by its settings scope (`slack:{team}:{channel}`, `github:{owner}/{repo}`).
  * Budgets count the runs of a place over a calendar month in UTC.
  */
+import { settingsScopeOf } from './thread-key.js';
 
 /** The prefix every thread key of the place starts with (its channel's or repository's). */
 export function placeThreadPrefix(scope: string): string {
   return scope.startsWith('github:') ? `${scope}#` : `${scope}:`;
+}
+
+/**
+ * Refusal posts (to people who may not use the relay) a place gets per refusal window, then
+ * silence: a crowd of outsiders cannot spend the bot's write quota that members' notices use.
+ */
+export const REFUSALS_PER_PLACE = 10;
+
+/** The cap on refusals told in the place of a thread (see REFUSALS_PER_PLACE). */
+export function refusalCapOf(threadKey: string): { prefix: string; max: number } | undefined {
+  const scope = settingsScopeOf(threadKey);
+  return scope === undefined
+    ? undefined
+    : { prefix: placeThreadPrefix(scope), max: REFUSALS_PER_PLACE };
 }
 
 /** Epoch ms of the first instant of `now`'s calendar month, UTC. */
@@ -32,16 +47,22 @@ export function monthNameUtc(now: number): string {
 }
 
 /**
- * Where a person's own settings live (their budget across places) and the thread-key prefix
- * of the runs that count for it: on Slack per workspace (ids are per workspace), on GitHub
- * per login. Undefined for a key that does not decode.
+ * Where a person's own settings live (their budget) and the thread-key prefix of the runs
+ * that count for it, keyed by the platform's id of the person: on Slack per workspace, by
+ * user id (ids are per workspace); on GitHub per repository, by login in lower case (GitHub
+ * logins are case-insensitive), so a budget set in one repository holds there only.
+ * Undefined where the platform has no person budgets (Linear) or the key does not decode.
  */
 export function personScope(
   threadKey: string,
   personId: string,
 ): { scope: string; runsPrefix: string } | undefined {
-  if (threadKey.startsWith('github:'))
-    return { scope: `github-user:${personId}`, runsPrefix: 'github:' };
+  if (threadKey.startsWith('github:')) {
+    const repo = /^github:([^#]+)#/.exec(threadKey)?.[1];
+    return repo === undefined
+      ? undefined
+      : { scope: `github-user:${repo}:${personId.toLowerCase()}`, runsPrefix: `github:${repo}#` };
+  }
   const team = /^slack:([^:]+):/.exec(threadKey)?.[1];
   return team === undefined
     ? undefined

@@ -149,6 +149,20 @@ export function personalScopeOf(key: string, personId: string): string | undefin
   return addr?.platform === 'slack' ? `slack-user:${addr.team}:${personId}` : undefined;
 }
 
+/**
+ * The tenant a thread belongs to: a Slack workspace (`slack:{team}`), a GitHub account
+ * (`github:{owner}`), a Linear workspace (`linear:{organization}`). A tenant's own admins
+ * administer its places and runs, never another tenant's. `undefined` when the key does not
+ * decode.
+ */
+export function tenantOf(key: string): string | undefined {
+  const addr = decodeThreadKey(key);
+  if (addr === undefined) return undefined;
+  if (addr.platform === 'slack') return `slack:${addr.team}`;
+  if (addr.platform === 'linear') return `linear:${addr.organization}`;
+  return `github:${addr.owner}`;
+}
+
 /** The platform of a key, or `undefined` when the key does not decode. */
 export function platformOf(key: string): Platform | undefined {
   return decodeThreadKey(key)?.platform;

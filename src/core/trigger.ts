@@ -14,11 +14,18 @@ export interface Actor {
   /** GitHub `author_association` (OWNER, MEMBER, …); absent on Slack. */
   association?: string;
   /**
-   * Slack: an admin of agent-relay (the operator's list, else a workspace admin or owner),
-   * as the ingress found; only an admin lists every run, cancels anyone's and changes a
-   * channel's defaults. Absent: not an admin.
+   * An admin of the tenant the trigger came from, as the ingress found (Slack: a person on
+   * the operator's list, else an admin or owner of this workspace; Linear: an admin of the
+   * workspace). They cancel anyone's run and change the defaults of a place in their own
+   * tenant, never another's. Absent: not an admin.
    */
   admin?: boolean;
+  /**
+   * An admin of the whole relay, named by the operator (`SLACK_ADMIN_USERS`): the only people
+   * who see and act across tenants (every run, in a direct message). A workspace's own admins
+   * never are. Absent: not one.
+   */
+  relayAdmin?: boolean;
 }
 
 /** What kind of platform event produced the trigger. */
@@ -114,6 +121,13 @@ export interface Trigger {
   context: TriggerContext;
   /** The platform's delivery id (Slack event_id / trigger_id; GitHub X-GitHub-Delivery). */
   deliveryId: string;
+  /**
+   * What the inbox deduplicates on when the platform's delivery id is a header its signature
+   * does not cover: an identity taken from the signed body (GitHub: a hash of the body; Linear:
+   * the session or message the event is about), so a signed body sent again under a new
+   * delivery id is a duplicate. Absent: the delivery id.
+   */
+  dedupeKey?: string;
   /** RFC 3339 time the ingress accepted it. */
   receivedAt: string;
   /** The message that triggered this (for reactions); absent for slash commands. */

@@ -26,6 +26,7 @@ import {
 
 import {
   defaultLinearWorkspaces,
+  memberTokenOf,
   type FakeLinearActivity,
   type FakeLinearIssue,
   type FakeLinearRequest,
@@ -43,7 +44,7 @@ export interface FakeLinear {
   /** The consent page (`…/oauth/authorize`). */
   authorizeUrl: string;
   /** The workspace (index) whose consent the next authorization grants. */
-  authorizeAs(workspace: number): void;
+  authorizeAs(workspace: number, actor?: 'app' | 'user'): void;
   /** What each consent page visit asked for. */
   authorizations: URLSearchParams[];
   /** The OAuth client this fake knows. */
@@ -129,13 +130,16 @@ export async function startFakeLinear(
   const oauth = createFakeLinearOAuth(workspaces);
 
   const workspaceOf = (auth: string | undefined) =>
-    workspaces.find((w) => auth === `Bearer ${w.token}`);
+    workspaces.find((w) => auth === `Bearer ${w.token}` || auth === `Bearer ${memberTokenOf(w)}`);
+  const isMember = (auth: string | undefined, ws: FakeLinearWorkspace) =>
+    auth === `Bearer ${memberTokenOf(ws)}`;
 
   function answer(
     res: ServerResponse,
     operation: string,
     vars: Record<string, unknown>,
     ws: FakeLinearWorkspace,
+    asMember = false,
   ): void {
     const ok = (data: unknown) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -154,7 +158,7 @@ export async function startFakeLinear(
       case 'Viewer':
         return ok({
           viewer: {
-            id: ws.appUserId,
+            ...(asMember ? { id: 'user-ada', app: false } : { id: ws.appUserId, app: true }),
             organization: {
               id: ws.organizationId,
               urlKey: ws.organizationId,
@@ -270,7 +274,7 @@ export async function startFakeLinear(
       const ws = workspaceOf(authorization);
       if (!ws) return gqlError(res, 401, 'Authentication required', 'AUTHENTICATION_ERROR');
       try {
-        answer(res, operation, parsed.variables ?? {}, ws);
+        answer(res, operation, parsed.variables ?? {}, ws, isMember(authorization, ws));
       } catch (err) {
         gqlError(res, 500, `fake failed: ${(err as Error).message}`, 'INTERNAL');
       }

@@ -68,6 +68,14 @@ const STATES = (prefix: string): FakeLinearState[] => [
   { id: `${prefix}-canceled`, name: 'Canceled', type: 'canceled', position: 5 },
 ];
 
+/**
+ * The token a person (Ada) of the workspace gets from an install without `actor=app`: Linear
+ * answers `viewer` with her, a user who is not an app (`app: false`).
+ */
+export function memberTokenOf(ws: FakeLinearWorkspace): string {
+  return `${ws.token}_member`;
+}
+
 export function defaultLinearWorkspaces(): FakeLinearWorkspace[] {
   return [
     {

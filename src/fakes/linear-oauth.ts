@@ -5,30 +5,34 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FakeLinearWorkspace } from './linear-model.js';
+import { memberTokenOf, type FakeLinearWorkspace } from './linear-model.js';
 
 export interface FakeLinearOAuth {
   /** The OAuth client this fake knows. */
   client: { id: string; secret: string };
   /** What each consent page visit asked for. */
   authorizations: URLSearchParams[];
-  /** The workspace (index) whose consent the next authorization grants. */
-  authorizeAs(workspace: number): void;
+  /**
+   * The workspace (index) whose consent the next authorization grants; `user`: a person's
+   * token, as Linear grants when the install did not get `actor=app` through.
+   */
+  authorizeAs(workspace: number, actor?: 'app' | 'user'): void;
   /** Answer the request when it is one of the OAuth routes; false otherwise. */
   handle(req: IncomingMessage, res: ServerResponse, raw: string): boolean;
 }
 
 export function createFakeLinearOAuth(workspaces: FakeLinearWorkspace[]): FakeLinearOAuth {
   const client = { id: 'linear-client-dummy', secret: 'linear-client-secret-dummy-123' };
-  const codes = new Map<string, { workspace: number; redirectUri: string }>();
+  const codes = new Map<string, { workspace: number; redirectUri: string; actor: string }>();
   const authorizations: URLSearchParams[] = [];
   let grantFor = 0;
+  let grantActor: 'app' | 'user' = 'app';
 
   function consent(url: URL, res: ServerResponse): void {
     authorizations.push(url.searchParams);
     const code = randomUUID();
     const redirectUri = url.searchParams.get('redirect_uri') ?? '';
-    codes.set(code, { workspace: grantFor, redirectUri });
+    codes.set(code, { workspace: grantFor, redirectUri, actor: grantActor });
     const back = new URL(redirectUri);
     back.searchParams.set('code', code);
     back.searchParams.set('state', url.searchParams.get('state') ?? '');
@@ -49,7 +53,10 @@ export function createFakeLinearOAuth(workspaces: FakeLinearWorkspace[]): FakeLi
       return json(400, { error: 'invalid_grant' });
     codes.delete(form.get('code') ?? '');
     json(200, {
-      access_token: workspaces[grant.workspace]!.token,
+      access_token:
+        grant.actor === 'user'
+          ? memberTokenOf(workspaces[grant.workspace]!)
+          : workspaces[grant.workspace]!.token,
       token_type: 'Bearer',
       expires_in: 315705599,
       scope: 'read,write,app:assignable,app:mentionable',
@@ -59,8 +66,9 @@ export function createFakeLinearOAuth(workspaces: FakeLinearWorkspace[]): FakeLi
   return {
     client,
     authorizations,
-    authorizeAs(workspace) {
+    authorizeAs(workspace, actor = 'app') {
       grantFor = workspace;
+      grantActor = actor;
     },
     handle(req, res, raw) {
       const url = new URL(req.url ?? '/', 'http://fake');

@@ -5,6 +5,7 @@ export {
   type LinearIngress,
   type LinearIngressDeps,
 } from './ingress/linear-ingress.js';
+export { createOrganizationGate, type OrganizationGate } from './ingress/organization-gate.js';
 export {
   createLinearNotifier,
   DEFAULT_KEEP_ALIVE_MS,

@@ -9,7 +9,9 @@ import type { Store } from '../core/ports/index.js';
 import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platform/contract.js';
 import { createTokenCipher } from '../platform/token-cipher.js';
 import type { Route } from '../platform/route.js';
+import { whoseToken } from './api/oauth.js';
 import { createLinearIngress, LINEAR_BODY_LIMIT_BYTES } from './ingress/linear-ingress.js';
+import { createOrganizationGate } from './ingress/organization-gate.js';
 import { createLinearInstallations } from './install/installations.js';
 import {
   createLinearOAuthRoutes,
@@ -80,6 +82,7 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
           clientSecret: linear.oauth.clientSecret,
           apiUrl: linear.apiUrl,
           allowedOrganizations: linear.oauth.allowedOrganizations,
+          ...(linear.oauth.redirectUri ? { redirectUri: linear.oauth.redirectUri } : {}),
           installations,
           useStateOnce: (state: string, expiresAt: number) =>
             deps.store.usedOnce.use(`linear:${state}`, expiresAt, deps.clock.now()),
@@ -97,6 +100,13 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
       const webhooks = createLinearIngress({
         secret: linear.webhookSecret,
         allowedTeams: linear.allowedTeams,
+        organizations: createOrganizationGate({
+          allowedOrganizations: linear.allowedOrganizations,
+          ...(linear.token === undefined ? {} : { token: linear.token }),
+          ...(installations ? { tokenFor: (org: string) => installations.tokenFor(org) } : {}),
+          whoseToken: (token: string) => whoseToken(linear.apiUrl, token),
+          clock,
+        }),
         sink,
         logger,
         clock,

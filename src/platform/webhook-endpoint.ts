@@ -60,7 +60,8 @@ export interface WebhookSteps<H> {
   ): Promise<WebhookAnswer | undefined>;
   /** The verified body as data; a throw answers 400 `malformed_json`. */
   parse(raw: Buffer, mediaType: string): unknown;
-  interpret(payload: unknown, headers: H, log: Logger): Promise<Interpretation>;
+  /** What the delivery means; `raw` is the signed body (an identity of it dedupes replays). */
+  interpret(payload: unknown, headers: H, log: Logger, raw: Buffer): Promise<Interpretation>;
   /** The status of an accepted delivery (GitHub: 202). Default 200. */
   acceptedStatus?: number;
 }
@@ -99,7 +100,7 @@ export function createWebhookEndpoint<H>(steps: WebhookSteps<H>): WebhookEndpoin
     } catch {
       return refuse(400, 'malformed_json', 'the body is not JSON');
     }
-    const meaning = await steps.interpret(payload, headers, log);
+    const meaning = await steps.interpret(payload, headers, log, raw);
     if (meaning.kind === 'answer') return meaning.answer;
     const tlog = meaning.log ?? log;
     try {

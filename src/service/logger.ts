@@ -63,6 +63,17 @@ function isPlainObject(value: object): value is Record<string, unknown> {
  * (pino's own `redact` would need a wildcard path per name and depth, all tried on every
  * line.) Errors are serialized first, so their own fields count.
  */
+/** An error's message and stack may quote a token (a library's "bad token lin_api_…"). */
+function scrubErrorText(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const err = value as { message?: unknown; stack?: unknown };
+  return {
+    ...err,
+    ...(typeof err.message === 'string' ? { message: redactSecretsInText(err.message) } : {}),
+    ...(typeof err.stack === 'string' ? { stack: redactSecretsInText(err.stack) } : {}),
+  };
+}
+
 export function scrub(value: unknown, depth = 0): unknown {
   if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return scrub({ ...pino.stdSerializers.err(value) }, depth);
@@ -108,7 +119,7 @@ export function createLogger(options: LoggerOptions): AppLogger {
       bindings: (bindings: Record<string, unknown>) => scrub(bindings) as Record<string, unknown>,
     },
     serializers: {
-      err: (err: unknown) => scrub({ ...pino.stdSerializers.err(err as Error) }, 1),
+      err: (err: unknown) => scrubErrorText(scrub({ ...pino.stdSerializers.err(err as Error) }, 1)),
     },
     timestamp: pino.stdTimeFunctions.isoTime,
     hooks: {

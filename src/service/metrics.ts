@@ -4,7 +4,6 @@
  * core passes that a series does not declare are dropped, never thrown on.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { createPlaceLabel } from './place-label.js';
 import type { CounterName, GaugeName, HistogramName, Metrics } from '../core/ports/index.js';
 import { RelayError } from '../core/relay-error.js';
 
@@ -14,12 +13,21 @@ const EVENT_LABELS = ['platform', 'kind', 'outcome', 'reason', 'code', 'state', 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const DELAY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 60, 120];
 
-/** Counters labelled by platform and (bounded) place: what runs cost. */
+/**
+ * What runs cost, by platform only. `/metrics` may be open, and a place's id names private
+ * channels and direct messages (and private repositories), so no series names a place: the
+ * `place` label is kept for the queries written against it and is always `all`. Spend per
+ * place is on the console's places page, for whoever may see that place.
+ */
+export const ALL_PLACES = 'all';
+/** At most this many places' shares are kept for the budget gauge's highest. */
+const BUDGET_PLACES_KEPT = 10_000;
 type PlaceCounterName = 'run_cost_usd' | 'run_tokens';
 const PLACE_COUNTERS: Record<PlaceCounterName, string> = {
   run_cost_usd:
-    'Approximate cost of runs in US dollars as the Agent Run Service reports it, by platform and place (Slack channel or GitHub repository; places beyond the first 50 share "other")',
-  run_tokens: 'LLM tokens of runs as the Agent Run Service reports them, by platform and place',
+    'Approximate cost of runs in US dollars as the Agent Run Service reports it, by platform (place is always "all": no place is named)',
+  run_tokens:
+    'LLM tokens of runs as the Agent Run Service reports them, by platform (place is always "all")',
 };
 
 const COUNTERS: Record<Exclude<CounterName, PlaceCounterName>, string> = {
@@ -113,10 +121,10 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Runti
         registers,
       }),
   );
-  const placeLabel = createPlaceLabel();
+  const budgetShares = new Map<string, Map<string, number>>();
   const budgetRatio = new Gauge({
     name: `${PREFIX}place_budget_used_ratio`,
-    help: 'Share of its monthly budget a place has spent this calendar month (UTC), from the reported costs; places with a budget only',
+    help: 'The highest share of its monthly budget any place of the platform has spent this calendar month (UTC), from the reported costs; places with a budget only (place is always "all")',
     labelNames: ['platform', 'place'],
     registers,
   });
@@ -176,7 +184,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Runti
     inc: (name, labels, value = 1) => {
       if (name === 'run_cost_usd' || name === 'run_tokens') {
         const platform = labels?.platform ?? 'unknown';
-        placeCounters[name].inc({ platform, place: placeLabel(labels?.place) }, value);
+        placeCounters[name].inc({ platform, place: ALL_PLACES }, value);
         return;
       }
       counters[name].inc(pick(labels), value);
@@ -185,7 +193,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Runti
     set: (name, value, labels) => {
       if (name === 'place_budget_used_ratio') {
         const platform = labels?.platform ?? 'unknown';
-        budgetRatio.set({ platform, place: placeLabel(labels?.place) }, value);
+        const shares = budgetShares.get(platform) ?? new Map<string, number>();
+        budgetShares.set(platform, shares);
+        const place = labels?.place ?? '';
+        if (shares.has(place) || shares.size < BUDGET_PLACES_KEPT) shares.set(place, value);
+        budgetRatio.set({ platform, place: ALL_PLACES }, Math.max(...shares.values()));
         return;
       }
       gauges[name].set(pick(labels), value);

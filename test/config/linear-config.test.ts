@@ -35,6 +35,7 @@ describe('Linear configuration', () => {
       token: 'lin_oauth_x',
       apiUrl: 'http://127.0.0.1:9/graphql',
       allowedTeams: ['ENG', 'OPS'],
+      allowedOrganizations: [],
     });
     const printed = JSON.stringify(redactedConfig(config));
     expect(printed).not.toContain(SECRET);

@@ -242,6 +242,50 @@ describe('roles', () => {
     expect(runs).not.toContain('run-spend-vault');
   });
 
+  it("a viewer sees their own tenant only: no other workspace's public runs or spend, and a GitHub-org viewer no Slack run", async () => {
+    const now = Date.now();
+    await h.service.store.runs.insert(
+      runRecord({
+        runId: 'run-own-open',
+        threadKey: 'slack:T0000001:C0OWNOPEN:1700000002.000100',
+        costUsd: 1,
+        createdAt: now,
+      }),
+    );
+    await h.service.store.runs.insert(
+      runRecord({
+        runId: 'run-other-workspace',
+        threadKey: 'slack:T0OTHER01:C0THEIRS:1700000002.000200',
+        title: 'the other workspace plans',
+        costUsd: 7,
+        createdAt: now,
+      }),
+    );
+    h.idp.signInAs.slack = { team: 'T0000001', user: 'U0VIEWER3', name: 'Val Viewer' };
+    const slackViewer = cookieOf(await signInWith('slack'))!;
+    const list = await (await get('/console', slackViewer)).text();
+    expect(list).toContain('data-run="run-own-open"');
+    expect(list).not.toContain('run-other-workspace');
+    expect(list).not.toContain('other workspace plans');
+    expect((await get('/console/runs/run-other-workspace', slackViewer)).status).toBe(404);
+    const places = await (await get('/console/places', slackViewer)).text();
+    expect(places).not.toContain('T0OTHER01');
+
+    h.idp.signInAs.github = {
+      ...h.idp.signInAs.github,
+      login: 'octo-viewer',
+      id: 777001,
+      orgs: ['acme'],
+    };
+    const githubViewer = cookieOf(await signInWith('github'))!;
+    const seen = await (await get('/console', githubViewer)).text();
+    expect(seen).not.toContain('run-own-open');
+    expect((await get('/console/runs/run-own-open', githubViewer)).status).toBe(404);
+    expect(await (await get('/console/places', githubViewer)).text()).not.toContain('C0OWNOPEN');
+    // The operator still sees every tenant.
+    expect(await (await get('/console', admin)).text()).toContain('run-other-workspace');
+  });
+
   it('a guest of an allowed workspace is never let in', async () => {
     h.slack.guests.add('U0GUEST');
     h.idp.signInAs.slack = { team: 'T0000001', user: 'U0GUEST', name: 'Gus Guest' };

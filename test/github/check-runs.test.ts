@@ -255,6 +255,37 @@ describe('GitHub check runs', () => {
     expect(r.emulator.runs.all()).toHaveLength(1);
   });
 
+  it("Re-run on another App's check run is ignored without a word", async () => {
+    const { r } = await runOnPr('@agent-relay fix it');
+    await concluded(r, 'success');
+    // The run's closing comment is posted: nothing else is due.
+    await waitUntil(() =>
+      [...r.github.comments.values()].find((c) => c.author !== 'alice' && /Done/.test(c.body)),
+    );
+    const before = r.github.comments.size;
+    const theirs: FakeCheckRun = {
+      id: 990_001,
+      owner: 'octo-org',
+      repo: 'widgets',
+      headSha: 'a1b2c3d4e5f6',
+      name: 'ci / build',
+      externalId: `ci-build-4711#${PR}`,
+      status: 'completed',
+      conclusion: 'failure',
+      actions: [],
+      writes: [],
+    };
+    expect((await rerun(r, theirs)).status).toBe(202);
+    // Handled (the log says so), and then nothing posted once the outbox had its time.
+    await waitUntil(() => (r.logs.text().includes('no such run of ours') ? true : undefined), {
+      timeoutMs: 8_000,
+      message: 'the re-run handled',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect([...r.github.comments.values()].slice(before).map((c) => c.body)).toEqual([]);
+    expect(r.emulator.requests.get('POST /agent/runs/:id/followups') ?? 0).toBe(0);
+  });
+
   it('Re-run on a live run starts nothing and says so', async () => {
     const { r, run } = await runOnPr('@agent-relay a long job [slow]');
     await stateIs(r, run.run_id, 'INPROGRESS');

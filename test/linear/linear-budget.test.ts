@@ -75,4 +75,22 @@ describe('Linear: a budget per team', () => {
     await world.waitForActivity(next.session.id, (a) => a.content.type === 'response');
     expect(world.emulator.runs.count()).toBe(2);
   }, 30_000);
+
+  it('`config user=` names no one here: refused, and the team budget is not touched', async () => {
+    world = await startLinearWorld();
+    const { linear } = world;
+    const { session } = await linear.openSession({ title: 'An issue' });
+    await world.waitForActivity(session.id, (a) => a.content.type === 'response');
+    const before = linear.activitiesOf(session.id).length;
+    // Ada is an admin: she means Bob's budget, which Linear does not have.
+    await linear.prompt(session.id, 'config user=@bob budget=0');
+    const answer = await world.waitForActivity(
+      session.id,
+      (a) => linear.activitiesOf(session.id).indexOf(a) >= before,
+    );
+    expect(answer.content.body).toContain('People have no budgets of their own here');
+    const next = await linear.openSession({ title: 'Second issue' });
+    await world.waitForActivity(next.session.id, (a) => a.content.type === 'response');
+    expect(world.emulator.runs.count()).toBe(2);
+  }, 30_000);
 });

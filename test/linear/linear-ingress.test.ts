@@ -84,6 +84,26 @@ describe('POST /linear/webhooks', () => {
     expect(thoughts).toHaveLength(1);
   });
 
+  it('takes a signed body sent again under new Linear-Delivery ids once: one run, one follow-up', async () => {
+    world = await startLinearWorld();
+    const { linear } = world;
+    const { session, sent } = await linear.openSession({ title: 'once [slow]' });
+    for (const deliveryId of ['replay-a', 'replay-b']) {
+      const again = await linear.send(sent.body, {}, { deliveryId });
+      expect(again.answer).toMatchObject({ ok: true, result: 'duplicate' });
+    }
+    await world.waitForActivity(session.id, (a) => a.content.body === 'Running…');
+    const prompt = await linear.prompt(session.id, 'also update the docs');
+    for (const deliveryId of ['replay-c', 'replay-d']) {
+      const again = await linear.send(prompt.body, {}, { deliveryId });
+      expect(again.answer).toMatchObject({ ok: true, result: 'duplicate' });
+    }
+    await quiet(500);
+    expect(world.emulator.runs.count()).toBe(1);
+    expect(world.emulator.followups.length).toBeLessThanOrEqual(1);
+    expect(countRows(world.relay.databasePath).inbox).toBe(2);
+  });
+
   it('answers 400 to a body that is not JSON or not an agent session event, and ignores other events', async () => {
     world = await startLinearWorld();
     const { linear } = world;

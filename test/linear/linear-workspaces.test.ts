@@ -3,6 +3,7 @@
  * only for its own sessions, a workspace off the allowlist is refused, and `list` in one
  * workspace never shows another's runs.
  */
+import { request as httpRequest } from 'node:http';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
@@ -16,15 +17,24 @@ afterEach(async () => {
   await w.close();
 });
 
-/** Walk the browser's way: /linear/install -> Linear's consent page -> our redirect. */
-async function install(w: LinearWorld, workspace: number): Promise<Response & { back: string }> {
-  w.linear.authorizeAs(workspace);
+/**
+ * Walk the browser's way: /linear/install -> Linear's consent page -> our redirect, carrying
+ * the state cookie the install set (`cookie` given: that one instead, as another browser).
+ */
+async function install(
+  w: LinearWorld,
+  workspace: number,
+  options: { actor?: 'app' | 'user'; cookie?: string } = {},
+): Promise<Response & { back: string; cookie: string }> {
+  w.linear.authorizeAs(workspace, options.actor);
   const start = await fetch(`${w.relay.service.url}/linear/install`, { redirect: 'manual' });
   expect(start.status).toBe(302);
+  const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0]!;
   const consent = await fetch(start.headers.get('location')!, { redirect: 'manual' });
   expect(consent.status).toBe(302);
   const back = consent.headers.get('location')!;
-  return Object.assign(await fetch(back, { redirect: 'manual' }), { back });
+  const headers = { cookie: options.cookie ?? cookie };
+  return Object.assign(await fetch(back, { redirect: 'manual', headers }), { back, cookie });
 }
 
 function sealedTokens(path: string): { team_id: string; sealed: string }[] {
@@ -53,7 +63,7 @@ describe('Linear in many workspaces (OAuth install)', () => {
     expect(rows.map((r) => r.team_id)).toEqual(['org-acme']);
     expect(rows[0]!.sealed).not.toContain(world.linear.workspaces[0]!.token);
     // A state is good once, and a forged one not at all.
-    const replay = await fetch(done.back);
+    const replay = await fetch(done.back, { headers: { cookie: done.cookie } });
     expect(replay.status).toBe(400);
     const forged = await fetch(
       `${world.relay.service.url}/linear/oauth_redirect?code=x&state=9999999999999.x.forged`,
@@ -97,5 +107,75 @@ describe('Linear in many workspaces (OAuth install)', () => {
     );
     expect(listed.content.body).toContain('Acme task');
     expect(listed.content.body).not.toContain('Globex task');
+  });
+
+  it('finishes only in the browser that started the install (its state cookie)', async () => {
+    world = await startLinearWorld({ oauthOrganizations: ['org-acme'] });
+    const elsewhere = await install(world, 0, { cookie: 'linear_oauth_state=someone-elses' });
+    expect(elsewhere.status).toBe(400);
+    const without = await install(world, 0, { cookie: '' });
+    expect(without.status).toBe(400);
+    expect(sealedTokens(world.relay.databasePath)).toEqual([]);
+    expect((await install(world, 0)).status).toBe(200);
+  });
+
+  it("a later install with a person's token (not actor=app) is refused and the app's token stays", async () => {
+    world = await startLinearWorld({ oauthOrganizations: ['org-acme'] });
+    expect((await install(world, 0)).status).toBe(200);
+    const before = sealedTokens(world.relay.databasePath);
+    const asPerson = await install(world, 0, { actor: 'user' });
+    expect(asPerson.status).toBe(403);
+    expect(await asPerson.text()).toContain('not as the app');
+    expect(sealedTokens(world.relay.databasePath)).toEqual(before);
+  });
+
+  it('takes redirect_uri from CONSOLE_PUBLIC_URL, never from the Host header', async () => {
+    world = await startLinearWorld({
+      oauthOrganizations: ['org-acme'],
+      env: { CONSOLE_PUBLIC_URL: 'https://relay.example.test/' },
+    });
+    const start = await fetch(`${world.relay.service.url}/linear/install`, {
+      redirect: 'manual',
+      headers: { host: 'evil.example', 'x-forwarded-proto': 'https' },
+    });
+    const asked = new URL(start.headers.get('location')!);
+    expect(asked.searchParams.get('redirect_uri')).toBe(
+      'https://relay.example.test/linear/oauth_redirect',
+    );
+    expect(start.headers.get('set-cookie')).toContain('Secure');
+  });
+
+  it('without CONSOLE_PUBLIC_URL, an install reached under another Host does not start', async () => {
+    world = await startLinearWorld({ oauthOrganizations: ['org-acme'] });
+    // fetch will not send another Host: a plain request does.
+    const url = new URL(`${world.relay.service.url}/linear/install`);
+    const answer = await new Promise<{ status: number; location?: string; body: string }>(
+      (resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            headers: { host: 'evil.example' },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                ...(res.headers.location ? { location: res.headers.location } : {}),
+                body,
+              }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      },
+    );
+    expect(answer.location ?? '').not.toContain('evil.example');
+    expect(answer.status).toBe(500);
+    expect(answer.body).toContain('CONSOLE_PUBLIC_URL');
   });
 });

@@ -41,11 +41,36 @@ describe('request bodies', () => {
     expect(relay.rows().inbox).toBe(0);
   });
 
-  it("GitHub takes up to GitHub's 25 MiB cap: a 3 MiB delivery is read and answered", async () => {
+  it('GitHub takes a delivery of 1.5 MiB and refuses one of 3 MiB with 413, keeping nothing', async () => {
     const relay = await start();
-    const body = validGitHubBody(`@agent-relay ${'y'.repeat(3 * 1024 * 1024)}`);
-    const res = await relay.postGitHub(body, { event: 'issue_comment', deliveryId: 'big-1' });
+    const ok = validGitHubBody(`@agent-relay ${'y'.repeat(1.5 * 1024 * 1024)}`);
+    const res = await relay.postGitHub(ok, { event: 'issue_comment', deliveryId: 'big-1' });
     expect(res.status).toBe(202);
+    const big = validGitHubBody(`@agent-relay ${'y'.repeat(3 * 1024 * 1024)}`);
+    const refused = await relay.postGitHub(big, { event: 'issue_comment', deliveryId: 'big-2' });
+    expect(refused.status).toBe(413);
+    expect(relay.rows().inbox).toBe(1);
+  });
+
+  it('GitHub refuses a declared 25 MiB body at once, before reading a byte of it', async () => {
+    const relay = await start();
+    const { port } = new URL(relay.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      'POST /github/webhooks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        `Content-Length: ${25 * 1024 * 1024}\r\n\r\n{`,
+    );
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('\r\n\r\n')) resolve(text);
+      });
+      socket.on('close', () => resolve(text));
+    });
+    socket.destroy();
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
   });
 
   it('a client that trickles its headers is cut off within seconds', async () => {

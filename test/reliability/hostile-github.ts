@@ -106,7 +106,7 @@ export const GITHUB_CASES: HostileCase[] = [
     send: (url) => post(url, ghHeaders('issue_comment', ''), ''),
   },
   {
-    name: "a body over GitHub's 25 MiB cap",
+    name: 'a body over the 2 MiB limit of /github/webhooks',
     status: [413],
     send: (url) => {
       const body = validGitHubBody(`@agent-relay ${'x'.repeat(GITHUB_BODY_LIMIT_BYTES + 1)}`);

@@ -204,6 +204,71 @@ describe('allowed users are not admins', () => {
   });
 });
 
+describe('a workspace admin administers their own workspace only', () => {
+  const dm = (user: string, text: string) =>
+    eventCallback(
+      messageEvent({ user, text, ts: nextTs(), channel_type: 'im', channel: `D${user.slice(1)}` }),
+    );
+  /** Runs of other tenants: another workspace's private channel, GitHub, one the relay never made. */
+  function foreignRuns(r: Relay) {
+    return [
+      r.emulator.createRunDirect({
+        prompt: 'other workspace secret [slow]',
+        name: 'other-workspace-secret',
+        metadata: { relay_thread: 'slack:T0OTHER01:GSECRET1:1700000000.000100' },
+      }),
+      r.emulator.createRunDirect({
+        prompt: 'github run [slow]',
+        name: 'github-private-repo',
+        metadata: { relay_thread: 'github:acme/private-repo#7' },
+      }),
+      r.emulator.createRunDirect({ prompt: 'outside run [slow]', name: 'not-the-relays' }),
+    ];
+  }
+
+  it("with SLACK_ADMIN_USERS unset, a workspace admin's DM `list` shows no other tenant's runs and `cancel <id>` of one is refused", async () => {
+    const r = await start();
+    r.slack.people.set('UBOB0001', { is_admin: true });
+    const { run: own } = await startRun(r, { channel: 'GPRIVATE1' });
+    const foreign = foreignRuns(r);
+    expect((await r.postSlack(dm('UBOB0001', 'list'))).status).toBe(200);
+    const toBob = () => r.slack.calls.filter((c) => c.params.channel === 'DBOB0001');
+    await waitUntil(() => toBob().length === 1, { timeoutMs: 5_000 });
+    const listed = JSON.stringify(toBob()[0]!.params);
+    expect(listed).toContain(own.run_id.slice(0, 8));
+    for (const run of foreign) expect(listed).not.toContain(run.run_id.slice(0, 8));
+    for (const run of foreign) {
+      await r.postSlack(dm('UBOB0001', `cancel ${run.run_id}`));
+      await r.postSlack(dm('UBOB0001', `status ${run.run_id}`));
+    }
+    await waitUntil(() => toBob().length === 1 + 2 * foreign.length, { timeoutMs: 8_000 });
+    await settle();
+    expect(r.emulator.requests.get('POST /agent/runs/:id/cancel')).toBe(0);
+    for (const run of foreign) expect(r.emulator.runs.get(run.run_id)?.state).not.toBe('CANCELLED');
+    for (const said of toBob().slice(1))
+      expect(String(said.params.text)).toMatch(/not started here/);
+    // Their own workspace's run, in a private channel they are no member of: theirs to cancel.
+    await r.postSlack(dm('UBOB0001', `cancel ${own.run_id}`));
+    await waitUntil(() => r.emulator.runs.get(own.run_id)?.state === 'CANCELLED', {
+      timeoutMs: 8_000,
+    });
+  });
+
+  it('control: an admin the operator named (SLACK_ADMIN_USERS) sees and cancels across tenants', async () => {
+    const r = await start({ env: { SLACK_ADMIN_USERS: 'UBOB0001' } });
+    const foreign = foreignRuns(r);
+    await r.postSlack(dm('UBOB0001', 'list'));
+    const toBob = () => r.slack.calls.filter((c) => c.params.channel === 'DBOB0001');
+    await waitUntil(() => toBob().length === 1, { timeoutMs: 5_000 });
+    const listed = JSON.stringify(toBob()[0]!.params);
+    for (const run of foreign) expect(listed).toContain(run.run_id.slice(0, 8));
+    await r.postSlack(dm('UBOB0001', `cancel ${foreign[1]!.run_id}`));
+    await waitUntil(() => r.emulator.runs.get(foreign[1]!.run_id)?.state === 'CANCELLED', {
+      timeoutMs: 8_000,
+    });
+  });
+});
+
 describe('steering another person’s run', () => {
   it('a reply by someone else reaches the run attributed to them', async () => {
     const r = await start();

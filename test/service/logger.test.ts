@@ -99,4 +99,16 @@ describe('createLogger', () => {
     const plain = { a: { b: [1, 2, { c: 'x' }] } };
     expect(scrub(plain)).toBe(plain);
   });
+
+  it("knows Linear's token shapes in a message and in an error's message and stack", () => {
+    const { logger, text } = capture();
+    const apiKey = 'lin_api_SECRET15abcdefghijklmnopqrstuvwxyz0123456789';
+    const oauth = 'lin_oauth_SECRET16' + 'a1b2c3d4'.repeat(8);
+    logger.warn({}, `Linear refused the token ${apiKey}`);
+    logger.error({ err: new Error(`authentication failed for ${oauth}`) }, 'Linear call failed');
+    const out = text();
+    expect(out).not.toMatch(/SECRET1[56]/);
+    expect(out).toContain('lin_api_***');
+    expect(out).toContain('lin_oauth_***');
+  });
 });

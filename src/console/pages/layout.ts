@@ -11,6 +11,8 @@ export interface PageContext {
   operator: Operator;
   /** Operators see the queues and may act; viewers see runs in public places only. */
   role: ConsoleRole;
+  /** A viewer's tenant (viewer-scope.ts): the only one whose runs and places they see. */
+  tenant?: string;
   csrf: string;
   now: number;
   /** The path and query of this page (where actions come back to). */

@@ -23,7 +23,7 @@ export type Command =
       type: 'config';
       set: RunOptions;
       unset: OptionKey[];
-      /** `user=@<person>`: the settings are that person's across places (only `budget`). */
+      /** `user=@<person>`: the settings are that person's (only `budget`; see core/place.ts). */
       user?: string;
     };
 

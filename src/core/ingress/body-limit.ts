@@ -5,13 +5,17 @@
  * - Slack (`/slack/events`): 512 KiB. A Slack message holds at most 40,000 characters; an
  *   event carries them twice (`text` and the rich-text `blocks`), up to 3 bytes each, so a
  *   real event stays under 256 KB; the rest is headroom for attachments and escaping.
- * - GitHub (`/github/webhooks`): 25 MiB, GitHub's documented cap on a webhook payload
- *   ("payloads are capped at 25 MB"), so no delivery GitHub sends is refused.
+ * - GitHub (`/github/webhooks`): 2 MiB. The signature can only be checked once the whole body
+ *   is in, so whatever is read before it is read for anyone; GitHub's own cap (25 MB) serves
+ *   events the relay does not take (pushes). The events it takes carry at most an issue or
+ *   pull request body and a comment (65,536 characters each, up to 4 bytes per character) and
+ *   their metadata: well under 2 MiB. A larger declared `Content-Length` is refused before a
+ *   byte of the body is read.
  * - Everything else (the console's forms, the operator routes, OAuth pages): 64 KiB.
  */
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
 export const SLACK_BODY_LIMIT_BYTES = 512 * KiB;
-export const GITHUB_BODY_LIMIT_BYTES = 25 * MiB;
+export const GITHUB_BODY_LIMIT_BYTES = 2 * MiB;
 export const SMALL_BODY_LIMIT_BYTES = 64 * KiB;

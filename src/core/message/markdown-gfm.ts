@@ -5,6 +5,7 @@
  * the rules that re-write the agent's Markdown (`markdown-walk.ts`) with them. Each platform
  * brings its own escaping of plain text (how it keeps HTML out, and anything more it needs).
  */
+import { honestLabel } from './link-label.js';
 import type { MarkdownRules } from './markdown-walk.js';
 
 /**
@@ -73,7 +74,8 @@ export function markdownLink(label: string, url: string | undefined): string {
 /**
  * The rules that re-write the agent's Markdown: `escape` is the platform's escaping of plain
  * text (link labels too), `code` its inline code span. Emphasis, code and http(s) links are
- * kept, a heading becomes bold, a fenced block keeps a plain language name only.
+ * kept (a label that reads like an address or a pull request must name where the link goes,
+ * link-label.ts), a heading becomes bold, a fenced block keeps a plain language name only.
  */
 export function markdownRules(
   escape: (plain: string) => string,
@@ -85,7 +87,7 @@ export function markdownRules(
     em: (inner) => (inner.trim() === '' ? inner : `_${inner}_`),
     strike: (inner) => (inner.trim() === '' ? inner : `~~${inner}~~`),
     code,
-    link: (label, href) => markdownLink(escape(label), href),
+    link: (label, href) => markdownLink(escape(honestLabel(label, href)), href),
     codeBlock: (plain, lang) => codeBlock(plain, /^[\w+-]{1,20}$/.test(lang) ? lang : ''),
     heading: (inner) => `**${inner}**`,
     quote: (inner) =>

@@ -123,7 +123,7 @@ export type MessageModel =
       filters: { state?: string[]; name?: string; mine?: boolean };
       truncated: boolean;
       /** Whose runs: this place's, the asker's from every place, or every run (an admin). */
-      scope?: 'place' | 'asker' | 'admin';
+      scope?: 'place' | 'asker' | 'admin' | 'workspace';
       /** Who asked: a list names the other requesters without notifying them. */
       asker?: PersonView;
       /**

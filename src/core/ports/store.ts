@@ -117,9 +117,18 @@ export interface StoreTx {
     /**
      * Note that `person` is refused in `threadKey` now, unless they were told there within
      * `windowMs`: true when this refusal is to be told (and is now remembered), false when
-     * it was told recently. Entries older than the window are forgotten as it goes.
+     * it was told recently. Entries older than the window are forgotten as it goes. With
+     * `place`: also false once `place.max` refusals were told within the window in the place
+     * (thread keys starting with `place.prefix`), so a crowd of outsiders costs the place a
+     * bounded number of posts, then silence.
      */
-    note(threadKey: string, person: string, now: number, windowMs: number): Promise<boolean>;
+    note(
+      threadKey: string,
+      person: string,
+      now: number,
+      windowMs: number,
+      place?: { prefix: string; max: number },
+    ): Promise<boolean>;
   };
   startMessages: {
     /** Note that a request's acknowledgement is queued; false when it was already. */

@@ -43,6 +43,8 @@ export function createWebhookDispatcher(deps: DispatchDeps) {
     payload: unknown,
     receivedAt: string,
     log: Logger,
+    /** An identity of the signed body: what the inbox dedupes on. */
+    payloadId?: string,
   ): Promise<DispatchResult> {
     if (event === 'ping') return { result: 'pong' };
     const meaning = interpretEvent(event, payload, {
@@ -85,7 +87,11 @@ export function createWebhookDispatcher(deps: DispatchDeps) {
       });
       return { result: 'refused', detail };
     }
-    return { result: 'trigger', trigger, log: tlog };
+    return {
+      result: 'trigger',
+      trigger: payloadId === undefined ? trigger : { ...trigger, dedupeKey: payloadId },
+      log: tlog,
+    };
   };
 }
 

@@ -7,10 +7,11 @@
  * - 400 missing `X-GitHub-Event`/`X-GitHub-Delivery`, malformed JSON, invalid payload;
  * - 401 missing or wrong signature (`createNodeMiddleware` would say 400; a bad signature is
  *   an authentication failure, and 401 tells an operator to look at the secret);
- * - 405 other methods, 413 bodies over 25 MiB (GITHUB_BODY_LIMIT_BYTES), 415 a content type other
+ * - 405 other methods, 413 bodies over 2 MiB (GITHUB_BODY_LIMIT_BYTES), 415 a content type other
  *   than JSON or form, 503 when the inbox cannot take the trigger.
  * Every answer is a short JSON object; nothing is recorded for a rejected request.
  */
+import { createHash } from 'node:crypto';
 import { systemClock, type Clock, type Logger, type TriggerSink } from '../../core/ports/index.js';
 import { GITHUB_BODY_LIMIT_BYTES } from '../../core/ingress/body-limit.js';
 import { WEBHOOK_MEDIA_TYPES } from '../../core/ingress/media-type.js';
@@ -41,7 +42,7 @@ export interface GitHubIngressDeps {
   clock?: Clock;
   /** Bound on the issue body / comment carried as context. Default 8,000. */
   maxBodyChars?: number;
-  /** Largest request body. Default GITHUB_BODY_LIMIT_BYTES (25 MiB, GitHub's cap). */
+  /** Largest request body. Default GITHUB_BODY_LIMIT_BYTES (2 MiB). */
   maxPayloadBytes?: number;
   onInstallation?: (owner: string, repo: string, installationId: number) => void;
 }
@@ -100,9 +101,11 @@ export function createGitHubIngress(deps: GitHubIngressDeps): GitHubIngress {
       return undefined;
     },
     parse: (raw, mediaType) => parsePayload(raw.toString('utf8'), mediaType),
-    async interpret(payload, { event, deliveryId }, log) {
+    async interpret(payload, { event, deliveryId }, log, raw) {
       const receivedAt = new Date(clock.now()).toISOString();
-      const outcome = await dispatch(event, deliveryId, payload, receivedAt, log);
+      // The delivery id is an unsigned header: the inbox dedupes on the signed body itself.
+      const payloadId = `github:sha256:${createHash('sha256').update(raw).digest('hex')}`;
+      const outcome = await dispatch(event, deliveryId, payload, receivedAt, log, payloadId);
       if (outcome.result === 'trigger')
         return { kind: 'trigger', trigger: outcome.trigger, log: outcome.log };
       if (outcome.result === 'invalid') {

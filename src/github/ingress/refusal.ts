@@ -7,6 +7,7 @@
  * Why a port of its own rather than the TriggerSink: the engine is told the platform gates
  * happen at the ingress, and a refused trigger must not enter the inbox at all.
  */
+import { refusalCapOf } from '../../core/place.js';
 import type { MessageModel } from '../../core/message/message-model.js';
 import type { Clock, StoreTx } from '../../core/ports/index.js';
 import type { Actor, MessageRef } from '../../core/trigger.js';
@@ -95,7 +96,8 @@ export function createOutboxRefusalSink(deps: OutboxRefusalSinkDeps): RefusalSin
       if (deliveries.has(refusal.deliveryId)) return 'duplicate';
       const now = deps.clock.now();
       const told = await deps.store.transaction(async (tx) => {
-        if (!(await tx.refusals.note(refusal.threadKey, refusal.actor.id, now, windowMs))) {
+        const cap = refusalCapOf(refusal.threadKey);
+        if (!(await tx.refusals.note(refusal.threadKey, refusal.actor.id, now, windowMs, cap))) {
           return false;
         }
         await tx.outbox.enqueue(

@@ -42,19 +42,31 @@ export async function exchangeCode(input: {
   return { accessToken: body.access_token };
 }
 
-const WHO = `query Viewer { viewer { id organization { id urlKey name } } }`;
+const WHO = `query Viewer { viewer { id app organization { id urlKey name } } }`;
 
 export async function whoseToken(
   apiUrl: string,
   token: string,
-): Promise<{ appUserId: string; organizationId: string; urlKey?: string; name?: string }> {
+): Promise<{
+  appUserId: string;
+  /** Whether the token acts as an app (`actor=app`), not as a person. */
+  app: boolean;
+  organizationId: string;
+  urlKey?: string;
+  name?: string;
+}> {
   const data = await createLinearGraphql({ apiUrl, token })<{
-    viewer?: { id: string; organization?: { id: string; urlKey?: string; name?: string } };
+    viewer?: {
+      id: string;
+      app?: boolean;
+      organization?: { id: string; urlKey?: string; name?: string };
+    };
   }>(WHO, {});
   const org = data.viewer?.organization;
   if (!data.viewer || !org) throw new Error('Linear did not say whose token this is');
   return {
     appUserId: data.viewer.id,
+    app: data.viewer.app === true,
     organizationId: org.id,
     ...(org.urlKey ? { urlKey: org.urlKey } : {}),
     ...(org.name ? { name: org.name } : {}),

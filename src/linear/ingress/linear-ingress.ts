@@ -20,6 +20,7 @@ import type {
 } from '../../platform/webhook-endpoint.js';
 import { createWebhookVerifier } from './verify-signature.js';
 import { toTrigger } from './to-trigger.js';
+import type { OrganizationGate } from './organization-gate.js';
 import { AgentSessionEventSchema } from './webhook-payload.js';
 
 /** Linear's payloads are small; a generous bound all the same. */
@@ -28,6 +29,8 @@ export const LINEAR_BODY_LIMIT_BYTES = 1024 * 1024;
 export interface LinearIngressDeps {
   secret: string;
   allowedTeams: readonly string[];
+  /** Whether the event's workspace is one the relay serves; asked of every event. */
+  organizations: OrganizationGate;
   sink: TriggerSink;
   logger: Logger;
   clock?: Clock;
@@ -85,10 +88,32 @@ export function createLinearIngress(deps: LinearIngressDeps): LinearIngress {
       }
       const event = parsed.data;
       const elog = log.child({ action: event.action });
+      const organization = await deps.organizations.check(event.organizationId);
+      if (organization.verdict === 'unknown') {
+        elog.warn(
+          { organizationId: event.organizationId },
+          'could not tell whose Linear workspace',
+        );
+        return answer(
+          refuse(503, 'unavailable', 'could not check the workspace; redeliver it later'),
+        );
+      }
+      if (organization.verdict === 'refused') {
+        // Nothing is said in the session: the relay has no business writing into that workspace.
+        elog.warn(
+          { organizationId: event.organizationId, reason: organization.reason },
+          'Linear webhook from a workspace the relay does not serve, dropped',
+        );
+        return answer({ status: 200, body: { ok: true, result: 'refused' } });
+      }
       const interpreted = toTrigger(event, {
         deliveryId,
         receivedAt: new Date(clock.now()).toISOString(),
         allowedTeams: deps.allowedTeams,
+        organization: {
+          id: organization.organizationId,
+          ...(organization.urlKey === undefined ? {} : { urlKey: organization.urlKey }),
+        },
         maxContextChars,
       });
       if (interpreted.kind === 'ignored') {

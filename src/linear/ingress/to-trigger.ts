@@ -22,8 +22,14 @@ export type Interpreted =
 export interface ToTriggerOptions {
   deliveryId: string;
   receivedAt: string;
-  /** Team keys or ids allowed to start runs; empty: all. */
+  /**
+   * Teams allowed to start runs (LINEAR_ALLOWED_TEAMS); empty: all. Each is a team id, a key
+   * (`ENG`: that key in any workspace the relay serves), or a key or id after its workspace's id
+   * or URL key (`acme/ENG`: only Acme's).
+   */
   allowedTeams: readonly string[];
+  /** The workspace the event came from, as the organization gate let it in. */
+  organization: { id: string; urlKey?: string };
   /** Bound on the prompt context carried to the run. */
   maxContextChars: number;
 }
@@ -41,17 +47,32 @@ function promptOf(event: AgentSessionEvent, max: number): string {
   return bounded([head || 'Linear agent session', context].filter(Boolean).join('\n\n'), max);
 }
 
+/** Whether the team (of that workspace) is on the list; see ToTriggerOptions.allowedTeams. */
+export function teamAllowed(
+  allowed: readonly string[],
+  team: { id: string; key?: string },
+  organization: { id: string; urlKey?: string },
+): boolean {
+  if (allowed.length === 0) return true;
+  const names = [team.id, ...(team.key === undefined ? [] : [team.key])];
+  const orgs = [
+    organization.id,
+    ...(organization.urlKey === undefined ? [] : [organization.urlKey]),
+  ];
+  return allowed.some((entry) => {
+    const cut = entry.indexOf('/');
+    if (cut < 0) return names.includes(entry);
+    return orgs.includes(entry.slice(0, cut)) && names.includes(entry.slice(cut + 1));
+  });
+}
+
 export function toTrigger(event: AgentSessionEvent, options: ToTriggerOptions): Interpreted {
   const session = event.agentSession;
   const issue = session.issue;
   const teamId = issue?.team?.id ?? issue?.teamId;
   if (!teamId) return { kind: 'ignored', reason: 'session_without_issue_team' };
-  const allowed = options.allowedTeams;
-  if (
-    allowed.length > 0 &&
-    !allowed.includes(teamId) &&
-    !(issue?.team?.key !== undefined && allowed.includes(issue.team.key))
-  ) {
+  const team = { id: teamId, ...(issue?.team?.key === undefined ? {} : { key: issue.team.key }) };
+  if (!teamAllowed(options.allowedTeams, team, options.organization)) {
     return { kind: 'refused', reason: 'team_not_allowed', sessionId: session.id };
   }
   const threadKey = encodeThreadKey({
@@ -60,7 +81,16 @@ export function toTrigger(event: AgentSessionEvent, options: ToTriggerOptions): 
     team: teamId,
     session: session.id,
   });
+  // Linear-Delivery is a header outside the signature, and a redelivery is stamped anew: the
+  // inbox dedupes on what the event is about (the session created, the message written).
+  const about =
+    event.action === 'created'
+      ? `session:${session.id}`
+      : event.agentActivity?.id
+        ? `activity:${event.agentActivity.id}`
+        : `delivery:${options.deliveryId}`;
   const base = {
+    dedupeKey: `linear:${event.organizationId}:${about}`,
     platform: 'linear' as const,
     threadKey,
     addressed: true,

@@ -3,8 +3,11 @@
  * Linear's consent page asking for an app actor (`actor=app`) with the scopes the agent
  * platform needs (`read`, `write`, `app:assignable` to be delegated issues, `app:mentionable`
  * to be mentioned); `GET /linear/oauth_redirect` checks the state (signed, ten minutes, used
- * once), exchanges the code, asks whose workspace it is, and keeps the token, sealed, only for
- * an organization on LINEAR_ALLOWED_ORGANIZATIONS.
+ * once, and the same as the state cookie of the browser that started the install), exchanges
+ * the code, asks whose workspace it is, and keeps the token, sealed, only for an organization
+ * on LINEAR_ALLOWED_ORGANIZATIONS and only when it is an app's token (`actor=app`). The
+ * `redirect_uri` comes from the configuration (CONSOLE_PUBLIC_URL), never from the Host header
+ * (which only serves an install reached on loopback).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -25,6 +28,11 @@ export interface LinearOAuthDeps {
   authorizationUrl?: string;
   allowedOrganizations: readonly string[];
   installations: LinearInstallations;
+  /**
+   * Where Linear sends the browser back, from the configuration (CONSOLE_PUBLIC_URL); unset:
+   * this server's own address, only when the browser reached it on loopback (development).
+   */
+  redirectUri?: string;
   /** Record a state as used (every replica sees it); without it a state is only time-bound. */
   useStateOnce?: (state: string, expiresAt: number) => Promise<boolean>;
   clock: Clock;
@@ -46,14 +54,29 @@ function page(res: ServerResponse, status: number, text: string): void {
   res.end(body);
 }
 
-/** Where Linear sends the browser back: this server's own address as the browser reached it. */
-function redirectUriOf(req: IncomingMessage): string {
-  const host = req.headers.host ?? 'localhost';
-  const forwarded = req.headers['x-forwarded-proto'];
-  const proto =
-    (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() ||
-    (/^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host) ? 'http' : 'https');
-  return `${proto}://${host}${LINEAR_REDIRECT_PATH}`;
+/** The cookie that ties an install to the browser that started it. */
+const STATE_COOKIE = 'linear_oauth_state';
+
+/** Loopback only: without a configured address, the Host header names no one else. */
+function loopbackRedirectUri(req: IncomingMessage): string | undefined {
+  const host = req.headers.host ?? '';
+  return /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host)
+    ? `http://${host}${LINEAR_REDIRECT_PATH}`
+    : undefined;
+}
+
+function cookieOf(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const cut = part.indexOf('=');
+    if (cut > 0 && part.slice(0, cut).trim() === name) return part.slice(cut + 1).trim();
+  }
+  return undefined;
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoutes {
@@ -79,16 +102,32 @@ export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoute
     return Number.isFinite(expiresAt) && expiresAt > deps.clock.now() ? expiresAt : undefined;
   }
 
+  const redirectUriOf = (req: IncomingMessage) => deps.redirectUri ?? loopbackRedirectUri(req);
+  const noAddress = (res: ServerResponse) =>
+    page(
+      res,
+      500,
+      'agent-relay does not know its public address: ask whoever runs it to set CONSOLE_PUBLIC_URL.',
+    );
+
   return {
     async install(req, res) {
+      const redirectUri = redirectUriOf(req);
+      if (redirectUri === undefined) return noAddress(res);
+      const state = newState();
       const url = new URL(deps.authorizationUrl ?? 'https://linear.app/oauth/authorize');
       url.searchParams.set('client_id', deps.clientId);
-      url.searchParams.set('redirect_uri', redirectUriOf(req));
+      url.searchParams.set('redirect_uri', redirectUri);
       url.searchParams.set('response_type', 'code');
       url.searchParams.set('scope', LINEAR_SCOPES.join(','));
       url.searchParams.set('actor', 'app');
-      url.searchParams.set('state', newState());
-      res.writeHead(302, { location: url.toString(), 'cache-control': 'no-store' });
+      url.searchParams.set('state', state);
+      const secure = redirectUri.startsWith('https:') ? '; Secure' : '';
+      res.writeHead(302, {
+        location: url.toString(),
+        'cache-control': 'no-store',
+        'set-cookie': `${STATE_COOKIE}=${state}; Path=/linear; HttpOnly; SameSite=Lax; Max-Age=${STATE_TTL_MS / 1000}${secure}`,
+      });
       res.end();
     },
     async redirect(req, res) {
@@ -96,8 +135,12 @@ export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoute
       const state = query.get('state') ?? '';
       const code = query.get('code');
       const expiresAt = stateExpiry(state);
+      const cookie = cookieOf(req, STATE_COOKIE);
+      // The install finishes only in the browser that started it (its cookie holds the state).
       if (
         expiresAt === undefined ||
+        cookie === undefined ||
+        !sameText(cookie, state) ||
         (deps.useStateOnce && !(await deps.useStateOnce(state, expiresAt)))
       )
         return page(
@@ -111,11 +154,13 @@ export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoute
           400,
           'Linear did not grant the install (no code). Start again from /linear/install.',
         );
+      const redirectUri = redirectUriOf(req);
+      if (redirectUri === undefined) return noAddress(res);
       try {
         const exchanged = await exchangeCode({
           apiUrl: deps.apiUrl,
           code,
-          redirectUri: redirectUriOf(req),
+          redirectUri,
           clientId: deps.clientId,
           clientSecret: deps.clientSecret,
         });
@@ -137,6 +182,19 @@ export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoute
             res,
             403,
             'This Linear workspace may not install agent-relay here. Ask whoever runs it to add the workspace to LINEAR_ALLOWED_ORGANIZATIONS.',
+          );
+        }
+        // Only an app's token is kept: a person's token (an install without `actor=app`) would
+        // act as them, and must not replace the workspace's app token either.
+        if (!who.app) {
+          log.warn(
+            { organizationId: who.organizationId },
+            'Linear install gave a token that is not an app token; not kept',
+          );
+          return page(
+            res,
+            403,
+            'Linear gave a token that acts as a person, not as the app; nothing was changed. Start again from /linear/install.',
           );
         }
         await deps.installations.save(

@@ -74,7 +74,7 @@ function placeWord(job: TriggerJob): PlaceKind {
 export function whoRaises(platform: BudgetPlatform): string {
   if (platform === 'linear') return "It is raised from any of the team's agent sessions:";
   return platform === 'github'
-    ? 'Someone with write access to the repository can raise it:'
+    ? 'An admin of the repository can raise it:'
     : 'An admin of agent-relay can raise it:';
 }
 
@@ -164,8 +164,8 @@ export async function checkBudget(deps: RunsDeps, job: TriggerJob): Promise<Effe
 }
 
 /**
- * A person's own budget across places (`config user=@<person> budget=…`): their runs started
- * this month, anywhere on the platform (a Slack workspace), against it. Checked without the
+ * A person's own budget (`config user=@<person> budget=…`): their runs started this month in
+ * its scope (a Slack workspace, a GitHub repository), against it. Checked without the
  * place's start hold: a person rarely races themselves.
  */
 async function personOverBudget(
@@ -194,7 +194,7 @@ async function personOverBudget(
     job,
     notice(
       'warning',
-      `Your runs have spent ${spentWords({ spentUsd, budgetUsd }, now).replace('of its', 'of your')}, so no new run of yours starts until the month ends or your budget is raised. Follow-ups to your runs still go through. ${platform === 'github' ? 'Someone with write access to a repository here can raise it:' : 'An admin of agent-relay can raise it:'}`,
+      `Your runs have spent ${spentWords({ spentUsd, budgetUsd }, now).replace('of its', 'of your')}, so no new run of yours starts until the month ends or your budget is raised. Follow-ups to your runs still go through. ${platform === 'github' ? 'An admin of this repository can raise it:' : 'An admin of agent-relay can raise it:'}`,
       `${platform === 'github' ? `@${deps.options.botHandle}` : deps.options.commandWord} config user=@<you> budget=<US dollars>`,
       job.actor,
     ),

@@ -4,6 +4,7 @@
  * says it cannot be cancelled. Who may cancel is checked here, where the requester is known.
  */
 import type { Trigger } from '../../core/trigger.js';
+import { tenantOf } from '../../core/thread-key.js';
 import type { RunRecord } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
 import { notice, runChoiceMessage } from '../../core/message/render-model.js';
@@ -17,14 +18,19 @@ import { writeRunChecked } from './write-run.js';
 import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
 /**
- * GitHub: the ingress already let only writers through. Slack: the requester, or an admin of
- * agent-relay (the ingress marks them; being allowed to use the bot is not enough).
+ * GitHub: the ingress already let only writers through. Slack: the requester, an admin of
+ * agent-relay named by the operator, or an admin of the workspace the run was started in (the
+ * ingress marks them; being allowed to use the bot is not enough, and a workspace's admin is
+ * no admin of another workspace's runs).
  */
 export function defaultMayCancel(): MayCancel {
   return (trigger: Trigger, run: RunRecord | undefined) => {
     if (trigger.platform !== 'slack') return true;
-    if (trigger.actor.admin === true) return true;
-    return run !== undefined && run.requester.id === trigger.actor.id;
+    if (trigger.actor.relayAdmin === true) return true;
+    if (run === undefined) return false;
+    if (trigger.actor.admin === true && tenantOf(run.threadKey) === tenantOf(trigger.threadKey))
+      return true;
+    return run.requester.id === trigger.actor.id;
   };
 }
 

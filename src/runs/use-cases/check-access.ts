@@ -10,6 +10,7 @@
  * - unknown (GitHub did not answer): nothing is done and the person is asked to try again;
  *   never allowed.
  */
+import { refusalCapOf } from '../../core/place.js';
 import { notice } from '../../core/message/render-model.js';
 import { decodeThreadKey } from '../../core/thread-key.js';
 import type { RunsDeps } from '../runs-deps.js';
@@ -30,7 +31,12 @@ export async function checkAccess(deps: RunsDeps, job: TriggerJob): Promise<Effe
     repo: address.repo,
     login,
   });
-  if (verdict.kind === 'allowed') return undefined;
+  if (verdict.kind === 'allowed') {
+    // An admin of the repository administers it: sets its people's budgets.
+    if (verdict.role === 'admin') trigger.actor.admin = true;
+    else delete trigger.actor.admin;
+    return undefined;
+  }
   if (verdict.kind === 'unknown') {
     job.log.warn({ actor: login, reason: verdict.reason }, 'access unknown; request not done');
     return enqueue({
@@ -50,7 +56,8 @@ export async function checkAccess(deps: RunsDeps, job: TriggerJob): Promise<Effe
     'author lacks repository access; refused',
   );
   return async (tx, now) => {
-    if (!(await tx.refusals.note(job.threadKey, login, now, REFUSAL_WINDOW_MS))) return;
+    const cap = refusalCapOf(job.threadKey);
+    if (!(await tx.refusals.note(job.threadKey, login, now, REFUSAL_WINDOW_MS, cap))) return;
     await tx.outbox.enqueue(
       {
         kind: 'post',

@@ -22,13 +22,27 @@ async function isAdmin(job: TriggerJob, admins: PlaceAdmins | undefined): Promis
 export const ADMINS_ONLY =
   "Only an admin of agent-relay may change this channel's defaults. `config` alone shows them.";
 
+export const REPO_ADMINS_ONLY =
+  "Only an admin of this repository may set its budgets (the repository's or a person's). `config` alone shows the repository's defaults.";
+
+export const NO_PERSON_BUDGETS =
+  "People have no budgets of their own here: `config budget=…` sets the team's. Name no `user=`.";
+
+export const SLACK_PERSON_BY_ID =
+  'Name the person so Slack gives me their id: mention me in a message and pick them from the list as you type @ (a slash command only gets the name as typed), or give their member ID (U…, from their profile).';
+
+/** A Slack user (or Enterprise Grid user) id, as a mention carries it. */
+const SLACK_USER_ID = /^[UW][A-Z0-9]+$/;
+
 export const LINEAR_ADMINS_ONLY =
   "Only an admin of this Linear workspace may change the team's defaults and budget. `config` alone shows them.";
 
 /**
  * Anyone may see the defaults; on Slack only an admin of agent-relay (marked by the ingress),
  * on Linear only an admin of the workspace (asked of the platform now, after the
- * acknowledgement), may change them. GitHub: only writers get this far.
+ * acknowledgement), may change them. GitHub: only writers get this far, and a budget (the
+ * repository's or a person's) is set only by an admin of the repository (marked by the access
+ * check).
  */
 export async function configCommand(
   job: TriggerJob,
@@ -36,11 +50,32 @@ export async function configCommand(
   deps: { catalogue?: Catalogue; admins: Partial<Record<Platform, PlaceAdmins>> },
 ): Promise<Effects> {
   const { catalogue } = deps;
+  const { platform } = job.trigger;
   const person = command.user === undefined ? undefined : personScope(job.threadKey, command.user);
+  // A person named who has no scope of their own here must never land on the place's.
+  if (command.user !== undefined && person === undefined) {
+    job.log.info({ user: command.user }, 'config refused: no person budgets here');
+    return replyPrivately(job, notice('warning', NO_PERSON_BUDGETS));
+  }
+  if (platform === 'slack' && command.user !== undefined && !SLACK_USER_ID.test(command.user)) {
+    job.log.info({}, 'config refused: a person named by a name Slack did not resolve');
+    return replyPrivately(job, notice('error', SLACK_PERSON_BY_ID));
+  }
   const scope = person?.scope ?? job.trigger.settingsScope;
   const changes =
     Object.values(command.set).some((v) => v !== undefined) || command.unset.length > 0;
-  const { platform } = job.trigger;
+  // On GitHub write access changes defaults; a budget (the repository's or a person's) is the
+  // repository admins' to set.
+  const touchesBudget = command.set.budget !== undefined || command.unset.includes('budget');
+  if (
+    changes &&
+    platform === 'github' &&
+    (person || touchesBudget) &&
+    job.trigger.actor.admin !== true
+  ) {
+    job.log.info({ scope }, 'config change refused: not an admin of the repository');
+    return replyPrivately(job, notice('warning', REPO_ADMINS_ONLY, undefined, job.actor));
+  }
   if (changes && platform !== 'github' && !(await isAdmin(job, deps.admins[platform]))) {
     job.log.info({ scope }, 'config change refused: not an admin');
     return replyPrivately(

@@ -6,8 +6,9 @@
  * - `list mine`: the asker's own runs. On Slack across every place, answered privately; on
  *   GitHub, which has no private answer, within this repository.
  * - Runs the relay did not start (no record, no stamp) appear only when an admin of
- *   agent-relay (Slack: marked by the ingress) asks in a direct message, where everything is
- *   listed.
+ *   agent-relay named by the operator (SLACK_ADMIN_USERS; marked by the ingress) asks in a
+ *   direct message, where everything is listed. A workspace's own admin, asking there, sees
+ *   the runs of their own workspace only (the newest LIST_SCAN runs, filtered here).
  *
  * The service filters by our stamps (`metadata[relay_actor]` for `mine`, `metadata[relay_place]`
  * for a place), so a busy team does not push a place's runs out of the list. Runs stamped
@@ -22,7 +23,7 @@ import type { MessageModel } from '../../core/message/message-model.js';
 import { monthNameUtc, monthStartUtc, placeThreadPrefix } from '../../core/place.js';
 import { placeBudget } from './budget.js';
 import type { RunRecord } from '../../core/ports/index.js';
-import { decodeThreadKey, settingsScopeOf } from '../../core/thread-key.js';
+import { decodeThreadKey, settingsScopeOf, tenantOf } from '../../core/thread-key.js';
 import { actorTag, placeTag } from './run-metadata.js';
 import type { ListRunsQuery } from '../../core/run.js';
 import { isServiceError, type RunPage } from '../../core/ports/index.js';
@@ -42,8 +43,10 @@ export type ListAudience =
   | { kind: 'place'; scope: string }
   /** The asker alone: their runs from every place. */
   | { kind: 'asker' }
-  /** An admin in a direct message: every run the service has. */
-  | { kind: 'admin' };
+  /** An admin of the relay (named by the operator) in a direct message: every run. */
+  | { kind: 'admin' }
+  /** A workspace's own admin in a direct message: the runs of that workspace. */
+  | { kind: 'tenant'; tenant: string };
 
 function isDirectMessage(job: TriggerJob): boolean {
   if (job.trigger.kind === 'direct_message') return true;
@@ -54,7 +57,11 @@ function isDirectMessage(job: TriggerJob): boolean {
 export function listAudience(deps: RunsDeps, job: TriggerJob, mine: boolean): ListAudience {
   const { trigger } = job;
   const admin = trigger.platform === 'slack' && trigger.actor.admin === true;
-  if (admin && isDirectMessage(job) && !mine) return { kind: 'admin' };
+  if (admin && isDirectMessage(job) && !mine) {
+    if (trigger.actor.relayAdmin === true) return { kind: 'admin' };
+    const tenant = tenantOf(job.threadKey);
+    if (tenant !== undefined) return { kind: 'tenant', tenant };
+  }
   if (mine && trigger.platform === 'slack') return { kind: 'asker' };
   return { kind: 'place', scope: trigger.settingsScope };
 }
@@ -66,6 +73,16 @@ function placeOf(
 ): string | undefined {
   const key = record?.threadKey ?? run.metadata?.relay_thread;
   return key === undefined ? undefined : settingsScopeOf(key);
+}
+
+/** Whether the run was started in the tenant (by our record's thread, else its stamp). */
+export function inTenant(
+  run: Pick<RunItem, 'metadata'>,
+  record: RunRecord | undefined,
+  tenant: string,
+): boolean {
+  const key = record?.threadKey ?? run.metadata?.relay_thread;
+  return key !== undefined && tenantOf(key) === tenant;
 }
 
 function startedBy(
@@ -94,7 +111,9 @@ export function visibilityOf(
   run: Pick<RunItem, 'metadata'>,
   record: RunRecord | undefined,
 ): Visibility {
-  if (listAudience(deps, job, false).kind === 'admin') return 'asker';
+  const audience = listAudience(deps, job, false);
+  if (audience.kind === 'admin') return 'asker';
+  if (audience.kind === 'tenant' && inTenant(run, record, audience.tenant)) return 'asker';
   if (placeOf(run, record) === job.trigger.settingsScope) return 'here';
   if (job.trigger.platform === 'slack' && startedBy(run, record, job)) return 'asker';
   return 'none';
@@ -179,6 +198,7 @@ export async function listRuns(
   const visible = page.runs.filter((run) => {
     const record = records.get(run.run_id);
     if (audience.kind === 'admin') return true;
+    if (audience.kind === 'tenant') return inTenant(run, record, audience.tenant);
     if (command.mine && !startedBy(run, record, job)) return false;
     if (audience.kind === 'asker') return true;
     return placeOf(run, record) === audience.scope;
@@ -195,7 +215,13 @@ export async function listRuns(
   };
   job.log.debug({ audience: audience.kind, shown: views.length }, 'runs listed');
   const destination = audience.kind === 'place' ? job.reply : privateDestination(job);
-  const message = listMessage(views, filters, truncated, audience.kind, job.actor);
+  const message = listMessage(
+    views,
+    filters,
+    truncated,
+    audience.kind === 'tenant' ? 'workspace' : audience.kind,
+    job.actor,
+  );
   if (audience.kind === 'place') message.month = await placeMonth(deps, audience.scope, now);
   return enqueue({ kind: 'post', destination, message });
 }

@@ -2,14 +2,15 @@
  * "Re-run" on a run's GitHub check run: try that run again, as a follow-up to it ("Try
  * again."), so its thread, session and check run stay the same. Never a second run: while
  * the run is still live (or waiting for input) nothing is sent and the person is told so.
- * Trying again steers the run, so `config steer=requester` keeps it to the requester.
+ * Trying again steers the run, so `config steer=requester` keeps it to the requester. A
+ * Re-run of a check run that is not the relay's (another App's, or naming a run of another
+ * place) is ignored without a word.
  */
 import { notice } from '../../core/message/render-model.js';
 import { stateView } from '../../core/message/state-view.js';
 import { settingsScopeOf } from '../../core/thread-key.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { followUp } from './follow-up.js';
-import { NOT_HERE } from './list-runs.js';
 import { REQUESTER_ONLY, steeringRefused } from './steering.js';
 import { replyPrivately, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
 
@@ -22,16 +23,15 @@ export async function retryRun(
   runId: string | undefined,
 ): Promise<Effects> {
   const record = runId === undefined ? undefined : await deps.store.runs.get(runId);
+  // A check run that is not one of ours (another App's, whose id means nothing here), or one
+  // naming a run of another place: not ours to answer, so nothing is said.
   if (record === undefined) {
     job.log.info({ runId }, 're-run ignored: no such run of ours');
-    return replyWith(
-      job,
-      notice('info', `I know no run ${runId ?? ''} to try again.`, undefined, job.actor),
-    );
+    return async () => {};
   }
   if (settingsScopeOf(record.threadKey) !== job.trigger.settingsScope) {
-    job.log.info({ runId }, 're-run refused: the run belongs to another place');
-    return replyWith(job, notice('info', NOT_HERE, undefined, job.actor));
+    job.log.info({ runId }, 're-run ignored: the run belongs to another place');
+    return async () => {};
   }
   const state = stateView(record.state);
   if (!state.ended) {

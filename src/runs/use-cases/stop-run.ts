@@ -16,10 +16,14 @@ import { usageFor } from '../../core/command/help-text.js';
 import { resolveRunTarget } from './current-run.js';
 import { cancelWithRetries, stampOf } from './cancel-run.js';
 import { NOT_HERE, visibilityOf } from './list-runs.js';
+import { steeringRefused } from './steering.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { invocationFor } from './show-status.js';
 import { writeRunChecked } from './write-run.js';
 import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
+
+const REQUESTER_STOP = (named: string) =>
+  `Here only the person who started a run may stop it (\`config steer=requester\`), so ${named} goes on.`;
 
 type Interrupted = 'interrupted' | 'cancel_instead' | 'unknown';
 
@@ -99,6 +103,17 @@ export async function stopRun(
       ),
     );
     // Slack showed the session as stopping: it goes back to what the run is doing.
+    return fromSession && restore ? both(told, restore) : told;
+  }
+  // `config steer=requester` keeps a run to its requester: a Stop is steering too, on every
+  // platform (Linear and GitHub let anyone allowed there cancel, so this is the line there).
+  if (
+    record &&
+    job.trigger.actor.admin !== true &&
+    (await steeringRefused(deps, job, record.requester.id))
+  ) {
+    job.log.info({ runId }, 'stop refused: steer=requester and not the requester');
+    const told = replyPrivately(job, notice('warning', REQUESTER_STOP(named)));
     return fromSession && restore ? both(told, restore) : told;
   }
   const tracked: Effects = async (tx, now) => {

@@ -49,7 +49,7 @@ export type HomeAdmit = (where: {
   channel?: string;
   user: string;
   userTeam?: string | undefined;
-}) => Promise<{ ok: true; admin: boolean } | { ok: false; refusal: string }>;
+}) => Promise<{ ok: true; admin: boolean; relayAdmin?: boolean } | { ok: false; refusal: string }>;
 
 export interface SlackHome {
   publish(teamId: string, userId: string): Promise<void>;
@@ -225,6 +225,7 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
           id: user.id,
           ...(user.username ? { name: user.username } : {}),
           ...(verdict.admin ? { admin: true } : {}),
+          ...(verdict.relayAdmin === true ? { relayAdmin: true } : {}),
         },
         text: `cancel ${runId}`,
         addressed: true,

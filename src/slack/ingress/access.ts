@@ -13,7 +13,8 @@ export interface Allowlists {
 
 export type AccessDenial = 'channel' | 'user';
 export type Denial = AccessDenial | PersonDenial;
-export type Admission = { ok: true; admin: boolean } | { ok: false; denial: Denial };
+export type Admission =
+  { ok: true; admin: boolean; relayAdmin?: boolean } | { ok: false; denial: Denial };
 /**
  * Whether this person may use the bot in this channel, and as what. Without a channel (App
  * Home, which is no conversation), the people rules only.

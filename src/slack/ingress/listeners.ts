@@ -133,7 +133,12 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
       user: conv.user,
       userTeam: conv.userTeam,
     });
-    if (verdict.ok && verdict.admin) conv.trigger.actor = { ...conv.trigger.actor, admin: true };
+    if (verdict.ok && verdict.admin)
+      conv.trigger.actor = {
+        ...conv.trigger.actor,
+        admin: true,
+        ...(verdict.relayAdmin === true ? { relayAdmin: true } : {}),
+      };
     return verdict;
   }
 

@@ -1,6 +1,7 @@
 /**
  * Who a Slack person is, for what they may do: an admin of agent-relay (`SLACK_ADMIN_USERS`,
- * else the workspace's own admins and owners), a guest of the workspace (restricted or
+ * across every tenant), else an admin of this workspace (its own admins and owners, for this
+ * workspace only), a guest of the workspace (restricted or
  * ultra-restricted), or someone of another organisation in a Slack Connect channel. Slack's
  * `users.info` says, asked once per person and remembered for a few minutes.
  *
@@ -30,7 +31,12 @@ export interface Caller {
 }
 
 export type PersonDenial = 'external' | 'guest' | 'unverified';
-export type PersonVerdict = { ok: true; admin: boolean } | { ok: false; denial: PersonDenial };
+/**
+ * `admin`: of this workspace (its own admins and owners, or a person the operator named);
+ * `relayAdmin`: of the whole relay, only a person the operator named in SLACK_ADMIN_USERS.
+ */
+export type PersonVerdict =
+  { ok: true; admin: boolean; relayAdmin?: boolean } | { ok: false; denial: PersonDenial };
 
 export interface People {
   check(caller: Caller): Promise<PersonVerdict>;
@@ -111,14 +117,15 @@ export function createPeople(deps: PeopleDeps): People {
       const otherTeam = !policy.allowExternalUsers && elsewhere(caller, caller.userTeam);
       if (otherTeam && caller.enterprise === undefined) return { ok: false, denial: 'external' };
       const listedAdmin = policy.adminUsers.includes(caller.user);
-      if (!needsSlack && !otherTeam) return { ok: true, admin: listedAdmin };
+      const named = listedAdmin ? { relayAdmin: true } : {};
+      if (!needsSlack && !otherTeam) return { ok: true, admin: listedAdmin, ...named };
       let facts: Facts;
       try {
         facts = await factsOf(caller.team, caller.user);
       } catch (err) {
         log.warn({ err, user: caller.user }, 'Slack users.info failed; who this is is unknown');
         if (!policy.allowGuests || otherTeam) return { ok: false, denial: 'unverified' };
-        return { ok: true, admin: listedAdmin };
+        return { ok: true, admin: listedAdmin, ...named };
       }
       const external = elsewhere(caller, facts.teamId, facts.enterpriseId);
       if (external && !policy.allowExternalUsers) return { ok: false, denial: 'external' };
@@ -126,7 +133,7 @@ export function createPeople(deps: PeopleDeps): People {
       // A workspace admin of another organisation is no admin here.
       const admin =
         policy.adminUsers.length > 0 ? listedAdmin : facts.admin && !external && !facts.guest;
-      return { ok: true, admin };
+      return { ok: true, admin, ...named };
     },
   };
 }

@@ -5,6 +5,7 @@
 import type { RunView } from '../../core/message/message-model.js';
 import type { StepView } from '../../core/message/progress.js';
 import { rewriteMarkdown, type MarkdownRules } from '../../core/message/markdown-walk.js';
+import { honestLabel } from '../../core/message/link-label.js';
 import type { KnownBlock } from './blocks.js';
 import { context, section } from './blocks.js';
 import {
@@ -26,7 +27,7 @@ const MRKDWN: MarkdownRules = {
   em: (inner) => (inner.trim() === '' ? inner : `_${inner}_`),
   strike: (inner) => (inner.trim() === '' ? inner : `~${inner}~`),
   code: (plain) => code(plain),
-  link: (label, href) => link(href, label),
+  link: (label, href) => link(href, honestLabel(label, href)),
   codeBlock: (plain) => codeBlock(plain),
   heading: (inner) => `*${inner}*`,
   quote: (inner) =>

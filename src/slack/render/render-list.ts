@@ -27,6 +27,7 @@ const SCOPE_TEXT: Record<NonNullable<RunList['scope']>, string> = {
   place: 'started in this channel',
   asker: 'yours, from every channel',
   admin: 'every run the service has',
+  workspace: 'every run of this workspace',
 };
 
 /**

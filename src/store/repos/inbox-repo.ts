@@ -40,7 +40,7 @@ function insertTriggerStatement(
   );
   return (trigger, now) =>
     statement({
-      delivery_id: trigger.deliveryId,
+      delivery_id: trigger.dedupeKey ?? trigger.deliveryId,
       thread_key: trigger.threadKey,
       trigger: JSON.stringify(trigger),
       own_lane: trigger.anchorsNewThread ? 1 : 0,

@@ -335,7 +335,7 @@ describe('GitHub ingress: rejected requests record nothing', () => {
     );
   });
 
-  it("a body over GitHub's 25 MiB cap -> 413", async () => {
+  it('a body over the 2 MiB limit -> 413', async () => {
     h = await startIngress();
     const body = JSON.stringify({ action: 'created', pad: 'x'.repeat(GITHUB_BODY_LIMIT_BYTES) });
     await expectRejected(

@@ -6,6 +6,7 @@ import {
   refusalMessage,
   type Refusal,
 } from '../../../src/github/ingress/refusal.js';
+import { REFUSALS_PER_PLACE } from '../../../src/core/place.js';
 import { createSqliteHarness, type SqliteHarness } from '../../store/harness.js';
 
 let harness: SqliteHarness | undefined;
@@ -94,6 +95,28 @@ describe('refusals', () => {
     clock.advance(60_001);
     expect(await sink.refuse(refusal('d4'))).toBe('queued');
     expect(await queued()).toHaveLength(3);
+  });
+
+  it('40 outsiders in one repository get REFUSALS_PER_PLACE posts in the window, then silence; another repository is not held', async () => {
+    const { sink, queued, clock } = await setup();
+    const outcomes: string[] = [];
+    for (let i = 0; i < 40; i += 1) {
+      const who = { id: `outsider-${i}`, name: `outsider-${i}`, association: 'NONE' };
+      outcomes.push(
+        await sink.refuse({
+          deliveryId: `crowd-${i}`,
+          threadKey: `github:o/r#${i + 1}`,
+          actor: who,
+          message: refusalMessage(who, ['MEMBER']),
+        }),
+      );
+    }
+    expect(outcomes.filter((o) => o === 'queued')).toHaveLength(REFUSALS_PER_PLACE);
+    expect(await queued()).toHaveLength(REFUSALS_PER_PLACE);
+    expect(await sink.refuse(refusal('elsewhere', 'github:o/other#1'))).toBe('queued');
+    // A window later the repository may be told again.
+    clock.advance(60_001);
+    expect(await sink.refuse(refusal('later', 'github:o/r#99'))).toBe('queued');
   });
 
   it('remembers who was told in the store: another sink (a replica, a restart) does not tell again', async () => {

@@ -141,7 +141,7 @@ describe('budget per place', () => {
     const messages = await posted();
     const [text] = notices(messages);
     expect(text).toContain('This repository has spent ≈ $3.50 of its $3 budget');
-    expect(text).toContain('Someone with write access to the repository can raise it');
+    expect(text).toContain('An admin of the repository can raise it');
     expect(messages[0]).toMatchObject({
       usage: '@agent-relay config budget=<US dollars>',
       mention: { platform: 'github' },
@@ -210,6 +210,18 @@ describe('budget per place', () => {
     // Someone else in the same channel is not held by U1's budget.
     await handle(env, slackMention({ text: 'their thing', actor: { id: 'U2', name: 'bob' } }));
     expect(env.emulator.runs.count()).toBe(1);
+  });
+
+  it('a person named by a typed name (not a mention Slack resolved) is refused, and nothing is stored', async () => {
+    await handle(
+      env,
+      slackMention({ text: 'config user=@alice budget=5', actor: { id: 'U9', admin: true } }),
+    );
+    await flushOutbox(env);
+    const messages = await posted();
+    expect(messages.some((m) => m.type === 'notice' && m.text.includes('member ID'))).toBe(true);
+    expect(await env.store.settings.list('slack-user:T1:alice')).toEqual([]);
+    expect(await env.store.settings.list('slack:T1:C1')).toEqual([]);
   });
 
   it("only an admin sets a person's budget in Slack", async () => {

@@ -84,12 +84,12 @@ describe('list privacy', () => {
     expect(answer?.titles).toEqual(['fix the widgets typo']);
   });
 
-  it('runs the relay did not start are listed only for an admin in a direct message', async () => {
+  it('runs the relay did not start are listed only for an admin of the relay in a direct message', async () => {
     const dm = (id: string) =>
       slackMention({
         kind: 'direct_message',
         text: 'list',
-        actor: { id, ...(id === 'UADMIN' ? { admin: true } : {}) },
+        actor: { id, ...(id === 'UADMIN' ? { admin: true, relayAdmin: true } : {}) },
         threadKey: 'slack:T1:D1:1700000555.000100',
         settingsScope: 'slack:T1:D1',
         triggerMessage: { threadKey: 'slack:T1:D1:1700000555.000100', id: 'D1:1700000555.000100' },
@@ -97,7 +97,10 @@ describe('list privacy', () => {
     await handle(env, dm('U1'));
     await handle(env, dm('UADMIN'));
     // An admin in a public channel still sees only that channel.
-    await handle(env, slackMention({ text: 'list', actor: { id: 'UADMIN', admin: true } }));
+    await handle(
+      env,
+      slackMention({ text: 'list', actor: { id: 'UADMIN', admin: true, relayAdmin: true } }),
+    );
     await flushOutbox(env);
     const all = lists(env.slack.posts);
     const user = all.find((l) => l.post.to.threadKey.includes(':D1:') && !l.post.to.privateTo);

@@ -99,9 +99,11 @@ describe('people', () => {
       {},
       { ...strict, adminUsers: ['UADMIN01'], allowGuests: true },
     );
+    // A person the operator named administers the whole relay, not only their workspace.
     expect(await directory.check({ team: 'T0000001', user: 'UADMIN01' })).toEqual({
       ok: true,
       admin: true,
+      relayAdmin: true,
     });
     expect(await directory.check({ team: 'T0000001', user: 'UPLAIN01' })).toEqual({
       ok: true,
