@@ -5,7 +5,7 @@
  */
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+import { installLinear as install, startLinearWorld, type LinearWorld } from '../helpers/linear.js';
 
 let world: LinearWorld | undefined;
 afterEach(async () => {
@@ -13,19 +13,12 @@ afterEach(async () => {
   world = undefined;
   if (!w) return;
   for (const ws of w.linear.workspaces) expect(w.logs.text()).not.toContain(ws.token);
+  for (const g of w.linear.oauthGrants) {
+    expect(w.logs.text()).not.toContain(g.accessToken);
+    expect(w.logs.text()).not.toContain(g.refreshToken);
+  }
   await w.close();
 });
-
-/** Walk the browser's way: /linear/install -> Linear's consent page -> our redirect. */
-async function install(w: LinearWorld, workspace: number): Promise<Response & { back: string }> {
-  w.linear.authorizeAs(workspace);
-  const start = await fetch(`${w.relay.service.url}/linear/install`, { redirect: 'manual' });
-  expect(start.status).toBe(302);
-  const consent = await fetch(start.headers.get('location')!, { redirect: 'manual' });
-  expect(consent.status).toBe(302);
-  const back = consent.headers.get('location')!;
-  return Object.assign(await fetch(back, { redirect: 'manual' }), { back });
-}
 
 function sealedTokens(path: string): { team_id: string; sealed: string }[] {
   const db = new BetterSqlite3(path, { readonly: true });
@@ -51,7 +44,9 @@ describe('Linear in many workspaces (OAuth install)', () => {
     );
     const rows = sealedTokens(world.relay.databasePath);
     expect(rows.map((r) => r.team_id)).toEqual(['org-acme']);
-    expect(rows[0]!.sealed).not.toContain(world.linear.workspaces[0]!.token);
+    const [grant] = world.linear.oauthGrants;
+    expect(rows[0]!.sealed).not.toContain(grant!.accessToken);
+    expect(rows[0]!.sealed).not.toContain(grant!.refreshToken);
     // A state is good once, and a forged one not at all.
     const replay = await fetch(done.back);
     expect(replay.status).toBe(400);
@@ -86,7 +81,7 @@ describe('Linear in many workspaces (OAuth install)', () => {
       const input = r.variables.input as { agentSessionId: string };
       const owner = linear.sessions.get(input.agentSessionId)!.organizationId;
       const ws = owner === 'org-acme' ? acmeWs! : globexWs!;
-      expect(r.authorization).toBe(`Bearer ${ws.token}`);
+      expect(linear.ownerOf(r.authorization)).toBe(ws);
     }
     const before = linear.activitiesOf(acme.session.id).length;
     await linear.prompt(acme.session.id, 'list');

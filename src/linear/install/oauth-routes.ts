@@ -118,6 +118,7 @@ export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoute
           redirectUri: redirectUriOf(req),
           clientId: deps.clientId,
           clientSecret: deps.clientSecret,
+          now: deps.clock.now(),
         });
         if ('error' in exchanged) {
           log.warn({ error: exchanged.error }, 'Linear refused the code exchange');
@@ -143,6 +144,8 @@ export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoute
           {
             organizationId: who.organizationId,
             token: exchanged.accessToken,
+            ...(exchanged.refreshToken ? { refreshToken: exchanged.refreshToken } : {}),
+            ...(exchanged.expiresAt === undefined ? {} : { expiresAt: exchanged.expiresAt }),
             installedBy: who.appUserId,
           },
           deps.clock.now(),

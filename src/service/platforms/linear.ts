@@ -58,6 +58,13 @@ export function createLinearPlatform(deps: PlatformDeps): LinearPlatform {
         repo: deps.store.installations,
         cipher: createTokenCipher(linear.oauth.encryptionKey),
         logger,
+        clock,
+        client: {
+          apiUrl: linear.apiUrl,
+          clientId: linear.oauth.clientId,
+          clientSecret: linear.oauth.clientSecret,
+        },
+        leases: deps.store.leases,
       })
     : undefined;
   const linearNotifier = linear
@@ -65,7 +72,11 @@ export function createLinearPlatform(deps: PlatformDeps): LinearPlatform {
         apiUrl: linear.apiUrl,
         ...(linear.token === undefined ? {} : { token: linear.token }),
         ...(linearInstallations
-          ? { tokenFor: (org: string) => linearInstallations.tokenFor(org) }
+          ? {
+              tokenFor: (org: string) => linearInstallations.tokenFor(org),
+              renewToken: (org: string, rejected: string) =>
+                linearInstallations.renew(org, rejected),
+            }
           : {}),
         logger,
         clock,
