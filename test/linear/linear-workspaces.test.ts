@@ -63,6 +63,10 @@ describe('Linear in many workspaces (OAuth install)', () => {
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain('LINEAR_ALLOWED_ORGANIZATIONS');
     expect(sealedTokens(world.relay.databasePath)).toEqual([]);
+    // The token it was granted went back to Linear (POST /oauth/revoke): no working token left.
+    const [granted] = world.linear.oauthGrants;
+    expect(world.linear.oauthRevoked).toEqual([granted!.accessToken]);
+    expect(world.linear.ownerOf(`Bearer ${granted!.accessToken}`)).toBe('unknown');
   });
 
   it('keeps two workspaces apart: each answered with its own token, each list its own runs', async () => {

@@ -4,12 +4,12 @@
  * platform needs (`read`, `write`, `app:assignable` to be delegated issues, `app:mentionable`
  * to be mentioned); `GET /linear/oauth_redirect` checks the state (signed, ten minutes, used
  * once), exchanges the code, asks whose workspace it is, and keeps the token, sealed, only for
- * an organization on LINEAR_ALLOWED_ORGANIZATIONS.
+ * an organization on LINEAR_ALLOWED_ORGANIZATIONS; another's token is revoked at once.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock, Logger } from '../../core/ports/index.js';
-import { exchangeCode, whoseToken } from '../api/oauth.js';
+import { exchangeCode, revokeToken, whoseToken } from '../api/oauth.js';
 import type { LinearInstallations } from './installations.js';
 
 export const LINEAR_INSTALL_PATH = '/linear/install';
@@ -130,8 +130,10 @@ export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoute
           !allowed.includes(who.organizationId) &&
           !(who.urlKey && allowed.includes(who.urlKey))
         ) {
+          // Nothing of it is kept, so the token it was granted goes back to Linear.
+          const revoked = await revokeToken(deps.apiUrl, exchanged.accessToken).catch(() => false);
           log.warn(
-            { organizationId: who.organizationId },
+            { organizationId: who.organizationId, revoked },
             'Linear install from an organization not allowed',
           );
           return page(
