@@ -3,6 +3,15 @@
  * installation token carries `checks: write` (anything else gets GitHub's 403), updated in
  * place, listed per commit; and the signed `check_run` webhook GitHub sends an App when
  * someone clicks one of its buttons (`requested_action`) or "Re-run" (`rerequested`).
+ *
+ * Two rules from GitHub's REST description of check runs (`checks/create` and `checks/update`
+ * in GitHub's published OpenAPI description, as `@octokit/openapi-types` carries it):
+ * - `actions`: "The button created in this object is displayed after the check run
+ *   completes." GitHub takes them on any check run but shows them only on a completed one;
+ *   `shownActions` is what a person can press now.
+ * - A completed check run is final (`completed_at` and its conclusion): another attempt is a
+ *   new check run ("Re-run" asks the app for one). This fake refuses (422) an update that moves
+ *   a completed check run back to `queued` or `in_progress`.
  */
 import { signGitHub } from './sign-requests.js';
 
@@ -18,6 +27,8 @@ export interface FakeCheckRun {
   conclusion?: string;
   output?: { title?: string; summary?: string; text?: string };
   actions: { label: string; description: string; identifier: string }[];
+  /** The buttons GitHub shows: the `actions`, once the check run has completed; none before. */
+  shownActions: { label: string; description: string; identifier: string }[];
   /** Every body it was created or updated with, in order. */
   writes: Record<string, unknown>[];
 }
@@ -44,6 +55,16 @@ export function createCheckRuns() {
     if (run.status !== 'completed') delete run.conclusion;
     if (typeof body.output === 'object' && body.output !== null) run.output = body.output as Body;
     if (Array.isArray(body.actions)) run.actions = body.actions as FakeCheckRun['actions'];
+    run.shownActions = run.status === 'completed' ? run.actions : [];
+  }
+
+  /** GitHub's 422 for an update that would take a completed check run back (see above). */
+  function reopens(run: FakeCheckRun, body: Body): string | undefined {
+    if (run.status !== 'completed') return undefined;
+    const status = str(body.status);
+    if (status !== undefined && status !== 'completed')
+      return `status: a completed check run cannot become ${status}; create a new check run`;
+    return undefined;
   }
 
   /** GitHub's 422 for what it refuses in a body (too many buttons, long identifiers). */
@@ -63,6 +84,7 @@ export function createCheckRuns() {
   return {
     runs,
     invalid,
+    reopens,
     create(owner: string, repo: string, body: Body): FakeCheckRun {
       const run: FakeCheckRun = {
         id: ++nextId,
@@ -72,6 +94,7 @@ export function createCheckRuns() {
         name: str(body.name) ?? '',
         status: 'queued',
         actions: [],
+        shownActions: [],
         writes: [],
       };
       apply(run, body);

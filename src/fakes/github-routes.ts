@@ -171,7 +171,9 @@ const ROUTES: [string, RegExp, Handler][] = [
       const run = ctx.checkRuns.runs.get(Number(id));
       if (run === undefined || repoKey(run.owner, run.repo) !== repoKey(o, r)) return NOT_FOUND;
       const body = req.body ?? {};
-      const problem = ctx.checkRuns.invalid({ details_url: run.detailsUrl, ...body });
+      const problem =
+        ctx.checkRuns.reopens(run, body) ??
+        ctx.checkRuns.invalid({ details_url: run.detailsUrl, ...body });
       if (problem)
         return { status: 422, body: { message: 'Validation Failed', errors: [problem] } };
       ctx.checkRuns.update(run, body);
