@@ -35,6 +35,12 @@ export interface EmulatorOptions {
   /** How often due state changes are applied (real time). Requests apply them too. */
   tickMs?: number;
   log?: (line: string) => void;
+  /**
+   * Play a service without the interrupt endpoint (it is in the newest SDK but not in the
+   * published API description): `POST /agent/runs/{id}/interrupt` is then an unknown route,
+   * answered 404 like any other. Default true.
+   */
+  interrupt?: boolean;
 }
 
 /** Type aliases (not interfaces) so they fit the schemas' loose object types. */
