@@ -66,6 +66,8 @@ export interface Script {
   outcome: 'SUCCEEDED' | 'FAILED' | 'ERROR' | 'BLOCKED';
   slow: boolean;
   holdPending: boolean;
+  /** BLOCKED waiting for an approval: the agent's last act is the action it waits on. */
+  approval?: boolean;
 }
 
 /** The emulator's own record of a run (mutable, internal). */
