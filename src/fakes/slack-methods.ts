@@ -156,9 +156,15 @@ export function answerSlackMethod(
       return { ok: true, view: { id: str(p.view_id) ?? 'V0000001', ...view } };
     }
     case 'assistant.threads.setStatus':
-    case 'assistant.threads.setSuggestedPrompts':
     case 'assistant.threads.setTitle':
       return str(p.channel_id) === undefined || str(p.thread_ts) === undefined
+        ? { ok: false, error: 'invalid_arguments' }
+        : { ok: true };
+    // `thread_ts` is optional here (the Web API's own argument types): under `agent_view`
+    // (Slack's agent messaging guide) prompts without one sit at the top of the app's
+    // Messages tab rather than in one thread.
+    case 'assistant.threads.setSuggestedPrompts':
+      return str(p.channel_id) === undefined || !Array.isArray(p.prompts)
         ? { ok: false, error: 'invalid_arguments' }
         : { ok: true };
     case 'apps.connections.open': {
