@@ -30,7 +30,8 @@ import { SUGGESTED_PROMPTS } from '../api/agent-view-greeting.js';
 export { SUGGESTED_PROMPTS };
 
 export const STARTING_STATUS = 'is starting your run…';
-const CHANNEL_MESSAGES = 20;
+// Within the 15 a request Slack allows apps distributed outside its Marketplace.
+const CHANNEL_MESSAGES = 15;
 
 export const GREETING =
   "Hi! Tell me what to do and I'll start a cloud agent run right here; reply in this thread to steer it.";
