@@ -39,7 +39,6 @@ export const DEFAULT_INSTALLATION_PERMISSIONS: Readonly<Record<string, string>> 
   issues: 'write',
   pull_requests: 'write',
   metadata: 'read',
-  contents: 'read',
 };
 
 /** A pull request's head commit when the test named none: stable per pull request. */
