@@ -13,7 +13,48 @@
  *   new check run ("Re-run" asks the app for one). This fake refuses (422) an update that moves
  *   a completed check run back to `queued` or `in_progress`.
  */
+import type { RestEndpointMethodTypes } from '@octokit/rest';
 import { signGitHub } from './sign-requests.js';
+
+/**
+ * What GitHub's published description allows in a check-run write (`checks/create` and
+ * `checks/update`, as Octokit's endpoint types carry GitHub's OpenAPI description): the lists
+ * below are checked against those types when this compiles, both ways, so a value GitHub does
+ * not publish cannot slip in and one it adds shows up here.
+ */
+type CreateParams = RestEndpointMethodTypes['checks']['create']['parameters'];
+type UpdateParams = RestEndpointMethodTypes['checks']['update']['parameters'];
+type Status = NonNullable<CreateParams['status'] | UpdateParams['status']>;
+type Conclusion = NonNullable<CreateParams['conclusion'] | UpdateParams['conclusion']>;
+const STATUSES = ['queued', 'in_progress', 'completed'] as const satisfies readonly Status[];
+const CONCLUSIONS = [
+  'action_required',
+  'cancelled',
+  'failure',
+  'neutral',
+  'success',
+  'skipped',
+  'stale',
+  'timed_out',
+] as const satisfies readonly Conclusion[];
+/** The body fields of a write (the path's owner, repo and check run id aside). */
+const FIELDS = [
+  'name',
+  'head_sha',
+  'details_url',
+  'external_id',
+  'status',
+  'started_at',
+  'conclusion',
+  'completed_at',
+  'output',
+  'actions',
+] as const satisfies readonly (keyof CreateParams | keyof UpdateParams)[];
+type Unlisted<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : Exclude<All, Listed>;
+// Every published status and conclusion is listed (a compile error names one that is not).
+const everyStatus: Unlisted<Status, (typeof STATUSES)[number]> = true;
+const everyConclusion: Unlisted<Conclusion, (typeof CONCLUSIONS)[number]> = true;
+void [everyStatus, everyConclusion];
 
 export interface FakeCheckRun {
   id: number;
@@ -67,8 +108,20 @@ export function createCheckRuns() {
     return undefined;
   }
 
-  /** GitHub's 422 for what it refuses in a body (too many buttons, long identifiers). */
+  /**
+   * GitHub's 422 for what it refuses in a body: a field, status or conclusion its description
+   * does not publish, too many buttons, long identifiers.
+   */
   function invalid(body: Body): string | undefined {
+    const unknown = Object.keys(body).find((k) => !(FIELDS as readonly string[]).includes(k));
+    if (unknown !== undefined) return `${unknown}: not a field of a check run`;
+    if (body.status !== undefined && !(STATUSES as readonly unknown[]).includes(body.status))
+      return `status: ${String(body.status)} is not one of ${STATUSES.join(', ')}`;
+    if (
+      body.conclusion !== undefined &&
+      !(CONCLUSIONS as readonly unknown[]).includes(body.conclusion)
+    )
+      return `conclusion: ${String(body.conclusion)} is not one of ${CONCLUSIONS.join(', ')}`;
     const actions = Array.isArray(body.actions) ? (body.actions as Body[]) : [];
     if (actions.length > 3) return 'actions: at most 3';
     for (const a of actions) {
