@@ -3,10 +3,12 @@
  * and `checks/update` in GitHub's OpenAPI description, through Octokit's endpoint types): an
  * unpublished field, status or conclusion is refused as GitHub refuses a bad body (422); a
  * completed check run is not moved back; buttons show only once the check run completed
- * ("The button created in this object is displayed after the check run completes").
+ * ("The button created in this object is displayed after the check run completes"). A
+ * reaction GitHub does not publish is refused too.
  */
 import { describe, expect, it } from 'vitest';
 import { createCheckRuns } from '../../src/fakes/github-check-runs.js';
+import { startFakeGitHub } from '../../src/fakes/github-rest-api.js';
 
 const base = { name: 'agent-relay: Fix it', head_sha: 'a1b2c3', external_id: 'run_1#7' };
 const cancel = { label: 'Cancel', description: 'End the run', identifier: 'cancel' };
@@ -37,5 +39,26 @@ describe("the fake GitHub's check runs", () => {
     expect(run.shownActions).toEqual([cancel]);
     expect(checks.reopens(run, { status: 'in_progress' })).toMatch(/create a new check run/);
     expect(checks.reopens(run, { conclusion: 'cancelled' })).toBeUndefined();
+  });
+});
+
+describe("the fake GitHub's reactions", () => {
+  it('takes only the reactions GitHub publishes', async () => {
+    const github = await startFakeGitHub({ token: 'ghp_dummy_reactions' });
+    try {
+      const react = (content: string) =>
+        fetch(`${github.url}/repos/octo-org/widgets/issues/42/reactions`, {
+          method: 'POST',
+          headers: {
+            authorization: 'token ghp_dummy_reactions',
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ content }),
+        });
+      expect((await react('eyes')).status).toBe(201);
+      expect((await react('thumbsup')).status).toBe(422);
+    } finally {
+      await github.close();
+    }
   });
 });
