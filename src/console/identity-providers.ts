@@ -7,6 +7,9 @@ import { z } from 'zod';
 import type { ConsoleConfig } from '../config/load.js';
 import type { Operator } from './session.js';
 
+/** What Sign in with Slack asks for; the app's manifest declares them as user scopes. */
+export const SLACK_SIGN_IN_SCOPES = ['openid', 'profile'] as const;
+
 export interface Identity {
   operator: Operator;
   /** Why they are let in, or undefined when they are not. */
@@ -100,7 +103,7 @@ export function slackProvider(c: NonNullable<ConsoleConfig['slack']>): IdentityP
     authorizeUrl({ state, nonce, redirectUri }) {
       const q = new URLSearchParams({
         response_type: 'code',
-        scope: 'openid profile',
+        scope: SLACK_SIGN_IN_SCOPES.join(' '),
         client_id: c.clientId,
         state,
         nonce,

@@ -93,7 +93,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     requests,
     log,
     contractRoutes: [
-      ...runRoutes(core, faults),
+      ...runRoutes(core, faults).filter(
+        (r) => options.interrupt !== false || !r.path.endsWith('/interrupt'),
+      ),
       ...factoryRoutes(core),
       ...catalogueRoutes(catalogue, startedAt),
       ...progressRoutes(core, timings),

@@ -3,8 +3,58 @@
  * installation token carries `checks: write` (anything else gets GitHub's 403), updated in
  * place, listed per commit; and the signed `check_run` webhook GitHub sends an App when
  * someone clicks one of its buttons (`requested_action`) or "Re-run" (`rerequested`).
+ *
+ * Two rules from GitHub's REST description of check runs (`checks/create` and `checks/update`
+ * in GitHub's published OpenAPI description, as `@octokit/openapi-types` carries it):
+ * - `actions`: "The button created in this object is displayed after the check run
+ *   completes." GitHub takes them on any check run but shows them only on a completed one;
+ *   `shownActions` is what a person can press now.
+ * - A completed check run is final (`completed_at` and its conclusion): another attempt is a
+ *   new check run ("Re-run" asks the app for one). This fake refuses (422) an update that moves
+ *   a completed check run back to `queued` or `in_progress`.
  */
+import type { RestEndpointMethodTypes } from '@octokit/rest';
 import { signGitHub } from './sign-requests.js';
+
+/**
+ * What GitHub's published description allows in a check-run write (`checks/create` and
+ * `checks/update`, as Octokit's endpoint types carry GitHub's OpenAPI description): the lists
+ * below are checked against those types when this compiles, both ways, so a value GitHub does
+ * not publish cannot slip in and one it adds shows up here.
+ */
+type CreateParams = RestEndpointMethodTypes['checks']['create']['parameters'];
+type UpdateParams = RestEndpointMethodTypes['checks']['update']['parameters'];
+type Status = NonNullable<CreateParams['status'] | UpdateParams['status']>;
+type Conclusion = NonNullable<CreateParams['conclusion'] | UpdateParams['conclusion']>;
+const STATUSES = ['queued', 'in_progress', 'completed'] as const satisfies readonly Status[];
+const CONCLUSIONS = [
+  'action_required',
+  'cancelled',
+  'failure',
+  'neutral',
+  'success',
+  'skipped',
+  'stale',
+  'timed_out',
+] as const satisfies readonly Conclusion[];
+/** The body fields of a write (the path's owner, repo and check run id aside). */
+const FIELDS = [
+  'name',
+  'head_sha',
+  'details_url',
+  'external_id',
+  'status',
+  'started_at',
+  'conclusion',
+  'completed_at',
+  'output',
+  'actions',
+] as const satisfies readonly (keyof CreateParams | keyof UpdateParams)[];
+type Unlisted<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : Exclude<All, Listed>;
+// Every published status and conclusion is listed (a compile error names one that is not).
+const everyStatus: Unlisted<Status, (typeof STATUSES)[number]> = true;
+const everyConclusion: Unlisted<Conclusion, (typeof CONCLUSIONS)[number]> = true;
+void [everyStatus, everyConclusion];
 
 export interface FakeCheckRun {
   id: number;
@@ -18,6 +68,8 @@ export interface FakeCheckRun {
   conclusion?: string;
   output?: { title?: string; summary?: string; text?: string };
   actions: { label: string; description: string; identifier: string }[];
+  /** The buttons GitHub shows: the `actions`, once the check run has completed; none before. */
+  shownActions: { label: string; description: string; identifier: string }[];
   /** Every body it was created or updated with, in order. */
   writes: Record<string, unknown>[];
 }
@@ -44,10 +96,32 @@ export function createCheckRuns() {
     if (run.status !== 'completed') delete run.conclusion;
     if (typeof body.output === 'object' && body.output !== null) run.output = body.output as Body;
     if (Array.isArray(body.actions)) run.actions = body.actions as FakeCheckRun['actions'];
+    run.shownActions = run.status === 'completed' ? run.actions : [];
   }
 
-  /** GitHub's 422 for what it refuses in a body (too many buttons, long identifiers). */
+  /** GitHub's 422 for an update that would take a completed check run back (see above). */
+  function reopens(run: FakeCheckRun, body: Body): string | undefined {
+    if (run.status !== 'completed') return undefined;
+    const status = str(body.status);
+    if (status !== undefined && status !== 'completed')
+      return `status: a completed check run cannot become ${status}; create a new check run`;
+    return undefined;
+  }
+
+  /**
+   * GitHub's 422 for what it refuses in a body: a field, status or conclusion its description
+   * does not publish, too many buttons, long identifiers.
+   */
   function invalid(body: Body): string | undefined {
+    const unknown = Object.keys(body).find((k) => !(FIELDS as readonly string[]).includes(k));
+    if (unknown !== undefined) return `${unknown}: not a field of a check run`;
+    if (body.status !== undefined && !(STATUSES as readonly unknown[]).includes(body.status))
+      return `status: ${String(body.status)} is not one of ${STATUSES.join(', ')}`;
+    if (
+      body.conclusion !== undefined &&
+      !(CONCLUSIONS as readonly unknown[]).includes(body.conclusion)
+    )
+      return `conclusion: ${String(body.conclusion)} is not one of ${CONCLUSIONS.join(', ')}`;
     const actions = Array.isArray(body.actions) ? (body.actions as Body[]) : [];
     if (actions.length > 3) return 'actions: at most 3';
     for (const a of actions) {
@@ -63,6 +137,7 @@ export function createCheckRuns() {
   return {
     runs,
     invalid,
+    reopens,
     create(owner: string, repo: string, body: Body): FakeCheckRun {
       const run: FakeCheckRun = {
         id: ++nextId,
@@ -72,6 +147,7 @@ export function createCheckRuns() {
         name: str(body.name) ?? '',
         status: 'queued',
         actions: [],
+        shownActions: [],
         writes: [],
       };
       apply(run, body);

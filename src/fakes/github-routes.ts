@@ -5,10 +5,32 @@
  * `doctor` asks); check runs (create, update, list per commit: github-check-runs.ts).
  */
 import { createHash } from 'node:crypto';
+import type { RestEndpointMethodTypes } from '@octokit/rest';
 import { TOKEN_USER, type createGitHubAuth } from './github-auth.js';
 import type { CheckRuns } from './github-check-runs.js';
 import { commentJson } from './github-state.js';
 import type { GitHubState } from './github-state.js';
+
+type ReactionContent =
+  RestEndpointMethodTypes['reactions']['createForIssue']['parameters']['content'];
+/**
+ * The reactions GitHub's published description allows (`reactions/create-for-issue` and the
+ * comment variants), checked against Octokit's endpoint types when this compiles, both ways.
+ */
+export const REACTION_CONTENTS = [
+  '+1',
+  '-1',
+  'laugh',
+  'confused',
+  'heart',
+  'hooray',
+  'rocket',
+  'eyes',
+] as const satisfies readonly ReactionContent[];
+const everyReaction: [Exclude<ReactionContent, (typeof REACTION_CONTENTS)[number]>] extends [never]
+  ? true
+  : false = true;
+void everyReaction;
 
 export interface GitHubRequest {
   method: string;
@@ -39,7 +61,6 @@ export const DEFAULT_INSTALLATION_PERMISSIONS: Readonly<Record<string, string>> 
   issues: 'write',
   pull_requests: 'write',
   metadata: 'read',
-  contents: 'read',
 };
 
 /** A pull request's head commit when the test named none: stable per pull request. */
@@ -171,7 +192,9 @@ const ROUTES: [string, RegExp, Handler][] = [
       const run = ctx.checkRuns.runs.get(Number(id));
       if (run === undefined || repoKey(run.owner, run.repo) !== repoKey(o, r)) return NOT_FOUND;
       const body = req.body ?? {};
-      const problem = ctx.checkRuns.invalid({ details_url: run.detailsUrl, ...body });
+      const problem =
+        ctx.checkRuns.reopens(run, body) ??
+        ctx.checkRuns.invalid({ details_url: run.detailsUrl, ...body });
       if (problem)
         return { status: 422, body: { message: 'Validation Failed', errors: [problem] } };
       ctx.checkRuns.update(run, body);
@@ -252,6 +275,11 @@ const ROUTES: [string, RegExp, Handler][] = [
     (ctx, [, owner = '', repo = '', on, id], req) => {
       const target = REACTION_TARGETS[on as keyof typeof REACTION_TARGETS];
       const content = String(req.body?.content);
+      if (!(REACTION_CONTENTS as readonly string[]).includes(content))
+        return {
+          status: 422,
+          body: { message: 'Validation Failed', errors: [`content: ${content} is not a reaction`] },
+        };
       const reactionId = ctx.state.react(
         { target, id: Number(id), content },
         { owner, repo },

@@ -8,7 +8,8 @@
  * webhooks (`Linear-Signature`, `Linear-Delivery`, `webhookTimestamp`) the way Linear does, each
  * event typed by the SDK's webhook payload types; its errors carry Linear's `extensions.type`.
  * For OAuth install it serves a consent page (`GET /oauth/authorize`, which grants at once for
- * the workspace `authorizeAs` names) and the code exchange (`POST /oauth/token`). What it
+ * the workspace `authorizeAs` names), the token endpoint (`POST /oauth/token`: code exchange
+ * and refresh, tokens that expire after 24 hours by the fake's clock) and `POST /oauth/revoke`. What it
  * knows is in `linear-model.ts`, the webhooks it sends in `linear-webhooks.ts`, the OAuth
  * routes in `linear-oauth.ts`.
  */
@@ -16,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createFakeLinearOAuth } from './linear-oauth.js';
+import { createFakeLinearOAuth, type FakeLinearOAuth } from './linear-oauth.js';
 import {
   agentSessionEvent,
   postSignedWebhook,
@@ -26,7 +27,6 @@ import {
 
 import {
   defaultLinearWorkspaces,
-  memberTokenOf,
   type FakeLinearActivity,
   type FakeLinearIssue,
   type FakeLinearRequest,
@@ -49,6 +49,12 @@ export interface FakeLinear {
   authorizations: URLSearchParams[];
   /** The OAuth client this fake knows. */
   oauthClient: { id: string; secret: string };
+  /** Token pairs issued, refreshes asked for, tokens revoked (OAuth install). */
+  oauthGrants: FakeLinearOAuth['grants'];
+  oauthRefreshes: FakeLinearOAuth['refreshes'];
+  oauthRevoked: FakeLinearOAuth['revoked'];
+  /** The workspace a bearer token belongs to (or `expired` / `unknown`). */
+  ownerOf: FakeLinearOAuth['ownerOf'];
   workspaces: FakeLinearWorkspace[];
   issues: Map<string, FakeLinearIssue>;
   sessions: Map<string, FakeLinearSession>;
@@ -115,7 +121,11 @@ function gqlError(res: ServerResponse, status: number, message: string, code: st
 }
 
 export async function startFakeLinear(
-  options: { workspaces?: FakeLinearWorkspace[] } = {},
+  options: {
+    workspaces?: FakeLinearWorkspace[];
+    /** The clock OAuth tokens expire by (epoch ms); Date.now by default. */
+    clock?: () => number;
+  } = {},
 ): Promise<FakeLinear> {
   const workspaces = options.workspaces ?? defaultLinearWorkspaces();
   const issues = new Map<string, FakeLinearIssue>();
@@ -127,12 +137,8 @@ export async function startFakeLinear(
   let failures: { status: number; times: number } | undefined;
   let issueNumber = 0;
 
-  const oauth = createFakeLinearOAuth(workspaces);
-
-  const workspaceOf = (auth: string | undefined) =>
-    workspaces.find((w) => auth === `Bearer ${w.token}` || auth === `Bearer ${memberTokenOf(w)}`);
-  const isMember = (auth: string | undefined, ws: FakeLinearWorkspace) =>
-    auth === `Bearer ${memberTokenOf(ws)}`;
+  const oauth = createFakeLinearOAuth(workspaces, options.clock);
+  const isMember = (auth: string | undefined) => oauth.actorOf(auth) === 'user';
 
   function answer(
     res: ServerResponse,
@@ -271,10 +277,13 @@ export async function startFakeLinear(
           failures.status === 429 ? 'RATELIMITED' : 'INTERNAL',
         );
       }
-      const ws = workspaceOf(authorization);
-      if (!ws) return gqlError(res, 401, 'Authentication required', 'AUTHENTICATION_ERROR');
+      const ws = oauth.ownerOf(authorization);
+      if (ws === 'expired')
+        return gqlError(res, 401, 'Access token expired', 'AUTHENTICATION_ERROR');
+      if (ws === 'unknown')
+        return gqlError(res, 401, 'Authentication required', 'AUTHENTICATION_ERROR');
       try {
-        answer(res, operation, parsed.variables ?? {}, ws, isMember(authorization, ws));
+        answer(res, operation, parsed.variables ?? {}, ws, isMember(authorization));
       } catch (err) {
         gqlError(res, 500, `fake failed: ${(err as Error).message}`, 'INTERNAL');
       }
@@ -310,6 +319,10 @@ export async function startFakeLinear(
     authorizeAs: oauth.authorizeAs,
     authorizations: oauth.authorizations,
     oauthClient: oauth.client,
+    oauthGrants: oauth.grants,
+    oauthRefreshes: oauth.refreshes,
+    oauthRevoked: oauth.revoked,
+    ownerOf: oauth.ownerOf,
     workspaces,
     issues,
     sessions,

@@ -72,12 +72,27 @@ export function botMessage(ctx: SlackMethodContext, channel: string, p: Record<s
   };
 }
 
-const page = (messages: unknown[]): Answer => ({
-  ok: true,
-  messages,
-  has_more: false,
-  response_metadata: { next_cursor: '' },
-});
+/**
+ * One page of a conversations.replies/history answer, as Slack pages them: at most `limit`
+ * messages (Slack's default 100, at most 1000), and an opaque `next_cursor` while more remain.
+ */
+function page(messages: unknown[], p: Record<string, unknown>): Answer {
+  const asked = Number(p.limit);
+  const limit = Number.isInteger(asked) && asked > 0 ? Math.min(asked, 1000) : 100;
+  const cursor = typeof p.cursor === 'string' ? p.cursor : '';
+  const from = /^offset:(\d+)$/.exec(Buffer.from(cursor, 'base64').toString('utf8'))?.[1];
+  const start = from === undefined ? 0 : Number(from);
+  const slice = messages.slice(start, start + limit);
+  const more = start + limit < messages.length;
+  return {
+    ok: true,
+    messages: slice,
+    has_more: more,
+    response_metadata: {
+      next_cursor: more ? Buffer.from(`offset:${start + limit}`).toString('base64') : '',
+    },
+  };
+}
 
 export function answerSlackMethod(
   ctx: SlackMethodContext,
@@ -140,14 +155,14 @@ export function answerSlackMethod(
     case 'conversations.replies': {
       const thread = store.thread(channel, str(p.ts) ?? '').filter((m) => m.onlyFor === undefined);
       if (thread.length === 0) return { ok: false, error: 'thread_not_found' };
-      return page(store.listed(thread, p));
+      return page(store.listed(thread, p), p);
     }
     case 'conversations.history': {
       // Top-level messages (and thread parents), newest first, as Slack lists them.
       const top = store.messages
         .filter((m) => m.channel === channel && (!m.thread_ts || m.thread_ts === m.ts))
         .sort((a, b) => compareTs(b.ts, a.ts));
-      return page(store.listed(top, p));
+      return page(store.listed(top, p), p);
     }
     case 'views.open':
     case 'views.publish':
@@ -156,9 +171,15 @@ export function answerSlackMethod(
       return { ok: true, view: { id: str(p.view_id) ?? 'V0000001', ...view } };
     }
     case 'assistant.threads.setStatus':
-    case 'assistant.threads.setSuggestedPrompts':
     case 'assistant.threads.setTitle':
       return str(p.channel_id) === undefined || str(p.thread_ts) === undefined
+        ? { ok: false, error: 'invalid_arguments' }
+        : { ok: true };
+    // `thread_ts` is optional here (the Web API's own argument types): under `agent_view`
+    // (Slack's agent messaging guide) prompts without one sit at the top of the app's
+    // Messages tab rather than in one thread.
+    case 'assistant.threads.setSuggestedPrompts':
+      return str(p.channel_id) === undefined || !Array.isArray(p.prompts)
         ? { ok: false, error: 'invalid_arguments' }
         : { ok: true };
     case 'apps.connections.open': {

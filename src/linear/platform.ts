@@ -51,12 +51,24 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
         repo: deps.store.installations,
         cipher: createTokenCipher(linear.oauth.encryptionKey),
         logger,
+        clock,
+        client: {
+          apiUrl: linear.apiUrl,
+          clientId: linear.oauth.clientId,
+          clientSecret: linear.oauth.clientSecret,
+        },
+        leases: deps.store.leases,
       })
     : undefined;
   const notifier = createLinearNotifier({
     apiUrl: linear.apiUrl,
     ...(linear.token === undefined ? {} : { token: linear.token }),
-    ...(installations ? { tokenFor: (org: string) => installations.tokenFor(org) } : {}),
+    ...(installations
+      ? {
+          tokenFor: (org: string) => installations.tokenFor(org),
+          renewToken: (org: string, rejected: string) => installations.renew(org, rejected),
+        }
+      : {}),
     logger,
     clock,
     ...(o.linearKeepAliveMs === undefined ? {} : { keepAliveMs: o.linearKeepAliveMs }),
@@ -103,7 +115,12 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
         organizations: createOrganizationGate({
           allowedOrganizations: linear.allowedOrganizations,
           ...(linear.token === undefined ? {} : { token: linear.token }),
-          ...(installations ? { tokenFor: (org: string) => installations.tokenFor(org) } : {}),
+          ...(installations
+            ? {
+                tokenFor: (org: string) => installations.tokenFor(org),
+                renewToken: (org: string, rejected: string) => installations.renew(org, rejected),
+              }
+            : {}),
           whoseToken: (token: string) => whoseToken(linear.apiUrl, token),
           clock,
         }),

@@ -17,6 +17,7 @@ import type {
   PlatformCapabilities,
   RepoAccess,
   PlatformStateStore,
+  QueueStore,
   RunStore,
   TriggerSink,
 } from '../core/ports/index.js';
@@ -43,8 +44,11 @@ export interface PlatformOverrides {
 /** What every platform is given: the config, the store, the shared services. */
 export interface PlatformDeps {
   config: Config;
-  /** The runs' records (a platform shows them) and what platforms keep for every replica. */
-  store: RunStore & PlatformStateStore;
+  /**
+   * The runs' records (a platform shows them), what platforms keep for every replica, and the
+   * named leases (one replica at a time renews a token).
+   */
+  store: RunStore & PlatformStateStore & Pick<QueueStore, 'leases'>;
   /** The service's environments and models (Slack's forms offer them). */
   catalogue?: Catalogue;
   /** The service itself, for surfaces that show a run's detail (Slack's App Home). */

@@ -116,7 +116,10 @@ async function checkSlack(config: Config, timeoutMs: number): Promise<CheckResul
   const base = slack.apiUrl ?? 'https://slack.com/api/';
   if (slack.botToken === undefined)
     return ok(
-      'OAuth install: each workspace installs at /slack/install (no single bot token to test)',
+      'OAuth install: each workspace installs at /slack/install (no single bot token to test). ' +
+        'A Slack app distributed to other workspaces and not approved for the Slack Marketplace ' +
+        'may read conversation history once a minute, 15 messages at a time: where Slack says so, ' +
+        'thread context is one page of 15 (the log says when)',
     );
   try {
     const res = await fetch(new URL('auth.test', base), {

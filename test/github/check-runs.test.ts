@@ -1,9 +1,13 @@
 /**
  * A GitHub check run per run on a pull request, through the running relay (App auth with
  * `checks: write` on the fake GitHub, the emulator as the service): created `in_progress` on
- * the head commit, concluded per outcome, one per run; its Stop and Cancel buttons act for
- * people with write access only; "Re-run" tries a finished run again and never starts a run
- * beside a live one; without the permission, or with a token, there is no check run at all.
+ * the head commit, concluded per outcome, one per episode of the run (a completed check run is
+ * never moved back: the fake GitHub refuses that, as GitHub's model has it); buttons only on a
+ * completed check run, since GitHub shows them only there (`actions` in `checks/create` of
+ * GitHub's REST description), and they act for people with write access only; while the run
+ * works the check run says how to stop it from the conversation; "Re-run" tries a finished run
+ * again in a new check run and never starts a run beside a live one; without the permission,
+ * or with a token, there is no check run at all.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -73,10 +77,11 @@ const onlyCheck = (r: Relay) =>
     { timeoutMs: 8_000, message: 'a check run' },
   );
 
+/** The run's newest check run once it has this conclusion. */
 const concluded = (r: Relay, conclusion: string) =>
   waitUntil(
     () => {
-      const [check] = r.github.checkRunsOn('octo-org', 'widgets', PR);
+      const check = r.github.checkRunsOn('octo-org', 'widgets', PR).at(-1);
       return check?.status === 'completed' && check.conclusion === conclusion ? check : undefined;
     },
     { timeoutMs: 10_000, message: `check run ${conclusion}` },
@@ -122,12 +127,14 @@ describe('GitHub check runs', () => {
       external_id: `${run.run_id}#${PR}`,
     });
     expect(check!.writes[0]?.details_url).toEqual(expect.stringMatching(/^https?:\/\//));
-    const actions = (check!.writes[0]?.actions as { identifier: string }[]).map(
-      (a) => a.identifier,
-    );
-    expect(actions).toEqual(['stop', 'cancel']);
+    // No button while it works (GitHub would not show one): the summary says how to stop.
+    expect(check!.writes[0]?.actions).toEqual([]);
+    expect(check!.writes[0]?.output).toMatchObject({
+      summary: expect.stringContaining('`@agent-relay stop`') as unknown,
+    });
     const done = await concluded(r, 'success');
     expect(done.output?.summary).toContain('Succeeded');
+    expect(done.output?.summary).not.toContain('Stop or cancel');
     expect(done.actions).toEqual([]);
     // One check run for the run, however often its status message changed.
     await stateIs(r, run.run_id, 'SUCCEEDED');
@@ -144,7 +151,7 @@ describe('GitHub check runs', () => {
     again.github.setPullRequest('octo-org', 'widgets', PR, { head: 'feature', base: 'main' });
     await ask(again, '@agent-relay ask me something [block]');
     const check = await concluded(again, 'action_required');
-    expect(check.actions.map((a) => a.identifier)).toEqual(['cancel']);
+    expect(check.shownActions.map((a) => a.identifier)).toEqual(['cancel']);
   });
 
   it("shows the agent's steps in its summary while the run works", async () => {
@@ -162,36 +169,63 @@ describe('GitHub check runs', () => {
     expect(check.status).toBe('in_progress');
   });
 
-  it('Stop from someone with write access interrupts the run; Cancel cancels it', async () => {
+  it('Stop from the conversation interrupts the run; the Cancel button of the waiting run cancels it', async () => {
     const { r, run } = await runOnPr('@agent-relay a long job [slow]');
     await stateIs(r, run.run_id, 'INPROGRESS');
-    const [check] = await onlyCheck(r);
-    expect((await click(r, check!, 'alice', 'stop')).status).toBe(202);
+    const [working] = await onlyCheck(r);
+    expect(working!.status).toBe('in_progress');
+    expect(working!.shownActions).toEqual([]);
+    await ask(r, '@agent-relay stop');
     await stateIs(r, run.run_id, 'BLOCKED');
     expect(r.emulator.requests.get('POST /agent/runs/:id/interrupt')).toBe(1);
-    await concluded(r, 'action_required');
-    expect((await click(r, check!, 'alice', 'cancel')).status).toBe(202);
+    const waiting = await concluded(r, 'action_required');
+    expect(waiting.shownActions.map((a) => a.identifier)).toEqual(['cancel']);
+    expect((await click(r, waiting, 'alice', 'cancel')).status).toBe(202);
     await stateIs(r, run.run_id, 'CANCELLED');
     await concluded(r, 'cancelled');
     expect(r.github.checkRunsOn('octo-org', 'widgets', PR)).toHaveLength(1);
   });
 
-  it('Stop on a pull request from a fork (GitHub lists no pull request on its check run) still stops the run', async () => {
-    const { r, run } = await runOnPr('@agent-relay a long job [slow]');
-    await stateIs(r, run.run_id, 'INPROGRESS');
-    const [check] = await onlyCheck(r);
-    const fromFork = await r.github.sendCheckRunEvent(check!, {
+  it('Cancel on a pull request from a fork (GitHub lists no pull request on its check run) still cancels the run', async () => {
+    const { r, run } = await runOnPr('@agent-relay ask me something [block]');
+    const waiting = await concluded(r, 'action_required');
+    const fromFork = await r.github.sendCheckRunEvent(waiting, {
       url: r.githubWebhooks,
       secret: TEST_GITHUB_SECRET,
       action: 'requested_action',
-      identifier: 'stop',
+      identifier: 'cancel',
       login: 'alice',
       installationId: INSTALLATION_ID,
       pullRequests: [],
     });
     expect(fromFork.status).toBe(202);
-    await stateIs(r, run.run_id, 'BLOCKED');
-    expect(r.emulator.requests.get('POST /agent/runs/:id/interrupt')).toBe(1);
+    await stateIs(r, run.run_id, 'CANCELLED');
+  });
+
+  it('an answer to a waiting run is a new episode: a new check run, the waiting one left as it was', async () => {
+    const { r, run } = await runOnPr('@agent-relay ask me something [block]');
+    const waiting = await concluded(r, 'action_required');
+    await ask(r, '@agent-relay yes, go on');
+    const next = await waitUntil(
+      () => r.github.checkRunsOn('octo-org', 'widgets', PR).find((c) => c.id !== waiting.id),
+      { timeoutMs: 8_000, message: 'a second check run' },
+    );
+    expect(next.externalId).toBe(waiting.externalId);
+    expect(next.writes[0]).toMatchObject({ status: 'in_progress' });
+    expect(waiting.status).toBe('completed');
+    expect(waiting.conclusion).toBe('action_required');
+    const doneAt = waiting.writes.findIndex((w) => w.status === 'completed');
+    expect(waiting.writes.slice(doneAt).map((w) => w.status)).not.toContain('in_progress');
+    await stateIs(r, run.run_id, 'SUCCEEDED');
+    await concluded(r, 'success');
+    // Nothing was refused: every update sent to a check run was applied (none tried to reopen
+    // a completed one, which the fake GitHub answers with 422).
+    for (const check of r.github.checkRunsOn('octo-org', 'widgets', PR)) {
+      const patches = r.github.requests.filter(
+        (q) => q.method === 'PATCH' && q.path.endsWith(`/check-runs/${check.id}`),
+      );
+      expect(patches).toHaveLength(check.writes.length - 1);
+    }
   });
 
   it('Stop and Cancel from someone with read access only do nothing to the run', async () => {
@@ -220,14 +254,13 @@ describe('GitHub check runs', () => {
     expect(r.emulator.followups.at(-1)).toMatchObject({ runId: run.run_id });
     expect(JSON.stringify(r.emulator.followups.at(-1))).toContain('Try again.');
     expect(r.emulator.runs.all()).toHaveLength(1);
-    await waitUntil(
-      () => (check!.writes.some((w, i) => i > 0 && w.status === 'in_progress') ? true : undefined),
-      {
-        timeoutMs: 8_000,
-        message: 'the check run in progress again',
-      },
+    // The finished check run stays finished; the new episode is a new check run.
+    const next = await waitUntil(
+      () => r.github.checkRunsOn('octo-org', 'widgets', PR).find((c) => c.id !== check!.id),
+      { timeoutMs: 8_000, message: 'a new check run' },
     );
-    expect(r.github.checkRunsOn('octo-org', 'widgets', PR)).toHaveLength(1);
+    expect(next.writes[0]).toMatchObject({ status: 'in_progress' });
+    expect(check!.conclusion).toBe('success');
   });
 
   it('Re-run where only the requester may steer: refused to others, taken from the requester', async () => {
@@ -273,6 +306,7 @@ describe('GitHub check runs', () => {
       status: 'completed',
       conclusion: 'failure',
       actions: [],
+      shownActions: [],
       writes: [],
     };
     expect((await rerun(r, theirs)).status).toBe(202);

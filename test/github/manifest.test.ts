@@ -10,12 +10,11 @@ const manifest = parse(
 ) as Record<string, unknown>;
 
 describe('GitHub App manifest', () => {
-  it('asks for the minimum permissions', () => {
+  it('asks for the minimum permissions (no contents: nothing reads the code)', () => {
     expect(manifest.default_permissions).toEqual({
       issues: 'write',
       pull_requests: 'write',
       metadata: 'read',
-      contents: 'read',
       checks: 'write',
     });
   });

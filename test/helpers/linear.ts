@@ -3,6 +3,7 @@
  * config `loadConfig` parsed), on loopback and a temp SQLite file, pointed at the emulator and
  * the fake Linear GraphQL API, which sends it signed webhooks.
  */
+import type { Clock } from '../../src/core/ports/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { startFakeLinear } from '../../src/fakes/linear-graphql-api.js';
@@ -41,6 +42,10 @@ export async function startLinearWorld(
     progressIntervalMs?: number;
     /** OAuth install (no LINEAR_ACCESS_TOKEN): these organizations may install. */
     oauthOrganizations?: string[];
+    /** The relay's clock (default the system's). */
+    clock?: Clock;
+    /** The fake Linear's clock, which its OAuth tokens expire by (default `clock`). */
+    linearClock?: Clock;
   } = {},
 ): Promise<LinearWorld> {
   const logs = captureLogs({ test: 'linear' });
@@ -49,7 +54,8 @@ export async function startLinearWorld(
     timings: QUICK_TIMINGS,
     tickMs: 10,
   });
-  const linear = await startFakeLinear();
+  const linearClock = options.linearClock ?? options.clock;
+  const linear = await startFakeLinear(linearClock ? { clock: () => linearClock.now() } : {});
   const ws = linear.workspaces[options.workspace ?? 0]!;
   const relay = await startRelayService(
     {
@@ -72,6 +78,7 @@ export async function startLinearWorld(
     },
     {
       logger: logs.logger,
+      ...(options.clock ? { clock: options.clock } : {}),
       engineOptions: {
         workerPollMs: 20,
         inboxRetryDelaysMs: [300, 300, 300, 300],
@@ -115,4 +122,22 @@ export async function startLinearWorld(
       await Promise.all([emulator.close(), linear.close()]);
     },
   };
+}
+
+/** Walk the browser's way: /linear/install -> Linear's consent page -> our redirect. */
+export async function installLinear(
+  w: LinearWorld,
+  workspace: number,
+  options: { actor?: 'app' | 'user'; cookie?: string } = {},
+): Promise<Response & { back: string; cookie: string }> {
+  w.linear.authorizeAs(workspace, options.actor);
+  const start = await fetch(`${w.relay.service.url}/linear/install`, { redirect: 'manual' });
+  if (start.status !== 302) throw new Error(`/linear/install answered ${start.status}`);
+  // The install's state cookie, carried back as the browser would (`cookie`: another's).
+  const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const consent = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+  if (consent.status !== 302) throw new Error(`the consent page answered ${consent.status}`);
+  const back = consent.headers.get('location')!;
+  const headers = { cookie: options.cookie ?? cookie };
+  return Object.assign(await fetch(back, { redirect: 'manual', headers }), { back, cookie });
 }

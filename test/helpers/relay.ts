@@ -61,6 +61,8 @@ export interface RelayOptions {
   githubMinWriteIntervalMs?: number;
   /** Options of the fake GitHub (e.g. the App's installation permissions). */
   github?: Partial<FakeGitHubOptions>;
+  /** The emulator plays a service without the interrupt endpoint. */
+  noInterrupt?: boolean;
 }
 
 export interface Relay {
@@ -95,6 +97,8 @@ export interface RelayFakesOptions {
   slack?: Parameters<typeof startFakeSlackApi>[0];
   /** Options of the fake GitHub beyond the test App (its permissions, a token). */
   github?: Partial<FakeGitHubOptions>;
+  /** The emulator plays a service without the interrupt endpoint. */
+  noInterrupt?: boolean;
 }
 
 /**
@@ -106,6 +110,7 @@ export async function startRelayFakes(options: RelayFakesOptions = {}): Promise<
     apiKey: SECRETS.agentApiKey,
     timings: options.timings ?? QUICK_TIMINGS,
     tickMs: 10,
+    ...(options.noInterrupt ? { interrupt: false } : {}),
   });
   const slack = await startFakeSlackApi(options.slack);
   const github = await startFakeGitHub({
@@ -199,6 +204,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     timings: { ...QUICK_TIMINGS, ...options.timings },
     ...(options.slackApi ? { slack: options.slackApi } : {}),
     ...(options.github ? { github: options.github } : {}),
+    ...(options.noInterrupt ? { noInterrupt: true } : {}),
   });
   const { emulator, slack, github } = fakes;
   const started = await startRelayService(

@@ -12,12 +12,17 @@ function user(id: string, team: string) {
   return { id, username: id.toLowerCase(), name: id.toLowerCase(), team_id: team };
 }
 
-export function appHomeOpenedEvent(fields: { user: string; channel?: string }) {
+export function appHomeOpenedEvent(fields: {
+  user: string;
+  channel?: string;
+  /** `messages`: the app's Messages tab (under `agent_view`, the agent pane opening). */
+  tab?: 'home' | 'messages';
+}) {
   return {
     type: 'app_home_opened',
     user: fields.user,
     channel: fields.channel ?? 'DHOME0001',
-    tab: 'home',
+    tab: fields.tab ?? 'home',
     event_ts: `1700000200.${next()}`,
   };
 }

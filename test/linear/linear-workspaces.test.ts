@@ -6,7 +6,7 @@
 import { request as httpRequest } from 'node:http';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+import { installLinear as install, startLinearWorld, type LinearWorld } from '../helpers/linear.js';
 
 let world: LinearWorld | undefined;
 afterEach(async () => {
@@ -14,28 +14,12 @@ afterEach(async () => {
   world = undefined;
   if (!w) return;
   for (const ws of w.linear.workspaces) expect(w.logs.text()).not.toContain(ws.token);
+  for (const g of w.linear.oauthGrants) {
+    expect(w.logs.text()).not.toContain(g.accessToken);
+    expect(w.logs.text()).not.toContain(g.refreshToken);
+  }
   await w.close();
 });
-
-/**
- * Walk the browser's way: /linear/install -> Linear's consent page -> our redirect, carrying
- * the state cookie the install set (`cookie` given: that one instead, as another browser).
- */
-async function install(
-  w: LinearWorld,
-  workspace: number,
-  options: { actor?: 'app' | 'user'; cookie?: string } = {},
-): Promise<Response & { back: string; cookie: string }> {
-  w.linear.authorizeAs(workspace, options.actor);
-  const start = await fetch(`${w.relay.service.url}/linear/install`, { redirect: 'manual' });
-  expect(start.status).toBe(302);
-  const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0]!;
-  const consent = await fetch(start.headers.get('location')!, { redirect: 'manual' });
-  expect(consent.status).toBe(302);
-  const back = consent.headers.get('location')!;
-  const headers = { cookie: options.cookie ?? cookie };
-  return Object.assign(await fetch(back, { redirect: 'manual', headers }), { back, cookie });
-}
 
 function sealedTokens(path: string): { team_id: string; sealed: string }[] {
   const db = new BetterSqlite3(path, { readonly: true });
@@ -61,7 +45,9 @@ describe('Linear in many workspaces (OAuth install)', () => {
     );
     const rows = sealedTokens(world.relay.databasePath);
     expect(rows.map((r) => r.team_id)).toEqual(['org-acme']);
-    expect(rows[0]!.sealed).not.toContain(world.linear.workspaces[0]!.token);
+    const [grant] = world.linear.oauthGrants;
+    expect(rows[0]!.sealed).not.toContain(grant!.accessToken);
+    expect(rows[0]!.sealed).not.toContain(grant!.refreshToken);
     // A state is good once, and a forged one not at all.
     const replay = await fetch(done.back, { headers: { cookie: done.cookie } });
     expect(replay.status).toBe(400);
@@ -78,6 +64,10 @@ describe('Linear in many workspaces (OAuth install)', () => {
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain('LINEAR_ALLOWED_ORGANIZATIONS');
     expect(sealedTokens(world.relay.databasePath)).toEqual([]);
+    // The token it was granted went back to Linear (POST /oauth/revoke): no working token left.
+    const [granted] = world.linear.oauthGrants;
+    expect(world.linear.oauthRevoked).toEqual([granted!.accessToken]);
+    expect(world.linear.ownerOf(`Bearer ${granted!.accessToken}`)).toBe('unknown');
   });
 
   it('keeps two workspaces apart: each answered with its own token, each list its own runs', async () => {
@@ -96,7 +86,7 @@ describe('Linear in many workspaces (OAuth install)', () => {
       const input = r.variables.input as { agentSessionId: string };
       const owner = linear.sessions.get(input.agentSessionId)!.organizationId;
       const ws = owner === 'org-acme' ? acmeWs! : globexWs!;
-      expect(r.authorization).toBe(`Bearer ${ws.token}`);
+      expect(linear.ownerOf(r.authorization)).toBe(ws);
     }
     const before = linear.activitiesOf(acme.session.id).length;
     await linear.prompt(acme.session.id, 'list');

@@ -97,6 +97,24 @@ describe('Linear outcomes', () => {
     expect(fallback?.content).toMatchObject({ body: expect.stringMatching(/^Needs input/) });
   });
 
+  it("shows the service's status line beside the agent's question when it says something else", () => {
+    const both = renderActivity({
+      type: 'run_outcome',
+      run: ended('BLOCKED', {
+        agentMessage: 'Shall I push?',
+        statusMessage: 'Waiting for approval of git push',
+      }),
+    });
+    const body = (both?.content as { body: string }).body;
+    expect(body).toMatch(/^Shall I push\?/);
+    expect(body).toContain('Waiting for approval of git push');
+    const same = renderActivity({
+      type: 'run_outcome',
+      run: ended('BLOCKED', { agentMessage: 'Shall I push?', statusMessage: 'Shall I push?' }),
+    });
+    expect((same?.content as { body: string }).body.match(/Shall I push/g)).toHaveLength(1);
+  });
+
   it('shows no usage and no words when none were reported', () => {
     const done = renderActivity({ type: 'run_outcome', run: ended('SUCCEEDED') });
     expect((done?.content as { body: string }).body).not.toMatch(/approximate|≈/);

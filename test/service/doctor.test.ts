@@ -97,6 +97,22 @@ describe('agent-relay doctor', () => {
     expect(code).toBe(1);
   });
 
+  it("with Slack OAuth install (an app for many workspaces), names Slack's limit on history reads", async () => {
+    const { text } = await doctor({
+      AGENT_API_URL: emulator.baseUrl,
+      AGENT_API_KEY: 'agent-key-ok',
+      SLACK_SIGNING_SECRET: 'sig',
+      SLACK_CLIENT_ID: '1.2',
+      SLACK_CLIENT_SECRET: 'slack-client-secret-dummy',
+      SLACK_STATE_SECRET: 'slack-state-secret-dummy-0123456789',
+      SLACK_TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+      SLACK_ALLOW_ANY_WORKSPACE: '1',
+      SLACK_API_URL: slack.url,
+    });
+    expect(line(text, 'slack')).toContain('not approved for the Slack Marketplace');
+    expect(line(text, 'slack')).toContain('15 messages');
+  });
+
   it('checks a GitHub App with a JWT signed by its key', async () => {
     const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
     const { text } = await doctor({

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { BOT_SCOPES } from '../../src/slack/index.js';
 import { SEND_TO_AGENT_CALLBACK_ID } from '../../src/slack/shortcut/start-form.js';
 import { SUGGESTED_PROMPTS } from '../../src/slack/assistant/agent-pane.js';
+import { SLACK_SIGN_IN_SCOPES } from '../../src/console/identity-providers.js';
 
 const root = new URL('../../', import.meta.url);
 const manifestText = readFileSync(new URL('manifests/slack-app.yaml', root), 'utf8');
@@ -22,11 +23,14 @@ const Manifest = z.object({
       .array(z.object({ command: z.string(), url: z.string(), description: z.string() }))
       .length(1),
   }),
-  oauth_config: z.object({ scopes: z.object({ bot: z.array(z.string()) }).strict() }),
+  oauth_config: z.object({
+    scopes: z.object({ bot: z.array(z.string()), user: z.array(z.string()) }).strict(),
+  }),
   settings: z.object({
     event_subscriptions: z.object({ request_url: z.string(), bot_events: z.array(z.string()) }),
     interactivity: z.object({ is_enabled: z.literal(true), request_url: z.string() }),
     socket_mode_enabled: z.boolean(),
+    org_deploy_enabled: z.boolean(),
   }),
 });
 const manifest = Manifest.parse(parse(manifestText));
@@ -47,8 +51,15 @@ const NEEDED_SCOPES = [
 ];
 
 describe('Slack app manifest', () => {
-  it('asks for exactly the bot scopes the code needs, and no user scopes', () => {
+  it('asks for exactly the bot scopes the code needs, and the user scopes of Sign in with Slack', () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...NEEDED_SCOPES].sort());
+    // Slack's Sign in with Slack guide: the app declares the scopes the console's sign-in asks for.
+    expect([...manifest.oauth_config.scopes.user].sort()).toEqual([...SLACK_SIGN_IN_SCOPES].sort());
+  });
+
+  it('may be installed org-wide on Enterprise Grid, as the setup guide says', () => {
+    expect(setupDoc).toMatch(/org-wide Enterprise Grid install/);
+    expect(manifest.settings.org_deploy_enabled).toBe(true);
   });
 
   it('subscribes to the events the listeners handle', () => {

@@ -1,7 +1,9 @@
 /**
  * `/agent stop` on GitHub, through the running relay with signed webhooks: the thread's run is
  * interrupted (it waits for a reply, which continues it), never cancelled while the agent is
- * working; someone without write access cannot stop it.
+ * working; someone without write access cannot stop it. Against a service without the
+ * interrupt endpoint (it is not in the published API description) Stop cancels the run and
+ * says why, rather than claiming the run does not exist.
  */
 import { describe, expect, it } from 'vitest';
 import { fixtureText, type Payload } from '../github/fixtures.js';
@@ -69,5 +71,25 @@ describe('GitHub: /agent stop', () => {
     await waitUntil(() => [...r.github.comments.values()].find((c) => c.body.includes('@rita ')));
     expect(r.emulator.requests.get('POST /agent/runs/:id/interrupt')).toBe(0);
     expect(r.emulator.runs.get(run.run_id)?.state).toBe('INPROGRESS');
+  });
+
+  it('against a service without interrupt, cancels the run and says why; an unknown run is still unknown', async () => {
+    const r = await start({ noInterrupt: true });
+    await send(r, comment('alice', 'MEMBER', '@agent-relay rewrite the parser [slow]'));
+    const run = await waitUntil(() => r.emulator.runs.all()[0], { timeoutMs: 5_000 });
+    await stateIs(r, run.run_id, 'INPROGRESS');
+    await send(r, comment('alice', 'MEMBER', '/agent stop'));
+    await stateIs(r, run.run_id, 'CANCELLED');
+    const said = await waitUntil(() =>
+      [...r.github.comments.values()].find((c) => /stopped the run/.test(c.body)),
+    );
+    expect(said.body).toContain('cannot interrupt');
+    const all = () => [...r.github.comments.values()].map((c) => c.body).join('\n');
+    expect(all()).not.toContain('has no run');
+
+    await send(r, comment('alice', 'MEMBER', '/agent stop nosuchrun'));
+    await waitUntil(() =>
+      [...r.github.comments.values()].find((c) => c.body.includes('has no run nosuchrun')),
+    );
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Slack installations (any number of workspaces) and a workspace's recent runs: the same
- * behaviour on SQLite and PostgreSQL.
+ * Slack and Linear installations (any number of workspaces; a Linear token pair replaced by a
+ * compare-and-set) and a workspace's recent runs: the same behaviour on SQLite and PostgreSQL.
  */
 import { describe, expect, it } from 'vitest';
 import type { HarnessFactory } from './harness.js';
@@ -40,6 +40,28 @@ export function describeInstallationsContract(createHarness: HarnessFactory): vo
       expect(await db.store.installations.remove(one)).toBe(false);
       expect(await db.store.installations.get(one)).toBeUndefined();
       expect(await db.store.installations.get(org)).toBeDefined();
+    });
+
+    it('replaces a sealed installation only while it is still the one expected (a refreshed token pair)', async () => {
+      const linear = { platform: 'linear' as const, enterpriseId: '', teamId: 'org-acme' };
+      await db.store.installations.save(
+        { ...linear, isEnterpriseInstall: false, sealed: 'pair-1', installedBy: 'app-user' },
+        10,
+      );
+      expect(await db.store.installations.replaceSealed(linear, 'pair-1', 'pair-2', 20)).toBe(true);
+      // A second replica that read pair-1 too loses: the row already moved on.
+      expect(await db.store.installations.replaceSealed(linear, 'pair-1', 'pair-3', 30)).toBe(
+        false,
+      );
+      expect(await db.store.installations.get(linear)).toMatchObject({
+        sealed: 'pair-2',
+        installedBy: 'app-user',
+        createdAt: 10,
+        updatedAt: 20,
+      });
+      expect(
+        await db.store.installations.replaceSealed({ ...linear, teamId: 'org-none' }, 'x', 'y', 40),
+      ).toBe(false);
     });
 
     it('links a workspace to its organisation, and moves it when it moves', async () => {

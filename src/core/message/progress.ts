@@ -148,20 +148,40 @@ export function progressFromTimeline(timeline: Timeline): ProgressView | undefin
 
 /**
  * The agent's final words: its last text since the latest request, as it wrote it (Markdown),
- * bounded. Undefined when it said nothing (an error, a cancel).
+ * bounded. Undefined when it said nothing (an error, a cancel). With `lastThing`, only when
+ * nothing followed that text: a run waiting for an approval stopped at the action it wants
+ * to take, and the text before that action is not its question.
  */
-export function finalAgentMessage(conversation: Conversation): string | undefined {
+export function finalAgentMessage(
+  conversation: Conversation,
+  options: { lastThing?: boolean } = {},
+): string | undefined {
   const messages = sinceLastRequest(conversation);
+  const bounded = (text: string) =>
+    text.length <= AGENT_MESSAGE_CHARS ? text : `${text.slice(0, AGENT_MESSAGE_CHARS - 1)}…`;
+  const said = (b: ConversationMessage['content'][number]) =>
+    b.type === 'text' && typeof b.text === 'string' && b.text.trim() !== '';
+  if (options.lastThing) {
+    // The last thing that happened, events aside: the agent's text, or else nothing to say.
+    const lastIndex = messages.findLastIndex((m) =>
+      m.content.some((b) => b.type !== 'event' && (b.type !== 'text' || said(b))),
+    );
+    const last = messages[lastIndex];
+    if (last === undefined || last.role !== 'assistant') return undefined;
+    const blocks = last.content.filter((b) => b.type !== 'event' && (b.type !== 'text' || said(b)));
+    const afterLastAction = blocks.slice(blocks.findLastIndex((b) => b.type !== 'text') + 1);
+    const text = afterLastAction.map((b) => b.text!.trim()).join('\n\n');
+    return text === '' ? undefined : bounded(text);
+  }
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     if (message.role !== 'assistant') continue;
     const text = message.content
-      .filter((b) => b.type === 'text' && typeof b.text === 'string')
+      .filter(said)
       .map((b) => b.text!.trim())
-      .filter((t) => t !== '')
       .join('\n\n');
     if (text === '') continue;
-    return text.length <= AGENT_MESSAGE_CHARS ? text : `${text.slice(0, AGENT_MESSAGE_CHARS - 1)}…`;
+    return bounded(text);
   }
   return undefined;
 }

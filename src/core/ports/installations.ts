@@ -27,6 +27,16 @@ export interface InstallationRepo {
   /** Create or replace (a reinstall replaces the tokens). */
   save(record: Omit<InstallationRecord, 'createdAt' | 'updatedAt'>, now: number): Promise<void>;
   get(key: InstallationKey): Promise<InstallationRecord | undefined>;
+  /**
+   * Compare-and-set of the sealed installation: replaced only while it is still `expected`
+   * (a refreshed token pair, written by the one replica whose refresh it was); true when it was.
+   */
+  replaceSealed(
+    key: InstallationKey,
+    expected: string,
+    sealed: string,
+    now: number,
+  ): Promise<boolean>;
   /** Forget an installation; true when there was one. */
   remove(key: InstallationKey): Promise<boolean>;
   /** Remember that a workspace belongs to an organisation (seen under an org-wide install). */

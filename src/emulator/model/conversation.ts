@@ -58,6 +58,9 @@ const FINAL_WORDS: Record<string, string[]> = {
   ],
 };
 
+/** What the agent says before the action it waits to have approved (`[approval]`). */
+const APPROVAL_WORDS = 'The branch is rebased; I will force-push it now.';
+
 function finalWords(outcome: string | undefined, execution: number): string | undefined {
   const variants = outcome === undefined ? undefined : FINAL_WORDS[outcome];
   if (!variants) return undefined;
@@ -158,13 +161,30 @@ function executionStep(
     });
     last = doneAt;
   });
-  const words = finalWords(exec.outcome, index);
+  const approval =
+    exec.outcome === 'BLOCKED' && exec.request.text.toLowerCase().includes('[approval]');
+  const words = approval ? APPROVAL_WORDS : finalWords(exec.outcome, index);
   if (words !== undefined && exec.endedAt !== undefined && exec.endedAt <= now) {
     messages.push({
       role: 'assistant',
       timestamp: iso(exec.endedAt),
       content: [{ type: 'text', text: words }],
     });
+    // Waiting for an approval: the action it wants to take comes after its words, unanswered.
+    if (approval)
+      messages.push({
+        role: 'assistant',
+        timestamp: iso(exec.endedAt),
+        content: [
+          {
+            type: 'action',
+            id: `${run.runId}-x${index}-approval`,
+            category: 'command',
+            name: 'run_command',
+            input: { command: 'git push --force-with-lease' },
+          },
+        ],
+      });
     last = exec.endedAt;
   }
   return {

@@ -16,10 +16,15 @@ export function parseScript(text: string): Script {
     ? 'ERROR'
     : t.includes('[fail]')
       ? 'FAILED'
-      : t.includes('[block]')
+      : t.includes('[block]') || t.includes('[approval]')
         ? 'BLOCKED'
         : 'SUCCEEDED';
-  return { outcome, slow: t.includes('[slow]'), holdPending: t.includes('[pending]') };
+  return {
+    outcome,
+    slow: t.includes('[slow]'),
+    holdPending: t.includes('[pending]'),
+    ...(outcome === 'BLOCKED' && t.includes('[approval]') ? { approval: true } : {}),
+  };
 }
 
 export function isMarkedNonCancellable(text: string): boolean {
@@ -64,6 +69,11 @@ const STATUS_BY_OUTCOME: Record<
     message: 'The agent needs your input: which approach should it take? Reply to continue.',
   },
   CANCELLED: { message: 'The run was cancelled.' },
+};
+
+/** A run BLOCKED on an approval (`[approval]`): what it waits for. */
+export const APPROVAL = {
+  message: 'Waiting for approval to run `git push --force-with-lease`. Reply to approve.',
 };
 
 function slug(title: string): string {
@@ -122,7 +132,7 @@ export function createStateMachine(deps: StateMachineDeps): StateMachine {
       run.runTimeMs = run.earlierRunTimeMs + thisExecution;
       run.finishedAt = at;
     }
-    const status = STATUS_BY_OUTCOME[state];
+    const status = state === 'BLOCKED' && run.script.approval ? APPROVAL : STATUS_BY_OUTCOME[state];
     if (status) run.statusMessage = { ...status };
     if (state === 'SUCCEEDED') {
       run.statusMessage = undefined;

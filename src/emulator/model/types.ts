@@ -35,6 +35,12 @@ export interface EmulatorOptions {
   /** How often due state changes are applied (real time). Requests apply them too. */
   tickMs?: number;
   log?: (line: string) => void;
+  /**
+   * Play a service without the interrupt endpoint (it is in the newest SDK but not in the
+   * published API description): `POST /agent/runs/{id}/interrupt` is then an unknown route,
+   * answered 404 like any other. Default true.
+   */
+  interrupt?: boolean;
 }
 
 /** Type aliases (not interfaces) so they fit the schemas' loose object types. */
@@ -60,6 +66,8 @@ export interface Script {
   outcome: 'SUCCEEDED' | 'FAILED' | 'ERROR' | 'BLOCKED';
   slow: boolean;
   holdPending: boolean;
+  /** BLOCKED waiting for an approval: the agent's last act is the action it waits on. */
+  approval?: boolean;
 }
 
 /** The emulator's own record of a run (mutable, internal). */

@@ -1,9 +1,12 @@
 /**
  * The check run of each run on a pull request (GitHub App auth with `checks: write` only):
  * created on the pull request's head commit the first time the run's status message is
- * written, then updated with every later write of it, so there is one check run per run.
- * Which check run a run has is remembered here and, after a restart, found again on the
- * commit by its `external_id` (the run id) before anything is created.
+ * written, then updated with every later write of it. A completed check run is final on
+ * GitHub, so when the run works again after one completed (an answer after BLOCKED, a
+ * follow-up, Re-run) the new episode gets a new check run on the head commit of that time;
+ * each episode has one. Which check run a run has now is remembered here and, after a
+ * restart, found again on the commit by its `external_id` (the run id; the newest of them)
+ * before anything is created.
  *
  * Nothing changes where check runs are not possible: token auth, an installation without
  * `checks: write`, an issue rather than a pull request. Those are found out once (per
@@ -37,7 +40,13 @@ export interface CheckRuns {
 
 const Head = z.object({ head: z.object({ sha: z.string().min(1) }) });
 const Listed = z.object({
-  check_runs: z.array(z.object({ id: z.number(), external_id: z.string().nullish() })),
+  check_runs: z.array(
+    z.object({
+      id: z.number(),
+      external_id: z.string().nullish(),
+      status: z.string().nullish(),
+    }),
+  ),
 });
 const Created = z.object({ id: z.number().int().positive() });
 
@@ -53,8 +62,8 @@ const MAX_REMEMBERED = 10_000;
 
 export function createCheckRuns(deps: CheckRunsDeps): CheckRuns {
   const log = deps.logger.child({ component: 'github-check-runs' });
-  /** Run id -> its check run (owner, repo, id). */
-  const known = new Map<string, { owner: string; repo: string; id: number }>();
+  /** Run id -> its current check run (owner, repo, id, and whether it has completed). */
+  const known = new Map<string, { owner: string; repo: string; id: number; completed: boolean }>();
   /** Threads that are issues, not pull requests. */
   const notPulls = new Set<string>();
   /**
@@ -112,12 +121,11 @@ export function createCheckRuns(deps: CheckRunsDeps): CheckRuns {
     });
     const says = JSON.stringify(fields);
     if (written.get(run.runId) === says) return;
+    const completed = fields.status === 'completed';
     try {
       const octokit = await deps.clients.forRepo(owner, repo);
-      let id = known.get(run.runId)?.id;
-      if (id === undefined) {
-        if (!(await mayWrite(octokit, repoKey))) return;
-        let head;
+      /** The pull request's head commit now; undefined when the thread is not a pull request. */
+      const headNow = async (): Promise<string | undefined> => {
         try {
           const pull = await octokit.rest.pulls.get({
             owner,
@@ -125,12 +133,19 @@ export function createCheckRuns(deps: CheckRunsDeps): CheckRuns {
             pull_number: addr.number,
             request,
           });
-          head = Head.parse(pull.data).head.sha;
+          return Head.parse(pull.data).head.sha;
         } catch (err) {
           if (statusOf(err) !== 404) throw err;
           remember(notPulls, `${owner}/${repo}#${addr.number}`);
-          return;
+          return undefined;
         }
+      };
+      let current = known.get(run.runId);
+      let head: string | undefined;
+      if (current === undefined) {
+        if (!(await mayWrite(octokit, repoKey))) return;
+        head = await headNow();
+        if (head === undefined) return;
         const listed = await octokit.rest.checks.listForRef({
           owner,
           repo,
@@ -140,26 +155,39 @@ export function createCheckRuns(deps: CheckRunsDeps): CheckRuns {
           per_page: 100,
           request,
         });
-        id = Listed.parse(listed.data).check_runs.find(
-          (c) => readCheckExternalId(c.external_id ?? '').runId === run.runId,
-        )?.id;
-        if (id === undefined) {
-          const made = await octokit.rest.checks.create({
-            owner,
-            repo,
-            head_sha: head,
-            ...fields,
-            request,
-          });
-          id = Created.parse(made.data).id;
-          log.info({ runId: run.runId, checkRunId: id }, 'check run created');
-          remember(known, run.runId, { owner, repo, id });
-          remember(written, run.runId, says);
-          return;
-        }
-        remember(known, run.runId, { owner, repo, id });
+        // The newest of the run's check runs: earlier episodes have completed.
+        const found = Listed.parse(listed.data)
+          .check_runs.filter((c) => readCheckExternalId(c.external_id ?? '').runId === run.runId)
+          .sort((a, b) => b.id - a.id)[0];
+        if (found !== undefined)
+          current = { owner, repo, id: found.id, completed: found.status === 'completed' };
       }
-      await octokit.rest.checks.update({ owner, repo, check_run_id: id, ...fields, request });
+      // A completed check run stays so: the run working again is a new check run.
+      if (current !== undefined && current.completed && !completed) current = undefined;
+      if (current === undefined) {
+        head ??= await headNow();
+        if (head === undefined) return;
+        const made = await octokit.rest.checks.create({
+          owner,
+          repo,
+          head_sha: head,
+          ...fields,
+          request,
+        });
+        const id = Created.parse(made.data).id;
+        log.info({ runId: run.runId, checkRunId: id }, 'check run created');
+        remember(known, run.runId, { owner, repo, id, completed });
+        remember(written, run.runId, says);
+        return;
+      }
+      await octokit.rest.checks.update({
+        owner,
+        repo,
+        check_run_id: current.id,
+        ...fields,
+        request,
+      });
+      remember(known, run.runId, { ...current, completed: current.completed || completed });
       remember(written, run.runId, says);
     } catch (err) {
       const failure = toDeliveryError(err, 'check run', deps.clock.now());

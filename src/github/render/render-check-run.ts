@@ -2,13 +2,18 @@
  * A run as a GitHub check run on its pull request's head commit (pure): named after the run,
  * `in_progress` while it lives, concluded when it ends or waits for input (BLOCKED:
  * `action_required`), with a summary of its state, pull request, session and the agent's last
- * steps, and the Stop and Cancel buttons while there is something to stop.
+ * steps.
+ *
+ * GitHub shows a check run's buttons only once it has completed (`actions` in its REST
+ * description of `checks/create`), so a working run's check run carries none: its summary says
+ * how to stop or cancel from the pull request's conversation, where the status comment lists
+ * the same commands. A run that waits for input (completed, `action_required`) gets Cancel.
  */
 import type { RunView } from '../../core/message/message-model.js';
 import { CHECK_ACTIONS } from '../api/check-actions.js';
 import { agentMarkdown, progressLines } from './agent-words.js';
 import { clip } from '../../core/text.js';
-import { escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
+import { codeSpan, escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
 import { checkExternalId } from '../api/check-external-id.js';
 
 export type CheckConclusion = 'success' | 'failure' | 'cancelled' | 'action_required';
@@ -41,7 +46,7 @@ export function conclusionOf(run: RunView): CheckConclusion | undefined {
   return state.name === 'CANCELLED' ? 'cancelled' : 'failure';
 }
 
-function summaryOf(run: RunView, cardUrl: string | undefined): string {
+function summaryOf(run: RunView, cardUrl: string | undefined, botHandle: string): string {
   const { state } = run;
   const time = run.runTime === undefined ? '' : ` · ${escapeInline(run.runTime)}`;
   const lines = [`**State:** ${state.emoji} ${escapeInline(state.label)}${time}`];
@@ -54,6 +59,14 @@ function summaryOf(run: RunView, cardUrl: string | undefined): string {
   if (links.length > 0) lines.push('', links.join(' · '));
   const now = progressLines(run);
   if (now.length > 0) lines.push('', ...now);
+  if (state.live && !state.blocked && !state.ended) {
+    const say = (word: string) => codeSpan(`@${botHandle} ${word}`);
+    lines.push(
+      '',
+      `**Stop or cancel:** comment ${say('stop')} (interrupt the agent) or ${say('cancel')} ` +
+        '(end the run) on the pull request.',
+    );
+  }
   if (run.statusMessage !== undefined && run.statusMessage.trim() !== '') {
     lines.push('', escapeBlockQuote(run.statusMessage));
   }
@@ -64,22 +77,18 @@ function summaryOf(run: RunView, cardUrl: string | undefined): string {
   return lines.join('\n');
 }
 
-/** The buttons a run has now: Stop and Cancel while it works, Cancel while it waits. */
+/**
+ * The buttons of a completed check run: Cancel while the run waits for input; none once it
+ * ended. A working run's check run is in progress, where GitHub would show no button.
+ */
 function actionsOf(run: RunView): CheckRunFields['actions'] {
-  const cancel = {
-    label: 'Cancel',
-    description: 'End the run (needs write access)',
-    identifier: CHECK_ACTIONS.cancel,
-  };
-  if (run.state.blocked) return [cancel];
-  if (run.state.ended) return [];
+  if (!run.state.blocked || run.state.ended) return [];
   return [
     {
-      label: 'Stop',
-      description: 'Interrupt the agent (needs write access)',
-      identifier: CHECK_ACTIONS.stop,
+      label: 'Cancel',
+      description: 'End the run (needs write access)',
+      identifier: CHECK_ACTIONS.cancel,
     },
-    cancel,
   ];
 }
 
@@ -98,7 +107,7 @@ export function renderCheckRun(
     ...(conclusion === undefined ? {} : { conclusion }),
     output: {
       title: clip(`${run.state.label}: ${run.title}`, NAME_CHARS),
-      summary: summaryOf(run, opts.cardUrl),
+      summary: summaryOf(run, opts.cardUrl, opts.botHandle ?? 'agent-relay'),
     },
     actions: actionsOf(run),
   };

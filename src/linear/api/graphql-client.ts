@@ -38,6 +38,12 @@ function credentials(token: string): { apiKey: string } | { accessToken: string 
   return token.startsWith('lin_api_') ? { apiKey: token } : { accessToken: token };
 }
 
+/**
+ * Linear refused the token itself (an authentication error): an expired OAuth access token
+ * reads so, and a refreshed token may then succeed where a retry of the same one cannot.
+ */
+export class LinearTokenRejected extends DeliveryError {}
+
 /** What went wrong, as the outbox acts on it. */
 function asDeliveryError(
   err: unknown,
@@ -60,16 +66,14 @@ function asDeliveryError(
     LinearErrorType.InternalError,
     LinearErrorType.LockTimeout,
   ];
-  const refused: string[] = [
-    LinearErrorType.AuthenticationError,
-    LinearErrorType.Forbidden,
-    LinearErrorType.FeatureNotAccessible,
-  ];
+  const refused: string[] = [LinearErrorType.Forbidden, LinearErrorType.FeatureNotAccessible];
   if (type === LinearErrorType.Ratelimited || status === 429)
     return new DeliveryError('rate_limited', message, true, wait);
   if (retryable.includes(type) || status >= 500)
     return new DeliveryError('unavailable', message, true);
-  if (refused.includes(type) || status === 401 || status === 403)
+  if (type === LinearErrorType.AuthenticationError || status === 401)
+    return new LinearTokenRejected('forbidden', message, false);
+  if (refused.includes(type) || status === 403)
     return new DeliveryError('forbidden', message, false);
   if (err.errors?.some((e) => /entity not found/i.test(e.message)))
     return new DeliveryError('not_found', message, false);

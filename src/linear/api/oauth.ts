@@ -1,6 +1,13 @@
 /**
- * Linear's OAuth endpoints: the code exchange (`POST {origin}/oauth/token`, form-encoded) and
- * the question of whose token it is (`viewer` and its organization).
+ * Linear's OAuth endpoints: the code exchange and the refresh (`POST {origin}/oauth/token`,
+ * form-encoded), the revocation of a token we will not keep (`POST {origin}/oauth/revoke`),
+ * and the question of whose token it is (`viewer` and its organization).
+ *
+ * Linear's OAuth 2.0 documentation: an authorization-code grant answers `access_token`,
+ * `token_type`, `expires_in` (seconds; 24 hours for apps created or migrated since
+ * 2026-04-01), `scope` and `refresh_token`; `grant_type=refresh_token` answers a new pair, and
+ * the refresh token it was given is spent (they rotate). Older apps get a long-lived access
+ * token and no refresh token: both shapes are kept.
  */
 import { request } from 'undici';
 import { createLinearGraphql } from './graphql-client.js';
@@ -10,36 +17,97 @@ export function tokenUrlOf(apiUrl: string): string {
   return new URL('/oauth/token', apiUrl).toString();
 }
 
-export async function exchangeCode(input: {
+/** `https://api.linear.app/graphql` -> `https://api.linear.app/oauth/revoke`. */
+export function revokeUrlOf(apiUrl: string): string {
+  return new URL('/oauth/revoke', apiUrl).toString();
+}
+
+/** What a token request granted: the access token, and when it expires with its refresh. */
+export interface LinearGrant {
+  accessToken: string;
+  refreshToken?: string;
+  /** Epoch ms; absent when Linear gave no `expires_in` (a long-lived token). */
+  expiresAt?: number;
+}
+
+interface Client {
   apiUrl: string;
-  code: string;
-  redirectUri: string;
   clientId: string;
   clientSecret: string;
-}): Promise<{ accessToken: string } | { error: string }> {
-  const res = await request(tokenUrlOf(input.apiUrl), {
+}
+
+async function tokenRequest(
+  client: Client,
+  form: Record<string, string>,
+  now: number,
+): Promise<LinearGrant | { error: string }> {
+  const res = await request(tokenUrlOf(client.apiUrl), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code: input.code,
-      redirect_uri: input.redirectUri,
-      client_id: input.clientId,
-      client_secret: input.clientSecret,
+      ...form,
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
     }).toString(),
     headersTimeout: 10_000,
     bodyTimeout: 10_000,
   });
   const text = await res.body.text();
-  let body: { access_token?: unknown; error?: unknown } = {};
+  let body: Record<string, unknown> = {};
   try {
-    body = JSON.parse(text) as typeof body;
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
   } catch {
     // not JSON: reported below
   }
   if (res.statusCode !== 200 || typeof body.access_token !== 'string')
     return { error: typeof body.error === 'string' ? body.error : `status ${res.statusCode}` };
-  return { accessToken: body.access_token };
+  const expiresIn = body.expires_in;
+  return {
+    accessToken: body.access_token,
+    ...(typeof body.refresh_token === 'string' && body.refresh_token
+      ? { refreshToken: body.refresh_token }
+      : {}),
+    ...(typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0
+      ? { expiresAt: now + expiresIn * 1000 }
+      : {}),
+  };
+}
+
+export function exchangeCode(
+  input: Client & { code: string; redirectUri: string; now: number },
+): Promise<LinearGrant | { error: string }> {
+  return tokenRequest(
+    input,
+    { grant_type: 'authorization_code', code: input.code, redirect_uri: input.redirectUri },
+    input.now,
+  );
+}
+
+/** A new pair for a refresh token (which Linear then spends). */
+export function refreshGrant(
+  input: Client & { refreshToken: string; now: number },
+): Promise<LinearGrant | { error: string }> {
+  return tokenRequest(
+    input,
+    { grant_type: 'refresh_token', refresh_token: input.refreshToken },
+    input.now,
+  );
+}
+
+/**
+ * Give a token back (`POST /oauth/revoke` with the token as the bearer), so an install we
+ * refuse leaves no working token behind. True when Linear said it is revoked.
+ */
+export async function revokeToken(apiUrl: string, token: string): Promise<boolean> {
+  const res = await request(revokeUrlOf(apiUrl), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+  });
+  await res.body.dump();
+  return res.statusCode >= 200 && res.statusCode < 300;
 }
 
 const WHO = `query Viewer { viewer { id app organization { id urlKey name } } }`;

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../core/ports/index.js';
+import { LinearTokenRejected } from '../api/graphql-client.js';
 
 export type OrganizationVerdict =
   | { verdict: 'allowed'; organizationId: string; urlKey?: string }
@@ -26,6 +27,11 @@ export interface OrganizationGateDeps {
   token?: string;
   /** The installation's token of an organization (OAuth install). */
   tokenFor?: (organizationId: string) => Promise<string | undefined>;
+  /**
+   * A new token for an installation whose token Linear refused (it expired before the relay
+   * refreshed it); undefined when it cannot be renewed.
+   */
+  renewToken?: (organizationId: string, rejected: string) => Promise<string | undefined>;
   /** Whose token this is: its organization's id and URL key. */
   whoseToken: (token: string) => Promise<{ organizationId: string; urlKey?: string }>;
   clock: Clock;
@@ -56,9 +62,16 @@ export function createOrganizationGate(deps: OrganizationGateDeps): Organization
       let token: string | undefined;
       let owner: { organizationId: string; urlKey?: string };
       try {
-        token = (await deps.tokenFor?.(organizationId)) ?? deps.token;
+        const installed = await deps.tokenFor?.(organizationId);
+        token = installed ?? deps.token;
         if (token === undefined) return { verdict: 'refused', reason: 'not_installed' };
-        owner = await ownerOf(token);
+        owner = await ownerOf(token).catch(async (err: unknown) => {
+          // An installation's token that expired early is renewed, as for any other call.
+          if (!(err instanceof LinearTokenRejected) || !installed || !deps.renewToken) throw err;
+          const fresh = await deps.renewToken(organizationId, installed);
+          if (fresh === undefined) throw err;
+          return ownerOf(fresh);
+        });
       } catch {
         return { verdict: 'unknown' };
       }

@@ -4,15 +4,16 @@
  * platform needs (`read`, `write`, `app:assignable` to be delegated issues, `app:mentionable`
  * to be mentioned); `GET /linear/oauth_redirect` checks the state (signed, ten minutes, used
  * once, and the same as the state cookie of the browser that started the install), exchanges
- * the code, asks whose workspace it is, and keeps the token, sealed, only for an organization
- * on LINEAR_ALLOWED_ORGANIZATIONS and only when it is an app's token (`actor=app`). The
- * `redirect_uri` comes from the configuration (CONSOLE_PUBLIC_URL), never from the Host header
- * (which only serves an install reached on loopback).
+ * the code, asks whose workspace it is, and keeps the token pair, sealed, only for an
+ * organization on LINEAR_ALLOWED_ORGANIZATIONS and only when it is an app's token
+ * (`actor=app`); a token it does not keep is revoked at once. The `redirect_uri` comes from
+ * the configuration (CONSOLE_PUBLIC_URL), never from the Host header (which only serves an
+ * install reached on loopback).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock, Logger } from '../../core/ports/index.js';
-import { exchangeCode, whoseToken } from '../api/oauth.js';
+import { exchangeCode, revokeToken, whoseToken } from '../api/oauth.js';
 import type { LinearInstallations } from './installations.js';
 
 export const LINEAR_INSTALL_PATH = '/linear/install';
@@ -163,6 +164,7 @@ export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoute
           redirectUri,
           clientId: deps.clientId,
           clientSecret: deps.clientSecret,
+          now: deps.clock.now(),
         });
         if ('error' in exchanged) {
           log.warn({ error: exchanged.error }, 'Linear refused the code exchange');
@@ -174,8 +176,10 @@ export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoute
           !allowed.includes(who.organizationId) &&
           !(who.urlKey && allowed.includes(who.urlKey))
         ) {
+          // Nothing of it is kept, so the token it was granted goes back to Linear.
+          const revoked = await revokeToken(deps.apiUrl, exchanged.accessToken).catch(() => false);
           log.warn(
-            { organizationId: who.organizationId },
+            { organizationId: who.organizationId, revoked },
             'Linear install from an organization not allowed',
           );
           return page(
@@ -187,8 +191,9 @@ export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoute
         // Only an app's token is kept: a person's token (an install without `actor=app`) would
         // act as them, and must not replace the workspace's app token either.
         if (!who.app) {
+          const revoked = await revokeToken(deps.apiUrl, exchanged.accessToken).catch(() => false);
           log.warn(
-            { organizationId: who.organizationId },
+            { organizationId: who.organizationId, revoked },
             'Linear install gave a token that is not an app token; not kept',
           );
           return page(
@@ -201,6 +206,8 @@ export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoute
           {
             organizationId: who.organizationId,
             token: exchanged.accessToken,
+            ...(exchanged.refreshToken ? { refreshToken: exchanged.refreshToken } : {}),
+            ...(exchanged.expiresAt === undefined ? {} : { expiresAt: exchanged.expiresAt }),
             installedBy: who.appUserId,
           },
           deps.clock.now(),

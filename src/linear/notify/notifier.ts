@@ -35,6 +35,7 @@ import type { Activity } from '../api/activity-content.js';
 import { activityIdFor } from '../api/activity-id.js';
 import {
   createLinearGraphql,
+  LinearTokenRejected,
   preloadLinearSdk,
   type LinearGraphql,
 } from '../api/graphql-client.js';
@@ -57,6 +58,11 @@ export interface LinearNotifierDeps {
   token?: string;
   /** OAuth install: the token of a workspace (organization id), when installed there. */
   tokenFor?: (organizationId: string) => Promise<string | undefined>;
+  /**
+   * OAuth install: Linear refused `rejected` (expired); a newer token of the workspace, and
+   * the call is made once more with it.
+   */
+  renewToken?: (organizationId: string, rejected: string) => Promise<string | undefined>;
   logger: Logger;
   clock?: Clock;
   keepAliveMs?: number;
@@ -99,6 +105,8 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
   const clientWith = (token: string) => {
     let client = clients.get(token);
     if (!client) {
+      // Refreshed tokens replace one another: the clients of spent ones are let go.
+      if (clients.size >= 64) clients.clear();
       client = createLinearGraphql({ apiUrl: deps.apiUrl, token });
       clients.set(token, client);
     }
@@ -112,7 +120,20 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
         'the Linear app is not installed in this workspace',
         false,
       );
-    return clientWith(token);
+    const gql = clientWith(token);
+    const renewToken = deps.renewToken;
+    if (!renewToken) return gql;
+    // A token Linear refused (expired before we refreshed it): once more with a new one.
+    return async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
+      try {
+        return await gql<T>(query, variables);
+      } catch (err) {
+        if (!(err instanceof LinearTokenRejected)) throw err;
+        const fresh = await renewToken(organizationId, token);
+        if (fresh === undefined) throw err;
+        return clientWith(fresh)<T>(query, variables);
+      }
+    };
   }
   async function placeOf(threadKey: string): Promise<Place> {
     const address = decodeThreadKey(threadKey);

@@ -55,12 +55,18 @@ function outcome(run: RunView): Activity {
   const tail = links.length > 0 ? `\n\n${links.join('\n')}` : '';
   const state = run.state;
   if (state.blocked) {
-    // The agent's own question when the service gave it, else the service's status line.
+    // The agent's own question when it gave one, and the service's status line when that
+    // says something else (what the run waits for, say an approval); either alone, or a
+    // plain line when there is neither.
     const asked = run.agentMessage?.trim();
-    const question = asked
-      ? agentMarkdown(asked)
-      : run.statusMessage?.trim()
-        ? escapeMarkdown(run.statusMessage.trim())
+    const status = run.statusMessage?.trim();
+    const parts = [
+      ...(asked ? [agentMarkdown(asked)] : []),
+      ...(status && status !== asked ? [escapeMarkdown(status)] : []),
+    ];
+    const question =
+      parts.length > 0
+        ? parts.join('\n\n')
         : 'The agent is waiting for your input. Reply here to answer.';
     return { content: { type: 'elicitation', body: `${question}${tail}` } };
   }

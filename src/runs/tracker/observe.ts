@@ -48,7 +48,11 @@ export function createRunObserver(deps: {
     const record = await store.runs.get(runId);
     if (!record || record.notifiedState === item.state) return undefined;
     try {
-      return finalAgentMessage(await agent.getConversation(runId));
+      // A waiting run's words count only when nothing came after them (its question, not
+      // the words before the action it waits to have approved).
+      return finalAgentMessage(await agent.getConversation(runId), {
+        lastThing: isBlockedState(item.state),
+      });
     } catch (err) {
       if (!isServiceError(err) || !['not_found', 'unprocessable'].includes(err.code)) {
         log.debug({ err, runId }, "could not read the agent's final words; replying without them");

@@ -2,7 +2,8 @@
  * Stop (the `stop` command, the status message's Stop button, Slack's agent-session Stop):
  * interrupt the agent's current turn so the run waits for a reply; a run whose agent has not
  * started, that waits for input already, or whose kind cannot be interrupted is cancelled
- * instead. Who may stop is who may cancel. On Slack the thread's agent session is moved off
+ * instead, and so is every run of a service that has no interrupt endpoint (told apart from a
+ * run the service does not know). Who may stop is who may cancel. On Slack the thread's agent session is moved off
  * `processing` at once (or put back, when the person may not stop the run). The line that
  * says what happened is a closing notice: Linear, whose sessions have turns, shows it as the
  * turn's final response.
@@ -25,7 +26,28 @@ import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigge
 const REQUESTER_STOP = (named: string) =>
   `Here only the person who started a run may stop it (\`config steer=requester\`), so ${named} goes on.`;
 
-type Interrupted = 'interrupted' | 'cancel_instead' | 'unknown';
+type Interrupted = 'interrupted' | 'cancel_instead' | 'no_interrupt' | 'unknown';
+
+/**
+ * A 404 from the interrupt: the run is unknown, or the service has no interrupt at all (it is
+ * in the newest SDK, not in the published API description, and an unknown route is a 404
+ * too, often with the same `resource_not_found` body). Without a problem body it is the
+ * route; otherwise the run itself is asked for.
+ */
+async function notFoundMeans(
+  deps: RunsDeps,
+  runId: string,
+  serviceCode: string | undefined,
+): Promise<Interrupted> {
+  if (serviceCode === undefined) return 'no_interrupt';
+  try {
+    await deps.agent.getRun(runId, { maxRetries: 0 });
+    return 'no_interrupt';
+  } catch (err) {
+    if (isServiceError(err) && err.code === 'not_found') return 'unknown';
+    throw err;
+  }
+}
 
 async function interrupt(deps: RunsDeps, runId: string): Promise<Interrupted> {
   try {
@@ -33,7 +55,9 @@ async function interrupt(deps: RunsDeps, runId: string): Promise<Interrupted> {
     return 'interrupted';
   } catch (err) {
     if (!isServiceError(err)) throw err;
-    if (err.code === 'not_found') return 'unknown';
+    if (err.code === 'not_found') return notFoundMeans(deps, runId, err.serviceCode);
+    // A service that knows the route but not this method for it.
+    if (err.status === 405) return 'no_interrupt';
     // Not started yet (409), waiting for input or ended (400), not on the service's harness
     // (422): cancel says which of these it is.
     if (err.code === 'conflict' || err.code === 'bad_request' || err.code === 'unprocessable') {
@@ -148,12 +172,19 @@ export async function stopRun(
   const result = await cancelWithRetries(deps, runId);
   if (result === 'cancelled') {
     deps.metrics.inc('stops', { platform: job.trigger.platform, outcome: 'cancelled' });
-    job.log.info({ runId }, 'run could not be interrupted; cancel requested');
+    job.log.info(
+      { runId, noInterrupt: answer === 'no_interrupt' },
+      answer === 'no_interrupt'
+        ? 'the service has no interrupt; cancel requested'
+        : 'run could not be interrupted; cancel requested',
+    );
     if (record) job.afterCommit.push(() => deps.nudgeTracker(runId));
     return both(
       session(job, threadKey, 'closed'),
       inThread(
-        'stopped the run: it could not be interrupted (the agent had not started, or it was waiting for input), so it was cancelled.',
+        answer === 'no_interrupt'
+          ? 'stopped the run: this Agent Run Service cannot interrupt an agent, so the run was cancelled.'
+          : 'stopped the run: it could not be interrupted (the agent had not started, or it was waiting for input), so it was cancelled.',
       ),
       tracked,
     );

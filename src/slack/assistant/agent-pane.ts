@@ -5,6 +5,12 @@
  * "is starting your run…" status meanwhile (Slack clears it when the status message
  * arrives). The channel the person is looking at is kept with the thread and, when they ask
  * about "this channel", goes along as context with its latest messages.
+ *
+ * An app on Slack's agent messaging (`agent_view` in the manifest) gets no
+ * `assistant_thread_started`: opening its Messages tab sends `app_home_opened` with
+ * `tab: "messages"` (Slack's "migrating to agent messaging" guide), and the greeting is the
+ * suggested prompts at the top of that conversation (`api/agent-view-greeting.ts`, called
+ * by App Home's listener). Both are handled, so either manifest works.
  */
 import type { App } from '@slack/bolt';
 import { Assistant } from '@slack/bolt';
@@ -19,15 +25,16 @@ import type { WebClient } from '../api/web-client.js';
 import { metadataContextStore } from './thread-context-store.js';
 import { notPersonsWords, type MessageOrigin } from '../api/persons-words.js';
 import { ASKS_ABOUT_CHANNEL } from '../api/asks-about-channel.js';
+import { SUGGESTED_PROMPTS } from '../api/agent-view-greeting.js';
+
+export { SUGGESTED_PROMPTS };
 
 export const STARTING_STATUS = 'is starting your run…';
-const CHANNEL_MESSAGES = 20;
+// Within the 15 a request Slack allows apps distributed outside its Marketplace.
+const CHANNEL_MESSAGES = 15;
 
-export const SUGGESTED_PROMPTS = [
-  { title: 'Summarise this channel', message: 'Summarise the latest discussion in this channel' },
-  { title: 'Fix a bug', message: 'Fix the bug where ' },
-  { title: 'My runs', message: 'list mine' },
-];
+export const GREETING =
+  "Hi! Tell me what to do and I'll start a cloud agent run right here; reply in this thread to steer it.";
 
 export interface AgentPaneDeps {
   /** Hand the message on as a direct message (the ingress's own path), with extra context. */
@@ -72,9 +79,7 @@ export function registerAgentPane(app: App, deps: AgentPaneDeps): void {
   const assistant = new Assistant({
     threadContextStore: metadataContextStore(),
     threadStarted: async ({ say, setSuggestedPrompts }) => {
-      await say(
-        "Hi! Tell me what to do and I'll start a cloud agent run right here; reply in this thread to steer it.",
-      );
+      await say(GREETING);
       await setSuggestedPrompts({ title: 'Try one of these', prompts: SUGGESTED_PROMPTS });
     },
     threadContextChanged: async ({ saveThreadContext }) => {

@@ -17,6 +17,7 @@ import { slackErrorName } from '../api/delivery-errors.js';
 import { createWorkspaceClients } from '../api/workspace-clients.js';
 import { openDefaultsModal, registerDefaultsModal } from './defaults-modal.js';
 import { loadHomeModel, RECENT } from './home-model.js';
+import { greetAgentView } from '../api/agent-view-greeting.js';
 import type { HomeSource } from './home-source.js';
 import {
   buildHomeView,
@@ -64,6 +65,8 @@ const HomeOpened = z.object({
   type: z.literal('app_home_opened'),
   user: z.string(),
   tab: z.string().optional(),
+  /** The person's conversation with the app (its Messages tab). */
+  channel: z.string().optional(),
 });
 const Clicker = z.object({
   user: z.object({
@@ -153,7 +156,16 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
     routes.event('app_home_opened', async ({ event, context }) => {
       const opened = HomeOpened.safeParse(event);
       const team = context.teamId;
-      if (!opened.success || team === undefined || (opened.data.tab ?? 'home') !== 'home') return;
+      if (!opened.success || team === undefined) return;
+      const tab = opened.data.tab ?? 'home';
+      const channel = opened.data.channel;
+      if (tab === 'messages' && channel !== undefined) {
+        // The agent view's pane opened: its greeting, for people who may use the bot.
+        const verdict = await admit(team, context.enterpriseId, { id: opened.data.user });
+        if (verdict.ok) track(clientFor(team).then((client) => greetAgentView(client, channel)));
+        return;
+      }
+      if (tab !== 'home') return;
       const verdict = await admit(team, context.enterpriseId, { id: opened.data.user });
       if (!verdict.ok) {
         // Someone who may not use the bot sees why, and none of the runs.

@@ -201,6 +201,9 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
     await handleEvent(fromSessionStopped(envelope.data, stopped.data, await context(auth)), auth);
   });
 
+  /** Whether the log already said that channel messages come in unused. */
+  let toldChannelMessages = false;
+
   async function handleMessage(
     body: unknown,
     event: unknown,
@@ -215,6 +218,16 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
     }
     const ctx = await context(auth);
     const inChannel = message.data.channel_type !== 'im';
+    if (inChannel && !deps.replyInThreadWithoutMention && !toldChannelMessages) {
+      // Slack counts every event it delivers against its 30,000 an hour per workspace.
+      toldChannelMessages = true;
+      log.info(
+        { channelType: message.data.channel_type },
+        'Slack sends channel messages (message.channels / message.groups) that agent-relay ' +
+          'ignores while SLACK_REPLY_WITHOUT_MENTION is off; remove those events from the ' +
+          "app's Event Subscriptions (they count against Slack's events per hour)",
+      );
+    }
     if (inChannel && deps.replyInThreadWithoutMention && ctx.botUserId === undefined) {
       // Without our user id a mention cannot be told from a plain reply; Slack will retry.
       throw new BotIdentityUnavailableError('the bot user id is unknown (auth.test failed)');

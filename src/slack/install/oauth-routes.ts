@@ -114,22 +114,37 @@ export function createOAuthRoutes(deps: OAuthRoutesDeps): OAuthRoutes {
     install: (req, res) => provider.handleInstallPath(req, res),
     redirect: (req, res) =>
       provider.handleCallback(req, res, {
-        // A workspace the operator did not list: nothing is stored and the token just issued
-        // is revoked, so the app is not left installed there.
+        // A workspace the operator did not list, or an app with token rotation on: nothing is
+        // stored and the tokens just issued are revoked (`auth.revoke`), so the app is not
+        // left installed there with a working token.
         afterInstallation: async (installation, _options, _req, response) => {
           const q = {
             ...(installation.team?.id ? { teamId: installation.team.id } : {}),
             ...(installation.enterprise?.id ? { enterpriseId: installation.enterprise.id } : {}),
           };
+          const revokeIssued = async () => {
+            const tokens = [installation.bot?.token, installation.user.token].filter(
+              (t): t is string => t !== undefined,
+            );
+            for (const token of tokens)
+              await createWebClient({ token, apiUrl: deps.apiUrl, logger: deps.logger })
+                .auth.revoke()
+                .catch((err: unknown) =>
+                  log.warn({ err }, 'Slack token of a refused install not revoked'),
+                );
+          };
+          const rotating = [installation.bot, installation.user].some(
+            (t) => t?.refreshToken !== undefined || t?.expiresAt !== undefined,
+          );
+          if (rotating) {
+            log.warn(q, 'Slack install refused: the app has token rotation turned on');
+            await revokeIssued();
+            send(response, 400, page('Install refused', TOKEN_ROTATION_ADVICE));
+            return false;
+          }
           if (deps.mayInstall === undefined || deps.mayInstall(q)) return true;
           log.warn(q, 'Slack install refused: the workspace is not on SLACK_ALLOWED_TEAMS');
-          const token = installation.bot?.token;
-          if (token !== undefined)
-            await createWebClient({ token, apiUrl: deps.apiUrl, logger: deps.logger })
-              .auth.revoke()
-              .catch((err: unknown) =>
-                log.warn({ err }, 'Slack token of a refused install not revoked'),
-              );
+          await revokeIssued();
           send(
             response,
             403,

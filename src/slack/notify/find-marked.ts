@@ -8,6 +8,7 @@ import type { Logger } from '../../core/ports/index.js';
 import { toDeliveryError } from '../api/delivery-errors.js';
 import type { slackAddress } from '../api/slack-address.js';
 import type { WebClient } from '../api/web-client.js';
+import type { HistoryLimit } from './history-limit.js';
 
 /** The message metadata type that carries a notification's key (see PostOptions). */
 export const NOTIFICATION_EVENT_TYPE = 'agent_relay_notification';
@@ -41,17 +42,19 @@ export async function findMarked(
   addr: ReturnType<typeof slackAddress>,
   key: string,
   since: number,
+  history?: HistoryLimit,
 ): Promise<string | undefined> {
+  const page = history?.pageOf(addr.team) ?? { limit: 200, maxPages: MAX_LOOKUP_PAGES };
   const oldest = (Math.max(0, since) / 1000).toFixed(6);
   const method = addr.threadTs === '' ? 'conversations.history' : 'conversations.replies';
   try {
     let cursor: string | undefined;
-    for (let page = 0; page < MAX_LOOKUP_PAGES; page++) {
+    for (let read = 0; read < Math.min(page.maxPages, MAX_LOOKUP_PAGES); read++) {
       const query = {
         channel: addr.channel,
         oldest,
         include_all_metadata: true,
-        limit: 200,
+        limit: page.limit,
         ...(cursor === undefined ? {} : { cursor }),
       };
       const raw =
@@ -71,6 +74,7 @@ export async function findMarked(
     return undefined;
   } catch (err) {
     const failure = toDeliveryError(err, method);
+    if (failure.code === 'rate_limited') history?.rateLimited(addr.team, method);
     if (failure.retryable) throw failure;
     log.warn({ err: failure, method }, 'could not look for an earlier post; posting');
     return undefined;

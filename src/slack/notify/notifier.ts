@@ -27,6 +27,7 @@ import { fixedBotToken } from '../api/bot-tokens.js';
 import { createResponseUrlPoster } from './response-url.js';
 import type { WebClient } from '../api/web-client.js';
 import { createWorkspaceClients } from '../api/workspace-clients.js';
+import { createHistoryLimit } from './history-limit.js';
 import { findMarked, NOTIFICATION_EVENT_TYPE } from './find-marked.js';
 import { z } from 'zod';
 import { createAgentSessions } from './agent-sessions.js';
@@ -104,6 +105,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
     maxMessages: deps.maxThreadMessages ?? 30,
     maxChars: deps.maxThreadChars ?? 8_000,
   };
+  const history = createHistoryLimit(log);
 
   /** Call with blocks; if Slack rejects the blocks themselves, once more with text only. */
   async function call<T>(
@@ -208,7 +210,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       }
       const key = options?.key;
       if (key !== undefined && options?.mayExist !== undefined) {
-        const found = await findMarked(log, client, addr, key, options.mayExist.since);
+        const found = await findMarked(log, client, addr, key, options.mayExist.since, history);
         if (found !== undefined) {
           log.info({ threadKey: to.threadKey, key }, 'notification was already posted; not again');
           return answer(found);
@@ -291,6 +293,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
       // The thread's root has nothing before it in its thread.
       if (beforeTs === addr.threadTs) return [];
       const client = await clientFor(addr.team);
+      const page = history.pageOf(addr.team);
       try {
         return await fetchThreadMessages(
           client,
@@ -299,10 +302,14 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
             threadTs: addr.threadTs,
             ...(beforeTs === undefined ? {} : { beforeTs }),
           },
-          bounds,
+          { ...bounds, maxPages: page.maxPages, pageSize: page.limit },
         );
       } catch (err) {
-        throw toDeliveryError(err, 'conversations.replies');
+        const failure = toDeliveryError(err, 'conversations.replies');
+        if (failure.code !== 'rate_limited') throw failure;
+        // Slack's limit on history reads: the run starts without its thread's context.
+        history.rateLimited(addr.team, 'conversations.replies');
+        return [];
       }
     },
   };

@@ -18,8 +18,10 @@ export interface ThreadMessage {
 export interface ThreadBounds {
   maxMessages: number;
   maxChars: number;
-  /** Pages of 200 to read at most (long threads keep their newest part). */
+  /** Pages to read at most (long threads keep their newest part). Default 5. */
   maxPages?: number;
+  /** Messages per page (Slack's `limit`). Default 200. */
+  pageSize?: number;
 }
 
 const TS = z.string().regex(/^\d{1,20}\.\d{1,20}$/);
@@ -87,7 +89,7 @@ export async function fetchThreadMessages(
     const raw = await client.conversations.replies({
       channel: where.channel,
       ts: where.threadTs,
-      limit: 200,
+      limit: bounds.pageSize ?? 200,
       ...(cursor === undefined ? {} : { cursor }),
     });
     const parsed = RepliesPage.safeParse(raw);

@@ -1,4 +1,4 @@
-/** Platform app installations (Slack OAuth): one row per workspace or organisation. */
+/** Platform app installations (Slack and Linear OAuth): one row per workspace or organisation. */
 import type { InstallationRecord, InstallationRepo } from '../../core/ports/index.js';
 import type { RepoContext } from './repo-context.js';
 
@@ -50,6 +50,19 @@ export function createInstallationRepo(ctx: RepoContext): InstallationRepo {
         ...(row.installed_by === null ? {} : { installedBy: row.installed_by }),
       };
       return record;
+    },
+
+    async replaceSealed(key, expected, sealed, now) {
+      const result = await ctx
+        .db()
+        .updateTable('installations')
+        .set({ sealed, updated_at: now })
+        .where('platform', '=', key.platform)
+        .where('enterprise_id', '=', key.enterpriseId)
+        .where('team_id', '=', key.teamId)
+        .where('sealed', '=', expected)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
 
     async remove(key) {

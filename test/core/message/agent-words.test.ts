@@ -133,6 +133,44 @@ describe('the steps shown while a run works', () => {
     };
     expect(finalAgentMessage(long)?.length).toBe(2_500);
   });
+
+  it("a waiting run's words count only when nothing followed them", () => {
+    const waits = (...messages: Conversation['steps'][number]['messages']): Conversation => ({
+      conversation_id: 'c',
+      steps: [{ id: 's', messages: [say('user', 'go'), ...messages], steps: [] }],
+    });
+    const last = { lastThing: true };
+    // Its question, asked last: the words.
+    expect(finalAgentMessage(waits(action('a1', 'read'), say('assistant', 'Keep it?')), last)).toBe(
+      'Keep it?',
+    );
+    // Words, then the action it waits to have approved: not its question.
+    const approval = waits(say('assistant', 'I will now delete the branch.'), action('a2', 'git'));
+    expect(finalAgentMessage(approval, last)).toBeUndefined();
+    expect(finalAgentMessage(approval)).toBe('I will now delete the branch.');
+    // Text and action in one message, action last; an action's result after the words.
+    const inOne = waits({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Running it.' },
+        { type: 'action', id: 'a3', name: 'x' },
+      ],
+    });
+    expect(finalAgentMessage(inOne, last)).toBeUndefined();
+    expect(
+      finalAgentMessage(waits(say('assistant', 'Done?'), result('a4', 'running')), last),
+    ).toBeUndefined();
+    // Only the text after the message's last action.
+    const after = waits({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Before.' },
+        { type: 'action', id: 'a5', name: 'x' },
+        { type: 'text', text: 'Approve the push?' },
+      ],
+    });
+    expect(finalAgentMessage(after, last)).toBe('Approve the push?');
+  });
 });
 
 describe("the agent's Markdown on each platform", () => {

@@ -25,8 +25,9 @@ function view(state: string, extra: Record<string, unknown> = {}) {
 
 describe('renderCheckRun', () => {
   it.each([
-    ['INPROGRESS', 'in_progress', undefined, ['stop', 'cancel']],
-    ['QUEUED', 'in_progress', undefined, ['stop', 'cancel']],
+    // GitHub shows buttons only on a completed check run: none while the run works.
+    ['INPROGRESS', 'in_progress', undefined, []],
+    ['QUEUED', 'in_progress', undefined, []],
     ['SUCCEEDED', 'completed', 'success', []],
     ['FAILED', 'completed', 'failure', []],
     ['ERROR', 'completed', 'failure', []],
@@ -45,6 +46,15 @@ describe('renderCheckRun', () => {
     expect(check.external_id).toBe('run_1');
     expect(check.details_url).toBe('https://agents.example.com/s/1');
     expect(renderCheckRun(view(state), { pullNumber: 7 }).external_id).toBe('run_1#7');
+  });
+
+  it('says how to stop or cancel while the run works, and only then', () => {
+    const working = renderCheckRun(view('INPROGRESS'), { botHandle: 'relay-bot' });
+    expect(working.output.summary).toContain(
+      '**Stop or cancel:** comment `@relay-bot stop` (interrupt the agent) or `@relay-bot cancel`',
+    );
+    for (const state of ['BLOCKED', 'SUCCEEDED', 'CANCELLED'])
+      expect(renderCheckRun(view(state)).output.summary).not.toContain('Stop or cancel');
   });
 
   it('bounds the name and keeps what people wrote from pinging anyone or becoming HTML', () => {

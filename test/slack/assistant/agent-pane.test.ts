@@ -3,11 +3,15 @@
  * greets and suggests prompts; the channel the person looks at is kept with the thread (and
  * follows them when they switch); their first message starts a run in the pane's thread with
  * the pane's "is starting your run…" status, and asking about "this channel" sends that
- * channel's latest messages along; a later message is a follow-up of the same run.
+ * channel's latest messages along; a later message is a follow-up of the same run. Under
+ * Slack's agent messaging (`agent_view`) there is no `assistant_thread_started`: opening the
+ * Messages tab (`app_home_opened` with `tab: "messages"`, Slack's "migrating to agent
+ * messaging" guide) is what gets the suggested prompts.
  */
 import { describe, expect, it } from 'vitest';
 import { eventCallback, messageEvent } from '../../helpers/slack.js';
 import {
+  appHomeOpenedEvent,
   assistantContextChangedEvent,
   assistantThreadStartedEvent,
 } from '../../helpers/slack-surfaces.js';
@@ -41,6 +45,22 @@ function paneMessage(text: string, ts: string) {
 }
 
 describe('the agent pane', () => {
+  it('under agent_view, opening the Messages tab sets the suggested prompts there (no thread), and publishes no Home tab', async () => {
+    w = await startWorkspaces([ONE]);
+    await w.install('code-one');
+    const api = w.api;
+    const opened = appHomeOpenedEvent({ user: ALICE, channel: PANE, tab: 'messages' });
+    expect(await w.post(event(opened))).toMatchObject({ status: 200 });
+    const prompts = await waitUntil(
+      () => api.okCallsTo('assistant.threads.setSuggestedPrompts')[0],
+    );
+    expect(prompts.params).toMatchObject({ channel_id: PANE });
+    expect(prompts.params.thread_ts).toBeUndefined();
+    expect(JSON.stringify(prompts.params.prompts)).toContain('Summarise this channel');
+    expect(prompts.token).toBe(ONE.token);
+    expect(api.callsTo('views.publish')).toEqual([]);
+  });
+
   it('greets with suggested prompts, keeps the viewed channel, starts a run with it as context, takes follow-ups', async () => {
     w = await startWorkspaces([ONE]);
     await w.install('code-one');

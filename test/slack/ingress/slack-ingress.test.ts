@@ -319,13 +319,18 @@ describe('Slack ingress: mentions, messages, DMs', () => {
     const off = await harness();
     off.sink.threadsWithRuns.add('slack:T0000001:CGENERAL1:1700000001.000100');
     await postSlack(off.url, reply('1700000006.000100', '1700000001.000100'));
+    await postSlack(off.url, reply('1700000006.000150', '1700000001.000100'));
     expect(off.sink.offered).toEqual([]);
+    // Slack counts these events against its hourly limit: the log says, once, to drop them.
+    const told = off.logger.lines.filter((l) => /message\.channels/.test(l.msg ?? ''));
+    expect(told).toHaveLength(1);
     await off.close();
 
     const on = await harness({ replyInThreadWithoutMention: true });
     on.sink.threadsWithRuns.add('slack:T0000001:CGENERAL1:1700000001.000100');
     await postSlack(on.url, reply('1700000006.000200', '1700000001.000100'));
     await postSlack(on.url, reply('1700000006.000300', '1700000002.000100'));
+    expect(on.logger.lines.filter((l) => /message\.channels/.test(l.msg ?? ''))).toEqual([]);
     expect(on.sink.triggers.map((t) => [t.kind, t.threadKey, t.text, t.addressed])).toEqual([
       ['thread_reply', 'slack:T0000001:CGENERAL1:1700000001.000100', 'also add tests', true],
     ]);

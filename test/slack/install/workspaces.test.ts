@@ -106,6 +106,8 @@ describe('OAuth install', () => {
     expect(text).toContain('token rotation turned on');
     expect(text).toContain('Nothing was installed');
     expect(w.api.okCallsTo('oauth.v2.access')).toHaveLength(1);
+    // The token it was issued went back to Slack: nothing of the refused install works.
+    expect(w.api.okCallsTo('auth.revoke').map((c) => c.token)).toEqual([ONE.token]);
     expect(
       await w.service.store.installations.get({
         platform: 'slack',

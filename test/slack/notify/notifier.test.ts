@@ -6,7 +6,7 @@ import type { SlackNotifier } from '../../../src/slack/notify/notifier.js';
 import { createSlackNotifier } from '../../../src/slack/notify/notifier.js';
 import type { FakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import { startFakeSlackApi } from '../../../src/fakes/slack-web-api.js';
-import { createRecordingLogger } from '../../helpers/test-logger.js';
+import { createRecordingLogger, type LogLine } from '../../helpers/test-logger.js';
 
 let api: FakeSlackApi;
 let notifier: SlackNotifier;
@@ -245,6 +245,32 @@ describe('Slack notifier: thread context', () => {
     });
     expect(messages).toEqual([]);
     expect(api.callsTo('conversations.replies')).toHaveLength(before);
+  });
+
+  it("under Slack's limit on history reads (apps outside the Marketplace): no context, then one page of 15", async () => {
+    const lines: LogLine[] = [];
+    const limited = createSlackNotifier({
+      botToken: 'x',
+      apiUrl: api.url,
+      logger: createRecordingLogger(lines),
+    });
+    const root = api.seedMessage({ channel: 'CGENERAL1', user: 'UBOB0001', text: 'm0' });
+    for (let i = 1; i <= 40; i++)
+      api.seedMessage({ channel: 'CGENERAL1', user: 'UBOB0001', text: `m${i}`, thread_ts: root });
+    const key = `slack:T0000001:CGENERAL1:${root}`;
+    const before = api.callsTo('conversations.replies').length;
+    // Slack answers 429: the run gets no thread context rather than failing, and the log says why.
+    api.failNext('conversations.replies', { status: 429, retryAfter: 60 });
+    expect(await limited.fetchThreadMessages?.(key)).toEqual([]);
+    const said = lines.find((l) => l.level === 'warn' && /Marketplace/.test(l.msg ?? ''));
+    expect(said?.obj).toMatchObject({ teamId: 'T0000001', method: 'conversations.replies' });
+    // From then on: one request of at most 15 messages in that workspace.
+    const messages = (await limited.fetchThreadMessages?.(key)) ?? [];
+    const reads = api.callsTo('conversations.replies').slice(before + 1);
+    expect(reads).toHaveLength(1);
+    expect(Number(reads[0]!.params.limit)).toBe(15);
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages.length).toBeLessThanOrEqual(15);
   });
 
   it('keeps the newest messages within the count and character bounds', async () => {

@@ -1,0 +1,64 @@
+/**
+ * The fake GitHub holds check-run writes to GitHub's published description (`checks/create`
+ * and `checks/update` in GitHub's OpenAPI description, through Octokit's endpoint types): an
+ * unpublished field, status or conclusion is refused as GitHub refuses a bad body (422); a
+ * completed check run is not moved back; buttons show only once the check run completed
+ * ("The button created in this object is displayed after the check run completes"). A
+ * reaction GitHub does not publish is refused too.
+ */
+import { describe, expect, it } from 'vitest';
+import { createCheckRuns } from '../../src/fakes/github-check-runs.js';
+import { startFakeGitHub } from '../../src/fakes/github-rest-api.js';
+
+const base = { name: 'agent-relay: Fix it', head_sha: 'a1b2c3', external_id: 'run_1#7' };
+const cancel = { label: 'Cancel', description: 'End the run', identifier: 'cancel' };
+
+describe("the fake GitHub's check runs", () => {
+  it('refuses what the published description does not allow', () => {
+    const checks = createCheckRuns();
+    expect(checks.invalid({ ...base, status: 'in_progress' })).toBeUndefined();
+    expect(checks.invalid({ ...base, status: 'running' })).toMatch(/^status: running/);
+    expect(checks.invalid({ ...base, status: 'completed', conclusion: 'done' })).toMatch(
+      /^conclusion: done/,
+    );
+    expect(checks.invalid({ ...base, buttons: [] })).toMatch(/^buttons: not a field/);
+    expect(checks.invalid({ ...base, actions: [cancel, cancel, cancel, cancel] })).toMatch(
+      /at most 3/,
+    );
+  });
+
+  it('shows buttons only on a completed check run, and never reopens one', () => {
+    const checks = createCheckRuns();
+    const run = checks.create('octo-org', 'widgets', {
+      ...base,
+      status: 'in_progress',
+      actions: [cancel],
+    });
+    expect(run.shownActions).toEqual([]);
+    checks.update(run, { status: 'completed', conclusion: 'action_required', actions: [cancel] });
+    expect(run.shownActions).toEqual([cancel]);
+    expect(checks.reopens(run, { status: 'in_progress' })).toMatch(/create a new check run/);
+    expect(checks.reopens(run, { conclusion: 'cancelled' })).toBeUndefined();
+  });
+});
+
+describe("the fake GitHub's reactions", () => {
+  it('takes only the reactions GitHub publishes', async () => {
+    const github = await startFakeGitHub({ token: 'ghp_dummy_reactions' });
+    try {
+      const react = (content: string) =>
+        fetch(`${github.url}/repos/octo-org/widgets/issues/42/reactions`, {
+          method: 'POST',
+          headers: {
+            authorization: 'token ghp_dummy_reactions',
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ content }),
+        });
+      expect((await react('eyes')).status).toBe(201);
+      expect((await react('thumbsup')).status).toBe(422);
+    } finally {
+      await github.close();
+    }
+  });
+});

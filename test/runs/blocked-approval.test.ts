@@ -1,0 +1,52 @@
+/**
+ * A run BLOCKED waiting for an approval (the emulator's `[approval]`): the agent said a few
+ * words and then asked to run a command, which waits. Those words are not its question, so
+ * the reply to the requester does not quote them as one, and the service's status line (what
+ * the run waits for) is what people read, on GitHub and on Linear alike.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixtureText, type Payload } from '../github/fixtures.js';
+import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+import { relayPerTest } from '../helpers/relay.js';
+import { waitUntil } from '../helpers/wait-until.js';
+
+const start = relayPerTest();
+const WORDS = 'I will force-push it now';
+const WAITS_FOR = 'Waiting for approval to run';
+
+let world: LinearWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe('a run waiting for an approval', () => {
+  it('on GitHub: the outcome does not quote the words before the action; the card says what it waits for', async () => {
+    const r = await start();
+    const payload = JSON.parse(fixtureText('issue-comment-created')) as Payload;
+    payload.comment.body = '@agent-relay rebase and push [approval]';
+    const res = await r.postGitHub(JSON.stringify(payload), {
+      event: 'issue_comment',
+      deliveryId: `approval-${Date.now()}`,
+    });
+    expect([200, 202]).toContain(res.status);
+    const outcome = await waitUntil(
+      () => [...r.github.comments.values()].find((c) => /waiting for your input/.test(c.body)),
+      { timeoutMs: 8_000, message: 'the outcome comment' },
+    );
+    const all = () => [...r.github.comments.values()].map((c) => c.body).join('\n');
+    expect(outcome.body).not.toContain(WORDS);
+    expect(all()).not.toContain(WORDS);
+    expect(all()).toContain(WAITS_FOR);
+  });
+
+  it('on Linear: the elicitation is the status line, not the words before the action', async () => {
+    world = await startLinearWorld();
+    const { session } = await world.linear.openSession({
+      description: 'Rebase the branch and push it. [approval]',
+    });
+    const asked = await world.waitForActivity(session.id, (a) => a.content.type === 'elicitation');
+    expect(asked.content.body).toContain(WAITS_FOR);
+    expect(asked.content.body).not.toContain(WORDS);
+  });
+});
