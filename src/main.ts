@@ -36,7 +36,7 @@ import type { SlackPeopleAndPlaces } from './slack/index.js';
 import { decodeThreadKey } from './core/thread-key.js';
 import { describeStartup } from './service/startup-report.js';
 import { openStore, parseDatabaseUrl } from './store/index.js';
-import { createConsole, githubWebUrlOf } from './console/index.js';
+import { createConsole, githubWebUrlOf, localAdminUrl } from './console/index.js';
 import type { ConsoleDeps } from './console/index.js';
 import { queueGauges } from './service/queue-gauges.js';
 import { createDatabaseClock } from './service/database-clock.js';
@@ -305,7 +305,7 @@ export async function startService(
       ? {
           url: `${config.console?.publicUrl ?? bound.url}/console`,
           ...(operatorConsole.adminToken
-            ? { adminLink: `${bound.url}/console/signin/local?token=${operatorConsole.adminToken}` }
+            ? { adminLink: localAdminUrl(bound.url, operatorConsole.adminToken) }
             : {}),
         }
       : undefined;
