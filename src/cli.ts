@@ -269,7 +269,7 @@ function firstSignal(): Promise<string> {
       process.off('SIGINT', on);
       process.off('SIGTERM', on);
       // One Ctrl-C or `kill` can arrive several times: the terminal signals the whole group,
-      // and npm and tsx each pass it on to their child. Copies within a second are the same
+      // and npm passes it on to its script's process too. Copies within a second are the same
       // request; a signal after that, while draining, ends the process at once.
       const first = Date.now();
       const again = (code: number) => () => {
@@ -371,5 +371,6 @@ export function runCli(argv: string[]): void {
   );
 }
 
-// `node dist/cli.js …` (the container) and `tsx src/cli.ts …` (the npm scripts).
+// `node dist/cli.js …` (the container), `node --import tsx src/cli.ts …` and `tsx src/cli.ts …`
+// (the npm scripts).
 if (invokedDirectly()) runCli(process.argv.slice(2));
