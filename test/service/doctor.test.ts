@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,14 +158,37 @@ describe('agent-relay doctor', () => {
     }
   });
 
-  it('an unreachable service fails its check; an invalid configuration stops early', async () => {
-    const unreachable = await doctor({
-      AGENT_API_URL: 'http://127.0.0.1:1/api/v1',
-      AGENT_API_KEY: 'k',
+  it('an unreachable service fails its check saying why and what to check; an invalid configuration stops early', async () => {
+    // A port that just closed: nothing listens there.
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
     });
-    expect(line(unreachable.text, 'agent service')).toMatch(
-      /✘ agent service {2}http:\/\/127\.0\.0\.1:1\/api\/v1 unreachable: connection/,
+    const nowhere = `http://127.0.0.1:${closed}`;
+    const unreachable = await doctor({
+      AGENT_API_URL: `${nowhere}/api/v1`,
+      AGENT_API_KEY: 'k',
+      SLACK_SIGNING_SECRET: 'signing-secret-0123456789',
+      SLACK_BOT_TOKEN: 'xoxb-good-token',
+      SLACK_API_URL: `${nowhere}/api/`,
+      GITHUB_WEBHOOK_SECRET: 'webhook-secret-0123456789',
+      GITHUB_TOKEN: 'ghp_good_token',
+      GITHUB_API_URL: nowhere,
+    });
+    const refused = 'unreachable: nothing listens there (ECONNREFUSED)';
+    expect(line(unreachable.text, 'agent service')).toBe(
+      `  ✘ agent service  ${nowhere}/api/v1 ${refused}; is the service running there? (AGENT_API_URL)`,
     );
+    expect(line(unreachable.text, 'slack')).toBe(
+      `  ✘ slack          Slack Web API at ${nowhere}/api/ ${refused}; check SLACK_API_URL`,
+    );
+    // Octokit's stand-in status for "no response" is 500; the line says what happened.
+    expect(line(unreachable.text, 'github')).toBe(
+      `  ✘ github         ${nowhere} ${refused}; check GITHUB_API_URL or the network`,
+    );
+    expect(unreachable.text).not.toContain('HTTP 500');
     expect(unreachable.code).toBe(1);
 
     const invalid = await doctor({ PORT: 'abc', SLACK_SIGNING_SECRET: 'x' });
