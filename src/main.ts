@@ -34,7 +34,7 @@ import type { Route } from './service/http-server.js';
 import { SlackAuthError } from './slack/index.js';
 import type { SlackPeopleAndPlaces } from './slack/index.js';
 import { decodeThreadKey } from './core/thread-key.js';
-import { describeStartup } from './service/startup-report.js';
+import { describeStartup, listenFailure } from './service/startup-report.js';
 import { openStore, parseDatabaseUrl } from './store/index.js';
 import { createConsole, githubWebUrlOf, localAdminUrl } from './console/index.js';
 import type { ConsoleDeps } from './console/index.js';
@@ -270,12 +270,9 @@ export async function startService(
       cleanup.push(() => slack.stop());
     }
     const bound = await server.listen(config.port, config.host).catch((err: unknown) => {
-      const code = (err as { code?: unknown }).code;
-      throw new StartupError(
-        'listen_failed',
-        `cannot listen on ${config.host}:${config.port} (${String(code ?? err)})`,
-        { cause: err },
-      );
+      throw new StartupError('listen_failed', listenFailure(config.host, config.port, err), {
+        cause: err,
+      });
     });
     listeningUrl = bound.url;
     cleanup.push(() => server.close(config.shutdownTimeoutMs));
