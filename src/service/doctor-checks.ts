@@ -11,7 +11,12 @@ import { createAgentClient } from '../agent/index.js';
 import { checkAgentKey } from './agent-key-check.js';
 import type { Config, LinearConfig } from '../config/load.js';
 import { FAST_TIMINGS, startEmulator } from '../emulator/index.js';
-import { describeDatabase, describeGitHub, describeSlack } from './startup-report.js';
+import {
+  describeDatabase,
+  describeGitHub,
+  describeLinear,
+  describeSlack,
+} from './startup-report.js';
 import { whoseToken } from '../linear/index.js';
 import { networkErrorCode, networkReason } from '../core/network-reason.js';
 import { openStore } from '../store/index.js';
@@ -38,8 +43,11 @@ export function doctorChecks(config: Config, timeoutMs: number): DoctorCheck[] {
     { name: 'agent service', run: () => checkAgentService(config, timeoutMs) },
     { name: 'slack', run: () => checkSlack(config, timeoutMs) },
     { name: 'github', run: () => checkGitHub(config, timeoutMs) },
-    // Listed only when on, as in the start-up report.
-    ...(linear ? [{ name: 'linear', run: () => checkLinear(linear) }] : []),
+    // Off: skipped with how to turn it on, as Slack and GitHub are.
+    {
+      name: 'linear',
+      run: async () => (linear ? checkLinear(linear) : skip(describeLinear(config, ''))),
+    },
   ];
 }
 

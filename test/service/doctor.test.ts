@@ -69,7 +69,7 @@ describe('agent-relay doctor', () => {
     expect(line(text, 'github')).toMatch(
       /✔ github +GITHUB_TOKEN accepted by http:\/\/127\.0\.0\.1:\d+/,
     );
-    expect(text).toContain('5 ok, 0 failed, 0 skipped');
+    expect(text).toContain('5 ok, 0 failed, 1 skipped');
     expect(code).toBe(0);
   });
 
@@ -93,7 +93,7 @@ describe('agent-relay doctor', () => {
     expect(line(text, 'github')).toContain(
       `✘ github         GITHUB_TOKEN was rejected by ${github.url} (401)`,
     );
-    expect(text).toContain('2 ok, 3 failed, 0 skipped');
+    expect(text).toContain('2 ok, 3 failed, 1 skipped');
     expect(text).not.toContain('WRONG');
     expect(code).toBe(1);
   });
@@ -112,7 +112,7 @@ describe('agent-relay doctor', () => {
     expect(text).not.toContain('PRIVATE KEY');
   });
 
-  it('on the embedded defaults: the emulator answers, Slack and GitHub are skipped with how to enable them', async () => {
+  it('on the embedded defaults: the emulator answers, Slack, GitHub and Linear are skipped with how to enable them', async () => {
     const { code, text } = await doctor({});
     expect(line(text, 'agent service')).toContain(
       '✔ agent service  embedded emulator starts and answers',
@@ -121,6 +121,7 @@ describe('agent-relay doctor', () => {
       /– slack +off \(set SLACK_SIGNING_SECRET and SLACK_BOT_TOKEN/,
     );
     expect(line(text, 'github')).toMatch(/– github +off \(set GITHUB_WEBHOOK_SECRET/);
+    expect(line(text, 'linear')).toMatch(/– linear +off \(set LINEAR_WEBHOOK_SECRET/);
     expect(code).toBe(0);
   });
 
@@ -152,7 +153,7 @@ describe('agent-relay doctor', () => {
         AGENT_API_KEY: 'agent-key-ok',
       });
       expect(off.code).toBe(0);
-      expect(line(off.text, 'linear')).toBe('');
+      expect(line(off.text, 'linear')).toMatch(/^ {2}– linear +off \(set LINEAR_WEBHOOK_SECRET/);
     } finally {
       await linear.close();
     }
