@@ -131,7 +131,7 @@ function workSamples(platform: GalleryPlatform): GallerySample[] {
         caption: 'Stop: the agent is interrupted and the run waits for a reply',
         model: notice(
           'info',
-          'stopped the agent: it was interrupted. Reply in this thread to continue.',
+          'stopped the agent. Reply in this thread to continue.',
           undefined,
           alice.slack,
         ),

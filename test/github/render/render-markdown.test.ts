@@ -19,6 +19,19 @@ describe('renderGitHubMessage snapshots', () => {
 });
 
 describe('renderGitHubMessage content', () => {
+  it('a card says once how to reply: the "Next:" line, or else the footer', () => {
+    for (const state of ['INPROGRESS', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'BLOCKED']) {
+      const body = renderGitHubMarkdown({ type: 'run_status', run: sampleRun(state) });
+      const says = body.match(/`@agent-relay <(message|answer)>`/g) ?? [];
+      expect(says, state).toHaveLength(1);
+    }
+  });
+
+  it('the outcome reply carries the pull request, the one link a person notified wants', () => {
+    const body = renderGitHubMarkdown({ type: 'run_outcome', run: sampleRun('SUCCEEDED') });
+    expect(body).toContain('[octo-org/widgets#9](https://github.com/octo-org/widgets/pull/9)');
+  });
+
   it('status: state, requester (not pinged), settings with sources, links, commands', () => {
     const body = renderGitHubMarkdown({ type: 'run_status', run: sampleRun('INPROGRESS') });
     expect(body).toContain('| State | 🏃 Running (`INPROGRESS`) |');
