@@ -1,11 +1,12 @@
 /**
- * The run page as an operator reads it: the requester named once when the name is the id,
+ * The run page (and the runs list) as an operator reads it: the requester named once when the name is the id,
  * a state the page names alike twice in a row shown as one row, and a reaction described by
  * what it marks (not "reaction failed" beside a delivered notification).
  */
 import { describe, expect, it } from 'vitest';
 import type { OutboxItem, RunRecord } from '../../src/core/ports/index.js';
 import { runBody } from '../../src/console/pages/run-page.js';
+import { runsBody } from '../../src/console/pages/runs-page.js';
 import type { PageContext } from '../../src/console/pages/layout.js';
 
 const T0 = Date.parse('2030-01-01T10:00:00Z');
@@ -73,6 +74,21 @@ describe('the run page', () => {
     expect(text(page())).toContain('Requester alice Place');
     const named = page({ run: { ...run, requester: { id: 'U123', name: 'Ada' } } });
     expect(text(named)).toContain('Requester Ada U123 Place');
+    const unnamed = page({ run: { ...run, requester: { id: 'U0DANA' } } });
+    expect(text(unnamed)).toContain('Requester U0DANA Place');
+  });
+
+  it('in the runs list too: a requester without a name is named once', () => {
+    const list = runsBody(
+      {
+        runs: [{ ...run, requester: { id: 'U0DANA' } }],
+        filter: {},
+        details: new Map(),
+        githubWebUrl: 'https://github.com',
+      },
+      ctx,
+    ).toString();
+    expect(text(list).match(/U0DANA/g)).toHaveLength(1);
   });
 
   it('shows one row for states the page names alike, one after the other', () => {

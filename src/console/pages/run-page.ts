@@ -14,7 +14,7 @@ import { formatDuration } from '../../core/message/duration.js';
 import { stateView } from '../../core/message/state-view.js';
 import type { PageContext } from './layout.js';
 import { notificationsTable, triggersTable } from './queue-tables.js';
-import { linksOf, runCost, runTime } from './run-summary.js';
+import { linksOf, requesterIdBeside, runCost, runTime } from './run-summary.js';
 
 export interface RunView {
   run: RunRecord;
@@ -46,11 +46,7 @@ export function runBody(view: RunView, ctx: PageContext): Html {
         <dt>Requester</dt>
         <dd>
           ${run.requester.name ?? run.requester.id}
-          ${
-            run.requester.name !== undefined && run.requester.name !== run.requester.id
-              ? html`<span class="muted">${run.requester.id}</span>`
-              : ''
-          }
+          ${requesterIdBeside(run.requester) ? html`<span class="muted">${run.requester.id}</span>` : ''}
         </dd>
         <dt>Place</dt>
         <dd>
