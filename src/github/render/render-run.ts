@@ -154,7 +154,8 @@ function headline(run: RunView): string {
   const time = run.runTime === undefined ? '' : ` in ${escapeInline(run.runTime)}`;
   const after = run.runTime === undefined ? '' : ` after ${escapeInline(run.runTime)}`;
   if (state.success === true) return `finished: ${title}${who}${time}`;
-  if (state.name === 'CANCELLED') return `stopped: ${title}${who}, cancelled${after}`;
+  // Cancelled, not "stopped": Stop interrupts a turn and the run goes on; Cancel ends it.
+  if (state.name === 'CANCELLED') return `was cancelled: ${title}${who}${after}`;
   if (state.success === false) {
     const what = escapeInline(state.label.toLowerCase());
     return `could not finish: ${title}${who}, ${what}${after}`;

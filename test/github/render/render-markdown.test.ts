@@ -27,6 +27,14 @@ describe('renderGitHubMessage content', () => {
     }
   });
 
+  it("a cancelled run's card says cancelled, not stopped (Stop interrupts; the run goes on)", () => {
+    const head = renderGitHubMarkdown({ type: 'run_status', run: sampleRun('CANCELLED') }).split(
+      '\n',
+    )[0]!;
+    expect(head).toMatch(/^🚫 \*\*agent-relay\*\* was cancelled: \*\*.+\*\* · for @\S+ after /);
+    expect(head).not.toContain('stopped');
+  });
+
   it('the outcome reply carries the pull request, the one link a person notified wants', () => {
     const body = renderGitHubMarkdown({ type: 'run_outcome', run: sampleRun('SUCCEEDED') });
     expect(body).toContain('[octo-org/widgets#9](https://github.com/octo-org/widgets/pull/9)');
