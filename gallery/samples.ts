@@ -181,7 +181,7 @@ function samplesFor(platform: GalleryPlatform): GallerySample[] {
   });
   const second = toRunView({
     run: item('SUCCEEDED', {
-      run_id: 'a1b2c3d4-0000-4000-8000-000000000058',
+      run_id: '7f3e9c21-5b4d-4e8a-9c10-000000000058',
       title: 'Document the release checklist',
       created_at: '2026-03-02T08:10:00Z',
       updated_at: '2026-03-02T08:16:30Z',
