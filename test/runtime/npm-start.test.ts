@@ -14,7 +14,7 @@ afterAll(() => {
 });
 
 /** The drain's bound: requests, then workers, each for at most SHUTDOWN_TIMEOUT_MS. */
-const SHUTDOWN_TIMEOUT_MS = 3_000;
+const SHUTDOWN_TIMEOUT_MS = 5_000;
 const DRAIN_MS = 2 * SHUTDOWN_TIMEOUT_MS;
 const env = (name: string) =>
   cleanEnv({
