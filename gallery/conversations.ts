@@ -77,6 +77,30 @@ const ASKS: Record<Outcome, { prompt: string; caption: string }> = {
 };
 const ANSWER = 'Call it billing-core, and keep the old name as an alias.';
 
+/** The GitHub issue each conversation happens on, as a team would have written it. */
+const ISSUES: Record<Outcome, { title: string; body: string }> = {
+  success: {
+    title: 'CI config repeats the same setup in every job',
+    body: 'Lint, test and build each install Node and restore the cache by hand. One reusable setup step would do.',
+  },
+  failure: {
+    title: 'Billing still reads the old invoice tables',
+    body: 'Move invoices and payments to the v2 tables; reads must keep working during the switch.',
+  },
+  cancel: {
+    title: 'Settings page is one long form',
+    body: 'Split it into Profile, Notifications and Billing sections, as in the design review.',
+  },
+  blocked: {
+    title: 'payments module now covers refunds and invoices too',
+    body: 'The name no longer says what it holds. Pick a better one and rename it everywhere.',
+  },
+  followup: {
+    title: 'invoices module is really billing',
+    body: 'Rename it without breaking the imports of the other services.',
+  },
+};
+
 interface Rig {
   service: RunningService;
   slack: FakeSlackApi;
@@ -202,8 +226,7 @@ async function githubConversation(rig: Rig, outcome: Outcome, n: number): Promis
     repo: 'webapp',
     number: 100 + n,
     author: 'alice',
-    title: caption,
-    body: 'Opened for the gallery.',
+    ...ISSUES[outcome],
   };
   const comment = async (body: string) => {
     const made = rig.github.addHumanComment(issue, 'alice', body);

@@ -131,7 +131,7 @@ function workSamples(platform: GalleryPlatform): GallerySample[] {
         caption: 'Stop: the agent is interrupted and the run waits for a reply',
         model: notice(
           'info',
-          'stopped the agent: it was interrupted. Reply in this thread to continue.',
+          'stopped the agent. Reply in this thread to continue.',
           undefined,
           alice.slack,
         ),
@@ -181,7 +181,7 @@ function samplesFor(platform: GalleryPlatform): GallerySample[] {
   });
   const second = toRunView({
     run: item('SUCCEEDED', {
-      run_id: 'a1b2c3d4-0000-4000-8000-000000000058',
+      run_id: '7f3e9c21-5b4d-4e8a-9c10-000000000058',
       title: 'Document the release checklist',
       created_at: '2026-03-02T08:10:00Z',
       updated_at: '2026-03-02T08:16:30Z',

@@ -30,9 +30,9 @@ commands:
   start        start the service (default): HTTP server, inbox, tracker, outbox
   emulator     run the local Agent Run Service emulator (--port 8787 --fast --help)
   migrate      apply database migrations and exit
-  doctor       check configuration, database, Agent Run Service, Slack and GitHub
+  doctor       check configuration, database, Agent Run Service, Slack, GitHub, Linear
   healthcheck  GET /healthz of a running service on PORT (exit 0 when healthy)
-  demo         a scripted Slack + GitHub conversation against local fakes (--fast)
+  demo         a scripted Slack, GitHub and Linear conversation against local fakes (--fast)
   help         this text (\`help <command>\`: that command's);  --version  the version
 
 \`agent-relay <command> --help\` shows what a command does and takes.
@@ -83,8 +83,8 @@ Example: agent-relay migrate --from sqlite:./data/agent-relay.db --to postgres:/
     usage: `usage: agent-relay doctor
 
 Checks the configuration, the database, the Agent Run Service (reachability and key, or the
-embedded emulator), the Slack bot token (auth.test) and the GitHub credentials, one line
-each. Exits 0 when nothing failed, 1 otherwise. Starts no service.`,
+embedded emulator), the Slack bot token (auth.test), the GitHub credentials and the Linear
+app token, one line each (a platform that is off says how to turn it on). Exits 0 when nothing failed, 1 otherwise. Starts no service.`,
     async run(io, env) {
       const { runDoctor } = await import('./service/doctor.js');
       return runDoctor({ env: env(), out: io.out });
@@ -100,9 +100,10 @@ with a 3 s limit: exits 0 when it answers 200, 1 otherwise. The container's heal
   demo: {
     usage: `usage: agent-relay demo [--fast]
 
-A scripted Slack + GitHub conversation (a slash command, a follow-up, a cancel, a GitHub
-mention, a label, a factory) against the real service, the emulator and fake Slack and
-GitHub APIs, all in this process and on loopback; prints the transcript and exits 0.`,
+A scripted Slack, GitHub and Linear conversation (a slash command, a follow-up, a cancel, a
+GitHub mention, a label, a factory, a Linear delegation) against the real service, the
+emulator and fake Slack, GitHub and Linear APIs, all in this process and on loopback; prints
+the transcript and exits 0.`,
     flags: { '--fast': "the emulator's short timings: the whole demo in a few seconds" },
     async run(io, _env, flags) {
       const { runDemo } = await import('./demo/run-demo.js');
@@ -269,7 +270,7 @@ function firstSignal(): Promise<string> {
       process.off('SIGINT', on);
       process.off('SIGTERM', on);
       // One Ctrl-C or `kill` can arrive several times: the terminal signals the whole group,
-      // and npm and tsx each pass it on to their child. Copies within a second are the same
+      // and npm passes it on to its script's process too. Copies within a second are the same
       // request; a signal after that, while draining, ends the process at once.
       const first = Date.now();
       const again = (code: number) => () => {
@@ -371,5 +372,6 @@ export function runCli(argv: string[]): void {
   );
 }
 
-// `node dist/cli.js …` (the container) and `tsx src/cli.ts …` (the npm scripts).
+// `node dist/cli.js …` (the container), `node --import tsx src/cli.ts …` and `tsx src/cli.ts …`
+// (the npm scripts).
 if (invokedDirectly()) runCli(process.argv.slice(2));

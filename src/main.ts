@@ -32,9 +32,9 @@ import type { EngineOptions } from './runs/runs-deps.js';
 import { createServer } from './service/http-server.js';
 import { createInboxSink } from './service/inbox-sink.js';
 import type { Route } from './service/http-server.js';
-import { describeStartup } from './service/startup-report.js';
+import { describeStartup, listenFailure } from './service/startup-report.js';
 import { openStore } from './store/index.js';
-import { createConsole, githubWebUrlOf } from './console/index.js';
+import { createConsole, githubWebUrlOf, localAdminUrl } from './console/index.js';
 import type { ConsoleDeps } from './console/index.js';
 import { queueGauges } from './service/queue-gauges.js';
 import { createDatabaseClock } from './service/database-clock.js';
@@ -256,12 +256,9 @@ export async function startService(
     });
     cleanup.push(() => platforms.stop());
     const bound = await server.listen(config.port, config.host).catch((err: unknown) => {
-      const code = (err as { code?: unknown }).code;
-      throw new StartupError(
-        'listen_failed',
-        `cannot listen on ${config.host}:${config.port} (${String(code ?? err)})`,
-        { cause: err },
-      );
+      throw new StartupError('listen_failed', listenFailure(config.host, config.port, err), {
+        cause: err,
+      });
     });
     listeningUrl = bound.url;
     cleanup.push(() => server.close(config.shutdownTimeoutMs));
@@ -291,7 +288,7 @@ export async function startService(
       ? {
           url: `${config.console?.publicUrl ?? bound.url}/console`,
           ...(operatorConsole.adminToken
-            ? { adminLink: `${bound.url}/console/signin/local?token=${operatorConsole.adminToken}` }
+            ? { adminLink: localAdminUrl(bound.url, operatorConsole.adminToken) }
             : {}),
         }
       : undefined;

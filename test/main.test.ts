@@ -256,7 +256,10 @@ describe('startService failures', () => {
     const first = await start();
     const error = await startService(config({ PORT: String(first.port) })).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'listen_failed' });
-    expect((error as Error).message).toContain(`127.0.0.1:${first.port}`);
+    expect((error as Error).message).toBe(
+      `cannot listen on 127.0.0.1:${first.port}: the port is in use (EADDRINUSE); stop what ` +
+        'holds it, or set PORT to another port (PORT=0 takes any free one)',
+    );
   });
 
   it('an unusable database is a StartupError', async () => {

@@ -9,6 +9,10 @@ import { parseDatabaseUrl } from '../store/database-url.js';
 import { CONSOLE_ENV_SHAPE } from './console-variables.js';
 import { flag, httpUrl, idList, wholeNumber } from './value-schemas.js';
 
+/** A client secret shorter than any a platform issues is a paste cut short or a placeholder. */
+const CLIENT_SECRET_RULE =
+  "must be at least 16 characters: the app's whole client secret, as its settings page shows it";
+
 const ASSOCIATIONS = [
   'OWNER',
   'MEMBER',
@@ -65,7 +69,7 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^\d+\.\d+$/, 'must be a Slack client id (digits.digits)')
     .optional(),
-  SLACK_CLIENT_SECRET: z.string().min(16, "must be the app's client secret").optional(),
+  SLACK_CLIENT_SECRET: z.string().min(16, CLIENT_SECRET_RULE).optional(),
   SLACK_STATE_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   SLACK_TOKEN_ENCRYPTION_KEY: z
     .string()
@@ -110,7 +114,7 @@ export const EnvSchema = z.object({
   LINEAR_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   LINEAR_ACCESS_TOKEN: z.string().min(1).optional(),
   LINEAR_CLIENT_ID: z.string().min(1).optional(),
-  LINEAR_CLIENT_SECRET: z.string().min(16, "must be the app's client secret").optional(),
+  LINEAR_CLIENT_SECRET: z.string().min(16, CLIENT_SECRET_RULE).optional(),
   LINEAR_TOKEN_ENCRYPTION_KEY: z
     .string()
     .refine(isKey32, 'must be 32 random bytes, base64 (openssl rand -base64 32)')

@@ -18,7 +18,7 @@ import { createGivenUpRoutes } from './given-up-routes.js';
 import { githubProvider, slackProvider } from './identity-providers.js';
 import type { IdentityProvider } from './identity-providers.js';
 import { createLiveHub } from './live.js';
-import { createLocalAdminLink } from './local-admin.js';
+import { createLocalAdminLink, LOCAL_ADMIN_PATH } from './local-admin.js';
 import type { PageContext } from './pages/layout.js';
 import { DISCARD_PATH } from './pages/given-up-actions.js';
 import { createPlacesRoute } from './places-route.js';
@@ -65,6 +65,9 @@ export interface OperatorConsole {
   adminToken?: string;
   close(): void;
 }
+
+/** The printed form carries the token as the last segment; the older form as `?token=`. */
+const LOCAL_ADMIN_ROUTE = new RegExp(`^${LOCAL_ADMIN_PATH}(?:/([^/]+))?$`);
 
 class MalformedInput extends Error {
   override readonly name = 'MalformedInput';
@@ -181,7 +184,8 @@ export function createConsole(deps: ConsoleDeps): OperatorConsole {
     if (get && path === '/console/assets/console.js')
       return sendText(res, 200, CONSOLE_JS, 'text/javascript');
     if (get && path === '/console/signin') return routes.page(res, url);
-    if (get && path === '/console/signin/local') return routes.local(req, res, url);
+    const local = LOCAL_ADMIN_ROUTE.exec(path);
+    if (get && local) return routes.local(req, res, local[1] ?? url.searchParams.get('token'));
     const signInMatch = /^\/console\/signin\/(slack|github)(\/callback)?$/.exec(path);
     const provider = providers.find((p) => p.name === signInMatch?.[1]);
     if (get && signInMatch && provider) {

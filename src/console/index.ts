@@ -1,3 +1,4 @@
 export { createConsole } from './console-app.js';
 export type { ConsoleDeps, OperatorConsole } from './console-app.js';
+export { localAdminUrl } from './local-admin.js';
 export { githubWebUrlOf } from './places.js';

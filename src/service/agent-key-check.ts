@@ -16,7 +16,7 @@ export type AgentKeyCheck =
    * over budget, a feature or integration off): not the key's fault, so not fatal.
    */
   | { outcome: 'refused'; status: number; serviceCode: string }
-  | { outcome: 'unreachable'; detail: string };
+  | { outcome: 'unreachable'; detail: string; error: unknown };
 
 /** Refusals that say something about the team's account, not about the key. */
 const ACCOUNT_REFUSALS: ReadonlySet<string> = new Set([
@@ -52,7 +52,7 @@ export async function checkAgentKey(
       : err instanceof Error
         ? err.message
         : String(err);
-    return { outcome: 'unreachable', detail };
+    return { outcome: 'unreachable', detail, error: err };
   }
 }
 

@@ -11,8 +11,14 @@ import { createAgentClient } from '../agent/index.js';
 import { checkAgentKey } from './agent-key-check.js';
 import type { Config, LinearConfig } from '../config/load.js';
 import { FAST_TIMINGS, startEmulator } from '../emulator/index.js';
-import { describeDatabase, describeGitHub, describeSlack } from './startup-report.js';
+import {
+  describeDatabase,
+  describeGitHub,
+  describeLinear,
+  describeSlack,
+} from './startup-report.js';
 import { whoseToken } from '../linear/index.js';
+import { networkErrorCode, networkReason } from '../core/network-reason.js';
 import { openStore } from '../store/index.js';
 
 export type CheckStatus = 'ok' | 'fail' | 'skip';
@@ -37,8 +43,11 @@ export function doctorChecks(config: Config, timeoutMs: number): DoctorCheck[] {
     { name: 'agent service', run: () => checkAgentService(config, timeoutMs) },
     { name: 'slack', run: () => checkSlack(config, timeoutMs) },
     { name: 'github', run: () => checkGitHub(config, timeoutMs) },
-    // Listed only when on, as in the start-up report.
-    ...(linear ? [{ name: 'linear', run: () => checkLinear(linear) }] : []),
+    // Off: skipped with how to turn it on, as Slack and GitHub are.
+    {
+      name: 'linear',
+      run: async () => (linear ? checkLinear(linear) : skip(describeLinear(config, ''))),
+    },
   ];
 }
 
@@ -100,7 +109,8 @@ async function checkAgentService(config: Config, timeoutMs: number): Promise<Che
     return fail(
       `${url} accepted AGENT_API_KEY but refuses work: ${result.status} ${result.serviceCode}`,
     );
-  return fail(`${url} unreachable: ${result.detail}`);
+  const why = networkErrorCode(result.error) ? networkReason(result.error) : result.detail;
+  return fail(`${url} unreachable: ${why}; is the service running there? (AGENT_API_URL)`);
 }
 
 const SlackAuthTest = z.looseObject({
@@ -133,7 +143,8 @@ async function checkSlack(config: Config, timeoutMs: number): Promise<CheckResul
     const mode = slack.appToken ? 'Socket Mode' : 'HTTP mode';
     return ok(`auth.test ok: bot ${body.user ?? '?'} in team ${body.team ?? '?'} (${mode})`);
   } catch (err) {
-    return fail(`Slack Web API at ${base} unreachable: ${errorText(err)}`);
+    const hint = slack.apiUrl ? 'check SLACK_API_URL' : 'check the network or proxy';
+    return fail(`Slack Web API at ${base} unreachable: ${unreachableText(err)}; ${hint}`);
   }
 }
 
@@ -170,10 +181,19 @@ async function checkGitHub(config: Config, timeoutMs: number): Promise<CheckResu
           ? `GITHUB_TOKEN was rejected by ${github.apiUrl} (401)`
           : `GitHub App ${github.auth.appId}: the private key was rejected by ${github.apiUrl} (401)`,
       );
+    // Octokit reports a request that got no response as status 500 with no `response`.
+    const answered = (err as { response?: unknown }).response !== undefined;
+    if (answered && typeof status === 'number')
+      return fail(`${github.apiUrl} answered HTTP ${status}`);
     return fail(
-      `${github.apiUrl}: ${typeof status === 'number' ? `HTTP ${status}` : errorText(err)}`,
+      `${github.apiUrl} unreachable: ${unreachableText(err)}; check GITHUB_API_URL or the network`,
     );
   }
+}
+
+/** The network reason when a code says one, else the error's text. */
+function unreachableText(err: unknown): string {
+  return networkErrorCode(err) ? networkReason(err) : errorText(err);
 }
 
 function errorText(err: unknown): string {

@@ -6,6 +6,7 @@
  */
 import { pino } from 'pino';
 import pretty from 'pino-pretty';
+import type { PrettyOptions } from 'pino-pretty';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { maskUrlPassword, REDACTED, redactSecretsInText, SECRET_FIELDS } from '../config/redact.js';
 import { SECRET_VARIABLES } from '../config/variables.js';
@@ -137,6 +138,7 @@ export function createLogger(options: LoggerOptions): AppLogger {
       sync: true,
       translateTime: 'SYS:HH:MM:ss.l',
       ignore: 'pid,hostname,service',
+      customPrettifiers: SAID_IN_MESSAGE,
       destination,
     });
     return scrubChildren(pino(config, stream));
@@ -155,6 +157,20 @@ function scrubChildren(root: AppLogger): AppLogger {
   } as typeof root.child;
   return root;
 }
+
+/**
+ * The start-up report's and the console line's fields, for log search, say again what their
+ * message already says in words. On a terminal a field whose value the message carries
+ * verbatim is not printed a second time (the JSON line keeps every field).
+ */
+const REPEATED_FIELDS = ['url', 'host', 'agentService', 'slack', 'github', 'linear', 'console'];
+type Prettifier = NonNullable<PrettyOptions['customPrettifiers']>[string];
+// pino-pretty leaves out a field whose prettifier returns undefined (its types say string).
+const unlessSaid = ((value: unknown, _key: string, log: { msg?: unknown }) =>
+  typeof value === 'string' && typeof log.msg === 'string' && log.msg.includes(value)
+    ? undefined
+    : JSON.stringify(value, null, 2)) as Prettifier;
+const SAID_IN_MESSAGE = Object.fromEntries(REPEATED_FIELDS.map((key) => [key, unlessSaid]));
 
 let stdoutGuarded = false;
 /**

@@ -88,6 +88,19 @@ export function describeLinear(config: Config, url: string): string {
 
 const EVERY_INTERFACE = new Set(['0.0.0.0', '::', '']);
 
+/** Why the HTTP server could not listen, and what to do about it. */
+export function listenFailure(host: string, port: number, err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  const where = `cannot listen on ${host}:${port}`;
+  if (code === 'EADDRINUSE')
+    return `${where}: the port is in use (EADDRINUSE); stop what holds it, or set PORT to another port (PORT=0 takes any free one)`;
+  if (code === 'EACCES')
+    return `${where}: not allowed (EACCES); ports below 1024 need privileges, so set PORT to 1024 or above`;
+  if (code === 'EADDRNOTAVAIL')
+    return `${where}: no interface of this machine has that address (EADDRNOTAVAIL); check HOST`;
+  return `${where} (${String(code ?? err)})`;
+}
+
 /** The first line: the address actually listened on, and a URL usable from this machine. */
 export function listeningLine(facts: StartupFacts): string {
   if (facts.host === undefined || !EVERY_INTERFACE.has(facts.host)) {

@@ -86,9 +86,17 @@ async function migrateToLatest(
 ): Promise<void> {
   const migrator = new Migrator({ db, provider: migrationProvider(kind) });
   const { error, results } = await migrator.migrateToLatest();
-  for (const result of results ?? []) {
-    if (result.status === 'Success')
-      logger.info({ migration: result.migrationName }, 'migration applied');
+  // One line at info (a first start applies every migration; a line each would bury the
+  // start-up report), each migration at debug.
+  const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (const migration of applied) logger.debug({ migration }, 'migration applied');
+  if (applied.length > 0) {
+    const names =
+      applied.length === 1 ? applied[0] : `${applied[0]} … ${applied[applied.length - 1]}`;
+    logger.info(
+      { migrations: applied.length },
+      `database migrated: ${applied.length} migration${applied.length === 1 ? '' : 's'} applied (${names})`,
+    );
   }
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;

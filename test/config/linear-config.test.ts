@@ -85,4 +85,11 @@ describe('Linear configuration', () => {
     });
     expect(JSON.stringify(redactedConfig(config))).not.toContain('client-secret-0123456789');
   });
+
+  it('a client secret cut short is told the rule, not only what it should be', () => {
+    for (const name of ['LINEAR_CLIENT_SECRET', 'SLACK_CLIENT_SECRET'])
+      expect(issuesOf({ [name]: 'cut-short' })).toContain(
+        `${name}: must be at least 16 characters: the app's whole client secret, as its settings page shows it`,
+      );
+  });
 });

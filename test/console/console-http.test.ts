@@ -103,10 +103,16 @@ describe('the local admin link', () => {
     });
     expect(viaProxy.status).toBe(403);
     expect(cookieOf(viaProxy)).toBeUndefined();
-    const wrong = await fetch(link.replace(/token=.*/, 'token=not-the-token'), {
-      redirect: 'manual',
-    });
-    expect(wrong.status).toBe(403);
+    const token = link.split('/').at(-1)!;
+    expect(link).toBe(`${h.service.url}/console/signin/local/${token}`);
+    for (const wrongLink of [
+      link.replace(token, 'not-the-token'),
+      `${h.service.url}/console/signin/local?token=not-the-token`,
+      `${h.service.url}/console/signin/local`,
+    ]) {
+      const wrong = await fetch(wrongLink, { redirect: 'manual' });
+      expect(wrong.status, wrongLink).toBe(403);
+    }
 
     const first = await fetch(link, { redirect: 'manual' });
     expect(first.status).toBe(303);
@@ -117,6 +123,11 @@ describe('the local admin link', () => {
     const again = await fetch(link, { redirect: 'manual' });
     expect(again.status).toBe(403);
     expect(await again.text()).toContain('already used');
+    // The older form, with the token as a parameter, names the same one-time value.
+    const older = await fetch(`${h.service.url}/console/signin/local?token=${token}`, {
+      redirect: 'manual',
+    });
+    expect(await older.text()).toContain('already used');
   });
 
   it('counts only loopback peers as this machine', () => {

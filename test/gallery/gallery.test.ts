@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { galleryIndex, galleryPages } from '../../gallery/pages.js';
 import { pictureHashes } from '../../gallery/pictures.js';
 import type { MessageModel } from '../../src/core/message/message-model.js';
+import { shortRunId } from '../../src/core/message/short-run-id.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'docs', 'gallery');
 const pages = galleryPages();
@@ -52,6 +53,18 @@ describe('gallery', () => {
     expect([...kinds('slack')].sort()).toEqual([...all, 'run_choice'].sort());
     // A run choice answers a slash command: Slack only.
     expect([...kinds('github')].sort()).toEqual([...all].sort());
+  });
+
+  it('no page shows two different runs under one short id', () => {
+    for (const page of pages) {
+      const model = page.sample.model as { runs?: { runId: string }[] };
+      const ids = (model.runs ?? []).map((r) => r.runId);
+      const short = new Set(ids.map((id) => shortRunId(id)));
+      expect(short.size, page.sample.name).toBe(new Set(ids).size);
+    }
+    expect(
+      pages.some((p) => ((p.sample.model as { runs?: unknown[] }).runs?.length ?? 0) > 1),
+    ).toBe(true);
   });
 
   it('user text stays text: nothing from a message becomes markup of the page', () => {

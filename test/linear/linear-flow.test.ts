@@ -105,10 +105,10 @@ describe('Linear: delegate an issue to the agent', () => {
     expect(sent.status).toBe(200);
     const final = await world.waitForActivity(
       session.id,
-      (a) => a.content.type === 'response' && (a.content.body ?? '').includes('interrupted'),
+      (a) => a.content.type === 'response' && (a.content.body ?? '').includes('stopped the agent'),
     );
     // Linear names who sent the signal, and so does the answer.
-    expect(final.content.body).toMatch(/^\*\*Ada\*\* stopped the agent: it was interrupted\./);
+    expect(final.content.body).toMatch(/^\*\*Ada\*\* stopped the agent\. Reply in this thread/);
     const run = emulator.runs.all()[0]!;
     expect(emulator.requests.get('POST /agent/runs/:id/interrupt')).toBe(1);
     expect(emulator.requests.get('POST /agent/runs/:id/cancel') ?? 0).toBe(0);

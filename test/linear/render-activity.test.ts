@@ -76,7 +76,7 @@ describe('Linear outcomes', () => {
     expect(done?.content.type).toBe('response');
     const body = (done?.content as { body: string }).body;
     expect(body).toContain('Fixed **it**.');
-    expect(body).toContain('≈ $1.24 · 312k tokens (approximate)');
+    expect(body).toContain('Used about $1.24 · 312k tokens');
     expect(body).toContain('\\<img src=x\\>'); // shown as text, never markup
     expect(body).not.toContain('](javascript:');
   });
@@ -117,6 +117,6 @@ describe('Linear outcomes', () => {
 
   it('shows no usage and no words when none were reported', () => {
     const done = renderActivity({ type: 'run_outcome', run: ended('SUCCEEDED') });
-    expect((done?.content as { body: string }).body).not.toMatch(/approximate|≈/);
+    expect((done?.content as { body: string }).body).not.toMatch(/Used|\$|tokens/);
   });
 });

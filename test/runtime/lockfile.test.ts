@@ -42,4 +42,20 @@ describe('package-lock.json', () => {
       readFileSync(join(ROOT, 'package-lock.json'), 'utf8'),
     );
   });
+
+  it('allows the install scripts of exactly the locked packages that have one', () => {
+    // npm 11 warns about every install script package.json's allowScripts does not cover
+    // (and still runs it); the warning reads like a failed build, and a new one is worth a look.
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      allowScripts?: Record<string, boolean>;
+    };
+    const withScripts = Object.entries(lock.packages)
+      .filter(([, entry]) => entry.hasInstallScript === true)
+      .map(([path]) => path.replace(/^.*node_modules\//, ''));
+    expect(withScripts.length).toBeGreaterThan(0);
+    expect(Object.keys(pkg.allowScripts ?? {}).sort()).toEqual([...new Set(withScripts)].sort());
+  });
 });

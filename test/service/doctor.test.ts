@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,7 +69,7 @@ describe('agent-relay doctor', () => {
     expect(line(text, 'github')).toMatch(
       /✔ github +GITHUB_TOKEN accepted by http:\/\/127\.0\.0\.1:\d+/,
     );
-    expect(text).toContain('5 ok, 0 failed, 0 skipped');
+    expect(text).toContain('5 ok, 0 failed, 1 skipped');
     expect(code).toBe(0);
   });
 
@@ -92,7 +93,7 @@ describe('agent-relay doctor', () => {
     expect(line(text, 'github')).toContain(
       `✘ github         GITHUB_TOKEN was rejected by ${github.url} (401)`,
     );
-    expect(text).toContain('2 ok, 3 failed, 0 skipped');
+    expect(text).toContain('2 ok, 3 failed, 1 skipped');
     expect(text).not.toContain('WRONG');
     expect(code).toBe(1);
   });
@@ -127,7 +128,7 @@ describe('agent-relay doctor', () => {
     expect(text).not.toContain('PRIVATE KEY');
   });
 
-  it('on the embedded defaults: the emulator answers, Slack and GitHub are skipped with how to enable them', async () => {
+  it('on the embedded defaults: the emulator answers, Slack, GitHub and Linear are skipped with how to enable them', async () => {
     const { code, text } = await doctor({});
     expect(line(text, 'agent service')).toContain(
       '✔ agent service  embedded emulator starts and answers',
@@ -136,6 +137,7 @@ describe('agent-relay doctor', () => {
       /– slack +off \(set SLACK_SIGNING_SECRET and SLACK_BOT_TOKEN/,
     );
     expect(line(text, 'github')).toMatch(/– github +off \(set GITHUB_WEBHOOK_SECRET/);
+    expect(line(text, 'linear')).toMatch(/– linear +off \(set LINEAR_WEBHOOK_SECRET/);
     expect(code).toBe(0);
   });
 
@@ -167,20 +169,43 @@ describe('agent-relay doctor', () => {
         AGENT_API_KEY: 'agent-key-ok',
       });
       expect(off.code).toBe(0);
-      expect(line(off.text, 'linear')).toBe('');
+      expect(line(off.text, 'linear')).toMatch(/^ {2}– linear +off \(set LINEAR_WEBHOOK_SECRET/);
     } finally {
       await linear.close();
     }
   });
 
-  it('an unreachable service fails its check; an invalid configuration stops early', async () => {
-    const unreachable = await doctor({
-      AGENT_API_URL: 'http://127.0.0.1:1/api/v1',
-      AGENT_API_KEY: 'k',
+  it('an unreachable service fails its check saying why and what to check; an invalid configuration stops early', async () => {
+    // A port that just closed: nothing listens there.
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
     });
-    expect(line(unreachable.text, 'agent service')).toMatch(
-      /✘ agent service {2}http:\/\/127\.0\.0\.1:1\/api\/v1 unreachable: connection/,
+    const nowhere = `http://127.0.0.1:${closed}`;
+    const unreachable = await doctor({
+      AGENT_API_URL: `${nowhere}/api/v1`,
+      AGENT_API_KEY: 'k',
+      SLACK_SIGNING_SECRET: 'signing-secret-0123456789',
+      SLACK_BOT_TOKEN: 'xoxb-good-token',
+      SLACK_API_URL: `${nowhere}/api/`,
+      GITHUB_WEBHOOK_SECRET: 'webhook-secret-0123456789',
+      GITHUB_TOKEN: 'ghp_good_token',
+      GITHUB_API_URL: nowhere,
+    });
+    const refused = 'unreachable: nothing listens there (ECONNREFUSED)';
+    expect(line(unreachable.text, 'agent service')).toBe(
+      `  ✘ agent service  ${nowhere}/api/v1 ${refused}; is the service running there? (AGENT_API_URL)`,
     );
+    expect(line(unreachable.text, 'slack')).toBe(
+      `  ✘ slack          Slack Web API at ${nowhere}/api/ ${refused}; check SLACK_API_URL`,
+    );
+    // Octokit's stand-in status for "no response" is 500; the line says what happened.
+    expect(line(unreachable.text, 'github')).toBe(
+      `  ✘ github         ${nowhere} ${refused}; check GITHUB_API_URL or the network`,
+    );
+    expect(unreachable.text).not.toContain('HTTP 500');
     expect(unreachable.code).toBe(1);
 
     const invalid = await doctor({ PORT: 'abc', SLACK_SIGNING_SECRET: 'x' });

@@ -121,6 +121,22 @@ describe('Slack app manifest', () => {
     expect(manifest.settings.socket_mode_enabled).toBe(false);
   });
 
+  it('has the placeholder host as many times as the setup guide says', () => {
+    const uses =
+      manifestText
+        .split('\n')
+        .filter((line) => !line.trimStart().startsWith('#'))
+        .join('\n')
+        .split('YOUR-HOST.example.com').length - 1;
+    const said =
+      /`YOUR-HOST\.example\.com` with the public host of your agent-relay \((\w+) places/.exec(
+        setupDoc.replace(/\s+/g, ' '),
+      )?.[1];
+    const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven'];
+    expect(said, 'the setup guide says how many places').toBeDefined();
+    expect(words.indexOf(said!)).toBe(uses);
+  });
+
   it('has every scope explained in the setup guide', () => {
     const start = setupDoc.indexOf('## Bot scopes');
     const table = setupDoc.slice(start, setupDoc.indexOf('\n##', start + 1));

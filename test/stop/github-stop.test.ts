@@ -54,7 +54,7 @@ describe('GitHub: /agent stop', () => {
       [...r.github.comments.values()].find((c) => /stopped the agent/.test(c.body)),
     );
     expect(said.body).toContain('@alice');
-    expect(said.body).toMatch(/interrupted/);
+    expect(said.body).toMatch(/@alice stopped the agent\. Reply in this thread to continue\./);
 
     await send(r, comment('alice', 'MEMBER', '@agent-relay go on, keep the old API'));
     await stateIs(r, run.run_id, 'SUCCEEDED');

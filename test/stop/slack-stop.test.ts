@@ -156,7 +156,9 @@ describe('Stop in the session, at any moment', () => {
       return lines.length > 0 ? lines : undefined;
     });
     expect(line?.text).toContain('<@UALICE01>');
-    expect(line?.text).toMatch(/interrupted.*Reply in this thread to continue/);
+    expect(line?.text).toMatch(
+      /<@UALICE01> stopped the agent\. Reply in this thread to continue\./,
+    );
     expect(stopLines(r, root)).toHaveLength(1);
 
     await reply(r, root, 'go on, but keep the old API');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { freshStoreEachTest } from './harness.js';
+import { freshStoreEachTest, sampleRun } from './harness.js';
 import type { HarnessFactory } from './harness.js';
 
 /** Descendants of tracked runs in a BLOCKED episode: each episode starts once. */
@@ -20,6 +20,38 @@ export function describeBlockedDescendantsContract(createHarness: HarnessFactory
       expect(await repo.enter(one, 'run-1', 40)).toBe(true);
       expect(await repo.enter(two, 'run-1', 40)).toBe(false);
       await repo.leave([], 50);
+    });
+
+    it('retention drops an old record once its episode ended or its run is no longer tracked', async () => {
+      const { store } = db;
+      const repo = store.blockedDescendants;
+      const [tracked, untracked] = [id('run'), id('run')];
+      for (const [runId, isTracked] of [
+        [tracked, true],
+        [untracked, false],
+      ] as const) {
+        await store.runs.insert(
+          sampleRun({ runId, requestId: id('req'), tracked: isTracked, updatedAt: 1_000_000 }),
+        );
+      }
+      const child = {
+        ended: id('ended'),
+        waitingTracked: id('waiting-tracked'),
+        waitingUntracked: id('waiting-untracked'),
+      };
+      await repo.enter(child.ended, tracked, 10);
+      await repo.leave([child.ended], 20);
+      await repo.enter(child.waitingTracked, tracked, 10);
+      await repo.enter(child.waitingUntracked, untracked, 10);
+
+      const pruned = await store.pruneRuns!(100, 1_000);
+      expect(pruned.blockedDescendants).toBeGreaterThanOrEqual(2);
+      // Gone: a new BLOCKED state starts an episode again. Kept: the episode still counts.
+      expect(await repo.enter(child.ended, tracked, 300)).toBe(true);
+      expect(await repo.enter(child.waitingUntracked, tracked, 300)).toBe(true);
+      expect(await repo.enter(child.waitingTracked, tracked, 300)).toBe(false);
+      // Nothing old is left to drop.
+      expect(await store.pruneRuns!(100, 1_000)).toMatchObject({ blockedDescendants: 0 });
     });
 
     it('joins the caller transaction: a rolled-back episode start did not happen', async () => {

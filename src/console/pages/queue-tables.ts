@@ -1,13 +1,29 @@
 /** Tables of triggers (inbox) and notifications (outbox), with Retry/Discard where given up. */
+import type { ReactionName } from '../../core/message/message-model.js';
 import type { InboxItem, OutboxItem } from '../../core/ports/index.js';
 import { html } from '../html.js';
 import type { Html } from '../html.js';
 import { givenUpActions, statusBadge, time } from './layout.js';
 import type { PageContext } from './layout.js';
 
+/**
+ * What a reaction says, in words: the relay's reactions are named for what they mark, and
+ * "reaction failed" beside a delivered notification would read as a reaction that failed.
+ */
+const REACTION_WORDS: Record<ReactionName, string> = {
+  seen: 'seen',
+  accepted: 'request accepted',
+  cancel_requested: 'cancel asked for',
+  succeeded: 'run succeeded',
+  failed: 'run failed',
+  blocked: 'run waits for input',
+  cancelled: 'run cancelled',
+};
+
 function describeNotification(item: OutboxItem): string {
   const p = item.payload;
-  if (p.kind === 'react') return `reaction ${p.reaction ?? ''}`.trim();
+  if (p.kind === 'react')
+    return p.reaction === undefined ? 'reaction' : `reaction: ${REACTION_WORDS[p.reaction]}`;
   if (p.kind === 'status') return `status message${p.runId ? ` of ${p.runId}` : ''}`;
   return 'reply';
 }

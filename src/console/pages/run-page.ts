@@ -14,7 +14,7 @@ import { formatDuration } from '../../core/message/duration.js';
 import { stateView } from '../../core/message/state-view.js';
 import type { PageContext } from './layout.js';
 import { notificationsTable, triggersTable } from './queue-tables.js';
-import { linksOf, runCost, runTime } from './run-summary.js';
+import { linksOf, requesterIdBeside, runCost, runTime } from './run-summary.js';
 
 export interface RunView {
   run: RunRecord;
@@ -45,7 +45,8 @@ export function runBody(view: RunView, ctx: PageContext): Html {
         <dd>${run.runId}</dd>
         <dt>Requester</dt>
         <dd>
-          ${run.requester.name ?? run.requester.id} <span class="muted">${run.requester.id}</span>
+          ${run.requester.name ?? run.requester.id}
+          ${requesterIdBeside(run.requester) ? html`<span class="muted">${run.requester.id}</span>` : ''}
         </dd>
         <dt>Place</dt>
         <dd>
@@ -70,7 +71,7 @@ export function runBody(view: RunView, ctx: PageContext): Html {
         <dd>${time(run.updatedAt)}</dd>
         <dt>Run time</dt>
         <dd>${runTime(run, detail, ctx.now)}</dd>
-        <dt>Cost (approximate)</dt>
+        <dt>Cost</dt>
         <dd>${runCost(run, detail, ctx.now)}</dd>
         ${
           detail?.status_message?.message
@@ -92,9 +93,9 @@ export function runBody(view: RunView, ctx: PageContext): Html {
       <tbody>
         ${
           view.history.length
-            ? view.history.map((h, i) => {
+            ? shownHistory(view.history).map((h, i, rows) => {
                 // How long the run stayed in this state: until the next one, or until now.
-                const next = view.history[i + 1]?.at;
+                const next = rows[i + 1]?.at;
                 const ended = next === undefined && stateView(h.state).ended;
                 const stayed = ended ? '–' : formatDuration(Math.max(0, (next ?? ctx.now) - h.at));
                 return html`<tr>
@@ -123,6 +124,16 @@ export function runBody(view: RunView, ctx: PageContext): Html {
     ${notificationsTable(view.notifications, ctx, false)}
     <h2>Triggers of this run and its thread</h2>
     ${triggersTable(view.triggers, ctx, false)}`;
+}
+
+/**
+ * The history as a person reads it: states the page names alike (QUEUED and PENDING are both
+ * "Waiting for a machine") one after the other are one row, from the first of them.
+ */
+function shownHistory(history: StateChange[]): StateChange[] {
+  return history.filter(
+    (h, i) => i === 0 || stateView(h.state).label !== stateView(history[i - 1]!.state).label,
+  );
 }
 
 export function runPage(view: RunView, ctx: PageContext): Html {

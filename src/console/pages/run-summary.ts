@@ -54,3 +54,8 @@ export function costKey(run: RunRecord, detail: RunItem | undefined, now: number
   );
   return usage?.costUsd ?? -1;
 }
+
+/** The id to show under a requester's name: none when there is no name, or it is the id. */
+export function requesterIdBeside(requester: { id: string; name?: string }): string | undefined {
+  return requester.name !== undefined && requester.name !== requester.id ? requester.id : undefined;
+}

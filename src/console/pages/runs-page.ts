@@ -6,7 +6,7 @@ import type { Html } from '../html.js';
 import { placeOf } from '../places.js';
 import { layout, stateBadge, time } from './layout.js';
 import type { PageContext } from './layout.js';
-import { costKey, linksOf, runCost, runTime } from './run-summary.js';
+import { costKey, linksOf, requesterIdBeside, runCost, runTime } from './run-summary.js';
 
 export interface RunsView {
   runs: RunRecord[];
@@ -105,7 +105,7 @@ export function runsBody(view: RunsView, ctx: PageContext): Html {
       </td>
       <td data-label="Requester">
         ${run.requester.name ?? run.requester.id}
-        <div class="muted small">${run.requester.id}</div>
+        ${requesterIdBeside(run.requester) ? html`<div class="muted small">${run.requester.id}</div>` : ''}
       </td>
       <td data-label="Place">
         ${place.url ? html`<a href="${place.url}" rel="noopener noreferrer" target="_blank">${place.label}</a>` : place.label}

@@ -74,3 +74,13 @@ export function runLinks(sessionLink: string | undefined, artifacts: Artifact[])
   }
   return links;
 }
+
+/**
+ * The pull requests a run opened, with a link: what a person notified of the outcome wants
+ * first (the status message holds the other links).
+ */
+export function pullRequestLinks(links: readonly LinkView[]): (LinkView & { url: string })[] {
+  return links.filter(
+    (l): l is LinkView & { url: string } => l.kind === 'pull_request' && l.url !== undefined,
+  );
+}

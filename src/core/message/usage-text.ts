@@ -1,7 +1,8 @@
 /**
- * A run's usage in a few words: "≈ $1.24 · 312k tokens". The cost is the
- * service's approximate figure (hence "≈"), never a bill; a figure the service did not report
- * is left out, never shown as 0, and without a cost or tokens there is no usage line at all.
+ * A run's usage in a few words: "about $1.24 · 312k tokens". The cost is the service's
+ * approximate figure (hence "about", said once), never a bill; a figure the service did not
+ * report is left out, never shown as 0, and without a cost or tokens there is no usage line.
+ * Lists and tables, where a column says what it is, use the shorter "≈ $1.24".
  */
 import type { RunView } from './message-model.js';
 
@@ -32,8 +33,11 @@ export function formatTokens(tokens: number): string {
   return `${millions}M tokens`;
 }
 
-/** The label every usage line carries: these are the service's estimates, not a bill. */
-export const APPROXIMATE = '(approximate)';
+/** "about $1.24"; below a cent "less than $0.01": the service's estimate, in words. */
+export function costInWords(usd: number): string {
+  if (usd > 0 && usd < 0.005) return 'less than $0.01';
+  return `about ${formatCost(usd).replace(/^≈ /, '')}`;
+}
 
 /**
  * The usage line of a run, or undefined when the service reported neither cost nor tokens.
@@ -44,24 +48,24 @@ export function usageLine(run: Pick<RunView, 'usage'>): string | undefined {
   if (usage === undefined || (usage.costUsd === undefined && usage.tokens === undefined))
     return undefined;
   const parts: string[] = [];
-  if (usage.costUsd !== undefined) parts.push(formatCost(usage.costUsd));
+  if (usage.costUsd !== undefined) parts.push(costInWords(usage.costUsd));
   if (usage.tokens !== undefined) parts.push(formatTokens(usage.tokens));
   return parts.join(' · ');
 }
 
 /**
- * The usage line with its label: "≈ $1.24 · 312k tokens (approximate)", or for a live run
- * "≈ $0.08 so far (approximate)".
+ * The usage line as a message says it: "Used about $1.24 · 312k tokens", or for a live run
+ * "Used about $0.08 · 9k tokens so far".
  */
 export function labelledUsage(run: Pick<RunView, 'usage'>, soFar = false): string | undefined {
   const line = usageLine(run);
   if (line === undefined) return undefined;
-  return soFar ? `${line} so far ${APPROXIMATE}` : `${line} ${APPROXIMATE}`;
+  return soFar ? `Used ${line} so far` : `Used ${line}`;
 }
 
 /**
- * The last line of a place's list: "This channel has spent ≈ $12.40 in November 2026 (UTC) of
- * its $20 budget (approximate)"; undefined when the list is not a place's.
+ * The last line of a place's list: "This channel has spent about $12.40 in November 2026 (UTC)
+ * of its $20 budget"; undefined when the list is not a place's.
  */
 export function monthLine(
   month: { name: string; spentUsd: number; budgetUsd?: number } | undefined,
@@ -70,5 +74,5 @@ export function monthLine(
   if (month === undefined) return undefined;
   const budget =
     month.budgetUsd === undefined ? '' : ` of its ${formatUsd(month.budgetUsd)} budget`;
-  return `This ${place} has spent ${formatCost(month.spentUsd)} in ${month.name} (UTC)${budget} ${APPROXIMATE}`;
+  return `This ${place} has spent ${costInWords(month.spentUsd)} in ${month.name} (UTC)${budget}`;
 }

@@ -284,9 +284,14 @@ export interface MaintenanceStore {
   /**
    * Delete up to `limit` runs no longer tracked whose record was last written before `before`
    * (with their state history), then up to `limit` threads last written before then that have
-   * no run left and nothing waiting in the inbox or outbox (with their aliases).
+   * no run left and nothing waiting in the inbox or outbox (with their aliases), then up to
+   * `limit` records of sub-runs' BLOCKED episodes last written before then whose episode ended
+   * or whose run is no longer tracked.
    */
-  pruneRuns(before: number, limit: number): Promise<{ runs: number; threads: number }>;
+  pruneRuns(
+    before: number,
+    limit: number,
+  ): Promise<{ runs: number; threads: number; blockedDescendants: number }>;
   /**
    * Run `fn`'s store calls under a deadline: after `ms` it rejects with a retryable `busy`
    * error, and none of its statements starts later (so nothing lands after the caller was

@@ -52,7 +52,9 @@ function summaryOf(run: RunView, cardUrl: string | undefined, botHandle: string)
   const lines = [`**State:** ${state.emoji} ${escapeInline(state.label)}${time}`];
   const links: string[] = [];
   for (const l of run.links.filter((x) => x.kind === 'pull_request' && x.url !== undefined)) {
-    links.push(`**Pull request:** ${link(l.label, l.url)}`);
+    // A GitHub pull request's label already says so ("PR: o/r#7"); a bare URL does not.
+    const said = l.label.startsWith('PR: ');
+    links.push(said ? link(l.label, l.url) : `**Pull request:** ${link(l.label, l.url)}`);
   }
   if (run.sessionLink !== undefined) links.push(link('Session', run.sessionLink));
   if (cardUrl !== undefined) links.push(link('Status comment', cardUrl));

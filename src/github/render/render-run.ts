@@ -12,6 +12,7 @@ import type {
 } from '../../core/message/message-model.js';
 import { codeSpan, escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
 import { STARTING_STATE } from '../../core/message/state-view.js';
+import { pullRequestLinks } from '../../core/message/run-links.js';
 import { shortRunId } from '../../core/message/short-run-id.js';
 import { ROUTED_WORDS } from '../../core/message/followup-routing.js';
 import type { FollowupRouting } from '../../core/message/message-model.js';
@@ -114,12 +115,16 @@ function allLinks(run: RunView): string[] {
   return out;
 }
 
-/** The commands footer, and how to follow up. */
+/**
+ * The commands footer, and how to follow up, unless the card's "Next:" line above already
+ * says how to reply.
+ */
 function footer(run: RunView, ctx: RenderContext): string {
   const commands = run.actions.map((a) => codeSpan(`${ctx.commandWord} ${a}`));
-  const followUp = `reply with ${codeSpan(`@${ctx.botHandle} <message>`)} to follow up`;
-  const lead = commands.length > 0 ? `Commands: ${commands.join(' · ')} · ` : '';
-  return `<sub>${lead}${followUp}</sub>`;
+  const parts = commands.length > 0 ? [`Commands: ${commands.join(' · ')}`] : [];
+  if (nextStep(run, ctx) === undefined)
+    parts.push(`reply with ${codeSpan(`@${ctx.botHandle} <message>`)} to follow up`);
+  return parts.length === 0 ? '' : `<sub>${parts.join(' · ')}</sub>`;
 }
 
 /** What a person can do after a run that did not succeed. */
@@ -149,7 +154,8 @@ function headline(run: RunView): string {
   const time = run.runTime === undefined ? '' : ` in ${escapeInline(run.runTime)}`;
   const after = run.runTime === undefined ? '' : ` after ${escapeInline(run.runTime)}`;
   if (state.success === true) return `finished: ${title}${who}${time}`;
-  if (state.name === 'CANCELLED') return `stopped: ${title}${who}, cancelled${after}`;
+  // Cancelled, not "stopped": Stop interrupts a turn and the run goes on; Cancel ends it.
+  if (state.name === 'CANCELLED') return `was cancelled: ${title}${who}${after}`;
   if (state.success === false) {
     const what = escapeInline(state.label.toLowerCase());
     return `could not finish: ${title}${who}, ${what}${after}`;
@@ -197,9 +203,9 @@ export function renderRunStatus(run: RunView, ctx: RenderContext): string {
     ...rows,
     '',
     '</details>',
-    '',
-    footer(run, ctx),
   );
+  const foot = footer(run, ctx);
+  if (foot !== '') out.push('', foot);
   return out.join('\n');
 }
 
@@ -240,7 +246,8 @@ export function renderRunOutcome(
   // With the agent's own words below, a BLOCKED run's question is here, not on the card.
   const pointed = words.length > 0 && run.state.blocked ? 'how to answer' : where;
   const card = about.cardUrl === undefined ? `${pointed} above` : link(pointed, about.cardUrl);
-  const line = `${lead}${run.state.emoji} Run ${outcomeWords(run)}: ${subject}${answers} · ${card}`;
+  const prs = pullRequestLinks(run.links).map((l) => `${link(l.label, l.url)} · `);
+  const line = `${lead}${run.state.emoji} Run ${outcomeWords(run)}: ${subject}${answers} · ${prs.join('')}${card}`;
   return [line, ...words].join('\n');
 }
 

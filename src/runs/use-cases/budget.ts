@@ -10,7 +10,7 @@
  * the other is refused; so near the limit at most one run whose cost is not yet known can
  * take the place over its budget.
  */
-import { formatCost, formatUsd } from '../../core/message/usage-text.js';
+import { costInWords, formatUsd } from '../../core/message/usage-text.js';
 import { notice } from '../../core/message/render-model.js';
 import type { MessageModel, PersonView } from '../../core/message/message-model.js';
 import {
@@ -89,7 +89,7 @@ export function raiseUsage(
 }
 
 function spentWords(budget: Pick<PlaceBudget, 'spentUsd' | 'budgetUsd'>, now: number): string {
-  return `${formatCost(budget.spentUsd)} of its ${formatUsd(budget.budgetUsd)} budget for ${monthNameUtc(now)} (UTC)`;
+  return `${costInWords(budget.spentUsd)} of its ${formatUsd(budget.budgetUsd)} budget for ${monthNameUtc(now)} (UTC)`;
 }
 
 /** The reply to a new run asked for in a place that has spent its budget. */

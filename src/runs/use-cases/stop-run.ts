@@ -159,7 +159,7 @@ export async function stopRun(
     if (record) job.afterCommit.push(() => deps.nudgeTracker(runId));
     return both(
       session(job, threadKey, 'suspended'),
-      inThread('stopped the agent: it was interrupted. Reply in this thread to continue.'),
+      inThread('stopped the agent. Reply in this thread to continue.'),
       tracked,
     );
   }

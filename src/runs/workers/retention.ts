@@ -1,12 +1,13 @@
 /**
  * Retention: every so often, delete the inbox items and notifications that finished more than
- * `keepMs` ago, and the records of "Starting…" messages as old (store.pruneFinished), a batch
- * at a time.
+ * `keepMs` ago, and the records of "Starting…" messages as old (store.pruneFinished); and the
+ * runs, threads and sub-runs' BLOCKED-episode records older than `runsKeepMs` that decide
+ * nothing more (store.pruneRuns); a batch at a time. And the console sessions that expired.
  */
 import type { Clock, Logger, Store } from '../../core/ports/index.js';
 
 export interface RetentionDeps {
-  store: Pick<Store, 'pruneFinished' | 'pruneRuns'>;
+  store: Pick<Store, 'pruneFinished' | 'pruneRuns' | 'consoleSessions'>;
   clock: Clock;
   logger: Logger;
   /** How long a finished inbox/outbox row is kept; absent: for ever. */
@@ -25,6 +26,9 @@ export interface Pruned {
   startMessages: number;
   runs: number;
   threads: number;
+  blockedDescendants: number;
+  /** Console sessions past their expiry (sign-out deletes a session at once). */
+  consoleSessions: number;
 }
 
 export interface Retention {
@@ -54,19 +58,30 @@ export function createRetention(deps: RetentionDeps): Retention {
       const deleted = await prune(before, batch);
       total.runs += deleted.runs;
       total.threads += deleted.threads;
-      if (deleted.runs < batch && deleted.threads < batch) break;
+      total.blockedDescendants += deleted.blockedDescendants;
+      const full = [deleted.runs, deleted.threads, deleted.blockedDescendants];
+      if (full.every((n) => n < batch)) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
   async function runOnce(): Promise<Pruned> {
-    const total = { inbox: 0, outbox: 0, startMessages: 0, runs: 0, threads: 0 };
+    const total = {
+      inbox: 0,
+      outbox: 0,
+      startMessages: 0,
+      runs: 0,
+      threads: 0,
+      blockedDescendants: 0,
+      consoleSessions: 0,
+    };
     await pruneQueues(total);
     await pruneRuns(total);
+    total.consoleSessions = (await deps.store.consoleSessions?.pruneExpired(deps.clock.now())) ?? 0;
     if (Object.values(total).some((n) => n > 0)) {
       logger.info(
         { ...total, keptMs: deps.keepMs, runsKeptMs: deps.runsKeepMs },
-        'deleted finished triggers, notifications, runs and threads',
+        'deleted finished triggers, notifications, runs and threads, and expired sessions',
       );
     }
     return total;

@@ -7,7 +7,7 @@
 import type { KnownBlock } from '../render/blocks.js';
 import type { RunView } from '../../core/message/message-model.js';
 import { escapeMrkdwn, link, truncatePlain } from '../render/mrkdwn.js';
-import { APPROXIMATE, formatCost } from '../../core/message/usage-text.js';
+import { costInWords } from '../../core/message/usage-text.js';
 import type { PersonalDefaults } from './home-source.js';
 import { PERSONAL_KEYS } from './home-source.js';
 
@@ -97,7 +97,7 @@ export function buildHomeView(model: HomeModel): { type: 'home'; blocks: KnownBl
         {
           type: 'mrkdwn',
           text: escapeMrkdwn(
-            `${name} (UTC): ${formatCost(spentUsd)} over ${runs} run${runs === 1 ? '' : 's'} ${APPROXIMATE}`,
+            `${name} (UTC): ${costInWords(spentUsd)} over ${runs} run${runs === 1 ? '' : 's'}`,
           ),
         },
       ],

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App } from '@slack/bolt';
 import type { Catalogue, Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import { systemClock } from '../../core/ports/index.js';
+import { networkReason } from '../../core/network-reason.js';
 import { RelayError } from '../../core/relay-error.js';
 import { slackErrorName } from '../api/delivery-errors.js';
 import { createSlackHttpReceiver } from './http-receiver.js';
@@ -319,10 +320,14 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
             cause: err,
           });
         }
+        // One line that says why, not a stack trace (a start-up problem is a sentence);
+        // the error itself at debug level.
+        const reason = name ?? networkReason(err);
         log.warn(
-          { err, slackError: name },
-          'Slack auth.test failed; will ask again on the first event',
+          { slackError: name, reason },
+          `Slack auth.test failed (${reason}); will ask again on the first event`,
         );
+        log.debug({ err }, 'Slack auth.test error');
       }
       await app.start();
       started = true;

@@ -6,7 +6,8 @@ import type { FollowupRouting, RunView } from '../../core/message/message-model.
 import { ROUTED_WORDS } from '../../core/message/followup-routing.js';
 import type { KnownBlock } from './blocks.js';
 import { context, header, section } from './blocks.js';
-import { escapeMrkdwn, oneLine, quote, truncatePlain } from './mrkdwn.js';
+import { escapeMrkdwn, link, oneLine, quote, truncatePlain } from './mrkdwn.js';
+import { pullRequestLinks } from '../../core/message/run-links.js';
 import { labelledUsage } from '../../core/message/usage-text.js';
 import {
   artifactLinks,
@@ -97,7 +98,10 @@ export function renderRunOutcome(run: RunView): Rendered {
   const words = agentWordsBlock(run);
   // With the agent's own words below, a BLOCKED run's question is here, not above.
   const where = words !== undefined && run.state.blocked ? 'answer in this thread' : pointer(run);
-  const line = `${who}${run.state.emoji} ${outcomeWords(run)}: *${title(run)}* · ${where}`;
+  const prs = pullRequestLinks(run.links).map(
+    (l) => `${link(l.url, truncatePlain(oneLine(l.label), 200))} · `,
+  );
+  const line = `${who}${run.state.emoji} ${outcomeWords(run)}: *${title(run)}* · ${prs.join('')}${where}`;
   // What the run used is said here, once: the card shows it only while the run is live.
   const usage = labelledUsage(run);
   const said = usage === undefined ? line : `${line}\n${escapeMrkdwn(usage)}`;

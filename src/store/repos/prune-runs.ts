@@ -4,13 +4,17 @@
  * last written before `before` goes with its state history; a thread last written before then
  * that has no run left and no trigger or notification waiting goes with its aliases and the
  * recorded ids of the reactions the relay added there. A tracked run (live, or ended but
- * not yet told) is never touched.
+ * not yet told) is never touched. A descendant's BLOCKED-episode record (blocked_descendants)
+ * last written before `before` goes once its episode ended or the run it was told in is no
+ * longer tracked: either way it decides nothing more (a later BLOCKED state starts a new
+ * episode, as it would after the episode's end).
  */
 import type { RepoContext } from './repo-context.js';
 
 export interface PrunedRuns {
   runs: number;
   threads: number;
+  blockedDescendants: number;
 }
 
 export function createPruneRuns(
@@ -81,10 +85,39 @@ export function createPruneRuns(
     return Number(result.numDeletedRows);
   };
 
+  const pruneBlockedDescendants = async (before: number, limit: number) => {
+    const db = ctx.db();
+    const done = db
+      .selectFrom('blocked_descendants as b')
+      .select('b.run_id')
+      .where('b.updated_at', '<', before)
+      .where((eb) =>
+        eb.or([
+          eb('b.blocked', '=', 0),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('runs as r')
+                .select('r.run_id')
+                .whereRef('r.run_id', '=', 'b.ancestor_run_id')
+                .where('r.tracked', '=', 1),
+            ),
+          ),
+        ]),
+      )
+      .limit(limit);
+    const result = await db
+      .deleteFrom('blocked_descendants')
+      .where('run_id', 'in', done)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  };
+
   return async (before, limit) => {
-    if (limit <= 0) return { runs: 0, threads: 0 };
+    if (limit <= 0) return { runs: 0, threads: 0, blockedDescendants: 0 };
     const runs = await pruneRuns(before, limit);
     const threads = await pruneThreads(before, limit);
-    return { runs, threads };
+    const blockedDescendants = await pruneBlockedDescendants(before, limit);
+    return { runs, threads, blockedDescendants };
   };
 }

@@ -38,15 +38,17 @@ describe('usage text', () => {
         request_usage: { inference_cost_usd: 1.1, compute_cost_usd: 0.14, total_tokens: 312_000 },
       },
     });
-    expect(usageLine(view)).toBe('≈ $1.24 · 312k tokens');
-    expect(labelledUsage(view)).toBe('≈ $1.24 · 312k tokens (approximate)');
+    expect(usageLine(view)).toBe('about $1.24 · 312k tokens');
+    expect(labelledUsage(view)).toBe('Used about $1.24 · 312k tokens');
+    expect(labelledUsage(view, true)).toBe('Used about $1.24 · 312k tokens so far');
+    expect(usageLine({ usage: { costUsd: 0.001 } })).toBe('less than $0.01');
   });
 
   it('a missing figure is left out, never shown as 0; nothing reported, no line', () => {
     const tokensOnly = toRunView({ run: { ...item, request_usage: { total_tokens: 5_000 } } });
     expect(usageLine(tokensOnly)).toBe('5k tokens');
     const costOnly = toRunView({ run: { ...item, request_usage: { compute_cost_usd: 0.5 } } });
-    expect(usageLine(costOnly)).toBe('≈ $0.50');
+    expect(usageLine(costOnly)).toBe('about $0.50');
     expect(usageLine(toRunView({ run: item }))).toBeUndefined();
     expect(usageLine(toRunView({ run: { ...item, request_usage: { inference_cost: 9 } } }))).toBe(
       undefined,
@@ -55,6 +57,6 @@ describe('usage text', () => {
 
   it('falls back to the recorded figures when the item carries no report', () => {
     const view = toRunView({ run: item, record: { costUsd: 2, tokens: 40_000 } });
-    expect(usageLine(view)).toBe('≈ $2.00 · 40k tokens');
+    expect(usageLine(view)).toBe('about $2.00 · 40k tokens');
   });
 });

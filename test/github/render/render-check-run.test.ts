@@ -66,4 +66,21 @@ describe('renderCheckRun', () => {
     expect(check.output.summary).not.toMatch(/(^|[^`\\w])@alice/);
     expect(check.output.summary).not.toContain('<img');
   });
+
+  it('names a pull request once: its label already says "PR:", a bare URL gets the word', () => {
+    const artifacts = (url: string) => ({
+      artifacts: [{ artifact_type: 'PULL_REQUEST', data: { url, branch: 'fix/redirect' } }],
+    });
+    const onGitHub = renderCheckRun(
+      view('SUCCEEDED', artifacts('https://github.com/acme/web/pull/7')),
+    ).output.summary;
+    expect(onGitHub).toContain('[PR: acme/web#7](https://github.com/acme/web/pull/7)');
+    expect(onGitHub).not.toContain('Pull request:');
+    const elsewhere = renderCheckRun(
+      view('SUCCEEDED', artifacts('https://git.example.com/merge/7')),
+    ).output.summary;
+    expect(elsewhere).toContain(
+      '**Pull request:** [https://git.example.com/merge/7](https://git.example.com/merge/7)',
+    );
+  });
 });

@@ -19,6 +19,27 @@ describe('renderGitHubMessage snapshots', () => {
 });
 
 describe('renderGitHubMessage content', () => {
+  it('a card says once how to reply: the "Next:" line, or else the footer', () => {
+    for (const state of ['INPROGRESS', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'BLOCKED']) {
+      const body = renderGitHubMarkdown({ type: 'run_status', run: sampleRun(state) });
+      const says = body.match(/`@agent-relay <(message|answer)>`/g) ?? [];
+      expect(says, state).toHaveLength(1);
+    }
+  });
+
+  it("a cancelled run's card says cancelled, not stopped (Stop interrupts; the run goes on)", () => {
+    const head = renderGitHubMarkdown({ type: 'run_status', run: sampleRun('CANCELLED') }).split(
+      '\n',
+    )[0]!;
+    expect(head).toMatch(/^🚫 \*\*agent-relay\*\* was cancelled: \*\*.+\*\* · for @\S+ after /);
+    expect(head).not.toContain('stopped');
+  });
+
+  it('the outcome reply carries the pull request, the one link a person notified wants', () => {
+    const body = renderGitHubMarkdown({ type: 'run_outcome', run: sampleRun('SUCCEEDED') });
+    expect(body).toContain('[octo-org/widgets#9](https://github.com/octo-org/widgets/pull/9)');
+  });
+
   it('status: state, requester (not pinged), settings with sources, links, commands', () => {
     const body = renderGitHubMarkdown({ type: 'run_status', run: sampleRun('INPROGRESS') });
     expect(body).toContain('| State | 🏃 Running (`INPROGRESS`) |');

@@ -3,33 +3,31 @@ import { renderGitHubMarkdown } from '../../../src/github/render/render-markdown
 import { sampleRun } from '../models.js';
 
 const usage = { costUsd: 1.24, tokens: 312_000 };
-const LINE = '≈ $1.24 · 312k tokens (approximate)';
+const LINE = 'Used about $1.24 · 312k tokens';
 
 describe('GitHub: what a run cost', () => {
   it('the card shows the usage line when reported; the outcome comment points at the card', () => {
     const run = sampleRun('SUCCEEDED', { runTime: '14m', usage });
     expect(renderGitHubMarkdown({ type: 'run_status', run })).toContain(LINE);
-    expect(renderGitHubMarkdown({ type: 'run_outcome', run })).not.toContain('≈');
+    expect(renderGitHubMarkdown({ type: 'run_outcome', run })).not.toContain('Used');
   });
 
   it('omits it when nothing was reported', () => {
     const run = sampleRun('SUCCEEDED', { runTime: '14m' });
     for (const type of ['run_status', 'run_outcome'] as const) {
       const md = renderGitHubMarkdown({ type, run });
-      expect(md).not.toContain('≈');
+      expect(md).not.toContain('Used');
+      expect(md).not.toContain('$');
       expect(md).not.toContain('tokens');
-      expect(md).not.toContain('approximate');
     }
   });
 
   it('status: the cost so far of a live run', () => {
     const run = sampleRun('INPROGRESS', { runTime: undefined, usage: { costUsd: 0.08 } });
     expect(renderGitHubMarkdown({ type: 'run_brief', run, hasCard: true })).toContain(
-      '≈ $0.08 so far (approximate)',
+      'Used about $0.08 so far',
     );
-    expect(renderGitHubMarkdown({ type: 'run_status', run })).toContain(
-      '≈ $0.08 so far (approximate)',
-    );
+    expect(renderGitHubMarkdown({ type: 'run_status', run })).toContain('Used about $0.08 so far');
   });
 });
 
@@ -45,8 +43,8 @@ describe("GitHub: a place's list", () => {
     });
     expect(md).toContain('| Cost |');
     expect(md).toContain('≈ $1.24 |');
-    expect(
-      md.trim().endsWith('This repository has spent ≈ $3.75 in November 2026 (UTC) (approximate)'),
-    ).toBe(true);
+    expect(md.trim().endsWith('This repository has spent about $3.75 in November 2026 (UTC)')).toBe(
+      true,
+    );
   });
 });

@@ -60,7 +60,7 @@ describe('budget notice from the tracker', () => {
     expect(told).toHaveLength(1);
     const record = await env.store.runs.get(id);
     expect(told[0]!.threadKey).toBe(record!.threadKey);
-    expect(told[0]!.text).toContain('This channel has spent ≈ $1.24 of its $1.50 budget');
+    expect(told[0]!.text).toContain('This channel has spent about $1.24 of its $1.50 budget');
     expect(told[0]!.text).toContain('(82 %)');
     expect(told[0]!.text).toContain('New runs are refused here once the spend reaches the budget');
     expect(told[0]!.usage).toBe('/agent config budget=<US dollars>');
@@ -79,7 +79,7 @@ describe('budget notice from the tracker', () => {
     await settle();
     const told = await notices();
     expect(told).toHaveLength(1);
-    expect(told[0]!.text).toContain('≈ $1.24 of its $1 budget');
+    expect(told[0]!.text).toContain('about $1.24 of its $1 budget');
     expect(told[0]!.text).toContain('No new run starts here until the month ends');
   });
 

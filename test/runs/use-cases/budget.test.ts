@@ -72,7 +72,7 @@ describe('budget per place', () => {
     expect(messages.map((m) => m.type)).toEqual(['notice']);
     expect(env.slack.reactions).toEqual([]);
     const [text] = notices(messages);
-    expect(text).toContain(`≈ $10.00 of its $10 budget for ${MONTH()}`);
+    expect(text).toContain(`about $10.00 of its $10 budget for ${MONTH()}`);
     expect(text).toContain('Follow-ups to runs already here still go through');
     expect(text).toContain('An admin of agent-relay can raise it');
     expect(messages[0]).toMatchObject({ usage: '/agent config budget=<US dollars>' });
@@ -85,7 +85,7 @@ describe('budget per place', () => {
     expect(env.emulator.runs.count()).toBe(1);
     const told = notices(await posted());
     expect(told).toHaveLength(1);
-    expect(told[0]).toContain(`≈ $9.90 of its $10 budget for ${MONTH()} (99 %)`);
+    expect(told[0]).toContain(`about $9.90 of its $10 budget for ${MONTH()} (99 %)`);
     // The next start (after the hold) does not repeat the notice.
     clock.skew = 3 * 60_000;
     await handle(env, slackMention({ text: 'and another' }));
@@ -140,7 +140,7 @@ describe('budget per place', () => {
     expect(env.emulator.runs.count()).toBe(0);
     const messages = await posted();
     const [text] = notices(messages);
-    expect(text).toContain('This repository has spent ≈ $3.50 of its $3 budget');
+    expect(text).toContain('This repository has spent about $3.50 of its $3 budget');
     expect(text).toContain('An admin of the repository can raise it');
     expect(messages[0]).toMatchObject({
       usage: '@agent-relay config budget=<US dollars>',
@@ -206,7 +206,9 @@ describe('budget per place', () => {
     expect(env.emulator.runs.count()).toBe(0);
     const messages = await posted();
     const refusal = messages.find((m) => m.type === 'notice' && m.text.startsWith('Your runs'));
-    expect(refusal).toMatchObject({ text: expect.stringContaining('≈ $5.50 of your $5 budget') });
+    expect(refusal).toMatchObject({
+      text: expect.stringContaining('about $5.50 of your $5 budget'),
+    });
     // Someone else in the same channel is not held by U1's budget.
     await handle(env, slackMention({ text: 'their thing', actor: { id: 'U2', name: 'bob' } }));
     expect(env.emulator.runs.count()).toBe(1);

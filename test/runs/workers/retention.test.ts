@@ -4,6 +4,7 @@
  * batches.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { ConsoleSessionRecord } from '../../../src/core/ports/index.js';
 import type { OpenedStore } from '../../../src/store/index.js';
 import { createRetention } from '../../../src/runs/workers/retention.js';
 import { createRecordingLogger } from '../../helpers/test-logger.js';
@@ -56,6 +57,8 @@ it('deletes what finished before the window, in batches, and logs the count', as
     startMessages: 5,
     runs: 0,
     threads: 0,
+    blockedDescendants: 0,
+    consoleSessions: 0,
   });
   expect(await retention.runOnce()).toEqual({
     inbox: 0,
@@ -63,6 +66,8 @@ it('deletes what finished before the window, in batches, and logs the count', as
     startMessages: 0,
     runs: 0,
     threads: 0,
+    blockedDescendants: 0,
+    consoleSessions: 0,
   });
   expect(await store.startMessages.get('slack:old-0')).toBeUndefined();
   expect(await store.startMessages.get('slack:recent-0')).toBeDefined();
@@ -134,4 +139,31 @@ it('deletes finished runs and emptied threads after their window; never a tracke
   for (const kept of ['live', 'waiting', 'recent']) {
     expect(await store.threads.get(`slack:T1:C1:${kept}.1`), kept).toBeDefined();
   }
+});
+
+it('deletes the console sessions that expired, and keeps the ones still good', async () => {
+  const sessions = store.consoleSessions!;
+  const session = (id: string, expiresAt: number): ConsoleSessionRecord => ({
+    id: id.repeat(64),
+    operatorId: 'local:admin',
+    operatorName: 'local admin',
+    via: 'local',
+    role: 'operator',
+    grounds: 'local',
+    csrf: 'csrf',
+    createdAt: 0,
+    expiresAt,
+  });
+  await sessions.create(session('a', DAY));
+  await sessions.create(session('b', 3 * DAY));
+  const retention = createRetention({
+    store,
+    clock,
+    logger: createRecordingLogger(),
+    keepMs: 7 * DAY,
+  });
+  now = 2 * DAY;
+  expect(await retention.runOnce()).toMatchObject({ consoleSessions: 1 });
+  expect(await sessions.get('a'.repeat(64), 0)).toBeUndefined();
+  expect(await sessions.get('b'.repeat(64), 0)).toBeDefined();
 });

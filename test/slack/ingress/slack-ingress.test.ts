@@ -622,6 +622,38 @@ describe('Slack ingress: lifecycle', () => {
     await api.close();
   });
 
+  it('starts when the Slack API is unreachable, with one line that says why and no stack trace', async () => {
+    const { createServer } = await import('node:net');
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+    const logger = createRecordingLogger();
+    const ingress = createSlackIngress({
+      signingSecret: TEST_SIGNING_SECRET,
+      botToken: 'xoxb-test',
+      apiUrl: `http://127.0.0.1:${closed}/api/`,
+      commandName: '/agent',
+      allowedChannels: [],
+      allowedUsers: [],
+      sink: new RecordingSink(),
+      logger,
+    });
+    await ingress.start();
+    await ingress.stop();
+    const warnings = logger.lines.filter((l) => l.level === 'warn');
+    expect(warnings.filter((l) => l.obj.component === 'slack-ingress')).toEqual([
+      {
+        level: 'warn',
+        obj: expect.objectContaining({ reason: 'nothing listens there (ECONNREFUSED)' }),
+        msg: 'Slack auth.test failed (nothing listens there (ECONNREFUSED)); will ask again on the first event',
+      },
+    ]);
+    for (const warning of warnings) expect(warning.obj.err).toBeUndefined();
+  });
+
   it('answers 404 on the HTTP endpoint in Socket Mode', async () => {
     const ingress = createSlackIngress({
       signingSecret: TEST_SIGNING_SECRET,
