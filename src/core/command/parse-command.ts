@@ -23,7 +23,7 @@ export interface ParseCommandInput {
   text: string;
   /** True when the ingress knows the bot is addressed and `text` is just the words. */
   addressed: boolean;
-  platform: 'slack' | 'github' | 'linear';
+  platform: 'slack' | 'github' | 'linear' | 'jira';
   /** GitHub login without '@', e.g. `agent-relay`. */
   botHandle: string;
   /** Default `/agent`. */
