@@ -259,7 +259,12 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
    * only time its low lane may send. After each delivery the lane claims again (its pump
    * wakes itself) before this can be true again.
    */
-  const idle: Record<Platform, boolean> = { slack: false, github: false, linear: false, jira: false };
+  const idle: Record<Platform, boolean> = {
+    slack: false,
+    github: false,
+    linear: false,
+    jira: false,
+  };
   // One lane per platform: GitHub spaces its writes a second apart, and a Slack reply (or a
   // Linear session's first activity, due within seconds) must
   // not wait behind a queue of GitHub edits (nor the other way round).
