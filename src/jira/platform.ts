@@ -1,12 +1,14 @@
 /**
  * Jira as a platform (one site): the notifier (ADF comments through REST v3, the status
- * comment edited in place), the webhook route, and at start the relay's own account, asked of
+ * comment edited in place), the webhook route, who may act in a project (asked of Jira by the
+ * runs, after the webhook was answered), and at start the relay's own account, asked of
  * Jira when JIRA_ACCOUNT_ID does not name it (assignments to it start runs; its own comments
  * never do). A refused credential ends the start-up with one line.
  */
 import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platform/contract.js';
 import { PlatformStartError } from '../platform/contract.js';
 import { createJiraClient, JiraApiError } from './api/jira-client.js';
+import { createProjectAccess } from './api/project-access.js';
 import { createJiraIngress, JIRA_BODY_LIMIT_BYTES } from './ingress/jira-ingress.js';
 import { createJiraNotifier } from './notify/notifier.js';
 
@@ -32,6 +34,7 @@ function createJira(deps: PlatformDeps): PlatformModule | undefined {
   return {
     name: 'jira',
     notifier,
+    access: createProjectAccess({ client, logger, clock }),
     routes({ sink }) {
       const webhooks = createJiraIngress({
         secret: jira.webhookSecret,

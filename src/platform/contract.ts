@@ -14,7 +14,7 @@ import type {
   Notifier,
   Platform,
   PlatformCapabilities,
-  RepoAccess,
+  PlatformAccess,
   Store,
   TriggerSink,
 } from '../core/ports/index.js';
@@ -75,8 +75,11 @@ export interface PlatformModule {
   readonly name: Platform;
   /** Delivers the outbox's notifications to the platform. */
   readonly notifier: Notifier;
-  /** A person's access to a place, asked by the runs (GitHub: repository permission). */
-  readonly access?: RepoAccess;
+  /**
+   * A person's access to a place, asked by the runs (GitHub: repository permission, `check`;
+   * Jira: a project's permissions, `checkPlace`).
+   */
+  readonly access?: PlatformAccess;
   /** Answers about people and places, for the console. */
   readonly directory?: PlaceDirectory;
   /** The routes it serves on the one HTTP server (webhooks, events, install pages). */

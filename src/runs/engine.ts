@@ -13,7 +13,7 @@ import type {
   Notifier,
   PlatformCapabilities,
   Random,
-  RepoAccess,
+  PlatformAccess,
   Store,
 } from '../core/ports/index.js';
 import { noopMetrics } from '../core/ports/index.js';
@@ -47,7 +47,7 @@ export interface EngineDeps {
   /** Who may cancel a run. Default: the requester, or (Slack) an admin of agent-relay. */
   mayCancel?: MayCancel;
   /** GitHub: whether a person may act in a repository (checked for every GitHub request). */
-  repoAccess?: RepoAccess;
+  repoAccess?: PlatformAccess;
   /** The service's environments and models: names are resolved and checked before a start. */
   catalogue?: Catalogue;
   /** This process among the replicas sharing the store (the tracking lease's holder name). */

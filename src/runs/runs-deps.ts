@@ -11,7 +11,7 @@ import type {
   Notifier,
   PlatformCapabilities,
   Random,
-  RepoAccess,
+  PlatformAccess,
   RunRecord,
   Store,
 } from '../core/ports/index.js';
@@ -110,8 +110,11 @@ export interface RunsDeps {
   sleep: (ms: number) => Promise<void>;
   options: ResolvedEngineOptions;
   mayCancel: MayCancel;
-  /** GitHub: whether a person may act in a repository. Unset: no check (no GitHub). */
-  repoAccess?: RepoAccess;
+  /**
+   * Whether a person may act in a place: GitHub's repositories (`check`), other platforms'
+   * places (`checkPlace`, Jira's projects). Unset: no check.
+   */
+  repoAccess?: PlatformAccess;
   /**
    * The service's environments and models (env=/model= by name). Unset: values are sent as
    * given.

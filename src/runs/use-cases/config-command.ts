@@ -12,6 +12,9 @@ type ConfigCommand = Extract<Command, { type: 'config' }>;
 export const ADMINS_ONLY =
   "Only an admin of agent-relay may change this channel's defaults. `config` alone shows them.";
 
+export const PLACE_ADMINS_ONLY =
+  'Only an admin of this project may change its defaults and budget. `config` alone shows them.';
+
 export const LINEAR_ADMINS_ONLY =
   "Only an admin of this Linear workspace may change the team's defaults and budget. `config` alone shows them.";
 
@@ -34,7 +37,14 @@ export async function configCommand(
     job.log.info({ scope }, 'config change refused: not an admin');
     return replyPrivately(
       job,
-      notice('warning', platform === 'linear' ? LINEAR_ADMINS_ONLY : ADMINS_ONLY),
+      notice(
+        'warning',
+        platform === 'linear'
+          ? LINEAR_ADMINS_ONLY
+          : platform === 'jira'
+            ? PLACE_ADMINS_ONLY
+            : ADMINS_ONLY,
+      ),
     );
   }
   // A default names an environment or model by its id: checked now, so a wrong name is
