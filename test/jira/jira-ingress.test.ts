@@ -123,3 +123,22 @@ describe('POST /jira/webhooks', () => {
     expect(status).toBeDefined();
   });
 });
+
+describe('Jira at start', () => {
+  it('asks the site for the relay’s account, and a refused token ends the start-up', async () => {
+    world = await startJiraWorld();
+    expect(world.jira.requests.map((r) => r.path)).toEqual(['/rest/api/3/myself']);
+    await world.close();
+    world = undefined;
+    await expect(
+      startJiraWorld({ env: { JIRA_API_TOKEN: 'jira-token-dummy-wrong' } }),
+    ).rejects.toMatchObject({
+      code: 'jira_auth_failed',
+    });
+  });
+
+  it('with JIRA_ACCOUNT_ID it asks nothing at start', async () => {
+    world = await startJiraWorld({ env: { JIRA_ACCOUNT_ID: '712020:5f1e6e3a-relay-0001' } });
+    expect(world.jira.requests).toEqual([]);
+  });
+});
