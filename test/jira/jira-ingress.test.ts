@@ -94,6 +94,36 @@ describe('POST /jira/webhooks', () => {
     expect(world.jira.requests.map((r) => r.path)).toEqual(['/rest/api/3/myself']);
   });
 
+  it('answers odd but signed bodies without crashing and keeps nothing', async () => {
+    world = await startJiraWorld();
+    const { model, webhooks } = world.jira;
+    const issue = model.addIssue('PROJ');
+    const badKey = webhooks.labelAdded(issue, PEOPLE.alice, 'agent');
+    badKey.issue.key = 'PROJ-1:x';
+    const badSelf = webhooks.labelAdded(issue, PEOPLE.alice, 'agent');
+    badSelf.issue.self = 'not a url';
+    const otherProject = webhooks.labelAdded(issue, PEOPLE.alice, 'agent');
+    otherProject.issue.fields.project.key = 'OPS';
+    let deep: unknown = { type: 'text', text: '@agent-relay hi' };
+    for (let i = 0; i < 1_500; i++) deep = { type: 'paragraph', content: [deep] };
+    const nested = webhooks.commentCreated(issue, PEOPLE.bob, '');
+    (nested.comment as { body: unknown }).body = deep;
+    const noChangelog = {
+      ...webhooks.labelAdded(issue, PEOPLE.alice, 'agent'),
+      changelog: undefined,
+    };
+    for (const body of [badKey, badSelf, otherProject, nested, noChangelog, [], 'text', null]) {
+      const res = await world.send(body);
+      expect([200, 400]).toContain(res.status);
+    }
+    expect(inbox(world)).toBe(0);
+    // Still answering.
+    const good = await world.send(
+      webhooks.labelAdded(model.addIssue('PROJ'), PEOPLE.alice, 'agent'),
+    );
+    expect(good.answer).toMatchObject({ result: 'accepted' });
+  });
+
   it('takes a redelivery once, by its identifier or by its signed body', async () => {
     world = await startJiraWorld({ timings: { runMs: 60_000 } });
     const issue = world.jira.model.addIssue('PROJ');
