@@ -60,6 +60,10 @@ describe('a run on a Jira issue', () => {
       jira.webhooks.commentCreated(issue, PEOPLE.bob, '@agent-relay also fix the typos'),
     );
     expect(reply.answer).toMatchObject({ result: 'accepted' });
+    // No reactions on Jira: the follow-up is confirmed in a comment.
+    await world.waitForComment(issue.key, (t) =>
+      /Follow-up sent to: PROJ-1: Tidy the README/.test(t),
+    );
     await world.waitForComment(
       issue.key,
       (t) => /Run succeeded/.test(t) && jira.model.relayComments(issue.key).length >= 3,

@@ -192,11 +192,7 @@ export function fromCommentCreated(event: CommentCreatedEvent, o: ToTriggerOptio
       deliveryId: `jira:${o.site}:comment:${comment.id}`,
       receivedAt: o.receivedAt,
       settingsScope: settingsScopeOf(place.threadKey) ?? place.threadKey,
-      triggerMessage: {
-        threadKey: place.threadKey,
-        id: encodeJiraMessageId({ kind: 'comment', commentId: comment.id }),
-        url,
-      },
+      // No trigger message: Jira has no reactions, so a follow-up is confirmed by a comment.
     },
   };
 }
