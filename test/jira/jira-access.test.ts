@@ -55,3 +55,27 @@ describe('who may act on a Jira issue', () => {
     );
   });
 });
+
+describe("a Jira project's budget", () => {
+  it('a project admin sets it; a new run over it is refused in the project’s words', async () => {
+    world = await startJiraWorld();
+    const { jira } = world;
+    const issue = jira.model.addIssue('PROJ');
+    await world.send(
+      jira.webhooks.commentCreated(issue, PEOPLE.alice, '@agent-relay config budget=1'),
+    );
+    await world.waitForComment(issue.key, (t) => /budget = 1 ✏️/.test(t));
+    await world.send(jira.webhooks.commentCreated(issue, PEOPLE.bob, '@agent-relay fix it'));
+    await world.waitForComment(issue.key, (t) => /Run succeeded/.test(t));
+    const next = jira.model.addIssue('PROJ');
+    await world.send(jira.webhooks.labelAdded(next, PEOPLE.bob, 'agent'));
+    const refused = await world.waitForComment(next.key, (t) => /budget/.test(t));
+    expect(commentText(refused)).toMatch(/This project has spent/);
+    expect(commentText(refused)).toMatch(/An admin of the Jira project can raise it/);
+    expect(world.emulator.runs.count()).toBe(1);
+    // `list` in any issue of the project shows the project's runs, not another's.
+    await world.send(jira.webhooks.commentCreated(next, PEOPLE.bob, '@agent-relay list'));
+    const list = await world.waitForComment(next.key, (t) => /Recent runs in this project/.test(t));
+    expect(commentText(list)).toMatch(/Succeeded · fix it/);
+  });
+});
