@@ -18,6 +18,7 @@ import { formatCost, labelledUsage } from '../../core/message/usage-text.js';
 import {
   bulletList,
   code,
+  codeBlock,
   doc,
   heading,
   lines,
@@ -98,7 +99,7 @@ function settingsText(run: RunView): string {
     .map((s) =>
       s.source === 'service' && s.value === undefined
         ? `${s.key}: service default`
-        : `${s.key} ${s.value ?? ''} (${SOURCE[s.source]})`.replace('  ', ' '),
+        : `${[s.key, s.value].filter(Boolean).join(' ')} (${SOURCE[s.source]})`,
     );
   if (run.factory !== undefined && !run.applied.some((s) => s.key === 'factory'))
     chosen.push(`factory ${run.factory.alias ?? run.factory.name ?? ''}`.trim());
@@ -349,12 +350,7 @@ export function renderJiraBlocks(model: MessageModel, o: JiraRenderOptions): Adf
           model.link === undefined ? [] : [...text(' '), ...link(model.link.label, model.link.url)],
         ),
       ];
-      if (model.usage !== undefined)
-        out.push({
-          type: 'codeBlock',
-          attrs: {},
-          content: text(model.usage) as { type: 'text'; text: string }[],
-        });
+      if (model.usage !== undefined) out.push(codeBlock(model.usage));
       return out;
     }
     case 'run_brief': {
