@@ -89,6 +89,16 @@ export function createJiraWebhooks(model: JiraModel, site: { url: string; secret
         },
       };
     },
+    /** `jira:issue_created`: `by` created the issue (with its labels and assignee). */
+    created(issue: FakeJiraIssue, by: string) {
+      return {
+        timestamp: Date.now(),
+        webhookEvent: 'jira:issue_created',
+        issue_event_type_name: 'issue_created',
+        user: userOf(by),
+        issue: issueOf(issue),
+      };
+    },
     /** `jira:issue_updated`: `by` assigned the issue to `to`. */
     assigned(issue: FakeJiraIssue, by: string, to: string) {
       const from = issue.assigneeId;

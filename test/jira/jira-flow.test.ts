@@ -73,6 +73,26 @@ describe('a run on a Jira issue', () => {
     expect(world.emulator.followups[0]!.message).toContain('also fix the typos');
   });
 
+  it('an issue created with the label, or assigned to the relay, starts a run once', async () => {
+    world = await startJiraWorld();
+    const { jira } = world;
+    const labelled = jira.model.addIssue('PROJ', { summary: 'Born labelled', labels: ['agent'] });
+    const assigned = jira.model.addIssue('PROJ', {
+      summary: 'Born assigned',
+      assigneeId: RELAY_ACCOUNT_ID,
+    });
+    const plain = jira.model.addIssue('PROJ', { summary: 'Just an issue', labels: ['backend'] });
+    for (const issue of [labelled, assigned, plain]) {
+      const body = jira.webhooks.created(issue, PEOPLE.alice);
+      await world.send(body);
+      await world.send(body, { identifier: 'another-identifier' });
+    }
+    await world.waitForComment(labelled.key, (t) => /Run succeeded/.test(t));
+    await world.waitForComment(assigned.key, (t) => /Run succeeded/.test(t));
+    expect(world.emulator.runs.count()).toBe(2);
+    expect(jira.model.relayComments(plain.key)).toEqual([]);
+  });
+
   it('a BLOCKED run asks in the issue, and the answer continues it', async () => {
     world = await startJiraWorld();
     const { jira } = world;

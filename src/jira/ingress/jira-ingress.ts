@@ -76,7 +76,7 @@ export function createJiraIngress(deps: JiraIngressDeps): WebhookEndpoint {
         ...(deps.accountId() === undefined ? {} : { accountId: deps.accountId() }),
       };
       let interpreted: Interpreted;
-      if (event === 'jira:issue_updated') {
+      if (event === 'jira:issue_updated' || event === 'jira:issue_created') {
         const parsed = IssueUpdated.safeParse(payload);
         if (!parsed.success) return invalid(parsed.error.issues[0]?.path, log);
         interpreted = fromIssueUpdated(parsed.data, options);

@@ -3,8 +3,9 @@
  * issue (`jira:{site}:{issue key}`), so a later comment follows up on the issue's run:
  *
  * - `jira:issue_updated` whose changelog adds the trigger label (or `factory:<alias>`), or
- *   assigns the issue to the relay's account: a fresh run whose prompt is the issue's key,
- *   summary and description, bounded;
+ *   assigns the issue to the relay's account, and `jira:issue_created` with that label or
+ *   that assignee: a fresh run whose prompt is the issue's key, summary and description,
+ *   bounded;
  * - `comment_created` that mentions the relay (`@<handle>` as text, or a real mention of its
  *   account, `[~accountid:…]`), or has a line starting with the command word, outside code
  *   and quotes: the words after it, in the same grammar as Slack and GitHub.
@@ -97,17 +98,24 @@ export function fromIssueUpdated(event: IssueUpdatedEvent, o: ToTriggerOptions):
   const items = event.changelog?.items ?? [];
   const isField = (i: (typeof items)[number], name: string) =>
     i.fieldId === name || i.field?.toLowerCase() === name;
-  const added = items
-    .filter((i) => isField(i, 'labels'))
-    .flatMap((i) => {
-      const before = new Set(tokens(i.fromString).map((l) => l.toLowerCase()));
-      return tokens(i.toString).filter((l) => !before.has(l.toLowerCase()));
-    });
+  const created = event.webhookEvent === 'jira:issue_created';
+  // A new issue's labels and assignee are all new; an update's are what its changelog adds.
+  const added = created
+    ? (event.issue.fields?.labels ?? [])
+    : items
+        .filter((i) => isField(i, 'labels'))
+        .flatMap((i) => {
+          const before = new Set(tokens(i.fromString).map((l) => l.toLowerCase()));
+          return tokens(i.toString).filter((l) => !before.has(l.toLowerCase()));
+        });
   const label = added.find(
     (l) => l.toLowerCase() === o.triggerLabel.toLowerCase() || FACTORY_LABEL.test(l),
   );
   const assigned =
-    o.accountId !== undefined && items.some((i) => isField(i, 'assignee') && i.to === o.accountId);
+    o.accountId !== undefined &&
+    (created
+      ? event.issue.fields?.assignee?.accountId === o.accountId
+      : items.some((i) => isField(i, 'assignee') && i.to === o.accountId));
   if (label === undefined && !assigned) return { kind: 'ignored', reason: 'no_trigger_change' };
 
   const issue = event.issue;
@@ -118,7 +126,7 @@ export function fromIssueUpdated(event: IssueUpdatedEvent, o: ToTriggerOptions):
     o.maxContextChars,
   );
   const factoryAlias = label === undefined ? undefined : FACTORY_LABEL.exec(label)?.[1];
-  const change = event.changelog?.id ?? String(event.timestamp ?? '');
+  const change = created ? 'created' : (event.changelog?.id ?? String(event.timestamp ?? ''));
   const url = issueUrl(o.baseUrl, issue.key);
   return {
     kind: 'trigger',

@@ -21,6 +21,7 @@ const Issue = z.looseObject({
       summary: z.string().max(10_000).nullish(),
       description: z.unknown().optional(),
       labels: z.array(z.string()).nullish(),
+      assignee: z.looseObject({ accountId: z.string() }).nullish(),
       project: z.looseObject({ key: z.string() }).nullish(),
     })
     .optional(),
@@ -36,7 +37,7 @@ const ChangeItem = z.looseObject({
 });
 
 export const IssueUpdated = z.looseObject({
-  webhookEvent: z.literal('jira:issue_updated'),
+  webhookEvent: z.enum(['jira:issue_updated', 'jira:issue_created']),
   timestamp: z.number().optional(),
   user: User.optional(),
   issue: Issue,
