@@ -282,7 +282,7 @@ function renderHelp(
     ['help', 'this help'],
   ];
   const out: AdfBlock[] = [
-    heading(4, text(`How to use ${model.invocation}`)),
+    heading(4, text(`How to use @${o.botHandle}`)),
     bulletList(
       rows.map(([words, what]) => [paragraph(code(`@${o.botHandle} ${words}`), text(`: ${what}`))]),
     ),
