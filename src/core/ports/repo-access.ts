@@ -35,7 +35,9 @@ export type PlaceAccessVerdict =
   /** The platform answered: the person lacks the right (`need` says which, in its words). */
   | { kind: 'refused'; need: string }
   /** The platform could not be asked: never taken as allowed. */
-  | { kind: 'unknown'; reason: string };
+  | { kind: 'unknown'; reason: string }
+  /** The thread's platform answers no such question (its ingress decides who may). */
+  | { kind: 'unanswered' };
 
 /**
  * "May this person do this in the place of this thread?", for platforms whose places are not

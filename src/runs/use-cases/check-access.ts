@@ -100,6 +100,8 @@ async function checkPlaceAccess(
       (err: unknown) => ({ kind: 'unknown', reason: String(err) }) as const,
     );
   const verdict = await ask('act');
+  // Slack, Linear: their ingress decided, and marked their admins.
+  if (verdict.kind === 'unanswered') return undefined;
   if (verdict.kind === 'unknown') {
     job.log.warn({ actor: person, reason: verdict.reason }, 'access unknown; request not done');
     return enqueue({

@@ -64,7 +64,7 @@ export function createPlatforms(
                 checkPlace: async (q) => {
                   const platform = platformOf(q.threadKey);
                   const module = platform ? placeAccess.get(platform) : undefined;
-                  if (!module?.checkPlace) return { kind: 'allowed' as const };
+                  if (!module?.checkPlace) return { kind: 'unanswered' as const };
                   return module.checkPlace(q);
                 },
               }
