@@ -12,6 +12,9 @@ import { createProjectAccess } from './api/project-access.js';
 import { createJiraIngress, JIRA_BODY_LIMIT_BYTES } from './ingress/jira-ingress.js';
 import { createJiraNotifier } from './notify/notifier.js';
 
+/** How often the relay's account is asked again when Jira did not answer at start. */
+const ACCOUNT_RETRY_MS = 60_000;
+
 function createJira(deps: PlatformDeps): PlatformModule | undefined {
   const jira = deps.config.jira;
   if (!jira) return undefined;
@@ -30,6 +33,13 @@ function createJira(deps: PlatformDeps): PlatformModule | undefined {
     ...(jira.startTransition === undefined ? {} : { startTransition: jira.startTransition }),
   });
   let accountId = jira.accountId;
+  let retry: NodeJS.Timeout | undefined;
+  /** Ask Jira for the relay's account; whether it is known now. */
+  async function learnAccount(): Promise<boolean> {
+    accountId = (await client.myself()).accountId;
+    logger.info({ accountId }, "Jira: the relay's account");
+    return true;
+  }
 
   return {
     name: 'jira',
@@ -61,22 +71,31 @@ function createJira(deps: PlatformDeps): PlatformModule | undefined {
     async start() {
       if (accountId !== undefined) return;
       try {
-        accountId = (await client.myself()).accountId;
-        logger.info({ accountId }, "Jira: the relay's account");
+        await learnAccount();
       } catch (err) {
         if (err instanceof JiraApiError && (err.status === 401 || err.status === 403))
           throw new PlatformStartError(
             'jira_auth_failed',
             `Jira refused JIRA_EMAIL and JIRA_API_TOKEN (GET /rest/api/3/myself answered ${err.status})`,
           );
+        // Comments wait until the account is known (to-trigger.ts): asked again each minute.
         logger.warn(
           { err: err instanceof Error ? err.message : String(err) },
-          "Jira: could not ask for the relay's account; set JIRA_ACCOUNT_ID so assignments start runs",
+          "Jira: could not ask for the relay's account; comments are not read until it answers (or set JIRA_ACCOUNT_ID)",
         );
+        retry = setInterval(() => {
+          learnAccount().then(
+            () => clearInterval(retry),
+            () => undefined,
+          );
+        }, ACCOUNT_RETRY_MS);
+        retry.unref();
       }
     },
     async stop() {},
-    async close() {},
+    async close() {
+      clearInterval(retry);
+    },
   };
 }
 

@@ -46,7 +46,12 @@ export function commentText(c: FakeJiraComment): string {
 }
 
 export async function startJiraWorld(
-  options: { env?: Record<string, string>; timings?: Partial<EmulatorTimings> } = {},
+  options: {
+    env?: Record<string, string>;
+    timings?: Partial<EmulatorTimings>;
+    /** Jira answers the start-up's `myself` with this status. */
+    failMyself?: number;
+  } = {},
 ): Promise<JiraWorld> {
   const logs = captureLogs({ test: 'jira' });
   const emulator = await startEmulator({
@@ -55,6 +60,8 @@ export async function startJiraWorld(
     tickMs: 10,
   });
   const jira = await startFakeJira();
+  if (options.failMyself !== undefined)
+    jira.failNext({ path: /\/myself$/, status: options.failMyself });
   const relay = await startRelayService(
     {
       AGENT_API_URL: emulator.baseUrl,

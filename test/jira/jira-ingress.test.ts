@@ -167,6 +167,18 @@ describe('Jira at start', () => {
     });
   });
 
+  it('reads no comment while its own account is unknown (Jira did not answer at start)', async () => {
+    world = await startJiraWorld({ failMyself: 503 });
+    const issue = world.jira.model.addIssue('PROJ');
+    const res = await world.send(
+      world.jira.webhooks.commentCreated(issue, PEOPLE.bob, '@agent-relay fix it'),
+    );
+    expect(res.answer).toMatchObject({ result: 'ignored', reason: 'own_account_unknown' });
+    // A label needs no account to be told apart: it still starts a run.
+    const label = await world.send(world.jira.webhooks.labelAdded(issue, PEOPLE.alice, 'agent'));
+    expect(label.answer).toMatchObject({ result: 'accepted' });
+  });
+
   it('with JIRA_ACCOUNT_ID it asks nothing at start', async () => {
     world = await startJiraWorld({ env: { JIRA_ACCOUNT_ID: '712020:5f1e6e3a-relay-0001' } });
     expect(world.jira.requests).toEqual([]);

@@ -156,20 +156,21 @@ export function fromIssueUpdated(event: IssueUpdatedEvent, o: ToTriggerOptions):
 }
 
 /** A real mention of the relay's account reads as its handle. */
-function withHandle(text: string, o: ToTriggerOptions): string {
-  if (o.accountId === undefined) return text;
-  return text.split(`[~accountid:${o.accountId}]`).join(`@${o.botHandle}`);
+function withHandle(text: string, accountId: string, o: ToTriggerOptions): string {
+  return text.split(`[~accountid:${accountId}]`).join(`@${o.botHandle}`);
 }
 
 export function fromCommentCreated(event: CommentCreatedEvent, o: ToTriggerOptions): Interpreted {
   const place = placeOf(event.issue, o);
   if ('ignored' in place) return { kind: 'ignored', reason: place.ignored };
   const { comment, issue } = event;
-  if (o.accountId !== undefined && comment.author.accountId === o.accountId)
-    return { kind: 'ignored', reason: 'self' };
+  // Until the relay knows its own account it cannot tell its own comments (which may quote
+  // its handle) from a person's: it reads none, rather than answer itself.
+  if (o.accountId === undefined) return { kind: 'ignored', reason: 'own_account_unknown' };
+  if (comment.author.accountId === o.accountId) return { kind: 'ignored', reason: 'self' };
   if (comment.author.accountType !== undefined && comment.author.accountType !== 'atlassian')
     return { kind: 'ignored', reason: 'bot' };
-  const body = withHandle(bodyText(comment.body), o).replace(/\r\n?/g, '\n');
+  const body = withHandle(bodyText(comment.body), o.accountId, o).replace(/\r\n?/g, '\n');
   const masked = addressableText(body);
   const found = findAddressedWords(masked, o.botHandle, o.commandWord);
   if (found === undefined) return { kind: 'ignored', reason: 'not_addressed' };
