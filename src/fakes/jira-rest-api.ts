@@ -6,8 +6,9 @@
  *
  * - `GET /rest/api/3/myself`;
  * - `POST /rest/api/3/issue/{key}/comment` (an ADF `body`, optional `properties`; 201),
- *   `PUT …/comment/{id}` (edit), `GET …/comment` (`orderBy`, `maxResults`,
- *   `expand=properties`);
+ *   `PUT …/comment/{id}` (edit), `GET …/comment` (`orderBy`, `maxResults`), and
+ *   `POST /rest/api/3/comment/list` ("Get comments by IDs", the one that expands
+ *   `properties`);
  * - `GET /rest/api/3/issue/{key}/transitions` and `POST` (`{transition: {id}}`; 204);
  * - `GET /rest/api/3/user/permission/search` (`accountId`, `projectKey`, `permissions`: the
  *   account listed only when it holds them all).
@@ -151,6 +152,22 @@ export async function startFakeJira(
         holds ? [{ accountId, displayName: person.displayName, active: true }] : [],
       );
     }
+    if (method === 'POST' && u.pathname === '/rest/api/3/comment/list') {
+      const ids = (body as { ids?: unknown } | undefined)?.ids;
+      if (!Array.isArray(ids)) return error(res, 400, 'ids is required');
+      const wanted = new Set(ids.map(String));
+      const withProps = (u.searchParams.get('expand') ?? '').split(',').includes('properties');
+      const values = model.comments
+        .filter((c) => wanted.has(c.id))
+        .map((c) => commentJson(c, withProps));
+      return reply(res, 200, {
+        startAt: 0,
+        maxResults: 1000,
+        total: values.length,
+        isLast: true,
+        values,
+      });
+    }
     const issueRoute = /^\/rest\/api\/3\/issue\/([^/]+)\/(comment|transitions)(?:\/([^/]+))?$/.exec(
       u.pathname,
     );
@@ -174,12 +191,12 @@ export async function startFakeJira(
       const max = Math.min(Number(u.searchParams.get('maxResults') ?? 50) || 50, 100);
       const all = model.commentsOf(issue.key);
       const ordered = newestFirst ? [...all].reverse() : all;
-      const withProps = (u.searchParams.get('expand') ?? '').split(',').includes('properties');
+      // This endpoint expands `renderedBody` only: properties come from /comment/list.
       return reply(res, 200, {
         startAt: 0,
         maxResults: max,
         total: all.length,
-        comments: ordered.slice(0, max).map((c) => commentJson(c, withProps)),
+        comments: ordered.slice(0, max).map((c) => commentJson(c, false)),
       });
     }
     if (what === 'comment' && sub !== undefined && method === 'PUT') {

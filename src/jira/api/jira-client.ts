@@ -141,9 +141,17 @@ export function createJiraClient(deps: JiraClientDeps): JiraClient {
     async recentComments(issueKey) {
       const page = await call<{ comments?: JiraComment[] }>(
         'GET',
-        `/rest/api/3/issue/${path(issueKey)}/comment?orderBy=-created&maxResults=100&expand=properties`,
+        `/rest/api/3/issue/${path(issueKey)}/comment?orderBy=-created&maxResults=100`,
       );
-      return [...(page?.comments ?? [])].reverse();
+      const ids = (page?.comments ?? []).map((c) => Number(c.id)).filter(Number.isSafeInteger);
+      if (ids.length === 0) return [];
+      // Only "Get comments by IDs" expands a comment's properties.
+      const listed = await call<{ values?: JiraComment[] }>(
+        'POST',
+        '/rest/api/3/comment/list?expand=properties',
+        { ids },
+      );
+      return [...(listed?.values ?? [])].sort((a, b) => Number(a.id) - Number(b.id));
     },
     async transitions(issueKey) {
       const page = await call<{ transitions?: JiraTransition[] }>(
