@@ -11,6 +11,7 @@ const ADAPTERS = {
     '**/slack/**',
     '**/github/**',
     '**/linear/**',
+    '**/jira/**',
     '**/store/**',
     '**/emulator/**',
     '**/fakes/**',
@@ -39,7 +40,7 @@ const SIBLINGS = (...roles) => ({
 });
 /** Outside slack/ and github/, a platform is reached only through its index.ts. */
 const PLATFORM_INSIDES = {
-  group: ['**/slack/*/**', '**/github/*/**', '**/linear/*/**'],
+  group: ['**/slack/*/**', '**/github/*/**', '**/linear/*/**', '**/jira/*/**'],
   message: "Import a platform through its index.ts (e.g. '../slack/index.js').",
 };
 
@@ -129,12 +130,17 @@ export default tseslint.config(
       SIBLINGS('ingress', 'notify', 'render'),
       UPPER('runs', 'service', 'store'),
     ],
+    'src/jira/api/**': [SIBLINGS('ingress', 'render', 'notify'), UPPER('runs', 'service', 'store')],
+    'src/jira/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
+    'src/jira/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
+    'src/jira/notify/**': [SIBLINGS('ingress'), UPPER('runs', 'service', 'store')],
     // The platform contract and kit: what every platform shares, above none of them.
     'src/platform/**': [ADAPTERS, AGENT, UPPER('runs', 'service', 'store', 'console')],
     // A platform's own module (platform.ts) wires its folders from the config and the ports.
     'src/slack/*.ts': [UPPER('runs', 'service', 'store', 'console')],
     'src/github/*.ts': [UPPER('runs', 'service', 'store', 'console')],
     'src/linear/*.ts': [UPPER('runs', 'service', 'store', 'console')],
+    'src/jira/*.ts': [UPPER('runs', 'service', 'store', 'console')],
     'src/console/**': [PLATFORM_INSIDES, UPPER('runs', 'store', 'emulator', 'agent')],
     'src/service/**': [PLATFORM_INSIDES],
     'src/*.ts': [PLATFORM_INSIDES],

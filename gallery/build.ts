@@ -19,6 +19,7 @@ import { conversationPage, conversationsIndex } from './conversation-html.js';
 import { recordConversations } from './conversations.js';
 import { linearPictureHashes, pictureHashes } from './pictures.js';
 import { linearSessionIndex, linearSessionPages } from './linear-session.js';
+import { jiraIssueIndex, jiraIssuePages } from './jira-issue.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const GALLERY_DIR = join(ROOT, 'docs', 'gallery');
@@ -61,6 +62,11 @@ async function main(): Promise<void> {
   mkdirSync(linearDir, { recursive: true });
   for (const page of linear) writeFileSync(join(linearDir, `${page.name}.html`), page.html);
   writeFileSync(join(linearDir, 'README.md'), linearSessionIndex(linear));
+  const jira = jiraIssuePages();
+  const jiraDir = join(GALLERY_DIR, 'jira');
+  mkdirSync(jiraDir, { recursive: true });
+  for (const page of jira) writeFileSync(join(jiraDir, `${page.name}.html`), page.html);
+  writeFileSync(join(jiraDir, 'README.md'), jiraIssueIndex(jira));
   if (htmlOnly) {
     console.log(`gallery: ${pages.length} HTML pages in docs/gallery/html`);
     return;
@@ -95,6 +101,16 @@ async function main(): Promise<void> {
     writeFileSync(
       join(linearDir, 'pictures.json'),
       `${JSON.stringify(linearPictureHashes(linear), null, 2)}\n`,
+    );
+    for (const page of jira) {
+      await tab.setContent(page.html, { waitUntil: 'load' });
+      await tab
+        .locator('#issue')
+        .screenshot({ path: join(jiraDir, `${page.name}.png`), animations: 'disabled' });
+    }
+    writeFileSync(
+      join(jiraDir, 'pictures.json'),
+      `${JSON.stringify(linearPictureHashes(jira), null, 2)}\n`,
     );
     if (!process.argv.includes('--no-conversations')) {
       const conversations = await recordConversations();

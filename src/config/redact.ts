@@ -21,6 +21,7 @@ export const SECRET_FIELDS = [
   'secret',
   'password',
   'metricsToken',
+  'apiToken',
 ] as const;
 
 const SECRET_SET: ReadonlySet<string> = new Set(SECRET_FIELDS);

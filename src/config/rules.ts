@@ -7,6 +7,7 @@ import type {
   ConsoleConfig,
   GitHubAuth,
   GitHubConfig,
+  JiraConfig,
   LinearConfig,
   SlackConfig,
 } from './types.js';
@@ -27,6 +28,7 @@ export interface CombinationResult {
   slack?: SlackConfig;
   github?: GitHubConfig;
   linear?: LinearConfig;
+  jira?: JiraConfig;
   console?: ConsoleConfig;
 }
 
@@ -161,6 +163,14 @@ export function checkCombinations(
   if (!has('LINEAR_WEBHOOK_SECRET') && has('LINEAR_ACCESS_TOKEN'))
     notes.push('LINEAR_ACCESS_TOKEN is set but LINEAR_WEBHOOK_SECRET is not: Linear is off');
 
+  // Jira: one site, its account's token, the webhook's secret, and the projects it serves.
+  const JIRA = ['JIRA_EMAIL', 'JIRA_API_TOKEN', 'JIRA_WEBHOOK_SECRET', 'JIRA_ALLOWED_PROJECTS'];
+  if (has('JIRA_BASE_URL')) {
+    for (const name of JIRA) if (!has(name)) issue(name, 'required with JIRA_BASE_URL (Jira)');
+  } else if (JIRA.some(has)) {
+    notes.push('JIRA_* variables are set but JIRA_BASE_URL is not: Jira is off');
+  }
+
   const consoleSettings = consoleConfig(env, raw, issues);
   if (issues.length > 0 || env === undefined) return { issues, notes };
   return {
@@ -169,6 +179,7 @@ export function checkCombinations(
     slack: slackConfig(env),
     github: githubConfig(env, privateKey),
     ...linearPart(env),
+    ...jiraPart(env),
     ...(consoleSettings ? { console: consoleSettings } : {}),
   };
 }
@@ -253,6 +264,27 @@ function linearPart(env: Env): { linear?: LinearConfig } {
       apiUrl: env.LINEAR_API_URL,
       allowedTeams: env.LINEAR_ALLOWED_TEAMS,
       allowedOrganizations: env.LINEAR_ALLOWED_ORGANIZATIONS,
+    },
+  };
+}
+
+function jiraPart(env: Env): { jira?: JiraConfig } {
+  const { JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN, JIRA_WEBHOOK_SECRET } = env;
+  if (!JIRA_BASE_URL || !JIRA_EMAIL || !JIRA_API_TOKEN || !JIRA_WEBHOOK_SECRET) return {};
+  if (env.JIRA_ALLOWED_PROJECTS.length === 0) return {};
+  const baseUrl = JIRA_BASE_URL.replace(/\/+$/, '');
+  return {
+    jira: {
+      baseUrl,
+      site: new URL(baseUrl).hostname.toLowerCase(),
+      email: JIRA_EMAIL,
+      apiToken: JIRA_API_TOKEN,
+      webhookSecret: JIRA_WEBHOOK_SECRET,
+      allowedProjects: env.JIRA_ALLOWED_PROJECTS,
+      botHandle: env.JIRA_BOT_HANDLE,
+      triggerLabel: env.JIRA_TRIGGER_LABEL,
+      ...(env.JIRA_ACCOUNT_ID ? { accountId: env.JIRA_ACCOUNT_ID } : {}),
+      ...(env.JIRA_START_TRANSITION ? { startTransition: env.JIRA_START_TRANSITION } : {}),
     },
   };
 }

@@ -144,6 +144,44 @@ export const EnvSchema = z.object({
         .filter(Boolean),
     )
     .default([]),
+  JIRA_BASE_URL: httpUrl
+    .refine(
+      (url) =>
+        url.startsWith('https:') || /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(url),
+      { message: 'must be an https URL (http only on localhost, for a local fake)' },
+    )
+    .optional(),
+  JIRA_EMAIL: z.string().trim().min(3).optional(),
+  JIRA_API_TOKEN: z.string().min(1).optional(),
+  JIRA_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  JIRA_ALLOWED_PROJECTS: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim().toUpperCase())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().regex(/^[A-Z][A-Z0-9_]{0,254}$/, {
+          message: 'each must be a Jira project key, e.g. PROJ',
+        }),
+      ),
+    )
+    .default([]),
+  JIRA_BOT_HANDLE: z
+    .string()
+    .transform((s) => s.trim().replace(/^@/, ''))
+    .pipe(z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a handle, e.g. agent-relay'))
+    .default(DEFAULT_BOT_HANDLE),
+  JIRA_TRIGGER_LABEL: z.string().trim().min(1).default('agent'),
+  JIRA_ACCOUNT_ID: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9:_-]{1,128}$/, 'must be an Atlassian account id (GET /rest/api/3/myself)')
+    .optional(),
+  JIRA_START_TRANSITION: z.string().trim().min(1).max(255).optional(),
   LOG_LEVEL: z
     .string()
     .transform((s) => s.toLowerCase())

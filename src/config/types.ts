@@ -91,6 +91,25 @@ export interface LinearConfig {
   allowedOrganizations: string[];
 }
 
+/** Jira (one site): REST v3 with basic auth, and its admin webhook. */
+export interface JiraConfig {
+  /** The site's root, without a trailing slash (`https://acme.atlassian.net`). */
+  baseUrl: string;
+  /** The site's host name, the `{site}` of its thread keys. */
+  site: string;
+  email: string;
+  apiToken: string;
+  webhookSecret: string;
+  /** Project keys whose issues may start runs (upper case). */
+  allowedProjects: string[];
+  botHandle: string;
+  triggerLabel: string;
+  /** The relay's account; undefined: asked of Jira at start. */
+  accountId?: string;
+  /** A transition's name or target status to take when a run starts. */
+  startTransition?: string;
+}
+
 /** The operator console (`/console`); see console-variables.ts. */
 export interface ConsoleConfig {
   /** The address browsers use (redirect URIs, Secure cookies); default the listening URL. */
@@ -142,6 +161,8 @@ export interface Config {
   github?: GitHubConfig;
   /** Undefined: Linear is off. */
   linear?: LinearConfig;
+  /** Undefined: Jira is off. */
+  jira?: JiraConfig;
   /** Undefined: the console is off. */
   console?: ConsoleConfig;
   log: { level: LogLevel; pretty: boolean };

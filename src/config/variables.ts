@@ -237,6 +237,56 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: 'unset: every team',
   },
   {
+    name: 'JIRA_BASE_URL',
+    meaning:
+      'the Jira site, e.g. `https://acme.atlassian.net` (https; plain http only on localhost, for a fake)',
+    default: 'unset: Jira off',
+  },
+  {
+    name: 'JIRA_EMAIL',
+    meaning: "the email of the relay's Jira account (basic auth with `JIRA_API_TOKEN`)",
+    default: 'required with `JIRA_BASE_URL`',
+  },
+  {
+    name: 'JIRA_API_TOKEN',
+    meaning: "the API token of the relay's Jira account",
+    default: 'required with `JIRA_BASE_URL`',
+    secret: true,
+  },
+  {
+    name: 'JIRA_WEBHOOK_SECRET',
+    meaning: "enables Jira's webhook (`POST /jira/webhooks`): the secret it signs with",
+    default: 'required with `JIRA_BASE_URL`',
+    secret: true,
+  },
+  {
+    name: 'JIRA_ALLOWED_PROJECTS',
+    meaning: 'Jira project keys (`PROJ`) whose issues may start runs',
+    default: 'required with `JIRA_BASE_URL`',
+  },
+  {
+    name: 'JIRA_BOT_HANDLE',
+    meaning: 'the @-mention in a Jira comment that addresses the relay',
+    default: 'agent-relay',
+  },
+  {
+    name: 'JIRA_TRIGGER_LABEL',
+    meaning: 'the Jira label that starts a run',
+    default: 'agent',
+  },
+  {
+    name: 'JIRA_ACCOUNT_ID',
+    meaning:
+      "the relay's Atlassian account id: assigning an issue to it, or mentioning it, starts a run",
+    default: 'asked of Jira at start (`GET /rest/api/3/myself`)',
+  },
+  {
+    name: 'JIRA_START_TRANSITION',
+    meaning:
+      'the transition (its name or its target status, e.g. `In Progress`) an issue takes when a run starts',
+    default: 'unset: the status stays',
+  },
+  {
     name: 'LOG_LEVEL',
     meaning: '`trace`, `debug`, `info`, `warn`, `error`, `fatal` or `silent`',
     default: 'info',

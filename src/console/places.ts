@@ -31,6 +31,9 @@ export function placeOf(threadKey: string, githubWebUrl: string, run?: RunRecord
   if (address.platform === 'linear') {
     return { label: `Linear session ${address.session}`, ...(permalink ? { url: permalink } : {}) };
   }
+  if (address.platform === 'jira') {
+    return { label: `Jira ${address.issueKey}`, ...(permalink ? { url: permalink } : {}) };
+  }
   const where = `${address.owner}/${address.repo}#${address.number}`;
   return {
     label: address.reviewCommentId ? `${where} (review thread)` : where,

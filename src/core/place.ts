@@ -5,8 +5,12 @@
  */
 import { settingsScopeOf } from './thread-key.js';
 
-/** The prefix every thread key of the place starts with (its channel's or repository's). */
+/**
+ * The prefix every thread key of the place starts with (its channel's, repository's, team's,
+ * or a Jira project's: `jira:{site}:PROJ-`, the issue keys of the project).
+ */
 export function placeThreadPrefix(scope: string): string {
+  if (scope.startsWith('jira:')) return `${scope}-`;
   return scope.startsWith('github:') ? `${scope}#` : `${scope}:`;
 }
 

@@ -8,6 +8,8 @@
  * - GitHub review-comment thread: `github:{owner}/{repo}#{number}/r{root_comment_id}`
  * - Linear agent session: `linear:{organization_id}:{team_id}:{agent_session_id}` (Linear's
    ids; the team is the place whose defaults apply and whose runs `list` shows)
+ * - Jira issue: `jira:{site}:{issue key}` (the site's host name, e.g. `acme.atlassian.net`,
+ *   and the issue's key, `PROJ-123`; the project is the place whose defaults apply)
  *
  * Pieces are kept as given (no case folding), so `decode(encode(a))` equals `a`.
  */
@@ -34,6 +36,13 @@ export type ThreadAddress =
       organization: string;
       team: string;
       session: string;
+    }
+  | {
+      platform: 'jira';
+      /** The site's host name (`acme.atlassian.net`). */
+      site: string;
+      /** The issue's key (`PROJ-123`); its project is the part before the hyphen. */
+      issueKey: string;
     };
 
 export class InvalidThreadAddressError extends RelayError<'invalid_thread_address'> {
@@ -55,6 +64,12 @@ const POSITIVE_INT = /^[1-9]\d{0,15}$/;
 /** Linear ids are UUIDs; any short run of letters, digits and hyphens is accepted. */
 const LINEAR_ID = /^[A-Za-z0-9-]{1,64}$/;
 const LINEAR_KEY = /^linear:([^:]*):([^:]*):([^:]*)$/;
+/** A host name: labels of letters, digits and hyphens, joined by dots. */
+const JIRA_SITE =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*$/;
+/** Jira issue keys: a project key (a letter, then letters, digits, `_`) and a number. */
+const JIRA_ISSUE_KEY = /^([A-Za-z][A-Za-z0-9_]{0,254})-([1-9]\d{0,15})$/;
+const JIRA_KEY = /^jira:([^:]*):([^:]*)$/;
 
 const SLACK_KEY = /^slack:([^:]*):([^:]*):([^:]*)$/;
 const GITHUB_KEY = /^github:([^/#]*)\/([^/#]*)#([^/#]*)(?:\/r([^/#]*))?$/;
@@ -72,6 +87,9 @@ function parsePositiveInt(s: string | undefined): number | undefined {
 export function isValidThreadAddress(addr: ThreadAddress): boolean {
   if (addr.platform === 'slack') {
     return SLACK_ID.test(addr.team) && SLACK_ID.test(addr.channel) && SLACK_TS.test(addr.threadTs);
+  }
+  if (addr.platform === 'jira') {
+    return JIRA_SITE.test(addr.site) && JIRA_ISSUE_KEY.test(addr.issueKey);
   }
   if (addr.platform === 'linear') {
     return (
@@ -93,6 +111,7 @@ export function encodeThreadKey(addr: ThreadAddress): string {
   }
   if (addr.platform === 'slack') return `slack:${addr.team}:${addr.channel}:${addr.threadTs}`;
   if (addr.platform === 'linear') return `linear:${addr.organization}:${addr.team}:${addr.session}`;
+  if (addr.platform === 'jira') return `jira:${addr.site}:${addr.issueKey}`;
   const base = `github:${addr.owner}/${addr.repo}#${addr.number}`;
   return addr.reviewCommentId === undefined ? base : `${base}/r${addr.reviewCommentId}`;
 }
@@ -112,6 +131,12 @@ export function decodeThreadKey(key: string): ThreadAddress | undefined {
     const addr: ThreadAddress = { platform: 'linear', organization, team, session };
     return isValidThreadAddress(addr) ? addr : undefined;
   }
+  const jira = JIRA_KEY.exec(key);
+  if (jira) {
+    const [, site = '', issueKey = ''] = jira;
+    const addr: ThreadAddress = { platform: 'jira', site, issueKey };
+    return isValidThreadAddress(addr) ? addr : undefined;
+  }
   const gh = GITHUB_KEY.exec(key);
   if (gh) {
     const [, owner = '', repo = '', numberText, reviewText] = gh;
@@ -129,7 +154,8 @@ export function decodeThreadKey(key: string): ThreadAddress | undefined {
 }
 
 /**
- * The scope whose defaults apply: `slack:{team}:{channel}` or `github:{owner}/{repo}`.
+ * The scope whose defaults apply: `slack:{team}:{channel}`, `github:{owner}/{repo}`,
+ * `linear:{organization}:{team}` or `jira:{site}:{project}`.
  * Given a key that does not decode, `undefined`.
  */
 export function settingsScopeOf(addr: ThreadAddress): string;
@@ -138,6 +164,7 @@ export function settingsScopeOf(addrOrKey: ThreadAddress | string): string | und
   const addr = typeof addrOrKey === 'string' ? decodeThreadKey(addrOrKey) : addrOrKey;
   if (addr === undefined) return undefined;
   if (addr.platform === 'linear') return `linear:${addr.organization}:${addr.team}`;
+  if (addr.platform === 'jira') return `jira:${addr.site}:${jiraProjectOf(addr.issueKey)}`;
   return addr.platform === 'slack'
     ? `slack:${addr.team}:${addr.channel}`
     : `github:${addr.owner}/${addr.repo}`;
@@ -151,16 +178,22 @@ export function personalScopeOf(key: string, personId: string): string | undefin
 
 /**
  * The tenant a thread belongs to: a Slack workspace (`slack:{team}`), a GitHub account
- * (`github:{owner}`), a Linear workspace (`linear:{organization}`). A tenant's own admins
- * administer its places and runs, never another tenant's. `undefined` when the key does not
- * decode.
+ * (`github:{owner}`), a Linear workspace (`linear:{organization}`), a Jira site
+ * (`jira:{site}`). A tenant's own admins administer its places and runs, never another
+ * tenant's. `undefined` when the key does not decode.
  */
 export function tenantOf(key: string): string | undefined {
   const addr = decodeThreadKey(key);
   if (addr === undefined) return undefined;
   if (addr.platform === 'slack') return `slack:${addr.team}`;
   if (addr.platform === 'linear') return `linear:${addr.organization}`;
+  if (addr.platform === 'jira') return `jira:${addr.site}`;
   return `github:${addr.owner}`;
+}
+
+/** The project key of a Jira issue key (`PROJ` of `PROJ-123`). */
+export function jiraProjectOf(issueKey: string): string {
+  return JIRA_ISSUE_KEY.exec(issueKey)?.[1] ?? '';
 }
 
 /** The platform of a key, or `undefined` when the key does not decode. */

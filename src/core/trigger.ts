@@ -4,7 +4,7 @@
  */
 import type { ReactionName } from './message/message-model.js';
 
-export type Platform = 'slack' | 'github' | 'linear';
+export type Platform = 'slack' | 'github' | 'linear' | 'jira';
 
 export interface Actor {
   /** Slack user id (U…) or GitHub login. */
@@ -54,7 +54,9 @@ export type TriggerKind =
   /** Linear: an agent session opened (an issue delegated to the app, or the app mentioned). */
   | 'agent_session'
   /** Linear: a person's further message in an agent session (a `stop` signal included). */
-  | 'agent_prompt';
+  | 'agent_prompt'
+  /** Jira: the issue assigned to the relay's account. */
+  | 'assigned';
 
 /**
  * A message that the bot can react to or point back at. `id` is opaque to the core: only the

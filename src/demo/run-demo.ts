@@ -1,6 +1,6 @@
 /**
  * `npm run demo`: in one process, the service with the embedded emulator, a fake Slack Web
- * API, a fake GitHub API and a fake Linear API; then a scripted conversation through the real
+ * API, a fake GitHub API, a fake Linear API and a fake Jira site; then a scripted conversation through the real
  * HTTP endpoints, with what a person would see in each thread printed as the runs progress.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +16,12 @@ import { silentLogger } from '../service/logger.js';
 import { startService } from '../main.js';
 import { startFakeGitHub } from '../fakes/github-rest-api.js';
 import { startFakeLinear } from '../fakes/linear-graphql-api.js';
+import {
+  FAKE_JIRA_EMAIL,
+  FAKE_JIRA_TOKEN,
+  FAKE_JIRA_WEBHOOK_SECRET,
+  startFakeJira,
+} from '../fakes/jira-rest-api.js';
 import { startFakeSlackApi } from '../fakes/slack-web-api.js';
 import * as scenes from './script.js';
 import type { Stage } from './script.js';
@@ -45,6 +51,8 @@ export interface DemoResult {
   followups: { runId: string; message: string }[];
   /** The Linear session's activities, oldest first. */
   linearActivities: string[];
+  /** The Jira issue's comments from the relay, oldest first. */
+  jiraComments: string[];
 }
 
 const SLACK_SECRET = 'demo-signing-secret';
@@ -67,6 +75,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const slack = await startFakeSlackApi({ token: SLACK_TOKEN, identity: SLACK_IDENTITY });
   const github = await startFakeGitHub({ token: GITHUB_TOKEN });
   const linear = await startFakeLinear();
+  const jira = await startFakeJira();
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -81,6 +90,12 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     LINEAR_WEBHOOK_SECRET: LINEAR_SECRET,
     LINEAR_ACCESS_TOKEN: linear.workspaces[0]!.token,
     LINEAR_API_URL: linear.url,
+    JIRA_BASE_URL: jira.url,
+    JIRA_EMAIL: FAKE_JIRA_EMAIL,
+    JIRA_API_TOKEN: FAKE_JIRA_TOKEN,
+    JIRA_WEBHOOK_SECRET: FAKE_JIRA_WEBHOOK_SECRET,
+    JIRA_ALLOWED_PROJECTS: 'PROJ',
+    JIRA_START_TRANSITION: 'In Progress',
   });
   const service = await startService(config, {
     logger: options.logger ?? silentLogger(),
@@ -104,7 +119,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 
   try {
     out('agent-relay demo: the service, the Agent Run Service emulator, a fake Slack, a fake');
-    out(`GitHub and a fake Linear, all in this process. The relay listens on ${service.url};`);
+    out(`GitHub, a fake Linear and a fake Jira, all in this process. The relay listens on`);
+    out(`${service.url};`);
     out('every request below is signed and sent to its real endpoints, as each would send it.');
     const stage: Stage = {
       slack,
@@ -117,6 +133,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       botHandle: config.github?.botHandle ?? DEFAULT_BOT_HANDLE,
       timeoutMs: options.fast ? 10_000 : 30_000,
       linear,
+      jira: { site: jira, webhookUrl: `${service.url}/jira/webhooks` },
       out,
     };
     const status = await scenes.slackSlashCommand(stage);
@@ -126,6 +143,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     await scenes.githubLabel(stage, config.github?.triggerLabel ?? 'agent');
     await scenes.factoryDispatch(stage);
     const linearActivities = await scenes.linearDelegation(stage);
+    const jiraComments = await scenes.jiraLabel(stage);
     transcript.printFinal();
     out('');
     out('That is agent-relay: start, steer, cancel and follow runs without leaving the thread.');
@@ -135,10 +153,11 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       runs: service.emulator!.runs.all(),
       followups: service.emulator!.followups.map((f) => ({ runId: f.runId, message: f.message })),
       linearActivities,
+      jiraComments,
     };
   } finally {
     await service.stop();
-    await Promise.all([slack.close(), github.close(), linear.close()]);
+    await Promise.all([slack.close(), github.close(), linear.close(), jira.close()]);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -7,6 +7,8 @@ import { isEndedState } from '../agent/schemas.js';
 import { RelayError } from '../core/relay-error.js';
 import type { FakeGitHub } from '../fakes/github-rest-api.js';
 import type { FakeLinear } from '../fakes/linear-graphql-api.js';
+import { PEOPLE as JIRA_PEOPLE, type FakeJira } from '../fakes/jira-rest-api.js';
+import { plainText, type AdfDoc } from '../jira/index.js';
 import type { FakeMessage, FakeSlackApi } from '../fakes/slack-web-api.js';
 import * as send from './platform-requests.js';
 import type { DemoIssue, GitHubSender, SlackSender } from './platform-requests.js';
@@ -26,6 +28,8 @@ export interface Stage {
   timeoutMs: number;
   /** The fake Linear workspace, sending its webhooks to the relay. */
   linear?: FakeLinear;
+  /** The fake Jira site and where its webhooks go. */
+  jira?: { site: FakeJira; webhookUrl: string };
   out?: (line: string) => void;
 }
 
@@ -302,5 +306,36 @@ export async function linearDelegation(stage: Stage): Promise<string[]> {
   const state = linear.workspaces[0]?.team.states.find((s) => s.id === issue?.stateId)?.name;
   lines.push(`issue ENG-1 is now "${state ?? '?'}"; the session links to the run's page`);
   for (const line of lines) stage.out?.(`  Linear ENG-1 │ ${line}`);
+  return lines;
+}
+
+/** Jira: the `agent` label on an issue; the relay's comments as Jira shows them. */
+export async function jiraLabel(stage: Stage): Promise<string[]> {
+  const jira = stage.jira;
+  if (!jira) return [];
+  const { model, webhooks } = jira.site;
+  const issue = model.addIssue('PROJ', {
+    summary: 'Retry the nightly export when the bucket is busy',
+    description: 'It fails about once a week with a 503 from storage.',
+  });
+  stage.transcript.scene('Jira: label an issue', `Alice puts the agent label on ${issue.key}.`);
+  const res = await webhooks.send(
+    webhooks.labelAdded(issue, JIRA_PEOPLE.alice, 'agent'),
+    {},
+    jira.webhookUrl,
+  );
+  await res.body?.cancel();
+  await waitFor(stage, 'the outcome comment on the Jira issue', () =>
+    model.relayComments(issue.key).length >= 2 ? true : undefined,
+  );
+  const lines = model.relayComments(issue.key).map((c) => {
+    const words = plainText(c.body as AdfDoc)
+      .split('\n')
+      .filter(Boolean)
+      .join(' · ');
+    return `${c.edits.length > 0 ? `comment (edited ${c.edits.length}×)` : 'comment'}: ${words}`;
+  });
+  lines.push(`issue ${issue.key} is now "${issue.status}"`);
+  for (const line of lines) stage.out?.(`  Jira ${issue.key} │ ${line}`);
   return lines;
 }

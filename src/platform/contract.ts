@@ -15,7 +15,7 @@ import type {
   PlaceAdmins,
   Platform,
   PlatformCapabilities,
-  RepoAccess,
+  PlatformAccess,
   PlatformStateStore,
   QueueStore,
   RunStore,
@@ -82,8 +82,11 @@ export interface PlatformModule {
   readonly name: Platform;
   /** Delivers the outbox's notifications to the platform. */
   readonly notifier: Notifier;
-  /** A person's access to a place, asked by the runs (GitHub: repository permission). */
-  readonly access?: RepoAccess;
+  /**
+   * A person's access to a place, asked by the runs (GitHub: repository permission, `check`;
+   * Jira: a project's permissions, `checkPlace`).
+   */
+  readonly access?: PlatformAccess;
   /** Who administers a place, asked by the runs for a change to its defaults. */
   readonly admins?: PlaceAdmins;
   /** Answers about people and places, for the console. */

@@ -14,7 +14,7 @@ import type {
   PlaceAdmins,
   PlatformCapabilities,
   Random,
-  RepoAccess,
+  PlatformAccess,
   Store,
 } from '../core/ports/index.js';
 import { noopMetrics } from '../core/ports/index.js';
@@ -48,7 +48,7 @@ export interface EngineDeps {
   /** Who may cancel a run. Default: the requester, or (Slack) an admin of agent-relay. */
   mayCancel?: MayCancel;
   /** GitHub: whether a person may act in a repository (checked for every GitHub request). */
-  repoAccess?: RepoAccess;
+  repoAccess?: PlatformAccess;
   /** Who administers a place, per platform that answers it (Linear's workspace admins). */
   admins?: Partial<Record<Platform, PlaceAdmins>>;
   /** The service's environments and models: names are resolved and checked before a start. */

@@ -12,7 +12,7 @@ import type {
   PlaceAdmins,
   PlatformCapabilities,
   Random,
-  RepoAccess,
+  PlatformAccess,
   RunRecord,
   Store,
 } from '../core/ports/index.js';
@@ -111,8 +111,11 @@ export interface RunsDeps {
   sleep: (ms: number) => Promise<void>;
   options: ResolvedEngineOptions;
   mayCancel: MayCancel;
-  /** GitHub: whether a person may act in a repository. Unset: no check (no GitHub). */
-  repoAccess?: RepoAccess;
+  /**
+   * Whether a person may act in a place: GitHub's repositories (`check`), other platforms'
+   * places (`checkPlace`, Jira's projects). Unset: no check.
+   */
+  repoAccess?: PlatformAccess;
   /** Who administers a place, for platforms whose ingress does not mark admins. */
   admins: Partial<Record<Platform, PlaceAdmins>>;
   /**

@@ -1,7 +1,7 @@
 /**
  * The checks `agent-relay doctor` runs, one per dependency: the database, the Agent Run
  * Service (reachability and key), Slack (auth.test), GitHub (the token or App credentials)
- * and, when it is on, Linear (whose the app token is).
+ * and, when they are on, Linear (whose the app token is) and Jira (whose account answers).
  * Each answers ok / fail / skip with one readable line; none prints a secret.
  */
 import { createAppAuth } from '@octokit/auth-app';
@@ -9,7 +9,7 @@ import { Octokit } from '@octokit/rest';
 import { z } from 'zod';
 import { createAgentClient } from '../agent/index.js';
 import { checkAgentKey } from './agent-key-check.js';
-import type { Config, LinearConfig } from '../config/load.js';
+import type { Config, JiraConfig, LinearConfig } from '../config/load.js';
 import { FAST_TIMINGS, startEmulator } from '../emulator/index.js';
 import {
   describeDatabase,
@@ -19,6 +19,7 @@ import {
 } from './startup-report.js';
 import { whoseToken } from '../linear/index.js';
 import { networkErrorCode, networkReason } from '../core/network-reason.js';
+import { createJiraClient, JiraApiError } from '../jira/index.js';
 import { openStore } from '../store/index.js';
 
 export type CheckStatus = 'ok' | 'fail' | 'skip';
@@ -48,7 +49,31 @@ export function doctorChecks(config: Config, timeoutMs: number): DoctorCheck[] {
       name: 'linear',
       run: async () => (linear ? checkLinear(linear) : skip(describeLinear(config, ''))),
     },
+    // Listed only when on, as in the start-up report.
+    ...(config.jira ? [{ name: 'jira', run: () => checkJira(config.jira!, timeoutMs) }] : []),
   ];
+}
+
+async function checkJira(jira: JiraConfig, timeoutMs: number): Promise<CheckResult> {
+  const client = createJiraClient({
+    baseUrl: jira.baseUrl,
+    email: jira.email,
+    apiToken: jira.apiToken,
+    timeoutMs,
+  });
+  try {
+    const me = await client.myself();
+    const mismatch =
+      jira.accountId !== undefined && jira.accountId !== me.accountId
+        ? ` (JIRA_ACCOUNT_ID names another account: ${jira.accountId})`
+        : '';
+    const line = `JIRA_API_TOKEN accepted by ${jira.baseUrl}: account ${me.accountId}${mismatch}`;
+    return mismatch ? fail(line) : ok(line);
+  } catch (err) {
+    if (err instanceof JiraApiError && (err.status === 401 || err.status === 403))
+      return fail(`JIRA_EMAIL and JIRA_API_TOKEN were rejected by ${jira.baseUrl}`);
+    return fail(`${jira.baseUrl}: ${errorText(err)}`);
+  }
 }
 
 async function checkLinear(linear: LinearConfig): Promise<CheckResult> {

@@ -6,7 +6,8 @@
  * Each platform waits only so long for an answer, so the writes run under a deadline when the
  * store supports one: Slack gives up after 3 s and delivers again by itself (2 s here, then a
  * 500); GitHub gives up after 10 s and does not redeliver by itself (8 s here, then a 503);
- * Linear wants an answer within 5 s and retries a failed delivery (4 s here, then a 503).
+ * Linear wants an answer within 5 s and retries a failed delivery (4 s here, then a 503);
+ * Jira retries a failed or slow delivery a few times (8 s here, then a 503).
  */
 import type { Clock, Metrics, Store, TriggerSink } from '../core/ports/index.js';
 import { noopMetrics } from '../core/ports/index.js';
@@ -17,6 +18,7 @@ export const DEFAULT_INGRESS_DEADLINE_MS: Readonly<Record<Platform, number>> = {
   slack: 2_000,
   github: 8_000,
   linear: 4_000,
+  jira: 8_000,
 };
 
 export interface InboxSinkDeps {

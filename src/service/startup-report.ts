@@ -86,6 +86,20 @@ export function describeLinear(config: Config, url: string): string {
   return `on (POST ${url}/linear/webhooks, ${tokens}, API ${linear.apiUrl}, ${teams})`;
 }
 
+/** Jira: its site, webhook and projects, or what would turn it on. */
+export function describeJira(config: Config, url: string): string {
+  const jira = config.jira;
+  if (!jira)
+    return (
+      'off (set JIRA_BASE_URL with JIRA_EMAIL, JIRA_API_TOKEN, JIRA_WEBHOOK_SECRET and ' +
+      'JIRA_ALLOWED_PROJECTS to receive POST /jira/webhooks)'
+    );
+  return (
+    `on (POST ${url}/jira/webhooks, site ${jira.baseUrl}, projects ${jira.allowedProjects.join(',')}, ` +
+    `@${jira.botHandle}, label "${jira.triggerLabel}")`
+  );
+}
+
 const EVERY_INTERFACE = new Set(['0.0.0.0', '::', '']);
 
 /** Why the HTTP server could not listen, and what to do about it. */
@@ -121,6 +135,7 @@ export function describeStartup(config: Config, facts: StartupFacts): StartupRep
     `  slack:         ${describeSlack(config, facts.url)}`,
     `  github:        ${describeGitHub(config, facts.url)}`,
     `  linear:        ${describeLinear(config, facts.url)}`,
+    `  jira:          ${describeJira(config, facts.url)}`,
     `  tracker:       ${tracker}`,
     `  health:        ${facts.url}/healthz  ${facts.url}/readyz  ${facts.url}/metrics`,
     ...config.notes.map((note) => `  note:          ${note}`),
@@ -133,6 +148,7 @@ export function describeStartup(config: Config, facts: StartupFacts): StartupRep
     slack: config.slack ? (config.slack.appToken ? 'socket mode' : 'http') : 'off',
     github: config.github ? config.github.auth.kind : 'off',
     linear: config.linear ? (config.linear.oauth ? 'oauth' : 'token') : 'off',
+    jira: config.jira ? 'token' : 'off',
   };
   return { lines, fields };
 }

@@ -186,3 +186,44 @@ describe('thread key properties', () => {
     );
   });
 });
+
+describe('Jira thread keys', () => {
+  const jira = (site: string, issueKey: string): ThreadAddress => ({
+    platform: 'jira',
+    site,
+    issueKey,
+  });
+
+  it('encodes `jira:{site}:{issue key}` and decodes it back', () => {
+    const addr = jira('acme.atlassian.net', 'PROJ-123');
+    const key = encodeThreadKey(addr);
+    expect(key).toBe('jira:acme.atlassian.net:PROJ-123');
+    expect(decodeThreadKey(key)).toEqual(addr);
+    expect(platformOf(key)).toBe('jira');
+  });
+
+  it('scopes settings to the project of the issue', () => {
+    expect(settingsScopeOf('jira:acme.atlassian.net:PROJ-123')).toBe(
+      'jira:acme.atlassian.net:PROJ',
+    );
+    expect(settingsScopeOf('jira:127.0.0.1:AB_2-7')).toBe('jira:127.0.0.1:AB_2');
+  });
+
+  it.each([
+    'jira:acme.atlassian.net:PROJ',
+    'jira:acme.atlassian.net:PROJ-0',
+    'jira:acme.atlassian.net:1PROJ-3',
+    'jira::PROJ-3',
+    'jira:acme..net:PROJ-3',
+    'jira:acme.atlassian.net:PROJ-3:x',
+    'jira:-acme.net:PROJ-3',
+  ])('rejects %s', (key) => {
+    expect(decodeThreadKey(key)).toBeUndefined();
+  });
+
+  it('refuses to encode a malformed address', () => {
+    expect(() => encodeThreadKey(jira('acme.atlassian.net', 'proj 1'))).toThrow(
+      InvalidThreadAddressError,
+    );
+  });
+});

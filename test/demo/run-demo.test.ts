@@ -7,16 +7,22 @@ describe('npm run demo', () => {
     const result = await runDemo({ fast: true, out: (line) => lines.push(line) });
     const output = lines.join('\n');
 
-    // Six runs: slash command, cancelled run, GitHub mention, GitHub label, factory dispatch,
-    // Linear delegation.
+    // Seven runs: slash command, cancelled run, GitHub mention, GitHub label, factory dispatch,
+    // Linear delegation, Jira label.
     const byPrompt = (text: string) => result.runs.find((r) => r.prompt.includes(text));
-    expect(result.runs).toHaveLength(6);
+    expect(result.runs).toHaveLength(7);
+    expect(byPrompt('nightly export')?.state).toBe('SUCCEEDED');
     expect(byPrompt('work offline')?.state).toBe('SUCCEEDED');
     expect(result.linearActivities[0]).toBe('thought: Starting a cloud agent run…');
     expect(result.linearActivities.join('\n')).toMatch(
       /response: Done: \*\*ENG-1: Make the export/,
     );
     expect(result.linearActivities.at(-1)).toContain('"In Progress"');
+    expect(result.jiraComments[0]).toMatch(
+      /^comment \(edited \d+×\): ✅ agent-relay finished: PROJ-1/,
+    );
+    expect(result.jiraComments[1]).toMatch(/^comment: @Alice Admin ✅ Run succeeded/);
+    expect(result.jiraComments.at(-1)).toBe('issue PROJ-1 is now "In Progress"');
     expect(byPrompt('fix the flaky login test')?.state).toBe('SUCCEEDED');
     expect(byPrompt('redesign the settings page')?.state).toBe('CANCELLED');
     expect(byPrompt('center the button')?.state).toBe('SUCCEEDED');

@@ -10,6 +10,12 @@ import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import { runDoctor } from '../../src/service/doctor.js';
 import { startFakeLinear } from '../../src/fakes/linear-graphql-api.js';
+import {
+  FAKE_JIRA_EMAIL,
+  FAKE_JIRA_TOKEN,
+  RELAY_ACCOUNT_ID,
+  startFakeJira,
+} from '../../src/fakes/jira-rest-api.js';
 import { FAST_TIMINGS, startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 
@@ -172,6 +178,33 @@ describe('agent-relay doctor', () => {
       expect(line(off.text, 'linear')).toMatch(/^ {2}– linear +off \(set LINEAR_WEBHOOK_SECRET/);
     } finally {
       await linear.close();
+    }
+  });
+
+  it('Jira, when on: its account is asked of the site; a rejected token fails, unprinted', async () => {
+    const jira = await startFakeJira();
+    try {
+      const base = {
+        AGENT_API_URL: emulator.baseUrl,
+        AGENT_API_KEY: 'agent-key-ok',
+        JIRA_BASE_URL: jira.url,
+        JIRA_EMAIL: FAKE_JIRA_EMAIL,
+        JIRA_WEBHOOK_SECRET: 'jira-webhook-secret-dummy-0123',
+        JIRA_ALLOWED_PROJECTS: 'PROJ',
+      };
+      const good = await doctor({ ...base, JIRA_API_TOKEN: FAKE_JIRA_TOKEN });
+      expect(line(good.text, 'jira')).toMatch(
+        new RegExp(
+          `✔ jira +JIRA_API_TOKEN accepted by http://127\\.0\\.0\\.1:\\d+: account ${RELAY_ACCOUNT_ID}`,
+        ),
+      );
+      expect(good.code).toBe(0);
+      const bad = await doctor({ ...base, JIRA_API_TOKEN: 'jira-token-dummy-wrong' });
+      expect(line(bad.text, 'jira')).toMatch(/✘ jira +JIRA_EMAIL and JIRA_API_TOKEN were rejected/);
+      expect(bad.text).not.toContain('jira-token-dummy-wrong');
+      expect(bad.code).toBe(1);
+    } finally {
+      await jira.close();
     }
   });
 

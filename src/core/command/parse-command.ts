@@ -26,7 +26,7 @@ export interface ParseCommandInput {
   addressed: boolean;
   /** The words are a fresh run's prompt, never a command (`Trigger.freshRun`). */
   freshRun?: boolean;
-  platform: 'slack' | 'github' | 'linear';
+  platform: 'slack' | 'github' | 'linear' | 'jira';
   /** GitHub login without '@', e.g. `agent-relay`. */
   botHandle: string;
   /** Default `/agent`. */

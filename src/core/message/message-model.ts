@@ -58,7 +58,7 @@ export interface LinkView {
 }
 
 export interface PersonView {
-  platform: 'slack' | 'github' | 'linear';
+  platform: 'slack' | 'github' | 'linear' | 'jira';
   id: string;
   name?: string;
 }

@@ -26,3 +26,30 @@ export function reaches(role: RepoPermission | 'none', minimum: RepoPermission):
   if (role === 'none') return false;
   return REPO_PERMISSIONS.indexOf(role) >= REPO_PERMISSIONS.indexOf(minimum);
 }
+
+/** What a person asks to do in a place: act there (start, steer, cancel) or change its defaults. */
+export type PlaceRight = 'act' | 'configure';
+
+export type PlaceAccessVerdict =
+  | { kind: 'allowed' }
+  /** The platform answered: the person lacks the right (`need` says which, in its words). */
+  | { kind: 'refused'; need: string }
+  /** The platform could not be asked: never taken as allowed. */
+  | { kind: 'unknown'; reason: string }
+  /** The thread's platform answers no such question (its ingress decides who may). */
+  | { kind: 'unanswered' };
+
+/**
+ * "May this person do this in the place of this thread?", for platforms whose places are not
+ * GitHub repositories (Jira's projects). Asked by the runs after the acknowledgement.
+ */
+export interface PlaceAccess {
+  checkPlace(q: {
+    threadKey: string;
+    person: string;
+    wants: PlaceRight;
+  }): Promise<PlaceAccessVerdict>;
+}
+
+/** What a platform answers about access: GitHub's repository permission, another's places, or both. */
+export type PlatformAccess = Partial<RepoAccess> & Partial<PlaceAccess>;

@@ -48,9 +48,12 @@ export async function placeBudget(
   return { scope, budgetUsd, spentUsd };
 }
 
-type PlaceKind = 'channel' | 'repository' | 'team';
-/** The platforms whose places have budgets: a Slack channel, a GitHub repository, a Linear team. */
-export type BudgetPlatform = 'slack' | 'github' | 'linear';
+type PlaceKind = 'channel' | 'repository' | 'team' | 'project';
+/**
+ * The platforms whose places have budgets: a Slack channel, a GitHub repository, a Linear team,
+ * a Jira project.
+ */
+export type BudgetPlatform = 'slack' | 'github' | 'linear' | 'jira';
 
 function platformOf(job: TriggerJob): BudgetPlatform {
   return budgetPlatform(job.trigger.platform);
@@ -58,11 +61,12 @@ function platformOf(job: TriggerJob): BudgetPlatform {
 
 /** The wording a platform's places get (anything unknown reads as Slack's). */
 export function budgetPlatform(platform: string): BudgetPlatform {
-  return platform === 'github' || platform === 'linear' ? platform : 'slack';
+  return platform === 'github' || platform === 'linear' || platform === 'jira' ? platform : 'slack';
 }
 
 /** What a place is called on its platform. */
 export function placeKind(platform: BudgetPlatform): PlaceKind {
+  if (platform === 'jira') return 'project';
   return platform === 'github' ? 'repository' : platform === 'linear' ? 'team' : 'channel';
 }
 
@@ -73,6 +77,7 @@ function placeWord(job: TriggerJob): PlaceKind {
 /** Who may raise the budget of a place. */
 export function whoRaises(platform: BudgetPlatform): string {
   if (platform === 'linear') return "It is raised from any of the team's agent sessions:";
+  if (platform === 'jira') return 'An admin of the Jira project can raise it:';
   return platform === 'github'
     ? 'An admin of the repository can raise it:'
     : 'An admin of agent-relay can raise it:';
@@ -84,7 +89,8 @@ export function raiseUsage(
   words: { botHandle: string; commandWord: string },
 ): string {
   if (platform === 'linear') return 'config budget=<US dollars>';
-  const invocation = platform === 'github' ? `@${words.botHandle}` : words.commandWord;
+  const invocation =
+    platform === 'github' || platform === 'jira' ? `@${words.botHandle}` : words.commandWord;
   return `${invocation} config budget=<US dollars>`;
 }
 

@@ -13,6 +13,7 @@
 import { refusalCapOf } from '../../core/place.js';
 import { notice } from '../../core/message/render-model.js';
 import { decodeThreadKey } from '../../core/thread-key.js';
+import type { Command } from '../../core/command/command.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { enqueue, type Effects, type TriggerJob } from './trigger-job.js';
 
@@ -20,9 +21,14 @@ import { enqueue, type Effects, type TriggerJob } from './trigger-job.js';
 export const REFUSAL_WINDOW_MS = 60 * 60_000;
 
 /** `undefined`: go ahead. Otherwise what to do instead of the request. */
-export async function checkAccess(deps: RunsDeps, job: TriggerJob): Promise<Effects | undefined> {
+export async function checkAccess(
+  deps: RunsDeps,
+  job: TriggerJob,
+  command?: Command,
+): Promise<Effects | undefined> {
   const { trigger } = job;
-  if (trigger.platform !== 'github' || deps.repoAccess === undefined) return undefined;
+  if (trigger.platform !== 'github') return checkPlaceAccess(deps, job, command);
+  if (deps.repoAccess?.check === undefined) return undefined;
   const address = decodeThreadKey(trigger.threadKey);
   if (address?.platform !== 'github') return undefined;
   const login = trigger.actor.id;
@@ -75,4 +81,75 @@ export async function checkAccess(deps: RunsDeps, job: TriggerJob): Promise<Effe
       now,
     );
   };
+}
+
+/** A `config` that sets or unsets something (`config` alone only shows). */
+function changesConfig(command: Command | undefined): boolean {
+  if (command?.type !== 'config') return false;
+  return Object.values(command.set).some((v) => v !== undefined) || command.unset.length > 0;
+}
+
+/**
+ * Another platform's places (Jira's projects): the person must have the right to act there;
+ * a `config` change asks too whether they administer the place, and marks them an admin for
+ * the config use case when they do. Refusals as for GitHub: capped, in the low lane.
+ */
+async function checkPlaceAccess(
+  deps: RunsDeps,
+  job: TriggerJob,
+  command: Command | undefined,
+): Promise<Effects | undefined> {
+  const access = deps.repoAccess?.checkPlace;
+  if (access === undefined) return undefined;
+  const person = job.trigger.actor.id;
+  const ask = (wants: 'act' | 'configure') =>
+    access({ threadKey: job.threadKey, person, wants }).catch(
+      (err: unknown) => ({ kind: 'unknown', reason: String(err) }) as const,
+    );
+  const verdict = await ask('act');
+  // Slack, Linear: their ingress decided, and marked their admins.
+  if (verdict.kind === 'unanswered') return undefined;
+  if (verdict.kind === 'unknown') {
+    job.log.warn({ actor: person, reason: verdict.reason }, 'access unknown; request not done');
+    return enqueue({
+      kind: 'post',
+      destination: { threadKey: job.threadKey },
+      message: notice(
+        'error',
+        "I couldn't check your access to this project just now, so I did nothing. Please try " +
+          'again in a minute.',
+        undefined,
+        job.actor,
+      ),
+    });
+  }
+  if (verdict.kind === 'refused') {
+    job.log.info(
+      { actor: person, need: verdict.need },
+      'person lacks access to the place; refused',
+    );
+    return async (tx, now) => {
+      if (!(await tx.refusals.note(job.threadKey, person, now, REFUSAL_WINDOW_MS))) return;
+      await tx.outbox.enqueue(
+        {
+          kind: 'post',
+          destination: { threadKey: job.threadKey },
+          lane: 'low',
+          message: notice(
+            'info',
+            `Thanks for the request. Agent runs here can be started, steered or cancelled only ` +
+              `by people who ${verdict.need}. Please ask one of them to mention me for you.`,
+            undefined,
+            job.actor,
+          ),
+        },
+        now,
+      );
+    };
+  }
+  if (changesConfig(command)) {
+    const admin = await ask('configure');
+    job.trigger.actor.admin = admin.kind === 'allowed';
+  }
+  return undefined;
 }

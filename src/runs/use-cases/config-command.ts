@@ -34,6 +34,9 @@ export const SLACK_PERSON_BY_ID =
 /** A Slack user (or Enterprise Grid user) id, as a mention carries it. */
 const SLACK_USER_ID = /^[UW][A-Z0-9]+$/;
 
+export const PLACE_ADMINS_ONLY =
+  'Only an admin of this project may change its defaults and budget. `config` alone shows them.';
+
 export const LINEAR_ADMINS_ONLY =
   "Only an admin of this Linear workspace may change the team's defaults and budget. `config` alone shows them.";
 
@@ -80,7 +83,14 @@ export async function configCommand(
     job.log.info({ scope }, 'config change refused: not an admin');
     return replyPrivately(
       job,
-      notice('warning', platform === 'linear' ? LINEAR_ADMINS_ONLY : ADMINS_ONLY),
+      notice(
+        'warning',
+        platform === 'linear'
+          ? LINEAR_ADMINS_ONLY
+          : platform === 'jira'
+            ? PLACE_ADMINS_ONLY
+            : ADMINS_ONLY,
+      ),
     );
   }
   // A default names an environment or model by its id: checked now, so a wrong name is

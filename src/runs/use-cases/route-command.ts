@@ -116,7 +116,11 @@ export async function routeTrigger(deps: RunsDeps, job: TriggerJob): Promise<Eff
     job.log.debug({ reason: parsed.reason }, 'trigger ignored');
     return noEffects;
   }
-  const refused = await checkAccess(deps, job);
+  const refused = await checkAccess(
+    deps,
+    job,
+    parsed.kind === 'command' ? parsed.command : undefined,
+  );
   if (refused) return refused;
   switch (parsed.kind) {
     case 'reply':

@@ -8,7 +8,7 @@ import type {
   PlaceAdmins,
   Platform,
   PlatformCapabilities,
-  RepoAccess,
+  PlatformAccess,
 } from '../../core/ports/index.js';
 import { platformOf } from '../../core/thread-key.js';
 import type {
@@ -32,7 +32,7 @@ export interface Platforms {
   /** What every platform of the list can do, on or not. */
   capabilities: Partial<Record<Platform, PlatformCapabilities>>;
   /** A person's access to a place, for the runs to ask (the platforms that have one). */
-  access?: RepoAccess;
+  access?: PlatformAccess;
   /** People and places for the console, asked of the platform a thread or person belongs to. */
   directory: Required<PlaceDirectory>;
   /** Every route of every platform that is on; call once the engine (the sink) exists. */
@@ -48,10 +48,31 @@ export function createPlatforms(
 ): Platforms {
   const modules = definitions.flatMap((d) => d.create(deps) ?? []);
   const byName = new Map(modules.map((m) => [m.name, m]));
-  const withAccess = modules.filter((m) => m.access);
-  if (withAccess.length > 1)
-    throw new Error(`more than one platform answers access: ${withAccess.map((m) => m.name)}`);
-  const access = withAccess[0]?.access;
+  // GitHub's repository question is answered by one platform; place questions go to the
+  // platform of the thread they are asked about.
+  const withRepoAccess = modules.filter((m) => m.access?.check);
+  if (withRepoAccess.length > 1)
+    throw new Error(`more than one platform answers access: ${withRepoAccess.map((m) => m.name)}`);
+  const repoAccess = withRepoAccess[0]?.access;
+  const placeAccess = new Map(
+    modules.flatMap((m) => (m.access?.checkPlace ? [[m.name, m.access] as const] : [])),
+  );
+  const access: PlatformAccess | undefined =
+    repoAccess === undefined && placeAccess.size === 0
+      ? undefined
+      : {
+          ...(repoAccess?.check ? { check: (q) => repoAccess.check!(q) } : {}),
+          ...(placeAccess.size > 0
+            ? {
+                checkPlace: async (q) => {
+                  const platform = platformOf(q.threadKey);
+                  const module = platform ? placeAccess.get(platform) : undefined;
+                  if (!module?.checkPlace) return { kind: 'unanswered' as const };
+                  return module.checkPlace(q);
+                },
+              }
+            : {}),
+        };
   return {
     modules,
     notifiers: Object.fromEntries(modules.map((m) => [m.name, m.notifier])),

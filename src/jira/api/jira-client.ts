@@ -1,0 +1,181 @@
+/**
+ * The few Jira REST v3 calls the relay makes, with the relay's account (basic auth: the
+ * account's email and an API token), each under a timeout. A refused call is a
+ * `JiraApiError` carrying the status and Jira's `Retry-After`, which the notifier maps to a
+ * `DeliveryError` and the access check to a verdict. Described by Atlassian's REST v3
+ * reference ("The Jira Cloud platform REST API", developer.atlassian.com/cloud/jira/platform/rest/v3).
+ */
+import { RelayError } from '../../core/relay-error.js';
+import type { AdfDoc } from './adf.js';
+
+export interface JiraClientDeps {
+  baseUrl: string;
+  email: string;
+  apiToken: string;
+  /** Per-request timeout. Default 15 s. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/** A Jira answer other than 2xx, or no answer at all (`status` 0). */
+export class JiraApiError extends RelayError<'jira_api'> {
+  override readonly name = 'JiraApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Jira's `Retry-After`, in seconds or as a date, as sent. */
+    readonly retryAfter?: string,
+    options?: { cause?: unknown },
+  ) {
+    super('jira_api', message, options);
+  }
+}
+
+export interface JiraComment {
+  id: string;
+  self?: string;
+  body?: unknown;
+  created?: string;
+  author?: { accountId?: string };
+  properties?: { key?: string; value?: unknown }[];
+}
+
+export interface JiraTransition {
+  id: string;
+  name: string;
+  to?: { name?: string; statusCategory?: { key?: string } };
+}
+
+export interface JiraClient {
+  myself(): Promise<{ accountId: string; displayName?: string }>;
+  /** A new comment; `property` is stored with it (a comment property, shown nowhere). */
+  addComment(
+    issueKey: string,
+    body: AdfDoc,
+    property?: { key: string; value: unknown },
+  ): Promise<JiraComment>;
+  updateComment(issueKey: string, commentId: string, body: AdfDoc): Promise<void>;
+  /** The newest comments of an issue (up to 100, with their properties), oldest first. */
+  recentComments(issueKey: string): Promise<JiraComment[]>;
+  transitions(issueKey: string): Promise<JiraTransition[]>;
+  transition(issueKey: string, transitionId: string): Promise<void>;
+  /**
+   * Whether `accountId` holds every one of `permissions` in the project ("Find users with
+   * permissions": the account is listed only when it holds them all). The relay's account
+   * needs Administer Projects there to ask.
+   */
+  holdsPermissions(
+    projectKey: string,
+    accountId: string,
+    permissions: readonly string[],
+  ): Promise<boolean>;
+}
+
+const path = (s: string): string => encodeURIComponent(s);
+
+export function createJiraClient(deps: JiraClientDeps): JiraClient {
+  const doFetch = deps.fetch ?? fetch;
+  const timeoutMs = deps.timeoutMs ?? 15_000;
+  const auth = `Basic ${Buffer.from(`${deps.email}:${deps.apiToken}`).toString('base64')}`;
+
+  async function call<T>(method: string, route: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await doFetch(`${deps.baseUrl}${route}`, {
+        method,
+        headers: {
+          authorization: auth,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      throw new JiraApiError(0, `${method} ${route.split('?')[0]}: no answer`, undefined, {
+        cause: err,
+      });
+    }
+    const text = await res.text().catch(() => '');
+    if (!res.ok) {
+      throw new JiraApiError(
+        res.status,
+        `${method} ${route.split('?')[0]}: Jira answered ${res.status}`,
+        res.headers.get('retry-after') ?? undefined,
+      );
+    }
+    if (text === '') return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch (err) {
+      throw new JiraApiError(res.status, `${method} ${route}: not JSON`, undefined, { cause: err });
+    }
+  }
+
+  return {
+    async myself() {
+      const me = await call<{ accountId?: unknown; displayName?: unknown }>(
+        'GET',
+        '/rest/api/3/myself',
+      );
+      if (typeof me?.accountId !== 'string' || me.accountId === '')
+        throw new JiraApiError(200, 'GET /rest/api/3/myself: no accountId');
+      return {
+        accountId: me.accountId,
+        ...(typeof me.displayName === 'string' ? { displayName: me.displayName } : {}),
+      };
+    },
+    async addComment(issueKey, body, property) {
+      const made = await call<JiraComment>('POST', `/rest/api/3/issue/${path(issueKey)}/comment`, {
+        body,
+        ...(property === undefined ? {} : { properties: [property] }),
+      });
+      if (typeof made?.id !== 'string') throw new JiraApiError(200, 'comment: no id');
+      return made;
+    },
+    async updateComment(issueKey, commentId, body) {
+      await call('PUT', `/rest/api/3/issue/${path(issueKey)}/comment/${path(commentId)}`, {
+        body,
+      });
+    },
+    async recentComments(issueKey) {
+      const page = await call<{ comments?: JiraComment[] }>(
+        'GET',
+        `/rest/api/3/issue/${path(issueKey)}/comment?orderBy=-created&maxResults=100`,
+      );
+      const ids = (page?.comments ?? []).map((c) => Number(c.id)).filter(Number.isSafeInteger);
+      if (ids.length === 0) return [];
+      // Only "Get comments by IDs" expands a comment's properties.
+      const listed = await call<{ values?: JiraComment[] }>(
+        'POST',
+        '/rest/api/3/comment/list?expand=properties',
+        { ids },
+      );
+      return [...(listed?.values ?? [])].sort((a, b) => Number(a.id) - Number(b.id));
+    },
+    async transitions(issueKey) {
+      const page = await call<{ transitions?: JiraTransition[] }>(
+        'GET',
+        `/rest/api/3/issue/${path(issueKey)}/transitions`,
+      );
+      return page?.transitions ?? [];
+    },
+    async transition(issueKey, transitionId) {
+      await call('POST', `/rest/api/3/issue/${path(issueKey)}/transitions`, {
+        transition: { id: transitionId },
+      });
+    },
+    async holdsPermissions(projectKey, accountId, permissions) {
+      const q = new URLSearchParams({
+        accountId,
+        projectKey,
+        permissions: permissions.join(','),
+      });
+      const users = await call<{ accountId?: unknown }[]>(
+        'GET',
+        `/rest/api/3/user/permission/search?${q.toString()}`,
+      );
+      return Array.isArray(users) && users.some((u) => u?.accountId === accountId);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/** Jira's variables: what turns it on, what it requires, nothing printed. */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, redactedConfig } from '../../src/config/load.js';
+
+const SECRET = 'jira-webhook-secret-0123';
+const TOKEN = 'ATATT-dummy-token';
+const BASE = {
+  JIRA_BASE_URL: 'https://acme.atlassian.net/',
+  JIRA_EMAIL: 'relay@acme.test',
+  JIRA_API_TOKEN: TOKEN,
+  JIRA_WEBHOOK_SECRET: SECRET,
+  JIRA_ALLOWED_PROJECTS: 'proj, OPS',
+};
+
+function issuesOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).issues.map((i) => `${i.variable}: ${i.message}`);
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('Jira configuration', () => {
+  it('is off unless JIRA_BASE_URL is set; other JIRA_ variables alone are a note', () => {
+    expect(loadConfig({}).jira).toBeUndefined();
+    const config = loadConfig({ JIRA_API_TOKEN: TOKEN });
+    expect(config.jira).toBeUndefined();
+    expect(config.notes.join('\n')).toContain('JIRA_BASE_URL is not');
+  });
+
+  it('one site: its host names the threads; defaults for the handle and label', () => {
+    const config = loadConfig(BASE);
+    expect(config.jira).toEqual({
+      baseUrl: 'https://acme.atlassian.net',
+      site: 'acme.atlassian.net',
+      email: 'relay@acme.test',
+      apiToken: TOKEN,
+      webhookSecret: SECRET,
+      allowedProjects: ['PROJ', 'OPS'],
+      botHandle: 'agent-relay',
+      triggerLabel: 'agent',
+    });
+    const printed = JSON.stringify(redactedConfig(config));
+    expect(printed).not.toContain(SECRET);
+    expect(printed).not.toContain(TOKEN);
+  });
+
+  it('the optional account, transition, handle and label as given', () => {
+    const config = loadConfig({
+      ...BASE,
+      JIRA_ACCOUNT_ID: '557058:f58131cb-b67d-43c7-b30d-6b58d40bd077',
+      JIRA_START_TRANSITION: 'In Progress',
+      JIRA_BOT_HANDLE: '@relay',
+      JIRA_TRIGGER_LABEL: 'ai',
+    });
+    expect(config.jira).toMatchObject({
+      accountId: '557058:f58131cb-b67d-43c7-b30d-6b58d40bd077',
+      startTransition: 'In Progress',
+      botHandle: 'relay',
+      triggerLabel: 'ai',
+    });
+  });
+
+  it('every credential and the allowed projects are required with the site', () => {
+    expect(issuesOf({ JIRA_BASE_URL: 'https://acme.atlassian.net' })).toEqual([
+      'JIRA_EMAIL: required with JIRA_BASE_URL (Jira)',
+      'JIRA_API_TOKEN: required with JIRA_BASE_URL (Jira)',
+      'JIRA_WEBHOOK_SECRET: required with JIRA_BASE_URL (Jira)',
+      'JIRA_ALLOWED_PROJECTS: required with JIRA_BASE_URL (Jira)',
+    ]);
+    expect(issuesOf({ ...BASE, JIRA_WEBHOOK_SECRET: 'short' })).toEqual([
+      expect.stringContaining('JIRA_WEBHOOK_SECRET: must be at least 16 characters'),
+    ]);
+    expect(issuesOf({ ...BASE, JIRA_ALLOWED_PROJECTS: 'PROJ,no way' })).toEqual([
+      expect.stringContaining('JIRA_ALLOWED_PROJECTS: each must be a Jira project key'),
+    ]);
+  });
+
+  it('JIRA_BASE_URL carries the token, so it is https (plain http only on loopback)', () => {
+    expect(issuesOf({ ...BASE, JIRA_BASE_URL: 'http://jira.example.com' })).toEqual([
+      expect.stringContaining('JIRA_BASE_URL: must be an https URL'),
+    ]);
+    expect(loadConfig({ ...BASE, JIRA_BASE_URL: 'http://127.0.0.1:9' }).jira?.site).toBe(
+      '127.0.0.1',
+    );
+  });
+});

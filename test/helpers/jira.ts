@@ -1,0 +1,115 @@
+/**
+ * A relay with Jira on (and nothing else), as production wires it (`startService` from a
+ * config `loadConfig` parsed), on loopback and a temp SQLite file, pointed at the emulator and
+ * the fake Jira site, which sends it signed webhooks.
+ */
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Emulator, EmulatorTimings } from '../../src/emulator/index.js';
+import {
+  FAKE_JIRA_EMAIL,
+  FAKE_JIRA_TOKEN,
+  FAKE_JIRA_WEBHOOK_SECRET,
+  startFakeJira,
+  type FakeJira,
+  type FakeJiraComment,
+} from '../../src/fakes/jira-rest-api.js';
+import { plainText, type AdfDoc } from '../../src/jira/index.js';
+import { captureLogs } from './log-capture.js';
+import type { LogCapture } from './log-capture.js';
+import { QUICK_TIMINGS, startRelayService } from './relay.js';
+import type { RelayService } from './relay.js';
+import { SECRETS } from './secrets.js';
+
+export interface JiraWorld {
+  relay: RelayService;
+  jira: FakeJira;
+  emulator: Emulator;
+  logs: LogCapture;
+  webhookUrl: string;
+  /** Send a webhook body to the relay: signed, unless told otherwise. */
+  send(
+    body: unknown,
+    options?: Parameters<FakeJira['webhooks']['send']>[1],
+  ): Promise<{ status: number; answer: Record<string, unknown> }>;
+  /** Wait until one of the relay's comments on the issue says what `accept` likes. */
+  waitForComment(
+    issueKey: string,
+    accept: (text: string, c: FakeJiraComment) => boolean,
+    timeoutMs?: number,
+  ): Promise<FakeJiraComment>;
+  close(): Promise<void>;
+}
+
+/** A comment's words, whatever its body (ADF of the relay's, or a person's wiki text). */
+export function commentText(c: FakeJiraComment): string {
+  return typeof c.body === 'string' ? c.body : plainText(c.body as AdfDoc);
+}
+
+export async function startJiraWorld(
+  options: {
+    env?: Record<string, string>;
+    timings?: Partial<EmulatorTimings>;
+    /** Jira answers the start-up's `myself` with this status. */
+    failMyself?: number;
+  } = {},
+): Promise<JiraWorld> {
+  const logs = captureLogs({ test: 'jira' });
+  const emulator = await startEmulator({
+    apiKey: SECRETS.agentApiKey,
+    timings: { ...QUICK_TIMINGS, ...options.timings },
+    tickMs: 10,
+  });
+  const jira = await startFakeJira();
+  if (options.failMyself !== undefined)
+    jira.failNext({ path: /\/myself$/, status: options.failMyself });
+  const relay = await startRelayService(
+    {
+      AGENT_API_URL: emulator.baseUrl,
+      AGENT_API_KEY: SECRETS.agentApiKey,
+      POLL_INTERVAL_MS: '100',
+      SHUTDOWN_TIMEOUT_MS: '2000',
+      JIRA_BASE_URL: jira.url,
+      JIRA_EMAIL: FAKE_JIRA_EMAIL,
+      JIRA_API_TOKEN: FAKE_JIRA_TOKEN,
+      JIRA_WEBHOOK_SECRET: FAKE_JIRA_WEBHOOK_SECRET,
+      JIRA_ALLOWED_PROJECTS: 'PROJ',
+      LOG_LEVEL: 'debug',
+      ...options.env,
+    },
+    {
+      logger: logs.logger,
+      engineOptions: { workerPollMs: 20, inboxRetryDelaysMs: [300, 300, 300, 300] },
+    },
+  ).catch(async (err: unknown) => {
+    await Promise.all([emulator.close(), jira.close()]);
+    throw err;
+  });
+  const webhookUrl = `${relay.service.url}/jira/webhooks`;
+  return {
+    relay,
+    jira,
+    emulator,
+    logs,
+    webhookUrl,
+    async send(body, sendOptions) {
+      const res = await jira.webhooks.send(body, sendOptions, webhookUrl);
+      return { status: res.status, answer: (await res.json()) as Record<string, unknown> };
+    },
+    async waitForComment(issueKey, accept, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = jira.model.relayComments(issueKey).find((c) => accept(commentText(c), c));
+        if (found) return found;
+        if (Date.now() > deadline) {
+          const seen = jira.model.relayComments(issueKey).map(commentText);
+          throw new Error(`no such comment within ${timeoutMs} ms; saw:\n${seen.join('\n---\n')}`);
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async close() {
+      await relay.close();
+      await Promise.all([emulator.close(), jira.close()]);
+    },
+  };
+}
