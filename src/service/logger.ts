@@ -163,7 +163,16 @@ function scrubChildren(root: AppLogger): AppLogger {
  * message already says in words. On a terminal a field whose value the message carries
  * verbatim is not printed a second time (the JSON line keeps every field).
  */
-const REPEATED_FIELDS = ['url', 'host', 'agentService', 'slack', 'github', 'linear', 'console'];
+const REPEATED_FIELDS = [
+  'url',
+  'host',
+  'agentService',
+  'slack',
+  'github',
+  'linear',
+  'jira',
+  'console',
+];
 type Prettifier = NonNullable<PrettyOptions['customPrettifiers']>[string];
 // pino-pretty leaves out a field whose prettifier returns undefined (its types say string).
 const unlessSaid = ((value: unknown, _key: string, log: { msg?: unknown }) =>

@@ -45,6 +45,7 @@ const NOT_OURS: Record<string, string> = {
   PULL_REQUEST: "an Agent Run Service's artifact type",
   EXTERNAL_REFERENCE: "an Agent Run Service's artifact type",
   SQLITE_FULL: "SQLite's error code",
+  NODE_MODULE_VERSION: "Node's native-module ABI, named in its error",
 };
 
 const scripts = Object.keys(
@@ -110,7 +111,7 @@ describe('what the README and docs name exists', () => {
         `\`/github/webhooks\`, ${size(SMALL_BODY_LIMIT_BYTES)} elsewhere;`,
     );
     expect(page('docs/security.md')).toContain(
-      `(${size(SLACK_BODY_LIMIT_BYTES)} Slack, ${size(GITHUB_BODY_LIMIT_BYTES)} GitHub) | 413`,
+      `(${size(SLACK_BODY_LIMIT_BYTES)} Slack, ${size(GITHUB_BODY_LIMIT_BYTES)} GitHub;`,
     );
   });
 });

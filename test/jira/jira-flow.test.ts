@@ -42,7 +42,7 @@ describe('a run on a Jira issue', () => {
     expect(mentions(outcome.body, PEOPLE.alice)).toBe(true);
     const said = commentText(outcome);
     expect(said).toMatch(/PR: /);
-    expect(said).toMatch(/≈ \$/);
+    expect(said).toMatch(/Used about \$/);
     expect(issue.status).toBe('In Progress');
     const run = world.emulator.runs.all()[0]!;
     expect(run.prompt).toContain('PROJ-1: Fix the login page');

@@ -139,7 +139,7 @@ describe('renderJiraMessage', () => {
     expect(words).toContain('Run succeeded in 4m 12s');
     expect(words).toContain('Fixed it.');
     expect(words).toContain('octo-org/widgets#9');
-    expect(words).toContain('≈ $1.24');
+    expect(words).toContain('Used about $1.24');
   });
 
   it('the status comment names no one with a mention node, and the title stays text', () => {

@@ -58,7 +58,7 @@ describe.skipIf(!server)('Linear on PostgreSQL', () => {
     await linear.prompt(session.id, '', { signal: 'stop' });
     await world.waitForActivity(
       session.id,
-      (a) => a.content.type === 'response' && (a.content.body ?? '').includes('interrupted'),
+      (a) => a.content.type === 'response' && (a.content.body ?? '').includes('stopped the agent'),
     );
     expect(emulator.requests.get('POST /agent/runs/:id/interrupt')).toBe(1);
     expect(emulator.runs.all()[0]!.state).toBe('BLOCKED');

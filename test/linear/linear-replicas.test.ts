@@ -245,7 +245,7 @@ describe.skipIf(!server)('Linear on two replicas sharing PostgreSQL', () => {
     expect(stop.status).toBe(200);
     const stopped = await activity(
       session.id,
-      (a) => a.content.type === 'response' && body(a).includes('interrupted'),
+      (a) => a.content.type === 'response' && body(a).includes('stopped the agent'),
       'the stop’s response',
     );
     // The relay has seen the run wait (an interrupted turn is BLOCKED) and has nothing left.

@@ -39,7 +39,7 @@ describe('Linear: Stop under config steer=requester', () => {
 
     await linear.prompt(session.id, '', { signal: 'stop', user: { id: 'user-ada' } });
     await world.waitForActivity(session.id, (a) =>
-      (a.content.body ?? '').includes('it was interrupted'),
+      (a.content.body ?? '').includes('stopped the agent'),
     );
     expect(emulator.requests.get('POST /agent/runs/:id/interrupt')).toBe(1);
   });

@@ -50,6 +50,7 @@ describe('a first start', () => {
       'slack',
       'github',
       'linear',
+      'jira',
       'tracker',
       'health',
     ]);

@@ -27,8 +27,10 @@ export function fitMetadataValue(value: string): string {
  * One request id per inbox item: derived from the platform's delivery id, so every retry of
  * the same item (after a crash or an outage) looks for the same run.
  */
-export function requestIdFor(item: Pick<InboxItem, 'deliveryId' | 'trigger'>): string {
-  return fitMetadataValue(`${item.trigger.platform}:${item.deliveryId}`);
+export function requestIdFor(item: Pick<InboxItem, 'trigger'>): string {
+  // The platform's own delivery id, which people and logs know, not the inbox's key (for a
+  // signed webhook, an identity of its body: one request is still one delivery).
+  return fitMetadataValue(`${item.trigger.platform}:${item.trigger.deliveryId}`);
 }
 
 /** The tag `list mine` compares against: who asked, on which platform. */

@@ -18,10 +18,13 @@ describe('run metadata', () => {
 
   it('derives a stable request id from the delivery id', () => {
     const trigger = slackMention({ deliveryId: 'Ev123' });
-    expect(requestIdFor({ deliveryId: 'Ev123', trigger })).toBe('slack:Ev123');
-    expect(requestIdFor({ deliveryId: 'Ev123', trigger })).toBe(
-      requestIdFor({ deliveryId: 'Ev123', trigger }),
-    );
+    expect(requestIdFor({ trigger })).toBe('slack:Ev123');
+    expect(requestIdFor({ trigger })).toBe(requestIdFor({ trigger }));
+  });
+
+  it("takes the platform's delivery id, not the inbox's key of a signed body", () => {
+    const trigger = { ...slackMention({ deliveryId: 'Ev123' }), dedupeKey: 'slack:sha256:ab' };
+    expect(requestIdFor({ trigger })).toBe('slack:Ev123');
   });
 
   it('stamps thread, platform, request and actor, valid for the contract', () => {
