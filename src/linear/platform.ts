@@ -1,13 +1,15 @@
 /**
  * Linear as a platform: its notifier (agent activities; a keep-alive timer stopped at
  * shutdown), who administers a workspace (asked by the runs for a `config` change), the
- * webhook route, which tells a refused session why, and, when on, the OAuth install.
+ * webhook route, whose refused sessions are told why through the outbox, and, when on, the
+ * OAuth install.
  */
 import { stateView } from '../core/message/state-view.js';
 import { decodeThreadKey } from '../core/thread-key.js';
 import type { Store } from '../core/ports/index.js';
 import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platform/contract.js';
 import { createTokenCipher } from '../platform/token-cipher.js';
+import { createOutboxRefusalSink } from '../platform/refusals.js';
 import type { Route } from '../platform/route.js';
 import { whoseToken } from './api/oauth.js';
 import { createLinearIngress, LINEAR_BODY_LIMIT_BYTES } from './ingress/linear-ingress.js';
@@ -35,10 +37,6 @@ export async function currentRunWorks(
   const state = stateView(run.state);
   return state.live && !state.blocked && !state.ended;
 }
-
-const REFUSED_TEAM =
-  "Agent runs aren't available for this team's issues here. Please ask whoever " +
-  'runs agent-relay to add the team to LINEAR_ALLOWED_TEAMS.';
 
 function createLinear(deps: PlatformDeps): PlatformModule | undefined {
   const { config, clock, logger } = deps;
@@ -86,7 +84,7 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
         return notifier.isAdmin(place.organization, personId);
       },
     },
-    routes({ sink }) {
+    routes({ sink, wakeOutbox }) {
       const routes: Route[] = [];
       if (linear.oauth && installations) {
         const oauth = createLinearOAuthRoutes({
@@ -127,13 +125,7 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
         sink,
         logger,
         clock,
-        onRefused: (sessionId, organizationId) => {
-          notifier
-            .tell(organizationId, sessionId, { content: { type: 'error', body: REFUSED_TEAM } })
-            .catch((err: unknown) =>
-              logger.warn({ err, sessionId }, 'could not tell a Linear session it was refused'),
-            );
-        },
+        refusals: createOutboxRefusalSink({ store: deps.store, clock, onQueued: wakeOutbox }),
       });
       routes.push({
         path: '/linear/webhooks',

@@ -3,6 +3,7 @@
  * (a bad or missing signature, a stale timestamp, a malformed body), a redelivery taken once,
  * and a team outside LINEAR_ALLOWED_TEAMS told so in its session.
  */
+import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countRows } from '../helpers/relay.js';
 import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
@@ -135,10 +136,21 @@ describe('POST /linear/webhooks', () => {
     world = await startLinearWorld({ env: { LINEAR_ALLOWED_TEAMS: 'DESIGN' } });
     const { linear } = world;
     const { session, sent } = await linear.openSession({ title: 'not here' });
-    expect(sent.answer).toMatchObject({ ok: true, result: 'refused' });
+    expect(sent.answer).toMatchObject({ ok: true, result: 'refused', detail: 'queued' });
     const told = await world.waitForActivity(session.id, () => true);
     expect(told.content.type).toBe('error');
-    expect(told.content.body).toContain('LINEAR_ALLOWED_TEAMS');
+    // As Markdown (its underscores escaped, since the notice is plain text), it names the setting.
+    expect((told.content.body ?? '').replace(/\\(.)/g, '$1')).toContain('LINEAR_ALLOWED_TEAMS');
+    // Told from the outbox's low lane, as every refusal is, behind the people it serves.
+    const db = new BetterSqlite3(world.relay.databasePath, { readonly: true });
+    try {
+      const lanes = db.prepare('select low_priority from outbox').all() as {
+        low_priority: number;
+      }[];
+      expect(lanes).toEqual([{ low_priority: 1 }]);
+    } finally {
+      db.close();
+    }
     await quiet(300);
     expect(world.emulator.runs.count()).toBe(0);
     expect(countRows(world.relay.databasePath).inbox).toBe(0);

@@ -12,6 +12,7 @@
  * Every answer is a short JSON object; nothing is recorded for a rejected request.
  */
 import { systemClock, type Clock, type Logger, type TriggerSink } from '../../core/ports/index.js';
+import type { RefusalSink } from '../../platform/refusals.js';
 import { createWebhookEndpoint, headerOf, refuse } from '../../platform/webhook-endpoint.js';
 import type {
   Interpretation,
@@ -36,11 +37,16 @@ export interface LinearIngressDeps {
   clock?: Clock;
   /** Bound on the prompt context carried to a run. Default 12,000. */
   maxContextChars?: number;
-  /** A session whose team may not use the relay: told so, after the answer. */
-  onRefused?: (sessionId: string, organizationId: string) => void;
+  /** Where a session whose team may not use the relay is told so (the outbox's low lane). */
+  refusals?: RefusalSink;
 }
 
 export type LinearIngress = WebhookEndpoint;
+
+/** What a session of a team the relay does not serve is told. */
+export const REFUSED_TEAM =
+  "Agent runs aren't available for this team's issues here. Please ask whoever " +
+  'runs agent-relay to add the team to LINEAR_ALLOWED_TEAMS.';
 
 const JSON_ONLY: ReadonlySet<string> = new Set(['application/json']);
 const IGNORED = { ok: true, result: 'ignored' };
@@ -122,14 +128,13 @@ export function createLinearIngress(deps: LinearIngressDeps): LinearIngress {
       }
       if (interpreted.kind === 'refused') {
         elog.info({ reason: interpreted.reason }, 'Linear session refused');
-        const sessionId = interpreted.sessionId;
-        return answer({
-          status: 200,
-          body: { ok: true, result: 'refused' },
-          ...(deps.onRefused
-            ? { after: () => deps.onRefused?.(sessionId, event.organizationId) }
-            : {}),
+        const detail = await deps.refusals?.refuse({
+          deliveryId,
+          threadKey: interpreted.threadKey,
+          actor: interpreted.actor,
+          message: { type: 'notice', tone: 'error', text: REFUSED_TEAM },
         });
+        return answer({ status: 200, body: { ok: true, result: 'refused', detail } });
       }
       return { kind: 'trigger', trigger: interpreted.trigger, log: elog };
     },

@@ -10,14 +10,14 @@
  *   follow-up; `status`, `cancel`, `stop`, `list` work); a `stop` signal is `stop` (interrupt
  *   the agent's turn, or cancel a run that cannot be interrupted).
  */
-import type { Trigger } from '../../core/trigger.js';
+import type { Actor, Trigger } from '../../core/trigger.js';
 import { encodeThreadKey, settingsScopeOf } from '../../core/thread-key.js';
 import type { AgentSessionEvent } from './webhook-payload.js';
 
 export type Interpreted =
   | { kind: 'trigger'; trigger: Trigger }
   | { kind: 'ignored'; reason: string }
-  | { kind: 'refused'; reason: 'team_not_allowed'; sessionId: string };
+  | { kind: 'refused'; reason: 'team_not_allowed'; threadKey: string; actor: Actor };
 
 export interface ToTriggerOptions {
   deliveryId: string;
@@ -72,15 +72,21 @@ export function toTrigger(event: AgentSessionEvent, options: ToTriggerOptions): 
   const teamId = issue?.team?.id ?? issue?.teamId;
   if (!teamId) return { kind: 'ignored', reason: 'session_without_issue_team' };
   const team = { id: teamId, ...(issue?.team?.key === undefined ? {} : { key: issue.team.key }) };
-  if (!teamAllowed(options.allowedTeams, team, options.organization)) {
-    return { kind: 'refused', reason: 'team_not_allowed', sessionId: session.id };
-  }
   const threadKey = encodeThreadKey({
     platform: 'linear',
     organization: event.organizationId,
     team: teamId,
     session: session.id,
   });
+  if (!teamAllowed(options.allowedTeams, team, options.organization)) {
+    const creator = session.creator;
+    return {
+      kind: 'refused',
+      reason: 'team_not_allowed',
+      threadKey,
+      actor: { id: creator?.id ?? 'unknown', ...(creator?.name ? { name: creator.name } : {}) },
+    };
+  }
   // Linear-Delivery is a header outside the signature, and a redelivery is stamped anew: the
   // inbox dedupes on what the event is about (the session created, the message written).
   const about =
