@@ -7,13 +7,13 @@
  */
 import { Lexer } from 'marked';
 
-/** The token fields the walk reads (marked's tokens carry more). */
-interface Token {
+/** The token fields the walks read (marked's tokens carry more); Jira's ADF walk reads them too. */
+export interface MarkdownToken {
   type: string;
   raw: string;
   text?: string;
-  tokens?: Token[];
-  items?: Token[];
+  tokens?: MarkdownToken[];
+  items?: MarkdownToken[];
   href?: string;
   ordered?: boolean;
   start?: number | '';
@@ -36,7 +36,7 @@ export interface MarkdownRules {
   rule(): string;
 }
 
-function inline(tokens: readonly Token[] | undefined, rules: MarkdownRules): string {
+function inline(tokens: readonly MarkdownToken[] | undefined, rules: MarkdownRules): string {
   if (!tokens) return '';
   return tokens
     .map((t) => {
@@ -67,12 +67,12 @@ function inline(tokens: readonly Token[] | undefined, rules: MarkdownRules): str
 }
 
 /** A token's words without markup (a link's label). */
-function plainOf(token: Token): string {
+function plainOf(token: MarkdownToken): string {
   if (!token.tokens) return token.text ?? token.raw;
   return token.tokens.map(plainOf).join('');
 }
 
-function blocks(tokens: readonly Token[], rules: MarkdownRules): string[] {
+function blocks(tokens: readonly MarkdownToken[], rules: MarkdownRules): string[] {
   const out: string[] = [];
   for (const t of tokens) {
     switch (t.type) {
@@ -120,7 +120,7 @@ function blocks(tokens: readonly Token[], rules: MarkdownRules): string[] {
 
 /** `markdown` re-written by `rules`, blocks separated by a blank line. */
 export function rewriteMarkdown(markdown: string, rules: MarkdownRules): string {
-  const tokens = Lexer.lex(markdown) as unknown as Token[];
+  const tokens = Lexer.lex(markdown) as unknown as MarkdownToken[];
   return blocks(tokens, rules)
     .filter((b) => b.trim() !== '')
     .join('\n\n');

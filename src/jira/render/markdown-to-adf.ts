@@ -8,21 +8,11 @@
  * tokens the relay already parses.
  */
 import { Lexer } from 'marked';
+import type { MarkdownToken } from '../../core/message/markdown-walk.js';
 import type { AdfBlock, AdfInline, AdfListItem, AdfMark } from '../api/adf.js';
 import { codeBlock, text } from '../api/adf.js';
 
-interface Token {
-  type: string;
-  raw: string;
-  text?: string;
-  tokens?: Token[];
-  items?: Token[];
-  href?: string;
-  ordered?: boolean;
-  start?: number | '';
-  lang?: string;
-  depth?: number;
-}
+type Token = MarkdownToken;
 
 /** ADF lets `code` stand with `link` only. */
 function addMark(marks: AdfMark[], mark: AdfMark): AdfMark[] {
