@@ -73,7 +73,7 @@ describe('Dockerfile', () => {
 
   it('ships the Node that CI runs the whole test command on', () => {
     // .ci/run: `use_node N` puts Node N first on the PATH; `npm test` runs right after one.
-    // (That package.json's engines accept it, and Node 20, is lockfile.test.ts run on each.)
+    // (That package.json's engines accept it, and Node 22, is lockfile.test.ts run on each.)
     const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
     const tested = /^use_node (\d+)\nnpm ci\nnpm test$/m.exec(ci)?.[1];
     expect(tested, '.ci/run runs `npm ci` and `npm test` right after a `use_node N`').toBeDefined();

@@ -2,7 +2,7 @@
  * `npm ci` on a fresh clone installs exactly what package-lock.json says. This asks npm itself
  * (offline, lockfile only, in a scratch copy) whether that lockfile matches package.json, and
  * whether package.json's `engines` and every package in the lockfile accept the Node running the
- * tests. CI runs it on Node 24 (the container's) and on Node 20 (still used for development).
+ * tests. CI runs it on Node 24 (the container's) and on Node 22 (the oldest `engines` accepts).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
