@@ -1,8 +1,8 @@
 /**
- * Budgets where replicas share one database: every replica counts the same month's spend, and
- * two replicas checking a start near the budget at the same moment let one run through (the
- * place's start hold is one statement on the shared database). Two stores on one database, as
- * two processes would have.
+ * Budgets where replicas share one database: every replica counts the same month's spend and
+ * sees the same runs of unknown cost, and requests checking at the same moment on two
+ * replicas let one run through (the place's start hold is one statement on the shared
+ * database). Two stores on one database, as two processes would have.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboxItem } from '../../src/core/ports/index.js';
@@ -43,6 +43,7 @@ function jobOf(requestId: string): TriggerJob {
     mayHaveRunBefore: false,
     log: createRecordingLogger(),
     afterCommit: [],
+    whenSettled: [],
   };
 }
 
@@ -108,26 +109,85 @@ export function describeBudgetContract(createHarness: HarnessFactory): void {
       });
     });
 
-    it('two replicas starting near the budget at once: one run starts, one is refused', async () => {
-      await a.settings.set(SCOPE, 'budget', '10', 'U1', NOW);
-      await a.runs.insert(
-        sampleRun({ runId: 'r1', requestId: 'q1', createdAt: NOW, costUsd: 9.9 }),
-      );
-      for (let round = 0; round < 5; round += 1) {
-        await harness.exec(`DELETE FROM leases`);
-        const outcomes = await Promise.all([
-          checkBudget(depsOf(a), jobOf(`race-a-${round}`)),
-          checkBudget(depsOf(b), jobOf(`race-b-${round}`)),
-        ]);
-        expect(outcomes.filter((o) => o === undefined)).toHaveLength(1);
-      }
+    it('runs of unknown cost: live, or followed up since they settled; not ended or waiting and told', async () => {
+      const prefix = placeThreadPrefix(SCOPE);
+      const since = Date.parse('2030-03-01T00:00:00.000Z');
+      const at = (runId: string, overrides: Parameters<typeof sampleRun>[0]) =>
+        sampleRun({ runId, requestId: `q-${runId}`, createdAt: NOW, ...overrides });
+      await a.runs.insert(at('live', { state: 'INPROGRESS' }));
+      await a.runs.insert(at('ended', { state: 'SUCCEEDED', notifiedState: 'SUCCEEDED' }));
+      await a.runs.insert(at('waiting', { state: 'BLOCKED', notifiedState: 'BLOCKED' }));
+      // Ended, its end not recorded as told yet (the tracker has not finished with it).
+      await a.runs.insert(at('ending', { state: 'SUCCEEDED' }));
+      // A follow-up to an ended run: tracked again, nothing told for its next episode.
+      await a.runs.insert(at('resumed', { state: 'FAILED', notifiedState: '' }));
+      await a.runs.insert(at('untracked', { state: 'INPROGRESS', tracked: false }));
+      await a.runs.insert(at('old', { state: 'INPROGRESS', createdAt: since - 1 }));
+      await a.runs.insert(at('elsewhere', { state: 'INPROGRESS', threadKey: 'slack:T1:C12:1.1' }));
+      await a.runs.insert(at('bobs', { state: 'QUEUED', requester: { id: 'U2' } }));
+      const ids = async (store: OpenedStore, requesterId?: string) =>
+        (
+          await store.runs.unknownCostSince(prefix, since, {
+            limit: 10,
+            ...(requesterId ? { requesterId } : {}),
+          })
+        )
+          .map((r) => r.runId)
+          .sort();
+      expect(await ids(b)).toEqual(['bobs', 'ending', 'live', 'resumed']);
+      expect(await ids(a, 'U2')).toEqual(['bobs']);
+      expect(await b.runs.unknownCostSince(prefix, since, { limit: 1 })).toHaveLength(1);
     });
 
-    it('at the budget both replicas refuse; below 80 % both start', async () => {
+    it('a burst on two replicas lets one request through, then none while its run is of unknown cost', async () => {
       await a.settings.set(SCOPE, 'budget', '10', 'U1', NOW);
-      await a.runs.insert(sampleRun({ runId: 'r1', requestId: 'q1', createdAt: NOW, costUsd: 7 }));
-      expect(await checkBudget(depsOf(a), jobOf('low-a'))).toBeUndefined();
-      expect(await checkBudget(depsOf(b), jobOf('low-b'))).toBeUndefined();
+      await a.runs.insert(
+        sampleRun({
+          runId: 'r1',
+          requestId: 'q1',
+          createdAt: NOW,
+          costUsd: 1,
+          state: 'SUCCEEDED',
+          notifiedState: 'SUCCEEDED',
+          tracked: false,
+        }),
+      );
+      const jobs = Array.from({ length: 6 }, (_, i) => jobOf(`burst-${i}`));
+      const outcomes = await Promise.all(
+        jobs.map((job, i) => checkBudget(depsOf(i % 2 === 0 ? a : b), job)),
+      );
+      const through = jobs.filter((_, i) => outcomes[i] === undefined);
+      expect(through).toHaveLength(1);
+      // Its run is recorded (live), and its request settles: the run holds the budget now.
+      await b.runs.insert(
+        sampleRun({ runId: 'r2', requestId: through[0]!.requestId, createdAt: NOW }),
+      );
+      for (const settled of through[0]!.whenSettled) await settled();
+      expect(await checkBudget(depsOf(a), jobOf('after-a'))).toBeTypeOf('function');
+      expect(await checkBudget(depsOf(b), jobOf('after-b'))).toBeTypeOf('function');
+      // Its cost known, the next one goes through.
+      await a.runs.update('r2', {
+        state: 'SUCCEEDED',
+        notifiedState: 'SUCCEEDED',
+        tracked: false,
+        costUsd: 2,
+      });
+      expect(await checkBudget(depsOf(b), jobOf('later'))).toBeUndefined();
+    });
+
+    it('at the budget both replicas refuse', async () => {
+      await a.settings.set(SCOPE, 'budget', '10', 'U1', NOW);
+      await a.runs.insert(
+        sampleRun({
+          runId: 'r1',
+          requestId: 'q1',
+          createdAt: NOW,
+          costUsd: 7,
+          state: 'SUCCEEDED',
+          notifiedState: 'SUCCEEDED',
+          tracked: false,
+        }),
+      );
       await b.runs.update('r1', { costUsd: 10 });
       expect(await checkBudget(depsOf(a), jobOf('full-a'))).toBeTypeOf('function');
       expect(await checkBudget(depsOf(b), jobOf('full-b'))).toBeTypeOf('function');

@@ -99,6 +99,17 @@ export interface StoreTx {
       requesterId: string,
       since: number,
     ): Promise<{ spentUsd: number; costed: number }>;
+    /**
+     * Runs whose cost is not known yet, of those whose thread key starts with `threadKeyPrefix`,
+     * created at or after `since` (only `requesterId`'s when given): still tracked and not
+     * settled in an ended or BLOCKED state whose outcome the relay has told (a follow-up makes
+     * a settled run's cost unknown again). At most `limit`, newest first.
+     */
+    unknownCostSince(
+      threadKeyPrefix: string,
+      since: number,
+      options: { requesterId?: string; limit: number },
+    ): Promise<RunRecord[]>;
   };
   inbox: {
     /** Accept a trigger; false when its delivery id was seen before (duplicate). */

@@ -1,20 +1,17 @@
 /**
  * A place's monthly budget (`config budget=<USD>`, docs/usage.md): the month's spend is the
  * sum of the last reported cost of the runs started there since the calendar month began
- * (UTC); live runs count what they reported so far. A new run is refused before anything is
- * sent when the spend has reached the budget. Follow-ups are never checked.
- *
- * The rule for racing starts: from 80 % of the budget on, a run starts only under the place's
- * start hold, a lease shared by every replica and taken in one statement, held by the request
- * for `BUDGET_HOLD_MS`. Of two triggers racing near the budget, one takes the hold and starts,
- * the other is refused; so near the limit at most one run whose cost is not yet known can
- * take the place over its budget.
+ * (UTC); live runs count what they reported so far. A budget is a hard limit: new runs and
+ * follow-ups alike are refused before anything is sent once the spend has reached it, and
+ * under it work goes one run at a time, each holding the budget's reservation until its cost
+ * is known (budget-reservation.ts), so the spend passes the budget by at most one run.
+ * A person's own budget (`config user=@<person> budget=…`) is held the same way.
  */
 import { costInWords, formatUsd } from '../../core/message/usage-text.js';
 import { notice } from '../../core/message/render-model.js';
 import type { MessageModel, PersonView } from '../../core/message/message-model.js';
+import type { RunRecord } from '../../core/ports/index.js';
 import {
-  personScope,
   monthKeyUtc,
   monthNameUtc,
   monthStartUtc,
@@ -22,12 +19,20 @@ import {
   placeThreadPrefix,
 } from '../../core/place.js';
 import type { RunsDeps } from '../runs-deps.js';
+import {
+  budgetsOf,
+  holdUntilSettled,
+  releaseHolds,
+  runOfUnknownCost,
+  spentOf,
+  takeHolds,
+  type BudgetScope,
+  type SpentScope,
+} from './budget-reservation.js';
 import { enqueue, replyWith, type Effects, type TriggerJob } from './trigger-job.js';
 
-/** The share of the budget at which the place is told, once a month, and starts one at a time. */
+/** The share of the budget at which the place is told, once a month. */
 export const BUDGET_NOTICE_SHARE = 0.8;
-/** How long a start near the budget holds the place against other starts. */
-export const BUDGET_HOLD_MS = 2 * 60_000;
 
 export interface PlaceBudget {
   scope: string;
@@ -98,7 +103,7 @@ function spentWords(budget: Pick<PlaceBudget, 'spentUsd' | 'budgetUsd'>, now: nu
   return `${costInWords(budget.spentUsd)} of its ${formatUsd(budget.budgetUsd)} budget for ${monthNameUtc(now)} (UTC)`;
 }
 
-/** The reply to a new run asked for in a place that has spent its budget. */
+/** The reply to a new run or a follow-up asked for in a place that has spent its budget. */
 export function overBudgetNotice(input: {
   platform: BudgetPlatform;
   budget: Pick<PlaceBudget, 'spentUsd' | 'budgetUsd'>;
@@ -109,7 +114,7 @@ export function overBudgetNotice(input: {
   const where = placeKind(input.platform);
   return notice(
     'warning',
-    `This ${where} has spent ${spentWords(input.budget, input.now)}, so no new run starts here until the month ends or the budget is raised. Follow-ups to runs already here still go through. ${whoRaises(input.platform)}`,
+    `This ${where} has spent ${spentWords(input.budget, input.now)}, so nothing more is sent to the agent here (new runs, or follow-ups to runs already here) until the month ends or the budget is raised. ${whoRaises(input.platform)}`,
     raiseUsage(input.platform, input.words),
     input.mention,
   );
@@ -118,92 +123,181 @@ export function overBudgetNotice(input: {
 /**
  * Whether a new run may start in the trigger's place: undefined when it may (after queuing the
  * month's 80 % notice, once, when the spend has reached it), else the refusal to reply with.
+ * A run let through holds the reservation of each budget it counts against (the requester's,
+ * the place's) until its cost is known (budget-reservation.ts).
  */
 export async function checkBudget(deps: RunsDeps, job: TriggerJob): Promise<Effects | undefined> {
+  const scopes = await budgetsOf(deps, {
+    threadKey: job.threadKey,
+    placeScope: job.trigger.settingsScope,
+    requesterId: job.trigger.actor.id,
+  });
+  if (scopes.length === 0) return undefined;
   // An earlier attempt of this request passed the check (it precedes the "Starting…"
-  // message): a retry goes on, so a run that may exist is never refused.
-  if ((await deps.store.startMessages.get(job.requestId)) !== undefined) return undefined;
-  const now = deps.clock.now();
-  const personal = await personOverBudget(deps, job, now);
-  if (personal) return personal;
-  const scope = job.trigger.settingsScope;
-  const budget = await placeBudget(deps, scope, now);
-  if (budget === undefined) return undefined;
-  const where = placeWord(job);
-  const mention = job.trigger.platform === 'github' ? job.actor : undefined;
-  if (budget.spentUsd >= budget.budgetUsd) {
-    job.log.info({ ...budget }, 'run refused: the place reached its budget');
-    deps.metrics.inc('budget_refusals', { platform: job.trigger.platform });
-    return replyWith(
-      job,
-      overBudgetNotice({
-        platform: platformOf(job),
-        budget,
-        now,
-        words: deps.options,
-        ...(mention ? { mention } : {}),
-      }),
-    );
+  // message): a retry goes on, so a run that may exist is never refused; it holds again
+  // what no one else took meanwhile.
+  if ((await deps.store.startMessages.get(job.requestId)) !== undefined) {
+    const taken = [];
+    for (const scope of scopes)
+      if ((await takeHolds(deps, job, [scope])) === undefined) taken.push(scope);
+    holdUntilSettled(deps, job, taken);
+    return undefined;
   }
-  if (budget.spentUsd < budget.budgetUsd * BUDGET_NOTICE_SHARE) return undefined;
-  const held = await deps.store.leases.acquire(
-    `budget-start:${scope}`,
-    job.requestId,
-    now,
-    BUDGET_HOLD_MS,
-  );
-  if (held === undefined) {
-    job.log.info({ ...budget }, 'run refused: another run is starting near the budget');
-    deps.metrics.inc('budget_refusals', { platform: job.trigger.platform });
-    return replyWith(
-      job,
-      notice(
-        'warning',
-        `This ${where} is close to its budget (${spentWords(budget, now)}) and another run has just started here. Near the budget one run starts at a time, so the spend passes the budget by at most one run; try again in a few minutes.`,
-        undefined,
-        mention,
-      ),
-    );
-  }
-  await noticeOnce(deps, job, budget, now);
-  return undefined;
+  return admit(deps, job, scopes, { kind: 'start', requesterId: job.trigger.actor.id });
 }
 
 /**
- * A person's own budget (`config user=@<person> budget=…`): their runs started this month in
- * its scope (a Slack workspace, a GitHub repository), against it. Checked without the
- * place's start hold: a person rarely races themselves.
+ * Whether a follow-up to `run` may be sent: the same rule as a new run (budget-reservation.ts),
+ * against the place's budget and the budget of the person whose run it is (its cost is
+ * theirs); the run itself may be the one whose cost is not known yet.
  */
-async function personOverBudget(
+export async function checkFollowupBudget(
   deps: RunsDeps,
   job: TriggerJob,
-  now: number,
+  run: Pick<RunRecord, 'runId' | 'threadKey' | 'requester'>,
 ): Promise<Effects | undefined> {
-  const person = personScope(job.threadKey, job.trigger.actor.id);
-  if (person === undefined) return undefined;
-  const setting = (await deps.store.settings.list(person.scope)).find((s) => s.key === 'budget');
-  const budgetUsd = setting === undefined ? NaN : Number(setting.value);
-  if (!Number.isFinite(budgetUsd) || budgetUsd < 0) return undefined;
-  const spentUsd = await deps.store.runs.spendOfRequesterSince(
-    person.runsPrefix,
-    job.trigger.actor.id,
-    monthStartUtc(now),
-  );
-  if (spentUsd < budgetUsd) return undefined;
-  job.log.info(
-    { person: person.scope, spentUsd, budgetUsd },
-    'run refused: the person reached their budget',
-  );
+  const scopes = await budgetsOf(deps, {
+    threadKey: run.threadKey,
+    placeScope: job.trigger.settingsScope,
+    requesterId: run.requester.id,
+  });
+  if (scopes.length === 0) return undefined;
+  return admit(deps, job, scopes, {
+    kind: 'followup',
+    requesterId: run.requester.id,
+    runId: run.runId,
+  });
+}
+
+interface Work {
+  kind: 'start' | 'followup';
+  /** Whose run it is (a person's budget is theirs). */
+  requesterId: string;
+  /** The run a follow-up goes to. */
+  runId?: string;
+}
+
+async function admit(
+  deps: RunsDeps,
+  job: TriggerJob,
+  scopes: BudgetScope[],
+  work: Work,
+): Promise<Effects | undefined> {
+  const busyHold = await takeHolds(deps, job, scopes);
+  if (busyHold !== undefined) return refuse(deps, job, busyNotice(job, busyHold, work));
+  const now = deps.clock.now();
+  let place: SpentScope | undefined;
+  for (const scope of scopes) {
+    const spent = await spentOf(deps, scope, now);
+    if (spent.spentUsd >= spent.budgetUsd) {
+      await releaseHolds(deps, job, scopes);
+      job.log.info(
+        {
+          scope: spent.scope,
+          spentUsd: spent.spentUsd,
+          budgetUsd: spent.budgetUsd,
+          work: work.kind,
+        },
+        spent.kind === 'person'
+          ? 'refused: the person reached their budget'
+          : 'refused: the place reached its budget',
+      );
+      return refuse(
+        deps,
+        job,
+        spent.kind === 'person'
+          ? personOverBudgetNotice(deps, job, spent, now, work)
+          : placeOverBudgetNotice(deps, job, spent, now),
+      );
+    }
+    const running = await runOfUnknownCost(deps, scope, now, work.runId);
+    if (running !== undefined) {
+      await releaseHolds(deps, job, scopes);
+      job.log.info(
+        { scope: spent.scope, runningRunId: running.runId, work: work.kind },
+        'refused: a run of unknown cost holds the budget',
+      );
+      return refuse(deps, job, busyNotice(job, spent, work, running.runId));
+    }
+    if (spent.kind === 'place') place = spent;
+  }
+  holdUntilSettled(deps, job, scopes);
+  if (place !== undefined && place.spentUsd >= place.budgetUsd * BUDGET_NOTICE_SHARE) {
+    await noticeOnce(deps, job, place, now);
+  }
+  return undefined;
+}
+
+function refuse(deps: RunsDeps, job: TriggerJob, message: MessageModel): Effects {
   deps.metrics.inc('budget_refusals', { platform: job.trigger.platform });
+  return replyWith(job, message);
+}
+
+function mentionOf(job: TriggerJob): PersonView | undefined {
+  return job.trigger.platform === 'github' ? job.actor : undefined;
+}
+
+function placeOverBudgetNotice(
+  deps: RunsDeps,
+  job: TriggerJob,
+  budget: PlaceBudget,
+  now: number,
+): MessageModel {
+  const mention = mentionOf(job);
+  return overBudgetNotice({
+    platform: platformOf(job),
+    budget,
+    now,
+    words: deps.options,
+    ...(mention ? { mention } : {}),
+  });
+}
+
+/** Someone's own budget is spent: nothing more of their runs is sent (new or follow-up). */
+function personOverBudgetNotice(
+  deps: RunsDeps,
+  job: TriggerJob,
+  budget: SpentScope,
+  now: number,
+  work: Work,
+): MessageModel {
   const platform = platformOf(job);
-  return replyWith(
-    job,
-    notice(
-      'warning',
-      `Your runs have spent ${spentWords({ spentUsd, budgetUsd }, now).replace('of its', 'of your')}, so no new run of yours starts until the month ends or your budget is raised. Follow-ups to your runs still go through. ${platform === 'github' ? 'An admin of this repository can raise it:' : 'An admin of agent-relay can raise it:'}`,
-      `${platform === 'github' ? `@${deps.options.botHandle}` : deps.options.commandWord} config user=@<you> budget=<US dollars>`,
-      job.actor,
-    ),
+  const own = work.requesterId === job.trigger.actor.id;
+  const spent = spentWords(budget, now).replace('of its', own ? 'of your' : 'of their');
+  const text = own
+    ? `Your runs have spent ${spent}, so nothing more of yours is sent to the agent (new runs, or follow-ups to your runs) until the month ends or your budget is raised.`
+    : `The runs of the person who started this one have spent ${spent}, so nothing more of theirs is sent to the agent (new runs, or follow-ups to their runs) until the month ends or their budget is raised.`;
+  return notice(
+    'warning',
+    `${text} ${platform === 'github' ? 'An admin of this repository can raise it:' : 'An admin of agent-relay can raise it:'}`,
+    `${platform === 'github' ? `@${deps.options.botHandle}` : deps.options.commandWord} config user=@<${own ? 'you' : 'them'}> budget=<US dollars>`,
+    job.actor,
+  );
+}
+
+/** Another run (or request) holds the budget's reservation: its cost is not known yet. */
+function busyNotice(
+  job: TriggerJob,
+  budget: BudgetScope,
+  work: Work,
+  runningRunId?: string,
+): MessageModel {
+  const whose =
+    budget.kind === 'person'
+      ? work.requesterId === job.trigger.actor.id
+        ? 'You have a budget'
+        : 'The person who started this run has a budget'
+      : `This ${placeWord(job)} has a budget`;
+  const other =
+    runningRunId === undefined
+      ? 'another request is starting work under it right now'
+      : `run ${runningRunId} is still working under it (its cost is not known yet)`;
+  const what = work.kind === 'start' ? 'No new run was started' : 'Your message was not sent';
+  return notice(
+    'warning',
+    `${whose}, and ${other}. Under a budget one run works at a time, until its cost is known, so the spend passes the budget by at most one run. ${what}: try again once that run has ended (or waits for input).`,
+    undefined,
+    mentionOf(job),
   );
 }
 
@@ -236,8 +330,8 @@ export function budgetNotice(
   const share = budget.budgetUsd > 0 ? Math.floor((budget.spentUsd / budget.budgetUsd) * 100) : 100;
   const next =
     budget.spentUsd >= budget.budgetUsd
-      ? 'No new run starts here until the month ends or the budget is raised; follow-ups to runs already here still go through.'
-      : 'New runs are refused here once the spend reaches the budget.';
+      ? 'Nothing more is sent to the agent here (new runs, or follow-ups) until the month ends or the budget is raised.'
+      : 'New runs and follow-ups are refused here once the spend reaches the budget.';
   return notice(
     'info',
     `This ${where} has spent ${spentWords(budget, now)} (${share} %). ${next} ${whoRaises(platform)}`,

@@ -28,6 +28,7 @@ import {
   type Effects,
   type TriggerJob,
 } from './trigger-job.js';
+import { checkFollowupBudget } from './budget.js';
 import { writeRunChecked } from './write-run.js';
 import { debugSessionNotice, inDebugWindow } from './debug-window.js';
 
@@ -72,6 +73,9 @@ export async function followUp(
   run: RunRecord,
   input: { prompt: string; inline: RunOptions },
 ): Promise<Effects> {
+  // Under a budget a follow-up is work of unknown cost like a new run: the same rule.
+  const overBudget = await checkFollowupBudget(deps, job, run);
+  if (overBudget) return overBudget;
   // Someone other than the requester: the agent is told who speaks.
   const requester = job.trigger.actor.id === run.requester.id;
   const body: FollowupRequest = {

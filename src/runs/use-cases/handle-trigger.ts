@@ -15,7 +15,8 @@ import { prepareJob, privateDestination, type TriggerJob } from './trigger-job.j
 /** How long the inbox holds back after a 429 that named no Retry-After. */
 export const SLOW_DOWN_MS = 2_000;
 
-async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise<void> {
+/** Records the failure; true when the trigger will be tried again. */
+async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise<boolean> {
   const { item } = job;
   const now = deps.clock.now();
   const decision = decideFailure({
@@ -80,6 +81,11 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
     }
   });
   if (decision.message) deps.notifyOutbox(job.trigger.platform);
+  return decision.action === 'retry';
+}
+
+async function settle(job: TriggerJob): Promise<void> {
+  for (const settled of job.whenSettled) await settled();
 }
 
 export function createTriggerHandler(deps: RunsDeps): (item: InboxItem) => Promise<void> {
@@ -94,13 +100,14 @@ export function createTriggerHandler(deps: RunsDeps): (item: InboxItem) => Promi
       });
     } catch (err) {
       try {
-        await onFailure(deps, job, err);
+        if (!(await onFailure(deps, job, err))) await settle(job);
       } catch (storeErr) {
         // The store itself failed: the item's lease runs out and it is claimed again.
         job.log.error({ err: storeErr, cause: err }, 'could not record the failure of a trigger');
       }
       return;
     }
+    await settle(job);
     for (const after of job.afterCommit) after();
     deps.notifyOutbox(job.trigger.platform);
   };

@@ -38,6 +38,11 @@ export interface TriggerJob {
   log: Logger;
   /** Called after the handler's transaction committed (e.g. nudge the tracker). */
   afterCommit: (() => void)[];
+  /**
+   * Called once the request is settled: its writes committed, or the request given up (not
+   * when it will be tried again). What it held until then is given back (a budget's hold).
+   */
+  whenSettled: (() => Promise<void>)[];
 }
 
 export type Effects = (tx: StoreTx, now: number) => Promise<void>;
@@ -102,6 +107,7 @@ export async function prepareJob(deps: RunsDeps, item: InboxItem): Promise<Trigg
     capabilities: deps.capabilities[trigger.platform] ?? NO_CAPABILITIES,
     mayHaveRunBefore: item.attempts > 0 || now - item.createdAt >= deps.options.leaseMs,
     afterCommit: [],
+    whenSettled: [],
     log: deps.logger.child({
       deliveryId: item.deliveryId,
       threadKey,

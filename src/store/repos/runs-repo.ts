@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { RunRecord, StoreTx } from '../../core/ports/index.js';
+import { ENDED_STATES } from '../../core/run.js';
 import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
 import { runColumns, toRun } from './row-mapping.js';
@@ -265,6 +266,32 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
         spentUsd: micros === null || micros === undefined ? 0 : Number(micros) / 1e6,
         costed: Number(row?.costed ?? 0),
       };
+    },
+
+    async unknownCostSince(threadKeyPrefix, since, options) {
+      let query = ctx
+        .db()
+        .selectFrom('runs')
+        .selectAll()
+        .where('created_at', '>=', since)
+        .where('tracked', '=', 1)
+        .where(sql<string>`substr(thread_key, 1, ${threadKeyPrefix.length})`, '=', threadKeyPrefix)
+        .where((eb) =>
+          eb.not(
+            eb.and([
+              eb('state', 'in', [...ENDED_STATES, 'BLOCKED']),
+              eb(sql<string>`coalesce(notified_state, '')`, '=', eb.ref('state')),
+            ]),
+          ),
+        );
+      if (options.requesterId !== undefined)
+        query = query.where('requester_id', '=', options.requesterId);
+      const rows = await query
+        .orderBy('created_at', 'desc')
+        .orderBy('run_id', 'desc')
+        .limit(options.limit)
+        .execute();
+      return rows.map(toRun);
     },
 
     async spendSince(threadKeyPrefix, since) {

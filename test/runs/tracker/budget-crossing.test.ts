@@ -62,7 +62,9 @@ describe('budget notice from the tracker', () => {
     expect(told[0]!.threadKey).toBe(record!.threadKey);
     expect(told[0]!.text).toContain('This channel has spent about $1.24 of its $1.50 budget');
     expect(told[0]!.text).toContain('(82 %)');
-    expect(told[0]!.text).toContain('New runs are refused here once the spend reaches the budget');
+    expect(told[0]!.text).toContain(
+      'New runs and follow-ups are refused here once the spend reaches the budget',
+    );
     expect(told[0]!.usage).toBe('/agent config budget=<US dollars>');
 
     // A second run's cost in the same month: no second notice.
@@ -80,7 +82,9 @@ describe('budget notice from the tracker', () => {
     const told = await notices();
     expect(told).toHaveLength(1);
     expect(told[0]!.text).toContain('about $1.24 of its $1 budget');
-    expect(told[0]!.text).toContain('No new run starts here until the month ends');
+    expect(told[0]!.text).toContain(
+      'Nothing more is sent to the agent here (new runs, or follow-ups) until the month ends',
+    );
   });
 
   it('below 80 %, or without a budget, nothing is said', async () => {

@@ -56,6 +56,23 @@ async function posted(): Promise<MessageModel[]> {
   return [...env.slack.posts, ...env.github.posts].map((p) => p.message);
 }
 
+/** The current run of a thread. */
+async function threadRun(threadKey: string): Promise<string | undefined> {
+  return (await env.store.threads.get(threadKey))?.currentRunId;
+}
+
+/** Until every run of the relay has ended and its last cost is recorded. */
+async function settled(): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await env.engine.tracker.runCycle();
+    const unknown = await env.store.runs.unknownCostSince('', 0, { limit: 1 });
+    if (unknown.length === 0) return;
+    if (Date.now() > deadline) throw new Error('the runs never settled');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 function notices(messages: MessageModel[]): string[] {
   return messages.flatMap((m) => (m.type === 'notice' ? [m.text] : []));
 }
@@ -73,21 +90,30 @@ describe('budget per place', () => {
     expect(env.slack.reactions).toEqual([]);
     const [text] = notices(messages);
     expect(text).toContain(`about $10.00 of its $10 budget for ${MONTH()}`);
-    expect(text).toContain('Follow-ups to runs already here still go through');
+    expect(text).toContain(
+      'nothing more is sent to the agent here (new runs, or follow-ups to runs already here)',
+    );
     expect(text).toContain('An admin of agent-relay can raise it');
     expect(messages[0]).toMatchObject({ usage: '/agent config budget=<US dollars>' });
   });
 
   it('at 99 % the run starts, and the place is told once that it passed 80 %', async () => {
-    await budget('slack:T1:C1', '10');
-    await spent(9.9);
+    await budget('slack:T1:C1', '20');
+    await spent(19.8);
     await handle(env, slackMention({ text: 'one more thing' }));
     expect(env.emulator.runs.count()).toBe(1);
     const told = notices(await posted());
     expect(told).toHaveLength(1);
-    expect(told[0]).toContain(`about $9.90 of its $10 budget for ${MONTH()} (99 %)`);
-    // The next start (after the hold) does not repeat the notice.
-    clock.skew = 3 * 60_000;
+    expect(told[0]).toContain(`about $19.80 of its $20 budget for ${MONTH()} (99 %)`);
+  });
+
+  it("the month's notice is said once, also when the next run starts past 80 %", async () => {
+    await budget('slack:T1:C1', '20');
+    await spent(16.5);
+    await handle(env, slackMention({ text: 'one more thing' }));
+    expect(notices(await posted())).toHaveLength(1);
+    // Once that run's cost is known ($1.24, still under the budget), the next one starts.
+    await settled();
     await handle(env, slackMention({ text: 'and another' }));
     expect(env.emulator.runs.count()).toBe(2);
     expect(notices(await posted())).toHaveLength(1);
@@ -109,16 +135,53 @@ describe('budget per place', () => {
     expect(env.emulator.runs.count()).toBe(1);
   });
 
-  it('a follow-up to a run already in the place goes through over budget', async () => {
+  it('over budget a follow-up is refused too, by whoever sends it', async () => {
     const first = slackMention({ text: 'start here' });
     await handle(env, first);
     expect(env.emulator.runs.count()).toBe(1);
+    await settled();
     await budget('slack:T1:C1', '5');
     await spent(7);
     await handle(env, slackReply(first.threadKey, { text: 'and fix the docs too' }));
-    expect(env.emulator.followups).toHaveLength(1);
+    await handle(
+      env,
+      slackReply(first.threadKey, { text: 'and the changelog', actor: { id: 'U2', name: 'bob' } }),
+    );
+    expect(env.emulator.followups).toHaveLength(0);
+    const told = notices(await posted()).filter((t) => t.includes('budget'));
+    expect(told).toHaveLength(2);
+    expect(told[0]).toContain('This channel has spent about $8.24 of its $5 budget');
+    expect(told[0]).toContain('or follow-ups to runs already here');
+  });
+
+  it("on GitHub too: a comment to the issue's run is refused over budget", async () => {
+    await handle(env, githubComment({ text: '@agent-relay fix the typo in the README' }));
     expect(env.emulator.runs.count()).toBe(1);
-    expect(notices(await posted()).some((t) => t.includes('budget'))).toBe(false);
+    await settled();
+    await budget('github:octo/widgets', '1');
+    await handle(env, githubComment({ text: '@agent-relay and the one in CONTRIBUTING' }));
+    expect(env.emulator.followups).toHaveLength(0);
+    const [text] = notices(await posted()).filter((t) => t.includes('budget'));
+    expect(text).toContain('This repository has spent about $1.24 of its $1 budget');
+  });
+
+  it('under a budget a follow-up waits for another run of unknown cost; to that run itself it goes', async () => {
+    await budget('slack:T1:C1', '20');
+    const first = slackMention({ text: 'a first thing' });
+    await handle(env, first);
+    await settled();
+    const second = slackMention({ text: 'a long second thing [slow]' });
+    await handle(env, second);
+    expect(env.emulator.runs.count()).toBe(2);
+    // The first run's cost is known; the second one's is not: the first waits.
+    await handle(env, slackReply(first.threadKey, { text: 'one more change' }));
+    expect(env.emulator.followups).toHaveLength(0);
+    const [busy] = notices(await posted()).filter((t) => t.includes('one run works at a time'));
+    expect(busy).toContain(`run ${await threadRun(second.threadKey)} is still working`);
+    expect(busy).toContain('Your message was not sent');
+    // Steering the run that holds the budget goes through.
+    await handle(env, slackReply(second.threadKey, { text: 'also update the docs' }));
+    expect(env.emulator.followups).toHaveLength(1);
   });
 
   it('without a budget, or once it is unset (budget=-), nothing is refused', async () => {
@@ -157,7 +220,7 @@ describe('budget per place', () => {
     await env.engine.inbox.runOnce();
     expect(env.emulator.runs.count()).toBe(1);
     const told = notices(await posted());
-    expect(told.filter((t) => t.includes('another run has just started here'))).toHaveLength(1);
+    expect(told.filter((t) => t.includes('one run works at a time'))).toHaveLength(1);
   });
 
   it("list in a place shows each run's cost and ends with the month's total", async () => {
