@@ -223,6 +223,25 @@ describe('budget per place', () => {
     expect(told.filter((t) => t.includes('one run works at a time'))).toHaveLength(1);
   });
 
+  it('a start the service refuses gives the budget back at once; one it will retry keeps it', async () => {
+    await budget('slack:T1:C1', '20');
+    env.emulator.faults.failNext(1, 422, { route: 'POST /agent/runs' });
+    await handle(env, slackMention({ text: 'with a model the service does not know' }));
+    expect(env.emulator.runs.count()).toBe(0);
+    // Nothing was created: the next request is not held up by the refused one.
+    await handle(env, slackMention({ text: 'the same with a model it knows' }));
+    expect(env.emulator.runs.count()).toBe(1);
+    await settled();
+    // The service is down: the request will be tried again, and keeps its hold meanwhile.
+    env.emulator.faults.failNext(1, 503, { route: 'POST /agent/runs', retryAfterSeconds: 0 });
+    await handle(env, slackMention({ text: 'while the service is down' }));
+    await handle(env, slackMention({ text: 'someone else meanwhile' }));
+    expect(env.emulator.runs.count()).toBe(1);
+    expect(notices(await posted()).some((t) => t.includes('another request is starting'))).toBe(
+      true,
+    );
+  });
+
   it("list in a place shows each run's cost and ends with the month's total", async () => {
     await budget('slack:T1:C1', '20');
     await spent(2.5);
