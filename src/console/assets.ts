@@ -49,7 +49,8 @@ td.err { color:var(--bad); font-family:ui-monospace,monospace; font-size:.85rem;
 dl.facts { display:grid; grid-template-columns:max-content minmax(0,1fr); gap:.35rem 1rem; margin:0; }
 dl.facts dt { color:var(--muted); }
 dl.facts dd { margin:0; min-width:0; overflow-wrap:anywhere; }
-h1, td { overflow-wrap:anywhere; }
+h1 { overflow-wrap:anywhere; }
+td { overflow-wrap:break-word; }
 .links a { margin-right:.75rem; }
 .empty { padding:1rem; color:var(--muted); text-align:center; }
 .groups { display:flex; flex-direction:column; gap:.75rem; }
@@ -70,6 +71,10 @@ a.button { display:inline-block; padding:.4rem .6rem; border:1px solid var(--lin
   table.rows tr { border-bottom:1px solid var(--line); padding:.5rem 0; }
   table.rows td { border:0; padding:.2rem .8rem; }
   table.rows td[data-label]::before { content:attr(data-label) ": "; color:var(--muted); font-size:.8rem; }
+  table.rows td:empty { display:none; }
+  table.history tr, table.notifications tr, table.triggers tr { display:flex; flex-wrap:wrap;
+    gap:.1rem .8rem; padding:.45rem .8rem; }
+  table.history td, table.notifications td, table.triggers td { display:inline; width:auto; padding:0; }
 }
 `;
 

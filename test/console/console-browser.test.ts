@@ -32,6 +32,32 @@ if (!executablePath)
       '--no-install-recommends chromium`); none is installed here.',
   );
 const screenshots = process.env.UPDATE_SCREENSHOTS === '1';
+
+/**
+ * Run in the page: the words of the places shown (the runs' Place column, the places page, a
+ * run's Place) that are broken across lines although they would fit on one line of their box.
+ */
+const SPLIT_PLACE_WORDS = `(() => {
+  const split = [];
+  const boxes = document.querySelectorAll('td[data-label="Place"], [data-place], dl.facts dd.place');
+  for (const box of boxes) {
+    const room = box.getBoundingClientRect().width;
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent || '';
+      for (const m of text.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        const lines = new Set(rects.map((r) => Math.round(r.top)));
+        const width = rects.reduce((sum, r) => sum + r.width, 0);
+        if (lines.size > 1 && width <= room) split.push(m[0]);
+      }
+    }
+  }
+  return split;
+})()`;
 const docs = join(import.meta.dirname, '../../docs');
 
 describe.skipIf(!executablePath)('the console in chromium', () => {
@@ -298,6 +324,25 @@ describe.skipIf(!executablePath)('the console in chromium', () => {
       widths.push({ path, width });
     }
     expect(widths.filter((w) => w.width > 390)).toEqual([]);
+    // A place is never broken inside a word that fits its line, wide or narrow.
+    for (const page of [narrow, watcher]) {
+      for (const path of ['/console', '/console/places', `/console/runs/${realId}`]) {
+        await page.goto(`${h.service.url}${path}`);
+        const split = (await page.evaluate(SPLIT_PLACE_WORDS)) as string[];
+        expect({ path, width: page.viewportSize()?.width, split }).toEqual({
+          path,
+          width: page.viewportSize()?.width,
+          split: [],
+        });
+      }
+    }
+    // A run's page is compact on a phone: its history, notifications and triggers one short
+    // block each, not a line per column (the real run: its states, eight notifications).
+    await narrow.goto(`${h.service.url}/console/runs/${realId}`);
+    expect(await narrow.locator('table.notifications tbody tr').count()).toBeGreaterThanOrEqual(6);
+    expect(await narrow.evaluate('document.documentElement.scrollHeight')).toBeLessThanOrEqual(
+      1_800,
+    );
 
     // Discard the group: a page says what will be deleted; confirmed, the queues say what was.
     await narrow.goto(`${h.service.url}/console/queues`);

@@ -1,4 +1,5 @@
 /** Tables of triggers (inbox) and notifications (outbox), with Retry/Discard where given up. */
+import { shortRunId } from '../../core/message/short-run-id.js';
 import type { ReactionName } from '../../core/message/message-model.js';
 import type { InboxItem, OutboxItem } from '../../core/ports/index.js';
 import { html } from '../html.js';
@@ -24,7 +25,8 @@ function describeNotification(item: OutboxItem): string {
   const p = item.payload;
   if (p.kind === 'react')
     return p.reaction === undefined ? 'reaction' : `reaction: ${REACTION_WORDS[p.reaction]}`;
-  if (p.kind === 'status') return `status message${p.runId ? ` of ${p.runId}` : ''}`;
+  // The run's short id, as cards and lists show it: the full one would take lines on a phone.
+  if (p.kind === 'status') return `status message${p.runId ? ` of ${shortRunId(p.runId)}` : ''}`;
   return 'reply';
 }
 

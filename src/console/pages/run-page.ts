@@ -49,7 +49,7 @@ export function runBody(view: RunView, ctx: PageContext): Html {
           ${requesterIdBeside(run.requester) ? html`<span class="muted">${run.requester.id}</span>` : ''}
         </dd>
         <dt>Place</dt>
-        <dd>
+        <dd class="place">
           ${place.url ? html`<a href="${place.url}" rel="noopener noreferrer" target="_blank">${place.label}</a>` : place.label}
           <span class="muted small">${run.threadKey}</span>
         </dd>
