@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isEndedState } from '../src/agent/schemas.js';
 import { loadConfig } from '../src/config/load.js';
-import { FAST_TIMINGS } from '../src/emulator/index.js';
+import { startEmulator, type Emulator } from '../src/emulator/index.js';
 import { silentLogger } from '../src/service/logger.js';
 import { startService, type RunningService } from '../src/main.js';
 import { startFakeGitHub, type FakeGitHub } from '../src/fakes/github-rest-api.js';
@@ -60,20 +60,50 @@ const CANCEL_ACTION_ID = 'agent_relay_cancel';
 
 /** What each conversation asks, and what happens after. */
 const ASKS: Record<Outcome, { prompt: string; caption: string }> = {
-  success: { prompt: 'tidy the CI config', caption: 'A request that succeeds' },
-  failure: { prompt: 'migrate the billing tables [fail]', caption: 'A request that fails' },
+  success: {
+    prompt: 'tidy the CI config: one shared setup step for lint, test and build',
+    caption: 'A request that succeeds',
+  },
+  failure: { prompt: 'migrate the billing tables to v2', caption: 'A request that fails' },
   cancel: {
-    prompt: 'redesign the settings page [slow]',
+    prompt: 'redesign the settings page as three sections',
     caption: 'A request cancelled while it runs',
   },
   blocked: {
-    prompt: 'rename the payments module [block]',
+    prompt: 'rename the payments module to something that says what it holds',
     caption: 'A request that waits for an answer (BLOCKED)',
   },
   followup: {
-    prompt: 'rename the invoices module [block]',
+    prompt: 'rename the invoices module, keeping the imports working',
     caption: 'A BLOCKED request, answered with a follow-up',
   },
+};
+
+/**
+ * How the service is scripted to answer each request: words that stand for the emulator's
+ * markers (its `phrases`), so no marker is ever part of what people wrote.
+ */
+const SCRIPT: Readonly<Record<string, string>> = {
+  'migrate the billing tables': '[fail]',
+  'redesign the settings page': '[slow]',
+  'rename the payments module': '[block]',
+  'rename the invoices module': '[block]',
+};
+
+/**
+ * The service's clock runs this many times faster than real time, so runs take minutes as
+ * real ones do (the pictures say "after 2m 55s", not "after 0s") while the recording takes
+ * seconds.
+ */
+const SERVICE_SPEED = 300;
+/** A run's phases in the service's time: minutes, as a real agent takes. */
+const SERVICE_TIMINGS = {
+  queuedMs: 4_000,
+  pendingMs: 6_000,
+  claimedMs: 25_000,
+  runMs: 140_000,
+  // A slow run lasts long enough for its cancel to land first, however busy the machine.
+  slowRunMs: 15_000 * SERVICE_SPEED,
 };
 const ANSWER = 'Call it billing-core, and keep the old name as an alias.';
 
@@ -103,6 +133,7 @@ const ISSUES: Record<Outcome, { title: string; body: string }> = {
 
 interface Rig {
   service: RunningService;
+  emulator: Emulator;
   slack: FakeSlackApi;
   github: FakeGitHub;
   slackTo: send.SlackSender;
@@ -121,8 +152,8 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T 
 
 /** The run a request started: the newest with its prompt (each platform asks the same). */
 const runOf = (rig: Rig, prompt: string, before: ReadonlySet<string>) =>
-  rig.service.emulator!.runs.all().find((r) => r.prompt.includes(prompt) && !before.has(r.run_id));
-const knownRuns = (rig: Rig) => new Set(rig.service.emulator!.runs.all().map((r) => r.run_id));
+  rig.emulator.runs.all().find((r) => r.prompt.includes(prompt) && !before.has(r.run_id));
+const knownRuns = (rig: Rig) => new Set(rig.emulator.runs.all().map((r) => r.run_id));
 
 /** Until the run is in `state` (or ended), its news recorded, and nothing left to deliver. */
 async function settled(rig: Rig, runId: string, done: (state: string) => boolean): Promise<void> {
@@ -136,6 +167,17 @@ async function settled(rig: Rig, runId: string, done: (state: string) => boolean
   await waitFor('the outbox to empty', async () =>
     (await rig.service.store.outboxQueue.depth()) === 0 ? true : undefined,
   );
+}
+
+/** How long a run works before it is cancelled, in the service's time. */
+const CANCELLED_AFTER_MS = 95_000;
+
+/** Until the run has worked `ms` of the service's time. */
+async function workFor(rig: Rig, runId: string, ms: number): Promise<void> {
+  await waitFor('the run to work', () =>
+    rig.emulator.runs.get(runId)?.state === 'INPROGRESS' ? true : undefined,
+  );
+  await new Promise((resolve) => setTimeout(resolve, ms / SERVICE_SPEED));
 }
 
 const ended = (state: string) => isEndedState(state);
@@ -155,9 +197,7 @@ async function slackConversation(rig: Rig, outcome: Outcome, n: number): Promise
   });
   const run = await waitFor(`the Slack run ${n}`, () => runOf(rig, prompt, before));
   if (outcome === 'cancel') {
-    await waitFor('the run to work', () =>
-      rig.service.emulator!.runs.get(run.run_id)?.state === 'INPROGRESS' ? true : undefined,
-    );
+    await workFor(rig, run.run_id, CANCELLED_AFTER_MS);
     const { status, button } = await waitFor('a Cancel button', () => {
       for (const m of rig.slack.thread(CHANNEL, rootTs)) {
         const button = byBot(m) ? slackButton(m, CANCEL_ACTION_ID) : undefined;
@@ -195,7 +235,7 @@ async function slackConversation(rig: Rig, outcome: Outcome, n: number): Promise
       thread_ts: rootTs,
     });
     await waitFor('the follow-up to reach the service', () =>
-      rig.service.emulator!.followups.find((f) => f.runId === run.run_id),
+      rig.emulator.followups.find((f) => f.runId === run.run_id),
     );
     await settled(rig, run.run_id, ended);
   }
@@ -240,9 +280,7 @@ async function githubConversation(rig: Rig, outcome: Outcome, n: number): Promis
   await comment(`@agent-relay ${prompt}`);
   const run = await waitFor(`the GitHub run ${n}`, () => runOf(rig, prompt, before));
   if (outcome === 'cancel') {
-    await waitFor('the run to work', () =>
-      rig.service.emulator!.runs.get(run.run_id)?.state === 'INPROGRESS' ? true : undefined,
-    );
+    await workFor(rig, run.run_id, CANCELLED_AFTER_MS);
     await comment('@agent-relay cancel');
   }
   await settled(
@@ -253,7 +291,7 @@ async function githubConversation(rig: Rig, outcome: Outcome, n: number): Promis
   if (outcome === 'followup') {
     await comment(`@agent-relay ${ANSWER}`);
     await waitFor('the follow-up to reach the service', () =>
-      rig.service.emulator!.followups.find((f) => f.runId === run.run_id),
+      rig.emulator.followups.find((f) => f.runId === run.run_id),
     );
     await settled(rig, run.run_id, ended);
   }
@@ -301,7 +339,15 @@ export async function recordConversations(): Promise<Conversation[]> {
     },
   });
   const github = await startFakeGitHub({ token: GITHUB_TOKEN });
+  const startedAt = Date.now();
+  const emulator = await startEmulator({
+    timings: SERVICE_TIMINGS,
+    clock: { now: () => startedAt + (Date.now() - startedAt) * SERVICE_SPEED },
+    phrases: SCRIPT,
+  });
   const config = loadConfig({
+    AGENT_API_URL: emulator.baseUrl,
+    AGENT_API_KEY: emulator.apiKey,
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: join(dir, 'gallery.db'),
@@ -315,14 +361,13 @@ export async function recordConversations(): Promise<Conversation[]> {
   });
   const service = await startService(config, {
     logger: silentLogger(),
-    // A slow run lasts long enough for its cancel to land first, however busy the machine.
-    emulatorTimings: { ...FAST_TIMINGS, slowRunMs: 15_000 },
     engineOptions: { workerPollMs: 20, cancelRetryDelaysMs: [200, 400, 800] },
     platforms: { githubMinWriteIntervalMs: 0 },
     announce: false,
   });
   const rig: Rig = {
     service,
+    emulator,
     slack,
     github,
     slackTo: { url: service.url, signingSecret: SLACK_SECRET, teamId: slack.identity.team_id },
@@ -339,7 +384,7 @@ export async function recordConversations(): Promise<Conversation[]> {
     return out;
   } finally {
     await service.stop();
-    await Promise.all([slack.close(), github.close()]);
+    await Promise.all([slack.close(), github.close(), emulator.close()]);
     rmSync(dir, { recursive: true, force: true });
   }
 }

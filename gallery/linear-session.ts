@@ -189,9 +189,16 @@ export function linearSessionPages(): LinearSessionPage[] {
   ]);
   const answered = activitiesOf([
     followupSentMessage(view('QUEUED'), 'main, please'),
-    runOutcomeMessage(
-      view('SUCCEEDED', {
+    runOutcomeMessage({
+      ...view('SUCCEEDED', {
         run_time: 'PT4M12S',
+        // What the run used, as the service reports it (the response says it once).
+        request_usage: {
+          inference_cost_usd: 0.97,
+          compute_cost_usd: 0.21,
+          platform_cost_usd: 0.06,
+          total_tokens: 312_000,
+        },
         artifacts: [
           {
             artifact_type: 'PULL_REQUEST',
@@ -200,7 +207,10 @@ export function linearSessionPages(): LinearSessionPage[] {
           },
         ],
       }),
-    ),
+      // The agent's own final words, read from the run's conversation.
+      agentMessage:
+        'The callback compared the `state` cookie before the session was saved, so every SSO sign-in started over. It now saves the session first and checks the cookie once; `callback.test.ts` covers the loop.',
+    }),
   ]);
   const failed = activitiesOf([
     runStatusMessage(starting),

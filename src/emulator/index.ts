@@ -82,7 +82,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       ? { onTransition: (run, from) => log(`run ${run.runId} ${from} -> ${run.state}`) }
       : {}),
   });
-  const core = createEmulatorCore({ store, machine, factories, clock, url: () => url });
+  const core = createEmulatorCore({
+    store,
+    machine,
+    factories,
+    clock,
+    url: () => url,
+    ...(options.phrases ? { phrases: options.phrases } : {}),
+  });
   const faults = createFaults();
   const requests = createRequestCounters();
   const catalogue = createCatalogue(options.catalogue);

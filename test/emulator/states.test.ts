@@ -181,3 +181,25 @@ describe('forcing states', () => {
     expect((await admin('GET', '/runs/nope/history')).status).toBe(404);
   });
 });
+
+describe('phrases that script a run as markers do', () => {
+  it('a prompt or follow-up with the words ends as the marker says; others as usual', async () => {
+    const t = await startTestEmulator({
+      phrases: { 'migrate the billing tables': '[fail]', 'rename the invoices': '[block]' },
+    });
+    emu = t.emu;
+    const failing = await createRun(t.api, { prompt: 'Migrate the billing tables to v2' });
+    const waiting = await createRun(t.api, { prompt: 'Rename the invoices module' });
+    const plain = await createRun(t.api, { prompt: 'Tidy the CI config' });
+    t.clock.advance(60_000);
+    expect(await getState(t.api, failing)).toBe('FAILED');
+    expect(await getState(t.api, waiting)).toBe('BLOCKED');
+    expect(await getState(t.api, plain)).toBe('SUCCEEDED');
+    // A follow-up is scripted by its own words.
+    await t.api('POST', `/agent/runs/${plain}/followups`, {
+      message: 'now migrate the billing tables too',
+    });
+    t.clock.advance(60_000);
+    expect(await getState(t.api, plain)).toBe('FAILED');
+  });
+});

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { OUTCOMES, recordConversations, type Conversation } from '../../gallery/conversations.js';
 import { conversationPage } from '../../gallery/conversation-html.js';
 import { blockText, hasActions, repetitions } from '../helpers/repetition.js';
+import { markersIn, sharedShortIds, visibleText, zeroDurations } from './picture-text.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'docs', 'gallery', 'conversations');
 let conversations: Conversation[] = [];
@@ -70,6 +71,21 @@ describe('the gallery’s conversations', () => {
         replies: words.length,
       });
       words.forEach((word, i) => expect(told[i]?.text).toMatch(word));
+    }
+  });
+
+  it('read like a team’s: no emulator marker, no run that took 0s, one run per short id', () => {
+    for (const c of conversations) {
+      const text = visibleText(conversationPage(c));
+      expect({ conversation: c.name, markers: markersIn(text) }).toEqual({
+        conversation: c.name,
+        markers: [],
+      });
+      expect({ conversation: c.name, zero: zeroDurations(text) }).toEqual({
+        conversation: c.name,
+        zero: [],
+      });
+      expect(sharedShortIds(text)).toEqual([]);
     }
   });
 

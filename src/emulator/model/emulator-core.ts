@@ -9,7 +9,12 @@ import { createDebugWindows } from './debug-window.js';
 import { EmulatorProblem } from '../http/problem.js';
 import { interruptRun } from './interrupt.js';
 import type { RunStore } from './run-store.js';
-import { parseScript, type StateMachine } from './state-machine.js';
+import {
+  isMarkedNonCancellable,
+  parseScript,
+  withPhraseMarkers,
+  type StateMachine,
+} from './state-machine.js';
 import type { EmuRun, EmulatorFactory, Principal, SeedOptions } from './types.js';
 
 export interface CreateOptions {
@@ -51,6 +56,8 @@ export interface CoreDeps {
   factories: readonly EmulatorFactory[];
   clock: { now(): number };
   url(): string;
+  /** Words that script a run as markers do (EmulatorOptions.phrases). */
+  phrases?: Readonly<Record<string, string>>;
 }
 
 export function createEmulatorCore(deps: CoreDeps): EmulatorCore {
@@ -75,6 +82,11 @@ export function createEmulatorCore(deps: CoreDeps): EmulatorCore {
       ...(opts.executor ? { executor: opts.executor } : {}),
       ...(opts.triggerUrl ? { triggerUrl: opts.triggerUrl } : {}),
     });
+    if (deps.phrases) {
+      const scripted = withPhraseMarkers(req.prompt ?? '', deps.phrases);
+      run.script = parseScript(scripted);
+      run.cancellable = !isMarkedNonCancellable(scripted);
+    }
     store.insert(run);
     run.manual = opts.manual ?? false;
     if (opts.state && opts.state !== 'QUEUED')
@@ -119,7 +131,7 @@ export function createEmulatorCore(deps: CoreDeps): EmulatorCore {
         return followupId;
       }
       if (isEndedState(run.state) || isBlockedState(run.state)) {
-        machine.restart(run, parseScript(message), at);
+        machine.restart(run, parseScript(withPhraseMarkers(message, deps.phrases)), at);
       }
       return followupId;
     },

@@ -9,6 +9,36 @@ import type { RunStore } from './run-store.js';
 import type { EmuRun, EmulatorTimings, Script } from './types.js';
 import { growUsage } from './usage.js';
 
+/**
+ * Every marker that scripts a run (README.md's table): outcomes and timings here, the
+ * conversation's in conversation.ts. A picture or a demo meant to read as a team's never
+ * shows one (the gallery's test reads this list).
+ */
+export const PROMPT_MARKERS = [
+  '[fail]',
+  '[error]',
+  '[block]',
+  '[approval]',
+  '[slow]',
+  '[pending]',
+  '[nocancel]',
+  '[noconvo]',
+  '[harness]',
+] as const;
+
+/** The text with the markers its scripting phrases stand for (EmulatorOptions.phrases). */
+export function withPhraseMarkers(
+  text: string,
+  phrases: Readonly<Record<string, string>> | undefined,
+): string {
+  if (!phrases) return text;
+  const lower = text.toLowerCase();
+  const markers = Object.entries(phrases)
+    .filter(([words]) => words !== '' && lower.includes(words.toLowerCase()))
+    .map(([, marker]) => marker);
+  return markers.length === 0 ? text : `${text} ${markers.join(' ')}`;
+}
+
 /** Markers that script an execution, matched case-insensitively in a prompt or follow-up. */
 export function parseScript(text: string): Script {
   const t = text.toLowerCase();

@@ -41,6 +41,12 @@ export interface EmulatorOptions {
    * answered 404 like any other. Default true.
    */
   interrupt?: boolean;
+  /**
+   * Words that script a run as a marker does (`{'migrate the billing tables': '[fail]'}`):
+   * a prompt or follow-up containing the words (in any case) behaves as if it carried the
+   * marker, so a demo or a picture can script outcomes in words a team would write.
+   */
+  phrases?: Readonly<Record<string, string>>;
 }
 
 /** Type aliases (not interfaces) so they fit the schemas' loose object types. */
