@@ -163,11 +163,26 @@ export function checkCombinations(
   if (!has('LINEAR_WEBHOOK_SECRET') && has('LINEAR_ACCESS_TOKEN'))
     notes.push('LINEAR_ACCESS_TOKEN is set but LINEAR_WEBHOOK_SECRET is not: Linear is off');
 
-  // Jira: one site, its account's token, the webhook's secret, and the projects it serves.
+  // Jira: one site, its account's token, the webhook's secret, and the projects it serves;
+  // or an OAuth app on the sites allowed (the operator's explicit list, never a default).
   const JIRA = ['JIRA_EMAIL', 'JIRA_API_TOKEN', 'JIRA_WEBHOOK_SECRET', 'JIRA_ALLOWED_PROJECTS'];
-  if (has('JIRA_BASE_URL')) {
+  const JIRA_OAUTH = [
+    'JIRA_CLIENT_SECRET',
+    'JIRA_TOKEN_ENCRYPTION_KEY',
+    'JIRA_ALLOWED_SITES',
+    'JIRA_ALLOWED_PROJECTS',
+  ];
+  if (has('JIRA_CLIENT_ID')) {
+    for (const name of JIRA_OAUTH)
+      if (!has(name)) issue(name, 'required with JIRA_CLIENT_ID (Jira OAuth install)');
+    if (has('JIRA_BASE_URL'))
+      issue(
+        'JIRA_BASE_URL',
+        'set JIRA_BASE_URL (one site, an API token) or JIRA_CLIENT_ID (OAuth, many sites), not both',
+      );
+  } else if (has('JIRA_BASE_URL')) {
     for (const name of JIRA) if (!has(name)) issue(name, 'required with JIRA_BASE_URL (Jira)');
-  } else if (JIRA.some(has)) {
+  } else if ([...JIRA, ...JIRA_OAUTH].some(has)) {
     notes.push('JIRA_* variables are set but JIRA_BASE_URL is not: Jira is off');
   }
 
@@ -269,9 +284,36 @@ function linearPart(env: Env): { linear?: LinearConfig } {
 }
 
 function jiraPart(env: Env): { jira?: JiraConfig } {
+  if (env.JIRA_ALLOWED_PROJECTS.length === 0) return {};
+  const common = {
+    allowedProjects: env.JIRA_ALLOWED_PROJECTS,
+    botHandle: env.JIRA_BOT_HANDLE,
+    triggerLabel: env.JIRA_TRIGGER_LABEL,
+    ...(env.JIRA_START_TRANSITION ? { startTransition: env.JIRA_START_TRANSITION } : {}),
+  };
+  const { JIRA_CLIENT_ID, JIRA_CLIENT_SECRET, JIRA_TOKEN_ENCRYPTION_KEY } = env;
+  if (JIRA_CLIENT_ID) {
+    if (!JIRA_CLIENT_SECRET || !JIRA_TOKEN_ENCRYPTION_KEY) return {};
+    if (env.JIRA_ALLOWED_SITES.length === 0) return {};
+    return {
+      jira: {
+        ...common,
+        oauth: {
+          clientId: JIRA_CLIENT_ID,
+          clientSecret: JIRA_CLIENT_SECRET,
+          encryptionKey: JIRA_TOKEN_ENCRYPTION_KEY.trim(),
+          allowedSites: env.JIRA_ALLOWED_SITES,
+          authUrl: env.JIRA_AUTH_URL.replace(/\/+$/, ''),
+          apiUrl: env.JIRA_API_URL.replace(/\/+$/, ''),
+          ...(env.CONSOLE_PUBLIC_URL
+            ? { publicUrl: env.CONSOLE_PUBLIC_URL.replace(/\/+$/, '') }
+            : {}),
+        },
+      },
+    };
+  }
   const { JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN, JIRA_WEBHOOK_SECRET } = env;
   if (!JIRA_BASE_URL || !JIRA_EMAIL || !JIRA_API_TOKEN || !JIRA_WEBHOOK_SECRET) return {};
-  if (env.JIRA_ALLOWED_PROJECTS.length === 0) return {};
   const baseUrl = JIRA_BASE_URL.replace(/\/+$/, '');
   return {
     jira: {
@@ -280,11 +322,8 @@ function jiraPart(env: Env): { jira?: JiraConfig } {
       email: JIRA_EMAIL,
       apiToken: JIRA_API_TOKEN,
       webhookSecret: JIRA_WEBHOOK_SECRET,
-      allowedProjects: env.JIRA_ALLOWED_PROJECTS,
-      botHandle: env.JIRA_BOT_HANDLE,
-      triggerLabel: env.JIRA_TRIGGER_LABEL,
+      ...common,
       ...(env.JIRA_ACCOUNT_ID ? { accountId: env.JIRA_ACCOUNT_ID } : {}),
-      ...(env.JIRA_START_TRANSITION ? { startTransition: env.JIRA_START_TRANSITION } : {}),
     },
   };
 }

@@ -24,6 +24,12 @@ const ASSOCIATIONS = [
   'NONE',
 ] as const;
 
+/** An https URL (plain http only on loopback, for a local fake). */
+const localOrHttps = httpUrl.refine(
+  (url) => url.startsWith('https:') || /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(url),
+  { message: 'must be an https URL (http only on localhost, for a local fake)' },
+);
+
 /** The one schema over the environment (after empty values are dropped). */
 export const EnvSchema = z.object({
   PORT: wholeNumber(0, 65535).default(3000),
@@ -182,6 +188,30 @@ export const EnvSchema = z.object({
     .regex(/^[A-Za-z0-9:_-]{1,128}$/, 'must be an Atlassian account id (GET /rest/api/3/myself)')
     .optional(),
   JIRA_START_TRANSITION: z.string().trim().min(1).max(255).optional(),
+  JIRA_CLIENT_ID: z.string().trim().min(1).optional(),
+  JIRA_CLIENT_SECRET: z.string().min(16, CLIENT_SECRET_RULE).optional(),
+  JIRA_TOKEN_ENCRYPTION_KEY: z
+    .string()
+    .refine(isKey32, 'must be 32 random bytes, base64 (openssl rand -base64 32)')
+    .optional(),
+  JIRA_ALLOWED_SITES: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/+$/, ''))
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().regex(/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/, {
+          message: 'each must be a Jira site host name, e.g. acme.atlassian.net',
+        }),
+      ),
+    )
+    .default([]),
+  JIRA_AUTH_URL: localOrHttps.default('https://auth.atlassian.com'),
+  JIRA_API_URL: localOrHttps.default('https://api.atlassian.com'),
   LOG_LEVEL: z
     .string()
     .transform((s) => s.toLowerCase())

@@ -91,8 +91,18 @@ export interface LinearConfig {
   allowedOrganizations: string[];
 }
 
+/** What both ways of connecting Jira share. */
+export interface JiraCommonConfig {
+  /** Project keys whose issues may start runs (upper case). */
+  allowedProjects: string[];
+  botHandle: string;
+  triggerLabel: string;
+  /** A transition's name or target status to take when a run starts. */
+  startTransition?: string;
+}
+
 /** Jira (one site): REST v3 with basic auth, and its admin webhook. */
-export interface JiraConfig {
+export interface JiraTokenConfig extends JiraCommonConfig {
   /** The site's root, without a trailing slash (`https://acme.atlassian.net`). */
   baseUrl: string;
   /** The site's host name, the `{site}` of its thread keys. */
@@ -100,15 +110,32 @@ export interface JiraConfig {
   email: string;
   apiToken: string;
   webhookSecret: string;
-  /** Project keys whose issues may start runs (upper case). */
-  allowedProjects: string[];
-  botHandle: string;
-  triggerLabel: string;
   /** The relay's account; undefined: asked of Jira at start. */
   accountId?: string;
-  /** A transition's name or target status to take when a run starts. */
-  startTransition?: string;
+  oauth?: undefined;
 }
+
+/** Jira Cloud through an OAuth 2.0 (3LO) app, installed on any number of allowed sites. */
+export interface JiraOAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  /** 32 bytes (AES-256-GCM) that seal each site's tokens at rest. */
+  encryptionKey: string;
+  /** Site host names that may install (lower case). */
+  allowedSites: string[];
+  /** Atlassian's authorization server (`https://auth.atlassian.com`). */
+  authUrl: string;
+  /** Atlassian's API gateway (`https://api.atlassian.com`). */
+  apiUrl: string;
+  /**
+   * The relay's public root (CONSOLE_PUBLIC_URL): the redirect URI and the webhooks' URL;
+   * unset: only an install reached on loopback (development) can finish.
+   */
+  publicUrl?: string;
+}
+
+/** Jira: one site with the relay's API token, or an OAuth app on many sites. */
+export type JiraConfig = JiraTokenConfig | (JiraCommonConfig & { oauth: JiraOAuthConfig });
 
 /** The operator console (`/console`); see console-variables.ts. */
 export interface ConsoleConfig {

@@ -261,12 +261,13 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: 'JIRA_ALLOWED_PROJECTS',
-    meaning: 'Jira project keys (`PROJ`) whose issues may start runs',
-    default: 'required with `JIRA_BASE_URL`',
+    meaning: 'Jira project keys (`PROJ`) whose issues may start runs (on every site)',
+    default: 'required with `JIRA_BASE_URL` or `JIRA_CLIENT_ID`',
   },
   {
     name: 'JIRA_BOT_HANDLE',
-    meaning: 'the @-mention in a Jira comment that addresses the relay',
+    meaning:
+      'the @-mention in a Jira comment that addresses the relay, and the one every notice tells people to write',
     default: 'agent-relay',
   },
   {
@@ -285,6 +286,42 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning:
       'the transition (its name or its target status, e.g. `In Progress`) an issue takes when a run starts',
     default: 'unset: the status stays',
+  },
+  {
+    name: 'JIRA_CLIENT_ID',
+    meaning:
+      'OAuth 2.0 (3LO) install on many Jira Cloud sites (`GET /jira/install`): the app\'s client id from the Atlassian developer console',
+    default: 'unset: one site (`JIRA_BASE_URL`)',
+  },
+  {
+    name: 'JIRA_CLIENT_SECRET',
+    meaning:
+      "the OAuth app's secret: exchanges codes, refreshes tokens, and checks the webhooks Jira signs for the app (a JWT)",
+    default: 'required with `JIRA_CLIENT_ID`',
+    secret: true,
+  },
+  {
+    name: 'JIRA_TOKEN_ENCRYPTION_KEY',
+    meaning: "32 random bytes, base64, that seal each site's tokens at rest (`openssl rand -base64 32`)",
+    default: 'required with `JIRA_CLIENT_ID`',
+    secret: true,
+  },
+  {
+    name: 'JIRA_ALLOWED_SITES',
+    meaning:
+      'Jira site host names (`acme.atlassian.net`) that may install the OAuth app; an install from another site is refused and its token dropped',
+    default: 'required with `JIRA_CLIENT_ID`',
+  },
+  {
+    name: 'JIRA_AUTH_URL',
+    meaning: "Atlassian's authorization server (the consent page and `/oauth/token`)",
+    default: 'https://auth.atlassian.com',
+  },
+  {
+    name: 'JIRA_API_URL',
+    meaning:
+      "Atlassian's API gateway: `/oauth/token/accessible-resources` and each site's REST API under `/ex/jira/{cloudId}`",
+    default: 'https://api.atlassian.com',
   },
   {
     name: 'LOG_LEVEL',

@@ -55,6 +55,11 @@ export function doctorChecks(config: Config, timeoutMs: number): DoctorCheck[] {
 }
 
 async function checkJira(jira: JiraConfig, timeoutMs: number): Promise<CheckResult> {
+  // An OAuth app's tokens are the installed sites' (kept by the store), asked of no one here.
+  if (jira.oauth)
+    return ok(
+      `OAuth app ${jira.oauth.clientId}: sites ${jira.oauth.allowedSites.join(',')} may install at /jira/install`,
+    );
   const client = createJiraClient({
     baseUrl: jira.baseUrl,
     email: jira.email,

@@ -94,8 +94,11 @@ export function describeJira(config: Config, url: string): string {
       'off (set JIRA_BASE_URL with JIRA_EMAIL, JIRA_API_TOKEN, JIRA_WEBHOOK_SECRET and ' +
       'JIRA_ALLOWED_PROJECTS to receive POST /jira/webhooks)'
     );
+  const sites = jira.oauth
+    ? `OAuth install at ${url}/jira/install for ${jira.oauth.allowedSites.join(',')}`
+    : `site ${jira.baseUrl}`;
   return (
-    `on (POST ${url}/jira/webhooks, site ${jira.baseUrl}, projects ${jira.allowedProjects.join(',')}, ` +
+    `on (POST ${url}/jira/webhooks, ${sites}, projects ${jira.allowedProjects.join(',')}, ` +
     `@${jira.botHandle}, label "${jira.triggerLabel}")`
   );
 }
@@ -148,7 +151,7 @@ export function describeStartup(config: Config, facts: StartupFacts): StartupRep
     slack: config.slack ? (config.slack.appToken ? 'socket mode' : 'http') : 'off',
     github: config.github ? config.github.auth.kind : 'off',
     linear: config.linear ? (config.linear.oauth ? 'oauth' : 'token') : 'off',
-    jira: config.jira ? 'token' : 'off',
+    jira: config.jira ? (config.jira.oauth ? 'oauth' : 'token') : 'off',
   };
   return { lines, fields };
 }

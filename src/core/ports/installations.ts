@@ -1,11 +1,11 @@
 /**
- * Installations of a platform app in many workspaces (Slack and Linear OAuth; a Linear
+ * Installations of a platform app in many workspaces (Slack, Linear and Jira OAuth; a Linear
  * workspace is kept with `teamId` = its organization id): kept by the store, read
  * by the platform side. The record is opaque to the store: `sealed` is already encrypted by
  * the platform side, so the database never holds a token in clear.
  */
 export interface InstallationRecord {
-  platform: 'slack' | 'linear';
+  platform: 'slack' | 'linear' | 'jira';
   /** '' when the workspace is not part of an Enterprise Grid organisation. */
   enterpriseId: string;
   /** '' for an organisation-wide install. */
@@ -18,7 +18,7 @@ export interface InstallationRecord {
 }
 
 export interface InstallationKey {
-  platform: 'slack' | 'linear';
+  platform: 'slack' | 'linear' | 'jira';
   enterpriseId: string;
   teamId: string;
 }
@@ -43,5 +43,5 @@ export interface InstallationRepo {
   linkTeam(platform: 'slack', teamId: string, enterpriseId: string, now: number): Promise<void>;
   /** The organisation a workspace was seen under, if any. */
   enterpriseOf(platform: 'slack', teamId: string): Promise<string | undefined>;
-  count(platform: 'slack' | 'linear'): Promise<number>;
+  count(platform: 'slack' | 'linear' | 'jira'): Promise<number>;
 }

@@ -1,6 +1,7 @@
 /**
  * The few Jira REST v3 calls the relay makes, with the relay's account (basic auth: the
- * account's email and an API token), each under a timeout. A refused call is a
+ * account's email and an API token) or, for an OAuth app, a site's bearer token through
+ * Atlassian's gateway (refreshed once when Jira refuses it), each under a timeout. A refused call is a
  * `JiraApiError` carrying the status and Jira's `Retry-After`, which the notifier maps to a
  * `DeliveryError` and the access check to a verdict. Described by Atlassian's REST v3
  * reference ("The Jira Cloud platform REST API", developer.atlassian.com/cloud/jira/platform/rest/v3).
@@ -8,14 +9,19 @@
 import { RelayError } from '../../core/relay-error.js';
 import type { AdfDoc } from './adf.js';
 
-export interface JiraClientDeps {
+/** A site's OAuth token: the one to use, and a newer one when Jira refused it. */
+export interface BearerSource {
+  token(): Promise<string | undefined>;
+  renew(rejected: string): Promise<string | undefined>;
+}
+
+export type JiraClientDeps = {
+  /** The site's root, or its gateway root (`https://api.atlassian.com/ex/jira/{cloudId}`). */
   baseUrl: string;
-  email: string;
-  apiToken: string;
   /** Per-request timeout. Default 15 s. */
   timeoutMs?: number;
   fetch?: typeof fetch;
-}
+} & ({ email: string; apiToken: string } | { bearer: BearerSource });
 
 /** A Jira answer other than 2xx, or no answer at all (`status` 0). */
 export class JiraApiError extends RelayError<'jira_api'> {
@@ -69,6 +75,16 @@ export interface JiraClient {
     accountId: string,
     permissions: readonly string[],
   ): Promise<boolean>;
+  /**
+   * Register the app's webhooks ("Register dynamic webhooks", OAuth and Connect apps only);
+   * the ids Jira created, and the errors of those it did not.
+   */
+  registerWebhooks(
+    url: string,
+    webhooks: { events: readonly string[]; jqlFilter: string }[],
+  ): Promise<{ ids: number[]; errors: string[] }>;
+  /** "Extend webhook life": registered webhooks expire after 30 days. The new expiry (ms). */
+  refreshWebhooks(ids: readonly number[]): Promise<number | undefined>;
 }
 
 const path = (s: string): string => encodeURIComponent(s);
@@ -76,15 +92,36 @@ const path = (s: string): string => encodeURIComponent(s);
 export function createJiraClient(deps: JiraClientDeps): JiraClient {
   const doFetch = deps.fetch ?? fetch;
   const timeoutMs = deps.timeoutMs ?? 15_000;
-  const auth = `Basic ${Buffer.from(`${deps.email}:${deps.apiToken}`).toString('base64')}`;
+  const basic =
+    'email' in deps
+      ? `Basic ${Buffer.from(`${deps.email}:${deps.apiToken}`).toString('base64')}`
+      : undefined;
+  const bearer = 'bearer' in deps ? deps.bearer : undefined;
 
   async function call<T>(method: string, route: string, body?: unknown): Promise<T> {
-    let res: Response;
+    let token = bearer ? await bearer.token() : undefined;
+    if (bearer && token === undefined)
+      throw new JiraApiError(401, `${method} ${route.split('?')[0]}: the site has no token`);
+    let res = await send(method, route, body, basic ?? `Bearer ${token}`);
+    // A refused bearer may have expired early or been rotated by another replica: once more.
+    if (res.status === 401 && bearer && token !== undefined) {
+      token = await bearer.renew(token);
+      if (token !== undefined) res = await send(method, route, body, `Bearer ${token}`);
+    }
+    return answer<T>(method, route, res);
+  }
+
+  async function send(
+    method: string,
+    route: string,
+    body: unknown,
+    authorization: string,
+  ): Promise<Response> {
     try {
-      res = await doFetch(`${deps.baseUrl}${route}`, {
+      return await doFetch(`${deps.baseUrl}${route}`, {
         method,
         headers: {
-          authorization: auth,
+          authorization,
           accept: 'application/json',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
@@ -96,6 +133,9 @@ export function createJiraClient(deps: JiraClientDeps): JiraClient {
         cause: err,
       });
     }
+  }
+
+  async function answer<T>(method: string, route: string, res: Response): Promise<T> {
     const text = await res.text().catch(() => '');
     if (!res.ok) {
       throw new JiraApiError(
@@ -176,6 +216,28 @@ export function createJiraClient(deps: JiraClientDeps): JiraClient {
         `/rest/api/3/user/permission/search?${q.toString()}`,
       );
       return Array.isArray(users) && users.some((u) => u?.accountId === accountId);
+    },
+    async registerWebhooks(url, webhooks) {
+      const made = await call<{
+        webhookRegistrationResult?: { createdWebhookId?: unknown; errors?: unknown }[];
+      }>('POST', '/rest/api/3/webhook', { url, webhooks });
+      const ids: number[] = [];
+      const errors: string[] = [];
+      for (const r of made?.webhookRegistrationResult ?? []) {
+        if (typeof r?.createdWebhookId === 'number') ids.push(r.createdWebhookId);
+        else if (Array.isArray(r?.errors)) errors.push(...r.errors.map(String));
+      }
+      return { ids, errors };
+    },
+    async refreshWebhooks(ids) {
+      const done = await call<{ expirationDate?: unknown }>('PUT', '/rest/api/3/webhook/refresh', {
+        webhookIds: ids,
+      });
+      const at =
+        typeof done?.expirationDate === 'string' || typeof done?.expirationDate === 'number'
+          ? new Date(done.expirationDate).getTime()
+          : NaN;
+      return Number.isFinite(at) ? at : undefined;
     },
   };
 }

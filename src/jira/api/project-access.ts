@@ -16,7 +16,7 @@ import {
   type PlaceRight,
 } from '../../core/ports/index.js';
 import { decodeThreadKey, jiraProjectOf } from '../../core/thread-key.js';
-import type { JiraClient } from './jira-client.js';
+import type { JiraSites } from '../sites.js';
 
 export const CACHE_MS = 5 * 60_000;
 
@@ -29,7 +29,7 @@ const RIGHTS: Record<PlaceRight, { permissions: string[]; need: string }> = {
 };
 
 export function createProjectAccess(deps: {
-  client: JiraClient;
+  sites: JiraSites;
   logger: Logger;
   clock?: Clock;
 }): PlaceAccess {
@@ -40,14 +40,17 @@ export function createProjectAccess(deps: {
       const addr = decodeThreadKey(threadKey);
       if (addr?.platform !== 'jira') return { kind: 'unknown', reason: 'not a Jira thread' };
       const project = jiraProjectOf(addr.issueKey);
-      const key = `${project}|${person}|${wants}`;
+      const key = `${addr.site}|${project}|${person}|${wants}`;
       const now = clock.now();
       const cached = cache.get(key);
       if (cached && now - cached.at < CACHE_MS) return cached.verdict;
       const right = RIGHTS[wants];
       let verdict: PlaceAccessVerdict;
       try {
-        const holds = await deps.client.holdsPermissions(project, person, right.permissions);
+        const site = await deps.sites.resolve(addr.site);
+        if (site === undefined)
+          return { kind: 'unknown', reason: 'agent-relay does not serve this Jira site' };
+        const holds = await site.client.holdsPermissions(project, person, right.permissions);
         verdict = holds ? { kind: 'allowed' } : { kind: 'refused', need: right.need };
       } catch (err) {
         deps.logger.warn({ project, wants, err: String(err) }, 'Jira permission check failed');

@@ -1,11 +1,13 @@
 /**
- * POST /jira/webhooks, through the shared webhook endpoint. Checks `X-Hub-Signature` on the
- * RAW body before parsing anything, requires the delivery's identifier
+ * POST /jira/webhooks, through the shared webhook endpoint. Checks the delivery's signature
+ * before parsing anything (`X-Hub-Signature` on the RAW body for an admin webhook; the
+ * `Authorization` JWT for the webhooks of an OAuth app), requires the delivery's identifier
  * (`X-Atlassian-Webhook-Identifier`, kept in the logs), turns an issue change or a new comment
  * into a neutral Trigger (to-trigger.ts), hands it to the inbox, and only then answers:
  *
  * - 200 accepted, a duplicate (the same signed change or comment), and everything the relay
- *   does not act on (other events, other sites, projects not allowed: nothing stored);
+ *   does not act on (other events, sites it does not serve, projects not allowed: nothing
+ *   stored);
  * - 400 missing identifier, malformed JSON, a payload without its issue;
  * - 401 missing or wrong signature;
  * - 405 other methods, 413 too large, 415 not JSON, 503 when the inbox cannot take it.
@@ -16,6 +18,8 @@ import { systemClock, type Clock, type Logger, type TriggerSink } from '../../co
 import { createWebhookEndpoint, headerOf, refuse } from '../../platform/webhook-endpoint.js';
 import type { Interpretation, WebhookEndpoint } from '../../platform/webhook-endpoint.js';
 import { fromCommentCreated, fromIssueUpdated, type Interpreted } from './to-trigger.js';
+import type { JiraSites } from '../sites.js';
+import { verifyJiraJwt } from './verify-jwt.js';
 import { verifyJiraSignature } from './verify-signature.js';
 import { CommentCreated, IssueUpdated } from './webhook-payload.js';
 
@@ -23,14 +27,13 @@ import { CommentCreated, IssueUpdated } from './webhook-payload.js';
 export const JIRA_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
 export interface JiraIngressDeps {
-  secret: string;
-  site: string;
-  baseUrl: string;
+  /** How deliveries are signed: an admin webhook's secret, or the OAuth app's client secret. */
+  signature: { kind: 'hmac'; secret: string } | { kind: 'jwt'; clientSecret: string };
+  /** The sites the relay serves (and its account on each). */
+  sites: JiraSites;
   allowedProjects: readonly string[];
   botHandle: string;
   triggerLabel: string;
-  /** The relay's own account, once known (configured, or asked of Jira at start). */
-  accountId: () => string | undefined;
   sink: TriggerSink;
   logger: Logger;
   clock?: Clock;
@@ -57,46 +60,43 @@ export function createJiraIngress(deps: JiraIngressDeps): WebhookEndpoint {
       return { webhookId };
     },
     async verify(raw, _headers, req, log) {
-      if (verifyJiraSignature(deps.secret, raw, headerOf(req, 'x-hub-signature'))) return undefined;
-      log.warn({}, 'Jira webhook with a missing or bad signature rejected');
-      return refuse(401, 'bad_signature', 'X-Hub-Signature does not match');
+      const sig = deps.signature;
+      if (sig.kind === 'hmac') {
+        if (verifyJiraSignature(sig.secret, raw, headerOf(req, 'x-hub-signature')))
+          return undefined;
+        log.warn({}, 'Jira webhook with a missing or bad signature rejected');
+        return refuse(401, 'bad_signature', 'X-Hub-Signature does not match');
+      }
+      if (verifyJiraJwt(sig.clientSecret, headerOf(req, 'authorization'), clock.now()))
+        return undefined;
+      log.warn({}, 'Jira webhook with a missing or bad JWT rejected');
+      return refuse(401, 'bad_signature', 'the Authorization JWT does not match');
     },
     parse: (raw) => JSON.parse(raw.toString('utf8')) as unknown,
     async interpret(payload, _headers, log): Promise<Interpretation> {
       const event = (payload as { webhookEvent?: unknown } | null)?.webhookEvent;
+      const isIssue = event === 'jira:issue_updated' || event === 'jira:issue_created';
+      if (!isIssue && event !== 'comment_created') return ignored(event, 'other_event', log);
+      const parsed = isIssue ? IssueUpdated.safeParse(payload) : CommentCreated.safeParse(payload);
+      if (!parsed.success) return invalid(parsed.error.issues[0]?.path, log);
+      const site = await deps.sites.resolve(hostOf(parsed.data.issue.self) ?? '');
+      if (site === undefined) return ignored(event, 'unknown_site', log);
       const options = {
-        site: deps.site,
-        baseUrl: deps.baseUrl,
+        site: site.site,
+        baseUrl: site.baseUrl,
         allowedProjects: deps.allowedProjects,
         botHandle: deps.botHandle,
         commandWord: deps.commandWord ?? DEFAULT_COMMAND_WORD,
         triggerLabel: deps.triggerLabel,
         receivedAt: new Date(clock.now()).toISOString(),
         maxContextChars: deps.maxContextChars ?? 12_000,
-        ...(deps.accountId() === undefined ? {} : { accountId: deps.accountId() }),
+        ...(site.accountId === undefined ? {} : { accountId: site.accountId }),
       };
-      let interpreted: Interpreted;
-      if (event === 'jira:issue_updated' || event === 'jira:issue_created') {
-        const parsed = IssueUpdated.safeParse(payload);
-        if (!parsed.success) return invalid(parsed.error.issues[0]?.path, log);
-        interpreted = fromIssueUpdated(parsed.data, options);
-      } else if (event === 'comment_created') {
-        const parsed = CommentCreated.safeParse(payload);
-        if (!parsed.success) return invalid(parsed.error.issues[0]?.path, log);
-        interpreted = fromCommentCreated(parsed.data, options);
-      } else {
-        interpreted = { kind: 'ignored', reason: 'other_event' };
-      }
-      if (interpreted.kind === 'ignored') {
-        log.debug({ event, reason: interpreted.reason }, 'Jira event ignored');
-        return {
-          kind: 'answer',
-          answer: {
-            status: 200,
-            body: { ok: true, result: 'ignored', reason: interpreted.reason },
-          },
-        };
-      }
+      const interpreted: Interpreted =
+        parsed.data.webhookEvent === 'comment_created'
+          ? fromCommentCreated(parsed.data, options)
+          : fromIssueUpdated(parsed.data, options);
+      if (interpreted.kind === 'ignored') return ignored(event, interpreted.reason, log);
       const { trigger } = interpreted;
       return {
         kind: 'trigger',
@@ -105,6 +105,21 @@ export function createJiraIngress(deps: JiraIngressDeps): WebhookEndpoint {
       };
     },
   });
+}
+
+/** The host of the issue a payload is about (its `self`), lower case. */
+function hostOf(self: string | undefined): string | undefined {
+  if (self === undefined) return undefined;
+  try {
+    return new URL(self).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+function ignored(event: unknown, reason: string, log: Logger): Interpretation {
+  log.debug({ event, reason }, 'Jira event ignored');
+  return { kind: 'answer', answer: { status: 200, body: { ok: true, result: 'ignored', reason } } };
 }
 
 function invalid(path: readonly PropertyKey[] | undefined, log: Logger): Interpretation {

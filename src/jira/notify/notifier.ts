@@ -25,26 +25,26 @@ import type { JiraClient } from '../api/jira-client.js';
 import { decodeJiraMessageId, encodeJiraMessageId, issueUrl } from '../api/message-ref.js';
 import { renderJiraMessage, type JiraRenderOptions } from '../render/render-message.js';
 import { toDeliveryError } from './delivery-error.js';
+import type { JiraSites } from '../sites.js';
 import { startTransition } from './start-transition.js';
 
 /** The comment property that carries the outbox's key. */
 export const NOTIFICATION_PROPERTY = 'agent-relay';
 
-export interface JiraNotifierDeps {
-  client: JiraClient;
-  baseUrl: string;
+export type JiraNotifierDeps = {
+  /** Where a thread's site is written to; or one client for every thread. */
   render: JiraRenderOptions;
   logger: Logger;
   clock?: Clock;
   /** The transition (name or target status) to take when a run's status comment is first posted. */
   startTransition?: string;
-}
+} & ({ sites: JiraSites } | { client: JiraClient; baseUrl: string });
 
-function issueKeyOf(threadKey: string): string {
+function addressOf(threadKey: string): { site: string; issueKey: string } {
   const addr = decodeThreadKey(threadKey);
   if (addr?.platform !== 'jira')
     throw new DeliveryError('invalid', `not a Jira thread key: ${threadKey}`, false);
-  return addr.issueKey;
+  return addr;
 }
 
 function propertyKey(comment: { properties?: unknown }): string | undefined {
@@ -62,6 +62,18 @@ export function createJiraNotifier(deps: JiraNotifierDeps): Notifier {
   const logger = deps.logger.child({ component: 'jira-notifier' });
   const shown = createShownMemo();
 
+  /** The thread's site and issue; a site the relay no longer serves is not retried. */
+  async function placeOf(threadKey: string) {
+    const { site, issueKey } = addressOf(threadKey);
+    const served =
+      'sites' in deps
+        ? await deps.sites.resolve(site)
+        : { site, baseUrl: deps.baseUrl, client: deps.client };
+    if (served === undefined)
+      throw new DeliveryError('invalid', `agent-relay does not serve the Jira site ${site}`, false);
+    return { ...served, issueKey };
+  }
+
   async function call<T>(threadKey: string, what: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
@@ -73,10 +85,14 @@ export function createJiraNotifier(deps: JiraNotifierDeps): Notifier {
     }
   }
 
-  async function moveOnStart(issueKey: string, threadKey: string): Promise<void> {
+  async function moveOnStart(
+    client: JiraClient,
+    issueKey: string,
+    threadKey: string,
+  ): Promise<void> {
     if (deps.startTransition === undefined) return;
     try {
-      const moved = await startTransition(deps.client, issueKey, deps.startTransition);
+      const moved = await startTransition(client, issueKey, deps.startTransition);
       logger.info({ threadKey, transition: deps.startTransition, moved }, 'start transition');
     } catch (err) {
       logger.warn({ threadKey, err: String(err) }, 'could not move the issue; left as it is');
@@ -87,17 +103,17 @@ export function createJiraNotifier(deps: JiraNotifierDeps): Notifier {
     platform: 'jira',
 
     async post(to: Destination, message: MessageModel, options?: PostOptions): Promise<PostResult> {
-      const issueKey = issueKeyOf(to.threadKey);
+      const { client, baseUrl, issueKey } = await placeOf(to.threadKey);
       const body = renderJiraMessage(message, deps.render);
       const key = options?.key;
       const refOf = (id: string): MessageRef => ({
         threadKey: to.threadKey,
         id: encodeJiraMessageId({ kind: 'comment', commentId: id }),
-        url: issueUrl(deps.baseUrl, issueKey, id),
+        url: issueUrl(baseUrl, issueKey, id),
       });
       if (key !== undefined && options?.mayExist !== undefined) {
         const comments = await call(to.threadKey, 'list comments', () =>
-          deps.client.recentComments(issueKey),
+          client.recentComments(issueKey),
         );
         const earlier = comments.find((c) => propertyKey(c as { properties?: unknown }) === key);
         if (earlier !== undefined) {
@@ -109,7 +125,7 @@ export function createJiraNotifier(deps: JiraNotifierDeps): Notifier {
         }
       }
       const made = await call(to.threadKey, 'post comment', () =>
-        deps.client.addComment(
+        client.addComment(
           issueKey,
           body,
           key === undefined
@@ -119,7 +135,7 @@ export function createJiraNotifier(deps: JiraNotifierDeps): Notifier {
       );
       const ref = refOf(made.id);
       shown.remember(ref.id, JSON.stringify(body));
-      if (message.type === 'run_status') await moveOnStart(issueKey, to.threadKey);
+      if (message.type === 'run_status') await moveOnStart(client, issueKey, to.threadKey);
       return { ref };
     },
 
@@ -130,9 +146,9 @@ export function createJiraNotifier(deps: JiraNotifierDeps): Notifier {
       const body = renderJiraMessage(message, deps.render);
       const rendered = JSON.stringify(body);
       if (shown.says(ref.id, rendered)) return;
-      const issueKey = issueKeyOf(ref.threadKey);
+      const { client, issueKey } = await placeOf(ref.threadKey);
       await call(ref.threadKey, 'edit comment', () =>
-        deps.client.updateComment(issueKey, id.commentId, body),
+        client.updateComment(issueKey, id.commentId, body),
       );
       shown.remember(ref.id, rendered);
     },
