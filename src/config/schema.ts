@@ -199,7 +199,13 @@ export const EnvSchema = z.object({
     .transform((s) =>
       s
         .split(',')
-        .map((x) => x.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/+$/, ''))
+        .map((x) =>
+          x
+            .trim()
+            .toLowerCase()
+            .replace(/^https?:\/\//, '')
+            .replace(/\/+$/, ''),
+        )
         .filter(Boolean),
     )
     .pipe(

@@ -290,7 +290,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   {
     name: 'JIRA_CLIENT_ID',
     meaning:
-      'OAuth 2.0 (3LO) install on many Jira Cloud sites (`GET /jira/install`): the app\'s client id from the Atlassian developer console',
+      "OAuth 2.0 (3LO) install on many Jira Cloud sites (`GET /jira/install`): the app's client id from the Atlassian developer console",
     default: 'unset: one site (`JIRA_BASE_URL`)',
   },
   {
@@ -302,7 +302,8 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: 'JIRA_TOKEN_ENCRYPTION_KEY',
-    meaning: "32 random bytes, base64, that seal each site's tokens at rest (`openssl rand -base64 32`)",
+    meaning:
+      "32 random bytes, base64, that seal each site's tokens at rest (`openssl rand -base64 32`)",
     default: 'required with `JIRA_CLIENT_ID`',
     secret: true,
   },

@@ -63,7 +63,7 @@ const isAdfDoc = (v: unknown): boolean =>
   (v as { version?: unknown }).version === 1 &&
   Array.isArray((v as { content?: unknown }).content);
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+export async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
@@ -75,33 +75,35 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-export async function startFakeJira(
-  options: { webhookSecret?: string; email?: string; apiToken?: string } = {},
-): Promise<FakeJira> {
-  const credentials = {
-    email: options.email ?? FAKE_JIRA_EMAIL,
-    apiToken: options.apiToken ?? FAKE_JIRA_TOKEN,
-  };
-  const model = createJiraModel(credentials);
-  const requests: JiraRequest[] = [];
-  const failures: JiraFailure[] = [];
-  const expectedAuth = `Basic ${Buffer.from(`${credentials.email}:${credentials.apiToken}`).toString('base64')}`;
+export interface JiraRestHandlerDeps {
+  model: JiraModel;
+  /** The root its answers' `self` links name. */
+  selfUrl: () => string;
+  /** Whether the request's Authorization header may use the site. */
+  authorized: (authorization: string | undefined) => boolean;
+  requests: JiraRequest[];
+  failures: JiraFailure[];
+}
 
-  function reply(
-    res: ServerResponse,
-    status: number,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ) {
-    const text = body === undefined ? '' : JSON.stringify(body);
-    res.writeHead(status, { ...(text ? { 'content-type': 'application/json' } : {}), ...headers });
-    res.end(text);
-  }
+export function reply(
+  res: ServerResponse,
+  status: number,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, { ...(text ? { 'content-type': 'application/json' } : {}), ...headers });
+  res.end(text);
+}
+
+/** The site's REST v3 answers, for a request already read (`path` below the site's root). */
+export function createJiraRestHandler(deps: JiraRestHandlerDeps) {
+  const { model, requests, failures } = deps;
   const error = (res: ServerResponse, status: number, message: string) =>
     reply(res, status, { errorMessages: [message], errors: {} });
 
   const commentJson = (c: ReturnType<JiraModel['addComment']>, withProperties: boolean) => ({
-    self: `${url}/rest/api/3/issue/${c.issueKey}/comment/${c.id}`,
+    self: `${deps.selfUrl()}/rest/api/3/issue/${c.issueKey}/comment/${c.id}`,
     id: c.id,
     author: { accountId: c.authorId },
     body: c.body,
@@ -109,10 +111,13 @@ export async function startFakeJira(
     ...(withProperties ? { properties: c.properties } : {}),
   });
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const u = new URL(req.url ?? '/', 'http://127.0.0.1');
+  return async function handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    u: { pathname: string; searchParams: URLSearchParams },
+    body: unknown,
+  ): Promise<void> {
     const method = req.method ?? 'GET';
-    const body = await readJson(req);
     requests.push({ method, path: u.pathname, query: u.searchParams, body });
     const failure = failures.find(
       (f) =>
@@ -124,14 +129,14 @@ export async function startFakeJira(
       if (failure.times <= 0) failures.splice(failures.indexOf(failure), 1);
       return reply(res, failure.status, { errorMessages: ['injected failure'] }, failure.headers);
     }
-    if (req.headers.authorization !== expectedAuth)
+    if (!deps.authorized(req.headers.authorization))
       return error(res, 401, 'Client must be authenticated to access this resource.');
     if (body === Symbol.for('malformed')) return error(res, 400, 'Unexpected character');
 
     if (method === 'GET' && u.pathname === '/rest/api/3/myself') {
       const me = model.users.get(RELAY_ACCOUNT_ID)!;
       return reply(res, 200, {
-        self: `${url}/rest/api/3/user?accountId=${me.accountId}`,
+        self: `${deps.selfUrl()}/rest/api/3/user?accountId=${me.accountId}`,
         accountId: me.accountId,
         accountType: me.accountType,
         displayName: me.displayName,
@@ -228,6 +233,31 @@ export async function startFakeJira(
       return reply(res, 204);
     }
     return error(res, 405, 'Method not allowed');
+  };
+}
+
+export async function startFakeJira(
+  options: { webhookSecret?: string; email?: string; apiToken?: string } = {},
+): Promise<FakeJira> {
+  const credentials = {
+    email: options.email ?? FAKE_JIRA_EMAIL,
+    apiToken: options.apiToken ?? FAKE_JIRA_TOKEN,
+  };
+  const model = createJiraModel(credentials);
+  const requests: JiraRequest[] = [];
+  const failures: JiraFailure[] = [];
+  const expectedAuth = `Basic ${Buffer.from(`${credentials.email}:${credentials.apiToken}`).toString('base64')}`;
+  const rest = createJiraRestHandler({
+    model,
+    selfUrl: () => url,
+    authorized: (authorization) => authorization === expectedAuth,
+    requests,
+    failures,
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const u = new URL(req.url ?? '/', 'http://127.0.0.1');
+    await rest(req, res, u, await readJson(req));
   }
 
   const server = createServer((req, res) => {

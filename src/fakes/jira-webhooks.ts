@@ -13,6 +13,18 @@ export function signJira(body: string | Buffer, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
+/**
+ * The JWT Jira puts in `Authorization: Bearer …` on an OAuth app's webhooks, signed (HS256)
+ * with the app's client secret. Atlassian does not list its claims; this one carries `iat`
+ * and `exp` (three minutes), which the relay checks only when present.
+ */
+export function jiraWebhookJwt(clientSecret: string, now = Date.now()): string {
+  const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const iat = Math.floor(now / 1000);
+  const body = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ iat, exp: iat + 180 })}`;
+  return `${body}.${createHmac('sha256', clientSecret).update(body).digest('base64url')}`;
+}
+
 export interface SendOptions {
   /** Sign with this secret instead of the webhook's (a forged delivery). */
   secret?: string;
@@ -22,7 +34,15 @@ export interface SendOptions {
   identifier?: string;
 }
 
-export function createJiraWebhooks(model: JiraModel, site: { url: string; secret: string }) {
+/**
+ * `site.url`: the root its payloads' `self` links name; `site.secret`: what deliveries are
+ * signed with, an admin webhook's secret (`X-Hub-Signature`) or, with `jwt`, the OAuth app's
+ * client secret (`Authorization: Bearer <JWT>`).
+ */
+export function createJiraWebhooks(
+  model: JiraModel,
+  site: { url: string; secret: string; jwt?: boolean },
+) {
   let changelog = 50_000;
   const userOf = (accountId: string) => {
     const u = model.users.get(accountId);
@@ -55,7 +75,9 @@ export function createJiraWebhooks(model: JiraModel, site: { url: string; secret
       'x-atlassian-webhook-identifier': options.identifier ?? randomUUID(),
       'x-atlassian-webhook-flow': 'Primary',
     };
-    if (!options.unsigned)
+    if (!options.unsigned && site.jwt)
+      headers.authorization = `Bearer ${jiraWebhookJwt(options.secret ?? site.secret)}`;
+    else if (!options.unsigned)
       headers['x-hub-signature'] = signJira(raw, options.secret ?? site.secret);
     return fetch(to, { method: 'POST', headers, body: raw });
   }
