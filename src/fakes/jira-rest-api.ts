@@ -4,6 +4,7 @@
  * describes them, with basic auth checked (the relay account's email and API token), and
  * signed webhooks sent to the relay (jira-webhooks.ts):
  *
+ * - `GET /rest/api/2/serverInfo` (`deploymentType`: `Cloud`, or as told);
  * - `GET /rest/api/3/myself`;
  * - `POST /rest/api/3/issue/{key}/comment` (an ADF `body`, optional `properties`; 201),
  *   `PUT …/comment/{id}` (edit), `GET …/comment` (`orderBy`, `maxResults`), and
@@ -83,6 +84,8 @@ export interface JiraRestHandlerDeps {
   authorized: (authorization: string | undefined) => boolean;
   requests: JiraRequest[];
   failures: JiraFailure[];
+  /** What `serverInfo` says the site is. Default `Cloud`. */
+  deploymentType?: string;
 }
 
 export function reply(
@@ -133,6 +136,14 @@ export function createJiraRestHandler(deps: JiraRestHandlerDeps) {
       return error(res, 401, 'Client must be authenticated to access this resource.');
     if (body === Symbol.for('malformed')) return error(res, 400, 'Unexpected character');
 
+    if (method === 'GET' && u.pathname === '/rest/api/2/serverInfo') {
+      return reply(res, 200, {
+        baseUrl: deps.selfUrl(),
+        version: deps.deploymentType === undefined ? '1001.0.0-SNAPSHOT' : '9.12.0',
+        deploymentType: deps.deploymentType ?? 'Cloud',
+        serverTitle: 'Jira',
+      });
+    }
     if (method === 'GET' && u.pathname === '/rest/api/3/myself') {
       const me = model.users.get(RELAY_ACCOUNT_ID)!;
       return reply(res, 200, {
@@ -237,7 +248,13 @@ export function createJiraRestHandler(deps: JiraRestHandlerDeps) {
 }
 
 export async function startFakeJira(
-  options: { webhookSecret?: string; email?: string; apiToken?: string } = {},
+  options: {
+    webhookSecret?: string;
+    email?: string;
+    apiToken?: string;
+    /** What `serverInfo` says the site is (`DataCenter`, `Server`). Default `Cloud`. */
+    deploymentType?: string;
+  } = {},
 ): Promise<FakeJira> {
   const credentials = {
     email: options.email ?? FAKE_JIRA_EMAIL,
@@ -253,6 +270,7 @@ export async function startFakeJira(
     authorized: (authorization) => authorization === expectedAuth,
     requests,
     failures,
+    ...(options.deploymentType === undefined ? {} : { deploymentType: options.deploymentType }),
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

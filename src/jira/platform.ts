@@ -112,6 +112,14 @@ function createTokenJira(deps: PlatformDeps, jira: JiraTokenConfig): PlatformMod
     { kind: 'hmac', secret: jira.webhookSecret },
     {
       async start() {
+        // Comments in ADF through REST v3 are Cloud's: a Data Center site is refused now.
+        const kind = await client.deploymentType().catch(() => undefined);
+        if (kind !== undefined && kind.toLowerCase() !== 'cloud')
+          throw new PlatformStartError(
+            'jira_not_supported',
+            `JIRA_BASE_URL ${jira.baseUrl} is a Jira ${kind} site; agent-relay speaks to Jira Cloud only ` +
+              '(REST v3 and ADF comments): see docs/setup-jira.md#data-center-and-server',
+          );
         if (accountId !== undefined) return;
         try {
           await learnAccount();

@@ -109,8 +109,11 @@ export interface PlatformDefinition {
   create(deps: PlatformDeps): PlatformModule | undefined;
 }
 
-/** A platform's credential was refused at start (`slack_auth_failed`). */
-export type PlatformStartCode = `${Platform}_auth_failed`;
+/**
+ * A platform's credential was refused at start (`slack_auth_failed`), or the place it was
+ * pointed at is of a kind it cannot speak to (`jira_not_supported`: a Data Center site).
+ */
+export type PlatformStartCode = `${Platform}_auth_failed` | `${Platform}_not_supported`;
 
 /** A platform could not start: start-up ends with this code and message. */
 export class PlatformStartError extends RelayError<PlatformStartCode> {

@@ -51,6 +51,8 @@ export async function startJiraWorld(
     timings?: Partial<EmulatorTimings>;
     /** Jira answers the start-up's `myself` with this status. */
     failMyself?: number;
+    /** What the site's `serverInfo` says it is. Default `Cloud`. */
+    deploymentType?: string;
   } = {},
 ): Promise<JiraWorld> {
   const logs = captureLogs({ test: 'jira' });
@@ -59,7 +61,9 @@ export async function startJiraWorld(
     timings: { ...QUICK_TIMINGS, ...options.timings },
     tickMs: 10,
   });
-  const jira = await startFakeJira();
+  const jira = await startFakeJira(
+    options.deploymentType === undefined ? {} : { deploymentType: options.deploymentType },
+  );
   if (options.failMyself !== undefined)
     jira.failNext({ path: /\/myself$/, status: options.failMyself });
   const relay = await startRelayService(

@@ -74,6 +74,9 @@ describe('Jira beside Slack', () => {
       { timeoutMs: 5_000 },
     );
     // Nothing of Slack's was asked of Jira.
-    expect(jira.requests.map((q) => q.path)).toEqual(['/rest/api/3/myself']);
+    expect(jira.requests.map((q) => q.path)).toEqual([
+      '/rest/api/2/serverInfo',
+      '/rest/api/3/myself',
+    ]);
   });
 });

@@ -9,6 +9,9 @@ import { PEOPLE, RELAY_ACCOUNT_ID, signJira } from '../../src/fakes/jira-rest-ap
 import { countRows } from '../helpers/relay.js';
 import { startJiraWorld, type JiraWorld } from '../helpers/jira.js';
 
+/** What the relay asks the site at start: what kind of site it is, and whose token it holds. */
+const START_REQUESTS = ['/rest/api/2/serverInfo', '/rest/api/3/myself'];
+
 let world: JiraWorld | undefined;
 afterEach(async () => {
   await world?.close();
@@ -37,7 +40,7 @@ describe('POST /jira/webhooks', () => {
     });
     expect(tampered.status).toBe(401);
     expect(inbox(world)).toBe(0);
-    expect(world.jira.requests).toEqual([expect.objectContaining({ path: '/rest/api/3/myself' })]);
+    expect(world.jira.requests.map((r) => r.path)).toEqual(START_REQUESTS);
   });
 
   it('answers 400 without the delivery identifier or to a signed body that is not JSON', async () => {
@@ -91,7 +94,7 @@ describe('POST /jira/webhooks', () => {
       });
     }
     expect(inbox(world)).toBe(0);
-    expect(world.jira.requests.map((r) => r.path)).toEqual(['/rest/api/3/myself']);
+    expect(world.jira.requests.map((r) => r.path)).toEqual(START_REQUESTS);
   });
 
   it('answers odd but signed bodies without crashing and keeps nothing', async () => {
@@ -157,7 +160,7 @@ describe('POST /jira/webhooks', () => {
 describe('Jira at start', () => {
   it('asks the site for the relay’s account, and a refused token ends the start-up', async () => {
     world = await startJiraWorld();
-    expect(world.jira.requests.map((r) => r.path)).toEqual(['/rest/api/3/myself']);
+    expect(world.jira.requests.map((r) => r.path)).toEqual(START_REQUESTS);
     await world.close();
     world = undefined;
     await expect(
@@ -179,8 +182,17 @@ describe('Jira at start', () => {
     expect(label.answer).toMatchObject({ result: 'accepted' });
   });
 
-  it('with JIRA_ACCOUNT_ID it asks nothing at start', async () => {
+  it('with JIRA_ACCOUNT_ID it asks only what kind of site it is', async () => {
     world = await startJiraWorld({ env: { JIRA_ACCOUNT_ID: '712020:5f1e6e3a-relay-0001' } });
-    expect(world.jira.requests).toEqual([]);
+    expect(world.jira.requests.map((r) => r.path)).toEqual(['/rest/api/2/serverInfo']);
+  });
+
+  it('refuses a Data Center or Server site at start, in one line that says why', async () => {
+    for (const kind of ['DataCenter', 'Server']) {
+      await expect(startJiraWorld({ deploymentType: kind })).rejects.toMatchObject({
+        code: 'jira_not_supported',
+        message: expect.stringMatching(new RegExp(`a Jira ${kind} site.*Jira Cloud only`)),
+      });
+    }
   });
 });

@@ -54,6 +54,8 @@ export interface JiraTransition {
 
 export interface JiraClient {
   myself(): Promise<{ accountId: string; displayName?: string }>;
+  /** `GET /rest/api/2/serverInfo` (Cloud, Server and Data Center alike): `Cloud` or not. */
+  deploymentType(): Promise<string | undefined>;
   /** A new comment; `property` is stored with it (a comment property, shown nowhere). */
   addComment(
     issueKey: string,
@@ -164,6 +166,10 @@ export function createJiraClient(deps: JiraClientDeps): JiraClient {
         accountId: me.accountId,
         ...(typeof me.displayName === 'string' ? { displayName: me.displayName } : {}),
       };
+    },
+    async deploymentType() {
+      const info = await call<{ deploymentType?: unknown }>('GET', '/rest/api/2/serverInfo');
+      return typeof info?.deploymentType === 'string' ? info.deploymentType : undefined;
     },
     async addComment(issueKey, body, property) {
       const made = await call<JiraComment>('POST', `/rest/api/3/issue/${path(issueKey)}/comment`, {
