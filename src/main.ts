@@ -184,6 +184,7 @@ export async function startService(
       metrics: metrics.metrics,
       options: {
         botHandle: config.github?.botHandle ?? DEFAULT_BOT_HANDLE,
+        ...(config.jira ? { botHandles: { jira: config.jira.botHandle } } : {}),
         commandWord: commandWord(config),
         pollIntervalMs: config.pollIntervalMs,
         trackerMode: config.trackerMode,

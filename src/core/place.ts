@@ -54,13 +54,25 @@ export function monthNameUtc(now: number): string {
  * Where a person's own settings live (their budget) and the thread-key prefix of the runs
  * that count for it, keyed by the platform's id of the person: on Slack per workspace, by
  * user id (ids are per workspace); on GitHub per repository, by login in lower case (GitHub
- * logins are case-insensitive), so a budget set in one repository holds there only.
+ * logins are case-insensitive), so a budget set in one repository holds there only; on Jira
+ * per project of a site, by Atlassian account id (named `accountid:<id>` by a mention, or as
+ * the runs record it, bare).
  * Undefined where the platform has no person budgets (Linear) or the key does not decode.
  */
 export function personScope(
   threadKey: string,
   personId: string,
 ): { scope: string; runsPrefix: string } | undefined {
+  if (threadKey.startsWith('jira:')) {
+    const project = /^jira:([^:]+):([A-Za-z][A-Za-z0-9_]*)-\d+$/.exec(threadKey);
+    if (!project) return undefined;
+    const [, site, key] = project;
+    const id = personId.replace(/^accountid:/, '');
+    return {
+      scope: `jira-user:${site}:${key!.toUpperCase()}:${id}`,
+      runsPrefix: `jira:${site}:${key}-`,
+    };
+  }
   if (threadKey.startsWith('github:')) {
     const repo = /^github:([^#]+)#/.exec(threadKey)?.[1];
     return repo === undefined

@@ -161,7 +161,11 @@ export function createEngine(deps: EngineDeps): Engine {
     logger: deps.logger,
     metrics,
     notifyOutbox: () => outbox.wake(),
-    budgetWords: { botHandle: options.botHandle, commandWord: options.commandWord },
+    budgetWords: {
+      botHandle: options.botHandle,
+      commandWord: options.commandWord,
+      botHandles: options.botHandles,
+    },
     lease: {
       name: 'tracker',
       holder: deps.replicaId ?? `replica-${deps.random.id()}`,

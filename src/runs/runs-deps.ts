@@ -21,6 +21,8 @@ import type { Platform, Trigger } from '../core/trigger.js';
 export interface EngineOptions {
   /** GitHub @-mention handle (without @). */
   botHandle: string;
+  /** A platform's own @-handle where it has one (Jira: JIRA_BOT_HANDLE); else `botHandle`. */
+  botHandles?: Partial<Record<Platform, string>>;
   /** Slack slash command / GitHub line command, e.g. `/agent`. */
   commandWord: string;
   /** The tracker's base interval (POLL_INTERVAL_MS). */
@@ -85,6 +87,7 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     burstPerSecond: options.burstPerSecond ?? 0,
     progressReadsPerMinute: options.progressReadsPerMinute ?? 60,
     progressIntervalMs: options.progressIntervalMs ?? 15_000,
+    botHandles: options.botHandles ?? {},
   };
 }
 
@@ -135,4 +138,19 @@ export interface RunsDeps {
    * trigger for `ms`, so everything slows down rather than every trigger retrying at once.
    */
   slowDown: (ms: number, reason: 'rate_limit' | 'at_capacity') => void;
+}
+
+/** The words a notice tells people to write: the @-handles and the slash command. */
+export interface BudgetWords {
+  botHandle: string;
+  commandWord: string;
+  botHandles?: Partial<Record<Platform, string>>;
+}
+
+/** The @-handle people write on a platform: its own (JIRA_BOT_HANDLE), else GitHub's. */
+export function handleOn(
+  words: Pick<BudgetWords, 'botHandle' | 'botHandles'>,
+  platform: Platform,
+): string {
+  return words.botHandles?.[platform] ?? words.botHandle;
 }

@@ -98,11 +98,17 @@ export function parseListArgs(args: string): Parsed<Extract<Command, { type: 'li
   return error ?? { ok: true, command };
 }
 
-/** A person named in `user=`: a Slack mention `<@U123>` (or `<@U123|name>`), or `@login`. */
+/**
+ * A person named in `user=`: a Slack mention `<@U123>` (or `<@U123|name>`), a Jira mention
+ * `[~accountid:<id>]` (kept as `accountid:<id>`, so a name typed as text is told apart), or
+ * `@login`.
+ */
 function personOf(raw: string): string | undefined {
   const value = raw.trim();
   const mention = /^<@([A-Z0-9]{2,30})(?:\|[^>]*)?>$/.exec(value);
   if (mention) return mention[1];
+  const jira = /^\[~accountid:([A-Za-z0-9:_-]{1,128})\]$/.exec(value);
+  if (jira) return `accountid:${jira[1]}`;
   const login = value.startsWith('@') ? value.slice(1) : value;
   return /^[A-Za-z0-9][A-Za-z0-9._-]{0,38}$/.test(login) ? login : undefined;
 }

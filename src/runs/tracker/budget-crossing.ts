@@ -4,6 +4,7 @@
  * per place, sharing the start check's lease (so whichever sees it first says it), queued in
  * the outbox in the thread of the run whose cost was recorded.
  */
+import type { BudgetWords } from '../runs-deps.js';
 import type { Logger, Random, RunRecord, Store } from '../../core/ports/index.js';
 import {
   BUDGET_NOTICE_SHARE,
@@ -18,7 +19,7 @@ export interface BudgetCrossingDeps {
   random: Random;
   log: Logger;
   /** How the raise command is written (the bot's handle on GitHub, the command on Slack). */
-  words: { botHandle: string; commandWord: string };
+  words: BudgetWords;
   notifyOutbox?: () => void;
 }
 

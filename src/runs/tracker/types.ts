@@ -2,6 +2,7 @@
  * The tracker's own types: what it is built from (`TrackerDeps`), what one cycle reports
  * (`CycleStats`), and the one-run observer the batch and per-run cycles share.
  */
+import type { BudgetWords } from '../runs-deps.js';
 import type { ProgressOptions } from './progress-poller.js';
 import type { RunItem } from '../../core/run.js';
 import type { ClaimGate } from '../workers/ingress-gate.js';
@@ -30,7 +31,7 @@ export interface TrackerDeps {
    * How the budget command is written in the notice the tracker queues when a recorded cost
    * takes a place to 80 % of its budget; absent: the tracker queues no such notice.
    */
-  budgetWords?: { botHandle: string; commandWord: string };
+  budgetWords?: BudgetWords;
   /**
    * Several replicas on one database: the cycle runs only while this replica holds the store
    * lease named `name` (renewed every cycle, `ttlMs` long), so one tracker works at a time and

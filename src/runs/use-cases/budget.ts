@@ -18,7 +18,7 @@ import {
   nextMonthStartUtc,
   placeThreadPrefix,
 } from '../../core/place.js';
-import type { RunsDeps } from '../runs-deps.js';
+import { handleOn, type BudgetWords, type RunsDeps } from '../runs-deps.js';
 import {
   budgetsOf,
   holdUntilSettled,
@@ -89,13 +89,12 @@ export function whoRaises(platform: BudgetPlatform): string {
 }
 
 /** The words that raise it, shown as code (in a Linear agent session, the words alone). */
-export function raiseUsage(
-  platform: BudgetPlatform,
-  words: { botHandle: string; commandWord: string },
-): string {
+export function raiseUsage(platform: BudgetPlatform, words: BudgetWords): string {
   if (platform === 'linear') return 'config budget=<US dollars>';
   const invocation =
-    platform === 'github' || platform === 'jira' ? `@${words.botHandle}` : words.commandWord;
+    platform === 'github' || platform === 'jira'
+      ? `@${handleOn(words, platform)}`
+      : words.commandWord;
   return `${invocation} config budget=<US dollars>`;
 }
 
@@ -108,7 +107,7 @@ export function overBudgetNotice(input: {
   platform: BudgetPlatform;
   budget: Pick<PlaceBudget, 'spentUsd' | 'budgetUsd'>;
   now: number;
-  words: { botHandle: string; commandWord: string };
+  words: BudgetWords;
   mention?: PersonView;
 }): MessageModel {
   const where = placeKind(input.platform);
@@ -269,8 +268,8 @@ function personOverBudgetNotice(
     : `The runs of the person who started this one have spent ${spent}, so nothing more of theirs is sent to the agent (new runs, or follow-ups to their runs) until the month ends or their budget is raised.`;
   return notice(
     'warning',
-    `${text} ${platform === 'github' ? 'An admin of this repository can raise it:' : 'An admin of agent-relay can raise it:'}`,
-    `${platform === 'github' ? `@${deps.options.botHandle}` : deps.options.commandWord} config user=@<${own ? 'you' : 'them'}> budget=<US dollars>`,
+    `${text} ${platform === 'github' ? 'An admin of this repository can raise it:' : platform === 'jira' ? 'An admin of this project can raise it:' : 'An admin of agent-relay can raise it:'}`,
+    `${platform === 'github' || platform === 'jira' ? `@${handleOn(deps.options, platform)}` : deps.options.commandWord} config user=@<${own ? 'you' : 'them'}> budget=<US dollars>`,
     job.actor,
   );
 }
@@ -324,7 +323,7 @@ export function budgetNotice(
   platform: BudgetPlatform,
   budget: Pick<PlaceBudget, 'spentUsd' | 'budgetUsd'>,
   now: number,
-  words: { botHandle: string; commandWord: string },
+  words: BudgetWords,
 ): MessageModel {
   const where = placeKind(platform);
   const share = budget.budgetUsd > 0 ? Math.floor((budget.spentUsd / budget.budgetUsd) * 100) : 100;

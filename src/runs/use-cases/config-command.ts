@@ -31,6 +31,9 @@ export const NO_PERSON_BUDGETS =
 export const SLACK_PERSON_BY_ID =
   'Name the person so Slack gives me their id: mention me in a message and pick them from the list as you type @ (a slash command only gets the name as typed), or give their member ID (U…, from their profile).';
 
+export const JIRA_PERSON_BY_MENTION =
+  'Name the person with a real mention (type @ and pick them from the list), so Jira gives me their account id.';
+
 /** A Slack user (or Enterprise Grid user) id, as a mention carries it. */
 const SLACK_USER_ID = /^[UW][A-Z0-9]+$/;
 
@@ -63,6 +66,10 @@ export async function configCommand(
   if (platform === 'slack' && command.user !== undefined && !SLACK_USER_ID.test(command.user)) {
     job.log.info({}, 'config refused: a person named by a name Slack did not resolve');
     return replyPrivately(job, notice('error', SLACK_PERSON_BY_ID));
+  }
+  if (platform === 'jira' && command.user !== undefined && !command.user.startsWith('accountid:')) {
+    job.log.info({}, 'config refused: a person named by a name, not a Jira mention');
+    return replyPrivately(job, notice('error', JIRA_PERSON_BY_MENTION));
   }
   const scope = person?.scope ?? job.trigger.settingsScope;
   const changes =

@@ -15,7 +15,7 @@ import { dispatchFactory } from './dispatch-factory.js';
 import { followUp } from './follow-up.js';
 import { listRuns } from './list-runs.js';
 import { retryRun } from './retry-run.js';
-import type { RunsDeps } from '../runs-deps.js';
+import { handleOn, type RunsDeps } from '../runs-deps.js';
 import { showStatus } from './show-status.js';
 import { REQUESTER_ONLY, steeringRefused } from './steering.js';
 import { startRun } from './start-run.js';
@@ -90,7 +90,8 @@ export async function routeCommand(
 
 /** How a person addresses the bot here: the slash command on Slack, the @-handle on GitHub. */
 function invocationOf(deps: RunsDeps, job: TriggerJob): string {
-  return job.trigger.platform === 'slack' ? deps.options.commandWord : `@${deps.options.botHandle}`;
+  const { platform } = job.trigger;
+  return platform === 'slack' ? deps.options.commandWord : `@${handleOn(deps.options, platform)}`;
 }
 
 /** The use case a trigger goes to, and what it decided. */
@@ -108,7 +109,7 @@ export async function routeTrigger(deps: RunsDeps, job: TriggerJob): Promise<Eff
     addressed: trigger.addressed,
     ...(trigger.freshRun ? { freshRun: true } : {}),
     platform: trigger.platform,
-    botHandle: deps.options.botHandle,
+    botHandle: handleOn(deps.options, trigger.platform),
     commandWord: deps.options.commandWord,
     maxPromptChars: deps.options.maxPromptChars,
   });

@@ -8,13 +8,14 @@ import { usageFor } from '../../core/command/help-text.js';
 import { notice, runBriefMessage, runChoiceMessage } from '../../core/message/render-model.js';
 import { viewOf } from '../../core/message/run-view.js';
 import { logStateChange, observeRun } from '../run-changes.js';
-import type { RunsDeps } from '../runs-deps.js';
+import { handleOn, type RunsDeps } from '../runs-deps.js';
 import { resolveRunTarget } from './current-run.js';
 import { NOT_HERE, visibilityOf } from './list-runs.js';
 import { replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
 export function invocationFor(deps: RunsDeps, job: TriggerJob): string {
-  return job.trigger.platform === 'slack' ? deps.options.commandWord : `@${deps.options.botHandle}`;
+  const { platform } = job.trigger;
+  return platform === 'slack' ? deps.options.commandWord : `@${handleOn(deps.options, platform)}`;
 }
 
 export async function showStatus(
