@@ -133,4 +133,18 @@ describe('a run on a Jira issue', () => {
     const card = jira.model.relayComments(issue.key)[0]!;
     expect(commentText(card)).toMatch(/stopped \(cancelled\)/);
   });
+  it('a failed run: the status comment says so, and the requester is told in a new comment', async () => {
+    world = await startJiraWorld();
+    const { jira } = world;
+    const issue = jira.model.addIssue('PROJ', { summary: 'Migrate the billing tables' });
+    await world.send(
+      jira.webhooks.commentCreated(issue, PEOPLE.bob, '@agent-relay migrate it [fail]'),
+    );
+    const outcome = await world.waitForComment(issue.key, (t) => /Run failed/.test(t));
+    expect(mentions(outcome.body, PEOPLE.bob)).toBe(true);
+    const card = jira.model.relayComments(issue.key)[0]!;
+    expect(card).not.toBe(outcome);
+    expect(commentText(card)).toMatch(/failed/);
+    expect(world.emulator.runs.all()[0]!.state).toBe('FAILED');
+  });
 });

@@ -17,7 +17,7 @@ import {
   type FakeAtlassian,
   type FakeAtlassianSite,
 } from '../../src/fakes/atlassian-oauth.js';
-import { PEOPLE } from '../../src/fakes/jira-rest-api.js';
+import { PEOPLE, RELAY_ACCOUNT_ID } from '../../src/fakes/jira-rest-api.js';
 import { commentText } from '../helpers/jira.js';
 import { captureLogs, type LogCapture } from '../helpers/log-capture.js';
 import { QUICK_TIMINGS, startRelayService, type RelayService } from '../helpers/relay.js';
@@ -198,6 +198,25 @@ describe('Jira through an OAuth app on many sites', () => {
     ]);
     expect(world.emulator.runs.count()).toBe(2);
     expect(world.logs.text()).not.toMatch(/access-[0-9a-f]{24}|refresh-[0-9a-f]{24}/);
+  });
+
+  it('the installing account is the relay there: assigned an issue, or mentioned, it runs', async () => {
+    world = await startWorld();
+    expect((await install(world, [world.acme])).status).toBe(200);
+    const { acme } = world;
+    const issue = acme.model.addIssue('PROJ', { summary: 'Tidy the README' });
+    await acme.deliver(acme.webhooks.assigned(issue, PEOPLE.alice, RELAY_ACCOUNT_ID));
+    await waitForComment(acme, issue.key, /Run succeeded/);
+    const [own] = await acme.deliver(
+      acme.webhooks.commentCreated(issue, RELAY_ACCOUNT_ID, '@agent-relay talk to myself'),
+    );
+    expect(await own!.json()).toMatchObject({ result: 'ignored', reason: 'self' });
+    await acme.deliver(
+      acme.webhooks.commentCreated(issue, PEOPLE.bob, '@agent-relay also fix the typos'),
+    );
+    await waitForComment(acme, issue.key, /Follow-up sent to/);
+    expect(world.emulator.runs.count()).toBe(1);
+    expect(world.emulator.followups[0]!.message).toContain('also fix the typos');
   });
 
   it('a webhook without the app’s JWT, or signed with another secret, changes nothing', async () => {
