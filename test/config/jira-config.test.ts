@@ -86,3 +86,59 @@ describe('Jira configuration', () => {
     expect(jira && !jira.oauth ? jira.site : undefined).toBe('127.0.0.1');
   });
 });
+
+describe('Jira through an OAuth app', () => {
+  const KEY = Buffer.alloc(32, 3).toString('base64');
+  const CLIENT_SECRET = 'jira-oauth-client-secret-0123';
+  const OAUTH = {
+    JIRA_CLIENT_ID: 'client-id',
+    JIRA_CLIENT_SECRET: CLIENT_SECRET,
+    JIRA_TOKEN_ENCRYPTION_KEY: KEY,
+    JIRA_ALLOWED_SITES: 'https://Acme.atlassian.net/, globex.atlassian.net',
+    JIRA_ALLOWED_PROJECTS: 'PROJ',
+  };
+
+  it('turns on with its client, a key, the allowed sites and projects; nothing secret printed', () => {
+    const config = loadConfig({ ...OAUTH, CONSOLE_PUBLIC_URL: 'https://relay.example.com/' });
+    expect(config.jira).toEqual({
+      allowedProjects: ['PROJ'],
+      botHandle: 'agent-relay',
+      triggerLabel: 'agent',
+      oauth: {
+        clientId: 'client-id',
+        clientSecret: CLIENT_SECRET,
+        encryptionKey: KEY,
+        allowedSites: ['acme.atlassian.net', 'globex.atlassian.net'],
+        authUrl: 'https://auth.atlassian.com',
+        apiUrl: 'https://api.atlassian.com',
+        publicUrl: 'https://relay.example.com',
+      },
+    });
+    const printed = JSON.stringify(redactedConfig(config));
+    expect(printed).not.toContain(CLIENT_SECRET);
+    expect(printed).not.toContain(KEY);
+  });
+
+  it('requires every part, and the allowed sites above all; not beside JIRA_BASE_URL', () => {
+    expect(issuesOf({ JIRA_CLIENT_ID: 'client-id' })).toEqual([
+      'JIRA_CLIENT_SECRET: required with JIRA_CLIENT_ID (Jira OAuth install)',
+      'JIRA_TOKEN_ENCRYPTION_KEY: required with JIRA_CLIENT_ID (Jira OAuth install)',
+      'JIRA_ALLOWED_SITES: required with JIRA_CLIENT_ID (Jira OAuth install)',
+      'JIRA_ALLOWED_PROJECTS: required with JIRA_CLIENT_ID (Jira OAuth install)',
+    ]);
+    expect(issuesOf({ ...OAUTH, ...BASE })).toEqual([
+      expect.stringContaining(
+        'JIRA_BASE_URL: set JIRA_BASE_URL (one site, an API token) or JIRA_CLIENT_ID',
+      ),
+    ]);
+    expect(issuesOf({ ...OAUTH, JIRA_ALLOWED_SITES: 'acme atlassian' })).toEqual([
+      expect.stringContaining('JIRA_ALLOWED_SITES: each must be a Jira site host name'),
+    ]);
+    expect(issuesOf({ ...OAUTH, JIRA_TOKEN_ENCRYPTION_KEY: 'short' })).toEqual([
+      expect.stringContaining('JIRA_TOKEN_ENCRYPTION_KEY: must be 32 random bytes'),
+    ]);
+    expect(issuesOf({ ...OAUTH, JIRA_AUTH_URL: 'http://auth.example.com' })).toEqual([
+      expect.stringContaining('JIRA_AUTH_URL: must be an https URL'),
+    ]);
+  });
+});
