@@ -16,7 +16,7 @@
  *   `scopes`);
  * - `/ex/jira/{cloudId}/rest/api/3/…`: each site's REST API (the fake Jira's handler) for a
  *   bearer whose grant includes the site, plus the app's dynamic webhooks
- *   (`POST /rest/api/3/webhook`, `PUT …/webhook/refresh`, `GET …/webhook`); a site's
+ *   (`POST /rest/api/3/webhook`, `PUT …/webhook/refresh`, `DELETE …/webhook`); a site's
  *   webhooks are then sent to the URL registered, with the JWT Jira signs for OAuth apps.
  *
  * It keeps a clock of its own (`advance`), so a test can let a token expire.
@@ -232,6 +232,11 @@ export async function startFakeAtlassian(
         return { createdWebhookId: id };
       });
       return reply(res, 200, { webhookRegistrationResult: results });
+    }
+    if (method === 'DELETE' && path === '/rest/api/3/webhook') {
+      const ids = Array.isArray(body?.webhookIds) ? body.webhookIds.map(Number) : [];
+      site.registered = site.registered.filter((w) => !ids.includes(w.id));
+      return reply(res, 202);
     }
     if (method === 'PUT' && path === '/rest/api/3/webhook/refresh') {
       const ids = Array.isArray(body?.webhookIds) ? body.webhookIds.map(Number) : [];

@@ -16,3 +16,5 @@ export { renderJiraMessage, type JiraRenderOptions } from './render/render-messa
 export { markdownToAdf } from './render/markdown-to-adf.js';
 export { plainText, type AdfDoc, type AdfBlock } from './api/adf.js';
 export { jiraPlatform } from './platform.js';
+export { createJiraInstallations, type JiraInstallations } from './install/installations.js';
+export { exchangeCode, type JiraOAuthClient } from './api/oauth.js';

@@ -220,8 +220,12 @@ function createOAuthJira(
         { path: JIRA_REDIRECT_PATH, methods: ['GET'], handler: (q, s) => routes.redirect(q, s) },
       ],
       async start() {
-        void careForWebhooks();
-        care = setInterval(() => void careForWebhooks(), WEBHOOK_CARE_MS);
+        const careNow = () =>
+          careForWebhooks().catch((err: unknown) =>
+            logger.warn({ err: String(err) }, "could not look after the app's Jira webhooks"),
+          );
+        void careNow();
+        care = setInterval(() => void careNow(), WEBHOOK_CARE_MS);
         care.unref();
       },
       async close() {

@@ -148,6 +148,11 @@ describe('Jira through an OAuth app on many sites', () => {
     // A state is good once, and only in the browser that holds its cookie.
     expect((await fetch(done.back, { headers: { cookie: done.cookie } })).status).toBe(400);
     expect((await fetch(done.back)).status).toBe(400);
+    // Installed again: the app's webhooks there are replaced, never doubled.
+    const first = world.acme.registered[0]!.id;
+    expect((await install(world, [world.acme])).status).toBe(200);
+    expect(world.acme.registered).toHaveLength(1);
+    expect(world.acme.registered[0]!.id).not.toBe(first);
   });
 
   it('refuses a site that is not allowed: nothing kept, no webhook there, its events ignored', async () => {

@@ -87,6 +87,8 @@ export interface JiraClient {
   ): Promise<{ ids: number[]; errors: string[] }>;
   /** "Extend webhook life": registered webhooks expire after 30 days. The new expiry (ms). */
   refreshWebhooks(ids: readonly number[]): Promise<number | undefined>;
+  /** "Delete webhooks by ID" (the app's own; others' ids are ignored by Jira). */
+  deleteWebhooks(ids: readonly number[]): Promise<void>;
 }
 
 const path = (s: string): string => encodeURIComponent(s);
@@ -234,6 +236,9 @@ export function createJiraClient(deps: JiraClientDeps): JiraClient {
         else if (Array.isArray(r?.errors)) errors.push(...r.errors.map(String));
       }
       return { ids, errors };
+    },
+    async deleteWebhooks(ids) {
+      await call('DELETE', '/rest/api/3/webhook', { webhookIds: ids });
     },
     async refreshWebhooks(ids) {
       const done = await call<{ expirationDate?: unknown }>('PUT', '/rest/api/3/webhook/refresh', {

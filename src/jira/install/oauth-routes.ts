@@ -133,6 +133,18 @@ export function createJiraOAuthRoutes(deps: JiraOAuthDeps) {
             ...(deps.client.fetch ? { fetch: deps.client.fetch } : {}),
           });
           accountId ??= (await client.myself()).accountId;
+          // An install again replaces the app's webhooks there (their URL or projects may
+          // have changed), rather than adding a second set.
+          const before = (await deps.installations.get(site.host))?.webhookIds ?? [];
+          if (before.length > 0)
+            await client
+              .deleteWebhooks(before)
+              .catch((err: unknown) =>
+                log.warn(
+                  { site: site.host, err: String(err) },
+                  'could not delete the old webhooks',
+                ),
+              );
           const hooks = await registerSiteWebhooks(
             client,
             `${root}${JIRA_WEBHOOK_PATH}`,

@@ -1,0 +1,108 @@
+/**
+ * An OAuth app's Jira token lasts an hour and its refresh token rotates (Atlassian's "refresh
+ * token flow"; the fake Atlassian issues and refuses tokens that way). The relay refreshes a
+ * token a few minutes before it expires, before using it, and two replicas spend one refresh
+ * token once, both then using the new access token.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  FAKE_JIRA_CLIENT_ID,
+  FAKE_JIRA_CLIENT_SECRET,
+  startFakeAtlassian,
+  type FakeAtlassian,
+} from '../../src/fakes/atlassian-oauth.js';
+import { createJiraInstallations, exchangeCode } from '../../src/jira/index.js';
+import { createTokenCipher } from '../../src/platform/token-cipher.js';
+import { openStore, type OpenedStore } from '../../src/store/index.js';
+import { captureLogs } from '../helpers/log-capture.js';
+
+let atlassian: FakeAtlassian | undefined;
+let dir: string | undefined;
+const stores: OpenedStore[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+  await atlassian?.close();
+  atlassian = undefined;
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+describe('two replicas refreshing one Jira token', () => {
+  it('refresh it before it expires, spend the refresh token once, and share the new token', async () => {
+    atlassian = await startFakeAtlassian();
+    const site = atlassian.addSite('acme.atlassian.net');
+    dir = await mkdtemp(join(tmpdir(), 'jira-refresh-'));
+    const databaseUrl = `sqlite:${join(dir, 'relay.db')}`;
+    let now = Date.now();
+    const clock = { now: () => now };
+    const client = {
+      authUrl: atlassian.url,
+      apiUrl: atlassian.url,
+      clientId: FAKE_JIRA_CLIENT_ID,
+      clientSecret: FAKE_JIRA_CLIENT_SECRET,
+    };
+    const cipher = createTokenCipher(Buffer.alloc(32, 9).toString('base64'));
+    const replica = async () => {
+      const store = await openStore({ databaseUrl, checkpointIntervalMs: 0 });
+      await store.migrate();
+      stores.push(store);
+      return createJiraInstallations({
+        repo: store.installations,
+        cipher,
+        client,
+        logger: captureLogs().logger,
+        clock,
+        leases: store.leases,
+      });
+    };
+    const a = await replica();
+    const b = await replica();
+    // A consent, and the code exchanged as the redirect does.
+    const consent = await fetch(
+      `${atlassian.url}/authorize?audience=api.atlassian.com&client_id=${FAKE_JIRA_CLIENT_ID}` +
+        `&scope=read%3Ajira-work%20offline_access&redirect_uri=${encodeURIComponent('http://127.0.0.1/back')}&state=s&response_type=code`,
+      { redirect: 'manual' },
+    );
+    const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+    const grant = await exchangeCode(client, { code, redirectUri: 'http://127.0.0.1/back', now });
+    if ('error' in grant) throw new Error(grant.error);
+    await a.saveGrant('account-1', grant, now);
+    await a.save(
+      'acme.atlassian.net',
+      { cloudId: site.cloudId, url: site.url, accountId: 'account-1' },
+      now,
+    );
+    expect(await b.tokenFor('acme.atlassian.net')).toBe(grant.accessToken);
+    expect(atlassian.tokenRequests.map((t) => t.grant_type)).toEqual(['authorization_code']);
+
+    // 57 minutes on, with the token still good: refreshed first, once for both replicas.
+    now += 57 * 60_000;
+    const [fromA, fromB] = await Promise.all([
+      a.tokenFor('acme.atlassian.net'),
+      b.tokenFor('acme.atlassian.net'),
+    ]);
+    expect(atlassian.tokenRequests.map((t) => t.grant_type)).toEqual([
+      'authorization_code',
+      'refresh_token',
+    ]);
+    expect(fromA).not.toBe(grant.accessToken);
+    expect(fromB).toBe(fromA);
+    // The rotated refresh token was spent: the old one no longer refreshes anything.
+    const again = await fetch(`${atlassian.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        grant_type: 'refresh_token',
+        refresh_token: grant.refreshToken,
+        client_id: FAKE_JIRA_CLIENT_ID,
+        client_secret: FAKE_JIRA_CLIENT_SECRET,
+      }),
+    });
+    expect(again.status).toBe(403);
+    // A site the grant does not know: nothing.
+    expect(await a.tokenFor('globex.atlassian.net')).toBeUndefined();
+  });
+});
