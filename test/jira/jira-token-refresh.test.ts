@@ -2,7 +2,9 @@
  * An OAuth app's Jira token lasts an hour and its refresh token rotates (Atlassian's "refresh
  * token flow"; the fake Atlassian issues and refuses tokens that way). The relay refreshes a
  * token a few minutes before it expires, before using it, and two replicas spend one refresh
- * token once, both then using the new access token.
+ * token once, both then using the new access token. The app's webhooks on a site, which Jira
+ * lets lapse after 30 days, are extended when less than a week is left, and registered again
+ * where there are none.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,8 @@ import {
   type FakeAtlassian,
 } from '../../src/fakes/atlassian-oauth.js';
 import { createJiraInstallations, exchangeCode } from '../../src/jira/index.js';
+import { installedSites } from '../../src/jira/sites.js';
+import { keepSiteWebhooks } from '../../src/jira/install/site-webhooks.js';
 import { createTokenCipher } from '../../src/platform/token-cipher.js';
 import { openStore, type OpenedStore } from '../../src/store/index.js';
 import { captureLogs } from '../helpers/log-capture.js';
@@ -104,5 +108,89 @@ describe('two replicas refreshing one Jira token', () => {
     expect(again.status).toBe(403);
     // A site the grant does not know: nothing.
     expect(await a.tokenFor('globex.atlassian.net')).toBeUndefined();
+  });
+});
+
+describe("the app's webhooks on a site", () => {
+  it('are extended when less than a week is left, and registered again when gone', async () => {
+    atlassian = await startFakeAtlassian();
+    const site = atlassian.addSite('acme.atlassian.net');
+    dir = await mkdtemp(join(tmpdir(), 'jira-hooks-'));
+    const store = await openStore({
+      databaseUrl: `sqlite:${join(dir, 'relay.db')}`,
+      checkpointIntervalMs: 0,
+    });
+    await store.migrate();
+    stores.push(store);
+    let now = Date.now();
+    const client = {
+      authUrl: atlassian.url,
+      apiUrl: atlassian.url,
+      clientId: FAKE_JIRA_CLIENT_ID,
+      clientSecret: FAKE_JIRA_CLIENT_SECRET,
+    };
+    const logger = captureLogs().logger;
+    const installations = createJiraInstallations({
+      repo: store.installations,
+      cipher: createTokenCipher(Buffer.alloc(32, 9).toString('base64')),
+      client,
+      logger,
+      clock: { now: () => now },
+    });
+    const consent = await fetch(
+      `${atlassian.url}/authorize?audience=api.atlassian.com&client_id=${FAKE_JIRA_CLIENT_ID}` +
+        `&scope=manage%3Ajira-webhook%20read%3Ajira-work%20offline_access&redirect_uri=${encodeURIComponent('http://127.0.0.1/back')}&state=s`,
+      { redirect: 'manual' },
+    );
+    const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+    const grant = await exchangeCode(client, { code, redirectUri: 'http://127.0.0.1/back', now });
+    if ('error' in grant) throw new Error(grant.error);
+    await installations.saveGrant('account-1', grant, now);
+    await installations.save(
+      'acme.atlassian.net',
+      { cloudId: site.cloudId, url: site.url, accountId: 'account-1' },
+      now,
+    );
+    const served = await installedSites({
+      allowedSites: ['acme.atlassian.net'],
+      installations,
+      apiUrl: atlassian.url,
+    }).resolve('acme.atlassian.net');
+    const keep = () =>
+      keepSiteWebhooks({
+        site: 'acme.atlassian.net',
+        client: served!.client,
+        installations,
+        webhookUrl: 'https://relay.example.com/jira/webhooks',
+        projects: ['PROJ', 'OPS'],
+        now,
+        logger,
+      });
+    // None yet: registered, for the allowed projects.
+    await keep();
+    expect(site.registered).toEqual([
+      expect.objectContaining({
+        url: 'https://relay.example.com/jira/webhooks',
+        jqlFilter: 'project IN ("PROJ", "OPS")',
+      }),
+    ]);
+    const id = site.registered[0]!.id;
+    const kept = await installations.get('acme.atlassian.net');
+    expect(kept?.webhookIds).toEqual([id]);
+    // A week on, nothing to do; 24 days on, extended (the same webhook).
+    const pass = (ms: number) => {
+      now += ms;
+      atlassian!.advance(ms);
+    };
+    pass(7 * 24 * 3600_000);
+    await keep();
+    expect(atlassian.requests.filter((r) => r.method === 'PUT')).toEqual([]);
+    pass(17 * 24 * 3600_000);
+    await keep();
+    expect(atlassian.requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
+    expect(site.registered.map((w) => w.id)).toEqual([id]);
+    expect((await installations.get('acme.atlassian.net'))!.webhooksExpireAt).toBeGreaterThan(
+      now + 20 * 24 * 3600_000,
+    );
   });
 });
