@@ -67,6 +67,9 @@ async function checkJira(jira: JiraConfig, timeoutMs: number): Promise<CheckResu
     timeoutMs,
   });
   try {
+    const kind = await client.deploymentType().catch(() => undefined);
+    if (kind !== undefined && kind.toLowerCase() !== 'cloud')
+      return fail(`${jira.baseUrl} is a Jira ${kind} site; agent-relay speaks to Jira Cloud only`);
     const me = await client.myself();
     const mismatch =
       jira.accountId !== undefined && jira.accountId !== me.accountId

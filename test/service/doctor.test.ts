@@ -206,6 +206,22 @@ describe('agent-relay doctor', () => {
     } finally {
       await jira.close();
     }
+    const dataCenter = await startFakeJira({ deploymentType: 'DataCenter' });
+    try {
+      const found = await doctor({
+        AGENT_API_URL: emulator.baseUrl,
+        AGENT_API_KEY: 'agent-key-ok',
+        JIRA_BASE_URL: dataCenter.url,
+        JIRA_EMAIL: FAKE_JIRA_EMAIL,
+        JIRA_API_TOKEN: FAKE_JIRA_TOKEN,
+        JIRA_WEBHOOK_SECRET: 'jira-webhook-secret-dummy-0123',
+        JIRA_ALLOWED_PROJECTS: 'PROJ',
+      });
+      expect(line(found.text, 'jira')).toMatch(/✘ jira .* is a Jira DataCenter site; .*Cloud only/);
+      expect(found.code).toBe(1);
+    } finally {
+      await dataCenter.close();
+    }
   });
 
   it('an unreachable service fails its check saying why and what to check; an invalid configuration stops early', async () => {
