@@ -175,6 +175,8 @@ export function checkCombinations(
   if (has('JIRA_CLIENT_ID')) {
     for (const name of JIRA_OAUTH)
       if (!has(name)) issue(name, 'required with JIRA_CLIENT_ID (Jira OAuth install)');
+    if (has('JIRA_CLOUD_ID'))
+      issue('JIRA_CLOUD_ID', "is for one site (JIRA_BASE_URL); the OAuth app learns each site's");
     if (has('JIRA_BASE_URL'))
       issue(
         'JIRA_BASE_URL',
@@ -319,6 +321,9 @@ function jiraPart(env: Env): { jira?: JiraConfig } {
     jira: {
       baseUrl,
       site: new URL(baseUrl).hostname.toLowerCase(),
+      ...(env.JIRA_CLOUD_ID
+        ? { restUrl: `${env.JIRA_API_URL.replace(/\/+$/, '')}/ex/jira/${env.JIRA_CLOUD_ID}` }
+        : {}),
       email: JIRA_EMAIL,
       apiToken: JIRA_API_TOKEN,
       webhookSecret: JIRA_WEBHOOK_SECRET,

@@ -188,6 +188,11 @@ export const EnvSchema = z.object({
     .regex(/^[A-Za-z0-9:_-]{1,128}$/, 'must be an Atlassian account id (GET /rest/api/3/myself)')
     .optional(),
   JIRA_START_TRANSITION: z.string().trim().min(1).max(255).optional(),
+  JIRA_CLOUD_ID: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, "must be the site's cloud id (admin.atlassian.com, after /s/)")
+    .optional(),
   JIRA_CLIENT_ID: z.string().trim().min(1).optional(),
   JIRA_CLIENT_SECRET: z.string().min(16, CLIENT_SECRET_RULE).optional(),
   JIRA_TOKEN_ENCRYPTION_KEY: z

@@ -107,6 +107,11 @@ export interface JiraTokenConfig extends JiraCommonConfig {
   baseUrl: string;
   /** The site's host name, the `{site}` of its thread keys. */
   site: string;
+  /**
+   * Where REST calls go when not to `baseUrl`: the gateway root of the site
+   * (`https://api.atlassian.com/ex/jira/{cloudId}`), which scoped API tokens need.
+   */
+  restUrl?: string;
   email: string;
   apiToken: string;
   webhookSecret: string;

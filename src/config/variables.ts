@@ -288,6 +288,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: 'unset: the status stays',
   },
   {
+    name: 'JIRA_CLOUD_ID',
+    meaning:
+      "the site's cloud id: calls go through Atlassian's gateway (`JIRA_API_URL`/ex/jira/{cloudId}), as a service account's scoped API token needs",
+    default: 'unset: calls go to `JIRA_BASE_URL`',
+  },
+  {
     name: 'JIRA_CLIENT_ID',
     meaning:
       "OAuth 2.0 (3LO) install on many Jira Cloud sites (`GET /jira/install`): the app's client id from the Atlassian developer console",
@@ -321,7 +327,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   {
     name: 'JIRA_API_URL',
     meaning:
-      "Atlassian's API gateway: `/oauth/token/accessible-resources` and each site's REST API under `/ex/jira/{cloudId}`",
+      "Atlassian's API gateway: `/oauth/token/accessible-resources` and each site's REST API under `/ex/jira/{cloudId}` (OAuth, or `JIRA_CLOUD_ID`)",
     default: 'https://api.atlassian.com',
   },
   {

@@ -15,7 +15,8 @@
  * - `GET /oauth/token/accessible-resources`: the token's sites (`id` = cloud id, `url`,
  *   `scopes`);
  * - `/ex/jira/{cloudId}/rest/api/3/…`: each site's REST API (the fake Jira's handler) for a
- *   bearer whose grant includes the site, plus the app's dynamic webhooks
+ *   bearer whose grant includes the site, or for the site's service account (basic auth with
+ *   its scoped API token, as Atlassian's "Manage API tokens for service accounts" says), plus the app's dynamic webhooks
  *   (`POST /rest/api/3/webhook`, `PUT …/webhook/refresh`, `DELETE …/webhook`); a site's
  *   webhooks are then sent to the URL registered, with the JWT Jira signs for OAuth apps.
  *
@@ -72,6 +73,8 @@ export interface FakeAtlassian {
   /** Token requests, by grant type. */
   tokenRequests: { grant_type: string }[];
   addSite(host: string): FakeAtlassianSite;
+  /** A service account with a scoped API token on a site (basic auth through the gateway). */
+  serviceAccount(cloudId: string, email: string, apiToken: string): void;
   /** Move the fake's clock (token expiry). */
   advance(ms: number): void;
   failNext(rule: JiraFailure): void;
@@ -90,6 +93,8 @@ export async function startFakeAtlassian(
   const tokenRequests: { grant_type: string }[] = [];
   const codes = new Map<string, { redirectUri: string; sites: string[]; scopes: string[] }>();
   const grants: Grant[] = [];
+  /** Per cloud id, the `Basic …` header of its service account. */
+  const serviceAccounts = new Map<string, string>();
   let skew = 0;
   let nextWebhook = 1;
   const now = () => Date.now() + skew;
@@ -183,11 +188,15 @@ export async function startFakeAtlassian(
     const site = routed ? sites.get(decodeURIComponent(routed[1]!)) : undefined;
     if (!routed || !site) return reply(res, 404, { message: 'Not found' });
     const path = routed[2]!;
-    const allowed = grant !== undefined && grant.sites.includes(site.cloudId);
+    const allowed =
+      (grant !== undefined && grant.sites.includes(site.cloudId)) ||
+      (serviceAccounts.has(site.cloudId) &&
+        req.headers.authorization === serviceAccounts.get(site.cloudId));
     if (path === '/rest/api/3/webhook' || path === '/rest/api/3/webhook/refresh') {
       requests.push({ method, path: u.pathname, query: u.searchParams, body });
       if (!allowed) return reply(res, 401, { errorMessages: ['Unauthorized'] });
-      if (!grant.scopes.includes('manage:jira-webhook'))
+      // Only OAuth 2.0 and Connect apps manage dynamic webhooks.
+      if (!grant?.scopes.includes('manage:jira-webhook'))
         return reply(res, 403, { errorMessages: ['Missing scope manage:jira-webhook'] });
       return webhookRoute(res, site, method, path, body as Record<string, unknown> | undefined);
     }
@@ -280,6 +289,12 @@ export async function startFakeAtlassian(
       };
       sites.set(cloudId, site);
       return site;
+    },
+    serviceAccount(cloudId, email, apiToken) {
+      serviceAccounts.set(
+        cloudId,
+        `Basic ${Buffer.from(`${email}:${apiToken}`).toString('base64')}`,
+      );
     },
     advance(ms) {
       skew += ms;

@@ -92,7 +92,7 @@ function jiraModule(
 function createTokenJira(deps: PlatformDeps, jira: JiraTokenConfig): PlatformModule {
   const { logger } = deps;
   const client = createJiraClient({
-    baseUrl: jira.baseUrl,
+    baseUrl: jira.restUrl ?? jira.baseUrl,
     email: jira.email,
     apiToken: jira.apiToken,
   });

@@ -61,7 +61,7 @@ async function checkJira(jira: JiraConfig, timeoutMs: number): Promise<CheckResu
       `OAuth app ${jira.oauth.clientId}: sites ${jira.oauth.allowedSites.join(',')} may install at /jira/install`,
     );
   const client = createJiraClient({
-    baseUrl: jira.baseUrl,
+    baseUrl: jira.restUrl ?? jira.baseUrl,
     email: jira.email,
     apiToken: jira.apiToken,
     timeoutMs,

@@ -47,6 +47,21 @@ describe('Jira configuration', () => {
     expect(printed).not.toContain(TOKEN);
   });
 
+  it('a cloud id sends the calls through the gateway; the site still names the threads', () => {
+    const jira = loadConfig({
+      ...BASE,
+      JIRA_CLOUD_ID: '1a11d016-8984-4c3e-b9ab-142dd06acb1b',
+    }).jira;
+    expect(jira).toMatchObject({
+      baseUrl: 'https://acme.atlassian.net',
+      site: 'acme.atlassian.net',
+      restUrl: 'https://api.atlassian.com/ex/jira/1a11d016-8984-4c3e-b9ab-142dd06acb1b',
+    });
+    expect(issuesOf({ ...BASE, JIRA_CLOUD_ID: 'not/an id' })).toEqual([
+      expect.stringContaining("JIRA_CLOUD_ID: must be the site's cloud id"),
+    ]);
+  });
+
   it('the optional account, transition, handle and label as given', () => {
     const config = loadConfig({
       ...BASE,

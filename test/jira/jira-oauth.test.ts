@@ -5,7 +5,8 @@
  * installs (its token sealed, the app's webhooks registered for the allowed projects), a site
  * off JIRA_ALLOWED_SITES is refused and nothing of it kept, a label starts a run answered
  * through the gateway, an expired token is refreshed (the rotating refresh token spent once),
- * and a webhook without the app's JWT changes nothing.
+ * and a webhook without the app's JWT changes nothing. A service account's scoped API token
+ * (one site, basic auth) goes through the same gateway.
  */
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,7 +18,14 @@ import {
   type FakeAtlassian,
   type FakeAtlassianSite,
 } from '../../src/fakes/atlassian-oauth.js';
-import { PEOPLE, RELAY_ACCOUNT_ID } from '../../src/fakes/jira-rest-api.js';
+import {
+  FAKE_JIRA_EMAIL,
+  FAKE_JIRA_TOKEN,
+  FAKE_JIRA_WEBHOOK_SECRET,
+  PEOPLE,
+  RELAY_ACCOUNT_ID,
+} from '../../src/fakes/jira-rest-api.js';
+import { createJiraWebhooks } from '../../src/fakes/jira-webhooks.js';
 import { commentText } from '../helpers/jira.js';
 import { captureLogs, type LogCapture } from '../helpers/log-capture.js';
 import { QUICK_TIMINGS, startRelayService, type RelayService } from '../helpers/relay.js';
@@ -43,7 +51,20 @@ afterEach(async () => {
   await w?.close();
 });
 
-async function startWorld(): Promise<World> {
+/** The relay's Jira variables, for the fake Atlassian and its first site. */
+type JiraEnv = (atlassian: FakeAtlassian, acme: FakeAtlassianSite) => Record<string, string>;
+
+const OAUTH_ENV: JiraEnv = (atlassian) => ({
+  JIRA_CLIENT_ID: FAKE_JIRA_CLIENT_ID,
+  JIRA_CLIENT_SECRET: FAKE_JIRA_CLIENT_SECRET,
+  JIRA_TOKEN_ENCRYPTION_KEY: KEY,
+  JIRA_ALLOWED_SITES: 'acme.atlassian.net',
+  JIRA_ALLOWED_PROJECTS: 'PROJ',
+  JIRA_AUTH_URL: atlassian.url,
+  JIRA_API_URL: atlassian.url,
+});
+
+async function startWorld(jiraEnv: JiraEnv = OAUTH_ENV): Promise<World> {
   const logs = captureLogs({ test: 'jira-oauth' });
   const emulator = await startEmulator({
     apiKey: SECRETS.agentApiKey,
@@ -59,13 +80,7 @@ async function startWorld(): Promise<World> {
       AGENT_API_KEY: SECRETS.agentApiKey,
       POLL_INTERVAL_MS: '100',
       SHUTDOWN_TIMEOUT_MS: '2000',
-      JIRA_CLIENT_ID: FAKE_JIRA_CLIENT_ID,
-      JIRA_CLIENT_SECRET: FAKE_JIRA_CLIENT_SECRET,
-      JIRA_TOKEN_ENCRYPTION_KEY: KEY,
-      JIRA_ALLOWED_SITES: 'acme.atlassian.net',
-      JIRA_ALLOWED_PROJECTS: 'PROJ',
-      JIRA_AUTH_URL: atlassian.url,
-      JIRA_API_URL: atlassian.url,
+      ...jiraEnv(atlassian, acme),
       LOG_LEVEL: 'debug',
     },
     {
@@ -248,5 +263,43 @@ describe('Jira through an OAuth app on many sites', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(world.emulator.runs.count()).toBe(0);
     expect(acme.model.relayComments(issue.key)).toEqual([]);
+  });
+});
+
+describe("a service account's scoped API token, one site through the gateway", () => {
+  it('calls the site through /ex/jira/{cloudId} with basic auth; links name the site', async () => {
+    world = await startWorld((atlassian, acme) => {
+      atlassian.serviceAccount(acme.cloudId, FAKE_JIRA_EMAIL, FAKE_JIRA_TOKEN);
+      return {
+        JIRA_BASE_URL: acme.url,
+        JIRA_CLOUD_ID: acme.cloudId,
+        JIRA_API_URL: atlassian.url,
+        JIRA_EMAIL: FAKE_JIRA_EMAIL,
+        JIRA_API_TOKEN: FAKE_JIRA_TOKEN,
+        JIRA_WEBHOOK_SECRET: FAKE_JIRA_WEBHOOK_SECRET,
+        JIRA_ALLOWED_PROJECTS: 'PROJ',
+      };
+    });
+    const { acme, atlassian } = world;
+    // An admin webhook, signed with its secret.
+    const admin = createJiraWebhooks(acme.model, {
+      url: acme.url,
+      secret: FAKE_JIRA_WEBHOOK_SECRET,
+    });
+    const issue = acme.model.addIssue('PROJ', { summary: 'Fix the login page' });
+    const sent = await admin.send(
+      admin.labelAdded(issue, PEOPLE.alice, 'agent'),
+      {},
+      `${world.relay.service.url}/jira/webhooks`,
+    );
+    expect(await sent.json()).toMatchObject({ result: 'accepted' });
+    const outcome = await waitForComment(acme, issue.key, /Run succeeded/);
+    expect(JSON.stringify(outcome.body)).toContain('https://acme.atlassian.net/browse/PROJ-1');
+    const paths = atlassian.requests.map((r) => r.path);
+    expect(paths.slice(0, 2)).toEqual([
+      `/ex/jira/${acme.cloudId}/rest/api/2/serverInfo`,
+      `/ex/jira/${acme.cloudId}/rest/api/3/myself`,
+    ]);
+    expect(paths.every((p) => p.startsWith(`/ex/jira/${acme.cloudId}/`))).toBe(true);
   });
 });
