@@ -130,10 +130,20 @@ export default tseslint.config(
       SIBLINGS('ingress', 'notify', 'render'),
       UPPER('runs', 'service', 'store'),
     ],
-    'src/jira/api/**': [SIBLINGS('ingress', 'render', 'notify'), UPPER('runs', 'service', 'store')],
-    'src/jira/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
+    'src/jira/api/**': [
+      SIBLINGS('ingress', 'render', 'notify', 'install'),
+      UPPER('runs', 'service', 'store'),
+    ],
+    'src/jira/ingress/**': [
+      SIBLINGS('render', 'notify', 'install'),
+      UPPER('runs', 'service', 'store'),
+    ],
     'src/jira/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
-    'src/jira/notify/**': [SIBLINGS('ingress'), UPPER('runs', 'service', 'store')],
+    'src/jira/notify/**': [SIBLINGS('ingress', 'install'), UPPER('runs', 'service', 'store')],
+    'src/jira/install/**': [
+      SIBLINGS('ingress', 'notify', 'render'),
+      UPPER('runs', 'service', 'store'),
+    ],
     // The platform contract and kit: what every platform shares, above none of them.
     'src/platform/**': [ADAPTERS, AGENT, UPPER('runs', 'service', 'store', 'console')],
     // A platform's own module (platform.ts) wires its folders from the config and the ports.

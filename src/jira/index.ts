@@ -5,6 +5,7 @@ export {
   type JiraIngressDeps,
 } from './ingress/jira-ingress.js';
 export { verifyJiraSignature } from './ingress/verify-signature.js';
+export { verifyJiraJwt } from './ingress/verify-jwt.js';
 export {
   createJiraNotifier,
   NOTIFICATION_PROPERTY,
@@ -18,3 +19,5 @@ export { plainText, type AdfDoc, type AdfBlock } from './api/adf.js';
 export { jiraPlatform } from './platform.js';
 export { createJiraInstallations, type JiraInstallations } from './install/installations.js';
 export { exchangeCode, type JiraOAuthClient } from './api/oauth.js';
+export { keepSiteWebhooks } from './install/site-webhooks.js';
+export { installedSites, oneSite, type JiraSite, type JiraSites } from './sites.js';

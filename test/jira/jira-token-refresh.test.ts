@@ -16,9 +16,12 @@ import {
   startFakeAtlassian,
   type FakeAtlassian,
 } from '../../src/fakes/atlassian-oauth.js';
-import { createJiraInstallations, exchangeCode } from '../../src/jira/index.js';
-import { installedSites } from '../../src/jira/sites.js';
-import { keepSiteWebhooks } from '../../src/jira/install/site-webhooks.js';
+import {
+  createJiraInstallations,
+  exchangeCode,
+  installedSites,
+  keepSiteWebhooks,
+} from '../../src/jira/index.js';
 import { createTokenCipher } from '../../src/platform/token-cipher.js';
 import { openStore, type OpenedStore } from '../../src/store/index.js';
 import { captureLogs } from '../helpers/log-capture.js';

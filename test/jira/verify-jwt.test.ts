@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { jiraWebhookJwt } from '../../src/fakes/jira-webhooks.js';
-import { verifyJiraJwt } from '../../src/jira/ingress/verify-jwt.js';
+import { verifyJiraJwt } from '../../src/jira/index.js';
 
 const SECRET = 'jira-oauth-client-secret-0123';
 const NOW = Date.UTC(2026, 11, 6, 12);
