@@ -151,7 +151,12 @@ export async function startFakeAtlassian(
     const method = req.method ?? 'GET';
     if (method === 'GET' && u.pathname === '/authorize') {
       const q = u.searchParams;
-      if (q.get('client_id') !== clientId || q.get('audience') !== 'api.atlassian.com')
+      if (
+        q.get('client_id') !== clientId ||
+        q.get('audience') !== 'api.atlassian.com' ||
+        q.get('response_type') !== 'code' ||
+        !q.get('redirect_uri')
+      )
         return reply(res, 400, { error: 'invalid_request' });
       const code = token('code');
       const redirectUri = q.get('redirect_uri') ?? '';

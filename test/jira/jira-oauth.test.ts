@@ -188,6 +188,14 @@ describe('Jira through an OAuth app on many sites', () => {
     ]);
     expect(await sent!.json()).toMatchObject({ result: 'ignored', reason: 'unknown_site' });
     expect(world.emulator.runs.count()).toBe(0);
+    // One consent that reaches both: only the allowed site is kept.
+    const both = await install(world, [world.acme, world.globex]);
+    expect(both.status).toBe(200);
+    expect(both.text).toContain('installed on acme.atlassian.net.');
+    const sites = installations(world.relay.databasePath).filter((r) => r.enterprise_id === '');
+    expect(sites.map((r) => r.team_id)).toEqual(['acme.atlassian.net']);
+    expect(world.acme.registered).toHaveLength(1);
+    expect(world.globex.registered).toEqual([]);
   });
 
   it('a label starts a run answered through the gateway; an expired token is refreshed once', async () => {

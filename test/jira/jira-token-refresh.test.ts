@@ -142,7 +142,7 @@ describe("the app's webhooks on a site", () => {
     });
     const consent = await fetch(
       `${atlassian.url}/authorize?audience=api.atlassian.com&client_id=${FAKE_JIRA_CLIENT_ID}` +
-        `&scope=manage%3Ajira-webhook%20read%3Ajira-work%20offline_access&redirect_uri=${encodeURIComponent('http://127.0.0.1/back')}&state=s`,
+        `&scope=manage%3Ajira-webhook%20read%3Ajira-work%20offline_access&redirect_uri=${encodeURIComponent('http://127.0.0.1/back')}&state=s&response_type=code`,
       { redirect: 'manual' },
     );
     const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
