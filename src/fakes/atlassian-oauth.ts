@@ -67,8 +67,8 @@ interface Grant {
 export interface FakeAtlassian {
   url: string;
   sites: Map<string, FakeAtlassianSite>;
-  /** The cloud ids the next consent grants (default: every site). */
-  consent: { sites?: string[] };
+  /** The cloud ids the next consent grants (default: every site), and scopes it withholds. */
+  consent: { sites?: string[]; withhold?: string[] };
   requests: JiraRequest[];
   /** Token requests, by grant type. */
   tokenRequests: { grant_type: string }[];
@@ -163,7 +163,9 @@ export async function startFakeAtlassian(
       codes.set(code, {
         redirectUri,
         sites: consent.sites ?? [...sites.keys()],
-        scopes: (q.get('scope') ?? '').split(' ').filter(Boolean),
+        scopes: (q.get('scope') ?? '')
+          .split(' ')
+          .filter((s) => s !== '' && !(consent.withhold ?? []).includes(s)),
       });
       const back = new URL(redirectUri);
       back.searchParams.set('code', code);

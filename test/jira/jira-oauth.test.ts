@@ -198,6 +198,15 @@ describe('Jira through an OAuth app on many sites', () => {
     expect(world.globex.registered).toEqual([]);
   });
 
+  it('an install whose grant lacks a scope Jira needs is refused, saying so, and keeps nothing', async () => {
+    world = await startWorld();
+    world.atlassian.consent.withhold = ['manage:jira-webhook'];
+    const refused = await install(world, [world.acme]);
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('check its scopes');
+    expect(installations(world.relay.databasePath)).toEqual([]);
+  });
+
   it('a label starts a run answered through the gateway; an expired token is refreshed once', async () => {
     world = await startWorld();
     expect((await install(world, [world.acme])).status).toBe(200);

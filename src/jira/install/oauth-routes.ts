@@ -13,7 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock, Logger } from '../../core/ports/index.js';
 import { createOAuthState } from '../../platform/oauth-state.js';
-import { createJiraClient } from '../api/jira-client.js';
+import { createJiraClient, JiraApiError } from '../api/jira-client.js';
 import {
   accessibleSites,
   authorizeUrl,
@@ -167,6 +167,12 @@ export function createJiraOAuthRoutes(deps: JiraOAuthDeps) {
         );
       } catch (err) {
         log.error({ err: (err as Error).message }, 'Jira install failed');
+        if (err instanceof JiraApiError && (err.status === 401 || err.status === 403))
+          return page(
+            res,
+            403,
+            `Jira refused the app there (${err.status}): check its scopes in the developer console and the account's project permissions. ${again}`,
+          );
         return page(res, 502, 'Jira did not answer; the install did not finish. Please try again.');
       }
     },
