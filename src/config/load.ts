@@ -96,6 +96,7 @@ export function loadConfig(
     github: result.github,
     ...(result.linear ? { linear: result.linear } : {}),
     ...(result.jira ? { jira: result.jira } : {}),
+    ...(result.teams ? { teams: result.teams } : {}),
     ...(result.console ? { console: result.console } : {}),
     log: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY ?? options.isTTY === true },
     notes: result.notes,
