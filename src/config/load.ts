@@ -27,6 +27,7 @@ export type {
   LinearConfig,
   LogLevel,
   SlackConfig,
+  TeamsConfig,
 } from './types.js';
 
 export class ConfigError extends RelayError<'invalid_config'> {
