@@ -65,6 +65,8 @@ export interface ConnectorActivity {
   conversationId: string;
   activity: Record<string, unknown>;
   edits: Record<string, unknown>[];
+  /** When it arrived (`performance.now()`). */
+  at: number;
 }
 
 export interface SendOptions {
@@ -233,7 +235,7 @@ export async function startFakeTeams(
       if (method === 'POST' && conv[2] === undefined) {
         const id = nextId();
         if (body.type === 'message')
-          activities.push({ id, conversationId, activity: body, edits: [] });
+          activities.push({ id, conversationId, activity: body, edits: [], at: performance.now() });
         return json(res, 201, { id });
       }
       if (method === 'PUT' && conv[2] !== undefined) {
