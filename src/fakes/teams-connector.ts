@@ -131,6 +131,29 @@ export interface ActivityBuilder {
   ): Record<string, unknown>;
 }
 
+/** What a person reads of an activity: its text, or its card's texts, facts and buttons. */
+export function shownText(
+  a: { activity: Record<string, unknown> } | Record<string, unknown>,
+): string {
+  const activity = ('activity' in a ? a.activity : a) as Record<string, unknown>;
+  const parts: string[] = [];
+  if (typeof activity.text === 'string') parts.push(activity.text);
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node === null || typeof node !== 'object') return;
+    const o = node as Record<string, unknown>;
+    if (o.type === 'TextBlock' && typeof o.text === 'string') parts.push(o.text);
+    if (o.type === 'FactSet' && Array.isArray(o.facts))
+      for (const f of o.facts as { title: string; value: string }[])
+        parts.push(`${f.title}: ${f.value}`);
+    if (typeof o.title === 'string' && typeof o.type === 'string' && o.type.startsWith('Action.'))
+      parts.push(`[${o.title}]`);
+    for (const v of Object.values(o)) if (typeof v === 'object') walk(v);
+  };
+  walk(activity.attachments);
+  return parts.join('\n');
+}
+
 const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 
 function jwt(key: KeyObject, kid: string, claims: Record<string, unknown>): string {

@@ -13,8 +13,11 @@ import {
   startFakeTeams,
   type ConnectorActivity,
   type FakeTeams,
+  shownText,
   type SendOptions,
 } from '../../src/fakes/teams-connector.js';
+
+export { shownText };
 import { captureLogs } from './log-capture.js';
 import type { LogCapture } from './log-capture.js';
 import { QUICK_TIMINGS, startRelayService } from './relay.js';
@@ -38,29 +41,6 @@ export interface TeamsWorld {
     timeoutMs?: number,
   ): Promise<ConnectorActivity>;
   close(): Promise<void>;
-}
-
-/** What a person reads of an activity: its text, or the card's texts and facts. */
-export function shownText(
-  a: { activity: Record<string, unknown> } | Record<string, unknown>,
-): string {
-  const activity = ('activity' in a ? a.activity : a) as Record<string, unknown>;
-  const parts: string[] = [];
-  if (typeof activity.text === 'string') parts.push(activity.text);
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
-    if (node === null || typeof node !== 'object') return;
-    const o = node as Record<string, unknown>;
-    if (o.type === 'TextBlock' && typeof o.text === 'string') parts.push(o.text);
-    if (o.type === 'FactSet' && Array.isArray(o.facts))
-      for (const f of o.facts as { title: string; value: string }[])
-        parts.push(`${f.title}: ${f.value}`);
-    if (typeof o.title === 'string' && typeof o.type === 'string' && o.type.startsWith('Action.'))
-      parts.push(`[${o.title}]`);
-    for (const v of Object.values(o)) if (typeof v === 'object') walk(v);
-  };
-  walk(activity.attachments);
-  return parts.join('\n');
 }
 
 export async function startTeamsWorld(

@@ -77,7 +77,7 @@ describe('a run in a Teams channel thread', () => {
     ]);
     const said = shownText(outcome);
     expect(said).toMatch(/^<at>Alice Park<\/at> /);
-    expect(said).toMatch(/PR: \[/);
+    expect(said).toMatch(/\[PR: [^\]]+\]\(https:\/\//);
     expect(said).toMatch(/Used about \$/);
     expect(world.emulator.runs.all()[0]!.prompt).toContain('fix the login loop');
   });

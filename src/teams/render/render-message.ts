@@ -223,11 +223,8 @@ function renderOutcome(
   if (words) lines.push(clip(words, AGENT_WORDS_CHARS));
   else if (run.statusMessage?.trim()) lines.push(`> ${escapeMd(run.statusMessage.trim())}`);
   const links = runLinks(run).filter((_, i) => i > 0 || run.sessionLink === undefined);
-  const pr = run.links.find((l) => l.kind === 'pull_request' && l.url);
-  const shown = links.map((l) =>
-    l.url === pr?.url ? `PR: ${mdLink(l.label, l.url)}` : mdLink(l.label, l.url),
-  );
-  if (shown.length > 0) lines.push(shown.join(' · '));
+  // The labels say what each link is ("PR: owner/repo#7 (open)").
+  if (links.length > 0) lines.push(links.map((l) => mdLink(l.label, l.url)).join(' · '));
   const usage = labelledUsage(run, false);
   if (usage !== undefined) lines.push(usage);
   const next = nextStep(run, o);
