@@ -9,9 +9,11 @@ import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platfo
 import { cloudEndpoints, proactiveServiceUrl } from './api/cloud.js';
 import { splitConversationId } from './api/activity.js';
 import { createConnectorClient } from './api/connector-client.js';
+import { createShownRuns } from './api/shown-runs.js';
 import { createTeamsIngress, TEAMS_BODY_LIMIT_BYTES } from './ingress/teams-ingress.js';
 import { createTokenCheck } from './ingress/verify-token.js';
 import { createTeamsNotifier } from './notify/notifier.js';
+import { renderStatusCard } from './render/render-message.js';
 
 /** Conversations whose serviceUrl a replica remembers. */
 const HEARD_LIMIT = 10_000;
@@ -30,10 +32,13 @@ function createTeams(deps: PlatformDeps): PlatformModule | undefined {
   });
   const heard = new Map<string, string>();
   const fallback = proactiveServiceUrl(teams.cloud);
+  const render = { botHandle: teams.botHandle };
+  const shown = createShownRuns();
   const notifier = createTeamsNotifier({
     client,
     serviceUrlOf: (conversation) => heard.get(conversation) ?? fallback,
-    render: { botHandle: teams.botHandle },
+    render,
+    shown,
     logger,
     clock,
   });
@@ -58,6 +63,10 @@ function createTeams(deps: PlatformDeps): PlatformModule | undefined {
         allowGuests: teams.allowGuests,
         sink,
         runs: deps.store.runs,
+        refreshCard(runId, live) {
+          const view = shown.get(runId);
+          return view === undefined ? undefined : renderStatusCard(view, render, { live });
+        },
         heard(conversationId, serviceUrl) {
           const { conversation } = splitConversationId(conversationId);
           heard.delete(conversation);

@@ -11,6 +11,7 @@ import {
   GENERAL_CHANNEL,
   TEAMS_PEOPLE,
   type ConnectorActivity,
+  type TeamsPerson,
 } from '../../src/fakes/teams-connector.js';
 import { shownText, startTeamsWorld, type TeamsWorld } from '../helpers/teams.js';
 
@@ -24,10 +25,15 @@ const threadOf = (activity: Record<string, unknown>) =>
   `${GENERAL_CHANNEL};messageid=${String(activity.id)}`;
 const isCard = (a: ConnectorActivity) => Array.isArray(a.activity.attachments);
 const cardOf = (w: TeamsWorld, thread: string) => w.teams.inConversation(thread).find(isCard)!;
-/** The Action.Execute buttons of a card, by title. */
-function buttons(
-  a: ConnectorActivity,
-): Map<string, { verb: string; data: Record<string, unknown> }> {
+/** The card of a posted activity. */
+const contentOf = (a: ConnectorActivity) =>
+  (a.activity.attachments as { content: Record<string, unknown> }[])[0]!.content;
+/** What the card asks Teams to refresh it for: the action's data and the people. */
+const refreshOf = (card: Record<string, unknown>) =>
+  card.refresh as
+    { action: { verb: string; data: Record<string, unknown> }; userIds: string[] } | undefined;
+/** The Action.Execute buttons in a card's body (not its refresh), by title. */
+function buttons(card: unknown): Map<string, { verb: string; data: Record<string, unknown> }> {
   const found = new Map<string, { verb: string; data: Record<string, unknown> }>();
   const walk = (n: unknown): void => {
     if (Array.isArray(n)) return n.forEach(walk);
@@ -37,8 +43,21 @@ function buttons(
       found.set(String(o.title), { verb: String(o.verb), data: o.data as Record<string, unknown> });
     Object.values(o).forEach(walk);
   };
-  walk(a.activity.attachments);
+  walk((card as { body?: unknown }).body);
   return found;
+}
+
+/** Refresh a card as a person's Teams client does; the card it answers with. */
+async function refreshed(w: TeamsWorld, person: TeamsPerson, card: ConnectorActivity) {
+  const refresh = refreshOf(contentOf(card))!;
+  const sent = await w.send(
+    w.teams.build.cardAction(person, card, refresh.action.verb, refresh.action.data),
+  );
+  expect(sent.answer).toMatchObject({
+    statusCode: 200,
+    type: 'application/vnd.microsoft.card.adaptive',
+  });
+  return sent.answer.value as Record<string, unknown>;
 }
 
 async function until(check: () => boolean, what: string): Promise<void> {
@@ -64,9 +83,15 @@ describe('a run in a Teams channel thread', () => {
       seen.some((t) => /is waiting for a machine|is getting ready|is working on/.test(t)),
     ).toBe(true);
     expect(seen.at(-1)).toMatch(/finished: \*\*fix the login loop\*\*/);
-    // Stop and Cancel while it lives; none once it ended.
-    expect(card.edits.some((e) => /\[Stop\]/.test(shownText(e)))).toBe(true);
-    expect(buttons(card).has('Stop')).toBe(false);
+    // While it lives the card asks Teams to refresh it for the requester (whose refresh
+    // brings Stop and Cancel); the card everyone sees has no buttons, the ended one no refresh.
+    const live = card.edits
+      .map((e) => (e.attachments as { content: Record<string, unknown> }[])[0]!.content)
+      .filter((c) => refreshOf(c) !== undefined);
+    expect(live.length).toBeGreaterThan(0);
+    expect(live.every((c) => refreshOf(c)!.userIds.join() === TEAMS_PEOPLE.alice.id)).toBe(true);
+    expect([...card.edits, card.activity].some((a) => /\[Stop\]/.test(shownText(a)))).toBe(false);
+    expect(refreshOf(contentOf(card))).toBeUndefined();
     // The outcome mentions the requester, with the agent's words, the PR and the cost.
     expect(outcome.activity.entities).toEqual([
       {
@@ -109,9 +134,13 @@ describe('a run in a Teams channel thread', () => {
     const thread = threadOf(mention);
     await world.waitFor(thread, (t, a) => isCard(a) && /is working on/.test(t));
     const card = cardOf(world, thread);
-    const stop = buttons(card).get('Stop')!;
-    const cancel = buttons(card).get('Cancel')!;
-    // Someone else presses: told privately, nothing changes.
+    // The requester's refresh brings Stop and Cancel; anyone else's, the card without them.
+    const theirs = await refreshed(world, TEAMS_PEOPLE.bob, card);
+    expect([...buttons(theirs).keys()]).toEqual(['Stop', 'Cancel']);
+    expect(buttons(await refreshed(world, TEAMS_PEOPLE.alice, card)).size).toBe(0);
+    const stop = buttons(theirs).get('Stop')!;
+    const cancel = buttons(theirs).get('Cancel')!;
+    // Someone else presses (a card kept from before): told privately, nothing changes.
     const other = await world.send(
       teams.build.cardAction(TEAMS_PEOPLE.alice, card, stop.verb, stop.data),
     );
@@ -148,7 +177,9 @@ describe('a run in a Teams channel thread', () => {
     await world.send(mention);
     const thread = threadOf(mention);
     await world.waitFor(thread, (t, a) => isCard(a) && /is working on/.test(t));
-    const cancel = buttons(cardOf(world, thread)).get('Cancel')!;
+    // An admin's refresh (by hand in a big channel) brings the buttons too.
+    const forCarol = await refreshed(world, TEAMS_PEOPLE.carol, cardOf(world, thread));
+    const cancel = buttons(forCarol).get('Cancel')!;
     await world.send(
       teams.build.cardAction(TEAMS_PEOPLE.carol, cardOf(world, thread), cancel.verb, cancel.data),
     );

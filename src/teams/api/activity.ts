@@ -62,8 +62,8 @@ export function tenantOfActivity(activity: Activity): string | undefined {
   return (activity.conversation.tenantId ?? activity.channelData?.tenant?.id)?.toLowerCase();
 }
 
-/** The verbs of the status card's Stop and Cancel (`Action.Execute`). */
-export const CARD_VERBS = { stop: 'stop', cancel: 'cancel' } as const;
+/** The verbs of the status card's Stop and Cancel, and of its refresh (`Action.Execute`). */
+export const CARD_VERBS = { stop: 'stop', cancel: 'cancel', refresh: 'refresh' } as const;
 
 /** A Universal Action's press: `adaptiveCard/action` with an `Action.Execute`'s verb and data. */
 export const CardAction = z.object({

@@ -27,6 +27,17 @@ export function privateAnswer(text: string): WebhookAnswer {
   };
 }
 
+/** An invoke response that replaces the card for the person whose client asked (a refresh). */
+export function cardAnswer(card: unknown): WebhookAnswer {
+  return {
+    status: 200,
+    body: { statusCode: 200, type: 'application/vnd.microsoft.card.adaptive', value: card },
+  };
+}
+
+/** The card for a refresh: with Stop and Cancel when `live`; undefined when this replica has none. */
+export type RefreshCard = (runId: string, live: boolean) => unknown;
+
 export type CardPress =
   { kind: 'trigger'; trigger: Trigger } | { kind: 'answer'; answer: WebhookAnswer };
 
@@ -35,13 +46,16 @@ export async function fromCardAction(
   rules: TeamsPeopleRules,
   runs: { get(runId: string): Promise<RunRecord | undefined> },
   receivedAt: string,
+  refreshCard?: RefreshCard,
 ): Promise<CardPress> {
   const parsed = CardAction.safeParse(activity.value);
   if (!parsed.success)
     return { kind: 'answer', answer: privateAnswer('That button is not one of mine.') };
   const { verb, data } = parsed.data.action;
   const runId = typeof data?.runId === 'string' ? data.runId : undefined;
-  if ((verb !== CARD_VERBS.stop && verb !== CARD_VERBS.cancel) || runId === undefined)
+  const known =
+    verb === CARD_VERBS.stop || verb === CARD_VERBS.cancel || verb === CARD_VERBS.refresh;
+  if (!known || runId === undefined)
     return { kind: 'answer', answer: privateAnswer('That button is not one of mine.') };
   const person = personOf(activity, rules);
   if ('refused' in person)
@@ -59,7 +73,18 @@ export async function fromCardAction(
   )
     return { kind: 'answer', answer: privateAnswer('I have no such run here.') };
   const { actor } = person;
-  if (run.requester.id !== actor.id && actor.admin !== true) {
+  const may = run.requester.id === actor.id || actor.admin === true;
+  if (verb === CARD_VERBS.refresh) {
+    const card = refreshCard?.(runId, may);
+    return {
+      kind: 'answer',
+      answer:
+        card === undefined
+          ? privateAnswer(`Say “@agent-relay status ${runId}” for where “${run.title}” stands.`)
+          : cardAnswer(card),
+    };
+  }
+  if (!may) {
     const what = verb === CARD_VERBS.stop ? 'stop' : 'cancel';
     return {
       kind: 'answer',

@@ -19,7 +19,7 @@ import { systemClock, type Clock, type Logger, type TriggerSink } from '../../co
 import { createWebhookEndpoint, headerOf, refuse } from '../../platform/webhook-endpoint.js';
 import type { Interpretation, WebhookEndpoint } from '../../platform/webhook-endpoint.js';
 import { Activity, tenantOfActivity } from '../api/activity.js';
-import { fromCardAction, privateAnswer } from './card-action.js';
+import { fromCardAction, privateAnswer, type RefreshCard } from './card-action.js';
 import {
   fromExtensionAction,
   fromMessage,
@@ -36,6 +36,8 @@ export interface TeamsIngressDeps extends TeamsPeopleRules {
   allowedTenants: readonly string[];
   sink: TriggerSink;
   runs: { get(runId: string): Promise<RunRecord | undefined> };
+  /** The status card a refresh is answered with (with Stop and Cancel when `live`). */
+  refreshCard?: RefreshCard;
   /** Told each conversation's serviceUrl, once its token held (replies go there). */
   heard(conversationId: string, serviceUrl: string): void;
   logger: Logger;
@@ -113,7 +115,13 @@ export function createTeamsIngress(deps: TeamsIngressDeps): WebhookEndpoint {
       if (activity.type === 'message') {
         interpreted = fromMessage(activity, options());
       } else if (activity.type === 'invoke' && activity.name === 'adaptiveCard/action') {
-        const press = await fromCardAction(activity, deps, deps.runs, options().receivedAt);
+        const press = await fromCardAction(
+          activity,
+          deps,
+          deps.runs,
+          options().receivedAt,
+          deps.refreshCard,
+        );
         if (press.kind === 'answer') return press;
         interpreted = press;
       } else if (activity.type === 'invoke' && activity.name === 'composeExtension/submitAction') {

@@ -22,6 +22,7 @@ import { decodeThreadKey } from '../../core/thread-key.js';
 import type { MessageRef } from '../../core/trigger.js';
 import { threadConversationId } from '../api/activity.js';
 import type { ConnectorClient } from '../api/connector-client.js';
+import type { ShownRuns } from '../api/shown-runs.js';
 import { renderTeamsMessage, type TeamsRenderOptions } from '../render/render-message.js';
 import { toDeliveryError } from './delivery-error.js';
 
@@ -30,6 +31,8 @@ export interface TeamsNotifierDeps {
   /** The serviceUrl to reach a conversation at (heard from it, or the cloud's). */
   serviceUrlOf(conversation: string): string | undefined;
   render: TeamsRenderOptions;
+  /** Told every run view put on a status card (a card's refresh is answered from them). */
+  shown?: ShownRuns;
   logger: Logger;
   clock?: Clock;
 }
@@ -73,6 +76,7 @@ export function createTeamsNotifier(deps: TeamsNotifierDeps): Notifier {
     async post(to: Destination, message: MessageModel): Promise<PostResult> {
       const { conversation, conversationId } = addressOf(to.threadKey);
       const activity = renderTeamsMessage(message, deps.render);
+      if (message.type === 'run_status') deps.shown?.remember(message.run);
       const id = await call(to.threadKey, 'send activity', () =>
         deps.client.send(serviceUrl(conversation), conversationId, activity),
       );
@@ -83,6 +87,7 @@ export function createTeamsNotifier(deps: TeamsNotifierDeps): Notifier {
     async update(ref: MessageRef, message: MessageModel): Promise<void> {
       const { conversation, conversationId } = addressOf(ref.threadKey);
       const activity = renderTeamsMessage(message, deps.render);
+      if (message.type === 'run_status') deps.shown?.remember(message.run);
       const rendered = JSON.stringify(activity);
       if (shown.says(ref.id, rendered)) return;
       await call(ref.threadKey, 'update activity', () =>

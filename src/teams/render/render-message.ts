@@ -88,8 +88,20 @@ const block = (text: string, extra: Partial<ITextBlock> = {}): ITextBlock => ({
   ...extra,
 });
 
-/** The status card. */
-export function renderStatusCard(run: RunView, o: TeamsRenderOptions): IAdaptiveCard {
+/** Whether a run's card has Stop and Cancel to offer (a live run the service knows). */
+const stoppable = (run: RunView) => run.runId !== '' && run.actions.includes('cancel');
+
+/**
+ * The status card. The card everyone sees has no buttons; while the run can be stopped it
+ * asks Teams to refresh it (Universal Actions' `refresh`) for the requester (`userIds`, their
+ * Teams id), whose client then gets, from the relay, the same card with Stop and Cancel
+ * (`live: true`). Anyone may refresh it by hand; only the requester and admins get buttons.
+ */
+export function renderStatusCard(
+  run: RunView,
+  o: TeamsRenderOptions,
+  options: { live?: boolean } = {},
+): IAdaptiveCard {
   const body: IAdaptiveCard['body'] = [
     block(
       `${run.state.emoji} **${escapeMd(o.botHandle)}** ${headline(run)}: **${escapeMd(run.title)}**`,
@@ -149,7 +161,7 @@ export function renderStatusCard(run: RunView, o: TeamsRenderOptions): IAdaptive
     url: l.url,
   }));
   const buttons: IExecuteAction[] =
-    run.runId !== '' && run.actions.includes('cancel')
+    options.live === true && stoppable(run)
       ? [
           {
             type: 'Action.Execute',
@@ -168,7 +180,26 @@ export function renderStatusCard(run: RunView, o: TeamsRenderOptions): IAdaptive
       : [];
   const actions = [...buttons, ...links];
   if (actions.length > 0) body.push({ type: 'ActionSet', actions } satisfies IActionSet);
-  return { type: 'AdaptiveCard', version: '1.5', body, msteams: { width: 'full' } };
+  const requester = run.requester?.platform === 'teams' ? run.requester.id : undefined;
+  return {
+    type: 'AdaptiveCard',
+    version: '1.5',
+    body,
+    msteams: { width: 'full' },
+    ...(stoppable(run) && requester !== undefined
+      ? {
+          refresh: {
+            action: {
+              type: 'Action.Execute',
+              title: 'Refresh',
+              verb: CARD_VERBS.refresh,
+              data: { runId: run.runId },
+            },
+            userIds: [requester],
+          },
+        }
+      : {}),
+  };
 }
 
 function outcomeWords(run: RunView): string {
