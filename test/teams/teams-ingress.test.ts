@@ -78,4 +78,33 @@ describe('POST /teams/messages', () => {
     expect(guest).toMatchObject({ status: 200, answer: { result: 'ignored', reason: 'guest' } });
     expect(inbox(world)).toBe(0);
   });
+
+  it('with allowlists, only the people and conversations on them; admins are marked', async () => {
+    world = await startTeamsWorld({
+      env: {
+        TEAMS_ALLOWED_USERS: TEAMS_PEOPLE.alice.aadObjectId,
+        TEAMS_ALLOWED_CHANNELS: GENERAL_CHANNEL,
+      },
+    });
+    const bob = await world.send(world.teams.build.channelMention(TEAMS_PEOPLE.bob, 'hello'));
+    expect(bob.answer).toMatchObject({ result: 'ignored', reason: 'person_not_allowed' });
+    const elsewhere = await world.send(world.teams.build.groupChat(TEAMS_PEOPLE.alice, 'hello'));
+    expect(elsewhere.answer).toMatchObject({ result: 'ignored', reason: 'channel_not_allowed' });
+    expect(inbox(world)).toBe(0);
+    const alice = await world.send(world.teams.build.channelMention(TEAMS_PEOPLE.alice, 'hi'));
+    expect(alice.answer).toMatchObject({ result: 'accepted' });
+  });
+
+  it('a group chat needs the mention; words without it are not for the bot', async () => {
+    world = await startTeamsWorld();
+    const plain = world.teams.build.groupChat(TEAMS_PEOPLE.alice, 'lunch?');
+    delete (plain as { entities?: unknown }).entities;
+    plain.text = 'lunch?';
+    expect((await world.send(plain)).answer).toMatchObject({ reason: 'not_addressed' });
+    const asked = world.teams.build.groupChat(TEAMS_PEOPLE.alice, 'status');
+    expect((await world.send(asked)).answer).toMatchObject({ result: 'accepted' });
+    const chat = (asked.conversation as { id: string }).id;
+    await world.waitFor(chat, (t) => /no run|There is no run|No run/i.test(t));
+    expect(world.emulator.runs.count()).toBe(0);
+  });
 });
