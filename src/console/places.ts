@@ -36,7 +36,10 @@ export function placeOf(threadKey: string, githubWebUrl: string, run?: RunRecord
   }
   if (address.platform === 'teams') {
     const where = address.root ? ` › ${address.root}` : '';
-    return { label: `Teams ${address.conversation}${where}`, ...(permalink ? { url: permalink } : {}) };
+    return {
+      label: `Teams ${address.conversation}${where}`,
+      ...(permalink ? { url: permalink } : {}),
+    };
   }
   const where = `${address.owner}/${address.repo}#${address.number}`;
   return {

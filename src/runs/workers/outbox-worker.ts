@@ -70,7 +70,13 @@ export function notificationKey(item: Pick<OutboxItem, 'id' | 'createdAt'>): str
   return `${item.id}.${item.createdAt}`;
 }
 
-const PLATFORMS = ['slack', 'github', 'linear', 'jira', 'teams'] as const satisfies readonly Platform[];
+const PLATFORMS = [
+  'slack',
+  'github',
+  'linear',
+  'jira',
+  'teams',
+] as const satisfies readonly Platform[];
 
 /** The longest a low lane (refusals) waits for its platform's lane and the inbox to be idle. */
 const LOW_LANE_MAX_HOLD_MS = 30_000;
