@@ -5,7 +5,12 @@
  * that is not the body's, a tenant not allowed); a redelivered activity is one trigger.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { GENERAL_CHANNEL, OTHER_TENANT, TEAMS_PEOPLE } from '../../src/fakes/teams-connector.js';
+import {
+  FAKE_TEAMS_TENANT,
+  GENERAL_CHANNEL,
+  OTHER_TENANT,
+  TEAMS_PEOPLE,
+} from '../../src/fakes/teams-connector.js';
 import { countRows } from '../helpers/relay.js';
 import { startTeamsWorld, type TeamsWorld } from '../helpers/teams.js';
 
@@ -101,6 +106,9 @@ describe('POST /teams/messages', () => {
     delete (plain as { entities?: unknown }).entities;
     plain.text = 'lunch?';
     expect((await world.send(plain)).answer).toMatchObject({ reason: 'not_addressed' });
+    // A conversation whose type Teams did not say is not taken for a 1:1 chat.
+    const unnamed = { ...plain, conversation: { id: 'a:1unnamed', tenantId: FAKE_TEAMS_TENANT } };
+    expect((await world.send(unnamed)).answer).toMatchObject({ reason: 'not_addressed' });
     const asked = world.teams.build.groupChat(TEAMS_PEOPLE.alice, 'status');
     expect((await world.send(asked)).answer).toMatchObject({ result: 'accepted' });
     const chat = (asked.conversation as { id: string }).id;

@@ -124,12 +124,12 @@ export function fromMessage(activity: Activity, o: ToTriggerOptions): Interprete
   if (activity.id === undefined) return { kind: 'ignored', reason: 'no_id' };
   const bot = activity.recipient?.id ?? `28:${o.appId}`;
   if (activity.from.id === bot) return { kind: 'ignored', reason: 'self' };
-  const type = activity.conversation.conversationType ?? 'personal';
+  // Only a 1:1 chat needs no mention; a conversation Teams did not name is not taken for one.
+  const personal = activity.conversation.conversationType === 'personal';
   const botMentions = mentionsOf(activity).filter(
     (m) => m.mentioned?.id === bot || m.mentioned?.id === `28:${o.appId}`,
   );
-  if (type !== 'personal' && botMentions.length === 0)
-    return { kind: 'ignored', reason: 'not_addressed' };
+  if (!personal && botMentions.length === 0) return { kind: 'ignored', reason: 'not_addressed' };
   const place = threadOf(activity);
   if ('ignored' in place) return { kind: 'ignored', reason: place.ignored };
   const person = personOf(activity, o);
@@ -141,7 +141,7 @@ export function fromMessage(activity: Activity, o: ToTriggerOptions): Interprete
     kind: 'trigger',
     trigger: {
       ...base(activity, place.threadKey, person.actor, o),
-      kind: type === 'personal' ? 'direct_message' : 'mention',
+      kind: personal ? 'direct_message' : 'mention',
       text: bounded(words === '' ? 'help' : words, o.maxContextChars),
     },
   };
