@@ -188,6 +188,19 @@ describe('a run in a Teams channel thread', () => {
   });
 });
 
+describe("a place's defaults", () => {
+  it('only an admin changes them; anyone allowed sees them', async () => {
+    world = await startTeamsWorld({ env: { TEAMS_ADMIN_USERS: TEAMS_PEOPLE.carol.aadObjectId } });
+    const { teams } = world;
+    const bob = teams.build.channelMention(TEAMS_PEOPLE.bob, 'config steer=requester');
+    await world.send(bob);
+    await world.waitFor(threadOf(bob), (t) => /Only an admin of agent-relay may change/.test(t));
+    const carol = teams.build.channelMention(TEAMS_PEOPLE.carol, 'config steer=requester');
+    await world.send(carol);
+    await world.waitFor(threadOf(carol), (t) => /`steer` = `requester` ✏️/.test(t));
+  });
+});
+
 describe('other ways in', () => {
   it('any message in a 1:1 chat starts a run there', async () => {
     world = await startTeamsWorld();
