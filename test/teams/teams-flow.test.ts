@@ -149,6 +149,12 @@ describe('a run in a Teams channel thread', () => {
       type: 'application/vnd.microsoft.activity.message',
       value: expect.stringMatching(/^Only the person who started/),
     });
+    // The same button in another conversation (a copied card) acts on nothing.
+    const copied = { ...card, conversationId: 'a:1chat-elsewhere' };
+    const elsewhere = await world.send(
+      teams.build.cardAction(TEAMS_PEOPLE.bob, copied, stop.verb, stop.data),
+    );
+    expect(elsewhere.answer).toMatchObject({ value: 'I have no such run here.' });
     expect(emulator.requests.get('POST /agent/runs/:id/interrupt') ?? 0).toBe(0);
     // The requester presses Stop: interrupted.
     const stopped = await world.send(
