@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const SDKS = {
-  group: ['@slack/*', '@octokit/*', 'undici', 'better-sqlite3', 'pg', 'kysely'],
+  group: ['@slack/*', '@octokit/*', '@microsoft/*', 'undici', 'better-sqlite3', 'pg', 'kysely'],
   message: 'core/ and runs/ talk to ports, not platform SDKs (docs/architecture.md).',
 };
 const ADAPTERS = {
@@ -12,6 +12,7 @@ const ADAPTERS = {
     '**/github/**',
     '**/linear/**',
     '**/jira/**',
+    '**/teams/**',
     '**/store/**',
     '**/emulator/**',
     '**/fakes/**',
@@ -40,7 +41,7 @@ const SIBLINGS = (...roles) => ({
 });
 /** Outside slack/ and github/, a platform is reached only through its index.ts. */
 const PLATFORM_INSIDES = {
-  group: ['**/slack/*/**', '**/github/*/**', '**/linear/*/**', '**/jira/*/**'],
+  group: ['**/slack/*/**', '**/github/*/**', '**/linear/*/**', '**/jira/*/**', '**/teams/*/**'],
   message: "Import a platform through its index.ts (e.g. '../slack/index.js').",
 };
 
@@ -144,6 +145,13 @@ export default tseslint.config(
       SIBLINGS('ingress', 'notify', 'render'),
       UPPER('runs', 'service', 'store'),
     ],
+    'src/teams/api/**': [
+      SIBLINGS('ingress', 'render', 'notify'),
+      UPPER('runs', 'service', 'store'),
+    ],
+    'src/teams/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
+    'src/teams/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
+    'src/teams/notify/**': [SIBLINGS('ingress'), UPPER('runs', 'service', 'store')],
     // The platform contract and kit: what every platform shares, above none of them.
     'src/platform/**': [ADAPTERS, AGENT, UPPER('runs', 'service', 'store', 'console')],
     // A platform's own module (platform.ts) wires its folders from the config and the ports.
@@ -151,6 +159,7 @@ export default tseslint.config(
     'src/github/*.ts': [UPPER('runs', 'service', 'store', 'console')],
     'src/linear/*.ts': [UPPER('runs', 'service', 'store', 'console')],
     'src/jira/*.ts': [UPPER('runs', 'service', 'store', 'console')],
+    'src/teams/*.ts': [UPPER('runs', 'service', 'store', 'console')],
     'src/console/**': [PLATFORM_INSIDES, UPPER('runs', 'store', 'emulator', 'agent')],
     'src/service/**': [PLATFORM_INSIDES],
     'src/*.ts': [PLATFORM_INSIDES],

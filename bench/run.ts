@@ -26,6 +26,7 @@ import { runFootprint } from './scenarios/footprint.js';
 import { runIngest } from './scenarios/ingest.js';
 import { runLinearFirst } from './scenarios/linear-first.js';
 import { runScaleout } from './scenarios/scaleout.js';
+import { runTeamsFirst } from './scenarios/teams-first.js';
 import { runTracking } from './scenarios/tracking.js';
 
 const ORDER: readonly ScenarioName[] = [
@@ -33,6 +34,7 @@ const ORDER: readonly ScenarioName[] = [
   'e2e',
   'first-sign',
   'linear-first',
+  'teams-first',
   'tracking',
   'footprint',
   'scaleout',
@@ -89,6 +91,7 @@ async function runScenarios(args: BenchArgs, stamp: string): Promise<BenchResult
       if (name === 'first-sign') fresh['first-sign'] = stampOf(started, await runFirstSign(ctx));
       if (name === 'linear-first')
         fresh['linear-first'] = stampOf(started, await runLinearFirst(ctx));
+      if (name === 'teams-first') fresh['teams-first'] = stampOf(started, await runTeamsFirst(ctx));
       const only: BenchResults = { schema: 2, scenarios: { [name]: fresh[name] } };
       process.stdout.write(`\n${renderMarkdown(only, { targets: false })}\n`);
     }

@@ -20,6 +20,7 @@ import { recordConversations } from './conversations.js';
 import { linearPictureHashes, pictureHashes } from './pictures.js';
 import { linearSessionIndex, linearSessionPages } from './linear-session.js';
 import { jiraIssueIndex, jiraIssuePages } from './jira-issue.js';
+import { teamsThreadIndex, teamsThreadPages } from './teams-thread.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const GALLERY_DIR = join(ROOT, 'docs', 'gallery');
@@ -67,6 +68,11 @@ async function main(): Promise<void> {
   mkdirSync(jiraDir, { recursive: true });
   for (const page of jira) writeFileSync(join(jiraDir, `${page.name}.html`), page.html);
   writeFileSync(join(jiraDir, 'README.md'), jiraIssueIndex(jira));
+  const teams = teamsThreadPages();
+  const teamsDir = join(GALLERY_DIR, 'teams');
+  mkdirSync(teamsDir, { recursive: true });
+  for (const page of teams) writeFileSync(join(teamsDir, `${page.name}.html`), page.html);
+  writeFileSync(join(teamsDir, 'README.md'), teamsThreadIndex(teams));
   if (htmlOnly) {
     console.log(`gallery: ${pages.length} HTML pages in docs/gallery/html`);
     return;
@@ -111,6 +117,16 @@ async function main(): Promise<void> {
     writeFileSync(
       join(jiraDir, 'pictures.json'),
       `${JSON.stringify(linearPictureHashes(jira), null, 2)}\n`,
+    );
+    for (const page of teams) {
+      await tab.setContent(page.html, { waitUntil: 'load' });
+      await tab
+        .locator('#thread')
+        .screenshot({ path: join(teamsDir, `${page.name}.png`), animations: 'disabled' });
+    }
+    writeFileSync(
+      join(teamsDir, 'pictures.json'),
+      `${JSON.stringify(linearPictureHashes(teams), null, 2)}\n`,
     );
     if (!process.argv.includes('--no-conversations')) {
       const conversations = await recordConversations();

@@ -184,7 +184,10 @@ export async function startService(
       metrics: metrics.metrics,
       options: {
         botHandle: config.github?.botHandle ?? DEFAULT_BOT_HANDLE,
-        ...(config.jira ? { botHandles: { jira: config.jira.botHandle } } : {}),
+        botHandles: {
+          ...(config.jira ? { jira: config.jira.botHandle } : {}),
+          ...(config.teams ? { teams: config.teams.botHandle } : {}),
+        },
         commandWord: commandWord(config),
         pollIntervalMs: config.pollIntervalMs,
         trackerMode: config.trackerMode,

@@ -9,6 +9,7 @@ export const SCENARIOS = [
   'e2e',
   'first-sign',
   'linear-first',
+  'teams-first',
   'scaleout',
 ] as const;
 /** What runs when no scenario is named: scaleout needs PostgreSQL, so it is asked for by name. */
@@ -19,6 +20,7 @@ export const DEFAULT_SCENARIOS: readonly (typeof SCENARIOS)[number][] = [
   'e2e',
   'first-sign',
   'linear-first',
+  'teams-first',
 ];
 export type ScenarioName = (typeof SCENARIOS)[number];
 

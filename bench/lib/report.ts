@@ -367,6 +367,40 @@ export function renderMarkdown(
         `Linear marks an agent unresponsive after 10 s, our goal is p99 ≤ 3 s.`,
     );
   }
+  const teams = s['teams-first'];
+  if (teams) {
+    const r = teams.result;
+    out.push(
+      header('Teams: mention → first sign while the service is slow to create', teams),
+      markdownTable(
+        [
+          'create latency s#',
+          'mentions#',
+          'first sign p50 ms#',
+          'p95 ms#',
+          'p99 ms#',
+          'max ms#',
+          'delivered#',
+          'status card first#',
+        ],
+        r.rows.map((row) => [
+          row.createLatencyMs / 1000,
+          row.sent,
+          row.firstSign.p50,
+          row.firstSign.p95,
+          row.firstSign.p99,
+          row.firstSign.max,
+          `${row.delivered}/${row.accepted}`,
+          row.cards,
+        ]),
+      ),
+      `Teams channel mentions at ${r.rate}/s for ${formatNumber(r.durationMs / 1000, 0)} s, ` +
+        `each a new post (signed by the fake Bot Connector), the service's create call held for ` +
+        `the given time by the proxy in front of the emulator. Times are from when a mention was ` +
+        `due to when the first activity in its thread (the status card) reached the fake Bot ` +
+        `Connector; our goal is p95 ≤ 1 s with a 3 s create.`,
+    );
+  }
   if (options.targets !== false) out.push(targetsSection(results, h));
   return `${out.join('\n\n')}\n`;
 }

@@ -5,6 +5,7 @@ import type { FootprintResult } from '../scenarios/footprint.js';
 import type { IngestResult } from '../scenarios/ingest.js';
 import type { LinearFirstResult } from '../scenarios/linear-first.js';
 import type { ScaleoutResult } from '../scenarios/scaleout.js';
+import type { TeamsFirstResult } from '../scenarios/teams-first.js';
 import type { TrackingResult } from '../scenarios/tracking.js';
 import type { MachineInfo } from './machine.js';
 
@@ -29,5 +30,6 @@ export interface BenchResults {
     scaleout?: Stamped<ScaleoutResult>;
     'first-sign'?: Stamped<FirstSignResult>;
     'linear-first'?: Stamped<LinearFirstResult>;
+    'teams-first'?: Stamped<TeamsFirstResult>;
   };
 }

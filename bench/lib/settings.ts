@@ -81,6 +81,16 @@ export interface BenchSettings {
     /** Wait after the load (plus the create latency) for the last first activities. */
     drainMs: number;
   };
+  teamsFirst: {
+    /** How long the service's create call takes, one phase each. */
+    createLatenciesMs: number[];
+    /** Teams channel mentions per second, each a new post (its own thread). */
+    rate: number;
+    warmupMs: number;
+    durationMs: number;
+    /** Wait after the load (plus the create latency) for the last first activities. */
+    drainMs: number;
+  };
 }
 
 export const FULL: BenchSettings = {
@@ -134,6 +144,13 @@ export const FULL: BenchSettings = {
     durationMs: 30_000,
     drainMs: 10_000,
   },
+  teamsFirst: {
+    createLatenciesMs: [0, 3_000],
+    rate: 5,
+    warmupMs: 1_000,
+    durationMs: 30_000,
+    drainMs: 10_000,
+  },
 };
 
 export const QUICK: BenchSettings = {
@@ -182,6 +199,13 @@ export const QUICK: BenchSettings = {
   linearFirst: {
     createLatenciesMs: [0, 1_000],
     rate: 2,
+    warmupMs: 500,
+    durationMs: 2_000,
+    drainMs: 4_000,
+  },
+  teamsFirst: {
+    createLatenciesMs: [0, 3_000],
+    rate: 5,
     warmupMs: 500,
     durationMs: 2_000,
     drainMs: 4_000,

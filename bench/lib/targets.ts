@@ -187,5 +187,15 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
         : `worst ${fmt(linearP99, 0)} ms, ${fullLinear.rate}/s for ${fmt(fullLinear.durationMs / 1000, 0)} s per latency`,
     met: linearP99 === undefined ? undefined : linearP99 <= 3_000,
   });
+  const teams = results.scenarios['teams-first']?.result;
+  const held3s = teams?.rows.find((r) => r.createLatencyMs === 3_000);
+  checks.push({
+    target: 'Teams: first sign (the status card) p95 ≤ 1 s with the create held 3 s',
+    measured:
+      held3s === undefined || !teams
+        ? 'not measured'
+        : `${fmt(held3s.firstSign.p95, 0)} ms, ${held3s.delivered}/${held3s.sent} delivered, ${teams.rate}/s for ${fmt(teams.durationMs / 1000, 0)} s`,
+    met: held3s === undefined ? undefined : held3s.firstSign.p95 <= 1_000,
+  });
   return checks;
 }

@@ -27,6 +27,7 @@ export type {
   LinearConfig,
   LogLevel,
   SlackConfig,
+  TeamsConfig,
 } from './types.js';
 
 export class ConfigError extends RelayError<'invalid_config'> {
@@ -96,6 +97,7 @@ export function loadConfig(
     github: result.github,
     ...(result.linear ? { linear: result.linear } : {}),
     ...(result.jira ? { jira: result.jira } : {}),
+    ...(result.teams ? { teams: result.teams } : {}),
     ...(result.console ? { console: result.console } : {}),
     log: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY ?? options.isTTY === true },
     notes: result.notes,

@@ -22,6 +22,7 @@ export const SECRET_FIELDS = [
   'password',
   'metricsToken',
   'apiToken',
+  'appPassword',
 ] as const;
 
 const SECRET_SET: ReadonlySet<string> = new Set(SECRET_FIELDS);

@@ -9,6 +9,7 @@ import type {
   GitHubConfig,
   JiraConfig,
   LinearConfig,
+  TeamsConfig,
   SlackConfig,
 } from './types.js';
 import type { Env } from './schema.js';
@@ -29,6 +30,7 @@ export interface CombinationResult {
   github?: GitHubConfig;
   linear?: LinearConfig;
   jira?: JiraConfig;
+  teams?: TeamsConfig;
   console?: ConsoleConfig;
 }
 
@@ -188,6 +190,14 @@ export function checkCombinations(
     notes.push('JIRA_* variables are set but JIRA_BASE_URL is not: Jira is off');
   }
 
+  // Teams: one single-tenant bot: its app id and secret, its tenant, and the tenants it serves.
+  const TEAMS = ['TEAMS_APP_PASSWORD', 'TEAMS_TENANT_ID', 'TEAMS_ALLOWED_TENANTS'];
+  if (has('TEAMS_APP_ID')) {
+    for (const name of TEAMS) if (!has(name)) issue(name, 'required with TEAMS_APP_ID (Teams)');
+  } else if (TEAMS.some(has)) {
+    notes.push('TEAMS_* variables are set but TEAMS_APP_ID is not: Teams is off');
+  }
+
   const consoleSettings = consoleConfig(env, raw, issues);
   if (issues.length > 0 || env === undefined) return { issues, notes };
   return {
@@ -197,6 +207,7 @@ export function checkCombinations(
     github: githubConfig(env, privateKey),
     ...linearPart(env),
     ...jiraPart(env),
+    ...teamsPart(env),
     ...(consoleSettings ? { console: consoleSettings } : {}),
   };
 }
@@ -329,6 +340,27 @@ function jiraPart(env: Env): { jira?: JiraConfig } {
       webhookSecret: JIRA_WEBHOOK_SECRET,
       ...common,
       ...(env.JIRA_ACCOUNT_ID ? { accountId: env.JIRA_ACCOUNT_ID } : {}),
+    },
+  };
+}
+
+function teamsPart(env: Env): { teams?: TeamsConfig } {
+  const { TEAMS_APP_ID, TEAMS_APP_PASSWORD, TEAMS_TENANT_ID } = env;
+  if (!TEAMS_APP_ID || !TEAMS_APP_PASSWORD || !TEAMS_TENANT_ID) return {};
+  if (env.TEAMS_ALLOWED_TENANTS.length === 0) return {};
+  const lower = (ids: string[]) => ids.map((id) => id.toLowerCase());
+  return {
+    teams: {
+      appId: TEAMS_APP_ID.toLowerCase(),
+      appPassword: TEAMS_APP_PASSWORD,
+      tenantId: TEAMS_TENANT_ID.toLowerCase(),
+      allowedTenants: lower(env.TEAMS_ALLOWED_TENANTS),
+      allowedUsers: lower(env.TEAMS_ALLOWED_USERS),
+      allowedChannels: env.TEAMS_ALLOWED_CHANNELS,
+      adminUsers: lower(env.TEAMS_ADMIN_USERS),
+      allowGuests: env.TEAMS_ALLOW_GUESTS,
+      botHandle: env.TEAMS_BOT_HANDLE,
+      cloud: env.TEAMS_CLOUD,
     },
   };
 }

@@ -13,6 +13,9 @@ import { flag, httpUrl, idList, wholeNumber } from './value-schemas.js';
 const CLIENT_SECRET_RULE =
   "must be at least 16 characters: the app's whole client secret, as its settings page shows it";
 
+/** Entra ids (app, tenant, object): GUIDs. */
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
 const ASSOCIATIONS = [
   'OWNER',
   'MEMBER',
@@ -223,6 +226,40 @@ export const EnvSchema = z.object({
     .default([]),
   JIRA_AUTH_URL: localOrHttps.default('https://auth.atlassian.com'),
   JIRA_API_URL: localOrHttps.default('https://api.atlassian.com'),
+  TEAMS_APP_ID: z
+    .string()
+    .trim()
+    .regex(GUID, "must be the bot's Microsoft App ID (a GUID)")
+    .optional(),
+  TEAMS_APP_PASSWORD: z.string().min(16, CLIENT_SECRET_RULE).optional(),
+  TEAMS_TENANT_ID: z
+    .string()
+    .trim()
+    .regex(GUID, "must be the Entra tenant id (a GUID) the bot's app is registered in")
+    .optional(),
+  TEAMS_ALLOWED_TENANTS: idList('Entra tenant ids (GUIDs)', GUID).default([]),
+  TEAMS_ALLOWED_USERS: idList('Entra object ids of people (GUIDs)', GUID).default([]),
+  TEAMS_ALLOWED_CHANNELS: idList(
+    'Teams conversation ids (19:…@thread.tacv2)',
+    /^[A-Za-z0-9][A-Za-z0-9:@._=+-]{0,299}$/,
+  ).default([]),
+  TEAMS_ADMIN_USERS: idList('Entra object ids of people (GUIDs)', GUID).default([]),
+  TEAMS_ALLOW_GUESTS: flag.default(false),
+  TEAMS_BOT_HANDLE: z
+    .string()
+    .transform((s) => s.trim().replace(/^@/, ''))
+    .pipe(z.string().regex(/^[A-Za-z0-9 ._-]{1,100}$/, "must be the bot's name, e.g. agent-relay"))
+    .default(DEFAULT_BOT_HANDLE),
+  TEAMS_CLOUD: z
+    .string()
+    .trim()
+    .transform((s) => s.toLowerCase())
+    .pipe(
+      z.enum(['public', 'usgov', 'usgovdod', 'china'], {
+        message: 'must be Public, USGov, USGovDoD or China',
+      }),
+    )
+    .default('public'),
   LOG_LEVEL: z
     .string()
     .transform((s) => s.toLowerCase())

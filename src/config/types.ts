@@ -142,6 +142,32 @@ export interface JiraOAuthConfig {
 /** Jira: one site with the relay's API token, or an OAuth app on many sites. */
 export type JiraConfig = JiraTokenConfig | (JiraCommonConfig & { oauth: JiraOAuthConfig });
 
+/** The sovereign clouds the Teams SDK names (`TEAMS_CLOUD`). */
+export type TeamsCloud = 'public' | 'usgov' | 'usgovdod' | 'china';
+
+/** Microsoft Teams: one single-tenant bot registration (Azure Bot or Teams developer portal). */
+export interface TeamsConfig {
+  /** The bot's Microsoft App ID: the audience of the Bot Connector's tokens. */
+  appId: string;
+  /** The app's client secret, for the Bot Connector's token (client credentials). */
+  appPassword: string;
+  /** The Entra tenant the app is registered in (where its token is asked). */
+  tenantId: string;
+  /** Tenants whose conversations may start runs (lower case). */
+  allowedTenants: string[];
+  /** Entra object ids of the people who may; empty: anyone in an allowed tenant. */
+  allowedUsers: string[];
+  /** Conversation ids (channels, chats) that may; empty: any. */
+  allowedChannels: string[];
+  /** Entra object ids of agent-relay's Teams admins (cancel anyone's run, change defaults). */
+  adminUsers: string[];
+  /** Guests and people of other tenants may use it too. */
+  allowGuests: boolean;
+  /** The bot's name as a mention shows it (`@agent-relay`). */
+  botHandle: string;
+  cloud: TeamsCloud;
+}
+
 /** The operator console (`/console`); see console-variables.ts. */
 export interface ConsoleConfig {
   /** The address browsers use (redirect URIs, Secure cookies); default the listening URL. */
@@ -195,6 +221,8 @@ export interface Config {
   linear?: LinearConfig;
   /** Undefined: Jira is off. */
   jira?: JiraConfig;
+  /** Undefined: Teams is off. */
+  teams?: TeamsConfig;
   /** Undefined: the console is off. */
   console?: ConsoleConfig;
   log: { level: LogLevel; pretty: boolean };

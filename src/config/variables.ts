@@ -331,6 +331,59 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: 'https://api.atlassian.com',
   },
   {
+    name: 'TEAMS_APP_ID',
+    meaning: "the Teams bot's Microsoft App ID (a GUID): turns Teams on (`POST /teams/messages`)",
+    default: 'unset: Teams off',
+  },
+  {
+    name: 'TEAMS_APP_PASSWORD',
+    meaning: "the bot app's client secret (the relay's token for the Bot Connector)",
+    default: 'required with `TEAMS_APP_ID`',
+    secret: true,
+  },
+  {
+    name: 'TEAMS_TENANT_ID',
+    meaning: "the Entra tenant the bot's app is registered in (single-tenant)",
+    default: 'required with `TEAMS_APP_ID`',
+  },
+  {
+    name: 'TEAMS_ALLOWED_TENANTS',
+    meaning: 'Entra tenant ids whose conversations may use the bot; any other is refused with 401',
+    default: 'required with `TEAMS_APP_ID`',
+  },
+  {
+    name: 'TEAMS_ALLOWED_USERS',
+    meaning: 'Entra object ids of the people who may use the bot',
+    default: 'unset: anyone in an allowed tenant',
+  },
+  {
+    name: 'TEAMS_ALLOWED_CHANNELS',
+    meaning: 'Teams conversation ids (`19:…@thread.tacv2`, chats too) where the bot acts',
+    default: 'unset: any',
+  },
+  {
+    name: 'TEAMS_ADMIN_USERS',
+    meaning:
+      "Entra object ids of agent-relay's Teams admins: they stop or cancel anyone's run and change a place's defaults",
+    default: 'unset: none',
+  },
+  {
+    name: 'TEAMS_ALLOW_GUESTS',
+    meaning: 'guests and people of other tenants may use the bot too (`1`/`0`)',
+    default: '0',
+  },
+  {
+    name: 'TEAMS_BOT_HANDLE',
+    meaning: "the bot's name as a Teams mention shows it",
+    default: 'agent-relay',
+  },
+  {
+    name: 'TEAMS_CLOUD',
+    meaning:
+      "the Microsoft cloud whose endpoints the bot uses: `Public`, `USGov`, `USGovDoD` or `China` (the Teams SDK's names)",
+    default: 'Public',
+  },
+  {
     name: 'LOG_LEVEL',
     meaning: '`trace`, `debug`, `info`, `warn`, `error`, `fatal` or `silent`',
     default: 'info',

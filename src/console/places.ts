@@ -34,6 +34,13 @@ export function placeOf(threadKey: string, githubWebUrl: string, run?: RunRecord
   if (address.platform === 'jira') {
     return { label: `Jira ${address.issueKey}`, ...(permalink ? { url: permalink } : {}) };
   }
+  if (address.platform === 'teams') {
+    const where = address.root ? ` › ${address.root}` : '';
+    return {
+      label: `Teams ${address.conversation}${where}`,
+      ...(permalink ? { url: permalink } : {}),
+    };
+  }
   const where = `${address.owner}/${address.repo}#${address.number}`;
   return {
     label: address.reviewCommentId ? `${where} (review thread)` : where,

@@ -10,6 +10,10 @@
    ids; the team is the place whose defaults apply and whose runs `list` shows)
  * - Jira issue: `jira:{site}:{issue key}` (the site's host name, e.g. `acme.atlassian.net`,
  *   and the issue's key, `PROJ-123`; the project is the place whose defaults apply)
+ * - Teams: `teams:{tenant}:{conversation}:{root activity}` (the Entra tenant id; the
+ *   conversation's id without its `;messageid=` part, e.g. `19:…@thread.tacv2`, which may
+ *   hold colons; the id of the channel thread's first message, '' for a chat, which is one
+ *   thread; the conversation is the place whose defaults apply)
  *
  * Pieces are kept as given (no case folding), so `decode(encode(a))` equals `a`.
  */
@@ -43,6 +47,15 @@ export type ThreadAddress =
       site: string;
       /** The issue's key (`PROJ-123`); its project is the part before the hyphen. */
       issueKey: string;
+    }
+  | {
+      platform: 'teams';
+      /** The Entra tenant id. */
+      tenant: string;
+      /** The conversation's id (channel, group chat, 1:1), without `;messageid=`. */
+      conversation: string;
+      /** The channel thread's root message id; '' for a chat (the chat is one thread). */
+      root: string;
     };
 
 export class InvalidThreadAddressError extends RelayError<'invalid_thread_address'> {
@@ -70,6 +83,13 @@ const JIRA_SITE =
 /** Jira issue keys: a project key (a letter, then letters, digits, `_`) and a number. */
 const JIRA_ISSUE_KEY = /^([A-Za-z][A-Za-z0-9_]{0,254})-([1-9]\d{0,15})$/;
 const JIRA_KEY = /^jira:([^:]*):([^:]*)$/;
+/** Entra tenant ids are GUIDs; any short run of letters, digits and hyphens is accepted. */
+const TEAMS_TENANT = /^[A-Za-z0-9-]{1,64}$/;
+/** Teams conversation ids: `19:…@thread.tacv2`, `a:…`, `19:…@unq.gbl.spaces` (no `;`). */
+const TEAMS_CONVERSATION = /^[A-Za-z0-9][A-Za-z0-9:@._=+-]{0,299}$/;
+/** Teams message ids are digits (`1712345678901`); '' names a chat's one thread. */
+const TEAMS_ROOT = /^(?:[A-Za-z0-9._-]{1,64})?$/;
+const TEAMS_KEY = /^teams:([^:]*):(.*):([^:]*)$/;
 
 const SLACK_KEY = /^slack:([^:]*):([^:]*):([^:]*)$/;
 const GITHUB_KEY = /^github:([^/#]*)\/([^/#]*)#([^/#]*)(?:\/r([^/#]*))?$/;
@@ -90,6 +110,13 @@ export function isValidThreadAddress(addr: ThreadAddress): boolean {
   }
   if (addr.platform === 'jira') {
     return JIRA_SITE.test(addr.site) && JIRA_ISSUE_KEY.test(addr.issueKey);
+  }
+  if (addr.platform === 'teams') {
+    return (
+      TEAMS_TENANT.test(addr.tenant) &&
+      TEAMS_CONVERSATION.test(addr.conversation) &&
+      TEAMS_ROOT.test(addr.root)
+    );
   }
   if (addr.platform === 'linear') {
     return (
@@ -112,6 +139,7 @@ export function encodeThreadKey(addr: ThreadAddress): string {
   if (addr.platform === 'slack') return `slack:${addr.team}:${addr.channel}:${addr.threadTs}`;
   if (addr.platform === 'linear') return `linear:${addr.organization}:${addr.team}:${addr.session}`;
   if (addr.platform === 'jira') return `jira:${addr.site}:${addr.issueKey}`;
+  if (addr.platform === 'teams') return `teams:${addr.tenant}:${addr.conversation}:${addr.root}`;
   const base = `github:${addr.owner}/${addr.repo}#${addr.number}`;
   return addr.reviewCommentId === undefined ? base : `${base}/r${addr.reviewCommentId}`;
 }
@@ -137,6 +165,12 @@ export function decodeThreadKey(key: string): ThreadAddress | undefined {
     const addr: ThreadAddress = { platform: 'jira', site, issueKey };
     return isValidThreadAddress(addr) ? addr : undefined;
   }
+  const teams = TEAMS_KEY.exec(key);
+  if (teams) {
+    const [, tenant = '', conversation = '', root = ''] = teams;
+    const addr: ThreadAddress = { platform: 'teams', tenant, conversation, root };
+    return isValidThreadAddress(addr) ? addr : undefined;
+  }
   const gh = GITHUB_KEY.exec(key);
   if (gh) {
     const [, owner = '', repo = '', numberText, reviewText] = gh;
@@ -155,7 +189,7 @@ export function decodeThreadKey(key: string): ThreadAddress | undefined {
 
 /**
  * The scope whose defaults apply: `slack:{team}:{channel}`, `github:{owner}/{repo}`,
- * `linear:{organization}:{team}` or `jira:{site}:{project}`.
+ * `linear:{organization}:{team}`, `jira:{site}:{project}` or `teams:{tenant}:{conversation}`.
  * Given a key that does not decode, `undefined`.
  */
 export function settingsScopeOf(addr: ThreadAddress): string;
@@ -165,6 +199,7 @@ export function settingsScopeOf(addrOrKey: ThreadAddress | string): string | und
   if (addr === undefined) return undefined;
   if (addr.platform === 'linear') return `linear:${addr.organization}:${addr.team}`;
   if (addr.platform === 'jira') return `jira:${addr.site}:${jiraProjectOf(addr.issueKey)}`;
+  if (addr.platform === 'teams') return `teams:${addr.tenant}:${addr.conversation}`;
   return addr.platform === 'slack'
     ? `slack:${addr.team}:${addr.channel}`
     : `github:${addr.owner}/${addr.repo}`;
@@ -179,7 +214,7 @@ export function personalScopeOf(key: string, personId: string): string | undefin
 /**
  * The tenant a thread belongs to: a Slack workspace (`slack:{team}`), a GitHub account
  * (`github:{owner}`), a Linear workspace (`linear:{organization}`), a Jira site
- * (`jira:{site}`). A tenant's own admins administer its places and runs, never another
+ * (`jira:{site}`), an Entra tenant (`teams:{tenant}`). A tenant's own admins administer its places and runs, never another
  * tenant's. `undefined` when the key does not decode.
  */
 export function tenantOf(key: string): string | undefined {
@@ -188,6 +223,7 @@ export function tenantOf(key: string): string | undefined {
   if (addr.platform === 'slack') return `slack:${addr.team}`;
   if (addr.platform === 'linear') return `linear:${addr.organization}`;
   if (addr.platform === 'jira') return `jira:${addr.site}`;
+  if (addr.platform === 'teams') return `teams:${addr.tenant}`;
   return `github:${addr.owner}`;
 }
 

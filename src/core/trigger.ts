@@ -4,7 +4,7 @@
  */
 import type { ReactionName } from './message/message-model.js';
 
-export type Platform = 'slack' | 'github' | 'linear' | 'jira';
+export type Platform = 'slack' | 'github' | 'linear' | 'jira' | 'teams';
 
 export interface Actor {
   /** Slack user id (U…) or GitHub login. */
@@ -56,7 +56,9 @@ export type TriggerKind =
   /** Linear: a person's further message in an agent session (a `stop` signal included). */
   | 'agent_prompt'
   /** Jira: the issue assigned to the relay's account. */
-  | 'assigned';
+  | 'assigned'
+  /** Teams: "Send to agent-relay" (the message extension's action) on a message. */
+  | 'message_action';
 
 /**
  * A message that the bot can react to or point back at. `id` is opaque to the core: only the

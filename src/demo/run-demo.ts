@@ -1,6 +1,6 @@
 /**
  * `npm run demo`: in one process, the service with the embedded emulator, a fake Slack Web
- * API, a fake GitHub API, a fake Linear API and a fake Jira site; then a scripted conversation through the real
+ * API, a fake GitHub API, a fake Linear API, a fake Jira site and a fake Teams Bot Connector; then a scripted conversation through the real
  * HTTP endpoints, with what a person would see in each thread printed as the runs progress.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +23,12 @@ import {
   startFakeJira,
 } from '../fakes/jira-rest-api.js';
 import { startFakeSlackApi } from '../fakes/slack-web-api.js';
+import {
+  FAKE_TEAMS_APP_ID,
+  FAKE_TEAMS_APP_PASSWORD,
+  FAKE_TEAMS_TENANT,
+  startFakeTeams,
+} from '../fakes/teams-connector.js';
 import * as scenes from './script.js';
 import type { Stage } from './script.js';
 import { createTranscript } from './transcript.js';
@@ -53,6 +59,8 @@ export interface DemoResult {
   linearActivities: string[];
   /** The Jira issue's comments from the relay, oldest first. */
   jiraComments: string[];
+  /** The Teams thread's activities from the relay, oldest first. */
+  teamsActivities: string[];
 }
 
 const SLACK_SECRET = 'demo-signing-secret';
@@ -76,6 +84,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const github = await startFakeGitHub({ token: GITHUB_TOKEN });
   const linear = await startFakeLinear();
   const jira = await startFakeJira();
+  const teams = await startFakeTeams();
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -96,12 +105,20 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     JIRA_WEBHOOK_SECRET: FAKE_JIRA_WEBHOOK_SECRET,
     JIRA_ALLOWED_PROJECTS: 'PROJ',
     JIRA_START_TRANSITION: 'In Progress',
+    TEAMS_APP_ID: FAKE_TEAMS_APP_ID,
+    TEAMS_APP_PASSWORD: FAKE_TEAMS_APP_PASSWORD,
+    TEAMS_TENANT_ID: FAKE_TEAMS_TENANT,
+    TEAMS_ALLOWED_TENANTS: FAKE_TEAMS_TENANT,
   });
   const service = await startService(config, {
     logger: options.logger ?? silentLogger(),
     emulatorTimings: options.fast ? FAST_TIMINGS : DEMO_TIMINGS,
     engineOptions: { workerPollMs: options.fast ? 20 : 100, cancelRetryDelaysMs: [200, 400, 800] },
-    platforms: { githubMinWriteIntervalMs: 0 },
+    platforms: {
+      githubMinWriteIntervalMs: 0,
+      teamsOpenIdMetadataUrl: teams.openIdMetadataUrl,
+      teamsLoginEndpoint: teams.url,
+    },
     announce: false,
   });
   linear.setWebhook(`${service.url}/linear/webhooks`, LINEAR_SECRET);
@@ -119,7 +136,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 
   try {
     out('agent-relay demo: the service, the Agent Run Service emulator, a fake Slack, a fake');
-    out(`GitHub, a fake Linear and a fake Jira, all in this process. The relay listens on`);
+    out(`GitHub, a fake Linear, a fake Jira and a fake Teams, all in this process. The relay`);
+    out('listens on');
     out(`${service.url};`);
     out('every request below is signed and sent to its real endpoints, as each would send it.');
     const stage: Stage = {
@@ -134,6 +152,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       timeoutMs: options.fast ? 10_000 : 30_000,
       linear,
       jira: { site: jira, webhookUrl: `${service.url}/jira/webhooks` },
+      teams: { connector: teams, messagesUrl: `${service.url}/teams/messages` },
       out,
     };
     const status = await scenes.slackSlashCommand(stage);
@@ -144,6 +163,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     await scenes.factoryDispatch(stage);
     const linearActivities = await scenes.linearDelegation(stage);
     const jiraComments = await scenes.jiraLabel(stage);
+    const teamsActivities = await scenes.teamsMention(stage);
     transcript.printFinal();
     out('');
     out('That is agent-relay: start, steer, cancel and follow runs without leaving the thread.');
@@ -154,10 +174,11 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       followups: service.emulator!.followups.map((f) => ({ runId: f.runId, message: f.message })),
       linearActivities,
       jiraComments,
+      teamsActivities,
     };
   } finally {
     await service.stop();
-    await Promise.all([slack.close(), github.close(), linear.close(), jira.close()]);
+    await Promise.all([slack.close(), github.close(), linear.close(), jira.close(), teams.close()]);
     rmSync(dir, { recursive: true, force: true });
   }
 }

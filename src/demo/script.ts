@@ -9,6 +9,12 @@ import type { FakeGitHub } from '../fakes/github-rest-api.js';
 import type { FakeLinear } from '../fakes/linear-graphql-api.js';
 import { PEOPLE as JIRA_PEOPLE, type FakeJira } from '../fakes/jira-rest-api.js';
 import { plainText, type AdfDoc } from '../jira/index.js';
+import {
+  GENERAL_CHANNEL,
+  TEAMS_PEOPLE,
+  shownText,
+  type FakeTeams,
+} from '../fakes/teams-connector.js';
 import type { FakeMessage, FakeSlackApi } from '../fakes/slack-web-api.js';
 import * as send from './platform-requests.js';
 import type { DemoIssue, GitHubSender, SlackSender } from './platform-requests.js';
@@ -30,6 +36,8 @@ export interface Stage {
   linear?: FakeLinear;
   /** The fake Jira site and where its webhooks go. */
   jira?: { site: FakeJira; webhookUrl: string };
+  /** The fake Bot Connector and the relay's messaging endpoint. */
+  teams?: { connector: FakeTeams; messagesUrl: string };
   out?: (line: string) => void;
 }
 
@@ -337,5 +345,34 @@ export async function jiraLabel(stage: Stage): Promise<string[]> {
   });
   lines.push(`issue ${issue.key} is now "${issue.status}"`);
   for (const line of lines) stage.out?.(`  Jira ${issue.key} │ ${line}`);
+  return lines;
+}
+
+/** Teams: a mention in a channel; the thread as Teams shows it (the card, then the outcome). */
+export async function teamsMention(stage: Stage): Promise<string[]> {
+  const teams = stage.teams;
+  if (!teams) return [];
+  const { connector } = teams;
+  stage.transcript.scene(
+    'Teams: mention the bot in a channel',
+    'Alice posts "@agent-relay add a health check to the sync worker" in General.',
+  );
+  const mention = connector.build.channelMention(
+    TEAMS_PEOPLE.alice,
+    'add a health check to the sync worker',
+  );
+  const res = await connector.send(teams.messagesUrl, mention);
+  await res.body?.cancel();
+  const thread = `${GENERAL_CHANNEL};messageid=${String(mention.id)}`;
+  await waitFor(stage, 'the outcome in the Teams thread', () =>
+    connector.inConversation(thread).length >= 2 ? true : undefined,
+  );
+  const lines = connector.inConversation(thread).map((a) => {
+    const card = Array.isArray(a.activity.attachments);
+    const words = shownText(a).split('\n').filter(Boolean).join(' · ');
+    const kind = card ? `card${a.edits.length > 0 ? ` (edited ${a.edits.length}×)` : ''}` : 'reply';
+    return `${kind}: ${words}`;
+  });
+  for (const line of lines) stage.out?.(`  Teams General │ ${line}`);
   return lines;
 }

@@ -39,6 +39,12 @@ export interface PlatformOverrides {
   linearKeepAliveMs?: number;
   /** Linear's OAuth consent page (tests). */
   linearAuthorizationUrl?: string;
+  /**
+   * Teams: where the keys that sign the Bot Connector's tokens are published, and where the
+   * bot's own token is asked (a local fake's, in tests, the demo and the bench only).
+   */
+  teamsOpenIdMetadataUrl?: string;
+  teamsLoginEndpoint?: string;
 }
 
 /** What every platform is given: the config, the store, the shared services. */

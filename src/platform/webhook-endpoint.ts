@@ -64,6 +64,11 @@ export interface WebhookSteps<H> {
   interpret(payload: unknown, headers: H, log: Logger, raw: Buffer): Promise<Interpretation>;
   /** The status of an accepted delivery (GitHub: 202). Default 200. */
   acceptedStatus?: number;
+  /**
+   * The answer to a delivery the inbox took (or had), when the platform expects its own
+   * shape there (a Teams invoke is answered with an invoke response). Default `{ok, result}`.
+   */
+  acceptedAnswer?(trigger: Trigger, result: 'accepted' | 'duplicate'): WebhookAnswer;
 }
 
 export interface WebhookEndpoint {
@@ -106,6 +111,7 @@ export function createWebhookEndpoint<H>(steps: WebhookSteps<H>): WebhookEndpoin
     try {
       const result = await steps.sink.accept(meaning.trigger);
       tlog.info({ kind: meaning.trigger.kind, outcome: result }, 'trigger handed to the inbox');
+      if (steps.acceptedAnswer) return steps.acceptedAnswer(meaning.trigger, result);
       const status = result === 'accepted' ? (steps.acceptedStatus ?? 200) : 200;
       return { status, body: { ok: true, result } };
     } catch (err) {

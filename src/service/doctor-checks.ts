@@ -1,7 +1,8 @@
 /**
  * The checks `agent-relay doctor` runs, one per dependency: the database, the Agent Run
  * Service (reachability and key), Slack (auth.test), GitHub (the token or App credentials)
- * and, when they are on, Linear (whose the app token is) and Jira (whose account answers).
+ * and, when they are on, Linear (whose the app token is), Jira (whose account answers) and
+ * Teams (whether Entra gives the bot its Bot Connector token).
  * Each answers ok / fail / skip with one readable line; none prints a secret.
  */
 import { createAppAuth } from '@octokit/auth-app';
@@ -9,7 +10,7 @@ import { Octokit } from '@octokit/rest';
 import { z } from 'zod';
 import { createAgentClient } from '../agent/index.js';
 import { checkAgentKey } from './agent-key-check.js';
-import type { Config, JiraConfig, LinearConfig } from '../config/load.js';
+import type { Config, JiraConfig, LinearConfig, TeamsConfig } from '../config/load.js';
 import { FAST_TIMINGS, startEmulator } from '../emulator/index.js';
 import {
   describeDatabase,
@@ -20,6 +21,7 @@ import {
 import { whoseToken } from '../linear/index.js';
 import { networkErrorCode, networkReason } from '../core/network-reason.js';
 import { createJiraClient, JiraApiError } from '../jira/index.js';
+import { cloudEndpoints, createConnectorClient, TeamsApiError } from '../teams/index.js';
 import { openStore } from '../store/index.js';
 
 export type CheckStatus = 'ok' | 'fail' | 'skip';
@@ -37,7 +39,11 @@ const ok = (detail: string): CheckResult => ({ status: 'ok', detail });
 const fail = (detail: string): CheckResult => ({ status: 'fail', detail });
 const skip = (detail: string): CheckResult => ({ status: 'skip', detail });
 
-export function doctorChecks(config: Config, timeoutMs: number): DoctorCheck[] {
+export function doctorChecks(
+  config: Config,
+  timeoutMs: number,
+  options: { teamsLoginEndpoint?: string } = {},
+): DoctorCheck[] {
   const linear = config.linear;
   return [
     { name: 'database', run: () => checkDatabase(config) },
@@ -51,7 +57,44 @@ export function doctorChecks(config: Config, timeoutMs: number): DoctorCheck[] {
     },
     // Listed only when on, as in the start-up report.
     ...(config.jira ? [{ name: 'jira', run: () => checkJira(config.jira!, timeoutMs) }] : []),
+    ...(config.teams
+      ? [
+          {
+            name: 'teams',
+            run: () => checkTeams(config.teams!, timeoutMs, options.teamsLoginEndpoint),
+          },
+        ]
+      : []),
   ];
+}
+
+async function checkTeams(
+  teams: TeamsConfig,
+  timeoutMs: number,
+  loginEndpoint?: string,
+): Promise<CheckResult> {
+  const cloud = cloudEndpoints(teams.cloud);
+  const login = loginEndpoint ?? cloud.loginEndpoint;
+  const client = createConnectorClient({
+    appId: teams.appId,
+    appPassword: teams.appPassword,
+    tenantId: teams.tenantId,
+    loginEndpoint: login,
+    botScope: cloud.botScope,
+    timeoutMs,
+  });
+  try {
+    await client.token();
+    return ok(
+      `TEAMS_APP_PASSWORD accepted by ${login} (tenant ${teams.tenantId}): a Bot Connector token for app ${teams.appId}`,
+    );
+  } catch (err) {
+    if (err instanceof TeamsApiError && err.status >= 400 && err.status < 500)
+      return fail(
+        `TEAMS_APP_ID and TEAMS_APP_PASSWORD were rejected by ${login} for tenant ${teams.tenantId} (${err.status})`,
+      );
+    return fail(`${login}: ${errorText(err)}`);
+  }
 }
 
 async function checkJira(jira: JiraConfig, timeoutMs: number): Promise<CheckResult> {

@@ -14,6 +14,8 @@ export interface DoctorOptions {
   timeoutMs?: number;
   /** Replace the dependency checks (tests). */
   checks?: DoctorCheck[];
+  /** Where the Teams bot's token is asked instead of the cloud's login endpoint (tests). */
+  teamsLoginEndpoint?: string;
 }
 
 const MARK = { ok: '✔', fail: '✘', skip: '–' } as const;
@@ -38,7 +40,10 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   });
 
   const counts = { ok: 1, fail: 0, skip: 0 };
-  for (const check of options.checks ?? doctorChecks(config, timeoutMs)) {
+  for (const check of options.checks ??
+    doctorChecks(config, timeoutMs, {
+      ...(options.teamsLoginEndpoint ? { teamsLoginEndpoint: options.teamsLoginEndpoint } : {}),
+    })) {
     const result = await withTimeout(check, timeoutMs + 2_000);
     counts[result.status]++;
     line(out, check.name, result);

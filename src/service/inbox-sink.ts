@@ -19,6 +19,8 @@ export const DEFAULT_INGRESS_DEADLINE_MS: Readonly<Record<Platform, number>> = {
   github: 8_000,
   linear: 4_000,
   jira: 8_000,
+  // The Bot Connector waits about 15 s for an answer (an invoke's card must come in it).
+  teams: 4_000,
 };
 
 export interface InboxSinkDeps {

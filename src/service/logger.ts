@@ -171,6 +171,7 @@ const REPEATED_FIELDS = [
   'github',
   'linear',
   'jira',
+  'teams',
   'console',
 ];
 type Prettifier = NonNullable<PrettyOptions['customPrettifiers']>[string];

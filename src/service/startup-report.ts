@@ -103,6 +103,23 @@ export function describeJira(config: Config, url: string): string {
   );
 }
 
+/** Teams: its messaging endpoint, app, tenants and who may, or what would turn it on. */
+export function describeTeams(config: Config, url: string): string {
+  const teams = config.teams;
+  if (!teams)
+    return (
+      'off (set TEAMS_APP_ID with TEAMS_APP_PASSWORD, TEAMS_TENANT_ID and ' +
+      'TEAMS_ALLOWED_TENANTS to receive POST /teams/messages)'
+    );
+  const people = teams.allowedUsers.length > 0 ? `${teams.allowedUsers.length} people` : 'anyone';
+  const places =
+    teams.allowedChannels.length > 0 ? `${teams.allowedChannels.length} conversations` : 'anywhere';
+  return (
+    `on (POST ${url}/teams/messages, app ${teams.appId}, tenants ${teams.allowedTenants.join(',')}, ` +
+    `${people} ${places}${teams.allowGuests ? ', guests too' : ''}, cloud ${teams.cloud})`
+  );
+}
+
 const EVERY_INTERFACE = new Set(['0.0.0.0', '::', '']);
 
 /** Why the HTTP server could not listen, and what to do about it. */
@@ -139,6 +156,7 @@ export function describeStartup(config: Config, facts: StartupFacts): StartupRep
     `  github:        ${describeGitHub(config, facts.url)}`,
     `  linear:        ${describeLinear(config, facts.url)}`,
     `  jira:          ${describeJira(config, facts.url)}`,
+    `  teams:         ${describeTeams(config, facts.url)}`,
     `  tracker:       ${tracker}`,
     `  health:        ${facts.url}/healthz  ${facts.url}/readyz  ${facts.url}/metrics`,
     ...config.notes.map((note) => `  note:          ${note}`),
@@ -152,6 +170,7 @@ export function describeStartup(config: Config, facts: StartupFacts): StartupRep
     github: config.github ? config.github.auth.kind : 'off',
     linear: config.linear ? (config.linear.oauth ? 'oauth' : 'token') : 'off',
     jira: config.jira ? (config.jira.oauth ? 'oauth' : 'token') : 'off',
+    teams: config.teams ? 'bot' : 'off',
   };
   return { lines, fields };
 }

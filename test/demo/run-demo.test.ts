@@ -7,10 +7,10 @@ describe('npm run demo', () => {
     const result = await runDemo({ fast: true, out: (line) => lines.push(line) });
     const output = lines.join('\n');
 
-    // Seven runs: slash command, cancelled run, GitHub mention, GitHub label, factory dispatch,
-    // Linear delegation, Jira label.
+    // Eight runs: slash command, cancelled run, GitHub mention, GitHub label, factory dispatch,
+    // Linear delegation, Jira label, Teams mention.
     const byPrompt = (text: string) => result.runs.find((r) => r.prompt.includes(text));
-    expect(result.runs).toHaveLength(7);
+    expect(result.runs).toHaveLength(8);
     expect(byPrompt('nightly export')?.state).toBe('SUCCEEDED');
     expect(byPrompt('work offline')?.state).toBe('SUCCEEDED');
     expect(result.linearActivities[0]).toBe('thought: Starting a cloud agent run…');
@@ -23,6 +23,12 @@ describe('npm run demo', () => {
     );
     expect(result.jiraComments[1]).toMatch(/^comment: @Alice Admin ✅ Run succeeded/);
     expect(result.jiraComments.at(-1)).toBe('issue PROJ-1 is now "In Progress"');
+    expect(byPrompt('health check to the sync worker')?.state).toBe('SUCCEEDED');
+    expect(result.teamsActivities).toHaveLength(2);
+    expect(result.teamsActivities[0]).toMatch(
+      /^card \(edited \d+×\): ✅ \*\*agent-relay\*\* finished: \*\*add a health check/,
+    );
+    expect(result.teamsActivities[1]).toMatch(/^reply: <at>Alice Park<\/at> ✅ Run succeeded/);
     expect(byPrompt('fix the flaky login test')?.state).toBe('SUCCEEDED');
     expect(byPrompt('redesign the settings page')?.state).toBe('CANCELLED');
     expect(byPrompt('center the button')?.state).toBe('SUCCEEDED');

@@ -46,6 +46,9 @@ const NOT_OURS: Record<string, string> = {
   EXTERNAL_REFERENCE: "an Agent Run Service's artifact type",
   SQLITE_FULL: "SQLite's error code",
   NODE_MODULE_VERSION: "Node's native-module ABI, named in its error",
+  CLIENT_ID: "the Teams developer CLI's output file",
+  CLIENT_SECRET: "the Teams developer CLI's output file",
+  TENANT_ID: "the Teams developer CLI's output file",
 };
 
 const scripts = Object.keys(

@@ -51,6 +51,7 @@ describe('a first start', () => {
       'github',
       'linear',
       'jira',
+      'teams',
       'tracker',
       'health',
     ]);

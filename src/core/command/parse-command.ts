@@ -12,6 +12,7 @@ import type { OptionError } from './parse-options.js';
 import { readLeadingOptions } from './parse-options.js';
 import { unwrapQuoted } from './read-token.js';
 import { escapeRegExp } from '../text.js';
+import type { Platform } from '../trigger.js';
 
 export type { Command, ParseErrorCode, ParseResult, RunOptions } from './command.js';
 
@@ -26,7 +27,7 @@ export interface ParseCommandInput {
   addressed: boolean;
   /** The words are a fresh run's prompt, never a command (`Trigger.freshRun`). */
   freshRun?: boolean;
-  platform: 'slack' | 'github' | 'linear' | 'jira';
+  platform: Platform;
   /** GitHub login without '@', e.g. `agent-relay`. */
   botHandle: string;
   /** Default `/agent`. */

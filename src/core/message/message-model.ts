@@ -58,7 +58,7 @@ export interface LinkView {
 }
 
 export interface PersonView {
-  platform: 'slack' | 'github' | 'linear' | 'jira';
+  platform: 'slack' | 'github' | 'linear' | 'jira' | 'teams';
   id: string;
   name?: string;
 }

@@ -58,7 +58,7 @@ type PlaceKind = 'channel' | 'repository' | 'team' | 'project';
  * The platforms whose places have budgets: a Slack channel, a GitHub repository, a Linear team,
  * a Jira project.
  */
-export type BudgetPlatform = 'slack' | 'github' | 'linear' | 'jira';
+export type BudgetPlatform = 'slack' | 'github' | 'linear' | 'jira' | 'teams';
 
 function platformOf(job: TriggerJob): BudgetPlatform {
   return budgetPlatform(job.trigger.platform);
@@ -66,7 +66,12 @@ function platformOf(job: TriggerJob): BudgetPlatform {
 
 /** The wording a platform's places get (anything unknown reads as Slack's). */
 export function budgetPlatform(platform: string): BudgetPlatform {
-  return platform === 'github' || platform === 'linear' || platform === 'jira' ? platform : 'slack';
+  return platform === 'github' ||
+    platform === 'linear' ||
+    platform === 'jira' ||
+    platform === 'teams'
+    ? platform
+    : 'slack';
 }
 
 /** What a place is called on its platform. */
@@ -92,7 +97,7 @@ export function whoRaises(platform: BudgetPlatform): string {
 export function raiseUsage(platform: BudgetPlatform, words: BudgetWords): string {
   if (platform === 'linear') return 'config budget=<US dollars>';
   const invocation =
-    platform === 'github' || platform === 'jira'
+    platform === 'github' || platform === 'jira' || platform === 'teams'
       ? `@${handleOn(words, platform)}`
       : words.commandWord;
   return `${invocation} config budget=<US dollars>`;

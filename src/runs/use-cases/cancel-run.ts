@@ -18,14 +18,15 @@ import { writeRunChecked } from './write-run.js';
 import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
 /**
- * GitHub: the ingress already let only writers through. Slack: the requester, an admin of
+ * GitHub: the ingress already let only writers through. Slack and Teams: the requester, an admin of
  * agent-relay named by the operator, or an admin of the workspace the run was started in (the
  * ingress marks them; being allowed to use the bot is not enough, and a workspace's admin is
  * no admin of another workspace's runs).
  */
 export function defaultMayCancel(): MayCancel {
   return (trigger: Trigger, run: RunRecord | undefined) => {
-    if (trigger.platform !== 'slack') return true;
+    // Slack and Teams let anyone allowed there press a button: only these may.
+    if (trigger.platform !== 'slack' && trigger.platform !== 'teams') return true;
     if (trigger.actor.relayAdmin === true) return true;
     if (run === undefined) return false;
     if (trigger.actor.admin === true && tenantOf(run.threadKey) === tenantOf(trigger.threadKey))

@@ -70,7 +70,13 @@ export function notificationKey(item: Pick<OutboxItem, 'id' | 'createdAt'>): str
   return `${item.id}.${item.createdAt}`;
 }
 
-const PLATFORMS = ['slack', 'github', 'linear', 'jira'] as const satisfies readonly Platform[];
+const PLATFORMS = [
+  'slack',
+  'github',
+  'linear',
+  'jira',
+  'teams',
+] as const satisfies readonly Platform[];
 
 /** The longest a low lane (refusals) waits for its platform's lane and the inbox to be idle. */
 const LOW_LANE_MAX_HOLD_MS = 30_000;
@@ -253,7 +259,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   }
 
   /** Notifications in flight in each platform's own lane. */
-  const busy: Record<Platform, number> = { slack: 0, github: 0, linear: 0, jira: 0 };
+  const busy: Record<Platform, number> = { slack: 0, github: 0, linear: 0, jira: 0, teams: 0 };
   /**
    * Whether the platform's own lane last found nothing to claim with nothing in flight: the
    * only time its low lane may send. After each delivery the lane claims again (its pump
@@ -264,6 +270,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     github: false,
     linear: false,
     jira: false,
+    teams: false,
   };
   // One lane per platform: GitHub spaces its writes a second apart, and a Slack reply (or a
   // Linear session's first activity, due within seconds) must
@@ -307,6 +314,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     github: undefined,
     linear: undefined,
     jira: undefined,
+    teams: undefined,
   };
   async function lowLaneHeld(platform: Platform): Promise<boolean> {
     const held = !idle[platform] || (await store.inboxQueue.depth()) > 0;

@@ -4,10 +4,12 @@ import { jiraPlatform } from '../../jira/index.js';
 import { linearPlatform } from '../../linear/index.js';
 import type { PlatformDefinition } from '../../platform/contract.js';
 import { slackPlatform } from '../../slack/index.js';
+import { teamsPlatform } from '../../teams/index.js';
 
 export const PLATFORMS: readonly PlatformDefinition[] = [
   slackPlatform,
   githubPlatform,
   linearPlatform,
   jiraPlatform,
+  teamsPlatform,
 ];

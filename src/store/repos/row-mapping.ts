@@ -28,7 +28,7 @@ import type {
 } from '../schema.js';
 import type { Selectable } from 'kysely';
 
-const platform = z.enum(['slack', 'github', 'linear', 'jira']);
+const platform = z.enum(['slack', 'github', 'linear', 'jira', 'teams']);
 const messageRef = z.looseObject({
   threadKey: z.string(),
   id: z.string(),

@@ -1,0 +1,69 @@
+/** Teams' variables: what turns it on, what it requires, nothing printed. */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, redactedConfig } from '../../src/config/load.js';
+
+const APP = '11111111-2222-3333-4444-555555555555';
+const TENANT = 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee';
+const PASSWORD = 'teams-app-password-dummy-0123';
+const BASE = {
+  TEAMS_APP_ID: APP,
+  TEAMS_APP_PASSWORD: PASSWORD,
+  TEAMS_TENANT_ID: TENANT,
+  TEAMS_ALLOWED_TENANTS: TENANT.toUpperCase(),
+};
+
+function issuesOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).issues.map((i) => `${i.variable}: ${i.message}`);
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('Teams configuration', () => {
+  it('is off unless TEAMS_APP_ID is set; other TEAMS_ variables alone are a note', () => {
+    expect(loadConfig({}).teams).toBeUndefined();
+    const config = loadConfig({ TEAMS_APP_PASSWORD: PASSWORD });
+    expect(config.teams).toBeUndefined();
+    expect(config.notes.join('\n')).toContain('TEAMS_APP_ID is not');
+  });
+
+  it('on with its app, secret, tenant and allowed tenants; closed by default', () => {
+    expect(loadConfig(BASE).teams).toEqual({
+      appId: APP,
+      appPassword: PASSWORD,
+      tenantId: TENANT,
+      allowedTenants: [TENANT],
+      allowedUsers: [],
+      allowedChannels: [],
+      adminUsers: [],
+      allowGuests: false,
+      botHandle: 'agent-relay',
+      cloud: 'public',
+    });
+    expect(loadConfig({ ...BASE, TEAMS_CLOUD: 'USGov' }).teams?.cloud).toBe('usgov');
+  });
+
+  it('requires the secret, the tenant and the allowed tenants with the app id', () => {
+    const issues = issuesOf({ TEAMS_APP_ID: APP });
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^TEAMS_APP_PASSWORD: required/),
+        expect.stringMatching(/^TEAMS_TENANT_ID: required/),
+        expect.stringMatching(/^TEAMS_ALLOWED_TENANTS: required/),
+      ]),
+    );
+    expect(issuesOf({ ...BASE, TEAMS_ALLOWED_TENANTS: 'contoso' }).join('\n')).toMatch(
+      /TEAMS_ALLOWED_TENANTS: must be comma-separated Entra tenant ids/,
+    );
+    expect(issuesOf({ ...BASE, TEAMS_CLOUD: 'Mars' }).join('\n')).toMatch(/TEAMS_CLOUD/);
+  });
+
+  it('never prints the app password', () => {
+    const printed = JSON.stringify(redactedConfig(loadConfig(BASE)));
+    expect(printed).not.toContain(PASSWORD);
+    expect(printed).toContain(APP);
+  });
+});
