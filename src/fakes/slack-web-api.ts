@@ -4,7 +4,9 @@
  * token, the status answered and Slack's `error`), keeps the messages as Slack would
  * (slack-messages.ts) and answers the methods agent-relay calls (slack-methods.ts). It checks
  * the bot token when given one, and can be told to fail the next calls of a method (429 with
- * Retry-After, HTTP 5xx, a Slack error).
+ * Retry-After, HTTP 5xx, a Slack error). Every call is first held to `@slack/web-api`'s
+ * argument types (slack-published.ts): one they refuse answers `invalid_arguments` (or
+ * `unknown_method`) and fails the test that made it (published.ts).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +17,8 @@ import type { FakeIdentity } from './slack-methods.js';
 import { createResponseUrls } from './slack-responses.js';
 import type { RecordedResponse } from './slack-responses.js';
 import { createFakeAgentSessions, type FakeAgentSessions } from './slack-agent-sessions.js';
+import { recordRefusal } from './published.js';
+import { SLACK_ARGUMENTS_SOURCE, slackCallProblems } from './slack-published.js';
 
 export type { FakeMessage, SlackChange } from './slack-messages.js';
 export type { FakeIdentity } from './slack-methods.js';
@@ -223,6 +227,16 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const agentSessions = createFakeAgentSessions(now);
 
   function answer(method: string, params: Record<string, unknown>, token: string | undefined) {
+    const refused = slackCallProblems(method, params);
+    if (refused !== undefined) {
+      recordRefusal({
+        platform: 'slack',
+        request: method,
+        problems: refused.problems,
+        source: SLACK_ARGUMENTS_SOURCE,
+      });
+      return { ok: false, error: refused.error };
+    }
     if (method === 'oauth.v2.access') return exchange(params);
     const installed = workspaces.find((w) => w.token === token);
     if (token !== undefined && revoked.has(token)) return { ok: false, error: 'token_revoked' };
