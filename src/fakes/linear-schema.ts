@@ -11,8 +11,7 @@
  * with the answer as the root value, so a field the schema does not have, a null where it
  * promises a value or an enum value it does not list is the fake's mistake, not the relay's.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import {
   buildSchema,
   executeSync,
@@ -25,28 +24,17 @@ import {
   type DocumentNode,
   type GraphQLSchema,
 } from 'graphql';
+import { vendoredFile } from './published.js';
 
 export const LINEAR_SCHEMA_SOURCE =
   "Linear's GraphQL schema (src/fakes/schemas/linear.graphql, from linear/linear packages/sdk/src/schema.graphql)";
-
-/**
- * Where the vendored schema is: beside this module when it runs from the source, or in the
- * source tree when it runs compiled (`dist/fakes/` does not carry the `.graphql` file).
- */
-function schemaPath(): string | undefined {
-  const candidates = [
-    new URL('./schemas/linear.graphql', import.meta.url),
-    new URL('../../src/fakes/schemas/linear.graphql', import.meta.url),
-  ].map((u) => fileURLToPath(u));
-  return candidates.find((p) => existsSync(p));
-}
 
 let schema: GraphQLSchema | null | undefined;
 
 /** The schema (built once per process, about 150 ms), or null where the file is not shipped. */
 export function linearSchema(): GraphQLSchema | null {
   if (schema !== undefined) return schema;
-  const path = schemaPath();
+  const path = vendoredFile('linear.graphql');
   // The schema is Linear's own, valid as published: its SDL is not validated again.
   schema = path ? buildSchema(readFileSync(path, 'utf8'), { assumeValidSDL: true }) : null;
   return schema;

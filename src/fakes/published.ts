@@ -10,6 +10,9 @@
  * The list is kept on `globalThis`, so every copy of this module in one process (a test file
  * and its setup file) sees the same one.
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
 export type PublishedPlatform = 'slack' | 'github' | 'linear' | 'jira';
 
 export interface PublishedRefusal {
@@ -43,4 +46,16 @@ export function takeRefusals(): PublishedRefusal[] {
 /** A refusal as one readable paragraph (for a failed test's message). */
 export function describeRefusal(r: PublishedRefusal): string {
   return `${r.platform} ${r.request} (${r.source}):\n  ${r.problems.join('\n  ')}`;
+}
+
+/**
+ * Where a vendored description (`schemas/<name>`) is: beside this module when it runs from the
+ * source, or in the source tree when it runs compiled (`dist/fakes/` carries no `schemas/`).
+ * Undefined where neither is there (a built image without the source): the fakes then answer
+ * unchecked, and a test of each description asserts it is found, so a clone always checks.
+ */
+export function vendoredFile(name: string): string | undefined {
+  return [`./schemas/${name}`, `../../src/fakes/schemas/${name}`]
+    .map((p) => fileURLToPath(new URL(p, import.meta.url)))
+    .find((p) => existsSync(p));
 }

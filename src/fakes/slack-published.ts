@@ -12,7 +12,7 @@
  * required sets present. A call that fails answers Slack's `invalid_arguments` (an unknown
  * method answers `unknown_method`) and is recorded as a refusal (`published.ts`).
  */
-import type { WebClient } from '@slack/web-api';
+import type { WebClient, WebClientOptions } from '@slack/web-api';
 
 type At<T, P extends string> = P extends `${infer H}.${infer R}`
   ? H extends keyof T
@@ -22,9 +22,8 @@ type At<T, P extends string> = P extends `${infer H}.${infer R}`
     ? T[P]
     : never;
 /** The arguments of one Web API method, as `@slack/web-api` types them. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type ArgsOf<M extends string> = NonNullable<
-  Parameters<Extract<At<WebClient, M>, (...a: any[]) => unknown>>[0]
+  Parameters<Extract<At<WebClient, M>, (...a: never[]) => unknown>>[0]
 >;
 type AllKeys<T> = T extends unknown ? keyof T : never;
 type Every<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : Exclude<All, Listed>;
@@ -306,6 +305,14 @@ const everyArgument: {
 };
 void everyArgument;
 
+/**
+ * What the WebClient itself adds to every call: `team_id`, from its `teamId` option (Bolt sets
+ * it to the installation's team, which an org-wide install needs).
+ */
+const CLIENT_ARGUMENTS = ['team_id'];
+const clientOption: keyof WebClientOptions = 'teamId';
+void clientOption;
+
 export const SLACK_ARGUMENTS_SOURCE = "@slack/web-api's method argument types";
 
 /** What the SDK's types refuse in a call, or nothing when it fits (or is not a Web API method). */
@@ -321,7 +328,7 @@ export function slackCallProblems(
   };
   const given = Object.keys(params).filter((k) => params[k] !== undefined);
   const problems = given
-    .filter((k) => !row.args.includes(k))
+    .filter((k) => !row.args.includes(k) && !CLIENT_ARGUMENTS.includes(k))
     .map((k) => `${k}: not an argument of ${method}`);
   if (!row.required.some((set) => set.every((k) => given.includes(k))))
     problems.push(`needs one of: ${row.required.map((s) => s.join(' + ')).join(' | ')}`);
