@@ -17,6 +17,7 @@ import type { FakeIdentity } from './slack-methods.js';
 import { createResponseUrls } from './slack-responses.js';
 import type { RecordedResponse } from './slack-responses.js';
 import { createFakeAgentSessions, type FakeAgentSessions } from './slack-agent-sessions.js';
+import { createHistoryGate } from './slack-history-limit.js';
 import { recordRefusal } from './published.js';
 import { SLACK_ARGUMENTS_SOURCE, slackCallProblems } from './slack-published.js';
 
@@ -68,6 +69,11 @@ export interface FakeSlackOptions {
   token?: string;
   /** The clock of message ts values and call times (default real time). */
   clock?: () => number;
+  /**
+   * The app is distributed outside the Slack Marketplace without its approval: history reads
+   * are limited as Slack documents (slack-history-limit.ts).
+   */
+  historyLimited?: boolean;
 }
 
 export interface FakePerson {
@@ -225,6 +231,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   };
   const responseUrls = createResponseUrls({ store, identity, now });
   const agentSessions = createFakeAgentSessions(now);
+  const historyGate = createHistoryGate(now);
 
   function answer(method: string, params: Record<string, unknown>, token: string | undefined) {
     const refused = slackCallProblems(method, params);
@@ -299,7 +306,22 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
           .end(JSON.stringify({ ok: false, error: 'ratelimited' }));
         return;
       }
-      const body = failure ? { ok: false, error: failure.error } : answer(method, params, token);
+      const gate = options.historyLimited
+        ? historyGate.admit(method, token ?? '', params)
+        : { params };
+      if ('retryAfter' in gate) {
+        call.status = 429;
+        res
+          .writeHead(429, {
+            'content-type': 'application/json',
+            'retry-after': String(gate.retryAfter),
+          })
+          .end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+        return;
+      }
+      const body = failure
+        ? { ok: false, error: failure.error }
+        : answer(method, gate.params, token);
       if (body.ok === false) call.error = String(body.error);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
