@@ -3,7 +3,8 @@
  * and `checks/update` in GitHub's OpenAPI description, through Octokit's endpoint types): an
  * unpublished field, status or conclusion is refused as GitHub refuses a bad body (422); a
  * completed check run is not moved back; buttons show only once the check run completed
- * ("The button created in this object is displayed after the check run completes"). A
+ * ("The button created in this object is displayed after the check run completes",
+ * https://docs.github.com/en/rest/checks/runs#create-a-check-run). A
  * reaction GitHub does not publish is refused too, and so is any request to the endpoints the
  * relay uses that GitHub's description does not allow (`src/fakes/github-published.ts`): each
  * refusal is recorded, and a test that leaves one fails (`test/setup/published-fakes.ts`).
