@@ -27,6 +27,17 @@ type Query<Op extends keyof operations> = operations[Op] extends {
   : never;
 type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
 
+/**
+ * An answer of the fake, held to the published response schema: every field it gives is one
+ * the schema has, of the schema's type (the fake gives only the fields the relay reads).
+ */
+export type PublishedAnswer<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [K in keyof T]?: PublishedAnswer<T[K]> }
+    : T;
+export type GitHubSchema = components['schemas'];
+
 /** A field's published JSON type; an enum is the list of its values. */
 type Kind<T> = string extends T
   ? 'string'
