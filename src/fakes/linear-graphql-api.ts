@@ -29,6 +29,7 @@ import {
   checkLinearRequest,
   errorLines,
   LINEAR_SCHEMA_SOURCE,
+  linearSchema,
   type CheckedOperation,
 } from './linear-schema.js';
 import { recordRefusal } from './published.js';
@@ -210,6 +211,8 @@ export async function startFakeLinear(
   let failures: { status: number; times: number } | undefined;
   let issueNumber = 0;
 
+  // Built once per process before the first request, so no answer waits for it.
+  linearSchema();
   const oauth = createFakeLinearOAuth(workspaces, options.clock);
   const isMember = (auth: string | undefined) => oauth.actorOf(auth) === 'user';
 
