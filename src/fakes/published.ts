@@ -43,6 +43,17 @@ export function takeRefusals(): PublishedRefusal[] {
   return refusals().splice(0);
 }
 
+/** Throw, naming each refusal, when any was recorded since the last take (the tests' guard). */
+export function assertNoRefusals(): void {
+  const left = takeRefusals();
+  if (left.length === 0) return;
+  throw new Error(
+    `a fake was sent what its platform's published description refuses:\n${left
+      .map(describeRefusal)
+      .join('\n')}`,
+  );
+}
+
 /** A refusal as one readable paragraph (for a failed test's message). */
 export function describeRefusal(r: PublishedRefusal): string {
   return `${r.platform} ${r.request} (${r.source}):\n  ${r.problems.join('\n  ')}`;

@@ -7,7 +7,7 @@
  */
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { takeRefusals } from '../../src/fakes/published.js';
+import { assertNoRefusals, takeRefusals } from '../../src/fakes/published.js';
 import { slackCallProblems } from '../../src/fakes/slack-published.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 
@@ -62,5 +62,16 @@ describe("the fake Slack and @slack/web-api's argument types", () => {
     expect(slackCallProblems('views.open', { trigger_id: 't' })?.problems).toEqual([
       'needs one of: trigger_id + view | interactivity_pointer + view',
     ]);
+  });
+});
+
+describe('the guard every test runs after it (test/setup/published-fakes.ts)', () => {
+  it('fails, naming the request and what was refused, when a refusal is left', async () => {
+    await client.apiCall('reactions.add', { channel: 'C1' }).catch(() => undefined);
+    expect(() => assertNoRefusals()).toThrow(
+      /slack reactions\.add \(@slack\/web-api's method argument types\):\n {2}needs one of: channel \+ name \+ timestamp/,
+    );
+    // The guard took it: nothing is left for the setup's own check.
+    expect(() => assertNoRefusals()).not.toThrow();
   });
 });

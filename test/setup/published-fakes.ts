@@ -4,18 +4,8 @@
  * one on purpose takes it with `takeRefusals()` first.
  */
 import { afterAll, afterEach } from 'vitest';
-import { describeRefusal, takeRefusals } from '../../src/fakes/published.js';
+import { assertNoRefusals } from '../../src/fakes/published.js';
 
-function noneLeft(): void {
-  const left = takeRefusals();
-  if (left.length === 0) return;
-  throw new Error(
-    `a fake was sent what its platform's published description refuses:\n${left
-      .map(describeRefusal)
-      .join('\n')}`,
-  );
-}
-
-afterEach(noneLeft);
+afterEach(assertNoRefusals);
 // What a file's last teardown (closing a relay that still delivered) sent.
-afterAll(noneLeft);
+afterAll(assertNoRefusals);
