@@ -23,7 +23,12 @@ export function jiraDescription(): OpenApiDocument | null {
   return doc;
 }
 
-/** What the description refuses in a request, or undefined when it fits. */
+/**
+ * What the description refuses in a request, or undefined when it fits. A site's API reached
+ * through Atlassian's gateway (`/ex/jira/{cloudId}/rest/api/3/…`) is the same API. Only REST v3
+ * is described here: a request outside `/rest/api/3/` (the v2 `serverInfo`, which answers the
+ * same on every version) is not checked.
+ */
 export function jiraRequestProblems(req: {
   method: string;
   path: string;
@@ -31,7 +36,8 @@ export function jiraRequestProblems(req: {
   body: unknown;
 }): { request: string; problems: string[] } | undefined {
   const d = jiraDescription();
-  if (!d) return undefined;
-  const found = requestProblems(d, req);
+  const path = req.path.replace(/^\/ex\/jira\/[^/]+/, '');
+  if (!d || !path.startsWith('/rest/api/3/')) return undefined;
+  const found = requestProblems(d, { ...req, path });
   return found.problems.length === 0 ? undefined : found;
 }

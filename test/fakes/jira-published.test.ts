@@ -12,7 +12,7 @@ import {
   startFakeJira,
   type FakeJira,
 } from '../../src/fakes/jira-rest-api.js';
-import { jiraDescription } from '../../src/fakes/jira-published.js';
+import { jiraDescription, jiraRequestProblems } from '../../src/fakes/jira-published.js';
 import { unknownKeywords } from '../../src/fakes/openapi-check.js';
 import { takeRefusals } from '../../src/fakes/published.js';
 
@@ -87,6 +87,27 @@ describe("the fake Jira and Atlassian's REST description", () => {
         ['body.transition: a string, where the description has object'],
       ],
     ]);
+  });
+
+  it("describes an OAuth app's dynamic webhooks, and the same API through Atlassian's gateway", () => {
+    const register = (body: unknown) =>
+      jiraRequestProblems({
+        method: 'POST',
+        path: '/ex/jira/cloud-1/rest/api/3/webhook',
+        query: new URLSearchParams(),
+        body,
+      });
+    const webhooks = [{ events: ['comment_created'], jqlFilter: 'project = PROJ' }];
+    expect(register({ url: 'https://relay.example.com/jira/webhooks', webhooks })).toBeUndefined();
+    expect(register({ webhooks })?.problems).toEqual(['body.url: required']);
+    // REST v2 is not this description's: not checked here.
+    const v2 = {
+      method: 'GET',
+      path: '/rest/api/2/serverInfo',
+      query: new URLSearchParams(),
+      body: undefined,
+    };
+    expect(jiraRequestProblems(v2)).toBeUndefined();
   });
 
   it('refuses a path the description does not have', async () => {
