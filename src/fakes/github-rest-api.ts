@@ -16,6 +16,8 @@ import type { CheckRunEventOptions, FakeCheckRun } from './github-check-runs.js'
 import { DEFAULT_INSTALLATION_PERMISSIONS, headShaOf, routeGitHub } from './github-routes.js';
 import type { RouteContext } from './github-routes.js';
 import { BOT_LOGIN, createGitHubState } from './github-state.js';
+import { GITHUB_DESCRIPTION_SOURCE, githubRequestProblems } from './github-published.js';
+import { recordRefusal } from './published.js';
 import type { FakeComment, FakeReaction, GitHubChange } from './github-state.js';
 
 export type { FakeComment, FakeReaction, GitHubChange } from './github-state.js';
@@ -180,13 +182,29 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       }
       if (!auth.authorized(path, authorization))
         return send(res, 401, { message: 'Bad credentials' });
-      const reply = routeGitHub(context, {
-        method,
-        path,
-        query: url.searchParams,
-        body,
-        user: auth.userOf(authorization),
-      });
+      const request = { method, path, query: url.searchParams, body };
+      const refused = githubRequestProblems(request);
+      if (refused !== undefined) {
+        recordRefusal({ platform: 'github', ...refused, source: GITHUB_DESCRIPTION_SOURCE });
+        return send(res, 422, {
+          message: 'Invalid request.',
+          errors: refused.problems,
+          documentation_url: 'https://docs.github.com/rest',
+          status: '422',
+        });
+      }
+      const reply = routeGitHub(context, { ...request, user: auth.userOf(authorization) });
+      // Every other 422 the fake answers is a rule GitHub documents (a check run's fields and
+      // buttons, a completed check run kept final, a comment's 65,536 characters).
+      if (reply.status === 422)
+        recordRefusal({
+          platform: 'github',
+          request: `${method} ${path}`,
+          problems: ((reply.body as { errors?: unknown[] }).errors ?? []).map((e) =>
+            typeof e === 'string' ? e : JSON.stringify(e),
+          ),
+          source: "GitHub's REST description and documentation (src/fakes/github-check-runs.ts)",
+        });
       send(res, reply.status, reply.body);
     })().catch((err: unknown) => send(res, 500, { message: String(err) }));
   });

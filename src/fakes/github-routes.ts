@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { RestEndpointMethodTypes } from '@octokit/rest';
 import { TOKEN_USER, type createGitHubAuth } from './github-auth.js';
 import type { CheckRuns } from './github-check-runs.js';
+import type { GitHubSchema, PublishedAnswer } from './github-published.js';
 import { commentJson } from './github-state.js';
 import type { GitHubState } from './github-state.js';
 
@@ -148,7 +149,13 @@ const ROUTES: [string, RegExp, Handler][] = [
       const { token, expiresAt } = ctx.auth.mint(Number(id));
       const permissions = ctx.permissions;
       const expires_at = new Date(expiresAt).toISOString();
-      return ok({ token, expires_at, permissions, repository_selection: 'all' }, 201);
+      const answer: PublishedAnswer<GitHubSchema['installation-token']> = {
+        token,
+        expires_at,
+        permissions,
+        repository_selection: 'all',
+      };
+      return ok(answer, 201);
     },
   ],
   [

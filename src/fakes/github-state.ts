@@ -3,6 +3,7 @@
  * with their edits and reactions, every reaction request, repositories' installations and pull
  * requests' branches; and a listener told of every comment, edit and reaction.
  */
+import type { GitHubSchema, PublishedAnswer } from './github-published.js';
 
 export interface FakeComment {
   id: number;
@@ -46,7 +47,11 @@ export const issueOf = (c: Pick<FakeComment, 'owner' | 'repo' | 'number'>): stri
   `${c.owner}/${c.repo}#${c.number}`;
 
 /** A comment as the REST API returns it. */
-export function commentJson(c: FakeComment): Record<string, unknown> {
+/** A comment as GitHub's description answers one (`issue-comment`, `pull-request-review-comment`). */
+export function commentJson(
+  c: FakeComment,
+): PublishedAnswer<GitHubSchema['issue-comment']> &
+  PublishedAnswer<Pick<GitHubSchema['pull-request-review-comment'], 'in_reply_to_id'>> {
   return {
     id: c.id,
     node_id: `IC_${c.id}`,
@@ -56,7 +61,8 @@ export function commentJson(c: FakeComment): Record<string, unknown> {
         ? `https://github.com/${c.owner}/${c.repo}/pull/${c.number}#discussion_r${c.id}`
         : `https://github.com/${c.owner}/${c.repo}/issues/${c.number}#issuecomment-${c.id}`,
     user: { login: c.author, type: c.author.endsWith('[bot]') ? 'Bot' : 'User' },
-    ...(c.inReplyTo === undefined ? {} : { in_reply_to_id: c.inReplyTo }),
+    // Absent on an issue comment (JSON leaves out what is undefined).
+    in_reply_to_id: c.inReplyTo,
   };
 }
 

@@ -16,12 +16,16 @@
  *
  * It records every request and can be told to fail the next matching ones (429 with
  * Retry-After, 5xx, 404). An ADF body that is not a document is refused with 400, as Jira does.
+ * Every request is first held to Atlassian's published OpenAPI description of these endpoints
+ * (jira-published.ts): one it refuses answers 400 and fails the test that sent it (published.ts).
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createJiraModel, RELAY_ACCOUNT_ID, WORKFLOW, type JiraModel } from './jira-model.js';
 import { createJiraWebhooks } from './jira-webhooks.js';
+import { JIRA_DESCRIPTION_SOURCE, jiraRequestProblems } from './jira-published.js';
+import { recordRefusal } from './published.js';
 
 export { PEOPLE, RELAY_ACCOUNT_ID } from './jira-model.js';
 export type { FakeJiraComment, FakeJiraIssue } from './jira-model.js';
@@ -135,6 +139,11 @@ export function createJiraRestHandler(deps: JiraRestHandlerDeps) {
     if (!deps.authorized(req.headers.authorization))
       return error(res, 401, 'Client must be authenticated to access this resource.');
     if (body === Symbol.for('malformed')) return error(res, 400, 'Unexpected character');
+    const refused = jiraRequestProblems({ method, path: u.pathname, query: u.searchParams, body });
+    if (refused) {
+      recordRefusal({ platform: 'jira', ...refused, source: JIRA_DESCRIPTION_SOURCE });
+      return reply(res, 400, { errorMessages: refused.problems, errors: {} });
+    }
 
     if (method === 'GET' && u.pathname === '/rest/api/2/serverInfo') {
       return reply(res, 200, {

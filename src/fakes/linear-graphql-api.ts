@@ -7,6 +7,10 @@
  * it does not know and a session of another workspace, and sends signed `AgentSessionEvent`
  * webhooks (`Linear-Signature`, `Linear-Delivery`, `webhookTimestamp`) the way Linear does, each
  * event typed by the SDK's webhook payload types; its errors carry Linear's `extensions.type`.
+ * Every request is first checked against Linear's published GraphQL schema (`linear-schema.ts`):
+ * one the schema refuses is answered as Linear answers it (400, GRAPHQL_VALIDATION_FAILED) and
+ * fails the test that sent it (`published.ts`), and so does an answer of the fake's own that the
+ * schema would not allow.
  * For OAuth install it serves a consent page (`GET /oauth/authorize`, which grants at once for
  * the workspace `authorizeAs` names), the token endpoint (`POST /oauth/token`: code exchange
  * and refresh, tokens that expire after 24 hours by the fake's clock) and `POST /oauth/revoke`. What it
@@ -17,7 +21,18 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { GraphQLError } from 'graphql';
 import { createFakeLinearOAuth, type FakeLinearOAuth } from './linear-oauth.js';
+import {
+  activityTypes,
+  answerProblems,
+  checkLinearRequest,
+  errorLines,
+  LINEAR_SCHEMA_SOURCE,
+  linearSchema,
+  type CheckedOperation,
+} from './linear-schema.js';
+import { recordRefusal } from './published.js';
 import {
   agentSessionEvent,
   postSignedWebhook,
@@ -110,6 +125,32 @@ const ERROR_TYPES: Record<string, string> = {
   INTERNAL: 'internal error',
 };
 
+const CONTENT_SOURCE =
+  "Linear's activity content payload (linear.app/developers/agent-interaction#activity-content-payload)";
+
+/**
+ * The activity content Linear documents (the schema types `content` as a bare JSONObject): a
+ * `type` among the schema's `AgentActivityType` that an agent writes (`prompt` is a person's),
+ * a `body` for thought, elicitation, response and error, `action` and `parameter` for an
+ * action (its `result` optional).
+ */
+function contentProblem(content: unknown): string | undefined {
+  if (typeof content !== 'object' || content === null) return 'content must be an object';
+  const c = content as Record<string, unknown>;
+  const types = activityTypes().filter((t) => t !== 'prompt');
+  if (typeof c.type !== 'string' || !types.includes(c.type))
+    return `content.type must be one of ${types.join(', ')}`;
+  const text = (k: string) => typeof c[k] === 'string' && c[k] !== '';
+  if (c.type === 'action') {
+    if (!text('action') || typeof c.parameter !== 'string')
+      return 'an action needs content.action and content.parameter';
+    if (c.result !== undefined && typeof c.result !== 'string')
+      return 'content.result must be a string';
+    return undefined;
+  }
+  return text('body') ? undefined : `a ${c.type} needs content.body`;
+}
+
 /** An error as Linear's API words it: a message, and `extensions` with its type and code. */
 function gqlError(res: ServerResponse, status: number, message: string, code: string): void {
   const type = ERROR_TYPES[code] ?? 'unknown';
@@ -117,6 +158,39 @@ function gqlError(res: ServerResponse, status: number, message: string, code: st
   const extensions = { type, code, userError, userPresentableMessage: message };
   const body = JSON.stringify({ errors: [{ message, extensions }] });
   res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(body);
+}
+
+/**
+ * A request the schema refuses, answered as Linear's API answers one (HTTP 400, each error with
+ * its locations and `extensions.code` GRAPHQL_VALIDATION_FAILED, which the SDK reads as a
+ * `graphql error`) and recorded as a refusal, which fails the test that sent it.
+ */
+function refuseInvalid(
+  res: ServerResponse,
+  operation: string,
+  errors: readonly GraphQLError[],
+): void {
+  const problems = errorLines(errors);
+  recordRefusal({
+    platform: 'linear',
+    request: operation || 'an operation without a name',
+    problems,
+    source: LINEAR_SCHEMA_SOURCE,
+  });
+  const extensions = {
+    code: 'GRAPHQL_VALIDATION_FAILED',
+    type: ERROR_TYPES.GRAPHQL_VALIDATION_FAILED,
+    userError: false,
+  };
+  const body = JSON.stringify({
+    errors: errors.map((e) => ({
+      message: e.message,
+      ...(e.locations ? { locations: e.locations } : {}),
+      extensions: { ...extensions, userPresentableMessage: e.message },
+    })),
+  });
+  res.writeHead(400, { 'content-type': 'application/json' });
   res.end(body);
 }
 
@@ -137,17 +211,29 @@ export async function startFakeLinear(
   let failures: { status: number; times: number } | undefined;
   let issueNumber = 0;
 
+  // Built once per process before the first request, so no answer waits for it.
+  linearSchema();
   const oauth = createFakeLinearOAuth(workspaces, options.clock);
   const isMember = (auth: string | undefined) => oauth.actorOf(auth) === 'user';
 
   function answer(
     res: ServerResponse,
-    operation: string,
+    checked: CheckedOperation,
     vars: Record<string, unknown>,
     ws: FakeLinearWorkspace,
     asMember = false,
   ): void {
+    const operation = checked.name;
     const ok = (data: unknown) => {
+      // The fake's own answer must fit the schema too: a mistake here is the fake's.
+      const problems = answerProblems(checked, vars, data);
+      if (problems.length > 0)
+        recordRefusal({
+          platform: 'linear',
+          request: `the fake's answer to ${operation}`,
+          problems,
+          source: LINEAR_SCHEMA_SOURCE,
+        });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ data }));
     };
@@ -180,8 +266,16 @@ export async function startFakeLinear(
         if (activities.some((a) => a.id === id))
           return gqlError(res, 200, 'Activity already exists', 'INVALID_INPUT');
         const content = input.content as FakeLinearActivity['content'];
-        if (!content || typeof content.type !== 'string')
-          return gqlError(res, 200, 'content.type is required', 'INVALID_INPUT');
+        const wrong = contentProblem(input.content);
+        if (wrong) {
+          recordRefusal({
+            platform: 'linear',
+            request: operation,
+            problems: [wrong],
+            source: CONTENT_SOURCE,
+          });
+          return gqlError(res, 200, wrong, 'INVALID_INPUT');
+        }
         activities.push({
           id,
           sessionId: session.id,
@@ -245,6 +339,15 @@ export async function startFakeLinear(
         return ok({ issueUpdate: { success: true } });
       }
       default:
+        // Valid by the schema, but not one this fake serves: the fake falls short, so the
+        // test fails (add the operation here) rather than the relay seeing an answer Linear
+        // would never give.
+        recordRefusal({
+          platform: 'linear',
+          request: operation || 'an operation without a name',
+          problems: ['the fake Linear does not serve this operation yet'],
+          source: 'src/fakes/linear-graphql-api.ts',
+        });
         return gqlError(res, 400, `Unknown operation ${operation}`, 'GRAPHQL_VALIDATION_FAILED');
     }
   }
@@ -260,11 +363,15 @@ export async function startFakeLinear(
       } catch {
         return gqlError(res, 400, 'Body is not JSON', 'BAD_REQUEST');
       }
-      const operation = /^\s*(?:query|mutation)\s+(\w+)/.exec(parsed.query ?? '')?.[1] ?? '';
+      const variables = parsed.variables ?? {};
+      const checked = checkLinearRequest(parsed.query ?? '', variables);
+      const operation = checked.ok
+        ? checked.operation.name
+        : (/^\s*(?:query|mutation)\s+(\w+)/.exec(parsed.query ?? '')?.[1] ?? '');
       const authorization = req.headers.authorization;
       requests.push({
         operation,
-        variables: parsed.variables ?? {},
+        variables,
         ...(authorization ? { authorization } : {}),
         at: performance.now(),
       });
@@ -277,13 +384,14 @@ export async function startFakeLinear(
           failures.status === 429 ? 'RATELIMITED' : 'INTERNAL',
         );
       }
+      if (!checked.ok) return refuseInvalid(res, operation, checked.errors);
       const ws = oauth.ownerOf(authorization);
       if (ws === 'expired')
         return gqlError(res, 401, 'Access token expired', 'AUTHENTICATION_ERROR');
       if (ws === 'unknown')
         return gqlError(res, 401, 'Authentication required', 'AUTHENTICATION_ERROR');
       try {
-        answer(res, operation, parsed.variables ?? {}, ws, isMember(authorization));
+        answer(res, checked.operation, variables, ws, isMember(authorization));
       } catch (err) {
         gqlError(res, 500, `fake failed: ${(err as Error).message}`, 'INTERNAL');
       }

@@ -4,7 +4,9 @@
  * token, the status answered and Slack's `error`), keeps the messages as Slack would
  * (slack-messages.ts) and answers the methods agent-relay calls (slack-methods.ts). It checks
  * the bot token when given one, and can be told to fail the next calls of a method (429 with
- * Retry-After, HTTP 5xx, a Slack error).
+ * Retry-After, HTTP 5xx, a Slack error). Every call is first held to `@slack/web-api`'s
+ * argument types (slack-published.ts): one they refuse answers `invalid_arguments` (or
+ * `unknown_method`) and fails the test that made it (published.ts).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +17,9 @@ import type { FakeIdentity } from './slack-methods.js';
 import { createResponseUrls } from './slack-responses.js';
 import type { RecordedResponse } from './slack-responses.js';
 import { createFakeAgentSessions, type FakeAgentSessions } from './slack-agent-sessions.js';
+import { createHistoryGate } from './slack-history-limit.js';
+import { recordRefusal } from './published.js';
+import { SLACK_ARGUMENTS_SOURCE, slackCallProblems } from './slack-published.js';
 
 export type { FakeMessage, SlackChange } from './slack-messages.js';
 export type { FakeIdentity } from './slack-methods.js';
@@ -64,6 +69,11 @@ export interface FakeSlackOptions {
   token?: string;
   /** The clock of message ts values and call times (default real time). */
   clock?: () => number;
+  /**
+   * The app is distributed outside the Slack Marketplace without its approval: history reads
+   * are limited as Slack documents (slack-history-limit.ts).
+   */
+  historyLimited?: boolean;
 }
 
 export interface FakePerson {
@@ -221,8 +231,19 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   };
   const responseUrls = createResponseUrls({ store, identity, now });
   const agentSessions = createFakeAgentSessions(now);
+  const historyGate = createHistoryGate(now);
 
   function answer(method: string, params: Record<string, unknown>, token: string | undefined) {
+    const refused = slackCallProblems(method, params);
+    if (refused !== undefined) {
+      recordRefusal({
+        platform: 'slack',
+        request: method,
+        problems: refused.problems,
+        source: SLACK_ARGUMENTS_SOURCE,
+      });
+      return { ok: false, error: refused.error };
+    }
     if (method === 'oauth.v2.access') return exchange(params);
     const installed = workspaces.find((w) => w.token === token);
     if (token !== undefined && revoked.has(token)) return { ok: false, error: 'token_revoked' };
@@ -285,7 +306,22 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
           .end(JSON.stringify({ ok: false, error: 'ratelimited' }));
         return;
       }
-      const body = failure ? { ok: false, error: failure.error } : answer(method, params, token);
+      const gate = options.historyLimited
+        ? historyGate.admit(method, token ?? '', params)
+        : { params };
+      if ('retryAfter' in gate) {
+        call.status = 429;
+        res
+          .writeHead(429, {
+            'content-type': 'application/json',
+            'retry-after': String(gate.retryAfter),
+          })
+          .end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+        return;
+      }
+      const body = failure
+        ? { ok: false, error: failure.error }
+        : answer(method, gate.params, token);
       if (body.ok === false) call.error = String(body.error);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });

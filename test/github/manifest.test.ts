@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { components } from '@octokit/openapi-types';
+import type { WebhookEventName } from '@octokit/webhooks/types';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { interpretEvent } from '../../src/github/ingress/interpret-event.js';
@@ -11,23 +13,27 @@ const manifest = parse(
 
 describe('GitHub App manifest', () => {
   it('asks for the minimum permissions (no contents: nothing reads the code)', () => {
-    expect(manifest.default_permissions).toEqual({
+    // Names and levels GitHub publishes (`app-permissions` in its REST description).
+    const minimum = {
       issues: 'write',
       pull_requests: 'write',
       metadata: 'read',
       checks: 'write',
-    });
+    } as const satisfies components['schemas']['app-permissions'];
+    expect(manifest.default_permissions).toEqual(minimum);
   });
 
   it('subscribes to exactly the events the ingress handles', () => {
     const events = manifest.default_events as string[];
-    expect([...events].sort()).toEqual([
+    // Event names GitHub publishes (its webhooks description, as @octokit/webhooks types it).
+    const subscribed = [
       'check_run',
       'issue_comment',
       'issues',
       'pull_request',
       'pull_request_review_comment',
-    ]);
+    ] as const satisfies readonly WebhookEventName[];
+    expect([...events].sort()).toEqual([...subscribed]);
     const handled = new Set(Object.values(FIXTURE_EVENT).filter((e) => e !== 'ping'));
     expect([...handled].sort()).toEqual([...events].sort());
     for (const event of events) {

@@ -1,7 +1,8 @@
 /**
  * Linear's OAuth access tokens expire after 24 hours and come with a refresh token that a
- * refresh spends (Linear's OAuth 2.0 authentication docs; the fake Linear issues and refuses
- * tokens that way). An installed workspace keeps working past the expiry: the relay refreshes
+ * refresh spends (Linear's OAuth 2.0 authentication docs,
+ * https://linear.app/developers/oauth-2-0-authentication, "Token lifetimes and renewal"; the
+ * fake Linear issues and refuses tokens that way). An installed workspace keeps working past the expiry: the relay refreshes
  * before using a token due to expire, or once Linear refused one, and keeps the new pair; two
  * replicas never spend one refresh token twice.
  */

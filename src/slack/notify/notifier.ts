@@ -303,6 +303,7 @@ export function createSlackNotifier(deps: SlackNotifierDeps): SlackNotifier {
             ...(beforeTs === undefined ? {} : { beforeTs }),
           },
           { ...bounds, maxPages: page.maxPages, pageSize: page.limit },
+          () => history.rateLimited(addr.team, 'conversations.replies'),
         );
       } catch (err) {
         const failure = toDeliveryError(err, 'conversations.replies');

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { truncatePlain } from '../render/mrkdwn.js';
+import { toDeliveryError } from '../api/delivery-errors.js';
 import { compareTs } from '../api/slack-address.js';
 import { toPlainText } from '../api/slack-text.js';
 import type { WebClient } from '../api/web-client.js';
@@ -77,21 +78,36 @@ export function boundMessages(messages: ThreadMessage[], bounds: ThreadBounds): 
   return kept.reverse();
 }
 
+/**
+ * `onRateLimited` is told when Slack refuses a later page for its rate limit: the pages read
+ * before it are kept (Slack's limit on history reads answers the first page and refuses the
+ * next within the minute), rather than losing the context already in hand. A refusal of the
+ * first page is the caller's to handle.
+ */
 export async function fetchThreadMessages(
   client: WebClient,
   where: { channel: string; threadTs: string; beforeTs?: string },
   bounds: ThreadBounds,
+  onRateLimited?: () => void,
 ): Promise<ThreadMessage[]> {
   const collected: ThreadMessage[] = [];
   let cursor: string | undefined;
   const maxPages = bounds.maxPages ?? 5;
   for (let page = 0; page < maxPages; page++) {
-    const raw = await client.conversations.replies({
-      channel: where.channel,
-      ts: where.threadTs,
-      limit: bounds.pageSize ?? 200,
-      ...(cursor === undefined ? {} : { cursor }),
-    });
+    let raw: unknown;
+    try {
+      raw = await client.conversations.replies({
+        channel: where.channel,
+        ts: where.threadTs,
+        limit: bounds.pageSize ?? 200,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+    } catch (err) {
+      if (page === 0 || toDeliveryError(err, 'conversations.replies').code !== 'rate_limited')
+        throw err;
+      onRateLimited?.();
+      break;
+    }
     const parsed = RepliesPage.safeParse(raw);
     if (!parsed.success) break;
     for (const m of parsed.data.messages) {

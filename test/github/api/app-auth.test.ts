@@ -81,6 +81,23 @@ describe('GitHub App auth', () => {
     expect(api.tokenRequests).toHaveLength(1);
   });
 
+  // GitHub: an installation access token expires an hour after it is made, and an expired one
+  // answers 401 (https://docs.github.com/en/apps/creating-github-apps/authenticating-with-a-github-app/generating-an-installation-access-token-for-a-github-app).
+  it('the fake holds an installation token to its documented hour', async () => {
+    const { api, notifier, clock } = await setup();
+    await notifier.post({ threadKey: ISSUE }, status);
+    const comment = () =>
+      fetch(`${api.url}/repos/octo-org/widgets/issues/42/comments`, {
+        method: 'POST',
+        headers: { authorization: 'token ghs_fake_11_1', 'content-type': 'application/json' },
+        body: JSON.stringify({ body: 'still mine?' }),
+      });
+    clock.advance(59 * 60_000);
+    expect((await comment()).status).toBe(201);
+    clock.advance(60_000);
+    expect((await comment()).status).toBe(401);
+  });
+
   it('a token is minted again shortly before it expires', async () => {
     const { api, notifier, clock } = await setup();
     await notifier.post({ threadKey: ISSUE }, status);

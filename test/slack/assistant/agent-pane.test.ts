@@ -5,8 +5,9 @@
  * the pane's "is starting your run…" status, and asking about "this channel" sends that
  * channel's latest messages along; a later message is a follow-up of the same run. Under
  * Slack's agent messaging (`agent_view`) there is no `assistant_thread_started`: opening the
- * Messages tab (`app_home_opened` with `tab: "messages"`, Slack's "migrating to agent
- * messaging" guide) is what gets the suggested prompts.
+ * Messages tab (`app_home_opened` with `tab: "messages"`, Slack's "Migrating to the Agent
+ * messaging experience", https://docs.slack.dev/ai/migrating-to-agent-messaging/) is what gets
+ * the suggested prompts.
  */
 import { describe, expect, it } from 'vitest';
 import { eventCallback, messageEvent } from '../../helpers/slack.js';

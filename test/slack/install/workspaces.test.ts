@@ -98,6 +98,8 @@ describe('OAuth install', () => {
       expect(readFileSync(file).includes('xoxb-one-dummy')).toBe(false);
   });
 
+  // With token rotation on, Slack's access tokens expire after 12 hours and come with a refresh
+  // token (https://docs.slack.dev/authentication/using-token-rotation); the fake issues them so.
   it('refuses an install whose app has token rotation on, says why, and stores nothing', async () => {
     w = await startWorkspaces([{ ...ONE, rotating: true }, TWO]);
     const refused = await w.install('code-one');
