@@ -34,7 +34,9 @@ import {
   type JiraFailure,
   type JiraRequest,
 } from './jira-rest-api.js';
+import { JIRA_DESCRIPTION_SOURCE, jiraRequestProblems } from './jira-published.js';
 import { createJiraWebhooks } from './jira-webhooks.js';
+import { recordRefusal } from './published.js';
 
 export const FAKE_JIRA_CLIENT_ID = 'jira-oauth-client-dummy';
 export const FAKE_JIRA_CLIENT_SECRET = 'jira-oauth-client-secret-dummy-0123';
@@ -205,6 +207,11 @@ export async function startFakeAtlassian(
       // Only OAuth 2.0 and Connect apps manage dynamic webhooks.
       if (!grant?.scopes.includes('manage:jira-webhook'))
         return reply(res, 403, { errorMessages: ['Missing scope manage:jira-webhook'] });
+      const refused = jiraRequestProblems({ method, path, query: u.searchParams, body });
+      if (refused) {
+        recordRefusal({ platform: 'jira', ...refused, source: JIRA_DESCRIPTION_SOURCE });
+        return reply(res, 400, { errorMessages: refused.problems, errors: {} });
+      }
       return webhookRoute(res, site, method, path, body as Record<string, unknown> | undefined);
     }
     requests.push({ method, path: u.pathname, query: u.searchParams, body });
