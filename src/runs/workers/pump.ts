@@ -26,8 +26,6 @@ export function createPump<T>(deps: {
   drainMs: number;
   claim(limit: number): Promise<T[]>;
   process(item: T): Promise<void>;
-  /** While positive, claim nothing: the loop waits (at most this long) and looks again. */
-  holdMs?(): number;
   /** Ingress first: before each claim, wait for a burst of requests to end (ingress-gate.ts). */
   gate?: ClaimGate;
 }): Pump {
@@ -54,7 +52,6 @@ export function createPump<T>(deps: {
   async function claimFree(): Promise<{ items: T[]; full: boolean }> {
     const none = { items: [], full: false };
     if (inFlight.size >= deps.concurrency) return none;
-    if ((deps.holdMs?.() ?? 0) > 0) return none;
     await deps.gate?.clear();
     const free = deps.concurrency - inFlight.size;
     try {
@@ -75,10 +72,7 @@ export function createPump<T>(deps: {
       // there is nothing more to take now: sleep until woken (new work, a finished item, a
       // wake that came during the claim) or the poll. Looking again at once after a partial
       // claim only found nothing, a statement for every item.
-      if (!full || inFlight.size >= deps.concurrency) {
-        const hold = deps.holdMs?.() ?? 0;
-        await waiter.wait(hold > 0 ? Math.min(hold, Math.max(deps.pollMs, 50)) : deps.pollMs);
-      }
+      if (!full || inFlight.size >= deps.concurrency) await waiter.wait(deps.pollMs);
     }
   }
 
