@@ -28,11 +28,18 @@ export function createPump<T>(deps: {
   process(item: T): Promise<void>;
   /** Ingress first: before each claim, wait for a burst of requests to end (ingress-gate.ts). */
   gate?: ClaimGate;
+  /**
+   * After being woken, wait this long before claiming (default 0), so what is queued and
+   * finished meanwhile is taken in one claim rather than one claim per wake.
+   */
+  gatherMs?: number;
 }): Pump {
   const inFlight = new Set<Promise<void>>();
   const waiter = createWaiter();
   let running = false;
   let loop: Promise<void> | undefined;
+
+  const gather = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   function launch(item: T): Promise<void> {
     const p: Promise<void> = deps
@@ -72,7 +79,10 @@ export function createPump<T>(deps: {
       // there is nothing more to take now: sleep until woken (new work, a finished item, a
       // wake that came during the claim) or the poll. Looking again at once after a partial
       // claim only found nothing, a statement for every item.
-      if (!full || inFlight.size >= deps.concurrency) await waiter.wait(deps.pollMs);
+      if (!full || inFlight.size >= deps.concurrency) {
+        await waiter.wait(deps.pollMs);
+        if (deps.gatherMs && running) await gather(deps.gatherMs);
+      }
     }
   }
 
