@@ -483,6 +483,7 @@ function floorTables(r: FloorResult): string {
         'runs#',
         'CPU ms per mention (median)#',
         'each run',
+        'RSS peak MB#',
         '👀 p95 ms#',
         'first message p50 ms#',
         'first message p95 ms#',
@@ -494,6 +495,7 @@ function floorTables(r: FloorResult): string {
         row.runs,
         formatNumber(row.cpuMsPerMention, 2),
         row.cpuSamples.map((c) => formatNumber(c, 2)).join(' · '),
+        row.rssPeakMb,
         row.seenP95,
         row.firstMessageP50,
         row.firstMessageP95,
@@ -505,7 +507,8 @@ function floorTables(r: FloorResult): string {
       `thread, the service's create held ${formatNumber(r.createLatencyMs / 1000, 1)} s; the ` +
       `subjects in turn. CPU: the process's user + system time (all threads, from /proc) from ` +
       `the load's start until every first message and run arrived (and a second more for the ` +
-      `last edits), over the mentions sent. **agent-relay ÷ bare app: ` +
+      `last edits), over the mentions sent; agent-relay runs with its container's node options ` +
+      `(each tree its own). RSS peak: sampled every 250 ms over the same time. **agent-relay ÷ bare app: ` +
       `${formatNumber(r.cpuRatio, 2)}×** (target ≤ 1.5×)` +
       (r.baselineCpuRatio !== undefined
         ? `; baseline tree (\`${r.baseline ?? ''}\`) ÷ this tree: ${formatNumber(r.baselineCpuRatio, 2)}×.`

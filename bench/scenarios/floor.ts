@@ -18,7 +18,14 @@ import type { ScenarioContext } from '../lib/context.js';
 import { sleep } from '../lib/context.js';
 import { runOpenLoop } from '../lib/load-generator.js';
 import { createPayloadFactory } from '../lib/payloads.js';
-import { cpuTimeMs, startWorkFloorProcess, waitFor200 } from '../lib/processes.js';
+import { pathToFileURL } from 'node:url';
+import {
+  cpuTimeMs,
+  residentBytes,
+  ROOT,
+  startWorkFloorProcess,
+  waitFor200,
+} from '../lib/processes.js';
 import type { ServiceProcess } from '../lib/processes.js';
 import { startServiceProcess } from '../lib/service-process.js';
 import { median, summarize } from '../lib/stats.js';
@@ -38,6 +45,8 @@ export interface FloorRun {
   errors: number;
   /** CPU time of the subject's process per mention sent (ms), load start to drained. */
   cpuMsPerMention: number;
+  /** The process's highest resident memory, sampled every 250 ms from the load's start (MB). */
+  rssPeakMb: number;
   ack: Summary;
   seen: Summary;
   firstMessage: Summary;
@@ -51,6 +60,7 @@ export interface FloorRow {
   /** Medians over the runs. */
   cpuMsPerMention: number;
   cpuSamples: number[];
+  rssPeakMb: number;
   ackP99: number;
   seenP95: number;
   firstMessageP95: number;
@@ -113,15 +123,29 @@ async function startSubject(
       slackApiUrl: urls.slackApiUrl,
     });
   }
+  const root = subject === 'baseline' && ctx.baseline ? ctx.baseline : ROOT;
   return startServiceProcess({
     backends: urls,
     workDir: ctx.workDir,
     name,
     databasePath: join(ctx.workDir, `${name}.db`),
     logLevel: ctx.logLevel,
+    // Each tree runs with the node options its container would (src/service/node-options.ts).
+    env: { NODE_OPTIONS: await nodeOptionsOf(root) },
     ...(subject === 'baseline' && ctx.baseline ? { root: ctx.baseline } : {}),
     ...(ctx.profileDir ? { profileDir: ctx.profileDir } : {}),
   });
+}
+
+/** A source tree's container node options (none when it has no such file). */
+async function nodeOptionsOf(root: string): Promise<string> {
+  try {
+    const url = pathToFileURL(join(root, 'src/service/node-options.ts')).href;
+    const mod = (await import(url)) as { RUNTIME_NODE_OPTIONS?: string };
+    return mod.RUNTIME_NODE_OPTIONS ?? '';
+  } catch {
+    return '';
+  }
 }
 
 let serial = 0;
@@ -154,6 +178,10 @@ export async function floorRun(
     });
     await sleep(s.warmupMs);
     const cpuBefore = cpuTimeMs(proc.pid);
+    let rssPeak = residentBytes(proc.pid);
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, residentBytes(proc.pid));
+    }, 250);
     const sent = await runOpenLoop({
       url: proc.url,
       rate: load.rate,
@@ -173,6 +201,7 @@ export async function floorRun(
     // The run's own edit (chat.update) follows its create.
     await sleep(s.settleMs);
     const cpuAfter = cpuTimeMs(proc.pid);
+    clearInterval(sampler);
     const signs = await ctx.backends.rpc.call('firstSigns', null);
     const first = delays(sent.accepted, new Map(signs.firstPost));
     return {
@@ -181,6 +210,7 @@ export async function floorRun(
       sent: sent.sent,
       errors: Object.values(sent.errors).reduce((a, b) => a + b, 0),
       cpuMsPerMention: (cpuAfter - cpuBefore) / Math.max(1, sent.sent),
+      rssPeakMb: rssPeak / 1024 / 1024,
       ack: summarize(sent.latency.slack),
       seen: delays(sent.accepted, new Map(signs.seen)).summary,
       firstMessage: first.summary,
@@ -199,6 +229,7 @@ function rowOf(subject: FloorSubject, runs: FloorRun[]): FloorRow {
     runs: runs.length,
     cpuMsPerMention: median(cpu),
     cpuSamples: cpu,
+    rssPeakMb: median(runs.map((r) => r.rssPeakMb)),
     ackP99: median(runs.map((r) => r.ack.p99)),
     seenP95: median(runs.map((r) => r.seen.p95)),
     firstMessageP95: median(runs.map((r) => r.firstMessage.p95)),
