@@ -22,6 +22,7 @@ import { FULL, QUICK } from './lib/settings.js';
 import type { BenchSettings } from './lib/settings.js';
 import { runEndToEnd } from './scenarios/e2e.js';
 import { runFirstSign } from './scenarios/first-sign.js';
+import { runFloor } from './scenarios/floor.js';
 import { runFootprint } from './scenarios/footprint.js';
 import { runIngest } from './scenarios/ingest.js';
 import { runLinearFirst } from './scenarios/linear-first.js';
@@ -33,6 +34,7 @@ const ORDER: readonly ScenarioName[] = [
   'ingest',
   'e2e',
   'first-sign',
+  'floor',
   'linear-first',
   'teams-first',
   'tracking',
@@ -52,6 +54,25 @@ function withSeconds(settings: BenchSettings, seconds: number | undefined): Benc
   return { ...settings, firstSign: { ...settings.firstSign, durationMs: seconds * 1000 } };
 }
 
+/** `--rate`, `--create-ms`, `--repeats`, `--rates`, `--seconds`: the floor's load. */
+function withFloor(settings: BenchSettings, args: BenchArgs): BenchSettings {
+  const f = settings.floor;
+  return {
+    ...settings,
+    floor: {
+      ...f,
+      rate: args.rate ?? f.rate,
+      createLatencyMs: args.createMs ?? f.createLatencyMs,
+      repeats: args.repeats ?? f.repeats,
+      durationMs: args.seconds !== undefined ? args.seconds * 1000 : f.durationMs,
+      ladder: {
+        rates: args.rates ?? f.ladder.rates,
+        durationMs: args.seconds !== undefined ? args.seconds * 1000 : f.ladder.durationMs,
+      },
+    },
+  };
+}
+
 function log(line: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 }
@@ -60,12 +81,16 @@ async function runScenarios(args: BenchArgs, stamp: string): Promise<BenchResult
   const workDir = mkdtempSync(join(tmpdir(), 'agent-relay-bench-'));
   const backends = await startBackends();
   const ctx: ScenarioContext = {
-    settings: withSizes(withSeconds(args.quick ? QUICK : FULL, args.seconds), args.sizes),
+    settings: withFloor(
+      withSizes(withSeconds(args.quick ? QUICK : FULL, args.seconds), args.sizes),
+      args,
+    ),
     quick: args.quick,
     backends,
     workDir,
     logLevel: args.logLevel,
     ...(args.profile ? { profileDir: join(args.resultsDir, 'profiles', stamp) } : {}),
+    ...(args.baseline ? { baseline: args.baseline } : {}),
     log,
   };
   const fresh: BenchResults['scenarios'] = {};
@@ -89,6 +114,7 @@ async function runScenarios(args: BenchArgs, stamp: string): Promise<BenchResult
       if (name === 'footprint') fresh.footprint = stampOf(started, await runFootprint(ctx));
       if (name === 'scaleout') fresh.scaleout = stampOf(started, await runScaleout(ctx));
       if (name === 'first-sign') fresh['first-sign'] = stampOf(started, await runFirstSign(ctx));
+      if (name === 'floor') fresh.floor = stampOf(started, await runFloor(ctx));
       if (name === 'linear-first')
         fresh['linear-first'] = stampOf(started, await runLinearFirst(ctx));
       if (name === 'teams-first') fresh['teams-first'] = stampOf(started, await runTeamsFirst(ctx));
@@ -127,7 +153,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const prefix = args.quick ? 'quick-' : '';
-  const chartsDir = args.chartsDir ?? (args.quick ? args.resultsDir : join(ROOT, 'docs'));
+  // A quick run, or one into another results dir (an A/B, a scratch run), leaves docs/ alone.
+  const ownResults = args.resultsDir === join(ROOT, 'bench/results');
+  const writesDocs = !args.quick && ownResults;
+  const chartsDir = args.chartsDir ?? (writesDocs ? join(ROOT, 'docs') : args.resultsDir);
   mkdirSync(args.resultsDir, { recursive: true });
   mkdirSync(chartsDir, { recursive: true });
 
@@ -149,7 +178,7 @@ async function main(argv: string[]): Promise<number> {
   for (const [file, svg] of Object.entries(renderCharts(merged))) {
     writeFileSync(join(chartsDir, `${prefix}${file}`), svg);
   }
-  if (!args.quick) {
+  if (writesDocs) {
     const docs = [join(ROOT, 'docs', 'performance.md')];
     for (const file of updateMarkedDocs(docs, renderMarkdown(merged, { headingLevel: 3 }))) {
       log(`updated the generated tables in ${file}`);

@@ -8,6 +8,7 @@ export const SCENARIOS = [
   'footprint',
   'e2e',
   'first-sign',
+  'floor',
   'linear-first',
   'teams-first',
   'scaleout',
@@ -19,6 +20,7 @@ export const DEFAULT_SCENARIOS: readonly (typeof SCENARIOS)[number][] = [
   'footprint',
   'e2e',
   'first-sign',
+  'floor',
   'linear-first',
   'teams-first',
 ];
@@ -41,6 +43,13 @@ export interface BenchArgs {
   seconds?: number;
   /** tracking: only these numbers of live runs instead of the settings' (a busy shared machine). */
   sizes?: number[];
+  /** floor: the rate, create latency, repeats and ladder rates instead of the settings'. */
+  rate?: number;
+  createMs?: number;
+  repeats?: number;
+  rates?: number[];
+  /** floor: also run the service from this source tree (a same-run A/B against a change). */
+  baseline?: string;
   help: boolean;
 }
 
@@ -60,6 +69,11 @@ export const USAGE = `usage: npm run bench -- [${SCENARIOS.join('|')} …] [opti
   --report             run nothing; render latest.md and the charts from latest.json
   --seconds N          first-sign: N seconds of load per phase (default 30; quick 2)
   --sizes N[,N…]       tracking: only these numbers of live runs (default 100,1000,5000)
+  --rate N             floor: mentions per second of the CPU comparison (default 30)
+  --create-ms N        floor: the service's create held N ms (default 0)
+  --repeats N          floor: runs of each subject, in turn (default 3)
+  --rates N[,N…]       floor: the capacity ladder's rates (0: no ladder)
+  --baseline DIR       floor: also run the service from the source tree in DIR (an A/B)
   --help               this text`;
 
 export function parseArgs(argv: readonly string[], defaults: { resultsDir: string }): BenchArgs {
@@ -118,6 +132,32 @@ export function parseArgs(argv: readonly string[], defaults: { resultsDir: strin
         args.sizes = sizes;
         break;
       }
+      case '--rate':
+      case '--create-ms':
+      case '--repeats': {
+        const n = Number(take());
+        if (!Number.isInteger(n) || n < (flag === '--create-ms' ? 0 : 1) || n > 600_000) {
+          throw new ArgsError(`${flag} needs a whole number`);
+        }
+        if (flag === '--rate') args.rate = n;
+        else if (flag === '--create-ms') args.createMs = n;
+        else args.repeats = n;
+        break;
+      }
+      case '--rates': {
+        const rates = take()
+          .split(',')
+          .map((x) => Number(x.trim()))
+          .filter((n) => n !== 0);
+        if (rates.some((n) => !Number.isInteger(n) || n < 1 || n > 10_000)) {
+          throw new ArgsError('--rates needs whole numbers of mentions a second (0: no ladder)');
+        }
+        args.rates = rates;
+        break;
+      }
+      case '--baseline':
+        args.baseline = take();
+        break;
       case '--help':
       case '-h':
         args.help = true;

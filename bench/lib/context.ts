@@ -11,6 +11,8 @@ export interface ScenarioContext {
   logLevel: string;
   /** Set with --profile: the service writes .cpuprofile files here. */
   profileDir?: string;
+  /** `--baseline DIR`: another source tree whose service the floor scenario runs too. */
+  baseline?: string;
   log(line: string): void;
 }
 

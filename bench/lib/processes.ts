@@ -70,9 +70,14 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-export function spawnLogged(args: string[], env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
+export function spawnLogged(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  cwd = ROOT,
+): ChildProcess {
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', fd, fd] });
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   return child;
 }
@@ -98,6 +103,57 @@ export async function startFloorProcess(workDir: string): Promise<ServiceProcess
     stop: () => stopChild(child),
   };
 }
+
+/**
+ * The work floor (children/floor-work-app.ts): a bare Bolt app doing the relay's outside work
+ * for a mention against these backends, with its own SQLite file.
+ */
+export async function startWorkFloorProcess(input: {
+  workDir: string;
+  name: string;
+  agentBaseUrl: string;
+  agentKey: string;
+  slackApiUrl: string;
+}): Promise<ServiceProcess> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    FLOOR_PORT: String(port),
+    FLOOR_SLACK_SECRET: BENCH_SECRETS.slackSigningSecret,
+    FLOOR_SLACK_API_URL: input.slackApiUrl,
+    FLOOR_AGENT_URL: input.agentBaseUrl,
+    FLOOR_AGENT_KEY: input.agentKey,
+    FLOOR_DATABASE: join(input.workDir, `${input.name}.db`),
+  };
+  const logFile = join(input.workDir, `${input.name}.log`);
+  const spawnedAt = performance.now();
+  const child = spawnLogged([...TSX, 'bench/children/floor-work-app.ts'], env, logFile);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? 0,
+    child,
+    spawnedAt,
+    logFile,
+    stop: () => stopChild(child),
+  };
+}
+
+/** CPU time a process has used so far (user + system, all its threads; ms), from /proc. */
+export function cpuTimeMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Linux's USER_HZ, what /proc/<pid>/stat counts CPU time in (100 on every common kernel). */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** Poll `path` until it answers 200; resolves with performance.now() at that moment. */
 export async function waitFor200(

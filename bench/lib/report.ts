@@ -2,6 +2,7 @@
  * The Markdown tables, one per scenario (printed and saved), made from a BenchResults (fresh,
  * or merged with earlier runs of other scenarios), and the targets' verdicts.
  */
+import type { FloorResult } from '../scenarios/floor.js';
 import type { IngestResult } from '../scenarios/ingest.js';
 import type { PhaseResult } from '../scenarios/ingest-phase.js';
 import type { ScaleoutResult } from '../scenarios/scaleout.js';
@@ -331,6 +332,11 @@ export function renderMarkdown(
         `service had not created then.`,
     );
   }
+  if (s.floor)
+    out.push(
+      header('Floor: CPU per mention and capacity against a bare app', s.floor),
+      floorTables(s.floor.result),
+    );
   const linear = s['linear-first'];
   if (linear) {
     const r = linear.result;
@@ -494,4 +500,85 @@ export function scaleoutTables(r: ScaleoutResult): string {
 export function targetsSection(results: BenchResults, h = '###'): string {
   const rows = checkTargets(results).map((c) => [c.target, c.measured, verdict(c.met)]);
   return `${h} Targets\n\n${markdownTable(['target', 'measured', 'verdict'], rows)}`;
+}
+
+const FLOOR_SUBJECTS = {
+  bare: 'bare app (same outside work)',
+  relay: 'agent-relay',
+  baseline: 'agent-relay, baseline tree',
+} as const;
+
+function floorTables(r: FloorResult): string {
+  const name = (x: keyof typeof FLOOR_SUBJECTS) => FLOOR_SUBJECTS[x];
+  const parts = [
+    markdownTable(
+      [
+        'subject',
+        'runs#',
+        'CPU ms per mention (median)#',
+        'each run',
+        'RSS peak MB#',
+        '👀 p95 ms#',
+        'first message p50 ms#',
+        'first message p95 ms#',
+        'ack p99 ms#',
+        'errors#',
+      ],
+      r.rows.map((row) => [
+        name(row.subject),
+        row.runs,
+        formatNumber(row.cpuMsPerMention, 2),
+        row.cpuSamples.map((c) => formatNumber(c, 2)).join(' · '),
+        row.rssPeakMb,
+        row.seenP95,
+        row.firstMessageP50,
+        row.firstMessageP95,
+        row.ackP99,
+        row.errors,
+      ]),
+    ),
+    `Slack mentions at ${r.rate}/s for ${formatNumber(r.durationMs / 1000, 0)} s, each in its own ` +
+      `thread, the service's create held ${formatNumber(r.createLatencyMs / 1000, 1)} s; the ` +
+      `subjects in turn. CPU: the process's user + system time (all threads, from /proc) from ` +
+      `the load's start until every first message and run arrived (and a second more for the ` +
+      `last edits), over the mentions sent; agent-relay runs with its container's node options ` +
+      `(each tree its own). RSS peak: sampled every 250 ms over the same time. **agent-relay ÷ bare app: ` +
+      `${formatNumber(r.cpuRatio, 2)}×** (target ≤ 1.5×)` +
+      (r.baselineCpuRatio !== undefined
+        ? `; baseline tree (\`${r.baseline ?? ''}\`) ÷ this tree: ${formatNumber(r.baselineCpuRatio, 2)}×.`
+        : '.'),
+  ];
+  if (r.ladder.length > 0) {
+    parts.push(
+      markdownTable(
+        [
+          'subject',
+          'rate/s#',
+          'first message p95 ms#',
+          '👀 p95 ms#',
+          'ack p99 ms#',
+          'CPU ms per mention#',
+          'errors#',
+          'sustained',
+        ],
+        r.ladder.flatMap((l) =>
+          l.rungs.map((g) => [
+            name(l.subject),
+            g.rate,
+            g.firstMessageP95,
+            g.seenP95,
+            g.ackP99,
+            formatNumber(g.cpuMsPerMention, 2),
+            g.errors,
+            g.sustained ? 'yes' : 'no',
+          ]),
+        ),
+      ),
+      `Capacity (the highest rate with first message p95 ≤ 1 s, no errors, ` +
+        `${formatNumber(r.ladderDurationMs / 1000, 0)} s per rate): ` +
+        r.ladder.map((l) => `${name(l.subject)} **${l.highest}/s**`).join(', ') +
+        '.',
+    );
+  }
+  return parts.join('\n\n');
 }

@@ -1,6 +1,7 @@
 /** The shape of a benchmark run's results (the JSON under bench/results/). */
 import type { EndToEndResult } from '../scenarios/e2e.js';
 import type { FirstSignResult } from '../scenarios/first-sign.js';
+import type { FloorResult } from '../scenarios/floor.js';
 import type { FootprintResult } from '../scenarios/footprint.js';
 import type { IngestResult } from '../scenarios/ingest.js';
 import type { LinearFirstResult } from '../scenarios/linear-first.js';
@@ -29,6 +30,7 @@ export interface BenchResults {
     e2e?: Stamped<EndToEndResult>;
     scaleout?: Stamped<ScaleoutResult>;
     'first-sign'?: Stamped<FirstSignResult>;
+    floor?: Stamped<FloorResult>;
     'linear-first'?: Stamped<LinearFirstResult>;
     'teams-first'?: Stamped<TeamsFirstResult>;
   };

@@ -31,6 +31,11 @@ export interface ServiceOptions {
   progressReadsPerMinute?: number;
   /** More configuration (e.g. a platform the defaults leave off). */
   env?: Record<string, string>;
+  /**
+   * Another source tree to run the service from (its own `src/`, its `node_modules`): the
+   * side of a same-run A/B without a change (`npm run bench -- floor --baseline DIR`).
+   */
+  root?: string;
 }
 
 export async function startServiceProcess(options: ServiceOptions): Promise<ServiceProcess> {
@@ -78,7 +83,12 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
     : options.entry.endsWith('.ts')
       ? [...TSX, options.entry]
       : [options.entry, 'start'];
-  const child = spawnLogged([...profile, ...(options.nodeArgs ?? []), ...program], env, logFile);
+  const child = spawnLogged(
+    [...profile, ...(options.nodeArgs ?? []), ...program],
+    env,
+    logFile,
+    options.root,
+  );
   const url = `http://127.0.0.1:${port}`;
   return {
     url,

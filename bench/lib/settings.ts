@@ -49,6 +49,22 @@ export interface BenchSettings {
     historyRuns: number;
     historyIngestRate: number;
   };
+  floor: {
+    /** Slack mentions per second (each in its own thread) for the CPU comparison. */
+    rate: number;
+    warmupMs: number;
+    durationMs: number;
+    /** How long the service's create call takes (a delaying proxy, as in first-sign). */
+    createLatencyMs: number;
+    /** Runs of each subject, in turn. */
+    repeats: number;
+    /** Wait after the load (plus the create latency) for the last messages and runs. */
+    drainMs: number;
+    /** After the last run arrived: its edit (chat.update) still counts. */
+    settleMs: number;
+    /** The capacity ladder: rates tried in order, each for `durationMs` (none: no ladder). */
+    ladder: { rates: number[]; durationMs: number };
+  };
   footprint: {
     threads: number;
     settleMs: number;
@@ -137,6 +153,16 @@ export const FULL: BenchSettings = {
     drainMs: 15_000,
     repeats: 3,
   },
+  floor: {
+    rate: 30,
+    warmupMs: 1_000,
+    durationMs: 20_000,
+    createLatencyMs: 0,
+    repeats: 3,
+    drainMs: 15_000,
+    settleMs: 1_000,
+    ladder: { rates: [30, 60, 90, 120, 150, 200, 250, 300], durationMs: 10_000 },
+  },
   linearFirst: {
     createLatenciesMs: [0, 10_000],
     rate: 2,
@@ -195,6 +221,16 @@ export const QUICK: BenchSettings = {
     durationMs: 2_000,
     drainMs: 4_000,
     repeats: 1,
+  },
+  floor: {
+    rate: 10,
+    warmupMs: 300,
+    durationMs: 2_000,
+    createLatencyMs: 0,
+    repeats: 1,
+    drainMs: 4_000,
+    settleMs: 300,
+    ladder: { rates: [10, 20], durationMs: 1_000 },
   },
   linearFirst: {
     createLatenciesMs: [0, 1_000],

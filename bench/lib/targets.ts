@@ -172,6 +172,25 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
         : `slowest ${fmt(slowest, 1)}/s of ${fullSign.rate}/s offered${load}`,
     met: slowest === undefined || !fullSign ? undefined : slowest >= fullSign.rate * 0.95,
   });
+  // Judged from any run but the quick one (its few mentions measure start-up, not a mention).
+  const floor = results.scenarios.floor;
+  const floorRun = floor && !floor.quick ? floor.result : undefined;
+  checks.push({
+    target: 'CPU per mention ≤ 1.5× the bare app doing the same outside work (same run)',
+    measured: floorRun
+      ? `${fmt(floorRun.cpuRatio, 2)}× at ${floorRun.rate}/s, create held ${fmt(floorRun.createLatencyMs / 1000, 1)} s`
+      : 'not measured',
+    met: floorRun ? floorRun.cpuRatio <= 1.5 : undefined,
+  });
+  const relayLadder = floorRun?.ladder.find((l) => l.subject === 'relay');
+  const bareLadder = floorRun?.ladder.find((l) => l.subject === 'bare');
+  checks.push({
+    target: 'Capacity, one replica: ≥ 150 mentions/s with first message p95 ≤ 1 s',
+    measured: relayLadder
+      ? `${relayLadder.highest}/s` + (bareLadder ? ` (bare app: ${bareLadder.highest}/s)` : '')
+      : 'not measured',
+    met: relayLadder ? relayLadder.highest >= 150 : undefined,
+  });
   // Judged when both latencies ran (the quick run holds the create for 1 s, not 10 s).
   const linear = results.scenarios['linear-first']?.result;
   const heldFor = new Set(linear?.rows.map((r) => r.createLatencyMs));

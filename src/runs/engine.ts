@@ -24,6 +24,7 @@ import { createTriggerHandler } from './use-cases/handle-trigger.js';
 import { createInboxWorker, type InboxWorker } from './workers/inbox-worker.js';
 import { createIngressGate } from './workers/ingress-gate.js';
 import { createOutboxWorker, type OutboxWorker } from './workers/outbox-worker.js';
+import { createServiceLane } from './workers/service-lane.js';
 import {
   resolveEngineOptions,
   type EngineOptions,
@@ -62,7 +63,7 @@ export interface Engine {
   inbox: InboxWorker;
   tracker: Tracker;
   outbox: OutboxWorker;
-  /** How long all claiming of triggers stays paused because the service asked (0: not). */
+  /** How long the triggers' calls to the service stay paused because it asked (0: not). */
   claimingPausedMs(): number;
   /**
    * A request reached an ingress route (Slack events, GitHub webhooks). During a burst of them
@@ -84,11 +85,15 @@ export function createEngine(deps: EngineDeps): Engine {
   // The handler needs the workers' wake-ups and the workers need the handler: the closures
   // below refer to workers created further down (they are called only after that).
 
-  // Shared by every trigger in flight: a 429 or `at_capacity` holds back the whole inbox.
+  // Shared by every trigger in flight: a 429 or `at_capacity` holds back every trigger's calls
+  // to the service (not their first signs, queued before the service is asked).
   let pausedUntil = 0;
   const runsDeps: RunsDeps = {
     store: deps.store,
-    agent: deps.agent,
+    agent: createServiceLane(deps.agent, {
+      concurrency: options.serviceConcurrency,
+      pausedMs: () => pausedUntil - deps.clock.now(),
+    }),
     notifiers: deps.notifiers,
     capabilities: deps.capabilities,
     clock: deps.clock,
@@ -106,7 +111,9 @@ export function createEngine(deps: EngineDeps): Engine {
     slowDown: (ms, reason) => {
       const until = deps.clock.now() + ms;
       metrics.inc('claiming_paused', { reason });
-      if (until > pausedUntil) logger.warn({ ms }, 'the service asks to slow down; inbox paused');
+      if (until > pausedUntil) {
+        logger.warn({ ms }, 'the service asks to slow down; calls to it paused');
+      }
       pausedUntil = Math.max(pausedUntil, until);
     },
   };
@@ -127,7 +134,6 @@ export function createEngine(deps: EngineDeps): Engine {
     // Each worker names its own component (one `component` key per log line).
     logger: deps.logger,
     handle: handleTrigger,
-    holdMs: () => pausedUntil - deps.clock.now(),
     ...gated,
     options: {
       leaseMs: options.leaseMs,

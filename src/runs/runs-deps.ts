@@ -31,11 +31,17 @@ export interface EngineOptions {
   /** Upper bound of a run's prompt including the thread context. */
   maxPromptChars: number;
   /**
-   * Triggers handled at once (different threads; one per thread always). Handling mostly
-   * waits on the service, so many may be in flight: the service's latency must not bound the
-   * relay's throughput. Default 128.
+   * Triggers in hand at once (different threads; one per thread always). A trigger in hand
+   * queues its first sign (👀, "Starting…") at once and then waits for the service lane, so
+   * this bounds how many first signs can go out while the service is slow. Default 1024.
    */
   inboxConcurrency?: number;
+  /**
+   * The triggers' calls to the service in flight at once (the service lane,
+   * workers/service-lane.ts): the service's latency must not bound the relay's throughput,
+   * nor may the relay flood it. Default 128.
+   */
+  serviceConcurrency?: number;
   /** Inbox/outbox claim lease. Default 120 s. */
   leaseMs?: number;
   /** Idle poll of the inbox and outbox workers. Default 250 ms. */
@@ -74,7 +80,8 @@ export const DEFAULT_INBOX_RETRY_DELAYS_MS = [
 export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOptions {
   return {
     ...options,
-    inboxConcurrency: options.inboxConcurrency ?? 128,
+    inboxConcurrency: options.inboxConcurrency ?? 1024,
+    serviceConcurrency: options.serviceConcurrency ?? 128,
     leaseMs: options.leaseMs ?? 120_000,
     workerPollMs: options.workerPollMs ?? 250,
     maxCheckIntervalMs: options.maxCheckIntervalMs ?? 30_000,
@@ -134,8 +141,9 @@ export interface RunsDeps {
   /** Tell the tracker to look at a run soon (after a follow-up or cancel). */
   nudgeTracker: (runId: string) => void;
   /**
-   * The service is full or rate-limits us (429, `at_capacity`): the inbox takes no new
-   * trigger for `ms`, so everything slows down rather than every trigger retrying at once.
+   * The service is full or rate-limits us (429, `at_capacity`): no trigger calls it for `ms`
+   * (the service lane waits; first signs still go out), so everything slows down rather than
+   * every trigger retrying at once.
    */
   slowDown: (ms: number, reason: 'rate_limit' | 'at_capacity') => void;
 }

@@ -41,7 +41,7 @@ const COUNTERS: Record<Exclude<CounterName, PlaceCounterName>, string> = {
   outbox_delivery_failures: 'Notification delivery attempts that failed',
   console_actions: 'Retry/Discard done in the operator console, by kind (action_item) and outcome',
   claiming_paused:
-    'Times the service asked to slow down and all claiming of triggers paused, by reason (rate_limit: 429, at_capacity)',
+    "Times the service asked to slow down and the triggers' calls to it paused (first signs still go out), by reason (rate_limit: 429, at_capacity)",
   budget_refusals:
     'New runs refused because their place reached (or is starting a run near) its monthly budget',
 };
@@ -66,7 +66,7 @@ const GAUGES: Record<Exclude<GaugeName, 'place_budget_used_ratio'>, string> = {
   inbox_oldest_waiting_seconds: 'Age of the oldest trigger waiting in the inbox (0: none)',
   tracker_lease_held: '1 while this replica holds the tracking lease, else 0',
   claiming_paused_seconds:
-    'Seconds left of a pause of all claiming of triggers the service asked for (0: claiming)',
+    "Seconds left of a pause of the triggers' calls to the service it asked for (0: not paused)",
 };
 
 /** What the agent client reports per request (its `onRequest` hook). */

@@ -8,6 +8,6 @@
  * With 2 MiB, scavenges are more frequent but each is short, and the resident peak with many
  * tracked threads stays lower. The price is some CPU under load (more collections per
  * mention). Kept at 2 MiB for the footprint target (the figures are in docs/performance.md);
- * a deployment with memory to spare can raise it.
+ * a deployment with memory to spare can raise it (docs/decisions/speed-mechanisms.md).
  */
 export const RUNTIME_NODE_OPTIONS = '--max-semi-space-size=2';

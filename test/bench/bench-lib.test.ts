@@ -52,6 +52,22 @@ describe('bench arguments', () => {
     expect(() => parseArgs(['--sizes', 'many'], defaults)).toThrow(ArgsError);
   });
 
+  it('takes the floor A/B options: rate, create latency, repeats, ladder rates, baseline tree', () => {
+    expect(
+      parseArgs(
+        ['floor', '--rate', '60', '--create-ms=3000', '--repeats', '1', '--rates', '0'],
+        defaults,
+      ),
+    ).toMatchObject({ scenarios: ['floor'], rate: 60, createMs: 3000, repeats: 1, rates: [] });
+    expect(parseArgs(['--rates', '30,60', '--baseline', '/tmp/main'], defaults)).toMatchObject({
+      rates: [30, 60],
+      baseline: '/tmp/main',
+    });
+    expect(() => parseArgs(['--rate', '0'], defaults)).toThrow(ArgsError);
+    expect(() => parseArgs(['--create-ms', '-1'], defaults)).toThrow(ArgsError);
+    expect(() => parseArgs(['--rates', 'fast'], defaults)).toThrow(ArgsError);
+  });
+
   it('refuses unknown scenarios and options, and options without values', () => {
     expect(() => parseArgs(['trakcing'], defaults)).toThrow(ArgsError);
     expect(() => parseArgs(['--fast'], defaults)).toThrow(/unknown option/);

@@ -42,6 +42,7 @@ describe('npm run bench -- --quick', () => {
       '### Tracking: cost and delay',
       '### Footprint',
       '### First sign: what a person sees while the service is slow to create',
+      '### Floor: CPU per mention and capacity against a bare app',
       '### Linear: webhook → first activity while the service is slow to create',
       '### Targets',
     ]) {
@@ -64,6 +65,14 @@ describe('npm run bench -- --quick', () => {
     expect(ingest?.result.phases.every((p) => p.sent > 0)).toBe(true);
 
     expect(e2e?.result.rows.map((r) => `${r.rate}/${r.mix}`)).toEqual(['100/both', '100/slack']);
+
+    // The floor: both subjects ran, did their work (first messages and runs) and used CPU.
+    const floor = latest.scenarios.floor?.result;
+    expect(floor?.rows.map((r) => r.subject)).toEqual(['bare', 'relay']);
+    for (const r of floor?.rows ?? []) expect(r.cpuMsPerMention).toBeGreaterThan(0);
+    expect(floor?.cpuRatio).toBeGreaterThan(0);
+    expect(floor?.ladder.map((l) => l.subject)).toEqual(['bare', 'relay']);
+    expect(floor?.ladder.every((l) => l.rungs.length > 0)).toBe(true);
     expect(e2e?.result.rows[0]?.slackAccepted).toBeGreaterThan(0);
 
     const runs = tracking?.result.runs ?? [];

@@ -7,10 +7,14 @@
  * runs end SUCCEEDED, FAILED or BLOCKED. Then: exactly one run
  * per trigger, one status message per run showing its final state, one final notice per run
  * (and one queued), and the tracker's service requests with three replicas within 1.1x of
- * one replica's. Skipped, with a warning, only where PostgreSQL cannot be started.
+ * one replica's. The replicas reach PostgreSQL through a real PgBouncer in transaction mode
+ * (Debian's package; `.ci/run` installs it), as in production behind one: leases, claims and
+ * the tracker must not rely on a session. Without pgbouncer it runs against PostgreSQL
+ * directly, with a warning. Skipped, with a warning, only where PostgreSQL cannot be started.
  */
 import { afterAll, expect, it } from 'vitest';
 import { isEndedState } from '../../src/agent/schemas.js';
+import { startPgBouncer } from '../store/pgbouncer.js';
 import { createDatabase, startPostgres, type PostgresServer } from '../store/postgres-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { githubTrigger, slackTrigger, type CrashTrigger } from './crash-triggers.js';
@@ -21,10 +25,14 @@ const server: PostgresServer | undefined = await startPostgres().catch((err: unk
   return undefined;
 });
 if (!server) console.warn('scale-out test skipped: no TEST_POSTGRES_URL and no initdb on PATH');
+const bouncer = server ? await startPgBouncer(server.url) : undefined;
+if (server && !bouncer)
+  console.warn('scale-out test runs without PgBouncer: pgbouncer is not installed');
 
 let world: ReplicaWorld | undefined;
 afterAll(async () => {
   await world?.close();
+  await bouncer?.stop();
   await server?.stop();
 });
 
@@ -92,7 +100,8 @@ async function deliver(w: ReplicaWorld, p: Planned, index: number): Promise<void
 it.skipIf(!server)(
   'three replicas on one PostgreSQL: one run per trigger, one status message and one notice per run, tracking cost of one',
   async () => {
-    const url = await createDatabase(server!.url, 'relay_replicas');
+    const direct = await createDatabase(server!.url, 'relay_replicas');
+    const url = bouncer ? bouncer.urlFor(direct) : direct;
     const w = (world = await startReplicaWorld(url, {
       queuedMs: 50,
       pendingMs: 50,
@@ -173,6 +182,11 @@ it.skipIf(!server)(
     expect(stamps.map((s) => s.replace(/^(slack|github):/, '')).sort()).toEqual(
       all.map((p) => p.trigger.deliveryId).sort(),
     );
+    if (bouncer) {
+      // The replicas' work went through PgBouncer, in transaction mode.
+      expect(await bouncer.poolMode()).toBe('transaction');
+      expect(await bouncer.transactions()).toBeGreaterThan(all.length);
+    }
     const counted = await w.query<{ n: string }>('select count(*) as n from runs');
     expect(Number(counted[0]?.n)).toBe(all.length);
 

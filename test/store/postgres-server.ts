@@ -25,7 +25,7 @@ export interface PostgresServer {
   resume?(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -36,7 +36,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function asServerUser(command: string, root: boolean): Promise<void> {
+export async function asServerUser(command: string, root: boolean): Promise<void> {
   if (root) await run('su', ['nobody', '-s', '/bin/sh', '-c', command], { timeout: 30_000 });
   else await run('/bin/sh', ['-c', command], { timeout: 30_000 });
 }

@@ -15,8 +15,6 @@ export interface InboxWorkerDeps {
   clock: Clock;
   logger: Logger;
   handle(item: InboxItem): Promise<void>;
-  /** While positive, claim nothing (the service asked to slow down). */
-  holdMs?: () => number;
   /** Ingress first: claims wait for a burst of requests to end (ingress-gate.ts). */
   gate?: ClaimGate;
   options: { leaseMs: number; concurrency: number; pollMs: number; drainMs: number };
@@ -56,7 +54,6 @@ export function createInboxWorker(deps: InboxWorkerDeps): InboxWorker {
     // claim would cost the busy loop as much as the claim itself at a backlog of thousands.
     claim: (limit) => store.inboxQueue.claim(clock.now(), options.leaseMs, limit),
     process: (item) => handleRenewing(item),
-    ...(deps.holdMs ? { holdMs: deps.holdMs } : {}),
     ...(deps.gate ? { gate: deps.gate } : {}),
   });
 }

@@ -26,15 +26,20 @@ export function createPump<T>(deps: {
   drainMs: number;
   claim(limit: number): Promise<T[]>;
   process(item: T): Promise<void>;
-  /** While positive, claim nothing: the loop waits (at most this long) and looks again. */
-  holdMs?(): number;
   /** Ingress first: before each claim, wait for a burst of requests to end (ingress-gate.ts). */
   gate?: ClaimGate;
+  /**
+   * After being woken, wait this long before claiming (default 0), so what is queued and
+   * finished meanwhile is taken in one claim rather than one claim per wake.
+   */
+  gatherMs?: number;
 }): Pump {
   const inFlight = new Set<Promise<void>>();
   const waiter = createWaiter();
   let running = false;
   let loop: Promise<void> | undefined;
+
+  const gather = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   function launch(item: T): Promise<void> {
     const p: Promise<void> = deps
@@ -54,7 +59,6 @@ export function createPump<T>(deps: {
   async function claimFree(): Promise<{ items: T[]; full: boolean }> {
     const none = { items: [], full: false };
     if (inFlight.size >= deps.concurrency) return none;
-    if ((deps.holdMs?.() ?? 0) > 0) return none;
     await deps.gate?.clear();
     const free = deps.concurrency - inFlight.size;
     try {
@@ -76,8 +80,8 @@ export function createPump<T>(deps: {
       // wake that came during the claim) or the poll. Looking again at once after a partial
       // claim only found nothing, a statement for every item.
       if (!full || inFlight.size >= deps.concurrency) {
-        const hold = deps.holdMs?.() ?? 0;
-        await waiter.wait(hold > 0 ? Math.min(hold, Math.max(deps.pollMs, 50)) : deps.pollMs);
+        await waiter.wait(deps.pollMs);
+        if (deps.gatherMs && running) await gather(deps.gatherMs);
       }
     }
   }

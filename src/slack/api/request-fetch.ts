@@ -9,7 +9,8 @@
  * headers, redirects refused (the client always asks that). Anything else (a file upload's
  * FormData, a caller that wants redirects followed) goes to the built-in `fetch` untouched.
  * The answer is read whole and handed back as the small part of a Response the client reads
- * (status, headers, text, json, arrayBuffer).
+ * (status, headers, text, json, arrayBuffer). Kept for its measured saving
+ * (docs/decisions/speed-mechanisms.md).
  */
 import { STATUS_CODES } from 'node:http';
 import { request } from 'undici';

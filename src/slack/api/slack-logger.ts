@@ -81,15 +81,28 @@ function split(args: unknown[]): [object, string] {
  */
 const QUIET = 'Authorization of incoming event did not succeed';
 
+/**
+ * Whether `logger` writes debug lines: pino says; a logger that cannot say is taken to. The
+ * Slack libraries log a debug line (a request's body, its answer) for every API call; at
+ * `info` the line is dropped, so it is not built (parsed, shaped, redacted) either.
+ */
+function writesDebug(logger: Logger): boolean {
+  const probe = logger as Partial<{ isLevelEnabled(level: string): boolean }>;
+  return typeof probe.isLevelEnabled === 'function' ? probe.isLevelEnabled('debug') : true;
+}
+
 export function toBoltLogger(logger: Logger, name = 'slack'): BoltLogger {
   let level: LogLevel = LogLevel.INFO;
   let log = logger.child({ component: name });
+  const debug = (args: unknown[]) => {
+    if (writesDebug(log)) log.debug(...split(args));
+  };
   return {
-    debug: (...args: unknown[]) => log.debug(...split(args)),
+    debug: (...args: unknown[]) => debug(args),
     info: (...args: unknown[]) => log.info(...split(args)),
     warn: (...args: unknown[]) =>
       typeof args[0] === 'string' && args[0].startsWith(QUIET)
-        ? log.debug(...split(args))
+        ? debug(args)
         : log.warn(...split(args)),
     error: (...args: unknown[]) => log.error(...split(args)),
     setLevel: (l: LogLevel) => {

@@ -1,8 +1,9 @@
 /**
  * Acknowledge at pickup: 👀 and the "Starting…" status message reach the platform before the
  * service sees the create call (the service sits behind a gate that holds the call), the same
- * message is then edited to the run, a retried attempt acknowledges nothing twice, and a 429
- * or an `at_capacity` create holds back the whole inbox.
+ * message is then edited to the run, a retried attempt acknowledges nothing twice, a 429
+ * or an `at_capacity` create holds back every trigger's call to the service (never a first
+ * sign), and creates held by a slow service never hold back other triggers' first signs.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
@@ -136,18 +137,44 @@ describe('acknowledging a new run at pickup', () => {
     });
   });
 
-  it('a 429 from the service holds back the whole inbox for its Retry-After', async () => {
-    env = await startTestEnv({ options: { inboxRetryDelaysMs: [5_000] } });
+  it("a 429 from the service holds back every trigger's create for its Retry-After, not its first sign", async () => {
+    // The relay's clock stands still unless moved: the pause ends exactly when it says.
+    let now = Date.now();
+    env = await startTestEnv({
+      options: { inboxRetryDelaysMs: [60_000] },
+      deps: { clock: { now: () => now } },
+    });
     env.emulator.faults.failNext(1, 429, { route: 'POST /agent/runs', retryAfterSeconds: 30 });
-    await handle(env, slackMention({ text: 'first, refused for now' }));
+    await env.store.inbox.add(slackMention({ text: 'first, refused for now' }), now);
+    expect(await env.engine.inbox.runOnce()).toBe(1);
     expect(env.emulator.requests.get('POST /agent/runs')).toBe(1);
-    // Another thread's trigger is not taken while the service asked to slow down.
-    await env.engine.sink.accept(slackMention({ text: 'second, must wait' }));
-    expect(await env.engine.inbox.runOnce()).toBe(0);
+    await flushOutbox(env);
+    const shownBefore = env.slack.posts.length;
+
+    // Another thread's trigger is taken in hand: 👀 and "Starting…" go out at once, while its
+    // create waits for the pause the service asked for, not a millisecond less.
+    const pausedAt = now;
+    await env.store.inbox.add(slackMention({ text: 'second, its create must wait' }), now);
+    const second = env.engine.inbox.runOnce();
+    await waitUntil(
+      async () => {
+        await flushOutbox(env!);
+        return env!.slack.posts.length === shownBefore + 1;
+      },
+      { message: 'the second trigger\'s "Starting…" delivered during the pause' },
+    );
+    expect(label(env.slack.posts.at(-1)?.message)).toBe('Starting…');
+    expect(env.slack.reactions.filter((r) => r.reaction === 'seen')).toHaveLength(2);
+    now = pausedAt + 30_000 - 1;
+    await new Promise((resolve) => setTimeout(resolve, 250));
     expect(env.emulator.requests.get('POST /agent/runs')).toBe(1);
+    now = pausedAt + 30_000;
+    expect(await second).toBe(1);
+    expect(env.emulator.requests.get('POST /agent/runs')).toBe(2);
+    expect(env.emulator.runs.count()).toBe(1);
   });
 
-  it('an at_capacity create: the run is recorded and shown; the inbox waits out the pause', async () => {
+  it('an at_capacity create: the run is recorded and shown; the next create waits out the pause', async () => {
     // The relay's clock stands still unless moved: the pause ends exactly when it says.
     let now = Date.now();
     const clock = { now: () => now };
@@ -169,19 +196,54 @@ describe('acknowledging a new run at pickup', () => {
       run: { runId },
     });
 
-    // Another thread's trigger waits until the pause has passed, not a millisecond less.
+    // Another thread's create waits until the pause has passed, not a millisecond less; its
+    // 👀 and "Starting…" do not wait.
     const pausedAt = now;
     await env.store.inbox.add(slackMention({ text: 'second, must wait' }), now);
-    expect(await env.engine.inbox.runOnce()).toBe(0);
+    const second = env.engine.inbox.runOnce();
+    await waitUntil(
+      async () => {
+        await flushOutbox(env!);
+        return env!.slack.posts.length === 2;
+      },
+      { message: 'the second trigger\'s "Starting…" delivered during the pause' },
+    );
     now = pausedAt + AT_CAPACITY_PAUSE_MS - 1;
-    expect(await env.engine.inbox.runOnce()).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 250));
     expect(env.emulator.requests.get('POST /agent/runs')).toBe(1);
     now = pausedAt + AT_CAPACITY_PAUSE_MS;
-    expect(await env.engine.inbox.runOnce()).toBe(1);
+    expect(await second).toBe(1);
     expect(env.emulator.runs.count()).toBe(2);
     // That create answered at_capacity: false: no new pause.
     await env.store.inbox.add(slackMention({ text: 'third, goes at once' }), now);
     expect(await env.engine.inbox.runOnce()).toBe(1);
     expect(env.emulator.runs.count()).toBe(3);
+  });
+
+  it('creates held by a slow service never hold back the first signs of the triggers behind them', async () => {
+    env = await startTestEnv({ options: { inboxConcurrency: 16, serviceConcurrency: 2 } });
+    const gated = await startGatedEngine(env);
+    gate = gated.gate;
+    const engine = gated.engine;
+    engine.start();
+    const triggers = Array.from({ length: 8 }, (_, i) => slackMention({ text: `task ${i}` }));
+    for (const trigger of triggers) await engine.sink.accept(trigger);
+
+    // Every trigger's 👀 and "Starting…" arrive while the service lane's two creates are held.
+    await waitUntil(() => env!.slack.posts.length === 8 && env!.slack.reactions.length === 8, {
+      message: 'eight first signs delivered while the creates are held',
+    });
+    await waitUntil(() => gate!.held() === 2, { message: 'two creates held at the gate' });
+    // The lane lets no third create through while two are in flight.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(gate.held()).toBe(2);
+    expect(env.emulator.runs.count()).toBe(0);
+    expect(new Set(env.slack.reactions.map((r) => r.target.id))).toEqual(
+      new Set(triggers.map((t) => t.triggerMessage!.id)),
+    );
+
+    gate.thaw();
+    await waitUntil(() => env!.emulator.runs.count() === 8, { message: 'eight runs created' });
+    await engine.stop();
   });
 });

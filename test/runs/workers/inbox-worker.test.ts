@@ -18,7 +18,7 @@ describe('inbox worker', () => {
     await env.engine.inbox.stop();
   });
 
-  it('handles different threads concurrently, bounded by the concurrency', async () => {
+  it("handles different threads concurrently, their creates bounded by the service lane's concurrency", async () => {
     let inFlight = 0;
     let maxInFlight = 0;
     const real = env.agent;
@@ -38,7 +38,7 @@ describe('inbox worker', () => {
     env.emulator.faults.setLatency(80);
     const engine = env.makeEngine(env.store, {
       agent: counting,
-      options: { ...TEST_OPTIONS, inboxConcurrency: 3 },
+      options: { ...TEST_OPTIONS, inboxConcurrency: 6, serviceConcurrency: 3 },
     });
     for (let i = 0; i < 6; i += 1) await engine.sink.accept(slackMention({ text: `task ${i}` }));
     engine.inbox.start();

@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 /** A pump of 4 slots over a queue; items stay in hand until `finish()` is called. */
-function queuePump(queue: number[]) {
+function queuePump(queue: number[], options: { gatherMs?: number } = {}) {
   const claims: number[] = [];
   const inHand = new Map<number, () => void>();
   const p = createPump<number>({
@@ -24,6 +24,7 @@ function queuePump(queue: number[]) {
     concurrency: 4,
     pollMs: 60_000, // only wake-ups make it look
     drainMs: 100,
+    ...options,
     claim: (limit) => {
       claims.push(limit);
       return Promise.resolve(queue.splice(0, limit));
@@ -49,6 +50,26 @@ describe('the claim loop', () => {
 
     q.finish(1); // a finished item wakes the loop: its thread may have a next item
     await waitUntil(() => q.claims.length === 2, { message: 'a look after the finished item' });
+    expect(q.claims).toEqual([4, 4]);
+  });
+
+  it('with a gathering time, what is finished and queued within it is taken in one claim', async () => {
+    const queue = [1, 2, 3];
+    const q = queuePump(queue, { gatherMs: 100 });
+    pump = q.pump;
+    pump.start();
+    await waitUntil(() => q.inHand.size === 3, { message: 'three items in hand' });
+    expect(q.claims).toEqual([4]);
+    // Wakes 20 ms apart (three finished items, two newly queued): one look, after the wait.
+    const later = () => new Promise((resolve) => setTimeout(resolve, 20));
+    q.finish(1);
+    await later();
+    q.finish(2);
+    queue.push(4, 5);
+    pump.wake();
+    await later();
+    q.finish(3);
+    await waitUntil(() => q.inHand.size === 2, { message: 'items 4 and 5 in hand' });
     expect(q.claims).toEqual([4, 4]);
   });
 

@@ -1,0 +1,317 @@
+/**
+ * The floor: agent-relay against a bare app doing the same outside work for a Slack mention
+ * (children/floor-work-app.ts: Bolt's signature check, a SQLite insert, reactions.add,
+ * chat.postMessage, the run's create, a SQLite write, chat.update), in the same run.
+ *
+ * - CPU per mention: each subject in turn (bare, relay, and with `--baseline DIR` the relay
+ *   from another source tree), `repeats` times, Slack mentions each in its own thread at
+ *   `rate` for `durationMs`; the process's CPU time (all threads, from /proc) from the load's
+ *   start until every first message and run arrived, over the mentions sent. Medians over the
+ *   repeats; the relay's over the bare app's is the ratio the target is about.
+ * - Capacity ladder: each subject at rising rates, `ladder.durationMs` each, up to the first
+ *   rate whose first message p95 (from when the mention was due) exceeds 1 s: the highest
+ *   rate below it is the capacity.
+ */
+import { join } from 'node:path';
+import type { BackendUrls } from '../children/backends-api.js';
+import type { ScenarioContext } from '../lib/context.js';
+import { sleep } from '../lib/context.js';
+import { runOpenLoop } from '../lib/load-generator.js';
+import { createPayloadFactory } from '../lib/payloads.js';
+import { pathToFileURL } from 'node:url';
+import {
+  cpuTimeMs,
+  residentBytes,
+  ROOT,
+  startWorkFloorProcess,
+  waitFor200,
+} from '../lib/processes.js';
+import type { ServiceProcess } from '../lib/processes.js';
+import { startServiceProcess } from '../lib/service-process.js';
+import { median, summarize } from '../lib/stats.js';
+import type { Summary } from '../lib/stats.js';
+
+export type FloorSubject = 'bare' | 'relay' | 'baseline';
+
+/** The first message's p95 a rate must keep to count as sustained (ms). */
+export const CAPACITY_FIRST_MESSAGE_P95_MS = 1_000;
+
+export interface FloorRun {
+  subject: FloorSubject;
+  rate: number;
+  durationMs: number;
+  createLatencyMs: number;
+  sent: number;
+  errors: number;
+  /** CPU time of the subject's process per mention sent (ms), load start to drained. */
+  cpuMsPerMention: number;
+  /** The process's highest resident memory, sampled every 250 ms from the load's start (MB). */
+  rssPeakMb: number;
+  ack: Summary;
+  seen: Summary;
+  firstMessage: Summary;
+  firstMessageDelivered: number;
+  created: number;
+}
+
+export interface FloorRow {
+  subject: FloorSubject;
+  runs: number;
+  /** Medians over the runs. */
+  cpuMsPerMention: number;
+  cpuSamples: number[];
+  rssPeakMb: number;
+  ackP99: number;
+  seenP95: number;
+  firstMessageP95: number;
+  firstMessageP50: number;
+  errors: number;
+}
+
+export interface LadderRung {
+  rate: number;
+  firstMessageP95: number;
+  seenP95: number;
+  ackP99: number;
+  errors: number;
+  cpuMsPerMention: number;
+  sustained: boolean;
+}
+
+export interface FloorLadder {
+  subject: FloorSubject;
+  rungs: LadderRung[];
+  /** The highest rate sustained (0: not even the first). */
+  highest: number;
+}
+
+export interface FloorResult {
+  rate: number;
+  durationMs: number;
+  createLatencyMs: number;
+  /** The source tree of the `baseline` subject, when there was one. */
+  baseline?: string;
+  rows: FloorRow[];
+  /** The relay's median CPU per mention over the bare app's. */
+  cpuRatio: number;
+  /** The baseline's median CPU per mention over the relay's (this tree's). */
+  baselineCpuRatio?: number;
+  ladder: FloorLadder[];
+  ladderDurationMs: number;
+}
+
+function delays(accepted: { threadRef: string; dueAt: number }[], at: Map<string, number>) {
+  const out = accepted.map((a) => {
+    const t = at.get(a.threadRef);
+    return t === undefined ? Number.POSITIVE_INFINITY : Math.max(0, t - a.dueAt);
+  });
+  return { summary: summarize(out), delivered: out.filter(Number.isFinite).length };
+}
+
+async function startSubject(
+  ctx: ScenarioContext,
+  subject: FloorSubject,
+  name: string,
+  urls: BackendUrls,
+): Promise<ServiceProcess> {
+  if (subject === 'bare') {
+    return startWorkFloorProcess({
+      workDir: ctx.workDir,
+      name,
+      agentBaseUrl: urls.agentBaseUrl,
+      agentKey: urls.agentKey,
+      slackApiUrl: urls.slackApiUrl,
+    });
+  }
+  const root = subject === 'baseline' && ctx.baseline ? ctx.baseline : ROOT;
+  return startServiceProcess({
+    backends: urls,
+    workDir: ctx.workDir,
+    name,
+    databasePath: join(ctx.workDir, `${name}.db`),
+    logLevel: ctx.logLevel,
+    // Each tree runs with the node options its container would (src/service/node-options.ts).
+    env: { NODE_OPTIONS: await nodeOptionsOf(root) },
+    ...(subject === 'baseline' && ctx.baseline ? { root: ctx.baseline } : {}),
+    ...(ctx.profileDir ? { profileDir: ctx.profileDir } : {}),
+  });
+}
+
+/** A source tree's container node options (none when it has no such file). */
+async function nodeOptionsOf(root: string): Promise<string> {
+  try {
+    const url = pathToFileURL(join(root, 'src/service/node-options.ts')).href;
+    const mod = (await import(url)) as { RUNTIME_NODE_OPTIONS?: string };
+    return mod.RUNTIME_NODE_OPTIONS ?? '';
+  } catch {
+    return '';
+  }
+}
+
+let serial = 0;
+
+/** One subject at one rate: a fresh database and fresh backends. */
+export async function floorRun(
+  ctx: ScenarioContext,
+  subject: FloorSubject,
+  load: { rate: number; durationMs: number; createLatencyMs: number },
+): Promise<FloorRun> {
+  const s = ctx.settings.floor;
+  const urls = await ctx.backends.rpc.call('start', {
+    timings: { runMs: 60_000 },
+    createLatencyMs: load.createLatencyMs,
+  });
+  serial += 1;
+  const proc = await startSubject(ctx, subject, `floor-${subject}-${load.rate}-${serial}`, urls);
+  try {
+    await waitFor200(proc, '/readyz');
+    const factory = createPayloadFactory({
+      mix: 'slack',
+      botUserId: urls.slackBotUserId,
+      teamId: urls.slackTeamId,
+    });
+    await runOpenLoop({
+      url: proc.url,
+      rate: load.rate,
+      durationMs: s.warmupMs,
+      makeRequest: (i) => factory(500_000 + i),
+    });
+    await sleep(s.warmupMs);
+    const cpuBefore = cpuTimeMs(proc.pid);
+    let rssPeak = residentBytes(proc.pid);
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, residentBytes(proc.pid));
+    }, 250);
+    const sent = await runOpenLoop({
+      url: proc.url,
+      rate: load.rate,
+      durationMs: load.durationMs,
+      makeRequest: factory,
+    });
+    const measured = new Set(sent.accepted.map((a) => a.threadRef));
+    const started = Date.now();
+    for (;;) {
+      const signs = await ctx.backends.rpc.call('firstSigns', null);
+      const posts = signs.firstPost.filter(([t]) => measured.has(t)).length;
+      const runs = signs.created.filter(([t]) => measured.has(t)).length;
+      if (posts >= measured.size && runs >= measured.size) break;
+      if (Date.now() - started > s.drainMs + load.createLatencyMs) break;
+      await sleep(100);
+    }
+    // The run's own edit (chat.update) follows its create.
+    await sleep(s.settleMs);
+    const cpuAfter = cpuTimeMs(proc.pid);
+    clearInterval(sampler);
+    const signs = await ctx.backends.rpc.call('firstSigns', null);
+    const first = delays(sent.accepted, new Map(signs.firstPost));
+    return {
+      subject,
+      ...load,
+      sent: sent.sent,
+      errors: Object.values(sent.errors).reduce((a, b) => a + b, 0),
+      cpuMsPerMention: (cpuAfter - cpuBefore) / Math.max(1, sent.sent),
+      rssPeakMb: rssPeak / 1024 / 1024,
+      ack: summarize(sent.latency.slack),
+      seen: delays(sent.accepted, new Map(signs.seen)).summary,
+      firstMessage: first.summary,
+      firstMessageDelivered: first.delivered,
+      created: signs.created.filter(([t]) => measured.has(t)).length,
+    };
+  } finally {
+    await proc.stop();
+  }
+}
+
+function rowOf(subject: FloorSubject, runs: FloorRun[]): FloorRow {
+  const cpu = runs.map((r) => r.cpuMsPerMention);
+  return {
+    subject,
+    runs: runs.length,
+    cpuMsPerMention: median(cpu),
+    cpuSamples: cpu,
+    rssPeakMb: median(runs.map((r) => r.rssPeakMb)),
+    ackP99: median(runs.map((r) => r.ack.p99)),
+    seenP95: median(runs.map((r) => r.seen.p95)),
+    firstMessageP95: median(runs.map((r) => r.firstMessage.p95)),
+    firstMessageP50: median(runs.map((r) => r.firstMessage.p50)),
+    errors: runs.reduce((a, r) => a + r.errors, 0),
+  };
+}
+
+function sustains(run: FloorRun): boolean {
+  return (
+    run.errors === 0 && run.firstMessage.p95 <= CAPACITY_FIRST_MESSAGE_P95_MS && run.ack.p99 < 3_000
+  );
+}
+
+async function climb(
+  ctx: ScenarioContext,
+  subject: FloorSubject,
+  createLatencyMs: number,
+): Promise<FloorLadder> {
+  const { rates, durationMs } = ctx.settings.floor.ladder;
+  const rungs: LadderRung[] = [];
+  let highest = 0;
+  for (const rate of rates) {
+    const run = await floorRun(ctx, subject, { rate, durationMs, createLatencyMs });
+    const sustained = sustains(run);
+    rungs.push({
+      rate,
+      firstMessageP95: run.firstMessage.p95,
+      seenP95: run.seen.p95,
+      ackP99: run.ack.p99,
+      errors: run.errors,
+      cpuMsPerMention: run.cpuMsPerMention,
+      sustained,
+    });
+    ctx.log(
+      `floor ladder ${subject} ${rate}/s: first message p95 ${run.firstMessage.p95.toFixed(0)} ms, ` +
+        `ack p99 ${run.ack.p99.toFixed(0)} ms, CPU ${run.cpuMsPerMention.toFixed(2)} ms per mention` +
+        `${sustained ? '' : ' (not sustained)'}`,
+    );
+    if (!sustained) break;
+    highest = rate;
+  }
+  return { subject, rungs, highest };
+}
+
+export async function runFloor(ctx: ScenarioContext): Promise<FloorResult> {
+  const s = ctx.settings.floor;
+  const subjects: FloorSubject[] = ctx.baseline ? ['bare', 'relay', 'baseline'] : ['bare', 'relay'];
+  const load = {
+    rate: s.rate,
+    durationMs: s.durationMs,
+    createLatencyMs: s.createLatencyMs,
+  };
+  const runs = new Map<FloorSubject, FloorRun[]>(subjects.map((x) => [x, []]));
+  for (let repeat = 1; repeat <= s.repeats; repeat++) {
+    // In turn, starting one later each time, so no subject always runs first.
+    for (let i = 0; i < subjects.length; i++) {
+      const subject = subjects[(i + repeat - 1) % subjects.length] ?? 'relay';
+      const run = await floorRun(ctx, subject, load);
+      runs.get(subject)?.push(run);
+      ctx.log(
+        `floor ${subject} (run ${repeat}/${s.repeats}, ${s.rate}/s, create ${s.createLatencyMs} ms): ` +
+          `CPU ${run.cpuMsPerMention.toFixed(2)} ms per mention, 👀 p95 ${run.seen.p95.toFixed(0)} ms, ` +
+          `first message p95 ${run.firstMessage.p95.toFixed(0)} ms, ack p99 ${run.ack.p99.toFixed(1)} ms`,
+      );
+    }
+  }
+  const rows = subjects.map((x) => rowOf(x, runs.get(x) ?? []));
+  const cpu = (x: FloorSubject) => rows.find((r) => r.subject === x)?.cpuMsPerMention ?? Number.NaN;
+  const ladder: FloorLadder[] = [];
+  if (s.ladder.rates.length > 0) {
+    for (const subject of subjects) ladder.push(await climb(ctx, subject, s.createLatencyMs));
+  }
+  return {
+    rate: s.rate,
+    durationMs: s.durationMs,
+    createLatencyMs: s.createLatencyMs,
+    ...(ctx.baseline ? { baseline: ctx.baseline } : {}),
+    rows,
+    cpuRatio: cpu('relay') / cpu('bare'),
+    ...(ctx.baseline ? { baselineCpuRatio: cpu('baseline') / cpu('relay') } : {}),
+    ladder,
+    ladderDurationMs: s.ladder.durationMs,
+  };
+}
