@@ -1,6 +1,7 @@
 /**
  * Linear as a platform: its notifier (agent activities; a keep-alive timer stopped at
- * shutdown), who administers a workspace (asked by the runs for a `config` change), the
+ * shutdown), its access answer (who administers a workspace, asked by the runs for a `config`
+ * change), the
  * webhook route, whose refused sessions are told why through the outbox, and, when on, the
  * OAuth install.
  */
@@ -37,6 +38,8 @@ export async function currentRunWorks(
   const state = stateView(run.state);
   return state.live && !state.blocked && !state.ended;
 }
+
+const ADMIN_NEED = 'administer this Linear workspace';
 
 function createLinear(deps: PlatformDeps): PlatformModule | undefined {
   const { config, clock, logger } = deps;
@@ -77,11 +80,16 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
   return {
     name: 'linear',
     notifier,
-    admins: {
-      async isAdmin(threadKey, personId) {
+    access: {
+      // Who may act was decided by the ingress (workspaces, teams); who may change a team's
+      // defaults is a workspace admin, asked of Linear now, after the acknowledgement.
+      async checkPlace({ threadKey, person, wants }) {
+        if (wants === 'act') return { kind: 'allowed' };
         const place = decodeThreadKey(threadKey);
-        if (place?.platform !== 'linear') return false;
-        return notifier.isAdmin(place.organization, personId);
+        if (place?.platform !== 'linear') return { kind: 'refused', need: ADMIN_NEED };
+        return (await notifier.isAdmin(place.organization, person))
+          ? { kind: 'allowed' }
+          : { kind: 'refused', need: ADMIN_NEED };
       },
     },
     routes({ sink, wakeOutbox }) {

@@ -11,7 +11,6 @@ import type {
   Logger,
   Metrics,
   Notifier,
-  PlaceAdmins,
   PlatformCapabilities,
   Random,
   PlatformAccess,
@@ -49,8 +48,6 @@ export interface EngineDeps {
   mayCancel?: MayCancel;
   /** GitHub: whether a person may act in a repository (checked for every GitHub request). */
   repoAccess?: PlatformAccess;
-  /** Who administers a place, per platform that answers it (Linear's workspace admins). */
-  admins?: Partial<Record<Platform, PlaceAdmins>>;
   /** The service's environments and models: names are resolved and checked before a start. */
   catalogue?: Catalogue;
   /** This process among the replicas sharing the store (the tracking lease's holder name). */
@@ -99,7 +96,6 @@ export function createEngine(deps: EngineDeps): Engine {
     options,
     mayCancel: deps.mayCancel ?? defaultMayCancel(),
     ...(deps.repoAccess ? { repoAccess: deps.repoAccess } : {}),
-    admins: deps.admins ?? {},
     ...(deps.catalogue ? { catalogue: deps.catalogue } : {}),
     notifyOutbox: (platform) => outbox.wake(platform),
     nudgeTracker: (runId) => tracker.nudge(runId),

@@ -9,7 +9,6 @@ import type {
   Logger,
   Metrics,
   Notifier,
-  PlaceAdmins,
   PlatformCapabilities,
   Random,
   PlatformAccess,
@@ -116,8 +115,6 @@ export interface RunsDeps {
    * places (`checkPlace`, Jira's projects). Unset: no check.
    */
   repoAccess?: PlatformAccess;
-  /** Who administers a place, for platforms whose ingress does not mark admins. */
-  admins: Partial<Record<Platform, PlaceAdmins>>;
   /**
    * The service's environments and models (env=/model= by name). Unset: values are sent as
    * given.

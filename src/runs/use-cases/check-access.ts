@@ -90,7 +90,8 @@ function changesConfig(command: Command | undefined): boolean {
 }
 
 /**
- * Another platform's places (Jira's projects): the person must have the right to act there;
+ * Another platform's places (Jira's projects, Linear's workspaces): the person must have the
+ * right to act there;
  * a `config` change asks too whether they administer the place, and marks them an admin for
  * the config use case when they do. Refusals as for GitHub: capped, in the low lane.
  */
@@ -107,7 +108,7 @@ async function checkPlaceAccess(
       (err: unknown) => ({ kind: 'unknown', reason: String(err) }) as const,
     );
   const verdict = await ask('act');
-  // Slack, Linear: their ingress decided, and marked their admins.
+  // Slack: its ingress decided, and marked its admins.
   if (verdict.kind === 'unanswered') return undefined;
   if (verdict.kind === 'unknown') {
     job.log.warn({ actor: person, reason: verdict.reason }, 'access unknown; request not done');
@@ -149,6 +150,11 @@ async function checkPlaceAccess(
   }
   if (changesConfig(command)) {
     const admin = await ask('configure');
+    if (admin.kind === 'unknown')
+      job.log.warn(
+        { reason: admin.reason },
+        'could not tell whether the person administers this place',
+      );
     job.trigger.actor.admin = admin.kind === 'allowed';
   }
   return undefined;
