@@ -11,11 +11,18 @@
  *   never allowed.
  */
 import { refusalCapOf } from '../../core/place.js';
+import type { PlaceAccessVerdict } from '../../core/ports/index.js';
 import { notice } from '../../core/message/render-model.js';
 import { decodeThreadKey } from '../../core/thread-key.js';
 import type { Command } from '../../core/command/command.js';
 import type { RunsDeps } from '../runs-deps.js';
-import { enqueue, type Effects, type TriggerJob } from './trigger-job.js';
+import {
+  enqueue,
+  noEffects,
+  privateDestination,
+  type Effects,
+  type TriggerJob,
+} from './trigger-job.js';
 
 /** A person refused in a thread is told again at most after this long. */
 export const REFUSAL_WINDOW_MS = 60 * 60_000;
@@ -90,10 +97,13 @@ function changesConfig(command: Command | undefined): boolean {
 }
 
 /**
- * Another platform's places (Jira's projects, Linear's workspaces): the person must have the
- * right to act there;
- * a `config` change asks too whether they administer the place, and marks them an admin for
- * the config use case when they do. Refusals as for GitHub: capped, in the low lane.
+ * Another platform's places (Slack's workspaces and channels, Jira's projects, Linear's
+ * workspaces), asked of the thread's platform after the acknowledgement: the person must have
+ * the right to act there (Slack: no guest or outsider unless allowed; Jira: the project's
+ * permissions); the platform may say they are an admin (Slack), and a `config` change asks
+ * whether they administer the place. Refusals are private where the platform has private
+ * answers, capped, in the low lane; a plain reply in a thread (not addressed to the bot) of
+ * someone refused is dropped without a word, as it was never meant for the bot.
  */
 async function checkPlaceAccess(
   deps: RunsDeps,
@@ -102,23 +112,32 @@ async function checkPlaceAccess(
 ): Promise<Effects | undefined> {
   const access = deps.repoAccess?.checkPlace;
   if (access === undefined) return undefined;
-  const person = job.trigger.actor.id;
+  const { trigger } = job;
+  const person = trigger.actor.id;
   const ask = (wants: 'act' | 'configure') =>
-    access({ threadKey: job.threadKey, person, wants }).catch(
-      (err: unknown) => ({ kind: 'unknown', reason: String(err) }) as const,
-    );
+    access({
+      threadKey: job.threadKey,
+      person,
+      wants,
+      ...(trigger.actor.team === undefined ? {} : { personTeam: trigger.actor.team }),
+      ...(trigger.enterprise === undefined ? {} : { organization: trigger.enterprise }),
+    }).catch((err: unknown): PlaceAccessVerdict => ({ kind: 'unknown', reason: String(err) }));
   const verdict = await ask('act');
-  // Slack: its ingress decided, and marked its admins.
   if (verdict.kind === 'unanswered') return undefined;
+  if (verdict.kind !== 'allowed' && trigger.kind === 'thread_reply') {
+    job.log.info({ actor: person, verdict: verdict.kind }, 'reply of someone refused; dropped');
+    return noEffects;
+  }
   if (verdict.kind === 'unknown') {
     job.log.warn({ actor: person, reason: verdict.reason }, 'access unknown; request not done');
     return enqueue({
       kind: 'post',
-      destination: { threadKey: job.threadKey },
+      destination: privateDestination(job),
       message: notice(
         'error',
-        "I couldn't check your access to this project just now, so I did nothing. Please try " +
-          'again in a minute.',
+        verdict.message ??
+          "I couldn't check your access to this project just now, so I did nothing. Please " +
+            'try again in a minute.',
         undefined,
         job.actor,
       ),
@@ -130,16 +149,18 @@ async function checkPlaceAccess(
       'person lacks access to the place; refused',
     );
     return async (tx, now) => {
-      if (!(await tx.refusals.note(job.threadKey, person, now, REFUSAL_WINDOW_MS))) return;
+      const cap = refusalCapOf(job.threadKey);
+      if (!(await tx.refusals.note(job.threadKey, person, now, REFUSAL_WINDOW_MS, cap))) return;
       await tx.outbox.enqueue(
         {
           kind: 'post',
-          destination: { threadKey: job.threadKey },
+          destination: privateDestination(job),
           lane: 'low',
           message: notice(
             'info',
-            `Thanks for the request. Agent runs here can be started, steered or cancelled only ` +
-              `by people who ${verdict.need}. Please ask one of them to mention me for you.`,
+            verdict.message ??
+              `Thanks for the request. Agent runs here can be started, steered or cancelled ` +
+                `only by people who ${verdict.need}. Please ask one of them to mention me for you.`,
             undefined,
             job.actor,
           ),
@@ -148,6 +169,7 @@ async function checkPlaceAccess(
       );
     };
   }
+  if (verdict.admin !== undefined) markAdmin(trigger, verdict);
   if (changesConfig(command)) {
     const admin = await ask('configure');
     if (admin.kind === 'unknown')
@@ -155,7 +177,18 @@ async function checkPlaceAccess(
         { reason: admin.reason },
         'could not tell whether the person administers this place',
       );
-    job.trigger.actor.admin = admin.kind === 'allowed';
+    trigger.actor.admin = admin.kind === 'allowed';
   }
   return undefined;
+}
+
+/** What the platform found the person to be, on the trigger for the use cases. */
+function markAdmin(
+  trigger: TriggerJob['trigger'],
+  found: { admin?: boolean; relayAdmin?: boolean },
+) {
+  if (found.admin === true) trigger.actor.admin = true;
+  else delete trigger.actor.admin;
+  if (found.relayAdmin === true) trigger.actor.relayAdmin = true;
+  else delete trigger.actor.relayAdmin;
 }

@@ -31,6 +31,7 @@ import { createStartFormSeal } from '../shortcut/start-form-seal.js';
 import { registerAgentPane } from '../assistant/agent-pane.js';
 import { createAdmit, refusalText } from './access.js';
 import { createPeople } from './people.js';
+import type { People } from './people.js';
 import { createWorkspaceGate, WorkspaceRefusedError, workspaceRefusal } from './workspace-gate.js';
 
 export interface SlackIngressDeps {
@@ -69,6 +70,13 @@ export interface SlackIngressDeps {
   allowGuests?: boolean;
   /** Slack Connect: people of other organisations may use the bot; default false. */
   allowExternalUsers?: boolean;
+  /**
+   * Who a person is (guest, outsider, admin), shared with the platform's access answer so both
+   * ask Slack once; default: one of the ingress's own, from the three settings above. The
+   * message listeners never ask it (the runs do, after the acknowledgement); App Home and the
+   * start form, which answer on the spot, do.
+   */
+  people?: People;
 }
 
 export interface SlackIngress {
@@ -209,29 +217,33 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     pending.add(p);
   };
 
-  const people = createPeople({
-    policy: {
-      adminUsers: deps.adminUsers ?? [],
-      allowGuests: deps.allowGuests ?? false,
-      allowExternalUsers: deps.allowExternalUsers ?? false,
-    },
-    usersInfo: async (team, user) =>
-      client.users.info({ token: await tokens.tokenFor(team), user }),
-    clock,
-    logger: deps.logger,
-  });
+  const people =
+    deps.people ??
+    createPeople({
+      policy: {
+        adminUsers: deps.adminUsers ?? [],
+        allowGuests: deps.allowGuests ?? false,
+        allowExternalUsers: deps.allowExternalUsers ?? false,
+      },
+      usersInfo: async (team, user) =>
+        client.users.info({ token: await tokens.tokenFor(team), user }),
+      clock,
+      logger: deps.logger,
+    });
   // The start form's metadata is sealed with a key derived from a secret the relay holds.
   const startFormSeal = createStartFormSeal(
     deps.signingSecret || deps.appToken || deps.botToken || '',
   );
-  const admit = createAdmit({ channels: deps.allowedChannels, users: deps.allowedUsers }, people);
+  const lists = { channels: deps.allowedChannels, users: deps.allowedUsers };
+  const admit = createAdmit(lists, people);
   const commandName = deps.commandName.startsWith('/') ? deps.commandName : `/${deps.commandName}`;
   const routes = createSlackRoutes(app);
   const listeners = registerListeners(routes, {
     sink: deps.sink,
     logger: deps.logger,
     clock,
-    admit,
+    // The allowlists only: who the person is, Slack is asked by the runs after the ack.
+    admit: createAdmit(lists),
     commandName,
     startFormSeal,
     ...(deps.catalogue ? { catalogue: deps.catalogue } : {}),

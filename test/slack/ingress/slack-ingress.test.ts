@@ -206,7 +206,8 @@ describe('Slack ingress: mentions, messages, DMs', () => {
       expect.objectContaining({
         kind: 'mention',
         threadKey: 'slack:T0000001:CGENERAL1:1700000001.000100',
-        actor: { id: 'UALICE01' },
+        // What the payload said of the person: their own workspace, for the access check.
+        actor: { id: 'UALICE01', team: 'T0000001' },
         text: 'please fix the bug (https://x.test/a) & more',
         addressed: true,
         deliveryId: 'Ev0001',
@@ -479,7 +480,7 @@ describe('Slack ingress: Cancel button', () => {
         addressed: true,
         replyPrivatelyTo: 'UALICE01',
         deliveryId: 'action:1700000111.000001',
-        actor: { id: 'UALICE01', name: 'alice' },
+        actor: { id: 'UALICE01', name: 'alice', team: 'T0000001' },
       }),
     ]);
   });
