@@ -102,17 +102,21 @@ export interface RunsDeps {
   store: Store;
   agent: AgentService;
   notifiers: Partial<Record<Platform, Notifier>>;
+  /** What each platform can do (private answers, buttons), where the runs' answers differ. */
   capabilities: Partial<Record<Platform, PlatformCapabilities>>;
   clock: Clock;
   random: Random;
   logger: Logger;
   metrics: Metrics;
+  /** Waits between cancel attempts (tests pass a fast one). Default: setTimeout. */
   sleep: (ms: number) => Promise<void>;
   options: ResolvedEngineOptions;
+  /** Who may cancel a run. Default: the requester, or (Slack) an admin of agent-relay. */
   mayCancel: MayCancel;
   /**
-   * Whether a person may act in a place: GitHub's repositories (`check`), other platforms'
-   * places (`checkPlace`, Jira's projects). Unset: no check.
+   * Whether a person may act in a place, asked after the acknowledgement: GitHub's
+   * repositories (`check`), other platforms' places (`checkPlace`: Slack's people, Jira's
+   * projects, Linear's admins). Unset: no check.
    */
   repoAccess?: PlatformAccess;
   /**
