@@ -1,14 +1,15 @@
 /**
- * Whether the author of a GitHub request may act in its repository, asked (through the
- * RepoAccess port: GitHub's collaborator permission, cached) before any GitHub command is
- * routed: start, follow-up, cancel, config, list, status. The ingress only filtered on
- * `author_association`, which says nothing of write access (a read-only collaborator is a
- * COLLABORATOR too). Answers:
+ * Who may act, asked by the runs after the acknowledgement and before anything reaches the
+ * Agent Run Service: GitHub's repository permission (the RepoAccess port, cached; the ingress
+ * only filtered on `author_association`, which says nothing of write access), and other
+ * platforms' places through their access answer (Slack's people, Jira's projects, Linear's
+ * admins). Answers:
  *
  * - refused: one polite note per person and thread per hour (remembered in the store, so
- *   every replica knows), in the outbox's low lane, behind everyone else's notices;
- * - unknown (GitHub did not answer): nothing is done and the person is asked to try again;
- *   never allowed.
+ *   every replica knows), privately where the platform can, in the outbox's low lane, behind
+ *   everyone else's notices;
+ * - unknown (the platform did not answer): nothing is done and the person is asked to try
+ *   again; never allowed.
  */
 import { refusalCapOf } from '../../core/place.js';
 import type { PlaceAccessVerdict } from '../../core/ports/index.js';
@@ -52,38 +53,48 @@ export async function checkAccess(
   }
   if (verdict.kind === 'unknown') {
     job.log.warn({ actor: login, reason: verdict.reason }, 'access unknown; request not done');
-    return enqueue({
-      kind: 'post',
-      destination: { threadKey: job.threadKey },
-      message: notice(
-        'error',
-        "I couldn't check your access to this repository with GitHub just now, so I did " +
-          'nothing. Please try again in a minute.',
-        undefined,
-        job.actor,
-      ),
-    });
+    return tryAgain(
+      job,
+      "I couldn't check your access to this repository with GitHub just now, so I did " +
+        'nothing. Please try again in a minute.',
+    );
   }
   job.log.info(
     { actor: login, role: verdict.role, required: verdict.required },
     'author lacks repository access; refused',
   );
+  return refuse(
+    job,
+    `Thanks for the request. Agent runs in this repository can be started, steered or ` +
+      `cancelled only by people with ${verdict.required} access (or higher) to it. Please ask ` +
+      `one of them to mention me for you.`,
+  );
+}
+
+/** Nothing was done because the platform could not be asked: said to the person at once. */
+function tryAgain(job: TriggerJob, text: string): Effects {
+  return enqueue({
+    kind: 'post',
+    destination: privateDestination(job),
+    message: notice('error', text, undefined, job.actor),
+  });
+}
+
+/**
+ * A refusal: privately where the platform has private answers, once per person and thread an
+ * hour (remembered in the store, so every replica knows), a cap per place, in the low lane.
+ */
+function refuse(job: TriggerJob, text: string): Effects {
   return async (tx, now) => {
     const cap = refusalCapOf(job.threadKey);
-    if (!(await tx.refusals.note(job.threadKey, login, now, REFUSAL_WINDOW_MS, cap))) return;
+    const person = job.trigger.actor.id;
+    if (!(await tx.refusals.note(job.threadKey, person, now, REFUSAL_WINDOW_MS, cap))) return;
     await tx.outbox.enqueue(
       {
         kind: 'post',
-        destination: { threadKey: job.threadKey },
+        destination: privateDestination(job),
         lane: 'low',
-        message: notice(
-          'info',
-          `Thanks for the request. Agent runs in this repository can be started, steered or ` +
-            `cancelled only by people with ${verdict.required} access (or higher) to it. Please ask ` +
-            `one of them to mention me for you.`,
-          undefined,
-          job.actor,
-        ),
+        message: notice('info', text, undefined, job.actor),
       },
       now,
     );
@@ -130,44 +141,24 @@ async function checkPlaceAccess(
   }
   if (verdict.kind === 'unknown') {
     job.log.warn({ actor: person, reason: verdict.reason }, 'access unknown; request not done');
-    return enqueue({
-      kind: 'post',
-      destination: privateDestination(job),
-      message: notice(
-        'error',
-        verdict.message ??
-          "I couldn't check your access to this project just now, so I did nothing. Please " +
-            'try again in a minute.',
-        undefined,
-        job.actor,
-      ),
-    });
+    return tryAgain(
+      job,
+      verdict.message ??
+        "I couldn't check your access to this project just now, so I did nothing. Please " +
+          'try again in a minute.',
+    );
   }
   if (verdict.kind === 'refused') {
     job.log.info(
       { actor: person, need: verdict.need },
       'person lacks access to the place; refused',
     );
-    return async (tx, now) => {
-      const cap = refusalCapOf(job.threadKey);
-      if (!(await tx.refusals.note(job.threadKey, person, now, REFUSAL_WINDOW_MS, cap))) return;
-      await tx.outbox.enqueue(
-        {
-          kind: 'post',
-          destination: privateDestination(job),
-          lane: 'low',
-          message: notice(
-            'info',
-            verdict.message ??
-              `Thanks for the request. Agent runs here can be started, steered or cancelled ` +
-                `only by people who ${verdict.need}. Please ask one of them to mention me for you.`,
-            undefined,
-            job.actor,
-          ),
-        },
-        now,
-      );
-    };
+    return refuse(
+      job,
+      verdict.message ??
+        `Thanks for the request. Agent runs here can be started, steered or cancelled only by ` +
+          `people who ${verdict.need}. Please ask one of them to mention me for you.`,
+    );
   }
   if (verdict.admin !== undefined) markAdmin(trigger, verdict);
   if (changesConfig(command)) {
