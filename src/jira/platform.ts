@@ -6,6 +6,7 @@
  * never do). A refused credential ends the start-up with one line.
  */
 import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platform/contract.js';
+import { webhookRoute } from '../platform/webhook-endpoint.js';
 import { PlatformStartError } from '../platform/contract.js';
 import { createJiraClient, JiraApiError } from './api/jira-client.js';
 import { createProjectAccess } from './api/project-access.js';
@@ -58,15 +59,7 @@ function createJira(deps: PlatformDeps): PlatformModule | undefined {
         logger,
         clock,
       });
-      return [
-        {
-          path: '/jira/webhooks',
-          methods: ['POST'],
-          bodyLimitBytes: JIRA_BODY_LIMIT_BYTES,
-          acknowledges: 'jira',
-          handler: (q, s, body) => webhooks.handle(q, s, body),
-        },
-      ];
+      return [webhookRoute('jira', JIRA_BODY_LIMIT_BYTES, webhooks)];
     },
     async start() {
       if (accountId !== undefined) return;

@@ -9,6 +9,7 @@ import { stateView } from '../core/message/state-view.js';
 import { decodeThreadKey } from '../core/thread-key.js';
 import type { Store } from '../core/ports/index.js';
 import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platform/contract.js';
+import { webhookRoute } from '../platform/webhook-endpoint.js';
 import { createTokenCipher } from '../platform/token-cipher.js';
 import { createOutboxRefusalSink } from '../platform/refusals.js';
 import type { Route } from '../platform/route.js';
@@ -135,13 +136,7 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
         clock,
         refusals: createOutboxRefusalSink({ store: deps.store, clock, onQueued: wakeOutbox }),
       });
-      routes.push({
-        path: '/linear/webhooks',
-        methods: ['POST'],
-        bodyLimitBytes: LINEAR_BODY_LIMIT_BYTES,
-        acknowledges: 'linear',
-        handler: (q, s, body) => webhooks.handle(q, s, body),
-      });
+      routes.push(webhookRoute('linear', LINEAR_BODY_LIMIT_BYTES, webhooks));
       return routes;
     },
     async start() {},
