@@ -20,9 +20,7 @@ import type { SlackIngress } from '../../src/slack/ingress/slack-ingress.js';
 import { createSlackIngress } from '../../src/slack/ingress/slack-ingress.js';
 import { createSlackNotifier } from '../../src/slack/notify/notifier.js';
 import { answerPlace } from '../../src/slack/ingress/access.js';
-import { createPeople } from '../../src/slack/ingress/people.js';
-import { fixedBotToken } from '../../src/slack/api/bot-tokens.js';
-import { createSlackPeopleAndPlaces } from '../../src/slack/api/people-and-places.js';
+import { peopleOf } from './ingress/harness.js';
 import { openStore } from '../../src/store/index.js';
 import { TEST_SIGNING_SECRET, postSlack } from '../helpers/slack.js';
 import type { FakeMessage, FakeSlackApi } from '../../src/fakes/slack-web-api.js';
@@ -93,16 +91,7 @@ export async function startFlow(options: FlowOptions = {}): Promise<Flow> {
   });
   const notifier = createSlackNotifier({ botToken: 'xoxb-flow', apiUrl: api.url, logger });
   // Who a person is, asked by the runs after the acknowledgement, as the platform wires it.
-  const lookups = createSlackPeopleAndPlaces(fixedBotToken('xoxb-flow'), {
-    apiUrl: api.url,
-    logger,
-  });
-  const people = createPeople({
-    policy: { adminUsers: [], allowGuests: false, allowExternalUsers: false },
-    usersInfo: (team, user) => lookups.usersInfo(team, user),
-    clock: systemClock,
-    logger,
-  });
+  const people = peopleOf(api.url, logger);
   const engine = createEngine({
     repoAccess: { checkPlace: (q) => answerPlace(people, q) },
     store,

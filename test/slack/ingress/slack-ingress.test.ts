@@ -11,7 +11,7 @@ import {
 } from '../../helpers/slack.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import type { IngressHarness } from './harness.js';
-import { RecordingSink, startIngress } from './harness.js';
+import { peopleOf, RecordingSink, startIngress } from './harness.js';
 import { createRecordingLogger } from '../../helpers/test-logger.js';
 
 let h: IngressHarness | undefined;
@@ -618,6 +618,7 @@ describe('Slack ingress: lifecycle', () => {
       allowedUsers: [],
       sink: new RecordingSink(),
       logger: createRecordingLogger(),
+      people: peopleOf(api.url, createRecordingLogger()),
     });
     await expect(ingress.start()).rejects.toBeInstanceOf(SlackAuthError);
     await api.close();
@@ -641,6 +642,7 @@ describe('Slack ingress: lifecycle', () => {
       allowedUsers: [],
       sink: new RecordingSink(),
       logger,
+      people: peopleOf(`http://127.0.0.1:${closed}/api/`, createRecordingLogger()),
     });
     await ingress.start();
     await ingress.stop();
@@ -666,6 +668,7 @@ describe('Slack ingress: lifecycle', () => {
       allowedUsers: [],
       sink: new RecordingSink(),
       logger: createRecordingLogger(),
+      people: peopleOf('http://127.0.0.1:9/api/', createRecordingLogger()),
     });
     expect(ingress.mode).toBe('socket');
     const { createServer } = await import('node:http');
