@@ -45,6 +45,18 @@ const PLATFORM_INSIDES = {
   message: "Import a platform through its index.ts (e.g. '../slack/index.js').",
 };
 
+const PLATFORM_NAMES = ['slack', 'github', 'linear', 'jira', 'teams'];
+/** A platform never borrows from another: what they share lives in src/platform/ (the kit). */
+const OTHER_PLATFORMS = (self) => ({
+  group: PLATFORM_NAMES.filter((p) => p !== self).map((p) => `**/${p}/**`),
+  message: 'A platform does not import another; what platforms share is in src/platform/.',
+});
+/** The composition root names no platform: the list in src/service/platforms/list.ts does. */
+const ANY_PLATFORM = {
+  group: PLATFORM_NAMES.map((p) => `**/${p}/**`),
+  message: 'main.ts and cli.ts name no platform; add one to src/service/platforms/list.ts.',
+};
+
 /** One `no-restricted-imports` entry per folder (a later entry would replace an earlier). */
 function boundaries(byFolder) {
   return Object.entries(byFolder).map(([files, patterns]) => ({
@@ -91,78 +103,146 @@ export default tseslint.config(
     'src/slack/api/**': [
       SIBLINGS('ingress', 'render', 'notify'),
       UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('slack'),
     ],
-    'src/slack/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
-    'src/slack/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
-    'src/slack/notify/**': [SIBLINGS('ingress'), UPPER('runs', 'service', 'store')],
+    'src/slack/ingress/**': [
+      SIBLINGS('render', 'notify'),
+      UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('slack'),
+    ],
+    'src/slack/render/**': [
+      SIBLINGS('ingress', 'notify'),
+      UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('slack'),
+    ],
+    'src/slack/notify/**': [
+      SIBLINGS('ingress'),
+      UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('slack'),
+    ],
     // Slack surfaces beside the message flow (install, home, shortcut, assistant): they build on
     // api/ (and render/ for views); ingress/ registers their listeners.
     'src/slack/install/**': [
       SIBLINGS('ingress', 'notify', 'home', 'shortcut', 'assistant'),
       UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('slack'),
     ],
     'src/slack/home/**': [
       SIBLINGS('ingress', 'notify', 'install', 'shortcut', 'assistant'),
       UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('slack'),
     ],
     'src/slack/shortcut/**': [
       SIBLINGS('ingress', 'notify', 'install', 'home', 'assistant'),
       UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('slack'),
     ],
     'src/slack/assistant/**': [
       SIBLINGS('ingress', 'notify', 'install', 'home', 'shortcut'),
       UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('slack'),
     ],
     'src/github/api/**': [
       SIBLINGS('ingress', 'render', 'notify'),
       UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('github'),
     ],
-    'src/github/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
-    'src/github/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
-    'src/github/notify/**': [SIBLINGS('ingress'), UPPER('runs', 'service', 'store')],
+    'src/github/ingress/**': [
+      SIBLINGS('render', 'notify'),
+      UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('github'),
+    ],
+    'src/github/render/**': [
+      SIBLINGS('ingress', 'notify'),
+      UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('github'),
+    ],
+    'src/github/notify/**': [
+      SIBLINGS('ingress'),
+      UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('github'),
+    ],
     'src/linear/api/**': [
       SIBLINGS('ingress', 'render', 'notify'),
       UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('linear'),
     ],
-    'src/linear/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
-    'src/linear/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
-    'src/linear/notify/**': [SIBLINGS('ingress', 'install'), UPPER('runs', 'service', 'store')],
+    'src/linear/ingress/**': [
+      SIBLINGS('render', 'notify'),
+      UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('linear'),
+    ],
+    'src/linear/render/**': [
+      SIBLINGS('ingress', 'notify'),
+      UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('linear'),
+    ],
+    'src/linear/notify/**': [
+      SIBLINGS('ingress', 'install'),
+      UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('linear'),
+    ],
     'src/linear/install/**': [
       SIBLINGS('ingress', 'notify', 'render'),
       UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('linear'),
     ],
     'src/jira/api/**': [
       SIBLINGS('ingress', 'render', 'notify', 'install'),
       UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('jira'),
     ],
     'src/jira/ingress/**': [
       SIBLINGS('render', 'notify', 'install'),
       UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('jira'),
     ],
-    'src/jira/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
-    'src/jira/notify/**': [SIBLINGS('ingress', 'install'), UPPER('runs', 'service', 'store')],
+    'src/jira/render/**': [
+      SIBLINGS('ingress', 'notify'),
+      UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('jira'),
+    ],
+    'src/jira/notify/**': [
+      SIBLINGS('ingress', 'install'),
+      UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('jira'),
+    ],
     'src/jira/install/**': [
       SIBLINGS('ingress', 'notify', 'render'),
       UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('jira'),
     ],
     'src/teams/api/**': [
       SIBLINGS('ingress', 'render', 'notify'),
       UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('teams'),
     ],
-    'src/teams/ingress/**': [SIBLINGS('render', 'notify'), UPPER('runs', 'service', 'store')],
-    'src/teams/render/**': [SIBLINGS('ingress', 'notify'), UPPER('runs', 'service', 'store')],
-    'src/teams/notify/**': [SIBLINGS('ingress'), UPPER('runs', 'service', 'store')],
+    'src/teams/ingress/**': [
+      SIBLINGS('render', 'notify'),
+      UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('teams'),
+    ],
+    'src/teams/render/**': [
+      SIBLINGS('ingress', 'notify'),
+      UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('teams'),
+    ],
+    'src/teams/notify/**': [
+      SIBLINGS('ingress'),
+      UPPER('runs', 'service', 'store'),
+      OTHER_PLATFORMS('teams'),
+    ],
     // The platform contract and kit: what every platform shares, above none of them.
     'src/platform/**': [ADAPTERS, AGENT, UPPER('runs', 'service', 'store', 'console')],
     // A platform's own module (platform.ts) wires its folders from the config and the ports.
-    'src/slack/*.ts': [UPPER('runs', 'service', 'store', 'console')],
-    'src/github/*.ts': [UPPER('runs', 'service', 'store', 'console')],
-    'src/linear/*.ts': [UPPER('runs', 'service', 'store', 'console')],
-    'src/jira/*.ts': [UPPER('runs', 'service', 'store', 'console')],
-    'src/teams/*.ts': [UPPER('runs', 'service', 'store', 'console')],
+    'src/slack/*.ts': [UPPER('runs', 'service', 'store', 'console'), OTHER_PLATFORMS('slack')],
+    'src/github/*.ts': [UPPER('runs', 'service', 'store', 'console'), OTHER_PLATFORMS('github')],
+    'src/linear/*.ts': [UPPER('runs', 'service', 'store', 'console'), OTHER_PLATFORMS('linear')],
+    'src/jira/*.ts': [UPPER('runs', 'service', 'store', 'console'), OTHER_PLATFORMS('jira')],
+    'src/teams/*.ts': [UPPER('runs', 'service', 'store', 'console'), OTHER_PLATFORMS('teams')],
     'src/console/**': [PLATFORM_INSIDES, UPPER('runs', 'store', 'emulator', 'agent')],
     'src/service/**': [PLATFORM_INSIDES],
-    'src/*.ts': [PLATFORM_INSIDES],
+    'src/*.ts': [ANY_PLATFORM],
   }),
   {
     files: ['src/**'],

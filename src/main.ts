@@ -175,7 +175,6 @@ export async function startService(
       agent,
       notifiers: platforms.notifiers,
       capabilities: platforms.capabilities,
-      admins: platforms.admins,
       ...(platforms.access ? { repoAccess: platforms.access } : {}),
       catalogue,
       clock,

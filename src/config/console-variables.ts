@@ -1,6 +1,6 @@
 /**
- * The operator's console: its variables (part of the one list in variables.ts), their
- * schema (part of the one EnvSchema) and the rules between them. Kept apart so the
+ * The operator's console: its variables, each with its schema (part of the one list in
+ * variables.ts, so of the one EnvSchema), and the rules between them. Kept apart so the
  * console's settings read as one block.
  */
 import { z } from 'zod';
@@ -10,39 +10,50 @@ import type { ConfigIssue } from './rules.js';
 import type { Env } from './schema.js';
 import type { ConsoleConfig } from './types.js';
 
-export const CONSOLE_VARIABLES: readonly ConfigVariable[] = [
+export const CONSOLE_VARIABLES = [
   {
     name: 'CONSOLE_ENABLED',
+    schema: flag.optional(),
     meaning: 'serve the operator console at `/console` (`1`/`0`)',
     default: 'on when a sign-in or the local admin link is on',
   },
   {
     name: 'CONSOLE_PUBLIC_URL',
+    schema: httpUrl.optional(),
     meaning:
       'the address browsers reach agent-relay at (sign-in redirects, Linear install callback; `https://` makes cookies Secure)',
     default: 'the listening URL',
   },
   {
     name: 'CONSOLE_SESSION_SECRET',
+    schema: z.string().min(32, 'must be at least 32 characters').optional(),
     meaning:
       'key that signs the sign-in state cookie (32+ characters; replicas share one); sessions ' +
       'themselves are kept in the database',
     default: 'random per process (a sign-in under way at a restart must start again)',
     secret: true,
   },
-  { name: 'CONSOLE_SESSION_HOURS', meaning: 'how long a console sign-in lasts', default: '12' },
+  {
+    name: 'CONSOLE_SESSION_HOURS',
+    schema: wholeNumber(1, 720).default(12),
+    meaning: 'how long a console sign-in lasts',
+    default: '12',
+  },
   {
     name: 'CONSOLE_ADMIN_LINK',
+    schema: flag.optional(),
     meaning: 'print a one-time sign-in link at start-up, accepted from loopback only (`1`/`0`)',
     default: 'on with the embedded emulator, off otherwise',
   },
   {
     name: 'CONSOLE_ADMIN_LINK_MINUTES',
+    schema: wholeNumber(1, 1440).default(15),
     meaning: 'how long the one-time admin link printed at start-up stays good',
     default: '15',
   },
   {
     name: 'CONSOLE_SLACK_TEAMS',
+    schema: idList('Slack team ids (T0123…)', /^[A-Z0-9]{2,}$/).default([]),
     meaning:
       'Sign in with Slack as a viewer for members of these workspaces (team ids, ' +
       'comma-separated); guests never',
@@ -50,16 +61,19 @@ export const CONSOLE_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: 'CONSOLE_SLACK_USERS',
+    schema: idList('Slack user ids (U0123…)', /^[A-Z0-9]{2,}$/).default([]),
     meaning: 'Sign in with Slack as an operator for these users (user ids, comma-separated)',
     default: 'unset',
   },
   {
     name: 'CONSOLE_GITHUB_ORGS',
+    schema: idList('GitHub organizations', /^[A-Za-z0-9-]{1,39}$/).default([]),
     meaning: 'Sign in with GitHub as a viewer for members of these organizations (comma-separated)',
     default: 'unset',
   },
   {
     name: 'CONSOLE_GITHUB_USERS',
+    schema: idList('GitHub logins', /^[A-Za-z0-9-]{1,39}$/).default([]),
     meaning:
       'Sign in with GitHub as an operator for these account ids (preferred) or logins ' +
       '(comma-separated; a login is pinned to the account that first signs in with it)',
@@ -67,47 +81,34 @@ export const CONSOLE_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: 'GITHUB_CLIENT_ID',
+    schema: z.string().optional(),
     meaning: 'client id of the GitHub OAuth app used to sign in to the console',
     default: 'unset',
   },
   {
     name: 'GITHUB_CLIENT_SECRET',
+    schema: z.string().optional(),
     meaning: 'its client secret',
     default: 'unset',
     secret: true,
   },
   {
     name: 'CONSOLE_SLACK_URL',
+    schema: httpUrl.default('https://slack.com'),
     meaning: "Slack's sign-in base (`/openid/connect/authorize`, `/api/openid.connect.*`)",
     default: 'https://slack.com',
   },
   {
     name: 'CONSOLE_GITHUB_URL',
+    schema: httpUrl.default('https://github.com'),
     meaning: "GitHub's web base for `/login/oauth/*` (GitHub Enterprise Server, fakes)",
     default: 'https://github.com',
   },
-];
-
-export const CONSOLE_ENV_SHAPE = {
-  CONSOLE_ENABLED: flag.optional(),
-  CONSOLE_PUBLIC_URL: httpUrl.optional(),
-  CONSOLE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  CONSOLE_SESSION_HOURS: wholeNumber(1, 720).default(12),
-  CONSOLE_ADMIN_LINK: flag.optional(),
-  CONSOLE_ADMIN_LINK_MINUTES: wholeNumber(1, 1440).default(15),
-  CONSOLE_SLACK_TEAMS: idList('Slack team ids (T0123…)', /^[A-Z0-9]{2,}$/).default([]),
-  CONSOLE_SLACK_USERS: idList('Slack user ids (U0123…)', /^[A-Z0-9]{2,}$/).default([]),
-  CONSOLE_GITHUB_ORGS: idList('GitHub organizations', /^[A-Za-z0-9-]{1,39}$/).default([]),
-  CONSOLE_GITHUB_USERS: idList('GitHub logins', /^[A-Za-z0-9-]{1,39}$/).default([]),
-  GITHUB_CLIENT_ID: z.string().optional(),
-  GITHUB_CLIENT_SECRET: z.string().optional(),
-  CONSOLE_SLACK_URL: httpUrl.default('https://slack.com'),
-  CONSOLE_GITHUB_URL: httpUrl.default('https://github.com'),
-};
+] as const satisfies readonly ConfigVariable[];
 
 type ConsoleEnv = Pick<
   Env,
-  | keyof typeof CONSOLE_ENV_SHAPE
+  | (typeof CONSOLE_VARIABLES)[number]['name']
   | 'AGENT_API_URL'
   | 'GITHUB_API_URL'
   | 'SLACK_CLIENT_ID'

@@ -8,8 +8,10 @@
  * The signer seals small values (the sign-in state cookie) with HMAC-SHA256 under the
  * session key (CONSOLE_SESSION_SECRET, or a random key per process).
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ConsoleRole, ConsoleSessionRepo } from '../core/ports/index.js';
+import { createSignedState, equalText, purposeKey } from '../platform/signed-state.js';
+import type { SignedState } from '../platform/signed-state.js';
 
 export interface Operator {
   /** `slack:T1/U1`, `github:583231` (the account id), `local:admin`. */
@@ -29,41 +31,12 @@ export interface Session {
   expiresAt: number;
 }
 
-export interface SessionSigner {
-  /** Sign any small value (the sign-in state cookie); `open` checks and returns it. */
-  seal(value: unknown): string;
-  open(token: string | undefined): unknown;
-}
-
-const b64 = (buf: Buffer | string) => Buffer.from(buf).toString('base64url');
-
-export function equalText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
+/** Signs any small value (the sign-in state cookie); `open` checks and returns it. */
+export type SessionSigner = SignedState;
 
 export function createSessionSigner(options: { secret?: string }): SessionSigner {
   const key = options.secret ?? randomBytes(32).toString('hex');
-  const mac = (purpose: string, text: string) =>
-    b64(createHmac('sha256', key).update(`${purpose}:${text}`).digest());
-  return {
-    seal(value) {
-      const body = b64(JSON.stringify(value));
-      return `${body}.${mac('seal', body)}`;
-    },
-    open(token) {
-      if (!token || token.length > 4096) return undefined;
-      const [body, sig, extra] = token.split('.');
-      if (!body || !sig || extra !== undefined || !equalText(sig, mac('seal', body)))
-        return undefined;
-      try {
-        return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown;
-      } catch {
-        return undefined;
-      }
-    },
-  };
+  return createSignedState(purposeKey(key, 'console seal'));
 }
 
 export interface Sessions {

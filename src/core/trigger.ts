@@ -14,10 +14,16 @@ export interface Actor {
   /** GitHub `author_association` (OWNER, MEMBER, …); absent on Slack. */
   association?: string;
   /**
-   * An admin of the tenant the trigger came from, as the ingress found (Slack: a person on
-   * the operator's list, else an admin or owner of this workspace; Linear: an admin of the
-   * workspace). They cancel anyone's run and change the defaults of a place in their own
-   * tenant, never another's. Absent: not an admin.
+   * Slack: the person's own workspace as the payload names it (in a Slack Connect channel,
+   * another organisation's), for the access check to ask about.
+   */
+  team?: string;
+  /**
+   * An admin of the tenant the trigger came from, as the access check found after the
+   * acknowledgement (Slack: a person on the operator's list, else an admin or owner of this
+   * workspace; GitHub: a repository admin; Linear and Jira: an admin of the workspace or
+   * project, asked for a `config` change). They cancel anyone's run and change the defaults of
+   * a place in their own tenant, never another's. Absent: not an admin.
    */
   admin?: boolean;
   /**
@@ -123,6 +129,8 @@ export interface Trigger {
    */
   freshRun?: boolean;
   context: TriggerContext;
+  /** Slack: the Enterprise Grid organisation the request came to, as the payload said. */
+  enterprise?: string;
   /** The platform's delivery id (Slack event_id / trigger_id; GitHub X-GitHub-Delivery). */
   deliveryId: string;
   /**

@@ -6,6 +6,7 @@
 import { GITHUB_BODY_LIMIT_BYTES } from '../core/ingress/body-limit.js';
 import { commandWord } from '../platform/command-word.js';
 import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platform/contract.js';
+import { webhookRoute } from '../platform/webhook-endpoint.js';
 import { createGitHubRepoAccess } from './api/repo-access.js';
 import { createGitHubIngress } from './ingress/github-ingress.js';
 import { createOutboxRefusalSink } from './ingress/refusal.js';
@@ -54,15 +55,7 @@ function createGitHub(deps: PlatformDeps): PlatformModule | undefined {
         clock,
         onInstallation: (owner, repo, id) => notifier.learnInstallation(owner, repo, id),
       });
-      return [
-        {
-          path: '/github/webhooks',
-          methods: ['POST'],
-          bodyLimitBytes: GITHUB_BODY_LIMIT_BYTES,
-          acknowledges: 'github',
-          handler: (q, s, body) => webhooks.handle(q, s, body),
-        },
-      ];
+      return [webhookRoute('github', GITHUB_BODY_LIMIT_BYTES, webhooks)];
     },
     async start() {},
     async stop() {},

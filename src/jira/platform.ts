@@ -8,6 +8,7 @@
  * never do). A refused credential ends the start-up with one line.
  */
 import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platform/contract.js';
+import { webhookRoute } from '../platform/webhook-endpoint.js';
 import { PlatformStartError } from '../platform/contract.js';
 import type { JiraCommonConfig, JiraOAuthConfig, JiraTokenConfig } from '../config/types.js';
 import type { Route } from '../platform/route.js';
@@ -72,16 +73,7 @@ function jiraModule(
         logger,
         clock,
       });
-      return [
-        ...(more.routes ?? []),
-        {
-          path: JIRA_WEBHOOK_PATH,
-          methods: ['POST'],
-          bodyLimitBytes: JIRA_BODY_LIMIT_BYTES,
-          acknowledges: 'jira',
-          handler: (q, s, body) => webhooks.handle(q, s, body),
-        },
-      ];
+      return [...(more.routes ?? []), webhookRoute('jira', JIRA_BODY_LIMIT_BYTES, webhooks)];
     },
     start: more.start,
     async stop() {},

@@ -1,6 +1,7 @@
 /**
  * Linear as a platform: its notifier (agent activities; a keep-alive timer stopped at
- * shutdown), who administers a workspace (asked by the runs for a `config` change), the
+ * shutdown), its access answer (who administers a workspace, asked by the runs for a `config`
+ * change), the
  * webhook route, whose refused sessions are told why through the outbox, and, when on, the
  * OAuth install.
  */
@@ -8,6 +9,7 @@ import { stateView } from '../core/message/state-view.js';
 import { decodeThreadKey } from '../core/thread-key.js';
 import type { Store } from '../core/ports/index.js';
 import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platform/contract.js';
+import { webhookRoute } from '../platform/webhook-endpoint.js';
 import { createTokenCipher } from '../platform/token-cipher.js';
 import { createOutboxRefusalSink } from '../platform/refusals.js';
 import type { Route } from '../platform/route.js';
@@ -37,6 +39,8 @@ export async function currentRunWorks(
   const state = stateView(run.state);
   return state.live && !state.blocked && !state.ended;
 }
+
+const ADMIN_NEED = 'administer this Linear workspace';
 
 function createLinear(deps: PlatformDeps): PlatformModule | undefined {
   const { config, clock, logger } = deps;
@@ -77,11 +81,16 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
   return {
     name: 'linear',
     notifier,
-    admins: {
-      async isAdmin(threadKey, personId) {
+    access: {
+      // Who may act was decided by the ingress (workspaces, teams); who may change a team's
+      // defaults is a workspace admin, asked of Linear now, after the acknowledgement.
+      async checkPlace({ threadKey, person, wants }) {
+        if (wants === 'act') return { kind: 'allowed' };
         const place = decodeThreadKey(threadKey);
-        if (place?.platform !== 'linear') return false;
-        return notifier.isAdmin(place.organization, personId);
+        if (place?.platform !== 'linear') return { kind: 'refused', need: ADMIN_NEED };
+        return (await notifier.isAdmin(place.organization, person))
+          ? { kind: 'allowed' }
+          : { kind: 'refused', need: ADMIN_NEED };
       },
     },
     routes({ sink, wakeOutbox }) {
@@ -127,13 +136,7 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
         clock,
         refusals: createOutboxRefusalSink({ store: deps.store, clock, onQueued: wakeOutbox }),
       });
-      routes.push({
-        path: '/linear/webhooks',
-        methods: ['POST'],
-        bodyLimitBytes: LINEAR_BODY_LIMIT_BYTES,
-        acknowledges: 'linear',
-        handler: (q, s, body) => webhooks.handle(q, s, body),
-      });
+      routes.push(webhookRoute('linear', LINEAR_BODY_LIMIT_BYTES, webhooks));
       return routes;
     },
     async start() {},

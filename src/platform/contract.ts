@@ -12,7 +12,6 @@ import type {
   Logger,
   Metrics,
   Notifier,
-  PlaceAdmins,
   Platform,
   PlatformCapabilities,
   PlatformAccess,
@@ -89,12 +88,11 @@ export interface PlatformModule {
   /** Delivers the outbox's notifications to the platform. */
   readonly notifier: Notifier;
   /**
-   * A person's access to a place, asked by the runs (GitHub: repository permission, `check`;
-   * Jira: a project's permissions, `checkPlace`).
+   * A person's access to a place, asked by the runs after the acknowledgement (GitHub:
+   * repository permission, `check`; Jira: a project's permissions, Linear: a workspace's
+   * admins, `checkPlace`).
    */
   readonly access?: PlatformAccess;
-  /** Who administers a place, asked by the runs for a change to its defaults. */
-  readonly admins?: PlaceAdmins;
   /** Answers about people and places, for the console. */
   readonly directory?: PlaceDirectory;
   /** The routes it serves on the one HTTP server (webhooks, events, install pages). */

@@ -13,7 +13,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mediaTypeOf } from '../core/ingress/media-type.js';
 import type { Logger, TriggerSink } from '../core/ports/index.js';
-import type { Trigger } from '../core/trigger.js';
+import type { Platform, Trigger } from '../core/trigger.js';
+import type { Route } from './route.js';
 import { readBody, BodyTooLargeError } from './read-body.js';
 
 export interface WebhookAnswer {
@@ -73,6 +74,21 @@ export interface WebhookSteps<H> {
 
 export interface WebhookEndpoint {
   handle(req: IncomingMessage, res: ServerResponse, rawBody?: Buffer): Promise<void>;
+}
+
+/** The route of a platform's endpoint: `POST /<platform>/webhooks`, its acknowledgement measured. */
+export function webhookRoute(
+  platform: Platform,
+  bodyLimitBytes: number,
+  endpoint: WebhookEndpoint,
+): Route {
+  return {
+    path: `/${platform}/webhooks`,
+    methods: ['POST'],
+    bodyLimitBytes,
+    acknowledges: platform,
+    handler: (req, res, body) => endpoint.handle(req, res, body),
+  };
 }
 
 const isAnswer = (v: unknown): v is WebhookAnswer =>

@@ -3,60 +3,27 @@
  * composed over the ports. The ingress writes triggers to the inbox through
  * service/inbox-sink.ts and wakes the inbox worker (`inbox.wake()`).
  */
-import type {
-  AgentService,
-  Catalogue,
-  Clock,
-  InboxItem,
-  Logger,
-  Metrics,
-  Notifier,
-  PlaceAdmins,
-  PlatformCapabilities,
-  Random,
-  PlatformAccess,
-  Store,
-} from '../core/ports/index.js';
+import type { InboxItem } from '../core/ports/index.js';
 import { noopMetrics } from '../core/ports/index.js';
-import type { Platform } from '../core/trigger.js';
 import { defaultMayCancel } from './use-cases/cancel-run.js';
 import { createTriggerHandler } from './use-cases/handle-trigger.js';
 import { createInboxWorker, type InboxWorker } from './workers/inbox-worker.js';
 import { createIngressGate } from './workers/ingress-gate.js';
 import { createOutboxWorker, type OutboxWorker } from './workers/outbox-worker.js';
 import { createServiceLane } from './workers/service-lane.js';
-import {
-  resolveEngineOptions,
-  type EngineOptions,
-  type MayCancel,
-  type RunsDeps,
-} from './runs-deps.js';
+import { resolveEngineOptions, type EngineOptions, type RunsDeps } from './runs-deps.js';
 import { createTracker, type Tracker } from './tracker/tracker.js';
 
-export interface EngineDeps {
-  store: Store;
-  agent: AgentService;
-  notifiers: Partial<Record<Platform, Notifier>>;
-  /** What each platform can do (private answers, buttons), where the runs' answers differ. */
-  capabilities: Partial<Record<Platform, PlatformCapabilities>>;
-  clock: Clock;
-  random: Random;
-  logger: Logger;
-  metrics?: Metrics;
-  options: EngineOptions;
-  /** Waits between cancel attempts (tests pass a fast one). Default: setTimeout. */
-  sleep?: (ms: number) => Promise<void>;
-  /** Who may cancel a run. Default: the requester, or (Slack) an admin of agent-relay. */
-  mayCancel?: MayCancel;
-  /** GitHub: whether a person may act in a repository (checked for every GitHub request). */
-  repoAccess?: PlatformAccess;
-  /** Who administers a place, per platform that answers it (Linear's workspace admins). */
-  admins?: Partial<Record<Platform, PlaceAdmins>>;
-  /** The service's environments and models: names are resolved and checked before a start. */
-  catalogue?: Catalogue;
-  /** This process among the replicas sharing the store (the tracking lease's holder name). */
-  replicaId?: string;
-}
+/** What the engine is given (the rest of `RunsDeps` it makes: defaults, its workers' hooks). */
+export type EngineDeps = Pick<
+  RunsDeps,
+  'store' | 'agent' | 'notifiers' | 'capabilities' | 'clock' | 'random' | 'logger'
+> &
+  Partial<Pick<RunsDeps, 'metrics' | 'sleep' | 'mayCancel' | 'repoAccess' | 'catalogue'>> & {
+    options: EngineOptions;
+    /** This process among the replicas sharing the store (the tracking lease's holder name). */
+    replicaId?: string;
+  };
 
 export interface Engine {
   handleTrigger(item: InboxItem): Promise<void>;
@@ -104,7 +71,6 @@ export function createEngine(deps: EngineDeps): Engine {
     options,
     mayCancel: deps.mayCancel ?? defaultMayCancel(),
     ...(deps.repoAccess ? { repoAccess: deps.repoAccess } : {}),
-    admins: deps.admins ?? {},
     ...(deps.catalogue ? { catalogue: deps.catalogue } : {}),
     notifyOutbox: (platform) => outbox.wake(platform),
     nudgeTracker: (runId) => tracker.nudge(runId),

@@ -9,7 +9,6 @@ import type {
   Logger,
   Metrics,
   Notifier,
-  PlaceAdmins,
   PlatformCapabilities,
   Random,
   PlatformAccess,
@@ -113,21 +112,23 @@ export interface RunsDeps {
   store: Store;
   agent: AgentService;
   notifiers: Partial<Record<Platform, Notifier>>;
+  /** What each platform can do (private answers, buttons), where the runs' answers differ. */
   capabilities: Partial<Record<Platform, PlatformCapabilities>>;
   clock: Clock;
   random: Random;
   logger: Logger;
   metrics: Metrics;
+  /** Waits between cancel attempts (tests pass a fast one). Default: setTimeout. */
   sleep: (ms: number) => Promise<void>;
   options: ResolvedEngineOptions;
+  /** Who may cancel a run. Default: the requester, or (Slack) an admin of agent-relay. */
   mayCancel: MayCancel;
   /**
-   * Whether a person may act in a place: GitHub's repositories (`check`), other platforms'
-   * places (`checkPlace`, Jira's projects). Unset: no check.
+   * Whether a person may act in a place, asked after the acknowledgement: GitHub's
+   * repositories (`check`), other platforms' places (`checkPlace`: Slack's people, Jira's
+   * projects, Linear's admins). Unset: no check.
    */
   repoAccess?: PlatformAccess;
-  /** Who administers a place, for platforms whose ingress does not mark admins. */
-  admins: Partial<Record<Platform, PlaceAdmins>>;
   /**
    * The service's environments and models (env=/model= by name). Unset: values are sent as
    * given.

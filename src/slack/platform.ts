@@ -14,6 +14,8 @@ import { createSlackHome } from './home/slack-home.js';
 import { createSlackHomeSource } from './home/store-home-source.js';
 import { createSlackIngress, SlackAuthError } from './ingress/slack-ingress.js';
 import type { SlackIngress } from './ingress/slack-ingress.js';
+import { answerPlace } from './ingress/access.js';
+import { createPeople } from './ingress/people.js';
 import { createSlackInstallations } from './install/installations.js';
 import { createOAuthRoutes, INSTALL_PATH, REDIRECT_PATH } from './install/oauth-routes.js';
 import { createTokenCipher } from '../platform/token-cipher.js';
@@ -57,26 +59,40 @@ function createSlack(deps: PlatformDeps): PlatformModule | undefined {
     logger,
     clock,
   });
-  const people =
+  const lookups =
     installations || slack.botToken
       ? createSlackPeopleAndPlaces(tokens, {
           ...(slack.apiUrl === undefined ? {} : { apiUrl: slack.apiUrl }),
           logger,
         })
       : undefined;
+  // Who a person is (guest, outsider, admin): asked by the runs after the acknowledgement,
+  // and by App Home and the start form, which answer on the spot; one memory for both.
+  const people = createPeople({
+    policy: {
+      adminUsers: slack.adminUsers,
+      allowGuests: slack.allowGuests,
+      allowExternalUsers: slack.allowExternalUsers,
+    },
+    usersInfo: (team, user) =>
+      lookups ? lookups.usersInfo(team, user) : Promise.reject(new Error('no Slack bot token')),
+    clock,
+    logger,
+  });
 
   let ingress: SlackIngress | undefined;
   return {
     name: 'slack',
     notifier,
-    ...(people
+    access: { checkPlace: (q) => answerPlace(people, q) },
+    ...(lookups
       ? {
           directory: {
-            isGuest: (team, user) => people.isGuest(team, user),
+            isGuest: (team, user) => lookups.isGuest(team, user),
             async isPublicPlace(threadKey) {
               const place = decodeThreadKey(threadKey);
               if (place?.platform !== 'slack') return false;
-              return people.isPublicChannel(place.team, place.channel);
+              return lookups.isPublicChannel(place.team, place.channel);
             },
           },
         }
@@ -94,10 +110,8 @@ function createSlack(deps: PlatformDeps): PlatformModule | undefined {
         allowedUsers: slack.allowedUsers,
         allowedTeams: slack.allowedTeams,
         allowAnyWorkspace: slack.allowAnyWorkspace,
-        adminUsers: slack.adminUsers,
-        allowGuests: slack.allowGuests,
         ...(deps.catalogue ? { catalogue: deps.catalogue } : {}),
-        allowExternalUsers: slack.allowExternalUsers,
+        people,
         sink,
         logger,
         clock,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, EnvSchema } from '../../src/config/load.js';
+import { CONFIG_VARIABLES, EnvSchema, SECRET_VARIABLES } from '../../src/config/load.js';
 import { createMetrics } from '../../src/service/metrics.js';
 
 // The operator guide is docs/operating.md.
@@ -18,8 +18,21 @@ describe('the operator guide', () => {
     expect(rows).toEqual(CONFIG_VARIABLES.map((v) => v.name));
   });
 
-  it('the schema reads exactly the documented variables', () => {
+  it("the schema reads exactly the documented variables, each with its own entry's schema", () => {
     expect(Object.keys(EnvSchema.shape).sort()).toEqual(CONFIG_VARIABLES.map((v) => v.name).sort());
+    expect(new Set(CONFIG_VARIABLES.map((v) => v.name)).size).toBe(CONFIG_VARIABLES.length);
+    const shape = EnvSchema.shape as Record<string, unknown>;
+    for (const v of CONFIG_VARIABLES) expect(shape[v.name], v.name).toBe(v.schema);
+  });
+
+  it('the redaction list is the entries marked secret', () => {
+    expect([...SECRET_VARIABLES].sort()).toEqual(
+      CONFIG_VARIABLES.filter((v) => v.secret === true)
+        .map((v) => v.name)
+        .sort(),
+    );
+    expect(SECRET_VARIABLES).toContain('SLACK_BOT_TOKEN');
+    expect(SECRET_VARIABLES).not.toContain('PORT');
   });
 
   it('lists every exported agent_relay_ series', async () => {

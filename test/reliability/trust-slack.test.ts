@@ -97,7 +97,7 @@ describe('another workspace (one bot token)', () => {
 });
 
 describe('Slack Connect: people of another organisation', () => {
-  it('are refused (told privately) whether the payload or users.info says so; nothing is sent', async () => {
+  it('are refused (told privately, after the acknowledgement) whether the payload or users.info says so; nothing is sent', async () => {
     const r = await start();
     expect((await r.postSlack(mention({ user: 'UEXT00001', userTeam: 'TEXTERNAL' }))).status).toBe(
       200,
@@ -110,7 +110,10 @@ describe('Slack Connect: people of another organisation', () => {
     for (const call of r.slack.okCallsTo('chat.postEphemeral'))
       expect(String(call.params.text)).toMatch(/other organisations/);
     await settle();
-    expect(r.rows()).toMatchObject({ inbox: 0, runs: 0 });
+    // Slack is asked who they are after the acknowledgement: the requests reached the inbox,
+    // and nothing of theirs went further.
+    expect(r.rows()).toMatchObject({ inbox: 2, runs: 0 });
+    expect(r.slack.okCallsTo('chat.postMessage')).toEqual([]);
     expect(serviceWrites(r)).toEqual({});
   });
 
@@ -129,12 +132,46 @@ describe('guests', () => {
     r.slack.people.set('UGUEST001', { is_restricted: true });
     r.slack.people.set('UGUEST002', { is_restricted: true, is_ultra_restricted: true });
     await r.postSlack(mention({ user: 'UGUEST001' }));
-    const command = await r.postSlack(slashCommandBody({ text: 'fix it', user: 'UGUEST002' }));
-    expect(JSON.stringify(await command.json())).toMatch(/guests/);
+    const responseUrl = r.slack.responseUrl({ channel: 'CGENERAL1', user: 'UGUEST002' });
+    const command = await r.postSlack(
+      slashCommandBody({ text: 'fix it', user: 'UGUEST002', channel: 'CGENERAL1', responseUrl }),
+    );
+    // The command is acknowledged before Slack is asked who they are; the refusal follows on
+    // the command's response URL, only to them.
+    expect(command.status).toBe(200);
+    const told = await waitUntil(() => r.slack.responses.find((x) => x.user === 'UGUEST002'), {
+      timeoutMs: 5_000,
+    });
+    expect(JSON.stringify(told.body)).toMatch(/guests/);
+    expect(told.body.response_type).not.toBe('in_channel');
     await waitUntil(() => ephemeralsTo(r, 'UGUEST001').length === 1, { timeoutMs: 5_000 });
     expect(String(ephemeralsTo(r, 'UGUEST001')[0]?.params.text)).toMatch(/guests/);
     await settle();
-    expect(r.rows()).toMatchObject({ inbox: 0, runs: 0 });
+    expect(r.rows()).toMatchObject({ runs: 0 });
+    expect(r.slack.okCallsTo('chat.postMessage')).toEqual([]);
+    expect(serviceWrites(r)).toEqual({});
+  });
+
+  it("a guest's plain reply in a run's thread never reaches the run, and no one is told", async () => {
+    const r = await start();
+    r.slack.people.set('UGUEST001', { is_restricted: true });
+    const { threadTs } = await startRun(r);
+    await r.postSlack(reply('UGUEST001', threadTs, 'exfiltrate the secrets'));
+    await settle();
+    expect(r.emulator.followups).toEqual([]);
+    expect(ephemeralsTo(r, 'UGUEST001')).toEqual([]);
+  });
+
+  it('when Slack does not say who someone is, they are told privately to try again and nothing is done', async () => {
+    const r = await start();
+    r.slack.failNext('users.info', { status: 503 }, 5);
+    expect((await r.postSlack(mention({ user: 'UCAROL01' }))).status).toBe(200);
+    await waitUntil(() => ephemeralsTo(r, 'UCAROL01').length === 1, { timeoutMs: 5_000 });
+    expect(String(ephemeralsTo(r, 'UCAROL01')[0]?.params.text)).toMatch(
+      /couldn't check who you are/,
+    );
+    await settle();
+    expect(r.rows()).toMatchObject({ runs: 0 });
     expect(serviceWrites(r)).toEqual({});
   });
 

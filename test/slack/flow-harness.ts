@@ -19,6 +19,8 @@ import { createInboxSink } from '../../src/service/inbox-sink.js';
 import type { SlackIngress } from '../../src/slack/ingress/slack-ingress.js';
 import { createSlackIngress } from '../../src/slack/ingress/slack-ingress.js';
 import { createSlackNotifier } from '../../src/slack/notify/notifier.js';
+import { answerPlace } from '../../src/slack/ingress/access.js';
+import { peopleOf } from './ingress/harness.js';
 import { openStore } from '../../src/store/index.js';
 import { TEST_SIGNING_SECRET, postSlack } from '../helpers/slack.js';
 import type { FakeMessage, FakeSlackApi } from '../../src/fakes/slack-web-api.js';
@@ -88,7 +90,10 @@ export async function startFlow(options: FlowOptions = {}): Promise<Flow> {
     timeoutMs: 5_000,
   });
   const notifier = createSlackNotifier({ botToken: 'xoxb-flow', apiUrl: api.url, logger });
+  // Who a person is, asked by the runs after the acknowledgement, as the platform wires it.
+  const people = peopleOf(api.url, logger);
   const engine = createEngine({
+    repoAccess: { checkPlace: (q) => answerPlace(people, q) },
     store,
     agent,
     notifiers: { slack: notifier },
@@ -120,6 +125,7 @@ export async function startFlow(options: FlowOptions = {}): Promise<Flow> {
     sink: createInboxSink({ store, clock: systemClock, onAccepted: () => engine.inbox.wake() }),
     logger,
     replyInThreadWithoutMention: true,
+    people,
   });
   const server = createServer((req, res) => void ingress.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

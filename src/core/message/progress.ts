@@ -25,6 +25,14 @@ export interface StepView {
   parameter?: string;
 }
 
+/** How every platform marks a step, and says its state in words. */
+export const STEP_MARK: Record<StepState, string> = { running: '⏳', done: '✅', failed: '❌' };
+export const STEP_WORDS: Record<StepState, string> = {
+  running: 'in progress',
+  done: 'done',
+  failed: 'failed',
+};
+
 export type ProgressView =
   | { kind: 'steps'; steps: StepView[] }
   /** Set-up so far, e.g. ["environment ready", "agent starting"]. */

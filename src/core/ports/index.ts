@@ -24,4 +24,3 @@ export * from './console-sessions.js';
 export * from './reaction-ids.js';
 export * from './linear-sessions.js';
 export * from './platform-capabilities.js';
-export * from './place-admins.js';

@@ -31,24 +31,34 @@ export function reaches(role: RepoPermission | 'none', minimum: RepoPermission):
 export type PlaceRight = 'act' | 'configure';
 
 export type PlaceAccessVerdict =
-  | { kind: 'allowed' }
-  /** The platform answered: the person lacks the right (`need` says which, in its words). */
-  | { kind: 'refused'; need: string }
-  /** The platform could not be asked: never taken as allowed. */
-  | { kind: 'unknown'; reason: string }
+  /** `admin`/`relayAdmin`: what the platform found the person to be, when it tells (Slack). */
+  | { kind: 'allowed'; admin?: boolean; relayAdmin?: boolean }
+  /**
+   * The platform answered: the person lacks the right (`need` says which, in its words), or
+   * `message` says the whole refusal in the platform's words.
+   */
+  | { kind: 'refused'; need: string; message?: string }
+  /** The platform could not be asked: never taken as allowed (`message`: its own words). */
+  | { kind: 'unknown'; reason: string; message?: string }
   /** The thread's platform answers no such question (its ingress decides who may). */
   | { kind: 'unanswered' };
+
+export interface PlaceQuestion {
+  threadKey: string;
+  person: string;
+  wants: PlaceRight;
+  /** Where the person comes from, as the payload said (Slack: their own workspace). */
+  personTeam?: string;
+  /** The organisation the request came to, as the payload said (Slack: Enterprise Grid). */
+  organization?: string;
+}
 
 /**
  * "May this person do this in the place of this thread?", for platforms whose places are not
  * GitHub repositories (Jira's projects). Asked by the runs after the acknowledgement.
  */
 export interface PlaceAccess {
-  checkPlace(q: {
-    threadKey: string;
-    person: string;
-    wants: PlaceRight;
-  }): Promise<PlaceAccessVerdict>;
+  checkPlace(q: PlaceQuestion): Promise<PlaceAccessVerdict>;
 }
 
 /** What a platform answers about access: GitHub's repository permission, another's places, or both. */

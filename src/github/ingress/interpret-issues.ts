@@ -2,8 +2,9 @@
  * `issues.opened`, `pull_request.opened` (a body that mentions the bot) and `issues.labeled`
  * (the trigger label, or `factory:<alias>`) -> candidate Triggers.
  *
- * A label run's words are built for the parser so the title can never read as a command:
- * `new <title>\n\n<body>`, or `factory <alias> <title>\n\n<body>` for a factory label.
+ * A label run's words are a fresh run's prompt (`Trigger.freshRun`), so the title can never
+ * read as a command: `<title>\n\n<body>`, or `factory <alias> <title>\n\n<body>` for a
+ * factory label.
  */
 import {
   actorOf,

@@ -4,7 +4,7 @@
  * harmless) and bounded, and the status comment's "now" lines.
  */
 import type { RunView } from '../../core/message/message-model.js';
-import type { StepView } from '../../core/message/progress.js';
+import { STEP_MARK, STEP_WORDS } from '../../core/message/progress.js';
 import { rewriteMarkdown } from '../../core/message/markdown-walk.js';
 import { markdownRules } from '../../core/message/markdown-gfm.js';
 import { clip } from '../../core/text.js';
@@ -23,17 +23,6 @@ const MARKDOWN = markdownRules(
 export function agentMarkdown(markdown: string): string {
   return rewriteMarkdown(clip(markdown, AGENT_WORDS_CHARS), MARKDOWN);
 }
-
-const STEP_MARK: Record<StepView['state'], string> = {
-  running: '⏳',
-  done: '✅',
-  failed: '❌',
-};
-const STEP_WORDS: Record<StepView['state'], string> = {
-  running: 'in progress',
-  done: 'done',
-  failed: 'failed',
-};
 
 /** "Now:" lines while the run works (empty when there is nothing to show). */
 export function progressLines(run: RunView): string[] {

@@ -12,9 +12,7 @@ import {
   escapeMarkdownSpecials,
   markdownLink,
 } from '../../core/message/markdown-gfm.js';
-
-/** A zero-width space: `@\u200bname` looks like a mention but does not notify anyone. */
-const ZWSP = '\u200b';
+import { neutraliseMentions } from '../../platform/mentions.js';
 
 /**
  * The most raw characters of one piece of text shown in a line. Escaping can grow text about
@@ -22,11 +20,6 @@ const ZWSP = '\u200b';
  * never cut by the splitter (a cut could separate a backslash from what it escapes).
  */
 export const MAX_INLINE_CHARS = 2_000;
-
-/** Neutralise `@login` and `@org/team` mentions. An e-mail address keeps its `@`. */
-export function neutraliseMentions(text: string): string {
-  return text.replace(/(^|[^A-Za-z0-9])@(?=[A-Za-z0-9])/g, `$1@${ZWSP}`);
-}
 
 /**
  * Escape plain text for use inside a line (titles, table cells, list items). Newlines become

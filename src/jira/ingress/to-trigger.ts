@@ -138,8 +138,9 @@ export function fromIssueUpdated(event: IssueUpdatedEvent, o: ToTriggerOptions):
         id: person.accountId,
         ...(person.displayName ? { name: person.displayName } : {}),
       },
-      // `new` makes the words a prompt whatever they start with (a summary "Cancel …").
-      text: factoryAlias === undefined ? `new ${prompt}` : `factory ${factoryAlias} ${prompt}`,
+      // A fresh run's prompt, whatever it starts with (a summary "Cancel …").
+      text: factoryAlias === undefined ? prompt : `factory ${factoryAlias} ${prompt}`,
+      ...(factoryAlias === undefined ? { freshRun: true } : {}),
       addressed: true,
       context: { issue: issueContext(issue, o), permalink: url },
       deliveryId: `jira:${o.site}:issue:${issue.id}:change:${change}`,

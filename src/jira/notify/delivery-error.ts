@@ -1,47 +1,19 @@
 /**
- * Jira's refusals -> `DeliveryError`, so the outbox reschedules or parks without knowing
- * Jira (Atlassian's rate limiting guide: a 429 carries `Retry-After` in seconds):
- * - 429: retryable, after `Retry-After` (fallback 60 s);
- * - 5xx, 408 and no answer at all: retryable;
- * - 404/410 (issue or comment deleted, project gone): permanent `not_found`;
- * - 401/403 (the account lost access): permanent `forbidden`; 400: permanent `invalid`.
+ * Jira's refusals -> `DeliveryError` through the kit's one reading of an HTTP answer
+ * (Atlassian's rate limiting guide: a 429 carries `Retry-After` in seconds). Jira rejects a
+ * body with 400 only, so a 422 stays retryable.
  */
-import { DeliveryError } from '../../core/ports/index.js';
+import type { DeliveryError } from '../../core/ports/index.js';
+import { httpDeliveryError, retryAfterMs, unreachable } from '../../platform/delivery-errors.js';
 import { JiraApiError } from '../api/jira-client.js';
 
-const FALLBACK_RATE_LIMIT_MS = 60_000;
-
-function retryAfterMs(value: string | undefined, now: number): number {
-  if (value === undefined) return FALLBACK_RATE_LIMIT_MS;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const at = Date.parse(value);
-  return Number.isFinite(at) ? Math.max(0, at - now) : FALLBACK_RATE_LIMIT_MS;
-}
-
 export function toDeliveryError(err: unknown, what: string, now: number): DeliveryError {
-  if (err instanceof DeliveryError) return err;
-  if (!(err instanceof JiraApiError)) {
-    const message = err instanceof Error ? err.message : String(err);
-    return new DeliveryError('unavailable', `${what}: ${message}`, true, undefined, { cause: err });
-  }
-  const { status } = err;
-  const say = (words: string) => `${what}: Jira answered ${status} (${words})`;
-  const cause = { cause: err };
-  if (status === 429)
-    return new DeliveryError(
-      'rate_limited',
-      say('rate limited'),
-      true,
-      retryAfterMs(err.retryAfter, now),
-      cause,
-    );
-  if (status === 0 || status === 408 || status >= 500)
-    return new DeliveryError('unavailable', say('unavailable'), true, undefined, cause);
-  if (status === 404 || status === 410)
-    return new DeliveryError('not_found', say('gone'), false, undefined, cause);
-  if (status === 401 || status === 403)
-    return new DeliveryError('forbidden', say('no access'), false, undefined, cause);
-  if (status === 400) return new DeliveryError('invalid', say('rejected'), false, undefined, cause);
-  return new DeliveryError('unknown', say('unexpected'), true, undefined, cause);
+  if (!(err instanceof JiraApiError)) return unreachable(err, what);
+  return httpDeliveryError(what, {
+    status: err.status,
+    platform: 'Jira',
+    retryAfterMs: retryAfterMs(err.retryAfter, now),
+    rejected: [400],
+    cause: err,
+  });
 }

@@ -12,6 +12,7 @@ import type {
 } from '../../core/message/message-model.js';
 import { ROUTED_WORDS } from '../../core/message/followup-routing.js';
 import { clip } from '../../core/text.js';
+import { STEP_MARK } from '../../core/message/progress.js';
 import { shortRunId } from '../../core/message/short-run-id.js';
 import { STARTING_STATE } from '../../core/message/state-view.js';
 import { formatCost, labelledUsage } from '../../core/message/usage-text.js';
@@ -42,7 +43,6 @@ export interface JiraRenderOptions {
 const AGENT_WORDS_CHARS = 6_000;
 
 const TONE = { info: 'ℹ️', warning: '⚠️', error: '❌' } as const;
-const STEP_MARK = { running: '⏳', done: '✅', failed: '❌' } as const;
 const SOURCE: Record<AppliedSetting['source'], string> = {
   inline: 'inline option',
   personal: 'personal default',

@@ -10,9 +10,10 @@
  * the configuration (CONSOLE_PUBLIC_URL), never from the Host header (which only serves an
  * install reached on loopback).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock, Logger } from '../../core/ports/index.js';
+import { createSignedState, equalText, purposeKey } from '../../platform/signed-state.js';
 import { exchangeCode, revokeToken, whoseToken } from '../api/oauth.js';
 import type { LinearInstallations } from './installations.js';
 
@@ -74,33 +75,20 @@ function cookieOf(req: IncomingMessage, name: string): string | undefined {
   return undefined;
 }
 
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoutes {
   const log = deps.logger.child({ component: 'linear-oauth' });
-  const sign = (text: string) =>
-    createHmac('sha256', `linear-oauth-state:${deps.clientSecret}`)
-      .update(text)
-      .digest('base64url');
+  const signed = createSignedState(purposeKey(deps.clientSecret, 'linear-oauth-state'));
 
   function newState(): string {
-    const body = `${deps.clock.now() + STATE_TTL_MS}.${randomBytes(16).toString('base64url')}`;
-    return `${body}.${sign(body)}`;
+    return signed.seal({
+      exp: deps.clock.now() + STATE_TTL_MS,
+      n: randomBytes(16).toString('base64url'),
+    });
   }
 
   function stateExpiry(state: string): number | undefined {
-    const cut = state.lastIndexOf('.');
-    if (cut <= 0) return undefined;
-    const body = state.slice(0, cut);
-    const given = Buffer.from(state.slice(cut + 1));
-    const expected = Buffer.from(sign(body));
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    const expiresAt = Number(body.split('.')[0]);
-    return Number.isFinite(expiresAt) && expiresAt > deps.clock.now() ? expiresAt : undefined;
+    const expiresAt = (signed.open(state) as { exp?: unknown } | undefined)?.exp;
+    return typeof expiresAt === 'number' && expiresAt > deps.clock.now() ? expiresAt : undefined;
   }
 
   const redirectUriOf = (req: IncomingMessage) => deps.redirectUri ?? loopbackRedirectUri(req);
@@ -141,7 +129,7 @@ export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoute
       if (
         expiresAt === undefined ||
         cookie === undefined ||
-        !sameText(cookie, state) ||
+        !equalText(cookie, state) ||
         (deps.useStateOnce && !(await deps.useStateOnce(state, expiresAt)))
       )
         return page(

@@ -10,13 +10,12 @@ import { rewriteMarkdown } from '../../core/message/markdown-walk.js';
 import { honestLabel } from '../../core/message/link-label.js';
 import { codeSpan, markdownLink, markdownRules } from '../../core/message/markdown-gfm.js';
 import { clip } from '../../core/text.js';
+import { neutraliseMentions } from '../../platform/mentions.js';
 import { escapeMarkdown } from './markdown-escape.js';
 
 /** Characters of the agent's words in one activity. */
 const AGENT_WORDS_CHARS = 6_000;
 
-/** A zero-width space: `@\u200bname` reads as written and mentions no one. */
-const ZWSP = '\u200b';
 /** A person's profile on Linear, which Linear shows as a mention of them. */
 const PROFILE = /https?:\/\/(?:[\w-]+\.)*linear\.app\/[^\s/]+\/profiles\/[^\s)\]>]+/gi;
 const isProfile = (href: string) => new RegExp(PROFILE.source, 'i').test(href);
@@ -26,15 +25,11 @@ function plain(text: string): string {
   let out = '';
   let at = 0;
   for (const match of text.matchAll(PROFILE)) {
-    out += mentionless(escapeMarkdown(text.slice(at, match.index)));
+    out += neutraliseMentions(escapeMarkdown(text.slice(at, match.index)));
     out += codeSpan(match[0]);
     at = match.index + match[0].length;
   }
-  return out + mentionless(escapeMarkdown(text.slice(at)));
-}
-
-function mentionless(text: string): string {
-  return text.replace(/(^|[^A-Za-z0-9])@(?=[A-Za-z0-9])/g, `$1@${ZWSP}`);
+  return out + neutraliseMentions(escapeMarkdown(text.slice(at)));
 }
 
 const RULES = {

@@ -1,21 +1,29 @@
 /**
- * Whether the author of a GitHub request may act in its repository, asked (through the
- * RepoAccess port: GitHub's collaborator permission, cached) before any GitHub command is
- * routed: start, follow-up, cancel, config, list, status. The ingress only filtered on
- * `author_association`, which says nothing of write access (a read-only collaborator is a
- * COLLABORATOR too). Answers:
+ * Who may act, asked by the runs after the acknowledgement and before anything reaches the
+ * Agent Run Service: GitHub's repository permission (the RepoAccess port, cached; the ingress
+ * only filtered on `author_association`, which says nothing of write access), and other
+ * platforms' places through their access answer (Slack's people, Jira's projects, Linear's
+ * admins). Answers:
  *
  * - refused: one polite note per person and thread per hour (remembered in the store, so
- *   every replica knows), in the outbox's low lane, behind everyone else's notices;
- * - unknown (GitHub did not answer): nothing is done and the person is asked to try again;
- *   never allowed.
+ *   every replica knows), privately where the platform can, in the outbox's low lane, behind
+ *   everyone else's notices;
+ * - unknown (the platform did not answer): nothing is done and the person is asked to try
+ *   again; never allowed.
  */
 import { refusalCapOf } from '../../core/place.js';
+import type { PlaceAccessVerdict } from '../../core/ports/index.js';
 import { notice } from '../../core/message/render-model.js';
 import { decodeThreadKey } from '../../core/thread-key.js';
 import type { Command } from '../../core/command/command.js';
 import type { RunsDeps } from '../runs-deps.js';
-import { enqueue, type Effects, type TriggerJob } from './trigger-job.js';
+import {
+  enqueue,
+  noEffects,
+  privateDestination,
+  type Effects,
+  type TriggerJob,
+} from './trigger-job.js';
 
 /** A person refused in a thread is told again at most after this long. */
 export const REFUSAL_WINDOW_MS = 60 * 60_000;
@@ -45,38 +53,48 @@ export async function checkAccess(
   }
   if (verdict.kind === 'unknown') {
     job.log.warn({ actor: login, reason: verdict.reason }, 'access unknown; request not done');
-    return enqueue({
-      kind: 'post',
-      destination: { threadKey: job.threadKey },
-      message: notice(
-        'error',
-        "I couldn't check your access to this repository with GitHub just now, so I did " +
-          'nothing. Please try again in a minute.',
-        undefined,
-        job.actor,
-      ),
-    });
+    return tryAgain(
+      job,
+      "I couldn't check your access to this repository with GitHub just now, so I did " +
+        'nothing. Please try again in a minute.',
+    );
   }
   job.log.info(
     { actor: login, role: verdict.role, required: verdict.required },
     'author lacks repository access; refused',
   );
+  return refuse(
+    job,
+    `Thanks for the request. Agent runs in this repository can be started, steered or ` +
+      `cancelled only by people with ${verdict.required} access (or higher) to it. Please ask ` +
+      `one of them to mention me for you.`,
+  );
+}
+
+/** Nothing was done because the platform could not be asked: said to the person at once. */
+function tryAgain(job: TriggerJob, text: string): Effects {
+  return enqueue({
+    kind: 'post',
+    destination: privateDestination(job),
+    message: notice('error', text, undefined, job.actor),
+  });
+}
+
+/**
+ * A refusal: privately where the platform has private answers, once per person and thread an
+ * hour (remembered in the store, so every replica knows), a cap per place, in the low lane.
+ */
+function refuse(job: TriggerJob, text: string): Effects {
   return async (tx, now) => {
     const cap = refusalCapOf(job.threadKey);
-    if (!(await tx.refusals.note(job.threadKey, login, now, REFUSAL_WINDOW_MS, cap))) return;
+    const person = job.trigger.actor.id;
+    if (!(await tx.refusals.note(job.threadKey, person, now, REFUSAL_WINDOW_MS, cap))) return;
     await tx.outbox.enqueue(
       {
         kind: 'post',
-        destination: { threadKey: job.threadKey },
+        destination: privateDestination(job),
         lane: 'low',
-        message: notice(
-          'info',
-          `Thanks for the request. Agent runs in this repository can be started, steered or ` +
-            `cancelled only by people with ${verdict.required} access (or higher) to it. Please ask ` +
-            `one of them to mention me for you.`,
-          undefined,
-          job.actor,
-        ),
+        message: notice('info', text, undefined, job.actor),
       },
       now,
     );
@@ -90,9 +108,13 @@ function changesConfig(command: Command | undefined): boolean {
 }
 
 /**
- * Another platform's places (Jira's projects): the person must have the right to act there;
- * a `config` change asks too whether they administer the place, and marks them an admin for
- * the config use case when they do. Refusals as for GitHub: capped, in the low lane.
+ * Another platform's places (Slack's workspaces and channels, Jira's projects, Linear's
+ * workspaces), asked of the thread's platform after the acknowledgement: the person must have
+ * the right to act there (Slack: no guest or outsider unless allowed; Jira: the project's
+ * permissions); the platform may say they are an admin (Slack), and a `config` change asks
+ * whether they administer the place. Refusals are private where the platform has private
+ * answers, capped, in the low lane; a plain reply in a thread (not addressed to the bot) of
+ * someone refused is dropped without a word, as it was never meant for the bot.
  */
 async function checkPlaceAccess(
   deps: RunsDeps,
@@ -101,55 +123,63 @@ async function checkPlaceAccess(
 ): Promise<Effects | undefined> {
   const access = deps.repoAccess?.checkPlace;
   if (access === undefined) return undefined;
-  const person = job.trigger.actor.id;
+  const { trigger } = job;
+  const person = trigger.actor.id;
   const ask = (wants: 'act' | 'configure') =>
-    access({ threadKey: job.threadKey, person, wants }).catch(
-      (err: unknown) => ({ kind: 'unknown', reason: String(err) }) as const,
-    );
+    access({
+      threadKey: job.threadKey,
+      person,
+      wants,
+      ...(trigger.actor.team === undefined ? {} : { personTeam: trigger.actor.team }),
+      ...(trigger.enterprise === undefined ? {} : { organization: trigger.enterprise }),
+    }).catch((err: unknown): PlaceAccessVerdict => ({ kind: 'unknown', reason: String(err) }));
   const verdict = await ask('act');
-  // Slack, Linear: their ingress decided, and marked their admins.
   if (verdict.kind === 'unanswered') return undefined;
+  if (verdict.kind !== 'allowed' && trigger.kind === 'thread_reply') {
+    job.log.info({ actor: person, verdict: verdict.kind }, 'reply of someone refused; dropped');
+    return noEffects;
+  }
   if (verdict.kind === 'unknown') {
     job.log.warn({ actor: person, reason: verdict.reason }, 'access unknown; request not done');
-    return enqueue({
-      kind: 'post',
-      destination: { threadKey: job.threadKey },
-      message: notice(
-        'error',
-        "I couldn't check your access to this project just now, so I did nothing. Please try " +
-          'again in a minute.',
-        undefined,
-        job.actor,
-      ),
-    });
+    return tryAgain(
+      job,
+      verdict.message ??
+        "I couldn't check your access to this project just now, so I did nothing. Please " +
+          'try again in a minute.',
+    );
   }
   if (verdict.kind === 'refused') {
     job.log.info(
       { actor: person, need: verdict.need },
       'person lacks access to the place; refused',
     );
-    return async (tx, now) => {
-      if (!(await tx.refusals.note(job.threadKey, person, now, REFUSAL_WINDOW_MS))) return;
-      await tx.outbox.enqueue(
-        {
-          kind: 'post',
-          destination: { threadKey: job.threadKey },
-          lane: 'low',
-          message: notice(
-            'info',
-            `Thanks for the request. Agent runs here can be started, steered or cancelled only ` +
-              `by people who ${verdict.need}. Please ask one of them to mention me for you.`,
-            undefined,
-            job.actor,
-          ),
-        },
-        now,
-      );
-    };
+    return refuse(
+      job,
+      verdict.message ??
+        `Thanks for the request. Agent runs here can be started, steered or cancelled only by ` +
+          `people who ${verdict.need}. Please ask one of them to mention me for you.`,
+    );
   }
+  if (verdict.admin !== undefined) markAdmin(trigger, verdict);
   if (changesConfig(command)) {
     const admin = await ask('configure');
-    job.trigger.actor.admin = admin.kind === 'allowed';
+    if (admin.kind === 'unknown')
+      job.log.warn(
+        { reason: admin.reason },
+        'could not tell whether the person administers this place',
+      );
+    trigger.actor.admin = admin.kind === 'allowed';
   }
   return undefined;
+}
+
+/** What the platform found the person to be, on the trigger for the use cases. */
+function markAdmin(
+  trigger: TriggerJob['trigger'],
+  found: { admin?: boolean; relayAdmin?: boolean },
+) {
+  if (found.admin === true) trigger.actor.admin = true;
+  else delete trigger.actor.admin;
+  if (found.relayAdmin === true) trigger.actor.relayAdmin = true;
+  else delete trigger.actor.relayAdmin;
 }

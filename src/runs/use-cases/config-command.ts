@@ -3,21 +3,11 @@ import type { Command } from '../../core/command/command.js';
 import type { OptionKey } from '../../core/message/message-model.js';
 import { configMessage, notice } from '../../core/message/render-model.js';
 import { replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
-import type { Catalogue, PlaceAdmins, Platform } from '../../core/ports/index.js';
+import type { Catalogue } from '../../core/ports/index.js';
 import { problemText, resolveCatalogueValue } from '../../core/catalogue-check.js';
 import { personScope } from '../../core/place.js';
 
 type ConfigCommand = Extract<Command, { type: 'config' }>;
-
-/** Marked by the ingress, or else asked of the platform; not knowing is not being an admin. */
-async function isAdmin(job: TriggerJob, admins: PlaceAdmins | undefined): Promise<boolean> {
-  if (job.trigger.actor.admin === true) return true;
-  if (!admins) return false;
-  return admins.isAdmin(job.threadKey, job.trigger.actor.id).catch((err: unknown) => {
-    job.log.warn({ err }, 'could not tell whether the person administers this place');
-    return false;
-  });
-}
 
 export const ADMINS_ONLY =
   "Only an admin of agent-relay may change this channel's defaults. `config` alone shows them.";
@@ -53,7 +43,7 @@ export const LINEAR_ADMINS_ONLY =
 export async function configCommand(
   job: TriggerJob,
   command: ConfigCommand,
-  deps: { catalogue?: Catalogue; admins: Partial<Record<Platform, PlaceAdmins>> },
+  deps: { catalogue?: Catalogue },
 ): Promise<Effects> {
   const { catalogue } = deps;
   const { platform } = job.trigger;
@@ -86,7 +76,7 @@ export async function configCommand(
     job.log.info({ scope }, 'config change refused: not an admin of the repository');
     return replyPrivately(job, notice('warning', REPO_ADMINS_ONLY, undefined, job.actor));
   }
-  if (changes && platform !== 'github' && !(await isAdmin(job, deps.admins[platform]))) {
+  if (changes && platform !== 'github' && job.trigger.actor.admin !== true) {
     job.log.info({ scope }, 'config change refused: not an admin');
     return replyPrivately(
       job,

@@ -97,9 +97,11 @@ function invocationOf(deps: RunsDeps, job: TriggerJob): string {
 /** The use case a trigger goes to, and what it decided. */
 export async function routeTrigger(deps: RunsDeps, job: TriggerJob): Promise<Effects> {
   const { trigger } = job;
-  if (trigger.kind === 'cancel_button') return cancelRun(deps, job, trigger.runId);
+  // A button or Stop is asked about like any request: who the person is is known only now.
+  if (trigger.kind === 'cancel_button')
+    return (await checkAccess(deps, job)) ?? cancelRun(deps, job, trigger.runId);
   if (trigger.kind === 'stop_button' || trigger.kind === 'session_stopped') {
-    return stopRun(deps, job, trigger.runId);
+    return (await checkAccess(deps, job)) ?? stopRun(deps, job, trigger.runId);
   }
   if (trigger.kind === 'check_run_rerequested') {
     return (await checkAccess(deps, job)) ?? retryRun(deps, job, trigger.runId);

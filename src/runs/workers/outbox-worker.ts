@@ -1,7 +1,8 @@
 /**
  * The outbox worker: delivers queued notifications through the thread's platform notifier,
  * in order per thread, with retries and backoff, and keeps one status message per run
- * (posted the first time, edited afterwards). A notification that keeps failing is parked,
+ * (posted the first time, edited afterwards; what a posted one means for the run is
+ * status-message.ts's). A notification that keeps failing is parked,
  * never retried forever.
  */
 import type {
@@ -18,6 +19,7 @@ import { DeliveryError } from '../../core/ports/index.js';
 import { platformOf } from '../../core/thread-key.js';
 import { RelayError } from '../../core/relay-error.js';
 import type { MessageRef, Platform } from '../../core/trigger.js';
+import { adoptStatusMessage } from '../status-message.js';
 import { backoffDelay } from './backoff.js';
 import type { ClaimGate } from './ingress-gate.js';
 import { createPump, type Pump } from './pump.js';
@@ -194,31 +196,9 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     }
   }
 
-  /**
-   * Record `ref` as the run's status message. When posting it made a new thread
-   * (`newKey`: a slash command's), that thread becomes the run's thread: replies there find
-   * this run, and later notifications go there.
-   */
-  async function adopt(run: RunRecord, ref: MessageRef, newKey?: string): Promise<void> {
-    const now = clock.now();
-    const moved = newKey !== undefined && newKey !== run.threadKey;
-    await store.transaction(async (tx) => {
-      if (moved) {
-        await tx.threads.upsert(
-          {
-            threadKey: newKey,
-            platform: run.platform,
-            currentRunId: run.runId,
-            startedBy: run.requester.id,
-          },
-          now,
-        );
-        await tx.runs.update(run.runId, { statusMessage: ref, threadKey: newKey });
-      } else {
-        await tx.runs.update(run.runId, { statusMessage: ref });
-      }
-    });
-  }
+  /** What posting a run's status message means for the run is the runs' (status-message.ts). */
+  const adopt = (run: RunRecord, ref: MessageRef, newKey?: string) =>
+    adoptStatusMessage(store, clock.now(), run, ref, newKey);
 
   async function deliver(item: OutboxItem): Promise<void> {
     const ilog = log.child({

@@ -5,7 +5,6 @@
  */
 import type {
   Notifier,
-  PlaceAdmins,
   Platform,
   PlatformCapabilities,
   PlatformAccess,
@@ -27,8 +26,6 @@ export type { PlatformDeps, PlatformOverrides } from '../../platform/contract.js
 export interface Platforms {
   readonly modules: readonly PlatformModule[];
   notifiers: Partial<Record<Platform, Notifier>>;
-  /** Who administers a place, per platform that answers it. */
-  admins: Partial<Record<Platform, PlaceAdmins>>;
   /** What every platform of the list can do, on or not. */
   capabilities: Partial<Record<Platform, PlatformCapabilities>>;
   /** A person's access to a place, for the runs to ask (the platforms that have one). */
@@ -77,7 +74,6 @@ export function createPlatforms(
     modules,
     notifiers: Object.fromEntries(modules.map((m) => [m.name, m.notifier])),
     capabilities: Object.fromEntries(definitions.map((d) => [d.name, d.capabilities])),
-    admins: Object.fromEntries(modules.flatMap((m) => (m.admins ? [[m.name, m.admins]] : []))),
     ...(access ? { access } : {}),
     directory: {
       async isGuest(tenant, user) {

@@ -10,6 +10,8 @@ import type { BotTokenSource } from './bot-tokens.js';
 import { createWorkspaceClients } from './workspace-clients.js';
 
 export interface SlackPeopleAndPlaces {
+  /** Slack's own `users.info` answer (throws when Slack does not answer), for the access check. */
+  usersInfo(team: string, user: string): Promise<unknown>;
   isGuest(team: string, user: string): Promise<boolean | undefined>;
   isPublicChannel(team: string, channel: string): Promise<boolean>;
 }
@@ -32,6 +34,9 @@ export function createSlackPeopleAndPlaces(
   });
   const log = options.logger.child({ component: 'slack-people' });
   return {
+    async usersInfo(team, user) {
+      return (await clients(team)).users.info({ user });
+    },
     async isGuest(team, user) {
       try {
         const answer = (await (await clients(team)).users.info({ user })) as UserInfo;

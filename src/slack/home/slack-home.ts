@@ -236,9 +236,9 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
         actor: {
           id: user.id,
           ...(user.username ? { name: user.username } : {}),
-          ...(verdict.admin ? { admin: true } : {}),
-          ...(verdict.relayAdmin === true ? { relayAdmin: true } : {}),
+          ...(user.team_id === undefined ? {} : { team: user.team_id }),
         },
+        ...(context.enterpriseId === undefined ? {} : { enterprise: context.enterpriseId }),
         text: `cancel ${runId}`,
         addressed: true,
         context: {},

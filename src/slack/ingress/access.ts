@@ -4,6 +4,8 @@
  * (their ids start with D). Then the person (people.ts): guests and people of another
  * organisation are refused unless allowed, and whether they are an admin of agent-relay.
  */
+import type { PlaceAccessVerdict, PlaceQuestion } from '../../core/ports/index.js';
+import { decodeThreadKey } from '../../core/thread-key.js';
 import type { Caller, People, PersonDenial } from './people.js';
 
 export interface Allowlists {
@@ -57,4 +59,29 @@ const REFUSALS: Record<Denial, string> = {
 /** Plain words for the person who was refused (shown to them only). */
 export function refusalText(denial: Denial): string {
   return REFUSALS[denial];
+}
+
+/**
+ * The runs' question, after the acknowledgement: who the person is (people.ts), in the
+ * workspace of the thread. A refusal is said in the words above; Slack not answering is
+ * "unknown" (try again), never allowed when it matters. A `config` change needs an admin.
+ */
+export async function answerPlace(people: People, q: PlaceQuestion): Promise<PlaceAccessVerdict> {
+  const place = decodeThreadKey(q.threadKey);
+  if (place?.platform !== 'slack') return { kind: 'unanswered' };
+  const verdict = await people.check({
+    team: place.team,
+    enterprise: q.organization,
+    user: q.person,
+    userTeam: q.personTeam,
+  });
+  if (!verdict.ok) {
+    const message = refusalText(verdict.denial);
+    return verdict.denial === 'unverified'
+      ? { kind: 'unknown', reason: 'Slack did not say who the person is', message }
+      : { kind: 'refused', need: verdict.denial, message };
+  }
+  if (q.wants === 'configure' && !verdict.admin)
+    return { kind: 'refused', need: 'administer agent-relay' };
+  return { kind: 'allowed', admin: verdict.admin, relayAdmin: verdict.relayAdmin === true };
 }

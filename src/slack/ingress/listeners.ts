@@ -1,6 +1,7 @@
 /**
  * The Bolt listeners: each validates its payload, turns it into a Trigger (to-trigger.ts),
- * applies the allowlists, hands it to the sink and then acknowledges. No run logic here.
+ * applies the allowlists, hands it to the sink and then acknowledges. No run logic here, and
+ * no call to Slack about the person: the runs ask who they are after the acknowledgement.
  */
 import type { SlackRoutes } from '../api/routes.js';
 import type { Catalogue, Clock, Logger, TriggerSink } from '../../core/ports/index.js';
@@ -47,7 +48,7 @@ export interface ListenerDeps {
   catalogue?: Catalogue;
   logger: Logger;
   clock: Clock;
-  /** The allowlists and who the person is (guest, external, admin). */
+  /** The allowlists (who the person is, the runs ask after the acknowledgement). */
   admit: Admit;
   commandName: string;
   /** Seals the start form's metadata (the slash command alone opens the form). */
@@ -120,7 +121,11 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
     };
   }
 
-  /** The allowlists and the person; an admitted admin is marked on the trigger. */
+  /**
+   * The allowlists (the configuration, no call to Slack). The trigger carries what the
+   * payload said of the person (their own workspace, the organisation), for the runs' access
+   * check to ask Slack after the acknowledgement.
+   */
   async function admitted(
     conv: Extract<Conversion, { trigger: Trigger }>,
     auth: EventAuth | undefined,
@@ -133,12 +138,14 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
       user: conv.user,
       userTeam: conv.userTeam,
     });
-    if (verdict.ok && verdict.admin)
-      conv.trigger.actor = {
+    conv.trigger = {
+      ...conv.trigger,
+      actor: {
         ...conv.trigger.actor,
-        admin: true,
-        ...(verdict.relayAdmin === true ? { relayAdmin: true } : {}),
-      };
+        ...(conv.userTeam === undefined ? {} : { team: conv.userTeam }),
+      },
+      ...(auth?.enterpriseId === undefined ? {} : { enterprise: auth.enterpriseId }),
+    };
     return verdict;
   }
 

@@ -30,7 +30,7 @@ import { registerStartForm } from '../shortcut/start-form-listeners.js';
 import { createStartFormSeal } from '../shortcut/start-form-seal.js';
 import { registerAgentPane } from '../assistant/agent-pane.js';
 import { createAdmit, refusalText } from './access.js';
-import { createPeople } from './people.js';
+import type { People } from './people.js';
 import { createWorkspaceGate, WorkspaceRefusedError, workspaceRefusal } from './workspace-gate.js';
 
 export interface SlackIngressDeps {
@@ -61,14 +61,14 @@ export interface SlackIngressDeps {
   allowedTeams?: readonly string[];
   /** OAuth install: any workspace that installs is served. */
   allowAnyWorkspace?: boolean;
-  /** Admins of agent-relay; empty or absent: the workspace's admins and owners. */
-  adminUsers?: readonly string[];
   /** The service's environments and models, offered in the start form. */
   catalogue?: Catalogue;
-  /** Guests may use the bot; default false. */
-  allowGuests?: boolean;
-  /** Slack Connect: people of other organisations may use the bot; default false. */
-  allowExternalUsers?: boolean;
+  /**
+   * Who a person is (guest, outsider, admin), the platform's one answer (its access answer to
+   * the runs asks the same). The message listeners never ask it (the runs do, after the
+   * acknowledgement); App Home and the start form, which answer on the spot, do.
+   */
+  people: People;
 }
 
 export interface SlackIngress {
@@ -209,29 +209,21 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     pending.add(p);
   };
 
-  const people = createPeople({
-    policy: {
-      adminUsers: deps.adminUsers ?? [],
-      allowGuests: deps.allowGuests ?? false,
-      allowExternalUsers: deps.allowExternalUsers ?? false,
-    },
-    usersInfo: async (team, user) =>
-      client.users.info({ token: await tokens.tokenFor(team), user }),
-    clock,
-    logger: deps.logger,
-  });
+  const { people } = deps;
   // The start form's metadata is sealed with a key derived from a secret the relay holds.
   const startFormSeal = createStartFormSeal(
     deps.signingSecret || deps.appToken || deps.botToken || '',
   );
-  const admit = createAdmit({ channels: deps.allowedChannels, users: deps.allowedUsers }, people);
+  const lists = { channels: deps.allowedChannels, users: deps.allowedUsers };
+  const admit = createAdmit(lists, people);
   const commandName = deps.commandName.startsWith('/') ? deps.commandName : `/${deps.commandName}`;
   const routes = createSlackRoutes(app);
   const listeners = registerListeners(routes, {
     sink: deps.sink,
     logger: deps.logger,
     clock,
-    admit,
+    // The allowlists only: who the person is, Slack is asked by the runs after the ack.
+    admit: createAdmit(lists),
     commandName,
     startFormSeal,
     ...(deps.catalogue ? { catalogue: deps.catalogue } : {}),

@@ -3,7 +3,7 @@
  * agent wrote it, re-written to mrkdwn and bounded) and the status message's "now" lines.
  */
 import type { RunView } from '../../core/message/message-model.js';
-import type { StepView } from '../../core/message/progress.js';
+import { STEP_MARK, STEP_WORDS } from '../../core/message/progress.js';
 import { rewriteMarkdown, type MarkdownRules } from '../../core/message/markdown-walk.js';
 import { honestLabel } from '../../core/message/link-label.js';
 import type { KnownBlock } from './blocks.js';
@@ -43,17 +43,6 @@ const MRKDWN: MarkdownRules = {
 export function agentMrkdwn(markdown: string, max = AGENT_WORDS_CHARS): string {
   return truncateMrkdwn(rewriteMarkdown(markdown, MRKDWN), max);
 }
-
-const STEP_MARK: Record<StepView['state'], string> = {
-  running: '⏳',
-  done: '✅',
-  failed: '❌',
-};
-const STEP_WORDS: Record<StepView['state'], string> = {
-  running: 'in progress',
-  done: 'done',
-  failed: 'failed',
-};
 
 /** "Now:" the agent's last steps, or set-up so far, while the run works. */
 export function progressBlock(run: RunView): KnownBlock | undefined {

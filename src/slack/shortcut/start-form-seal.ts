@@ -4,7 +4,7 @@
  * `v1.<payload>.<mac>`, both base64url, the MAC over the payload with a key derived from a
  * secret the service already holds (the signing secret). A form is good for a day.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createSignedState, purposeKey } from '../../platform/signed-state.js';
 import { StartPlace } from './start-form.js';
 
 const MAX_AGE_MS = 24 * 60 * 60_000;
@@ -16,26 +16,15 @@ export interface StartFormSeal {
 }
 
 export function createStartFormSeal(secret: string): StartFormSeal {
-  const key = createHmac('sha256', secret).update('agent-relay start form v1').digest();
-  const mac = (payload: string) => createHmac('sha256', key).update(payload).digest();
+  const signed = createSignedState(purposeKey(secret, 'agent-relay start form v1'));
   return {
     seal(place, now) {
-      const payload = Buffer.from(JSON.stringify({ ...place, at: now })).toString('base64url');
-      return `v1.${payload}.${mac(payload).toString('base64url')}`;
+      return `v1.${signed.seal({ ...place, at: now })}`;
     },
     open(metadata, now) {
-      const [version, payload, tag, ...rest] = metadata.split('.');
-      if (version !== 'v1' || !payload || !tag || rest.length > 0) return undefined;
-      const given = Buffer.from(tag, 'base64url');
-      const expected = mac(payload);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-      } catch {
-        return undefined;
-      }
-      const at = (parsed as { at?: unknown }).at;
+      if (!metadata.startsWith('v1.')) return undefined;
+      const parsed = signed.open(metadata.slice(3));
+      const at = (parsed as { at?: unknown } | undefined)?.at;
       if (typeof at !== 'number' || now - at > MAX_AGE_MS || at - now > 60_000) return undefined;
       const place = StartPlace.safeParse(parsed);
       return place.success ? place.data : undefined;

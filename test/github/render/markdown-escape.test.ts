@@ -4,8 +4,8 @@ import {
   escapeBlockQuote,
   escapeInline,
   link,
-  neutraliseMentions,
 } from '../../../src/github/render/markdown-escape.js';
+import { neutraliseMentions } from '../../../src/platform/mentions.js';
 
 const Z = '\u200b';
 

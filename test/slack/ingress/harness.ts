@@ -14,6 +14,27 @@ import type { FakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import { startFakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import type { RecordingLogger } from '../../helpers/test-logger.js';
 import { createRecordingLogger } from '../../helpers/test-logger.js';
+import type { Logger } from '../../../src/core/ports/index.js';
+import { fixedBotToken } from '../../../src/slack/api/bot-tokens.js';
+import { createSlackPeopleAndPlaces } from '../../../src/slack/api/people-and-places.js';
+import { createPeople } from '../../../src/slack/ingress/people.js';
+import type { People, PeoplePolicy } from '../../../src/slack/ingress/people.js';
+import { systemClock } from '../../../src/core/ports/index.js';
+
+/** Who a person is, as the Slack platform wires it: the fake's users.info, a strict policy. */
+export function peopleOf(
+  apiUrl: string,
+  logger: Logger,
+  policy: Partial<PeoplePolicy> = {},
+): People {
+  const lookups = createSlackPeopleAndPlaces(fixedBotToken('xoxb-test-token'), { apiUrl, logger });
+  return createPeople({
+    policy: { adminUsers: [], allowGuests: false, allowExternalUsers: false, ...policy },
+    usersInfo: (team, user) => lookups.usersInfo(team, user),
+    clock: systemClock,
+    logger,
+  });
+}
 
 export class RecordingSink implements TriggerSink {
   readonly triggers: Trigger[] = [];
@@ -46,13 +67,15 @@ export interface IngressHarness {
   close(): Promise<void>;
 }
 
-export async function startIngress(
-  overrides: Partial<SlackIngressDeps> & { clock?: Clock } = {},
-): Promise<IngressHarness> {
+export async function startIngress({
+  people,
+  ...overrides
+}: Partial<SlackIngressDeps> & { clock?: Clock } = {}): Promise<IngressHarness> {
   const api = await startFakeSlackApi();
   const sink = new RecordingSink();
   const logger = createRecordingLogger();
   const ingress = createSlackIngress({
+    people: people ?? peopleOf(api.url, logger),
     signingSecret: TEST_SIGNING_SECRET,
     botToken: 'xoxb-test-token',
     apiUrl: api.url,

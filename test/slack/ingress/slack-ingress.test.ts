@@ -11,7 +11,7 @@ import {
 } from '../../helpers/slack.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import type { IngressHarness } from './harness.js';
-import { RecordingSink, startIngress } from './harness.js';
+import { peopleOf, RecordingSink, startIngress } from './harness.js';
 import { createRecordingLogger } from '../../helpers/test-logger.js';
 
 let h: IngressHarness | undefined;
@@ -206,7 +206,8 @@ describe('Slack ingress: mentions, messages, DMs', () => {
       expect.objectContaining({
         kind: 'mention',
         threadKey: 'slack:T0000001:CGENERAL1:1700000001.000100',
-        actor: { id: 'UALICE01' },
+        // What the payload said of the person: their own workspace, for the access check.
+        actor: { id: 'UALICE01', team: 'T0000001' },
         text: 'please fix the bug (https://x.test/a) & more',
         addressed: true,
         deliveryId: 'Ev0001',
@@ -479,7 +480,7 @@ describe('Slack ingress: Cancel button', () => {
         addressed: true,
         replyPrivatelyTo: 'UALICE01',
         deliveryId: 'action:1700000111.000001',
-        actor: { id: 'UALICE01', name: 'alice' },
+        actor: { id: 'UALICE01', name: 'alice', team: 'T0000001' },
       }),
     ]);
   });
@@ -617,6 +618,7 @@ describe('Slack ingress: lifecycle', () => {
       allowedUsers: [],
       sink: new RecordingSink(),
       logger: createRecordingLogger(),
+      people: peopleOf(api.url, createRecordingLogger()),
     });
     await expect(ingress.start()).rejects.toBeInstanceOf(SlackAuthError);
     await api.close();
@@ -640,6 +642,7 @@ describe('Slack ingress: lifecycle', () => {
       allowedUsers: [],
       sink: new RecordingSink(),
       logger,
+      people: peopleOf(`http://127.0.0.1:${closed}/api/`, createRecordingLogger()),
     });
     await ingress.start();
     await ingress.stop();
@@ -665,6 +668,7 @@ describe('Slack ingress: lifecycle', () => {
       allowedUsers: [],
       sink: new RecordingSink(),
       logger: createRecordingLogger(),
+      people: peopleOf('http://127.0.0.1:9/api/', createRecordingLogger()),
     });
     expect(ingress.mode).toBe('socket');
     const { createServer } = await import('node:http');

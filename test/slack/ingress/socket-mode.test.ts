@@ -7,7 +7,7 @@ import type { FakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import { startFakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import type { FakeSocketMode } from './fake-socket-mode.js';
 import { startFakeSocketMode } from './fake-socket-mode.js';
-import { RecordingSink } from './harness.js';
+import { peopleOf, RecordingSink } from './harness.js';
 import { createRecordingLogger } from '../../helpers/test-logger.js';
 import type { Trigger } from '../../../src/core/trigger.js';
 
@@ -37,6 +37,7 @@ describe('Slack ingress in Socket Mode', () => {
       allowedUsers: [],
       sink,
       logger: createRecordingLogger(),
+      people: peopleOf(api.url, createRecordingLogger()),
     });
     await ingress.start();
     expect(api.okCallsTo('apps.connections.open')[0]?.token).toBe('xapp-socket');
@@ -106,6 +107,7 @@ describe('Slack ingress in Socket Mode', () => {
       allowedUsers: [],
       sink,
       logger: createRecordingLogger(),
+      people: peopleOf(api.url, createRecordingLogger()),
     });
     await ingress.start();
     const envelope = (id: string, eventId: string, ts: string) => ({
