@@ -16,6 +16,7 @@ import { catalogueRoutes } from './http/routes-catalogue.js';
 import { createCatalogue } from './model/catalogue.js';
 import { runRoutes } from './http/routes-runs.js';
 import { progressRoutes } from './http/routes-progress.js';
+import { artifactRoutes } from './http/routes-artifacts.js';
 import { API_PREFIX, createEmulatorServer } from './http/server.js';
 import { sessionRoutes } from './http/session-page.js';
 import { createStateMachine } from './model/state-machine.js';
@@ -78,6 +79,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const machine = createStateMachine({
     store,
     timings,
+    url: () => url,
     ...(options.log
       ? { onTransition: (run, from) => log(`run ${run.runId} ${from} -> ${run.state}`) }
       : {}),
@@ -106,6 +108,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       ...factoryRoutes(core),
       ...catalogueRoutes(catalogue, startedAt),
       ...progressRoutes(core, timings),
+      ...artifactRoutes(core),
     ],
     adminRoutes: [
       ...adminRoutes({ core, faults, requests, startedAt }),
