@@ -15,6 +15,7 @@ import { outcomeReaction, supersededBy } from '../core/message/state-view.js';
 import { forwardState } from '../core/message/headline-order.js';
 import { afterReacting, oursToTakeOff, reactionTarget } from '../core/message/our-reactions.js';
 import type { ProgressView } from '../core/message/progress.js';
+import { planFields, planToReview } from './plan-review.js';
 
 /** `notifiedState` value meaning "nothing notified in this episode" (the store keeps ''). */
 export const NOT_NOTIFIED = '';
@@ -96,6 +97,11 @@ export function observeRun(input: {
   progress?: ProgressView;
   /** The agent's own final words, for the reply when the run ends or waits. */
   agentMessage?: string;
+  /**
+   * The plan a BLOCKED run waits to have approved (plan-review.ts decides when a BLOCKED
+   * episode is one): its reply is the plan with its answers, bound to a new review version.
+   */
+  plan?: { title?: string; markdown?: string; url?: string };
 }): Observation {
   const { record, item, now, intervals } = input;
   const state = stateView(item.state);
@@ -141,20 +147,50 @@ export function observeRun(input: {
   }
 
   const episodeEnds = state.ended || state.blocked;
-  if (episodeEnds && record.notifiedState !== item.state) {
+  // A plan whose Markdown was not read (a `status` that saw the change first) is still told
+  // as a plan, by its title and link.
+  const artifact = input.plan === undefined ? planToReview(record, item) : undefined;
+  const fields = artifact === undefined ? undefined : planFields(artifact);
+  const plan =
+    input.plan ??
+    (fields === undefined
+      ? undefined
+      : {
+          ...(fields.title ? { title: fields.title } : {}),
+          ...(fields.url ? { url: fields.url } : {}),
+        });
+  const planWaits = state.blocked && plan !== undefined;
+  if (episodeEnds && record.notifiedState !== item.state && planWaits) {
+    const version = (record.review?.version ?? 0) + 1;
     notifications.push({
       kind: 'post',
       destination,
       runId: record.runId,
-      message: runOutcomeMessage(
-        input.agentMessage ? { ...view, agentMessage: input.agentMessage } : view,
-        {
-          ...(record.statusMessage?.url ? { cardUrl: record.statusMessage.url } : {}),
-          ...(record.triggerMessage?.url ? { requestUrl: record.triggerMessage.url } : {}),
-        },
-      ),
+      message: {
+        type: 'review',
+        run: view,
+        review: { kind: 'plan', version, plan: plan ?? {} },
+        ...(record.statusMessage?.url ? { cardUrl: record.statusMessage.url } : {}),
+      },
       observedAt: now,
     });
+    patch.review = { kind: 'plan', version, status: 'open' };
+  }
+  if (episodeEnds && record.notifiedState !== item.state) {
+    if (!planWaits)
+      notifications.push({
+        kind: 'post',
+        destination,
+        runId: record.runId,
+        message: runOutcomeMessage(
+          input.agentMessage ? { ...view, agentMessage: input.agentMessage } : view,
+          {
+            ...(record.statusMessage?.url ? { cardUrl: record.statusMessage.url } : {}),
+            ...(record.triggerMessage?.url ? { requestUrl: record.triggerMessage.url } : {}),
+          },
+        ),
+        observedAt: now,
+      });
     const reaction = outcomeReaction(item.state);
     if (record.triggerMessage && reaction) {
       // Only what the relay put there comes off (our-reactions.ts).
@@ -174,6 +210,10 @@ export function observeRun(input: {
   } else if (!episodeEnds && record.notifiedState) {
     patch.notifiedState = NOT_NOTIFIED;
   }
+  // A question the run moved on from without an answer here is closed: a press on it now
+  // says so and does nothing.
+  if (record.review?.status === 'open' && !planWaits && shown !== record.state && !state.blocked)
+    patch.review = { ...record.review, status: 'closed' };
   if (state.ended && patch.notifiedState === item.state) patch.tracked = false;
   if (state.ended && record.notifiedState === item.state) patch.tracked = false;
   return { changed: true, patch, notifications };

@@ -38,6 +38,8 @@ const SETTING_LABEL: Record<OptionKey, string> = {
   mode: 'Mode',
   steer: 'Follow-ups',
   budget: 'Monthly budget',
+  cap: 'Spending cap (USD)',
+  approve: 'Approvals',
 };
 
 const SOURCE_LABEL: Record<AppliedSetting['source'], string> = {

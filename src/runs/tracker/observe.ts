@@ -11,6 +11,8 @@ import type { CycleStats, RunObserver } from './types.js';
 import type { ProgressPoller } from './progress-poller.js';
 import { finalAgentMessage } from '../../core/message/progress.js';
 import { isBlockedState, isEndedState } from '../../core/run.js';
+import { planToReview } from '../plan-review.js';
+import { readPlan, type PlanContent } from '../read-plan.js';
 
 export class RateLimited extends RelayError<'rate_limited'> {
   override readonly name = 'RateLimited';
@@ -61,6 +63,16 @@ export function createRunObserver(deps: {
     }
   }
   /**
+   * The plan a BLOCKED run waits to have approved (plan-review.ts), read once before the
+   * reply is decided, like the agent's words.
+   */
+  async function planOf(runId: string, item: RunItem): Promise<PlanContent | undefined> {
+    if (!isBlockedState(item.state)) return undefined;
+    const record = await store.runs.get(runId);
+    const artifact = record === undefined ? undefined : planToReview(record, item);
+    return artifact === undefined ? undefined : readPlan(agent, artifact, log);
+  }
+  /**
    * Read the record, decide, and write the decision only if the record still says what the
    * decision rests on (a compare-and-set): a second tracker, a follow-up or a cancel that
    * wrote in between makes this one read again and decide again, never queue a notice twice.
@@ -68,6 +80,7 @@ export function createRunObserver(deps: {
   async function apply(runId: string, item: RunItem, stats: CycleStats): Promise<void> {
     deps.progress?.noteItem(item);
     const agentMessage = await finalWords(runId, item);
+    const plan = await planOf(runId, item);
     const progress = deps.progress?.progressOf(runId, item.state);
     for (let attempt = 1; ; attempt += 1) {
       const now = clock.now();
@@ -81,6 +94,7 @@ export function createRunObserver(deps: {
           intervals,
           ...(progress ? { progress } : {}),
           ...(agentMessage ? { agentMessage } : {}),
+          ...(plan ? { plan } : {}),
         });
         if (!(await tx.runs.compareAndUpdate(runId, record, observation.patch))) return 'moved';
         for (const payload of observation.notifications) await tx.outbox.enqueue(payload, now);

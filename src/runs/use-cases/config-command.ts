@@ -10,7 +10,7 @@ import { personScope } from '../../core/place.js';
 type ConfigCommand = Extract<Command, { type: 'config' }>;
 
 /** Marked by the ingress, or else asked of the platform; not knowing is not being an admin. */
-async function isAdmin(job: TriggerJob, admins: PlaceAdmins | undefined): Promise<boolean> {
+export async function isAdmin(job: TriggerJob, admins: PlaceAdmins | undefined): Promise<boolean> {
   if (job.trigger.actor.admin === true) return true;
   if (!admins) return false;
   return admins.isAdmin(job.threadKey, job.trigger.actor.id).catch((err: unknown) => {

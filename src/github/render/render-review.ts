@@ -1,0 +1,27 @@
+/**
+ * A question about a run as a GitHub comment: the plan in full (GitHub folds long comments
+ * itself) or the stop at the spending cap, and the answers as words to reply with. The check
+ * run's buttons answer it too, where the run has one.
+ */
+import type { MessageModel } from '../../core/message/message-model.js';
+import { capWords, reviewHeadline, typedAnswers } from '../../core/message/review-text.js';
+import { agentMarkdown } from './agent-words.js';
+import { escapeInline, link } from './markdown-escape.js';
+import { personMention } from './render-run.js';
+
+type ReviewModel = Extract<MessageModel, { type: 'review' }>;
+
+export function renderReviewMarkdown(model: ReviewModel, invocation: string): string {
+  const { run, review } = model;
+  const lead = run.requester === undefined || model.full ? '' : `${personMention(run.requester)} `;
+  const emoji = review.kind === 'plan' ? '📋' : '💰';
+  const title = escapeInline(review.plan?.title ?? run.title);
+  const lines = [`${lead}${emoji} **${reviewHeadline(review)}**: ${title}`];
+  if (review.kind === 'cap') lines.push('', escapeInline(capWords(review)));
+  const markdown = review.plan?.markdown;
+  if (markdown !== undefined) lines.push('', agentMarkdown(markdown));
+  if (review.plan?.url !== undefined) lines.push('', link('Open the plan', review.plan.url));
+  // Our own words and the bot's handle, in code spans: nothing to escape.
+  if (!model.full) lines.push('', typedAnswers(review, invocation));
+  return lines.join('\n');
+}
