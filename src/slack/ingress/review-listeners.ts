@@ -57,7 +57,7 @@ const ChangesSubmission = z.object({
     private_metadata: z.string(),
     state: z.object({
       values: z.object({
-        changes: z.object({ text: z.object({ value: z.string().nullish() }) }),
+        changes: z.object({ value: z.object({ value: z.string().nullish() }) }),
       }),
     }),
   }),
@@ -81,7 +81,7 @@ function changesForm(metadata: ChangesMetadata): Record<string, unknown> {
         label: { type: 'plain_text', text: 'What should the plan do differently?' },
         element: {
           type: 'plain_text_input',
-          action_id: 'text',
+          action_id: 'value',
           multiline: true,
           max_length: MAX_CHANGES_CHARS,
         },
@@ -185,7 +185,7 @@ export function registerReviewListeners(routes: SlackRoutes, deps: ReviewListene
     } catch {
       metadata = undefined;
     }
-    const text = submission.data?.view.state.values.changes.text.value?.trim() ?? '';
+    const text = submission.data?.view.state.values.changes.value.value?.trim() ?? '';
     if (!submission.success || metadata === undefined) {
       log.warn({}, 'Slack changes form not understood; ignored');
       await ack({ response_action: 'errors', errors: { changes: 'Please open the form again.' } });
