@@ -57,7 +57,7 @@ export const USAGE_BY_TOPIC: Record<UsageTopic, UsageLine> = {
   },
   approve: {
     form: 'approve [run_id]',
-    meaning: "approve the plan waiting here and have the agent carry it out",
+    meaning: 'approve the plan waiting here and have the agent carry it out',
   },
   changes: {
     form: 'changes <what to change>',
@@ -109,7 +109,8 @@ export const OPTION_DOCS: Record<OptionKey, UsageLine> = {
   },
   approve: {
     form: 'approve=requester|admins|anyone',
-    meaning: "a place setting: who may approve a plan or a capped run's going on (default requester, and admins)",
+    meaning:
+      "a place setting: who may approve a plan or a capped run's going on (default requester, and admins)",
   },
 };
 

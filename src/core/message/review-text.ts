@@ -32,7 +32,9 @@ export function planPreview(
 /** The headline of a question: "The plan is ready for review", "Stopped at its spending cap". */
 export function reviewHeadline(review: ReviewView): string {
   if (review.kind === 'plan') {
-    return review.version > 1 ? 'The revised plan is ready for review' : 'The plan is ready for review';
+    return review.version > 1
+      ? 'The revised plan is ready for review'
+      : 'The plan is ready for review';
   }
   return 'Stopped at its spending cap';
 }

@@ -250,8 +250,7 @@ function renderReview(
   if (review.kind === 'cap') out.push(paragraph(text(capWords(review))));
   const markdown = review.plan?.markdown;
   if (markdown !== undefined) out.push(...markdownToAdf(clip(markdown, AGENT_WORDS_CHARS)));
-  if (review.plan?.url !== undefined)
-    out.push(paragraph(link('Open the plan', review.plan.url)));
+  if (review.plan?.url !== undefined) out.push(paragraph(link('Open the plan', review.plan.url)));
   if (!model.full) out.push(paragraph(text(typedAnswers(review, `@${o.botHandle}`))));
   return out;
 }

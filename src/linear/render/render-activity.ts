@@ -99,7 +99,9 @@ function outcome(run: RunView): Activity {
 /** A question about a run: an elicitation with the plan (or the cap) and the answers. */
 function review(model: Extract<MessageModel, { type: 'review' }>): Activity {
   const { run, review: r } = model;
-  const parts = [`**${escapeMarkdown(reviewHeadline(r))}**: ${escapeMarkdown(r.plan?.title ?? run.title)}`];
+  const parts = [
+    `**${escapeMarkdown(reviewHeadline(r))}**: ${escapeMarkdown(r.plan?.title ?? run.title)}`,
+  ];
   if (r.kind === 'cap') parts.push(escapeMarkdown(capWords(r)));
   if (r.plan?.markdown !== undefined) parts.push(agentMarkdown(r.plan.markdown));
   if (r.plan?.url !== undefined) parts.push(`[Open the plan](${r.plan.url})`);

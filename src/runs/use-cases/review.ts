@@ -10,10 +10,7 @@ import type { ReviewRecord, RunRecord } from '../../core/ports/index.js';
 import { APPROVE_VALUES, type ApproveSetting } from '../../core/command/option-values.js';
 import { notice } from '../../core/message/render-model.js';
 import { viewOf } from '../../core/message/run-view.js';
-import {
-  APPROVED_PLAN_MESSAGE,
-  CONTINUE_MESSAGE,
-} from '../../core/message/review-text.js';
+import { APPROVED_PLAN_MESSAGE, CONTINUE_MESSAGE } from '../../core/message/review-text.js';
 import { formatUsd } from '../../core/message/usage-text.js';
 import { settingsScopeOf, tenantOf } from '../../core/thread-key.js';
 import { planArtifactOf } from '../plan-review.js';
@@ -47,7 +44,8 @@ const KIND_OF: Record<ReviewAnswer, ReviewRecord['kind']> = {
   stop: 'cap',
 };
 
-export const NOTHING_WAITS = 'Nothing here waits for an answer: no plan to approve, no run stopped at its cap.';
+export const NOTHING_WAITS =
+  'Nothing here waits for an answer: no plan to approve, no run stopped at its cap.';
 
 /** Why an answer does nothing, in words, or undefined when it applies. */
 function staleness(
@@ -198,11 +196,14 @@ export async function answerReview(
       );
     }
     case 'stop':
-      return then(async (tx) => {
-        await writeRunChecked(tx, run.runId, (current) =>
-          current.review?.version === review.version ? { review: settle('stopped') } : {},
-        );
-      }, tellThread(job, 'left the run stopped at its cap.'));
+      return then(
+        async (tx) => {
+          await writeRunChecked(tx, run.runId, (current) =>
+            current.review?.version === review.version ? { review: settle('stopped') } : {},
+          );
+        },
+        tellThread(job, 'left the run stopped at its cap.'),
+      );
   }
 }
 

@@ -91,6 +91,7 @@ export function renderReview(model: ReviewModel): Rendered {
   if (review.kind === 'cap') blocks.push(section(escapeMrkdwn(capWords(review))));
   blocks.push(...plan);
   if (url !== undefined) blocks.push(context([link(url, 'Open the plan')]));
-  if (!model.full) blocks.push(actions(`agent_relay_review_${review.version}`, answerButtons(model, more)));
+  if (!model.full)
+    blocks.push(actions(`agent_relay_review_${review.version}`, answerButtons(model, more)));
   return { text: head, blocks };
 }
