@@ -15,6 +15,7 @@ import { outcomeReaction, supersededBy } from '../core/message/state-view.js';
 import { forwardState } from '../core/message/headline-order.js';
 import { afterReacting, oursToTakeOff, reactionTarget } from '../core/message/our-reactions.js';
 import type { ProgressView } from '../core/message/progress.js';
+import type { RunView } from '../core/message/message-model.js';
 import { planFields, planToReview } from './plan-review.js';
 
 /** `notifiedState` value meaning "nothing notified in this episode" (the store keeps ''). */
@@ -136,16 +137,6 @@ export function observeRun(input: {
   // Edit the status message only when what it shows moves: a new updated_at alone (the
   // service touching the run) would cost a platform API call and change nothing on screen.
   const firstLook = record.serviceUpdatedAt === undefined;
-  if (shown !== record.state || (firstLook && Boolean(item.session_link))) {
-    notifications.push({
-      kind: 'status',
-      destination,
-      runId: record.runId,
-      message: runStatusMessage(input.progress ? { ...view, progress: input.progress } : view),
-      observedAt: now,
-    });
-  }
-
   const episodeEnds = state.ended || state.blocked;
   // A plan whose Markdown was not read (a `status` that saw the change first) is still told
   // as a plan, by its title and link.
@@ -160,8 +151,23 @@ export function observeRun(input: {
           ...(fields.url ? { url: fields.url } : {}),
         });
   const planWaits = state.blocked && plan !== undefined;
-  if (episodeEnds && record.notifiedState !== item.state && planWaits) {
-    const version = (record.review?.version ?? 0) + 1;
+  const newPlan = planWaits && episodeEnds && record.notifiedState !== item.state;
+  const version = (record.review?.version ?? 0) + 1;
+  // The card carries the plan and its answers too (GitHub's status comment and check run).
+  const card: RunView = newPlan
+    ? { ...view, review: { kind: 'plan', version, plan: plan ?? {} } }
+    : view;
+  if (shown !== record.state || (firstLook && Boolean(item.session_link))) {
+    notifications.push({
+      kind: 'status',
+      destination,
+      runId: record.runId,
+      message: runStatusMessage(input.progress ? { ...card, progress: input.progress } : card),
+      observedAt: now,
+    });
+  }
+
+  if (newPlan) {
     notifications.push({
       kind: 'post',
       destination,

@@ -116,6 +116,8 @@ export interface RunView {
   progress?: ProgressView;
   /** Once it ended or is BLOCKED: the agent's own final words (Markdown, bounded). */
   agentMessage?: string;
+  /** The question it waits on people for, when its card shows it (a plan, on GitHub). */
+  review?: ReviewView;
 }
 
 export type MessageModel =

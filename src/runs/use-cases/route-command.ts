@@ -127,6 +127,9 @@ export async function routeTrigger(deps: RunsDeps, job: TriggerJob): Promise<Eff
   if (trigger.kind === 'review_answer' && trigger.review !== undefined) {
     // `changes` from a form carries the words after the word itself: `changes <words>`.
     const text = trigger.text.replace(/^\s*changes\b/i, '').trim();
+    // Who may use the relay here at all is checked as for any command (GitHub: write access).
+    const refused = await checkAccess(deps, job);
+    if (refused) return refused;
     return answerReview(deps, job, {
       answer: trigger.review.answer,
       version: trigger.review.version,
