@@ -2,6 +2,7 @@
  * A local Agent Run Service (docs/agent-api.md) for development, demos, tests and
  * benchmarks: `startEmulator()` listens on loopback and returns handles to drive it.
  */
+import { spend as spendUsage } from './model/usage.js';
 import type { AddressInfo } from 'node:net';
 import { createEmulatorCore } from './model/emulator-core.js';
 import { createFaults } from './model/faults.js';
@@ -169,6 +170,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     setState: (runId, state) => item(core.setState(runId, state)),
     tick: () => void core.now(),
     failSetup: (runId, debugWindowMs) => item(core.failSetup(runId, debugWindowMs)),
+    spend(runId, usd) {
+      const at = core.now();
+      const run = store.get(runId);
+      if (run) spendUsage(run, usd, at);
+      return item(run);
+    },
     catalogue,
   };
 }

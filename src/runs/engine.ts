@@ -162,6 +162,7 @@ export function createEngine(deps: EngineDeps): Engine {
     metrics,
     notifyOutbox: () => outbox.wake(),
     budgetWords: { botHandle: options.botHandle, commandWord: options.commandWord },
+    capabilities: deps.capabilities,
     lease: {
       name: 'tracker',
       holder: deps.replicaId ?? `replica-${deps.random.id()}`,

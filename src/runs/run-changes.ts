@@ -182,8 +182,11 @@ export function observeRun(input: {
     });
     patch.review = { kind: 'plan', version, status: 'open' };
   }
+  // A run stopped at its cap has its question (cap-reached.ts): no second reply for it.
+  const capWaits =
+    state.blocked && record.review?.kind === 'cap' && record.review.status === 'open';
   if (episodeEnds && record.notifiedState !== item.state) {
-    if (!planWaits)
+    if (!planWaits && !capWaits)
       notifications.push({
         kind: 'post',
         destination,

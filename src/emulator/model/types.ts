@@ -271,4 +271,6 @@ export interface Emulator {
   failSetup(runId: string, debugWindowMs: number): RunItem | undefined;
   /** What `GET /agent/environments` and `GET /agent/models` list. */
   catalogue: CatalogueControls;
+  /** The run's agent spends `usd` more now: its usage report grows, its updated_at moves. */
+  spend(runId: string, usd: number): RunItem | undefined;
 }
