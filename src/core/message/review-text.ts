@@ -60,7 +60,8 @@ export function typedAnswers(review: ReviewView, invocation: string): string {
       `or ${say('cancel')}.`
     );
   }
-  return `Reply ${say('continue')} to let it go on, or ${say('stop')} to leave it stopped.`;
+  // Not `stop`: on a waiting run that command cancels it. No answer leaves it stopped.
+  return `Reply ${say('continue')} to let it go on; without an answer it stays stopped.`;
 }
 
 /** The button labels (the same words on every platform that has buttons). */
