@@ -57,7 +57,7 @@ export function writePlan(run: EmuRun, at: number, webUrl: string): void {
   const planUrl = `${webUrl}/sessions/${run.sessionId}#plan`;
   const changes = run.planChanges ?? [];
   const revision = (run.plan?.revision ?? 0) + 1;
-  const title = revision === 1 ? `Plan: ${run.title}` : `Plan: ${run.title} (revision ${revision})`;
+  const title = revision === 1 ? run.title : `${run.title} (revision ${revision})`;
   const plan: EmuPlan = run.plan
     ? { ...run.plan, revision, title, content: planContent(run, revision, changes) }
     : {

@@ -251,7 +251,7 @@ function renderReview(
   const markdown = review.plan?.markdown;
   if (markdown !== undefined) out.push(...markdownToAdf(clip(markdown, AGENT_WORDS_CHARS)));
   if (review.plan?.url !== undefined) out.push(paragraph(link('Open the plan', review.plan.url)));
-  if (!model.full) out.push(paragraph(text(typedAnswers(review, `@${o.botHandle}`))));
+  if (!model.full) out.push(...markdownToAdf(typedAnswers(review, `@${o.botHandle}`)));
   return out;
 }
 
