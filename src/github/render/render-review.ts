@@ -16,7 +16,16 @@ export function renderReviewMarkdown(model: ReviewModel, invocation: string): st
   const lead = run.requester === undefined || model.full ? '' : `${personMention(run.requester)} `;
   const emoji = review.kind === 'plan' ? '📋' : '💰';
   const title = escapeInline(review.plan?.title ?? run.title);
-  const lines = [`${lead}${emoji} **${reviewHeadline(review)}**: ${title}`];
+  const head = `${lead}${emoji} **${reviewHeadline(review)}**: ${title}`;
+  // The status comment holds the plan: the reply tells the requester and points there.
+  if (review.kind === 'plan' && !model.full && model.cardUrl !== undefined) {
+    return [
+      `${head} · ${link('the plan', model.cardUrl)}`,
+      '',
+      typedAnswers(review, invocation),
+    ].join('\n');
+  }
+  const lines = [head];
   if (review.kind === 'cap') lines.push('', escapeInline(capWords(review)));
   const markdown = review.plan?.markdown;
   if (markdown !== undefined) lines.push('', agentMarkdown(markdown));
