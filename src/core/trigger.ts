@@ -7,7 +7,15 @@ import type { ReactionName } from './message/message-model.js';
 export type Platform = 'slack' | 'github' | 'linear' | 'jira';
 
 /** The answers to a question about a run (a plan, a cap); `show` asks for the whole plan. */
-export const REVIEW_ANSWERS = ['approve', 'changes', 'cancel', 'show', 'continue', 'stop'] as const;
+export const REVIEW_ANSWERS = [
+  'approve',
+  'changes',
+  'cancel',
+  'show',
+  'continue',
+  'stop',
+  'reject',
+] as const;
 export type ReviewAnswer = (typeof REVIEW_ANSWERS)[number];
 
 export interface Actor {

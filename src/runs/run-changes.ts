@@ -103,6 +103,8 @@ export function observeRun(input: {
    * episode is one): its reply is the plan with its answers, bound to a new review version.
    */
   plan?: { title?: string; markdown?: string; url?: string };
+  /** The action a BLOCKED run stopped at, unanswered: it waits to have it approved. */
+  waitingAction?: string;
 }): Observation {
   const { record, item, now, intervals } = input;
   const state = stateView(item.state);
@@ -167,6 +169,29 @@ export function observeRun(input: {
     });
   }
 
+  // A run that waits to have one action approved gets the same bound answers.
+  const capOpen = record.review?.kind === 'cap' && record.review.status === 'open';
+  const newAction =
+    !planWaits &&
+    !capOpen &&
+    state.blocked &&
+    input.waitingAction !== undefined &&
+    record.notifiedState !== item.state;
+  if (newAction) {
+    notifications.push({
+      kind: 'post',
+      destination,
+      runId: record.runId,
+      message: {
+        type: 'review',
+        run: input.agentMessage ? { ...view, agentMessage: input.agentMessage } : view,
+        review: { kind: 'action', version, action: { what: input.waitingAction! } },
+        ...(record.statusMessage?.url ? { cardUrl: record.statusMessage.url } : {}),
+      },
+      observedAt: now,
+    });
+    patch.review = { kind: 'action', version, status: 'open' };
+  }
   if (newPlan) {
     notifications.push({
       kind: 'post',
@@ -186,7 +211,7 @@ export function observeRun(input: {
   const capWaits =
     state.blocked && record.review?.kind === 'cap' && record.review.status === 'open';
   if (episodeEnds && record.notifiedState !== item.state) {
-    if (!planWaits && !capWaits)
+    if (!planWaits && !capWaits && !newAction)
       notifications.push({
         kind: 'post',
         destination,

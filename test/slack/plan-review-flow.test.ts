@@ -241,4 +241,45 @@ describe('Slack: plan first', () => {
       { timeoutMs: 10_000 },
     );
   });
+
+  it('a run waiting to have an action approved gets Approve / Reject, bound the same way', async () => {
+    const f = (flow = await startFlow());
+    const thread = await startPlanRun(f, '<@UBOT0001> rebase the release branch [approval]');
+    const asked = await waitUntil(
+      () => f.botMessages().find((m) => blocksText(m).includes(REVIEW_ACTION_IDS.reject)),
+      { timeoutMs: 10_000 },
+    );
+    expect(asked.thread_ts).toBe(thread);
+    expect(blocksText(asked)).toContain('Waiting for your approval');
+    expect(blocksText(asked)).toContain('git push --force-with-lease');
+    const value = buttonValue(asked, REVIEW_ACTION_IDS.approve)!;
+    const [run] = f.emulator.runs.all();
+    expect(value).toBe(`${run!.run_id}:1`);
+
+    await f.post(
+      blockActionsBody({
+        actionId: REVIEW_ACTION_IDS.approve,
+        value,
+        messageTs: asked.ts,
+        threadTs: thread,
+      }),
+    );
+    await waitUntil(() => f.emulator.followups[0]);
+    expect(f.emulator.followups[0]?.message).toContain('Approved');
+    await waitUntil(() => f.botMessages().find((m) => m.text.includes('approved it')));
+    // Pressed again: already answered, nothing sent.
+    await f.post(
+      blockActionsBody({
+        actionId: REVIEW_ACTION_IDS.reject,
+        value,
+        messageTs: asked.ts,
+        threadTs: thread,
+      }),
+    );
+    await waitUntil(() => whispersTo(f, 'UALICE01').find((w) => w.includes('already answered')));
+    expect(f.emulator.followups).toHaveLength(1);
+    await waitUntil(() => f.emulator.runs.get(run!.run_id)?.state === 'SUCCEEDED', {
+      timeoutMs: 10_000,
+    });
+  });
 });

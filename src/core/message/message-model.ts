@@ -80,7 +80,9 @@ export interface PersonView {
  * change, or cancel), or its going on past its spending cap (core/ports ReviewRecord).
  */
 export interface ReviewView {
-  kind: 'plan' | 'cap';
+  kind: 'plan' | 'cap' | 'action';
+  /** An action: what the run waits to have approved ("Run command: git push"). */
+  action?: { what: string };
   version: number;
   /** A plan: its title, its Markdown as the agent wrote it (bounded) and its link. */
   plan?: { title?: string; markdown?: string; url?: string };

@@ -36,6 +36,7 @@ export function reviewHeadline(review: ReviewView): string {
       ? 'The revised plan is ready for review'
       : 'The plan is ready for review';
   }
+  if (review.kind === 'action') return 'Waiting for your approval';
   return 'Stopped at its spending cap';
 }
 
@@ -60,6 +61,9 @@ export function typedAnswers(review: ReviewView, invocation: string): string {
       `or ${say('cancel')}.`
     );
   }
+  if (review.kind === 'action') {
+    return `Reply ${say('approve')} to let it go ahead, or reply with what it should do instead.`;
+  }
   // Not `stop`: on a waiting run that command cancels it. No answer leaves it stopped.
   return `Reply ${say('continue')} to let it go on; without an answer it stays stopped.`;
 }
@@ -75,7 +79,13 @@ export const REVIEW_LABELS = {
   cancel: 'Cancel',
   show: 'Show the whole plan',
   stop: 'Stop here',
+  reject: 'Reject',
 } as const;
+
+/** The message the agent gets when the action it waits on is approved, or rejected. */
+export const APPROVED_ACTION_MESSAGE = 'Approved: go ahead with what you were about to do.';
+export const REJECTED_ACTION_MESSAGE =
+  'Not approved: do not do that. Find another way, or stop and say why.';
 
 /** The message the agent gets when its plan is approved. */
 export const APPROVED_PLAN_MESSAGE =

@@ -73,14 +73,16 @@ export interface RunRecord {
  * it was shown with; an older one, or one already answered, does nothing.
  */
 export interface ReviewRecord {
-  kind: 'plan' | 'cap';
+  /** `action`: a BLOCKED run waits to have one action approved (its last, unanswered act). */
+  kind: 'plan' | 'cap' | 'action';
   /** Counts every question put about the run, plans and caps alike, from 1. */
   version: number;
   /**
    * `open` while it waits; otherwise what was decided (`closed`: the run moved on without an
    * answer through the relay, a cancel elsewhere say).
    */
-  status: 'open' | 'approved' | 'changes' | 'cancelled' | 'continued' | 'stopped' | 'closed';
+  status:
+    'open' | 'approved' | 'rejected' | 'changes' | 'cancelled' | 'continued' | 'stopped' | 'closed';
   /** Who decided, when someone did. */
   decidedBy?: string;
 }

@@ -6,7 +6,7 @@
 import type { MessageModel } from '../../core/message/message-model.js';
 import { capWords, reviewHeadline, typedAnswers } from '../../core/message/review-text.js';
 import { agentMarkdown } from './agent-words.js';
-import { escapeInline, link } from './markdown-escape.js';
+import { codeSpan, escapeInline, link } from './markdown-escape.js';
 import { personMention } from './render-run.js';
 
 type ReviewModel = Extract<MessageModel, { type: 'review' }>;
@@ -14,7 +14,7 @@ type ReviewModel = Extract<MessageModel, { type: 'review' }>;
 export function renderReviewMarkdown(model: ReviewModel, invocation: string): string {
   const { run, review } = model;
   const lead = run.requester === undefined || model.full ? '' : `${personMention(run.requester)} `;
-  const emoji = review.kind === 'plan' ? '📋' : '💰';
+  const emoji = review.kind === 'plan' ? '📋' : review.kind === 'action' ? '✋' : '💰';
   const title = escapeInline(review.plan?.title ?? run.title);
   const head = `${lead}${emoji} **${reviewHeadline(review)}**: ${title}`;
   // The status comment holds the plan: the reply tells the requester and points there.
@@ -27,6 +27,8 @@ export function renderReviewMarkdown(model: ReviewModel, invocation: string): st
   }
   const lines = [head];
   if (review.kind === 'cap') lines.push('', escapeInline(capWords(review)));
+  if (review.kind === 'action' && review.action !== undefined)
+    lines.push('', `It wants to: ${codeSpan(review.action.what)}`);
   const markdown = review.plan?.markdown;
   if (markdown !== undefined) lines.push('', agentMarkdown(markdown));
   if (review.plan?.url !== undefined) lines.push('', link('Open the plan', review.plan.url));

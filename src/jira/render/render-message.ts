@@ -243,11 +243,15 @@ function renderReview(
   const out: AdfBlock[] = [
     paragraph(
       run.requester === undefined || model.full ? [] : [...personNode(run.requester), ...text(' ')],
-      text(`${review.kind === 'plan' ? '📋' : '💰'} ${reviewHeadline(review)}: `),
+      text(
+        `${review.kind === 'plan' ? '📋' : review.kind === 'action' ? '✋' : '💰'} ${reviewHeadline(review)}: `,
+      ),
       strong(review.plan?.title ?? run.title),
     ),
   ];
   if (review.kind === 'cap') out.push(paragraph(text(capWords(review))));
+  if (review.kind === 'action' && review.action !== undefined)
+    out.push(paragraph(text('It wants to: '), code(review.action.what)));
   const markdown = review.plan?.markdown;
   if (markdown !== undefined) out.push(...markdownToAdf(clip(markdown, AGENT_WORDS_CHARS)));
   if (review.plan?.url !== undefined) out.push(paragraph(link('Open the plan', review.plan.url)));

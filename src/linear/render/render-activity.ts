@@ -103,6 +103,8 @@ function review(model: Extract<MessageModel, { type: 'review' }>): Activity {
     `**${escapeMarkdown(reviewHeadline(r))}**: ${escapeMarkdown(r.plan?.title ?? run.title)}`,
   ];
   if (r.kind === 'cap') parts.push(escapeMarkdown(capWords(r)));
+  if (r.kind === 'action' && r.action !== undefined)
+    parts.push(`It wants to: ${escapeMarkdown(r.action.what)}`);
   if (r.plan?.markdown !== undefined) parts.push(agentMarkdown(r.plan.markdown));
   if (r.plan?.url !== undefined) parts.push(`[Open the plan](${r.plan.url})`);
   if (model.full) return { content: { type: 'response', body: parts.join('\n\n') } };

@@ -10,7 +10,12 @@ import type { ReviewRecord, RunRecord } from '../../core/ports/index.js';
 import { APPROVE_VALUES, type ApproveSetting } from '../../core/command/option-values.js';
 import { notice } from '../../core/message/render-model.js';
 import { viewOf } from '../../core/message/run-view.js';
-import { APPROVED_PLAN_MESSAGE, CONTINUE_MESSAGE } from '../../core/message/review-text.js';
+import {
+  APPROVED_ACTION_MESSAGE,
+  APPROVED_PLAN_MESSAGE,
+  CONTINUE_MESSAGE,
+  REJECTED_ACTION_MESSAGE,
+} from '../../core/message/review-text.js';
 import { formatUsd } from '../../core/message/usage-text.js';
 import { settingsScopeOf, tenantOf } from '../../core/thread-key.js';
 import { planArtifactOf } from '../plan-review.js';
@@ -35,13 +40,15 @@ export interface ReviewRequest {
   text?: string;
 }
 
-const KIND_OF: Record<ReviewAnswer, ReviewRecord['kind']> = {
-  approve: 'plan',
-  changes: 'plan',
-  cancel: 'plan',
-  show: 'plan',
-  continue: 'cap',
-  stop: 'cap',
+/** The questions each answer answers. */
+const KINDS_OF: Record<ReviewAnswer, readonly ReviewRecord['kind'][]> = {
+  approve: ['plan', 'action'],
+  changes: ['plan'],
+  cancel: ['plan'],
+  show: ['plan'],
+  continue: ['cap'],
+  stop: ['cap'],
+  reject: ['action'],
 };
 
 export const NOTHING_WAITS =
@@ -53,11 +60,12 @@ function staleness(
   request: ReviewRequest,
   named: string,
 ): string | undefined {
-  const kind = KIND_OF[request.answer];
-  if (review === undefined || review.kind !== kind) {
-    return kind === 'plan'
-      ? `${named} has no plan waiting for an answer. Nothing was done.`
-      : `${named} is not stopped at its spending cap. Nothing was done.`;
+  const kinds = KINDS_OF[request.answer];
+  const kind = review !== undefined && kinds.includes(review.kind) ? review.kind : kinds[0]!;
+  if (review === undefined || !kinds.includes(review.kind)) {
+    return kind === 'cap'
+      ? `${named} is not stopped at its spending cap. Nothing was done.`
+      : `${named} has nothing waiting for an approval. Nothing was done.`;
   }
   if (request.version !== undefined && request.version !== review.version) {
     return review.version > request.version && review.status === 'open'
@@ -152,7 +160,27 @@ export async function answerReview(
     'question answered',
   );
   switch (answer) {
+    case 'reject':
+      return then(
+        await followUp(deps, job, run, {
+          prompt: REJECTED_ACTION_MESSAGE,
+          inline: {},
+          patch: { review: settle('rejected') },
+          quiet: true,
+        }),
+        tellThread(job, 'did not approve it; the agent was asked to find another way.'),
+      );
     case 'approve':
+      if (review.kind === 'action')
+        return then(
+          await followUp(deps, job, run, {
+            prompt: APPROVED_ACTION_MESSAGE,
+            inline: {},
+            patch: { review: settle('approved') },
+            quiet: true,
+          }),
+          tellThread(job, 'approved it; the agent goes ahead.'),
+        );
       return then(
         await followUp(deps, job, run, {
           prompt: APPROVED_PLAN_MESSAGE,

@@ -20,6 +20,7 @@ export const REVIEW_ACTION_IDS = {
   show: 'agent_relay_review_show',
   continue: 'agent_relay_review_continue',
   stop: 'agent_relay_review_stop',
+  reject: 'agent_relay_review_reject',
 } as const;
 
 /** The "Request changes" form (a modal with one text box). */

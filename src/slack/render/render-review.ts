@@ -15,7 +15,7 @@ import { REVIEW_ACTION_IDS } from '../api/action-ids.js';
 import { reviewValue } from '../api/review-value.js';
 import type { Button, KnownBlock } from './blocks.js';
 import { actions, context, section, valueButton } from './blocks.js';
-import { escapeMrkdwn, link, oneLine, truncatePlain } from './mrkdwn.js';
+import { code, escapeMrkdwn, link, oneLine, truncatePlain } from './mrkdwn.js';
 import { agentMrkdwn } from './agent-words.js';
 import { person } from './render-run-parts.js';
 import type { Rendered } from './render-run.js';
@@ -53,6 +53,12 @@ function answerButtons(model: ReviewModel, more: boolean): Button[] {
   const { run, review } = model;
   const value = reviewValue(run.runId, review.version);
   const named = escapeMrkdwn(truncatePlain(oneLine(run.title), 200));
+  if (review.kind === 'action') {
+    return [
+      valueButton('Approve', value, REVIEW_ACTION_IDS.approve, { style: 'primary' }),
+      valueButton(REVIEW_LABELS.reject, value, REVIEW_ACTION_IDS.reject, { style: 'danger' }),
+    ];
+  }
   if (review.kind === 'cap') {
     return [
       valueButton(continueLabel(review), value, REVIEW_ACTION_IDS.continue, { style: 'primary' }),
@@ -82,13 +88,18 @@ export function renderReview(model: ReviewModel): Rendered {
   const { run, review } = model;
   const who = run.requester === undefined || model.full ? '' : `${person(run.requester)} `;
   const titled = escapeMrkdwn(truncatePlain(oneLine(review.plan?.title ?? run.title), 200));
-  const emoji = review.kind === 'plan' ? '📋' : '💰';
+  const emoji = review.kind === 'plan' ? '📋' : review.kind === 'action' ? '✋' : '💰';
   const head = `${who}${emoji} *${escapeMrkdwn(reviewHeadline(review))}*: ${titled}`;
   const { blocks: plan, more } =
     review.kind === 'plan' ? planBlocks(review, model.full === true) : { blocks: [], more: false };
   const url = review.plan?.url;
   const blocks: KnownBlock[] = [section(head)];
   if (review.kind === 'cap') blocks.push(section(escapeMrkdwn(capWords(review))));
+  if (review.kind === 'action' && review.action !== undefined) {
+    const said = run.agentMessage?.trim();
+    if (said) blocks.push(section(agentMrkdwn(said)));
+    blocks.push(section(`It wants to: ${code(truncatePlain(oneLine(review.action.what), 300))}`));
+  }
   blocks.push(...plan);
   if (url !== undefined) blocks.push(context([link(url, 'Open the plan')]));
   if (!model.full)

@@ -58,9 +58,18 @@ const requesterSchema = z.looseObject({ id: z.string(), name: z.string().optiona
 const appliedSchema = z.array(z.looseObject({ key: z.string(), source: z.string() }));
 const factorySchema = z.looseObject({ uid: z.string() });
 const reviewSchema = z.looseObject({
-  kind: z.enum(['plan', 'cap']),
+  kind: z.enum(['plan', 'cap', 'action']),
   version: z.number().int(),
-  status: z.enum(['open', 'approved', 'changes', 'cancelled', 'continued', 'stopped', 'closed']),
+  status: z.enum([
+    'open',
+    'approved',
+    'rejected',
+    'changes',
+    'cancelled',
+    'continued',
+    'stopped',
+    'closed',
+  ]),
   decidedBy: z.string().optional(),
 });
 
