@@ -245,8 +245,10 @@ export function observeRun(input: {
     patch.notifiedState = NOT_NOTIFIED;
   }
   // A question the run moved on from without an answer here is closed: a press on it now
-  // says so and does nothing.
-  if (record.review?.status === 'open' && !planWaits && shown !== record.state && !state.blocked)
+  // says so and does nothing. A run stopped at its cap by a cancel (it could not be
+  // interrupted) still waits for Continue: only its working again closes that question.
+  const movedOn = record.review?.kind === 'cap' ? state.live : !state.blocked;
+  if (record.review?.status === 'open' && !planWaits && shown !== record.state && movedOn)
     patch.review = { ...record.review, status: 'closed' };
   if (state.ended && patch.notifiedState === item.state) patch.tracked = false;
   if (state.ended && record.notifiedState === item.state) patch.tracked = false;

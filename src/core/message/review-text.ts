@@ -57,7 +57,7 @@ export function typedAnswers(review: ReviewView, invocation: string): string {
   if (review.kind === 'plan') {
     return (
       `Reply ${say('approve')} to have the agent carry it out, ` +
-      `${say('changes <what to change>')} (or just reply) for a revised plan, ` +
+      `${say('changes <what to change>')} (or any reply with what to change) for a revised plan, ` +
       `or ${say('cancel')}.`
     );
   }
