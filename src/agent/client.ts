@@ -17,7 +17,7 @@ import { iterateRuns } from './pagination.js';
 import { createProgressEndpoints } from './progress-endpoints.js';
 import type { OffSpecRunItem } from './run-items.js';
 import type { Conversation, Timeline } from '../core/conversation.js';
-import type { Factory, ListRunsQuery, RunItem } from './schemas.js';
+import type { ArtifactDetail, Factory, ListRunsQuery, RunItem } from './schemas.js';
 import type { CloudEnvironment, ListModelsResponse } from './schemas.js';
 import { packageVersion } from './version.js';
 
@@ -52,6 +52,7 @@ export interface AgentClientOptions {
 export interface AgentClient extends AgentService {
   getConversation(runId: string, options?: CallOptions): Promise<Conversation>;
   getTimeline(runId: string, options?: CallOptions): Promise<Timeline>;
+  getArtifact(artifactUid: string, options?: CallOptions): Promise<ArtifactDetail>;
   listFactories(query?: { search?: string }, options?: CallOptions): Promise<Factory[]>;
   getFactory(uid: string, options?: CallOptions): Promise<Factory>;
   findRunByRequest(
@@ -110,6 +111,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     listModels: async (o) => (await api.listModels(o)).data,
     getConversation: async (runId, o) => (await progress.getConversation(runId, o)).data,
     getTimeline: async (runId, o) => (await progress.getTimeline(runId, o)).data,
+    getArtifact: async (uid, o) => (await progress.getArtifact(uid, o)).data,
     runs: {
       list: (query = {}, o) =>
         iterateRuns((cursor) => listRunPage({ ...query, cursor }, o), query.cursor),

@@ -10,6 +10,7 @@ import { RUN_MODES } from '../core/command/run-modes.js';
 import type {
   AgentConfig,
   Artifact,
+  ArtifactDetail,
   CreateRunRequest,
   CreateRunResponse,
   DispatchResponse,
@@ -34,6 +35,7 @@ export {
 export type {
   AgentConfig,
   Artifact,
+  ArtifactDetail,
   CreateRunRequest,
   CreateRunResponse,
   DispatchRequest,
@@ -121,6 +123,22 @@ export const ArtifactSchema = z.looseObject({
   artifact_type: z.string(), // PULL_REQUEST | PLAN | SCREENSHOT | FILE | EXTERNAL_REFERENCE | future
   created_at: z.string().optional(),
   data: z.record(z.string(), z.unknown()).default({}),
+});
+
+/** `GET /agent/artifacts/{uid}`: a plan's detail carries its current Markdown in `data`. */
+export const ArtifactDetailSchema = z.looseObject({
+  artifact_uid: z.string(),
+  artifact_type: z.string(),
+  created_at: z.string().optional(),
+  data: z
+    .looseObject({
+      content: z.string().optional(),
+      content_type: z.string().optional(),
+      title: z.string().optional(),
+      url: z.string().optional(),
+      document_uid: z.string().optional(),
+    })
+    .default({}),
 });
 
 /** A usage figure: a field the service sends in another shape is dropped, not the run. */
@@ -295,6 +313,7 @@ type Fits<Actual extends Expected, Expected> = [Actual, Expected];
 export type _SchemasFitCore = [
   Fits<z.output<typeof RunItemSchema>, RunItem>,
   Fits<z.output<typeof ArtifactSchema>, Artifact>,
+  Fits<z.output<typeof ArtifactDetailSchema>, ArtifactDetail>,
   Fits<z.output<typeof AgentConfigSchema>, AgentConfig>,
   Fits<z.output<typeof CreateRunResponseSchema>, CreateRunResponse>,
   Fits<z.output<typeof DispatchResponseSchema>, DispatchResponse>,

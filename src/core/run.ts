@@ -76,6 +76,25 @@ export interface Artifact {
   [key: string]: unknown;
 }
 
+/**
+ * `GET /agent/artifacts/{uid}`: one artifact's detail. A plan's `data` carries its current
+ * Markdown (`content`) and title; other types a download link the relay does not read.
+ */
+export interface ArtifactDetail {
+  artifact_uid: string;
+  artifact_type: string;
+  created_at?: string;
+  data: {
+    content?: string;
+    content_type?: string;
+    title?: string;
+    url?: string;
+    document_uid?: string;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
 export interface RunItem {
   run_id: string;
   title: string;

@@ -6,6 +6,18 @@ import type { ReactionName } from './message/message-model.js';
 
 export type Platform = 'slack' | 'github' | 'linear' | 'jira' | 'teams';
 
+/** The answers to a question about a run (a plan, a cap); `show` asks for the whole plan. */
+export const REVIEW_ANSWERS = [
+  'approve',
+  'changes',
+  'cancel',
+  'show',
+  'continue',
+  'stop',
+  'reject',
+] as const;
+export type ReviewAnswer = (typeof REVIEW_ANSWERS)[number];
+
 export interface Actor {
   /** Slack user id (U…) or GitHub login. */
   id: string;
@@ -64,7 +76,13 @@ export type TriggerKind =
   /** Jira: the issue assigned to the relay's account. */
   | 'assigned'
   /** Teams: "Send to agent-relay" (the message extension's action) on a message. */
-  | 'message_action';
+  | 'message_action'
+  /**
+   * An answer to a question about a run pressed on a button (`review` says which answer and
+   * the version it was shown with; `runId` set): approve, changes (the words in `text`),
+   * cancel, show the whole plan, continue past a cap, stop there.
+   */
+  | 'review_answer';
 
 /**
  * A message that the bot can react to or point back at. `id` is opaque to the core: only the
@@ -168,6 +186,8 @@ export interface Trigger {
   responseUrl?: string;
   /** Run id carried by a button (Cancel on the status message). */
   runId?: string;
+  /** A `review_answer`: which answer, to which version of the run's question. */
+  review?: { answer: ReviewAnswer; version: number };
   /** A GitHub `factory:<alias>` label dispatches to that factory. */
   factoryAlias?: string;
 }

@@ -2,6 +2,7 @@
  * A local Agent Run Service (docs/agent-api.md) for development, demos, tests and
  * benchmarks: `startEmulator()` listens on loopback and returns handles to drive it.
  */
+import { spend as spendUsage } from './model/usage.js';
 import type { AddressInfo } from 'node:net';
 import { createEmulatorCore } from './model/emulator-core.js';
 import { createFaults } from './model/faults.js';
@@ -16,6 +17,7 @@ import { catalogueRoutes } from './http/routes-catalogue.js';
 import { createCatalogue } from './model/catalogue.js';
 import { runRoutes } from './http/routes-runs.js';
 import { progressRoutes } from './http/routes-progress.js';
+import { artifactRoutes } from './http/routes-artifacts.js';
 import { API_PREFIX, createEmulatorServer } from './http/server.js';
 import { sessionRoutes } from './http/session-page.js';
 import { createStateMachine } from './model/state-machine.js';
@@ -78,6 +80,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const machine = createStateMachine({
     store,
     timings,
+    url: () => url,
     ...(options.log
       ? { onTransition: (run, from) => log(`run ${run.runId} ${from} -> ${run.state}`) }
       : {}),
@@ -106,6 +109,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       ...factoryRoutes(core),
       ...catalogueRoutes(catalogue, startedAt),
       ...progressRoutes(core, timings),
+      ...artifactRoutes(core),
     ],
     adminRoutes: [
       ...adminRoutes({ core, faults, requests, startedAt }),
@@ -166,6 +170,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     setState: (runId, state) => item(core.setState(runId, state)),
     tick: () => void core.now(),
     failSetup: (runId, debugWindowMs) => item(core.failSetup(runId, debugWindowMs)),
+    spend(runId, usd) {
+      const at = core.now();
+      const run = store.get(runId);
+      if (run) spendUsage(run, usd, at);
+      return item(run);
+    },
     catalogue,
   };
 }

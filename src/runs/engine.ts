@@ -138,6 +138,7 @@ export function createEngine(deps: EngineDeps): Engine {
       commandWord: options.commandWord,
       botHandles: options.botHandles,
     },
+    capabilities: deps.capabilities,
     lease: {
       name: 'tracker',
       holder: deps.replicaId ?? `replica-${deps.random.id()}`,

@@ -15,6 +15,8 @@ import { outcomeReaction, supersededBy } from '../core/message/state-view.js';
 import { forwardState } from '../core/message/headline-order.js';
 import { afterReacting, oursToTakeOff, reactionTarget } from '../core/message/our-reactions.js';
 import type { ProgressView } from '../core/message/progress.js';
+import type { RunView } from '../core/message/message-model.js';
+import { planFields, planToReview } from './plan-review.js';
 
 /** `notifiedState` value meaning "nothing notified in this episode" (the store keeps ''). */
 export const NOT_NOTIFIED = '';
@@ -96,6 +98,13 @@ export function observeRun(input: {
   progress?: ProgressView;
   /** The agent's own final words, for the reply when the run ends or waits. */
   agentMessage?: string;
+  /**
+   * The plan a BLOCKED run waits to have approved (plan-review.ts decides when a BLOCKED
+   * episode is one): its reply is the plan with its answers, bound to a new review version.
+   */
+  plan?: { title?: string; markdown?: string; url?: string };
+  /** The action a BLOCKED run stopped at, unanswered: it waits to have it approved. */
+  waitingAction?: string;
 }): Observation {
   const { record, item, now, intervals } = input;
   const state = stateView(item.state);
@@ -130,31 +139,92 @@ export function observeRun(input: {
   // Edit the status message only when what it shows moves: a new updated_at alone (the
   // service touching the run) would cost a platform API call and change nothing on screen.
   const firstLook = record.serviceUpdatedAt === undefined;
+  const episodeEnds = state.ended || state.blocked;
+  // A plan whose Markdown was not read (a `status` that saw the change first) is still told
+  // as a plan, by its title and link.
+  const artifact = input.plan === undefined ? planToReview(record, item) : undefined;
+  const fields = artifact === undefined ? undefined : planFields(artifact);
+  const plan =
+    input.plan ??
+    (fields === undefined
+      ? undefined
+      : {
+          ...(fields.title ? { title: fields.title } : {}),
+          ...(fields.url ? { url: fields.url } : {}),
+        });
+  const planWaits = state.blocked && plan !== undefined;
+  const newPlan = planWaits && episodeEnds && record.notifiedState !== item.state;
+  const version = (record.review?.version ?? 0) + 1;
+  // The card carries the plan and its answers too (GitHub's status comment and check run).
+  const card: RunView = newPlan
+    ? { ...view, review: { kind: 'plan', version, plan: plan ?? {} } }
+    : view;
   if (shown !== record.state || (firstLook && Boolean(item.session_link))) {
     notifications.push({
       kind: 'status',
       destination,
       runId: record.runId,
-      message: runStatusMessage(input.progress ? { ...view, progress: input.progress } : view),
+      message: runStatusMessage(input.progress ? { ...card, progress: input.progress } : card),
       observedAt: now,
     });
   }
 
-  const episodeEnds = state.ended || state.blocked;
-  if (episodeEnds && record.notifiedState !== item.state) {
+  // A run that waits to have one action approved gets the same bound answers.
+  const capOpen = record.review?.kind === 'cap' && record.review.status === 'open';
+  const newAction =
+    !planWaits &&
+    !capOpen &&
+    state.blocked &&
+    input.waitingAction !== undefined &&
+    record.notifiedState !== item.state;
+  if (newAction) {
     notifications.push({
       kind: 'post',
       destination,
       runId: record.runId,
-      message: runOutcomeMessage(
-        input.agentMessage ? { ...view, agentMessage: input.agentMessage } : view,
-        {
-          ...(record.statusMessage?.url ? { cardUrl: record.statusMessage.url } : {}),
-          ...(record.triggerMessage?.url ? { requestUrl: record.triggerMessage.url } : {}),
-        },
-      ),
+      message: {
+        type: 'review',
+        run: input.agentMessage ? { ...view, agentMessage: input.agentMessage } : view,
+        review: { kind: 'action', version, action: { what: input.waitingAction! } },
+        ...(record.statusMessage?.url ? { cardUrl: record.statusMessage.url } : {}),
+      },
       observedAt: now,
     });
+    patch.review = { kind: 'action', version, status: 'open' };
+  }
+  if (newPlan) {
+    notifications.push({
+      kind: 'post',
+      destination,
+      runId: record.runId,
+      message: {
+        type: 'review',
+        run: view,
+        review: { kind: 'plan', version, plan: plan ?? {} },
+        ...(record.statusMessage?.url ? { cardUrl: record.statusMessage.url } : {}),
+      },
+      observedAt: now,
+    });
+    patch.review = { kind: 'plan', version, status: 'open' };
+  }
+  // A run stopped at its cap has its question (cap-reached.ts): no second reply for it.
+  const capWaits =
+    state.blocked && record.review?.kind === 'cap' && record.review.status === 'open';
+  if (episodeEnds && record.notifiedState !== item.state) {
+    if (!planWaits && !capWaits && !newAction)
+      notifications.push({
+        kind: 'post',
+        destination,
+        runId: record.runId,
+        message: runOutcomeMessage(
+          input.agentMessage ? { ...view, agentMessage: input.agentMessage } : view,
+          {
+            ...(record.statusMessage?.url ? { cardUrl: record.statusMessage.url } : {}),
+            ...(record.triggerMessage?.url ? { requestUrl: record.triggerMessage.url } : {}),
+          },
+        ),
+        observedAt: now,
+      });
     const reaction = outcomeReaction(item.state);
     if (record.triggerMessage && reaction) {
       // Only what the relay put there comes off (our-reactions.ts).
@@ -174,6 +244,12 @@ export function observeRun(input: {
   } else if (!episodeEnds && record.notifiedState) {
     patch.notifiedState = NOT_NOTIFIED;
   }
+  // A question the run moved on from without an answer here is closed: a press on it now
+  // says so and does nothing. A run stopped at its cap by a cancel (it could not be
+  // interrupted) still waits for Continue: only its working again closes that question.
+  const movedOn = record.review?.kind === 'cap' ? state.live : !state.blocked;
+  if (record.review?.status === 'open' && !planWaits && shown !== record.state && movedOn)
+    patch.review = { ...record.review, status: 'closed' };
   if (state.ended && patch.notifiedState === item.state) patch.tracked = false;
   if (state.ended && record.notifiedState === item.state) patch.tracked = false;
   return { changed: true, patch, notifications };

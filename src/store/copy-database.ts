@@ -165,5 +165,6 @@ const NUMERIC = new Set([
   'earlier_run_ms',
   'cost_micro_usd',
   'total_tokens',
+  'cap_micro_usd',
   'is_enterprise_install',
 ]);

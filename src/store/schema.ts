@@ -50,6 +50,10 @@ export interface RunsTable {
   total_tokens: number | null;
   /** The requester's platform id (the `requester` JSON's `id`); null on rows written before. */
   requester_id: string | null;
+  /** The spending limit now, in whole micro-dollars; null: no cap (migration 017). */
+  cap_micro_usd: number | null;
+  /** JSON: `ReviewRecord`; null: no question put (migration 017). */
+  review: string | null;
   next_check_at: Millis;
   check_interval_ms: number;
   tracked: Flag;

@@ -86,7 +86,7 @@ describe('every call the relay makes conforms, request and answer', () => {
     await client.createRun({ config: { skill_spec: 'acme/tools:release' } });
     await client.getRun(run_id);
     now += TO_END;
-    await client.getRun(run_id); // ended: finished_at, run_time, a pull request
+    await client.getRun(run_id); // waiting on its plan: a PLAN artifact, BLOCKED
     await client.listRuns({
       limit: 50,
       state: ['QUEUED', 'INPROGRESS', 'BLOCKED'],
@@ -155,6 +155,35 @@ describe('every call the relay makes conforms, request and answer', () => {
       'POST /agent/runs/{runId}/followups',
       'POST /agent/runs/{runId}/interrupt',
     ]);
+  });
+
+  it('plan mode: the plan waits BLOCKED as a PLAN artifact whose Markdown the artifact read returns, revised and approved by follow-ups', async () => {
+    const { run_id } = await client.createRun({ prompt: 'Fix the flaky login test', mode: 'plan' });
+    now += TO_END;
+    const waiting = await client.getRun(run_id);
+    expect(waiting.state).toBe('BLOCKED');
+    const plan = waiting.artifacts?.find((a) => a.artifact_type === 'PLAN');
+    const uid = plan?.data.artifact_uid;
+    expect(typeof uid).toBe('string');
+    const first = await client.getArtifact(String(uid));
+    expect(first.artifact_type).toBe('PLAN');
+    expect(first.data.content).toContain('# Plan: Fix the flaky login test');
+    await client.sendFollowup(run_id, { message: 'Keep the old endpoint', mode: 'plan' });
+    now += TO_END;
+    expect((await client.getRun(run_id)).state).toBe('BLOCKED');
+    const revised = await client.getArtifact(String(uid));
+    expect(revised.data.content).toContain('Keep the old endpoint');
+    expect(revised.data.content).not.toBe(first.data.content);
+    await client.sendFollowup(run_id, { message: 'Approved: carry out the plan.', mode: 'normal' });
+    now += TO_END;
+    const done = await client.getRun(run_id);
+    expect(done.state).toBe('SUCCEEDED');
+    expect(done.artifacts?.map((a) => a.artifact_type).sort()).toEqual(['PLAN', 'PULL_REQUEST']);
+    const unknown = await client.getArtifact('no-such-artifact').catch((e: unknown) => e);
+    expect(unknown).toMatchObject({ code: 'not_found', status: 404 });
+
+    expect(wireIssues()).toEqual([]);
+    expect(endpointsSeen()).toContain('GET /agent/artifacts/{artifactUid}');
   });
 
   it('factories: every page of the list, one factory, a dispatch with a ticket reference', async () => {
@@ -285,6 +314,7 @@ describe('coverage', () => {
   it('the table names every endpoint the client calls', () => {
     expect(PUBLISHED_ENDPOINTS.map((e) => `${e.method} ${e.path}`).sort()).toEqual(
       [
+        'GET /agent/artifacts/{artifactUid}',
         'GET /agent/environments',
         'GET /agent/models',
         'GET /agent/runs',

@@ -12,7 +12,20 @@ import { RUN_MODES } from '../../src/core/command/run-modes.js';
 import { hostileText } from './fuzz-arbitraries.js';
 
 const SAFE_WORD = /^[a-z]{1,8}$/;
-const KEYWORDS = new Set(['new', 'status', 'cancel', 'stop', 'list', 'config', 'factory', 'help']);
+const KEYWORDS = new Set([
+  'new',
+  'now',
+  'status',
+  'cancel',
+  'stop',
+  'approve',
+  'changes',
+  'continue',
+  'list',
+  'config',
+  'factory',
+  'help',
+]);
 const word = fc.stringMatching(SAFE_WORD).filter((w) => !KEYWORDS.has(w));
 const identifier = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,40}$/);
 const factoryAlias = fc
@@ -44,6 +57,10 @@ const VALUE: Record<OptionKey, fc.Arbitrary<string>> = {
   budget: fc
     .tuple(fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 1, max: 99 }))
     .map(([dollars, cents]) => String(Number(`${dollars}.${String(cents).padStart(2, '0')}`))),
+  cap: fc
+    .tuple(fc.integer({ min: 0, max: 9_999 }), fc.integer({ min: 1, max: 99 }))
+    .map(([dollars, cents]) => String(Number(`${dollars}.${String(cents).padStart(2, '0')}`))),
+  approve: fc.constantFrom('requester', 'admins', 'anyone'),
 };
 
 function optionsArb(keys: readonly OptionKey[]): fc.Arbitrary<RunOptions> {
@@ -141,9 +158,14 @@ export function formatCommand(command: Command, seed: number): string {
   const kw = (w: string) => (seed % 3 === 2 ? w.toUpperCase() : w);
   const join = (...parts: string[]) => parts.filter((p) => p !== '').join(seed % 2 ? '  ' : ' ');
   switch (command.type) {
+    case 'approve':
+    case 'continue':
+      return join(kw(command.type), command.runId ?? '');
+    case 'changes':
+      return join(kw('changes'), command.text);
     case 'run':
       return join(
-        command.fresh ? kw('new') : '',
+        command.fresh ? kw('new') : command.now ? kw('now') : '',
         formatOptions(command.options, seed),
         formatPrompt(command.prompt),
       );

@@ -1,8 +1,9 @@
 /**
  * A run BLOCKED waiting for an approval (the emulator's `[approval]`): the agent said a few
  * words and then asked to run a command, which waits. Those words are not its question, so
- * the reply to the requester does not quote them as one, and the service's status line (what
- * the run waits for) is what people read, on GitHub and on Linear alike.
+ * the reply to the requester does not quote them as one: it names the action the run waits to
+ * have approved, with the answers, and the card keeps the service's status line, on GitHub and
+ * on Linear alike.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureText, type Payload } from '../github/fixtures.js';
@@ -31,11 +32,13 @@ describe('a run waiting for an approval', () => {
     });
     expect([200, 202]).toContain(res.status);
     const outcome = await waitUntil(
-      () => [...r.github.comments.values()].find((c) => /waiting for your input/.test(c.body)),
+      () => [...r.github.comments.values()].find((c) => /Waiting for your approval/.test(c.body)),
       { timeoutMs: 8_000, message: 'the outcome comment' },
     );
     const all = () => [...r.github.comments.values()].map((c) => c.body).join('\n');
     expect(outcome.body).not.toContain(WORDS);
+    expect(outcome.body).toContain('git push --force-with-lease');
+    expect(outcome.body).toContain('`@agent-relay approve`');
     expect(all()).not.toContain(WORDS);
     expect(all()).toContain(WAITS_FOR);
   });
@@ -46,7 +49,8 @@ describe('a run waiting for an approval', () => {
       description: 'Rebase the branch and push it. [approval]',
     });
     const asked = await world.waitForActivity(session.id, (a) => a.content.type === 'elicitation');
-    expect(asked.content.body).toContain(WAITS_FOR);
+    expect(asked.content.body).toContain('Waiting for your approval');
+    expect(asked.content.body).toContain('git push --force-with-lease');
     expect(asked.content.body).not.toContain(WORDS);
   });
 });

@@ -97,3 +97,82 @@ describe('reactions on the triggering message', () => {
     expect(done?.replaces).not.toContain('succeeded');
   });
 });
+
+describe('questions about a run (plan, cap, action)', () => {
+  const intervals = { baseMs: 2_000, maxMs: 30_000, blockedMs: 60_000 };
+  const later = '2030-01-01T00:00:11.000Z';
+  const planArtifact = {
+    artifact_type: 'PLAN',
+    data: { artifact_uid: 'a-1', document_uid: 'd-1', title: 'The plan' },
+  };
+  const planning: RunRecord = {
+    ...record,
+    applied: [{ key: 'mode', value: 'plan', source: 'inline' }],
+  };
+
+  it('a planning run that waits with a plan gets the plan, bound to a new version, not an outcome', () => {
+    const seen = observeRun({
+      record: { ...planning, review: { kind: 'plan', version: 1, status: 'changes' } },
+      item: item({ state: 'BLOCKED', updated_at: later, artifacts: [planArtifact] }),
+      now: 1,
+      intervals,
+      plan: { title: 'The plan', markdown: '1. Do it' },
+    });
+    const posts = seen.notifications.filter((n) => n.kind === 'post');
+    expect(posts.map((n) => n.message?.type)).toEqual(['review']);
+    expect(seen.patch.review).toEqual({ kind: 'plan', version: 2, status: 'open' });
+  });
+
+  it('a run that was not planning, or whose plan was approved, waits with a plain question', () => {
+    for (const r of [
+      record,
+      { ...planning, review: { kind: 'plan', version: 1, status: 'approved' } } as RunRecord,
+    ]) {
+      const seen = observeRun({
+        record: r,
+        item: item({ state: 'BLOCKED', updated_at: later, artifacts: [planArtifact] }),
+        now: 1,
+        intervals,
+      });
+      expect(
+        seen.notifications.filter((n) => n.kind === 'post').map((n) => n.message?.type),
+      ).toEqual(['run_outcome']);
+      expect(seen.patch.review).toBeUndefined();
+    }
+  });
+
+  it('an open plan the run moved on from is closed; a cap stays open until the run works again', () => {
+    const waiting = {
+      ...planning,
+      state: 'BLOCKED',
+      review: { kind: 'plan', version: 2, status: 'open' },
+    } as RunRecord;
+    const gone = observeRun({
+      record: waiting,
+      item: item({ state: 'CANCELLED', updated_at: later }),
+      now: 1,
+      intervals,
+    });
+    expect(gone.patch.review).toEqual({ kind: 'plan', version: 2, status: 'closed' });
+    const capped = {
+      ...record,
+      state: 'INPROGRESS',
+      review: { kind: 'cap', version: 1, status: 'open' },
+    } as RunRecord;
+    const cancelled = observeRun({
+      record: capped,
+      item: item({ state: 'CANCELLED', updated_at: later }),
+      now: 1,
+      intervals,
+    });
+    expect(cancelled.patch.review).toBeUndefined();
+    const stopped = observeRun({
+      record: capped,
+      item: item({ state: 'BLOCKED', updated_at: later }),
+      now: 1,
+      intervals,
+    });
+    // Its question was asked already: no second reply for the stop.
+    expect(stopped.notifications.filter((n) => n.kind === 'post')).toEqual([]);
+  });
+});

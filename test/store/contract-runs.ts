@@ -24,6 +24,27 @@ export function describeRunsContract(createHarness: HarnessFactory): void {
       );
     });
 
+    it("keeps a run's spending limit and its open question, and a compare-and-set writes them", async () => {
+      const run = sampleRun();
+      await db.store.runs.insert(run);
+      const seen = (await db.store.runs.get('run-1'))!;
+      const review = { kind: 'plan', version: 2, status: 'open' } as const;
+      expect(await db.store.runs.compareAndUpdate('run-1', seen, { capUsd: 2.5, review })).toBe(
+        true,
+      );
+      const read = (await db.store.runs.get('run-1'))!;
+      expect(read.capUsd).toBe(2.5);
+      expect(read.review).toEqual(review);
+      await db.store.runs.update('run-1', {
+        review: { ...review, status: 'approved', decidedBy: 'alice' },
+      });
+      expect((await db.store.runs.get('run-1'))?.review).toEqual({
+        ...review,
+        status: 'approved',
+        decidedBy: 'alice',
+      });
+    });
+
     it('refuses a second run with the same request id as a constraint StoreError', async () => {
       await db.store.runs.insert(sampleRun());
       await expect(db.store.runs.insert(sampleRun({ runId: 'run-other' }))).rejects.toMatchObject({

@@ -100,6 +100,7 @@ describe('openStore', () => {
       { name: '014-blocked-descendants' },
       { name: '015-runs-requester-backfill' },
       { name: '016-linear-sessions' },
+      { name: '017-run-reviews' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'blocked_descendants',

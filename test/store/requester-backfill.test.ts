@@ -34,6 +34,8 @@ describe('the requester backfill (SQLite)', () => {
       update runs set requester = '{"id": ' where run_id = 'damaged';
       delete from kysely_migration where name >= '015-runs-requester-backfill';
       drop table linear_sessions;
+      alter table runs drop column review;
+      alter table runs drop column cap_micro_usd;
     `);
     const before = await temp.open();
     // Reopened, the backfill ran: a cost reported after the upgrade counts for the person.

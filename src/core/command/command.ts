@@ -8,8 +8,20 @@ import type { OptionKey } from '../message/message-model.js';
 export type RunOptions = Partial<Record<OptionKey, string>>;
 
 export type Command =
-  /** A prompt: start a run here or follow up on the thread's run (`fresh`: `new <prompt>`). */
-  | { type: 'run'; prompt: string; options: RunOptions; fresh: boolean }
+  /**
+   * A prompt: start a run here or follow up on the thread's run (`fresh`: `new <prompt>`;
+   * `now`: `now <prompt>`, which starts the work without a plan first).
+   */
+  | { type: 'run'; prompt: string; options: RunOptions; fresh: boolean; now?: boolean }
+  /** Approve the plan waiting in this thread (or of the run named): the agent carries it out. */
+  | { type: 'approve'; runId?: string }
+  /**
+   * Ask for a revised plan. `words` is the whole text as typed (`changes …`): with no plan
+   * waiting here it is an ordinary prompt.
+   */
+  | { type: 'changes'; text: string; words: string }
+  /** Let a run stopped at its spending cap go on for another cap. */
+  | { type: 'continue'; runId?: string }
   | { type: 'status'; runId?: string }
   | { type: 'cancel'; runId?: string }
   /** Stop the agent's current turn (the run stays open for a reply); cancels what cannot be. */

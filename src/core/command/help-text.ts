@@ -14,6 +14,7 @@ export const OPTION_KEYS: readonly OptionKey[] = [
   'title',
   'mode',
   'factory',
+  'cap',
 ];
 
 export interface UsageLine {
@@ -24,7 +25,19 @@ export interface UsageLine {
 
 /** Forms a command can take, keyed so that errors can show the matching one. */
 export type UsageTopic =
-  'prompt' | 'new' | 'status' | 'cancel' | 'stop' | 'list' | 'factory' | 'config' | 'help';
+  | 'prompt'
+  | 'new'
+  | 'now'
+  | 'status'
+  | 'cancel'
+  | 'stop'
+  | 'approve'
+  | 'changes'
+  | 'continue'
+  | 'list'
+  | 'factory'
+  | 'config'
+  | 'help';
 
 export const USAGE_BY_TOPIC: Record<UsageTopic, UsageLine> = {
   prompt: {
@@ -32,11 +45,27 @@ export const USAGE_BY_TOPIC: Record<UsageTopic, UsageLine> = {
     meaning: "start a run here, or follow up on this thread's run",
   },
   new: { form: 'new [options] <prompt>', meaning: 'start a fresh run even if the thread has one' },
+  now: {
+    form: 'now [options] <prompt>',
+    meaning: 'start the work at once, without a plan first (where `mode=plan` is the default)',
+  },
   status: { form: 'status [run_id]', meaning: "show the run's state, links and settings" },
   cancel: { form: 'cancel [run_id]', meaning: "cancel this thread's run (or the one named)" },
   stop: {
     form: 'stop [run_id]',
     meaning: 'stop what the agent is doing now; reply in the thread to continue',
+  },
+  approve: {
+    form: 'approve [run_id]',
+    meaning: 'approve the plan waiting here and have the agent carry it out',
+  },
+  changes: {
+    form: 'changes <what to change>',
+    meaning: 'ask for a revised plan (a plain reply to a plan does the same)',
+  },
+  continue: {
+    form: 'continue [run_id]',
+    meaning: 'let a run stopped at its spending cap go on for another cap',
   },
   list: {
     form: 'list [state=A,B] [name=…] [mine]',
@@ -66,6 +95,10 @@ export const OPTION_DOCS: Record<OptionKey, UsageLine> = {
   title: { form: 'title="<title>"', meaning: 'the run title (derived from the prompt if absent)' },
   mode: { form: `mode=${RUN_MODES.join('|')}`, meaning: 'just do it, plan first, or orchestrate' },
   factory: { form: 'factory=<alias>', meaning: 'dispatch to this factory' },
+  cap: {
+    form: 'cap=<US dollars>',
+    meaning: 'the most one run may spend before it stops and its requester is asked to go on',
+  },
   steer: {
     form: 'steer=anyone|requester',
     meaning: 'a channel setting: who may follow up on a run (default anyone)',
@@ -73,6 +106,11 @@ export const OPTION_DOCS: Record<OptionKey, UsageLine> = {
   budget: {
     form: 'budget=<US dollars>',
     meaning: 'a channel/repository setting: the monthly budget (calendar month, UTC)',
+  },
+  approve: {
+    form: 'approve=requester|admins|anyone',
+    meaning:
+      "a place setting: who may approve a plan or a capped run's going on (default requester, and admins)",
   },
 };
 

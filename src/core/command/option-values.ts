@@ -23,8 +23,21 @@ export const MAX_BUDGET_USD = 1_000_000;
 /** Who may follow up on a run in a channel (`config steer=…`). */
 export const STEER_VALUES = ['anyone', 'requester'] as const;
 
+/** Who may approve a plan or a capped run's going on (`config approve=…`). */
+export const APPROVE_VALUES = ['requester', 'admins', 'anyone'] as const;
+export type ApproveSetting = (typeof APPROVE_VALUES)[number];
+
+/** A spending cap per run (`cap=…`), in US dollars: more than nothing, cents at most. */
+const CAP = /^\d{1,6}(?:\.\d{1,2})?$/;
+export const MAX_CAP_USD = 100_000;
+
 export function isOptionKey(key: string): key is OptionKey {
-  return key === 'steer' || key === 'budget' || (OPTION_KEYS as readonly string[]).includes(key);
+  return (
+    key === 'steer' ||
+    key === 'budget' ||
+    key === 'approve' ||
+    (OPTION_KEYS as readonly string[]).includes(key)
+  );
 }
 
 function freeText(key: OptionKey, value: string): ValueCheck {
@@ -73,6 +86,21 @@ export function checkOptionValue(key: OptionKey, raw: string): ValueCheck {
             ok: false,
             message: `budget must be an amount of US dollars such as 20 or 12.50 (at most ${MAX_BUDGET_USD}), not "${value}"`,
           };
+    }
+    case 'cap': {
+      const usd = value.startsWith('$') ? value.slice(1) : value;
+      return CAP.test(usd) && Number(usd) > 0 && Number(usd) <= MAX_CAP_USD
+        ? { ok: true, value: String(Number(usd)) }
+        : {
+            ok: false,
+            message: `cap must be an amount of US dollars above 0 such as 5 or 2.50 (at most ${MAX_CAP_USD}), not "${value}"`,
+          };
+    }
+    case 'approve': {
+      const who = value.toLowerCase();
+      return (APPROVE_VALUES as readonly string[]).includes(who)
+        ? { ok: true, value: who }
+        : { ok: false, message: `approve must be ${APPROVE_VALUES.join(', ')}, not "${value}"` };
     }
     case 'steer': {
       const steer = value.toLowerCase();

@@ -118,6 +118,7 @@ export const CONFIG_KEYS: readonly OptionKey[] = [
   ...OPTION_KEYS.filter((k) => k !== 'title'),
   'steer',
   'budget',
+  'approve',
 ];
 
 /** `config key=value …`; `key=` or `key=-` unsets the default (a quoted `"-"` is text). */

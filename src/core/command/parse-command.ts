@@ -115,6 +115,29 @@ function freshRun(ctx: Context, words: string): ParseResult {
   return 'kind' in read ? read : command({ type: 'run', ...read, fresh: true });
 }
 
+/** `now <prompt>`: a prompt whose run starts the work at once (mode normal), no plan first. */
+function nowRun(ctx: Context, words: string): ParseResult {
+  const read = readPrompt(ctx, 'now', words, true);
+  if ('kind' in read) return read;
+  return command({
+    type: 'run',
+    prompt: read.prompt,
+    options: { ...read.options, mode: read.options.mode ?? 'normal' },
+    fresh: false,
+    now: true,
+  });
+}
+
+/** A run id alone (`approve`, `continue`), or undefined when the words are more than that. */
+function loneRunId(rest: string): { runId?: string } | undefined {
+  const line = rest.split(/\r\n|\r|\n/, 1)[0] ?? '';
+  if (rest.slice(line.length).trim() !== '') return undefined;
+  const words = line.trim().split(/\s+/).filter(Boolean);
+  if (words.length > 1) return undefined;
+  const runId = words[0]?.replace(/^[`<]+|[`>]+$/g, '');
+  return runId ? { runId } : {};
+}
+
 function parseWords(ctx: Context, words: string): ParseResult {
   const first = /^\S+/.exec(words)?.[0] ?? '';
   const rest = words.slice(first.length);
@@ -123,6 +146,24 @@ function parseWords(ctx: Context, words: string): ParseResult {
   switch (keyword) {
     case 'new':
       return freshRun(ctx, rest);
+    case 'now':
+      return nowRun(ctx, rest);
+    case 'approve':
+    case 'continue': {
+      // `approve the migration plan` is a prompt: only a run id (or nothing) follows these.
+      const target = loneRunId(rest);
+      if (target !== undefined) return command({ type: keyword, ...target });
+      break;
+    }
+    case 'changes': {
+      const text = rest.trim();
+      if (text === '')
+        return fail(ctx, 'changes', {
+          code: 'empty_prompt',
+          message: 'say what to change: changes <what to change>',
+        });
+      return command({ type: 'changes', text, words });
+    }
     case 'status':
     case 'cancel':
     case 'stop':

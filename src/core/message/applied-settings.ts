@@ -13,7 +13,7 @@ export function appliedSettings(
   defaults: RunOptions,
   personal: RunOptions = {},
 ): AppliedSetting[] {
-  return REPORTED_SETTINGS.map((key): AppliedSetting => {
+  const reported = REPORTED_SETTINGS.map((key): AppliedSetting => {
     const own = inline[key];
     if (own !== undefined && own !== '') return { key, value: own, source: 'inline' };
     const mine = personal[key];
@@ -23,6 +23,13 @@ export function appliedSettings(
       return { key, value: fallback, source: 'default' };
     return { key, source: 'service' };
   });
+  // A spending cap is the relay's own: shown (and kept with the run) only when one applies.
+  const cap = [inline, personal, defaults].findIndex((o) => o.cap !== undefined && o.cap !== '');
+  if (cap >= 0) {
+    const source = (['inline', 'personal', 'default'] as const)[cap]!;
+    reported.push({ key: 'cap', value: [inline, personal, defaults][cap]!.cap!, source });
+  }
+  return reported;
 }
 
 /** The effective options: inline values over defaults (for building the create request). */

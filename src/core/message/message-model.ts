@@ -19,12 +19,24 @@ export type FollowupRouting = 'delivered' | 'queued' | 'resumed';
 export type SettingSource = 'inline' | 'personal' | 'default' | 'service' | 'repository';
 
 /**
- * Run options, and `steer` (a channel setting only: who may follow up on a run there,
- * `anyone` or the `requester`) and `budget` (a channel/repository setting only: its monthly
- * budget in US dollars).
+ * Run options (`cap`: the most one run may spend, in US dollars, before it is stopped and
+ * its requester asked), and `steer` (a channel setting only: who may follow up on a run there,
+ * `anyone` or the `requester`), `budget` (a channel/repository setting only: its monthly
+ * budget in US dollars) and `approve` (a place setting only: who may approve a plan or a
+ * capped run's going on, `requester`, `admins` or `anyone`).
  */
 export type OptionKey =
-  'model' | 'env' | 'skill' | 'name' | 'title' | 'mode' | 'factory' | 'steer' | 'budget';
+  | 'model'
+  | 'env'
+  | 'skill'
+  | 'name'
+  | 'title'
+  | 'mode'
+  | 'factory'
+  | 'cap'
+  | 'steer'
+  | 'budget'
+  | 'approve';
 
 export interface AppliedSetting {
   key: OptionKey;
@@ -63,6 +75,21 @@ export interface PersonView {
   name?: string;
 }
 
+/**
+ * A question put to people about a run, bound to one version: its plan to approve (or
+ * change, or cancel), or its going on past its spending cap (core/ports ReviewRecord).
+ */
+export interface ReviewView {
+  kind: 'plan' | 'cap' | 'action';
+  /** An action: what the run waits to have approved ("Run command: git push"). */
+  action?: { what: string };
+  version: number;
+  /** A plan: its title, its Markdown as the agent wrote it (bounded) and its link. */
+  plan?: { title?: string; markdown?: string; url?: string };
+  /** A cap: the limit the run reached, what it spent, and how much a Continue adds. */
+  cap?: { limitUsd: number; stepUsd: number; spentUsd?: number };
+}
+
 export interface RunView {
   runId: string;
   title: string;
@@ -91,6 +118,8 @@ export interface RunView {
   progress?: ProgressView;
   /** Once it ended or is BLOCKED: the agent's own final words (Markdown, bounded). */
   agentMessage?: string;
+  /** The question it waits on people for, when its card shows it (a plan, on GitHub). */
+  review?: ReviewView;
 }
 
 export type MessageModel =
@@ -108,6 +137,12 @@ export type MessageModel =
       /** The message this outcome answers (the request, or the follow-up that resumed it). */
       requestUrl?: string;
     }
+  /**
+   * A question about a run for people to answer (its plan, its cap), posted when it is put,
+   * with its answers bound to `review.version`. `full`: the whole plan, for one person who
+   * asked to see it (no answers on it).
+   */
+  | { type: 'review'; run: RunView; review: ReviewView; full?: boolean; cardUrl?: string }
   /** Follow-up accepted (a short confirmation where a reaction is not possible). */
   | {
       type: 'followup_sent';

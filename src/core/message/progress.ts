@@ -130,6 +130,23 @@ export function progressFromConversation(
   };
 }
 
+/**
+ * The action a waiting run stopped at, unanswered (no result after it, nothing said after
+ * it): what it waits to have approved, as a step title ("Run command: git push"). Undefined
+ * when the run's last act was not such an action.
+ */
+export function pendingAction(conversation: Conversation): string | undefined {
+  const blocks = sinceLastRequest(conversation)
+    .filter((m) => m.role === 'assistant' || m.role === 'tool')
+    .flatMap((m) => m.content)
+    .filter((b) => b.type !== 'event' && (b.type !== 'text' || (b.text ?? '').trim() !== ''));
+  const last = blocks.at(-1);
+  if (last?.type !== 'action' || typeof last.id !== 'string') return undefined;
+  const name = humanName(last.name ?? last.category ?? '');
+  const detail = detailOf(last.input);
+  return clipTitle(detail ? `${name}: ${detail}` : name);
+}
+
 /** Words for the set-up events a person cares about; the others are left out. */
 const SETUP_WORDS: Record<string, string> = {
   oz_run_claimed: 'machine assigned',

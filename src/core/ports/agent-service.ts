@@ -3,6 +3,7 @@
  * the emulator serves the same contract, so both are interchangeable behind this port.
  */
 import type {
+  ArtifactDetail,
   CreateRunRequest,
   CreateRunResponse,
   DispatchRequest,
@@ -68,4 +69,9 @@ export interface AgentService {
   getConversation?(runId: string, options?: CallOptions): Promise<Conversation>;
   /** The run's setup and lifecycle events (what set-up has done so far). */
   getTimeline?(runId: string, options?: CallOptions): Promise<Timeline>;
+  /**
+   * One artifact by its uid (`GET /agent/artifacts/{uid}`): a plan's current Markdown.
+   * Optional: a service port without it shows a plan by its link only.
+   */
+  getArtifact?(artifactUid: string, options?: CallOptions): Promise<ArtifactDetail>;
 }

@@ -49,6 +49,13 @@ export interface RunRecord {
   costUsd?: number;
   /** The token total the service last reported for the run, if any. */
   tokens?: number;
+  /**
+   * The spending limit now (US dollars): the run's `cap` at first, one more cap for each
+   * Continue. Absent: no cap.
+   */
+  capUsd?: number;
+  /** What the run waits on a person for, or what they last decided (review.ts). */
+  review?: ReviewRecord;
   /** Last state a final/BLOCKED reply was queued for (so it is sent once per episode). */
   notifiedState?: string;
   /** Tracking: when to look next, and the current per-run interval. */
@@ -58,6 +65,26 @@ export interface RunRecord {
   tracked: boolean;
   createdAt: number;
   updatedAt: number;
+}
+
+/**
+ * A question put to people about a run, bound to one version: its plan to approve (or change,
+ * or cancel), or its going on past its spending cap. A press of a button names the version
+ * it was shown with; an older one, or one already answered, does nothing.
+ */
+export interface ReviewRecord {
+  /** `action`: a BLOCKED run waits to have one action approved (its last, unanswered act). */
+  kind: 'plan' | 'cap' | 'action';
+  /** Counts every question put about the run, plans and caps alike, from 1. */
+  version: number;
+  /**
+   * `open` while it waits; otherwise what was decided (`closed`: the run moved on without an
+   * answer through the relay, a cancel elsewhere say).
+   */
+  status:
+    'open' | 'approved' | 'rejected' | 'changes' | 'cancelled' | 'continued' | 'stopped' | 'closed';
+  /** Who decided, when someone did. */
+  decidedBy?: string;
 }
 
 export type InboxStatus = 'pending' | 'processing' | 'done' | 'failed';

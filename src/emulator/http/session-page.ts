@@ -51,6 +51,7 @@ ${run.statusMessage ? `<p id="status-message">${escapeHtml(run.statusMessage.mes
 <h2>Prompt</h2><pre id="prompt">${escapeHtml(run.prompt)}</pre>
 <h2>Follow-ups</h2>${rows(fups)}
 <h2>Artifacts</h2>${rows(artifacts)}
+${run.plan ? `<h2 id="plan">${escapeHtml(run.plan.title)}</h2><pre>${escapeHtml(run.plan.content)}</pre>` : ''}
 <h2>History</h2>${rows(history)}
 <p><small>Agent Run Service emulator</small></p>
 </body></html>

@@ -84,7 +84,7 @@ export function createEmulatorCore(deps: CoreDeps): EmulatorCore {
     });
     if (deps.phrases) {
       const scripted = withPhraseMarkers(req.prompt ?? '', deps.phrases);
-      run.script = parseScript(scripted);
+      run.script = parseScript(scripted, req.mode);
       run.cancellable = !isMarkedNonCancellable(scripted);
     }
     store.insert(run);
@@ -131,7 +131,9 @@ export function createEmulatorCore(deps: CoreDeps): EmulatorCore {
         return followupId;
       }
       if (isEndedState(run.state) || isBlockedState(run.state)) {
-        machine.restart(run, parseScript(withPhraseMarkers(message, deps.phrases)), at);
+        // Changes asked for in plan mode are what the revised plan answers (plan.ts).
+        if (mode === 'plan') run.planChanges = [...(run.planChanges ?? []), message];
+        machine.restart(run, parseScript(withPhraseMarkers(message, deps.phrases), mode), at);
       }
       return followupId;
     },

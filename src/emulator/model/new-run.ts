@@ -88,7 +88,7 @@ export function buildRun(req: CreateRunRequest, ctx: NewRunContext): EmuRun {
     earlierRunTimeMs: 0,
     cancellable: !isMarkedNonCancellable(prompt),
     history: [{ state: 'QUEUED', at: ctx.now }],
-    script: parseScript(prompt),
+    script: parseScript(prompt, req.mode),
     gen: 0,
     manual: false,
   };

@@ -8,6 +8,7 @@ import { createDueQueue } from './due-queue.js';
 import type { RunStore } from './run-store.js';
 import type { EmuRun, EmulatorTimings, Script } from './types.js';
 import { growUsage } from './usage.js';
+import { PLAN_WAITING, writePlan } from './plan.js';
 
 /**
  * Every marker that scripts a run (README.md's table): outcomes and timings here, the
@@ -39,8 +40,12 @@ export function withPhraseMarkers(
   return markers.length === 0 ? text : `${text} ${markers.join(' ')}`;
 }
 
-/** Markers that script an execution, matched case-insensitively in a prompt or follow-up. */
-export function parseScript(text: string): Script {
+/**
+ * Markers that script an execution, matched case-insensitively in a prompt or follow-up;
+ * `mode: plan` (on the create or the follow-up) makes an execution that would succeed write
+ * a plan and wait for its approval instead (plan.ts).
+ */
+export function parseScript(text: string, mode?: string): Script {
   const t = text.toLowerCase();
   const outcome = t.includes('[error]')
     ? 'ERROR'
@@ -49,8 +54,10 @@ export function parseScript(text: string): Script {
       : t.includes('[block]') || t.includes('[approval]')
         ? 'BLOCKED'
         : 'SUCCEEDED';
+  const plan = mode === 'plan' && outcome === 'SUCCEEDED';
   return {
-    outcome,
+    outcome: plan ? 'BLOCKED' : outcome,
+    ...(plan ? { plan: true } : {}),
     slow: t.includes('[slow]'),
     holdPending: t.includes('[pending]'),
     ...(outcome === 'BLOCKED' && t.includes('[approval]') ? { approval: true } : {}),
@@ -78,6 +85,8 @@ export interface StateMachineDeps {
   store: RunStore;
   timings: EmulatorTimings;
   onTransition?: (run: EmuRun, from: string) => void;
+  /** The emulator's origin (a plan's link points at the run's session page). */
+  url?: () => string;
 }
 
 const STATUS_BY_OUTCOME: Record<
@@ -162,8 +171,14 @@ export function createStateMachine(deps: StateMachineDeps): StateMachine {
       run.runTimeMs = run.earlierRunTimeMs + thisExecution;
       run.finishedAt = at;
     }
-    const status = state === 'BLOCKED' && run.script.approval ? APPROVAL : STATUS_BY_OUTCOME[state];
+    const status =
+      state === 'BLOCKED' && run.script.approval
+        ? APPROVAL
+        : state === 'BLOCKED' && run.script.plan
+          ? PLAN_WAITING
+          : STATUS_BY_OUTCOME[state];
     if (status) run.statusMessage = { ...status };
+    if (state === 'BLOCKED' && run.script.plan) writePlan(run, at, deps.url?.() ?? '');
     if (state === 'SUCCEEDED') {
       run.statusMessage = undefined;
       if (!run.artifacts.some((a) => a.artifact_type === 'PULL_REQUEST')) {

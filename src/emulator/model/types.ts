@@ -4,6 +4,7 @@
  */
 import type { AgentConfig, Artifact, CreateRunRequest, RunItem } from '../../agent/schemas.js';
 import type { CatalogueContents, CatalogueControls } from './catalogue.js';
+import type { EmuPlan } from './plan.js';
 
 /** How long a run stays in each state (milliseconds). */
 export interface EmulatorTimings {
@@ -74,6 +75,8 @@ export interface Script {
   holdPending: boolean;
   /** BLOCKED waiting for an approval: the agent's last act is the action it waits on. */
   approval?: boolean;
+  /** Plan mode: the execution writes a plan and waits BLOCKED for its approval (plan.ts). */
+  plan?: boolean;
 }
 
 /** The emulator's own record of a run (mutable, internal). */
@@ -118,6 +121,10 @@ export interface EmuRun {
   gen: number;
   /** Held by setState(): no automatic transitions until advanced or followed up. */
   manual: boolean;
+  /** Its plan document, once an execution in plan mode wrote one (plan.ts). */
+  plan?: EmuPlan;
+  /** Changes asked for by follow-ups in plan mode, oldest first (the revisions' subject). */
+  planChanges?: string[];
   /**
    * Setup failure with its debug window open until then (epoch ms): follow-ups go to a
    * debugging session and the run stays FAILED (debug-window.ts).
@@ -264,4 +271,6 @@ export interface Emulator {
   failSetup(runId: string, debugWindowMs: number): RunItem | undefined;
   /** What `GET /agent/environments` and `GET /agent/models` list. */
   catalogue: CatalogueControls;
+  /** The run's agent spends `usd` more now: its usage report grows, its updated_at moves. */
+  spend(runId: string, usd: number): RunItem | undefined;
 }

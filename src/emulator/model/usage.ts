@@ -57,3 +57,15 @@ export function requestUsage(usage: EmuUsage): RequestUsage {
     total_tokens: usage.tokens,
   };
 }
+
+/**
+ * The agent spends `usd` more now (a test's control, like the faults): the usage report grows
+ * by that much inference and the run's `updated_at` moves, as a service's does when it
+ * reports more usage of a working run.
+ */
+export function spend(run: EmuRun, usd: number, at: number): void {
+  if (!Number.isFinite(usd) || usd <= 0) throw new RangeError(`spend must be > 0, got ${usd}`);
+  const now = run.usage ?? { inferenceUsd: 0, computeUsd: 0, platformUsd: 0, tokens: 0 };
+  run.usage = { ...now, inferenceUsd: cents(now.inferenceUsd + usd) };
+  run.updatedAt = Math.max(run.updatedAt + 1, at);
+}

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import type { Trigger } from '../../core/trigger.js';
 import { encodeThreadKey, settingsScopeOf, type ThreadAddress } from '../../core/thread-key.js';
-import { CHECK_ACTIONS } from '../api/check-actions.js';
+import { CHECK_ACTIONS, readReviewIdentifier } from '../api/check-actions.js';
 import { readCheckExternalId } from '../api/check-external-id.js';
 import { isSelfOrBot, type InterpretOptions, type Interpretation } from './trigger-candidate.js';
 import { GitHubUser } from './webhook-payloads.js';
@@ -43,7 +43,14 @@ export function fromCheckRun(raw: unknown, opts: InterpretOptions): Interpretati
     return { kind: 'ignore', reason: 'check_run without a pull request' };
   let command: string;
   let kind: Trigger['kind'];
-  if (action === 'requested_action') {
+  let review: Trigger['review'];
+  const answer = readReviewIdentifier(clicked?.identifier ?? '');
+  if (action === 'requested_action' && answer !== undefined) {
+    // A plan's answer, bound to the plan's version.
+    command = `${answer.answer} ${runId}`;
+    kind = 'review_answer';
+    review = answer;
+  } else if (action === 'requested_action') {
     const id = clicked?.identifier;
     if (id !== CHECK_ACTIONS.stop && id !== CHECK_ACTIONS.cancel)
       return { kind: 'ignore', reason: `check_run action ${String(id)}` };
@@ -75,6 +82,7 @@ export function fromCheckRun(raw: unknown, opts: InterpretOptions): Interpretati
     receivedAt: opts.receivedAt,
     settingsScope: settingsScopeOf(address),
     runId,
+    ...(review === undefined ? {} : { review }),
   };
   return {
     kind: 'candidate',

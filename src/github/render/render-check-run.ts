@@ -10,7 +10,8 @@
  * the same commands. A run that waits for input (completed, `action_required`) gets Cancel.
  */
 import type { RunView } from '../../core/message/message-model.js';
-import { CHECK_ACTIONS } from '../api/check-actions.js';
+import { CHECK_ACTIONS, reviewIdentifier } from '../api/check-actions.js';
+import { typedAnswers } from '../../core/message/review-text.js';
 import { agentMarkdown, progressLines } from './agent-words.js';
 import { clip } from '../../core/text.js';
 import { codeSpan, escapeBlockQuote, escapeInline, link } from './markdown-escape.js';
@@ -72,8 +73,14 @@ function summaryOf(run: RunView, cardUrl: string | undefined, botHandle: string)
   if (run.statusMessage !== undefined && run.statusMessage.trim() !== '') {
     lines.push('', escapeBlockQuote(run.statusMessage));
   }
+  const plan = run.review?.kind === 'plan' && state.blocked ? run.review.plan : undefined;
+  if (plan?.markdown !== undefined) lines.push('', agentMarkdown(clip(plan.markdown, WORDS_CHARS)));
+  if (plan !== undefined) {
+    lines.push('', typedAnswers(run.review!, `@${botHandle}`), '');
+    lines.push('**Request changes:** reply on the pull request with what to change.');
+  }
   const words = run.agentMessage?.trim();
-  if (words !== undefined && words !== '' && !state.live) {
+  if (words !== undefined && words !== '' && !state.live && plan === undefined) {
     lines.push('', agentMarkdown(clip(words, WORDS_CHARS)));
   }
   return lines.join('\n');
@@ -85,6 +92,22 @@ function summaryOf(run: RunView, cardUrl: string | undefined, botHandle: string)
  */
 function actionsOf(run: RunView): CheckRunFields['actions'] {
   if (!run.state.blocked || run.state.ended) return [];
+  const review = run.review;
+  if (review?.kind === 'plan') {
+    // GitHub's limits: a label of 20 characters, a description of 40.
+    return [
+      {
+        label: 'Approve & implement',
+        description: 'Carry out the plan (needs write access)',
+        identifier: reviewIdentifier('approve', review.version),
+      },
+      {
+        label: 'Cancel',
+        description: 'Drop the plan and end the run',
+        identifier: reviewIdentifier('cancel', review.version),
+      },
+    ];
+  }
   return [
     {
       label: 'Cancel',

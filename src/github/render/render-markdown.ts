@@ -2,6 +2,7 @@
  * The GitHub renderer: MessageModel -> Markdown comment bodies. Each body fits GitHub's
  * 65,536-character limit; longer output is split without breaking code blocks.
  */
+import { renderReviewMarkdown } from './render-review.js';
 import { DEFAULT_BOT_HANDLE, DEFAULT_COMMAND_WORD } from '../../core/command/parse-command.js';
 import type { MessageModel, OptionKey } from '../../core/message/message-model.js';
 import { RUN_MODES } from '../../core/command/run-modes.js';
@@ -40,6 +41,8 @@ const OPTION_HINT: Record<OptionKey, string> = {
   factory: 'factory alias',
   steer: '`anyone` or `requester`',
   budget: 'monthly budget in US dollars, e.g. `20`',
+  cap: 'spending cap per run in US dollars, e.g. `5`',
+  approve: '`requester`, `admins` or `anyone`',
 };
 
 /** Multi-line plain text: every line escaped, line breaks kept. */
@@ -203,6 +206,8 @@ export function renderGitHubMarkdown(model: MessageModel, opts: RenderOptions = 
       return renderRunBrief(model);
     case 'run_choice':
       return renderRunChoice(model, ctx);
+    case 'review':
+      return renderReviewMarkdown(model, `@${ctx.botHandle}`);
   }
 }
 

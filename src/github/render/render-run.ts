@@ -16,7 +16,8 @@ import { pullRequestLinks } from '../../core/message/run-links.js';
 import { shortRunId } from '../../core/message/short-run-id.js';
 import { ROUTED_WORDS } from '../../core/message/followup-routing.js';
 import type { FollowupRouting } from '../../core/message/message-model.js';
-import { agentWordsLines, progressLines } from './agent-words.js';
+import { agentMarkdown, agentWordsLines, progressLines } from './agent-words.js';
+import { reviewHeadline, typedAnswers } from '../../core/message/review-text.js';
 import { formatCost, labelledUsage, monthLine } from '../../core/message/usage-text.js';
 
 export interface RenderContext {
@@ -38,6 +39,8 @@ const SETTING_LABEL: Record<OptionKey, string> = {
   mode: 'Mode',
   steer: 'Follow-ups',
   budget: 'Monthly budget',
+  cap: 'Spending cap (USD)',
+  approve: 'Approvals',
 };
 
 const SOURCE_LABEL: Record<AppliedSetting['source'], string> = {
@@ -189,6 +192,23 @@ export function renderRunStatus(run: RunView, ctx: RenderContext): string {
   }
   const next = nextStep(run, ctx);
   if (next !== undefined) out.push('', next);
+  const review = run.state.blocked ? run.review : undefined;
+  if (review?.kind === 'plan') {
+    // The plan, where the run's card is: folded, as GitHub folds long details.
+    out.push('', `📋 **${reviewHeadline(review)}**`);
+    if (review.plan?.markdown !== undefined)
+      out.push(
+        '',
+        '<details open>',
+        '<summary>The plan</summary>',
+        '',
+        agentMarkdown(review.plan.markdown),
+        '',
+        '</details>',
+      );
+    if (review.plan?.url !== undefined) out.push('', link('Open the plan', review.plan.url));
+    out.push('', typedAnswers(review, `@${ctx.botHandle}`));
+  }
   out.push(
     '',
     '<details>',

@@ -33,6 +33,7 @@ import {
   type AdfInline,
 } from '../api/adf.js';
 import { markdownToAdf } from './markdown-to-adf.js';
+import { capWords, reviewHeadline, typedAnswers } from '../../core/message/review-text.js';
 
 export interface JiraRenderOptions {
   /** The plain-text handle shown in how-to lines (`@agent-relay`). */
@@ -233,6 +234,31 @@ function renderOutcome(
   return out;
 }
 
+/** A question about a run: the plan (or the stop at the cap) and the answers to type. */
+function renderReview(
+  model: Extract<MessageModel, { type: 'review' }>,
+  o: JiraRenderOptions,
+): AdfBlock[] {
+  const { run, review } = model;
+  const out: AdfBlock[] = [
+    paragraph(
+      run.requester === undefined || model.full ? [] : [...personNode(run.requester), ...text(' ')],
+      text(
+        `${review.kind === 'plan' ? '📋' : review.kind === 'action' ? '✋' : '💰'} ${reviewHeadline(review)}: `,
+      ),
+      strong(review.plan?.title ?? run.title),
+    ),
+  ];
+  if (review.kind === 'cap') out.push(paragraph(text(capWords(review))));
+  if (review.kind === 'action' && review.action !== undefined)
+    out.push(paragraph(text('It wants to: '), code(review.action.what)));
+  const markdown = review.plan?.markdown;
+  if (markdown !== undefined) out.push(...markdownToAdf(clip(markdown, AGENT_WORDS_CHARS)));
+  if (review.plan?.url !== undefined) out.push(paragraph(link('Open the plan', review.plan.url)));
+  if (!model.full) out.push(...markdownToAdf(typedAnswers(review, `@${o.botHandle}`)));
+  return out;
+}
+
 function renderList(model: Extract<MessageModel, { type: 'run_list' }>): AdfBlock[] {
   const where = model.scope === 'place' ? ' in this project' : '';
   const out: AdfBlock[] = [heading(4, text(`Recent runs${where}`))];
@@ -308,6 +334,8 @@ export function renderJiraBlocks(model: MessageModel, o: JiraRenderOptions): Adf
       return renderStatus(model.run, o);
     case 'run_outcome':
       return renderOutcome(model, o);
+    case 'review':
+      return renderReview(model, o);
     case 'followup_sent':
       return [
         paragraph(

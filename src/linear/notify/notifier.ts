@@ -235,7 +235,8 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
       const id = options?.key ? activityIdFor(options.key) : undefined;
       if (message.type === 'run_status') await onStatus(place, message);
       // An outcome says the run waits or ended: no keep-alive after it, whatever came first.
-      if (message.type === 'run_outcome') await setWorking(place.threadKey, false);
+      if (message.type === 'run_outcome' || (message.type === 'review' && !message.full))
+        await setWorking(place.threadKey, false);
       if (await afterStop(place.threadKey, message))
         return { ref: { threadKey: to.threadKey, id: `session:${session}` } };
       if (activity === undefined)

@@ -15,6 +15,7 @@ import type {
 import type { Activity } from '../api/activity-content.js';
 import { labelledUsage } from '../../core/message/usage-text.js';
 import { agentMarkdown } from './agent-words.js';
+import { capWords, reviewHeadline, typedAnswers } from '../../core/message/review-text.js';
 import { escapeMarkdown } from './markdown-escape.js';
 
 export { escapeMarkdown };
@@ -95,6 +96,22 @@ function outcome(run: RunView): Activity {
   };
 }
 
+/** A question about a run: an elicitation with the plan (or the cap) and the answers. */
+function review(model: Extract<MessageModel, { type: 'review' }>): Activity {
+  const { run, review: r } = model;
+  const parts = [
+    `**${escapeMarkdown(reviewHeadline(r))}**: ${escapeMarkdown(r.plan?.title ?? run.title)}`,
+  ];
+  if (r.kind === 'cap') parts.push(escapeMarkdown(capWords(r)));
+  if (r.kind === 'action' && r.action !== undefined)
+    parts.push(`It wants to: ${escapeMarkdown(r.action.what)}`);
+  if (r.plan?.markdown !== undefined) parts.push(agentMarkdown(r.plan.markdown));
+  if (r.plan?.url !== undefined) parts.push(`[Open the plan](${r.plan.url})`);
+  if (model.full) return { content: { type: 'response', body: parts.join('\n\n') } };
+  parts.push(typedAnswers(r, ''));
+  return { content: { type: 'elicitation', body: parts.join('\n\n') } };
+}
+
 function runLine(run: RunView): string {
   const link = run.sessionLink ? ` ([session](${run.sessionLink}))` : '';
   return `- ${run.state.emoji} ${escapeMarkdown(run.title)}: ${run.state.label}, \`${run.runId}\`${link}`;
@@ -121,6 +138,8 @@ export function renderActivity(message: MessageModel): Activity | undefined {
     }
     case 'run_outcome':
       return outcome(message.run);
+    case 'review':
+      return review(message);
     case 'followup_sent':
       return { content: { type: 'thought', body: 'Sent your message to the run.' } };
     case 'run_brief': {

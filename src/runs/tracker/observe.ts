@@ -9,8 +9,10 @@ import { RelayError } from '../../core/relay-error.js';
 import { logStateChange, observeRun, type TrackingIntervals } from '../run-changes.js';
 import type { CycleStats, RunObserver } from './types.js';
 import type { ProgressPoller } from './progress-poller.js';
-import { finalAgentMessage } from '../../core/message/progress.js';
+import { finalAgentMessage, pendingAction } from '../../core/message/progress.js';
 import { isBlockedState, isEndedState } from '../../core/run.js';
+import { planToReview } from '../plan-review.js';
+import { readPlan, type PlanContent } from '../read-plan.js';
 
 export class RateLimited extends RelayError<'rate_limited'> {
   override readonly name = 'RateLimited';
@@ -42,7 +44,10 @@ export function createRunObserver(deps: {
    * before the reply is decided, and only when no reply was sent for this state yet. A run
    * without a conversation, or a failed read, gets the reply without them.
    */
-  async function finalWords(runId: string, item: RunItem): Promise<string | undefined> {
+  async function finalWords(
+    runId: string,
+    item: RunItem,
+  ): Promise<{ words?: string; action?: string } | undefined> {
     if (!agent.getConversation) return undefined;
     if (!isEndedState(item.state) && !isBlockedState(item.state)) return undefined;
     const record = await store.runs.get(runId);
@@ -50,9 +55,11 @@ export function createRunObserver(deps: {
     try {
       // A waiting run's words count only when nothing came after them (its question, not
       // the words before the action it waits to have approved).
-      return finalAgentMessage(await agent.getConversation(runId), {
-        lastThing: isBlockedState(item.state),
-      });
+      const conversation = await agent.getConversation(runId);
+      const words = finalAgentMessage(conversation, { lastThing: isBlockedState(item.state) });
+      // A waiting run whose last act is an action, unanswered, waits to have it approved.
+      const action = isBlockedState(item.state) ? pendingAction(conversation) : undefined;
+      return { ...(words ? { words } : {}), ...(action ? { action } : {}) };
     } catch (err) {
       if (!isServiceError(err) || !['not_found', 'unprocessable'].includes(err.code)) {
         log.debug({ err, runId }, "could not read the agent's final words; replying without them");
@@ -61,13 +68,26 @@ export function createRunObserver(deps: {
     }
   }
   /**
+   * The plan a BLOCKED run waits to have approved (plan-review.ts), read once before the
+   * reply is decided, like the agent's words.
+   */
+  async function planOf(runId: string, item: RunItem): Promise<PlanContent | undefined> {
+    if (!isBlockedState(item.state)) return undefined;
+    const record = await store.runs.get(runId);
+    const artifact = record === undefined ? undefined : planToReview(record, item);
+    return artifact === undefined ? undefined : readPlan(agent, artifact, log);
+  }
+  /**
    * Read the record, decide, and write the decision only if the record still says what the
    * decision rests on (a compare-and-set): a second tracker, a follow-up or a cancel that
    * wrote in between makes this one read again and decide again, never queue a notice twice.
    */
   async function apply(runId: string, item: RunItem, stats: CycleStats): Promise<void> {
     deps.progress?.noteItem(item);
-    const agentMessage = await finalWords(runId, item);
+    const said = await finalWords(runId, item);
+    const agentMessage = said?.words;
+    const waitingAction = said?.action;
+    const plan = await planOf(runId, item);
     const progress = deps.progress?.progressOf(runId, item.state);
     for (let attempt = 1; ; attempt += 1) {
       const now = clock.now();
@@ -81,6 +101,8 @@ export function createRunObserver(deps: {
           intervals,
           ...(progress ? { progress } : {}),
           ...(agentMessage ? { agentMessage } : {}),
+          ...(plan ? { plan } : {}),
+          ...(waitingAction ? { waitingAction } : {}),
         });
         if (!(await tx.runs.compareAndUpdate(runId, record, observation.patch))) return 'moved';
         for (const payload of observation.notifications) await tx.outbox.enqueue(payload, now);

@@ -7,6 +7,7 @@
  */
 import { countUsage, refreshBudgetGauge } from './count-usage.js';
 import { noticeBudgetReached } from './budget-crossing.js';
+import { reachesCap, stopAtCap } from './cap-reached.js';
 import type { RunRecord } from '../../core/ports/index.js';
 import { backoffDelay, createWaiter } from '../workers/backoff.js';
 import type { TrackingIntervals } from '../run-changes.js';
@@ -60,6 +61,22 @@ export function createTracker(deps: TrackerDeps): Tracker {
       countUsage(metrics, record, patch);
       const grew = patch.costUsd > (record.costUsd ?? 0);
       const now = clock.now();
+      if (grew && reachesCap({ ...record, ...patch }, patch.costUsd)) {
+        void stopAtCap(
+          {
+            store,
+            agent,
+            log,
+            ...(deps.capabilities ? { capabilities: deps.capabilities } : {}),
+            ...(deps.notifyOutbox ? { notifyOutbox: deps.notifyOutbox } : {}),
+          },
+          record.runId,
+          patch.costUsd,
+          now,
+        ).catch((err: unknown) =>
+          log.warn({ err, runId: record.runId }, 'could not stop the run at its cap'),
+        );
+      }
       void refreshBudgetGauge({ store, metrics, log }, record, now)
         .then((budget) =>
           budget && grew && deps.budgetWords

@@ -5,6 +5,8 @@
 import type { BudgetWords } from '../runs-deps.js';
 import type { ProgressOptions } from './progress-poller.js';
 import type { RunItem } from '../../core/run.js';
+import type { Platform } from '../../core/trigger.js';
+import type { PlatformCapabilities } from '../../core/ports/index.js';
 import type { ClaimGate } from '../workers/ingress-gate.js';
 import type {
   AgentService,
@@ -31,6 +33,8 @@ export interface TrackerDeps {
    * How the budget command is written in the notice the tracker queues when a recorded cost
    * takes a place to 80 % of its budget; absent: the tracker queues no such notice.
    */
+  /** What each platform can do (a cap's question goes privately where it can). */
+  capabilities?: Partial<Record<Platform, PlatformCapabilities>>;
   budgetWords?: BudgetWords;
   /**
    * Several replicas on one database: the cycle runs only while this replica holds the store

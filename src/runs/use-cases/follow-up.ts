@@ -71,7 +71,14 @@ export async function followUp(
   deps: RunsDeps,
   job: TriggerJob,
   run: RunRecord,
-  input: { prompt: string; inline: RunOptions },
+  input: {
+    prompt: string;
+    inline: RunOptions;
+    /** Written with the run's record in the same transaction (an answered question). */
+    patch?: Partial<Omit<RunRecord, 'runId'>>;
+    /** The caller tells the thread itself (an approval): no confirmation of the message. */
+    quiet?: boolean;
+  },
 ): Promise<Effects> {
   // Under a budget a follow-up is work of unknown cost like a new run: the same rule.
   const overBudget = await checkFollowupBudget(deps, job, run);
@@ -143,17 +150,19 @@ export async function followUp(
     routed === undefined || note !== undefined
       ? async () => {}
       : replyWith(job, notice('info', `Your message: ${ROUTED_WORDS[routed]}.`));
-  const confirm: Effects = trigger.triggerMessage
-    ? async (tx, now) => {
-        await enqueue({
-          kind: 'react',
-          destination: { threadKey: job.threadKey },
-          target: trigger.triggerMessage!,
-          reaction: 'accepted',
-        })(tx, now);
-        await tellRouted(tx, now);
-      }
-    : replyWith(job, sentView);
+  const confirm: Effects = input.quiet
+    ? async () => {}
+    : trigger.triggerMessage
+      ? async (tx, now) => {
+          await enqueue({
+            kind: 'react',
+            destination: { threadKey: job.threadKey },
+            target: trigger.triggerMessage!,
+            reaction: 'accepted',
+          })(tx, now);
+          await tellRouted(tx, now);
+        }
+      : replyWith(job, sentView);
   // The run now shows its state on the new message: the earlier one loses what said the run
   // was seen or waiting (an earlier outcome there stays: it is still true of that episode).
   const earlier = run.triggerMessage;
@@ -192,6 +201,7 @@ export async function followUp(
       notifiedState: NOT_NOTIFIED,
       ...(ended === undefined ? {} : { earlierRunMs: ended }),
       ...(triggerMessage ? { triggerMessage } : {}),
+      ...input.patch,
       updatedAt: now,
     }));
     await clearEarlier(tx, now);

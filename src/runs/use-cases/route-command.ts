@@ -19,6 +19,7 @@ import { handleOn, type RunsDeps } from '../runs-deps.js';
 import { showStatus } from './show-status.js';
 import { REQUESTER_ONLY, steeringRefused } from './steering.js';
 import { startRun } from './start-run.js';
+import { answerReview, mayAnswer } from './review.js';
 import { stopRun } from './stop-run.js';
 import {
   noEffects,
@@ -38,6 +39,13 @@ async function prompt(
   const asksForFactory = Boolean(input.options.factory ?? trigger.factoryAlias);
   if (!input.fresh && !trigger.anchorsNewThread && !asksForFactory) {
     const run = await currentRun(deps, job.threadKey);
+    if (run?.review?.kind === 'plan' && run.review.status === 'open') {
+      // A reply to a plan waiting for review asks for changes to it (never carries it out):
+      // from someone who may not answer, a plain reply is conversation, and nothing is said.
+      if (trigger.kind === 'thread_reply' && !(await mayAnswer(deps, job, run)).ok)
+        return async () => {};
+      return answerReview(deps, job, { answer: 'changes', runId: run.runId, text: input.prompt });
+    }
     if (run) {
       if (await steeringRefused(deps, job, run.requester.id)) {
         // A plain reply in the thread is conversation, not a request: nothing is said.
@@ -85,7 +93,23 @@ export async function routeCommand(
       return listRuns(deps, job, command);
     case 'config':
       return configCommand(job, command, deps);
+    case 'approve':
+      return answerReview(deps, job, { answer: 'approve', ...runIdOf(command) });
+    case 'continue':
+      return answerReview(deps, job, { answer: 'continue', ...runIdOf(command) });
+    case 'changes': {
+      // With no plan waiting here, `changes …` is an ordinary prompt.
+      const run = await currentRun(deps, job.threadKey);
+      if (run?.review?.kind !== 'plan' || run.review.status !== 'open') {
+        return prompt(deps, job, { prompt: command.words, options: {}, fresh: false });
+      }
+      return answerReview(deps, job, { answer: 'changes', text: command.text });
+    }
   }
+}
+
+function runIdOf(command: { runId?: string }): { runId?: string } {
+  return command.runId === undefined ? {} : { runId: command.runId };
 }
 
 /** How a person addresses the bot here: the slash command on Slack, the @-handle on GitHub. */
@@ -102,6 +126,19 @@ export async function routeTrigger(deps: RunsDeps, job: TriggerJob): Promise<Eff
     return (await checkAccess(deps, job)) ?? cancelRun(deps, job, trigger.runId);
   if (trigger.kind === 'stop_button' || trigger.kind === 'session_stopped') {
     return (await checkAccess(deps, job)) ?? stopRun(deps, job, trigger.runId);
+  }
+  if (trigger.kind === 'review_answer' && trigger.review !== undefined) {
+    // `changes` from a form carries the words after the word itself: `changes <words>`.
+    const text = trigger.text.replace(/^\s*changes\b/i, '').trim();
+    // Who may use the relay here at all is checked as for any command (GitHub: write access).
+    const refused = await checkAccess(deps, job);
+    if (refused) return refused;
+    return answerReview(deps, job, {
+      answer: trigger.review.answer,
+      version: trigger.review.version,
+      ...(trigger.runId === undefined ? {} : { runId: trigger.runId }),
+      ...(trigger.review.answer === 'changes' ? { text } : {}),
+    });
   }
   if (trigger.kind === 'check_run_rerequested') {
     return (await checkAccess(deps, job)) ?? retryRun(deps, job, trigger.runId);

@@ -35,6 +35,7 @@ import { AgentSessionStoppedEvent, fromSessionStopped } from './to-trigger-sessi
 import { AppContextChangedEvent, createViewedChannels } from './viewed-channels.js';
 import { ASKS_ABOUT_CHANNEL } from '../api/asks-about-channel.js';
 import { fromRunButton, fromSlashCommand, slashAcknowledgement } from './to-trigger-interactive.js';
+import { registerReviewListeners } from './review-listeners.js';
 
 /** Tell one person something only they see (refusals); best effort, never blocks the ack. */
 export type Whisper = (
@@ -372,6 +373,14 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
       }
       await ack();
     });
+
+  registerReviewListeners(routes, {
+    log,
+    context,
+    admitted,
+    accept,
+    whisper: deps.whisper,
+  });
 
   // A link button still sends an interaction, which must be acknowledged.
   routes.action(OPEN_SESSION_ACTION_ID, async ({ ack }) => {

@@ -15,6 +15,7 @@ import { renderRunBrief, renderRunChoice } from './render-brief.js';
 import { renderRunList } from './render-list.js';
 import { renderConfig, renderFactoryChoice, renderHelp, renderNotice } from './render-notices.js';
 import type { Rendered } from './render-run.js';
+import { renderReview } from './render-review.js';
 import { renderFollowupSent, renderRunOutcome, renderRunStatus } from './render-run.js';
 
 export type { KnownBlock };
@@ -47,6 +48,8 @@ function renderAny(model: MessageModel): Rendered {
       return renderRunBrief(model);
     case 'run_choice':
       return renderRunChoice(model);
+    case 'review':
+      return renderReview(model);
   }
 }
 

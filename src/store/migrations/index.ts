@@ -20,6 +20,7 @@ import { runsUsageMigration } from './013-runs-usage.js';
 import { blockedDescendantsMigration } from './014-blocked-descendants.js';
 import { runsRequesterBackfillMigration } from './015-runs-requester-backfill.js';
 import { linearSessionsMigration } from './016-linear-sessions.js';
+import { runReviewsMigration } from './017-run-reviews.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
   return {
@@ -41,6 +42,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
         '014-blocked-descendants': blockedDescendantsMigration(),
         '015-runs-requester-backfill': runsRequesterBackfillMigration(),
         '016-linear-sessions': linearSessionsMigration(),
+        '017-run-reviews': runReviewsMigration(),
       }),
   };
 }

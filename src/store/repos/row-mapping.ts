@@ -57,6 +57,21 @@ const payloadSchema = z.looseObject({
 const requesterSchema = z.looseObject({ id: z.string(), name: z.string().optional() });
 const appliedSchema = z.array(z.looseObject({ key: z.string(), source: z.string() }));
 const factorySchema = z.looseObject({ uid: z.string() });
+const reviewSchema = z.looseObject({
+  kind: z.enum(['plan', 'cap', 'action']),
+  version: z.number().int(),
+  status: z.enum([
+    'open',
+    'approved',
+    'rejected',
+    'changes',
+    'cancelled',
+    'continued',
+    'stopped',
+    'closed',
+  ]),
+  decidedBy: z.string().optional(),
+});
 
 function readJson<S extends z.ZodType>(text: string, schema: S, what: string): z.infer<S> {
   let value: unknown;
@@ -135,6 +150,8 @@ export function toRun(row: Selectable<RunsTable>): RunRecord {
     ...optional('earlierRunMs', row.earlier_run_ms === null ? null : num(row.earlier_run_ms)),
     ...optional('costUsd', row.cost_micro_usd === null ? null : num(row.cost_micro_usd) / 1e6),
     ...optional('tokens', row.total_tokens === null ? null : num(row.total_tokens)),
+    ...optional('capUsd', row.cap_micro_usd === null ? null : num(row.cap_micro_usd) / 1e6),
+    ...optional('review', readOptionalJson(row.review, reviewSchema, what('review'))),
     nextCheckAt: num(row.next_check_at),
     checkIntervalMs: num(row.check_interval_ms),
     tracked: num(row.tracked) === 1,
@@ -169,6 +186,8 @@ export function runColumns(run: Partial<RunRecord>): Partial<RunsTable> {
   set('earlier_run_ms', run.earlierRunMs);
   set('cost_micro_usd', run.costUsd === undefined ? undefined : Math.round(run.costUsd * 1e6));
   set('total_tokens', run.tokens);
+  set('cap_micro_usd', run.capUsd === undefined ? undefined : Math.round(run.capUsd * 1e6));
+  set('review', run.review === undefined ? undefined : json(run.review));
   set('next_check_at', run.nextCheckAt);
   set('check_interval_ms', run.checkIntervalMs);
   set('tracked', run.tracked === undefined ? undefined : run.tracked ? 1 : 0);

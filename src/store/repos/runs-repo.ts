@@ -83,6 +83,8 @@ export function createRunsRepo(ctx: RepoContext): StoreTx['runs'] {
           cost_micro_usd: columns.cost_micro_usd ?? null,
           total_tokens: columns.total_tokens ?? null,
           requester_id: columns.requester_id ?? null,
+          cap_micro_usd: columns.cap_micro_usd ?? null,
+          review: columns.review ?? null,
         })
         .execute();
       await recordFirstState(ctx, run);

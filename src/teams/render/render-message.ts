@@ -15,6 +15,7 @@ import type {
   ITextBlock,
 } from '@microsoft/teams.cards';
 import { ROUTED_WORDS } from '../../core/message/followup-routing.js';
+import { capWords, reviewHeadline, typedAnswers } from '../../core/message/review-text.js';
 import type { MessageModel, PersonView, RunView } from '../../core/message/message-model.js';
 import { shortRunId } from '../../core/message/short-run-id.js';
 import { STARTING_STATE } from '../../core/message/state-view.js';
@@ -263,6 +264,28 @@ function renderOutcome(
   return message(lines.join('\n\n'), who.entities);
 }
 
+/** A question about a run (its plan, an action, its cap), answered by typed replies in the thread. */
+function renderReview(
+  model: Extract<MessageModel, { type: 'review' }>,
+  o: TeamsRenderOptions,
+): OutgoingActivity {
+  const { run, review } = model;
+  const who = model.full ? { text: '', entities: [] } : mention(run.requester);
+  const icon = review.kind === 'plan' ? '📋' : review.kind === 'action' ? '✋' : '💰';
+  const lines = [
+    `${who.text ? `${who.text} ` : ''}${icon} ${reviewHeadline(review)}: **${escapeMd(review.plan?.title ?? run.title)}**`,
+  ];
+  if (review.kind === 'cap') lines.push(capWords(review));
+  if (review.kind === 'action' && review.action !== undefined)
+    lines.push(`It wants to: ${code(review.action.what)}`);
+  // The plan is the agent's own Markdown: shown as it wrote it.
+  const markdown = review.plan?.markdown?.trim();
+  if (markdown) lines.push(clip(markdown, AGENT_WORDS_CHARS));
+  if (review.plan?.url !== undefined) lines.push(mdLink('Open the plan', review.plan.url));
+  if (!model.full) lines.push(typedAnswers(review, `@${o.botHandle}`));
+  return message(lines.join('\n\n'), who.entities);
+}
+
 function renderHelp(o: TeamsRenderOptions, options: readonly string[]): OutgoingActivity {
   const rows: [string, string][] = [
     ['<prompt>', "start a run here, or follow up on this thread's run"],
@@ -295,6 +318,8 @@ export function renderTeamsMessage(model: MessageModel, o: TeamsRenderOptions): 
       };
     case 'run_outcome':
       return renderOutcome(model, o);
+    case 'review':
+      return renderReview(model, o);
     case 'followup_sent':
       return message(
         `✉️ Follow-up sent to: **${escapeMd(model.run.title)}**${model.routed === undefined ? '.' : ` (${ROUTED_WORDS[model.routed]}).`}`,

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { AmbientAgentConfig } from './agent-config.js';
+import { ArtifactResponse } from './artifact.js';
 import { RunAgentRequest, RunAgentResponse } from './create-run.js';
 import { ErrorBody } from './error.js';
 import {
@@ -26,6 +27,7 @@ import { PublishedTimelineResponse } from './timeline.js';
 export const PUBLISHED = {
   AmbientAgentConfig,
   ArtifactItem,
+  ArtifactResponse,
   CancelRunResponse,
   ConversationResponse: PublishedConversationResponse,
   DispatchFactoryRunRequest,

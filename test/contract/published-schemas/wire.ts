@@ -54,6 +54,7 @@ export const PUBLISHED_ENDPOINTS: PublishedEndpoint[] = [
   },
   { method: 'GET', path: '/agent/runs/{runId}/conversation', answer: 'ConversationResponse' },
   { method: 'GET', path: '/agent/runs/{runId}/timeline', answer: 'TimelineResponse' },
+  { method: 'GET', path: '/agent/artifacts/{artifactUid}', answer: 'ArtifactResponse' },
   { method: 'GET', path: '/agent/environments', answer: 'ListEnvironmentsResponse' },
   { method: 'GET', path: '/agent/models', answer: 'ListModelsResponse' },
   { method: 'GET', path: '/factory', query: 'ListFactoriesQuery', answer: 'ListFactoriesResponse' },

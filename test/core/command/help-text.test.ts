@@ -11,8 +11,10 @@ import { RUN_MODES } from '../../../src/core/command/run-modes.js';
 
 describe('help text', () => {
   it('documents every option and every command form', () => {
-    // Every run option, and `steer` and `budget`, which are channel settings (config) only.
-    expect(Object.keys(OPTION_DOCS).sort()).toEqual([...OPTION_KEYS, 'steer', 'budget'].sort());
+    // Every run option, and `steer`, `budget` and `approve`, which are place settings only.
+    expect(Object.keys(OPTION_DOCS).sort()).toEqual(
+      [...OPTION_KEYS, 'steer', 'budget', 'approve'].sort(),
+    );
     for (const key of OPTION_KEYS) expect(OPTION_DOCS[key].form.startsWith(`${key}=`)).toBe(true);
     expect(USAGE).toHaveLength(Object.keys(USAGE_BY_TOPIC).length);
   });

@@ -263,7 +263,7 @@ describe('message builders', () => {
     expect(helpMessage('/agent')).toEqual({
       type: 'help',
       invocation: '/agent',
-      options: ['model', 'env', 'skill', 'name', 'title', 'mode', 'factory'],
+      options: ['model', 'env', 'skill', 'name', 'title', 'mode', 'factory', 'cap'],
     });
   });
 

@@ -1,0 +1,256 @@
+/**
+ * Answers to a question about a run (docs/usage.md, "Plan first" and "A spending cap"):
+ * approve its plan, ask for changes, cancel, see the whole plan; let a capped run go on, or
+ * leave it stopped. Every answer is bound to the run and the version of the question it was
+ * shown with: a stale or repeated one says so, privately, and does nothing. Who may answer is
+ * the place's `approve` setting: the requester and admins (default), admins, or anyone.
+ */
+import type { ReviewAnswer } from '../../core/trigger.js';
+import type { ReviewRecord, RunRecord } from '../../core/ports/index.js';
+import { APPROVE_VALUES, type ApproveSetting } from '../../core/command/option-values.js';
+import { notice } from '../../core/message/render-model.js';
+import { viewOf } from '../../core/message/run-view.js';
+import {
+  APPROVED_ACTION_MESSAGE,
+  APPROVED_PLAN_MESSAGE,
+  CONTINUE_MESSAGE,
+  REJECTED_ACTION_MESSAGE,
+} from '../../core/message/review-text.js';
+import { formatUsd } from '../../core/message/usage-text.js';
+import { settingsScopeOf, tenantOf } from '../../core/thread-key.js';
+import { planArtifactOf } from '../plan-review.js';
+import { readPlan } from '../read-plan.js';
+import type { RunsDeps } from '../runs-deps.js';
+import { cancelRun } from './cancel-run.js';
+import { currentRun } from './current-run.js';
+import { loadDefaults } from './defaults.js';
+import { followUp } from './follow-up.js';
+import { capOf } from './spending-cap.js';
+import { writeRunChecked } from './write-run.js';
+import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
+
+export interface ReviewRequest {
+  answer: ReviewAnswer;
+  /** The run named (a button's, or typed); else this thread's run. */
+  runId?: string;
+  /** The version the answer was shown with (a button); typed answers take the open one. */
+  version?: number;
+  /** `changes`: what to change. */
+  text?: string;
+}
+
+/** The questions each answer answers. */
+const KINDS_OF: Record<ReviewAnswer, readonly ReviewRecord['kind'][]> = {
+  approve: ['plan', 'action'],
+  changes: ['plan'],
+  cancel: ['plan'],
+  show: ['plan'],
+  continue: ['cap'],
+  stop: ['cap'],
+  reject: ['action'],
+};
+
+export const NOTHING_WAITS =
+  'Nothing here waits for an answer: no plan to approve, no run stopped at its cap.';
+
+/** Why an answer does nothing, in words, or undefined when it applies. */
+function staleness(
+  review: ReviewRecord | undefined,
+  request: ReviewRequest,
+  named: string,
+): string | undefined {
+  const kinds = KINDS_OF[request.answer];
+  const kind = review !== undefined && kinds.includes(review.kind) ? review.kind : kinds[0]!;
+  if (review === undefined || !kinds.includes(review.kind)) {
+    return kind === 'cap'
+      ? `${named} is not stopped at its spending cap. Nothing was done.`
+      : `${named} has nothing waiting for an approval. Nothing was done.`;
+  }
+  if (request.version !== undefined && request.version !== review.version) {
+    return review.version > request.version && review.status === 'open'
+      ? `That answer was for an earlier ${kind === 'plan' ? 'plan' : 'question'} of ${named}; a newer one is in the thread. Nothing was done.`
+      : `That answer was for an earlier question of ${named}, already settled. Nothing was done.`;
+  }
+  if (review.status !== 'open') {
+    const by = review.decidedBy === undefined ? '' : ` by ${review.decidedBy}`;
+    return `That was already answered${by} (${review.status}). Nothing was done.`;
+  }
+  return undefined;
+}
+
+/** The place's `approve` setting (default: the requester, and admins). */
+async function approveSetting(deps: RunsDeps, job: TriggerJob): Promise<ApproveSetting> {
+  const value = (await loadDefaults(deps.store, job.trigger.settingsScope)).approve;
+  return (APPROVE_VALUES as readonly string[]).includes(value ?? '')
+    ? (value as ApproveSetting)
+    : 'requester';
+}
+
+/** Whether the one who answers may: by the place's setting; an admin always may. */
+export async function mayAnswer(
+  deps: RunsDeps,
+  job: TriggerJob,
+  run: RunRecord,
+): Promise<{ ok: true } | { ok: false; setting: ApproveSetting }> {
+  const setting = await approveSetting(deps, job);
+  if (setting === 'anyone') return { ok: true };
+  if (setting === 'requester' && job.trigger.actor.id === run.requester.id) return { ok: true };
+  if (job.trigger.actor.relayAdmin === true) return { ok: true };
+  const sameTenant = tenantOf(run.threadKey) === tenantOf(job.threadKey);
+  // An admin of the place, as the access check found them (the platform's own word).
+  if (sameTenant && job.trigger.actor.admin === true) return { ok: true };
+  return { ok: false, setting };
+}
+
+function refusal(setting: ApproveSetting): string {
+  return setting === 'admins'
+    ? 'Only an admin may answer for a run here (`config approve=admins`). Nothing was done.'
+    : 'Only the person who started this run, or an admin, may answer for it here. Nothing was done.';
+}
+
+/** Tell the whole thread what was decided (the buttons' presser is named). */
+function tellThread(job: TriggerJob, text: string): Effects {
+  return enqueue({
+    kind: 'post',
+    destination: { threadKey: job.threadKey },
+    message: notice('info', text, undefined, job.actor),
+  });
+}
+
+function then(...effects: Effects[]): Effects {
+  return async (tx, now) => {
+    for (const effect of effects) await effect(tx, now);
+  };
+}
+
+export async function answerReview(
+  deps: RunsDeps,
+  job: TriggerJob,
+  request: ReviewRequest,
+): Promise<Effects> {
+  const run = request.runId
+    ? await deps.store.runs.get(request.runId)
+    : await currentRun(deps, job.threadKey);
+  // A run of another place is not answered from here (nor said to exist).
+  if (run === undefined || settingsScopeOf(run.threadKey) !== job.trigger.settingsScope) {
+    return replyPrivately(job, notice('info', NOTHING_WAITS));
+  }
+  const named = `“${run.title}”`;
+  const stale = staleness(run.review, request, named);
+  if (stale !== undefined) {
+    job.log.info({ runId: run.runId, answer: request.answer }, 'stale answer ignored');
+    return replyPrivately(job, notice('info', stale));
+  }
+  const review = run.review!;
+  if (request.answer === 'show') return showPlan(deps, job, run, review);
+  const answer = request.answer;
+  const allowed = await mayAnswer(deps, job, run);
+  if (!allowed.ok) {
+    job.log.info({ runId: run.runId, answer: request.answer }, 'answer refused: not allowed');
+    return replyPrivately(job, notice('warning', refusal(allowed.setting)));
+  }
+  const decidedBy = job.trigger.actor.name ?? job.trigger.actor.id;
+  const settle = (status: ReviewRecord['status']): ReviewRecord => ({
+    ...review,
+    status,
+    decidedBy,
+  });
+  job.log.info(
+    { runId: run.runId, answer: request.answer, version: review.version },
+    'question answered',
+  );
+  switch (answer) {
+    case 'reject':
+      return then(
+        await followUp(deps, job, run, {
+          prompt: REJECTED_ACTION_MESSAGE,
+          inline: {},
+          patch: { review: settle('rejected') },
+          quiet: true,
+        }),
+        tellThread(job, 'did not approve it; the agent was asked to find another way.'),
+      );
+    case 'approve':
+      if (review.kind === 'action')
+        return then(
+          await followUp(deps, job, run, {
+            prompt: APPROVED_ACTION_MESSAGE,
+            inline: {},
+            patch: { review: settle('approved') },
+            quiet: true,
+          }),
+          tellThread(job, 'approved it; the agent goes ahead.'),
+        );
+      return then(
+        await followUp(deps, job, run, {
+          prompt: APPROVED_PLAN_MESSAGE,
+          inline: { mode: 'normal' },
+          patch: { review: settle('approved') },
+          quiet: true,
+        }),
+        tellThread(job, 'approved the plan; the agent is carrying it out.'),
+      );
+    case 'changes': {
+      const text = request.text?.trim() ?? '';
+      return then(
+        await followUp(deps, job, run, {
+          prompt: text,
+          inline: { mode: 'plan' },
+          patch: { review: settle('changes') },
+          quiet: true,
+        }),
+        tellThread(job, `asked for changes to the plan: ${text}`),
+      );
+    }
+    case 'cancel': {
+      const cancelling = await cancelRun(deps, job, run.runId);
+      return then(async (tx) => {
+        await writeRunChecked(tx, run.runId, (current) =>
+          current.review?.version === review.version ? { review: settle('cancelled') } : {},
+        );
+      }, cancelling);
+    }
+    case 'continue': {
+      const step = capOf(run) ?? 0;
+      const limit = (run.capUsd ?? 0) + step;
+      return then(
+        await followUp(deps, job, run, {
+          prompt: CONTINUE_MESSAGE,
+          inline: {},
+          patch: { review: settle('continued'), capUsd: limit },
+          quiet: true,
+        }),
+        tellThread(job, `let the run go on, up to ${formatUsd(limit)}.`),
+      );
+    }
+    case 'stop':
+      return then(
+        async (tx) => {
+          await writeRunChecked(tx, run.runId, (current) =>
+            current.review?.version === review.version ? { review: settle('stopped') } : {},
+          );
+        },
+        tellThread(job, 'left the run stopped at its cap.'),
+      );
+  }
+}
+
+/** The whole plan, to the one who asked (privately where the platform can). */
+async function showPlan(
+  deps: RunsDeps,
+  job: TriggerJob,
+  run: RunRecord,
+  review: ReviewRecord,
+): Promise<Effects> {
+  const item = await deps.agent.getRun(run.runId);
+  const artifact = planArtifactOf(item);
+  if (artifact === undefined) return replyPrivately(job, notice('info', NOTHING_WAITS));
+  const plan = await readPlan(deps.agent, artifact, job.log);
+  const view = viewOf(run, item, deps.clock.now());
+  return replyPrivately(job, {
+    type: 'review',
+    run: view,
+    review: { kind: 'plan', version: review.version, plan },
+    full: true,
+  });
+}
