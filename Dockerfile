@@ -3,12 +3,9 @@
 #   docker build -t agent-relay .
 #   docker run -p 3000:3000 -v agent-relay-data:/data --env-file .env agent-relay
 
-# ---- build: install everything (better-sqlite3 compiles here), compile TypeScript ----
+# ---- build: install everything (better-sqlite3 ships a prebuilt module), compile TypeScript ----
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./

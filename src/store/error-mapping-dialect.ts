@@ -13,6 +13,7 @@
  */
 import { CompiledQuery } from 'kysely';
 import type {
+  AbortableOperationOptions,
   DatabaseConnection,
   Dialect,
   Driver,
@@ -80,10 +81,11 @@ class ErrorMappingConnection implements DatabaseConnection {
 
   async *streamQuery<R>(
     compiledQuery: CompiledQuery,
-    chunkSize?: number,
+    chunkSize: number,
+    options?: AbortableOperationOptions,
   ): AsyncIterableIterator<QueryResult<R>> {
     try {
-      yield* this.inner.streamQuery<R>(compiledQuery, chunkSize);
+      yield* this.inner.streamQuery<R>(compiledQuery, chunkSize, options);
     } catch (err) {
       const mapped = toStoreError(err, this.kind);
       this.health.failed(mapped);

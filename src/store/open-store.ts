@@ -1,7 +1,8 @@
 /**
  * Opens the store named by a database URL, runs the migrations, and wires the repositories.
  */
-import { Kysely, Migrator, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import type { Dialect } from 'kysely';
 import type { Logger, Store, StoreTx } from '../core/ports/index.js';
 import { parseDatabaseUrl } from './database-url.js';

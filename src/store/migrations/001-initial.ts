@@ -2,7 +2,8 @@
  * The first schema: threads, aliases, runs, inbox, outbox, settings. Portable DDL: the only
  * dialect difference is how an auto-increment id is spelled.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import type { DatabaseKind } from '../schema.js';
 
 export function initialMigration(kind: DatabaseKind): Migration {

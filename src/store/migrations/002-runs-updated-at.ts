@@ -2,7 +2,8 @@
  * The batch tracker reads only the run records written since its last cycle (instead of
  * every tracked run every cycle), by the record's own `updated_at`.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 export function runsUpdatedAtMigration(): Migration {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -3,7 +3,8 @@
  * replica at a time (repos/leases-repo.ts). `epoch` grows each time the lease changes hands,
  * so a holder can tell that someone else held it in between.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 export function leasesMigration(): Migration {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -3,7 +3,8 @@
  * run, so it cannot hang off the run record yet: it is kept per request here. A row also
  * records that the acknowledgement was queued, so a retried attempt does not queue it again.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 export function startMessagesMigration(): Migration {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -3,7 +3,8 @@
  * and at every change), for the operator's console. Written by the runs repository. Also an
  * index for the console's newest-first listing of runs.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import type { DatabaseKind } from '../schema.js';
 
 export function runStatesMigration(kind: DatabaseKind): Migration {

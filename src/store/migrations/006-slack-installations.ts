@@ -4,7 +4,8 @@
  * workspace seen under an org-wide install belongs to. The installation itself is stored
  * sealed (encrypted by the Slack side before it reaches the store): no token in clear.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 export function slackInstallationsMigration(): Migration {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

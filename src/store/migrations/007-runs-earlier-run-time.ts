@@ -3,7 +3,8 @@
  * service's `run_time` covers only the current one): the time of the earlier ones is kept,
  * so people see the run time over all of them.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 export function runsEarlierRunTimeMigration(): Migration {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -4,7 +4,8 @@
  * items, not behind the channel's other such prompts: each prompt becomes its own thread, so
  * they are handled side by side. The flag marks those items for the claim query.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 export function inboxOwnLaneMigration(): Migration {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

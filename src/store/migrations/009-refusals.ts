@@ -4,7 +4,8 @@
  * travel in a lane of the outbox behind everyone else's notifications (`low_priority`), so a
  * crowd of outsiders never delays the people the relay serves.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 export function refusalsMigration(): Migration {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -4,7 +4,8 @@
  * already used (OAuth `state`), and GitHub logins pinned to the account id they first
  * signed in with.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 export function consoleSessionsMigration(): Migration {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -3,7 +3,8 @@
  * replica that sees one of their runs change refreshes their tab, not only the replica that
  * received the `app_home_opened` event.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 export function homeViewersMigration(): Migration {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

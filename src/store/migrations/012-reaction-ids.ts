@@ -2,7 +2,8 @@
  * The platform ids of the reactions the relay added to messages, so a superseded one is taken
  * off by its id whatever identity the relay posts as (an App's bot or a plain token's user).
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 export function reactionIdsMigration(): Migration {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -4,7 +4,8 @@
  * Null: not reported (never 0). And the requester's id as a column of its own, so a person's
  * month is one query.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 export function runsUsageMigration(): Migration {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -3,7 +3,8 @@
  * approval: one row per descendant, `blocked` while its current BLOCKED episode lasts, so a
  * thread is told once per episode, whichever replica or restart sees it.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 export function blockedDescendantsMigration(): Migration {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -5,7 +5,8 @@
  * live across the upgrade and reported its cost afterwards. A row whose JSON does not parse,
  * or names no id, is left as it was.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 const BATCH = 500;
 

@@ -4,7 +4,8 @@
  * blocked, not ended), when the relay last wrote to the session, the keep-alive a replica has
  * claimed, and whether a Stop was just answered there. One row per session, by its thread key.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 export function linearSessionsMigration(): Migration {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -2,7 +2,7 @@
  * The static list of migrations, in order. Add a new file (`002-….ts`) and a line here; never
  * edit a migration that has shipped.
  */
-import type { Migration, MigrationProvider } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
 import type { DatabaseKind } from '../schema.js';
 import { initialMigration } from './001-initial.js';
 import { runsUpdatedAtMigration } from './002-runs-updated-at.js';
