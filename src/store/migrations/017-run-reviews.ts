@@ -3,7 +3,8 @@
  * question it waits on a person for (its plan, or going on past its cap) as JSON, bound to
  * a version so a stale press does nothing. Null: no cap, no question.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 export function runReviewsMigration(): Migration {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
