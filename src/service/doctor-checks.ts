@@ -15,7 +15,9 @@ import { FAST_TIMINGS, startEmulator } from '../emulator/index.js';
 import {
   describeDatabase,
   describeGitHub,
+  describeJira,
   describeLinear,
+  describeTeams,
   describeSlack,
 } from './startup-report.js';
 import { whoseToken } from '../linear/index.js';
@@ -50,21 +52,23 @@ export function doctorChecks(
     { name: 'agent service', run: () => checkAgentService(config, timeoutMs) },
     { name: 'slack', run: () => checkSlack(config, timeoutMs) },
     { name: 'github', run: () => checkGitHub(config, timeoutMs) },
-    // Off: skipped with how to turn it on, as Slack and GitHub are.
+    // Off: skipped with how to turn it on, as in the start-up report.
     {
       name: 'linear',
       run: async () => (linear ? checkLinear(linear) : skip(describeLinear(config, ''))),
     },
-    // Listed only when on, as in the start-up report.
-    ...(config.jira ? [{ name: 'jira', run: () => checkJira(config.jira!, timeoutMs) }] : []),
-    ...(config.teams
-      ? [
-          {
-            name: 'teams',
-            run: () => checkTeams(config.teams!, timeoutMs, options.teamsLoginEndpoint),
-          },
-        ]
-      : []),
+    {
+      name: 'jira',
+      run: async () =>
+        config.jira ? checkJira(config.jira, timeoutMs) : skip(describeJira(config, '')),
+    },
+    {
+      name: 'teams',
+      run: async () =>
+        config.teams
+          ? checkTeams(config.teams, timeoutMs, options.teamsLoginEndpoint)
+          : skip(describeTeams(config, '')),
+    },
   ];
 }
 

@@ -75,7 +75,7 @@ describe('agent-relay doctor', () => {
     expect(line(text, 'github')).toMatch(
       /✔ github +GITHUB_TOKEN accepted by http:\/\/127\.0\.0\.1:\d+/,
     );
-    expect(text).toContain('5 ok, 0 failed, 1 skipped');
+    expect(text).toContain('5 ok, 0 failed, 3 skipped');
     expect(code).toBe(0);
   });
 
@@ -99,7 +99,7 @@ describe('agent-relay doctor', () => {
     expect(line(text, 'github')).toContain(
       `✘ github         GITHUB_TOKEN was rejected by ${github.url} (401)`,
     );
-    expect(text).toContain('2 ok, 3 failed, 1 skipped');
+    expect(text).toContain('2 ok, 3 failed, 3 skipped');
     expect(text).not.toContain('WRONG');
     expect(code).toBe(1);
   });
@@ -134,7 +134,7 @@ describe('agent-relay doctor', () => {
     expect(text).not.toContain('PRIVATE KEY');
   });
 
-  it('on the embedded defaults: the emulator answers, Slack, GitHub and Linear are skipped with how to enable them', async () => {
+  it('on the embedded defaults: the emulator answers, every platform is skipped with how to enable it', async () => {
     const { code, text } = await doctor({});
     expect(line(text, 'agent service')).toContain(
       '✔ agent service  embedded emulator starts and answers',
@@ -144,6 +144,8 @@ describe('agent-relay doctor', () => {
     );
     expect(line(text, 'github')).toMatch(/– github +off \(set GITHUB_WEBHOOK_SECRET/);
     expect(line(text, 'linear')).toMatch(/– linear +off \(set LINEAR_WEBHOOK_SECRET/);
+    expect(line(text, 'jira')).toMatch(/– jira +off \(set JIRA_BASE_URL/);
+    expect(line(text, 'teams')).toMatch(/– teams +off \(set TEAMS_APP_ID/);
     expect(code).toBe(0);
   });
 
