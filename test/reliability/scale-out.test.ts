@@ -157,7 +157,9 @@ it.skipIf(!server)(
       w.emulator.runs.count() === all.length &&
       w.emulator.runs.all().every((r) => isEndedState(r.state) || r.state === 'BLOCKED') &&
       w.outcomes().length >= all.length;
-    await waitUntil(settled, { timeoutMs: 40_000, intervalMs: 100 }).catch((err: unknown) => {
+    // Through PgBouncer on a loaded two-core machine (the whole suite beside it) the 126
+    // triggers can take over 40 s to settle: this bounds liveness, not speed.
+    await waitUntil(settled, { timeoutMs: 90_000, intervalMs: 100 }).catch((err: unknown) => {
       const states: Record<string, number> = {};
       for (const r of w.emulator.runs.all()) states[r.state] = (states[r.state] ?? 0) + 1;
       throw new Error(
@@ -211,5 +213,5 @@ it.skipIf(!server)(
       expect(text, p.trigger.token).toMatch(p.label);
     }
   },
-  90_000,
+  150_000,
 );
