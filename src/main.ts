@@ -23,7 +23,7 @@ import { createMetrics } from './service/metrics.js';
 import type { RuntimeMetrics } from './service/metrics.js';
 import { opsRoutes } from './service/ops-routes.js';
 import { commandWord, createPlatforms } from './service/platforms/index.js';
-import type { Platforms, PlatformOverrides } from './service/platforms/index.js';
+import type { PlatformOverrides } from './service/platforms/index.js';
 import { PlatformStartError } from './platform/contract.js';
 import { createEngine } from './runs/engine.js';
 import { createRetention } from './runs/workers/retention.js';
@@ -34,8 +34,7 @@ import { createInboxSink } from './service/inbox-sink.js';
 import type { Route } from './service/http-server.js';
 import { describeStartup, listenFailure } from './service/startup-report.js';
 import { openStore } from './store/index.js';
-import { createConsole, githubWebUrlOf, localAdminUrl } from './console/index.js';
-import type { ConsoleDeps } from './console/index.js';
+import { createConsole, localAdminUrl, platformLookups } from './console/index.js';
 import { queueGauges } from './service/queue-gauges.js';
 import { createDatabaseClock } from './service/database-clock.js';
 
@@ -104,16 +103,6 @@ function reportingArrival(engine: Engine): (route: Route) => Route {
           },
         }
       : route;
-}
-
-/** What the console asks the platforms: who is a guest, which places are public. */
-function consoleLookups(platforms: Platforms): Pick<ConsoleDeps, 'slackGuest' | 'placeIsPublic'> {
-  if (!platforms.modules.some((m) => m.directory)) return {};
-  return {
-    slackGuest: (team, user) => platforms.directory.isGuest(team, user),
-    // A platform without a directory answers "not public": its runs stay hidden from viewers.
-    placeIsPublic: (threadKey) => platforms.directory.isPublicPlace(threadKey),
-  };
 }
 
 export async function startService(
@@ -221,9 +210,11 @@ export async function startService(
           clock,
           metrics: metrics.metrics,
           wake: { inbox: () => engine.inbox.wake(), outbox: () => engine.outbox.wake() },
-          githubWebUrl: config.console.github?.webUrl ?? githubWebUrlOf(config.github?.apiUrl),
           listeningUrl: () => listeningUrl,
-          ...consoleLookups(platforms),
+          ...platformLookups(
+            config,
+            platforms.modules.some((m) => m.directory) ? platforms.directory : undefined,
+          ),
         })
       : undefined;
     const routes: Route[] = [
