@@ -9,7 +9,7 @@ import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platfo
 import { cloudEndpoints, proactiveServiceUrl } from './api/cloud.js';
 import { splitConversationId } from './api/activity.js';
 import { createConnectorClient } from './api/connector-client.js';
-import { createShownRuns } from './api/shown-runs.js';
+import { createShownRuns, refreshView } from './api/shown-runs.js';
 import { createTeamsIngress, TEAMS_BODY_LIMIT_BYTES } from './ingress/teams-ingress.js';
 import { createTokenCheck } from './ingress/verify-token.js';
 import { createTeamsNotifier } from './notify/notifier.js';
@@ -63,9 +63,8 @@ function createTeams(deps: PlatformDeps): PlatformModule | undefined {
         allowGuests: teams.allowGuests,
         sink,
         runs: deps.store.runs,
-        refreshCard(runId, live) {
-          const view = shown.get(runId);
-          return view === undefined ? undefined : renderStatusCard(view, render, { live });
+        refreshCard(run, live) {
+          return renderStatusCard(refreshView(run, shown, clock.now()), render, { live });
         },
         heard(conversationId, serviceUrl) {
           const { conversation } = splitConversationId(conversationId);
