@@ -9,6 +9,7 @@ import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platfo
 import { cloudEndpoints, proactiveServiceUrl } from './api/cloud.js';
 import { splitConversationId } from './api/activity.js';
 import { createConnectorClient } from './api/connector-client.js';
+import { connectorCredential } from './api/managed-identity.js';
 import { createShownRuns, refreshView } from './api/shown-runs.js';
 import { createTeamsIngress, TEAMS_BODY_LIMIT_BYTES } from './ingress/teams-ingress.js';
 import { createTokenCheck } from './ingress/verify-token.js';
@@ -24,8 +25,8 @@ function createTeams(deps: PlatformDeps): PlatformModule | undefined {
   const { logger, clock, overrides } = deps;
   const cloud = cloudEndpoints(teams.cloud);
   const client = createConnectorClient({
+    ...connectorCredential(teams, cloud, logger),
     appId: teams.appId,
-    appPassword: teams.appPassword,
     tenantId: teams.tenantId,
     loginEndpoint: overrides?.teamsLoginEndpoint ?? cloud.loginEndpoint,
     botScope: cloud.botScope,
