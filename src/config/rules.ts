@@ -10,6 +10,7 @@ import type {
   JiraConfig,
   LinearConfig,
   TeamsConfig,
+  TeamsCredential,
   SlackConfig,
 } from './types.js';
 import type { Env } from './schema.js';
@@ -191,10 +192,22 @@ export function checkCombinations(
   }
 
   // Teams: one single-tenant bot: its app id and secret, its tenant, and the tenants it serves.
-  const TEAMS = ['TEAMS_APP_PASSWORD', 'TEAMS_TENANT_ID', 'TEAMS_ALLOWED_TENANTS'];
+  // Its token comes from the secret or from a managed identity: one of the two.
+  const TEAMS = ['TEAMS_TENANT_ID', 'TEAMS_ALLOWED_TENANTS'];
+  const TEAMS_CREDENTIALS = ['TEAMS_APP_PASSWORD', 'TEAMS_MANAGED_IDENTITY_CLIENT_ID'];
   if (has('TEAMS_APP_ID')) {
     for (const name of TEAMS) if (!has(name)) issue(name, 'required with TEAMS_APP_ID (Teams)');
-  } else if (TEAMS.some(has)) {
+    if (TEAMS_CREDENTIALS.every(has))
+      issue(
+        'TEAMS_MANAGED_IDENTITY_CLIENT_ID',
+        'set TEAMS_APP_PASSWORD (a client secret) or TEAMS_MANAGED_IDENTITY_CLIENT_ID (a managed identity), not both',
+      );
+    else if (!TEAMS_CREDENTIALS.some(has))
+      issue(
+        'TEAMS_APP_PASSWORD',
+        'required with TEAMS_APP_ID (Teams), unless TEAMS_MANAGED_IDENTITY_CLIENT_ID is set',
+      );
+  } else if ([...TEAMS, ...TEAMS_CREDENTIALS].some(has)) {
     notes.push('TEAMS_* variables are set but TEAMS_APP_ID is not: Teams is off');
   }
 
@@ -345,14 +358,20 @@ function jiraPart(env: Env): { jira?: JiraConfig } {
 }
 
 function teamsPart(env: Env): { teams?: TeamsConfig } {
-  const { TEAMS_APP_ID, TEAMS_APP_PASSWORD, TEAMS_TENANT_ID } = env;
-  if (!TEAMS_APP_ID || !TEAMS_APP_PASSWORD || !TEAMS_TENANT_ID) return {};
-  if (env.TEAMS_ALLOWED_TENANTS.length === 0) return {};
+  const { TEAMS_APP_ID, TEAMS_APP_PASSWORD, TEAMS_MANAGED_IDENTITY_CLIENT_ID, TEAMS_TENANT_ID } =
+    env;
+  if (!TEAMS_APP_ID || !TEAMS_TENANT_ID) return {};
+  const credential: TeamsCredential | undefined = TEAMS_MANAGED_IDENTITY_CLIENT_ID
+    ? { kind: 'managed-identity', clientId: TEAMS_MANAGED_IDENTITY_CLIENT_ID }
+    : TEAMS_APP_PASSWORD
+      ? { kind: 'secret', appPassword: TEAMS_APP_PASSWORD }
+      : undefined;
+  if (credential === undefined || env.TEAMS_ALLOWED_TENANTS.length === 0) return {};
   const lower = (ids: string[]) => ids.map((id) => id.toLowerCase());
   return {
     teams: {
       appId: TEAMS_APP_ID.toLowerCase(),
-      appPassword: TEAMS_APP_PASSWORD,
+      credential,
       tenantId: TEAMS_TENANT_ID.toLowerCase(),
       allowedTenants: lower(env.TEAMS_ALLOWED_TENANTS),
       allowedUsers: lower(env.TEAMS_ALLOWED_USERS),

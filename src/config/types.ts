@@ -145,12 +145,20 @@ export type JiraConfig = JiraTokenConfig | (JiraCommonConfig & { oauth: JiraOAut
 /** The sovereign clouds the Teams SDK names (`TEAMS_CLOUD`). */
 export type TeamsCloud = 'public' | 'usgov' | 'usgovdod' | 'china';
 
+/**
+ * Where the Teams bot's Bot Connector token comes from: the app's client secret (client
+ * credentials), or an Azure managed identity through the Teams SDK (`clientId`: a
+ * user-assigned identity's client id, or `system`).
+ */
+export type TeamsCredential =
+  { kind: 'secret'; appPassword: string } | { kind: 'managed-identity'; clientId: string };
+
 /** Microsoft Teams: one single-tenant bot registration (Azure Bot or Teams developer portal). */
 export interface TeamsConfig {
   /** The bot's Microsoft App ID: the audience of the Bot Connector's tokens. */
   appId: string;
-  /** The app's client secret, for the Bot Connector's token (client credentials). */
-  appPassword: string;
+  /** How the relay gets its Bot Connector token. */
+  credential: TeamsCredential;
   /** The Entra tenant the app is registered in (where its token is asked). */
   tenantId: string;
   /** Tenants whose conversations may start runs (lower case). */

@@ -553,8 +553,27 @@ export const VARIABLES = [
     name: 'TEAMS_APP_PASSWORD',
     schema: z.string().min(16, CLIENT_SECRET_RULE).optional(),
     meaning: "the bot app's client secret (the relay's token for the Bot Connector)",
-    default: 'required with `TEAMS_APP_ID`',
+    default: 'required with `TEAMS_APP_ID`, unless `TEAMS_MANAGED_IDENTITY_CLIENT_ID` is set',
     secret: true,
+  },
+  {
+    name: 'TEAMS_MANAGED_IDENTITY_CLIENT_ID',
+    schema: z
+      .string()
+      .trim()
+      .transform((s) => s.toLowerCase())
+      .pipe(
+        z
+          .string()
+          .regex(
+            new RegExp(`^system$|${GUID.source}`),
+            "must be a managed identity's client id (a GUID) or `system`",
+          ),
+      )
+      .optional(),
+    meaning:
+      "instead of `TEAMS_APP_PASSWORD`, the relay's Bot Connector token comes from an Azure managed identity (the Teams SDK's): its client id (`TEAMS_APP_ID` itself: the bot is that user-assigned identity; another: a user-assigned identity trusted by the app's federated credential), or `system` (the host's system-assigned identity, through a federated credential)",
+    default: 'unset: the client secret',
   },
   {
     name: 'TEAMS_TENANT_ID',

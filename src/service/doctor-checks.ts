@@ -23,7 +23,14 @@ import {
 import { whoseToken } from '../linear/index.js';
 import { networkErrorCode, networkReason } from '../core/network-reason.js';
 import { createJiraClient, JiraApiError } from '../jira/index.js';
-import { cloudEndpoints, createConnectorClient, TeamsApiError } from '../teams/index.js';
+import {
+  cloudEndpoints,
+  connectorCredential,
+  createConnectorClient,
+  describeCredential,
+  TeamsApiError,
+} from '../teams/index.js';
+import { silentLogger } from './logger.js';
 import { openStore } from '../store/index.js';
 
 export type CheckStatus = 'ok' | 'fail' | 'skip';
@@ -79,20 +86,24 @@ async function checkTeams(
 ): Promise<CheckResult> {
   const cloud = cloudEndpoints(teams.cloud);
   const login = loginEndpoint ?? cloud.loginEndpoint;
-  const client = createConnectorClient({
-    appId: teams.appId,
-    appPassword: teams.appPassword,
-    tenantId: teams.tenantId,
-    loginEndpoint: login,
-    botScope: cloud.botScope,
-    timeoutMs,
-  });
+  // A managed identity's token is asked by the Teams SDK of the host's identity endpoint.
+  const managed = teams.credential.kind === 'managed-identity';
+  const credential = managed ? describeCredential(teams) : 'TEAMS_APP_PASSWORD';
   try {
+    const client = createConnectorClient({
+      ...connectorCredential(teams, cloud, silentLogger()),
+      appId: teams.appId,
+      tenantId: teams.tenantId,
+      loginEndpoint: login,
+      botScope: cloud.botScope,
+      timeoutMs,
+    });
     await client.token();
     return ok(
-      `TEAMS_APP_PASSWORD accepted by ${login} (tenant ${teams.tenantId}): a Bot Connector token for app ${teams.appId}`,
+      `${credential}${managed ? '' : ` accepted by ${login} (tenant ${teams.tenantId})`}: a Bot Connector token for app ${teams.appId}`,
     );
   } catch (err) {
+    if (managed) return fail(`${credential}: no Bot Connector token (${errorText(err)})`);
     if (err instanceof TeamsApiError && err.status >= 400 && err.status < 500)
       return fail(
         `TEAMS_APP_ID and TEAMS_APP_PASSWORD were rejected by ${login} for tenant ${teams.tenantId} (${err.status})`,

@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config/load.js';
 import { maskUrlPassword } from '../config/redact.js';
+import { describeCredential } from '../teams/index.js';
 import { DEFAULT_DATABASE_PATH, parseDatabaseUrl } from '../store/database-url.js';
 
 export interface StartupFacts {
@@ -108,14 +109,15 @@ export function describeTeams(config: Config, url: string): string {
   const teams = config.teams;
   if (!teams)
     return (
-      'off (set TEAMS_APP_ID with TEAMS_APP_PASSWORD, TEAMS_TENANT_ID and ' +
+      'off (set TEAMS_APP_ID with TEAMS_APP_PASSWORD or TEAMS_MANAGED_IDENTITY_CLIENT_ID, TEAMS_TENANT_ID and ' +
       'TEAMS_ALLOWED_TENANTS to receive POST /teams/messages)'
     );
   const people = teams.allowedUsers.length > 0 ? `${teams.allowedUsers.length} people` : 'anyone';
   const places =
     teams.allowedChannels.length > 0 ? `${teams.allowedChannels.length} conversations` : 'anywhere';
   return (
-    `on (POST ${url}/teams/messages, app ${teams.appId}, tenants ${teams.allowedTenants.join(',')}, ` +
+    `on (POST ${url}/teams/messages, app ${teams.appId}, token from ${describeCredential(teams)}, ` +
+    `tenants ${teams.allowedTenants.join(',')}, ` +
     `${people} ${places}${teams.allowGuests ? ', guests too' : ''}, cloud ${teams.cloud})`
   );
 }

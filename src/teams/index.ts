@@ -12,6 +12,7 @@ export {
 } from './api/connector-client.js';
 export type { OutgoingActivity } from './api/connector-client.js';
 export { cloudEndpoints, keysUriOf } from './api/cloud.js';
+export { connectorCredential, describeCredential } from './api/managed-identity.js';
 export {
   ADAPTIVE_CARD,
   renderTeamsMessage,

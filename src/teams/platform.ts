@@ -9,7 +9,8 @@ import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platfo
 import { cloudEndpoints, proactiveServiceUrl } from './api/cloud.js';
 import { splitConversationId } from './api/activity.js';
 import { createConnectorClient } from './api/connector-client.js';
-import { createShownRuns } from './api/shown-runs.js';
+import { connectorCredential } from './api/managed-identity.js';
+import { createShownRuns, refreshView } from './api/shown-runs.js';
 import { createTeamsIngress, TEAMS_BODY_LIMIT_BYTES } from './ingress/teams-ingress.js';
 import { createTokenCheck } from './ingress/verify-token.js';
 import { createTeamsNotifier } from './notify/notifier.js';
@@ -24,8 +25,8 @@ function createTeams(deps: PlatformDeps): PlatformModule | undefined {
   const { logger, clock, overrides } = deps;
   const cloud = cloudEndpoints(teams.cloud);
   const client = createConnectorClient({
+    ...connectorCredential(teams, cloud, logger),
     appId: teams.appId,
-    appPassword: teams.appPassword,
     tenantId: teams.tenantId,
     loginEndpoint: overrides?.teamsLoginEndpoint ?? cloud.loginEndpoint,
     botScope: cloud.botScope,
@@ -63,9 +64,8 @@ function createTeams(deps: PlatformDeps): PlatformModule | undefined {
         allowGuests: teams.allowGuests,
         sink,
         runs: deps.store.runs,
-        refreshCard(runId, live) {
-          const view = shown.get(runId);
-          return view === undefined ? undefined : renderStatusCard(view, render, { live });
+        refreshCard(run, live) {
+          return renderStatusCard(refreshView(run, shown, clock.now()), render, { live });
         },
         heard(conversationId, serviceUrl) {
           const { conversation } = splitConversationId(conversationId);

@@ -49,6 +49,7 @@ const NOT_OURS: Record<string, string> = {
   CLIENT_ID: "the Teams developer CLI's output file",
   CLIENT_SECRET: "the Teams developer CLI's output file",
   TENANT_ID: "the Teams developer CLI's output file",
+  AZURE_POD_IDENTITY_AUTHORITY_HOST: "MSAL's, where it finds a managed identity's endpoint",
 };
 
 const scripts = Object.keys(

@@ -40,6 +40,11 @@ export interface TeamsWorld {
     accept: (text: string, a: ConnectorActivity) => boolean,
     timeoutMs?: number,
   ): Promise<ConnectorActivity>;
+  /**
+   * Start another relay, as a second replica, on the same SQLite file: its messages URL. It
+   * stops with the world.
+   */
+  startReplica(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -53,28 +58,28 @@ export async function startTeamsWorld(
     tickMs: 10,
   });
   const teams = await startFakeTeams();
-  const relay = await startRelayService(
-    {
-      AGENT_API_URL: emulator.baseUrl,
-      AGENT_API_KEY: SECRETS.agentApiKey,
-      POLL_INTERVAL_MS: '100',
-      SHUTDOWN_TIMEOUT_MS: '2000',
-      TEAMS_APP_ID: FAKE_TEAMS_APP_ID,
-      TEAMS_APP_PASSWORD: FAKE_TEAMS_APP_PASSWORD,
-      TEAMS_TENANT_ID: FAKE_TEAMS_TENANT,
-      TEAMS_ALLOWED_TENANTS: FAKE_TEAMS_TENANT,
-      LOG_LEVEL: 'debug',
-      ...options.env,
+  const env = {
+    AGENT_API_URL: emulator.baseUrl,
+    AGENT_API_KEY: SECRETS.agentApiKey,
+    POLL_INTERVAL_MS: '100',
+    SHUTDOWN_TIMEOUT_MS: '2000',
+    TEAMS_APP_ID: FAKE_TEAMS_APP_ID,
+    TEAMS_APP_PASSWORD: FAKE_TEAMS_APP_PASSWORD,
+    TEAMS_TENANT_ID: FAKE_TEAMS_TENANT,
+    TEAMS_ALLOWED_TENANTS: FAKE_TEAMS_TENANT,
+    LOG_LEVEL: 'debug',
+    ...options.env,
+  };
+  const serviceOptions = {
+    logger: logs.logger,
+    engineOptions: { workerPollMs: 20, inboxRetryDelaysMs: [300, 300, 300, 300] },
+    platforms: {
+      teamsOpenIdMetadataUrl: teams.openIdMetadataUrl,
+      teamsLoginEndpoint: teams.url,
     },
-    {
-      logger: logs.logger,
-      engineOptions: { workerPollMs: 20, inboxRetryDelaysMs: [300, 300, 300, 300] },
-      platforms: {
-        teamsOpenIdMetadataUrl: teams.openIdMetadataUrl,
-        teamsLoginEndpoint: teams.url,
-      },
-    },
-  ).catch(async (err: unknown) => {
+  };
+  const replicas: RelayService[] = [];
+  const relay = await startRelayService(env, serviceOptions).catch(async (err: unknown) => {
     await Promise.all([emulator.close(), teams.close()]);
     throw err;
   });
@@ -105,7 +110,13 @@ export async function startTeamsWorld(
         await new Promise((r) => setTimeout(r, 20));
       }
     },
+    async startReplica() {
+      const replica = await startRelayService(env, serviceOptions, relay.databasePath);
+      replicas.push(replica);
+      return `${replica.service.url}/teams/messages`;
+    },
     async close() {
+      await Promise.all(replicas.map((r) => r.close()));
       await relay.close();
       await Promise.all([emulator.close(), teams.close()]);
     },

@@ -173,6 +173,48 @@ describe('a run in a Teams channel thread', () => {
     expect(shownText(cardOf(world, thread))).toMatch(/stopped \(cancelled\)/);
   });
 
+  it('a refresh answered by another replica on the same database brings the same card with the buttons', async () => {
+    world = await startTeamsWorld({ timings: { slowRunMs: 30_000 } });
+    const { teams } = world;
+    const mention = teams.build.channelMention(TEAMS_PEOPLE.bob, 'long job [slow]');
+    await world.send(mention);
+    const thread = threadOf(mention);
+    await world.waitFor(thread, (t, a) => isCard(a) && /is working on/.test(t));
+    // A second relay that never drew this card (a fresh process, nothing in its memory).
+    const replica = await world.startReplica();
+    const card = cardOf(world, thread);
+    const refresh = refreshOf(contentOf(card))!;
+    const refreshAt = async (person: TeamsPerson) => {
+      const res = await teams.send(
+        replica,
+        teams.build.cardAction(person, card, refresh.action.verb, refresh.action.data),
+      );
+      expect(res.status).toBe(200);
+      const answer = (await res.json()) as Record<string, unknown>;
+      expect(answer).toMatchObject({ type: 'application/vnd.microsoft.card.adaptive' });
+      return answer.value as Record<string, unknown>;
+    };
+    const theirs = await refreshAt(TEAMS_PEOPLE.bob);
+    expect([...buttons(theirs).keys()]).toEqual(['Stop', 'Cancel']);
+    expect(buttons(await refreshAt(TEAMS_PEOPLE.alice)).size).toBe(0);
+    // The same card: its headline (state and title), who asked, and its own refresh.
+    const drawn = contentOf(cardOf(world, thread));
+    const texts = (c: Record<string, unknown>) =>
+      (c.body as { text?: string }[]).slice(0, 2).map((b) => b.text);
+    expect(texts(theirs)).toEqual(texts(drawn));
+    expect(texts(theirs)[0]).toMatch(/is working on/);
+    expect(theirs.refresh).toEqual(drawn.refresh);
+    // Its Stop, pressed on that replica, reaches the run.
+    const stop = buttons(theirs).get('Stop')!;
+    const pressed = await teams.send(
+      replica,
+      teams.build.cardAction(TEAMS_PEOPLE.bob, card, stop.verb, stop.data),
+    );
+    expect(await pressed.json()).toMatchObject({ value: expect.stringMatching(/Stopping/) });
+    await until(() => world!.emulator.runs.all()[0]!.state === 'BLOCKED', 'the interrupt');
+    expect(world.emulator.requests.get('POST /agent/runs/:id/interrupt')).toBe(1);
+  });
+
   it('an admin may cancel anyone’s run from the card', async () => {
     world = await startTeamsWorld({
       timings: { slowRunMs: 30_000 },

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { FAST_TIMINGS, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startFakeImds, type FakeImds } from '../../src/fakes/azure-imds.js';
 import {
   FAKE_TEAMS_APP_ID,
   FAKE_TEAMS_APP_PASSWORD,
@@ -29,14 +30,20 @@ const TEAMS_ENV = {
 const dir = mkdtempSync(join(tmpdir(), 'relay-teams-doctor-'));
 let teams: FakeTeams;
 let emulator: Emulator;
+let imds: FakeImds;
+const podIdentityHost = process.env.AZURE_POD_IDENTITY_AUTHORITY_HOST;
 beforeAll(async () => {
-  [teams, emulator] = await Promise.all([
+  [teams, emulator, imds] = await Promise.all([
     startFakeTeams(),
     startEmulator({ apiKey: 'agent-key-ok', timings: FAST_TIMINGS }),
+    startFakeImds({ identities: [FAKE_TEAMS_APP_ID], tenant: FAKE_TEAMS_TENANT }),
   ]);
+  process.env.AZURE_POD_IDENTITY_AUTHORITY_HOST = imds.url;
 });
 afterAll(async () => {
-  await Promise.all([teams.close(), emulator.close()]);
+  if (podIdentityHost === undefined) delete process.env.AZURE_POD_IDENTITY_AUTHORITY_HOST;
+  else process.env.AZURE_POD_IDENTITY_AUTHORITY_HOST = podIdentityHost;
+  await Promise.all([teams.close(), emulator.close(), imds.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -56,16 +63,16 @@ async function doctor(env: Record<string, string>) {
   return { code, text: lines.join('\n') };
 }
 
+const FACTS = { url: 'http://127.0.0.1:3000', host: '127.0.0.1', agentUrl: '' };
 const teamsLine = (text: string) => text.split('\n').find((l) => l.includes(' teams ')) ?? '';
 
 describe('Teams for the operator', () => {
   it('the start-up block says whether Teams is on, and where its endpoint is', () => {
-    const facts = { url: 'http://127.0.0.1:3000', host: '127.0.0.1', agentUrl: '' };
-    const off = describeStartup(loadConfig({}), facts).lines.join('\n');
+    const off = describeStartup(loadConfig({}), FACTS).lines.join('\n');
     expect(off).toMatch(/ {2}teams: {9}off \(set TEAMS_APP_ID with TEAMS_APP_PASSWORD/);
-    const on = describeStartup(loadConfig(TEAMS_ENV), facts);
+    const on = describeStartup(loadConfig(TEAMS_ENV), FACTS);
     expect(on.lines.join('\n')).toContain(
-      `  teams:         on (POST http://127.0.0.1:3000/teams/messages, app ${FAKE_TEAMS_APP_ID}, tenants ${FAKE_TEAMS_TENANT}, anyone anywhere, cloud public)`,
+      `  teams:         on (POST http://127.0.0.1:3000/teams/messages, app ${FAKE_TEAMS_APP_ID}, token from client secret (TEAMS_APP_PASSWORD), tenants ${FAKE_TEAMS_TENANT}, anyone anywhere, cloud public)`,
     );
     expect(on.fields).toMatchObject({ teams: 'bot' });
     expect(on.lines.join('\n')).not.toContain(FAKE_TEAMS_APP_PASSWORD);
@@ -82,5 +89,19 @@ describe('Teams for the operator', () => {
     );
     expect(bad.text).not.toContain(wrong);
     expect(bad.code).toBe(1);
+  });
+
+  it('doctor and the start-up block say the token comes from the managed identity', async () => {
+    // The SDK asks the fake identity endpoint (MSAL's AZURE_POD_IDENTITY_AUTHORITY_HOST).
+    const { TEAMS_APP_PASSWORD: _secret, ...rest } = TEAMS_ENV;
+    const env = { ...rest, TEAMS_MANAGED_IDENTITY_CLIENT_ID: FAKE_TEAMS_APP_ID };
+    expect(describeStartup(loadConfig(env), FACTS).lines.join('\n')).toContain(
+      `app ${FAKE_TEAMS_APP_ID}, token from user-assigned managed identity (TEAMS_MANAGED_IDENTITY_CLIENT_ID), tenants`,
+    );
+    const { code, text } = await doctor(env);
+    expect(teamsLine(text)).toMatch(
+      /✔ teams +user-assigned managed identity \(TEAMS_MANAGED_IDENTITY_CLIENT_ID\): a Bot Connector token/,
+    );
+    expect(code).toBe(0);
   });
 });

@@ -2,14 +2,20 @@
  * The few Bot Connector REST calls the relay makes (the Bot Framework REST API,
  * "Conversations": send to a conversation, update an activity), with the bot's token from
  * Entra (client credentials for the cloud's Bot Framework scope, in the app's tenant: a
- * single-tenant bot), each under a timeout. A refused call is a `TeamsApiError` carrying the
+ * single-tenant bot; or from a managed identity), each under a timeout. A refused call is a `TeamsApiError` carrying the
  * status and `Retry-After`, which the notifier maps to a `DeliveryError`.
  */
 import { RelayError } from '../../core/relay-error.js';
+import type { AppToken, AppTokenSource } from './managed-identity.js';
 
-export interface ConnectorClientDeps {
+/**
+ * Where the bot's token comes from: the app's client secret (client credentials at the
+ * cloud's login endpoint), or another source (a managed identity, managed-identity.ts).
+ */
+export type ConnectorCredential = { appPassword: string } | { appToken: AppTokenSource };
+
+export type ConnectorClientDeps = ConnectorCredential & {
   appId: string;
-  appPassword: string;
   tenantId: string;
   /** `https://login.microsoftonline.com` (the cloud's). */
   loginEndpoint: string;
@@ -18,7 +24,7 @@ export interface ConnectorClientDeps {
   timeoutMs?: number;
   fetch?: typeof fetch;
   now?: () => number;
-}
+};
 
 /** A Bot Connector or Entra answer other than 2xx, or none at all (`status` 0). */
 export class TeamsApiError extends RelayError<'teams_api'> {
@@ -81,7 +87,23 @@ export function createConnectorClient(deps: ConnectorClientDeps): ConnectorClien
     return res;
   }
 
+  async function fromSource(source: AppTokenSource): Promise<AppToken> {
+    try {
+      return await source();
+    } catch (err) {
+      throw new TeamsApiError(0, `token (managed identity): ${String(err)}`, undefined, {
+        cause: err,
+      });
+    }
+  }
+
   async function fetchToken(): Promise<string> {
+    if ('appToken' in deps) {
+      const { token, expiresAt } = await fromSource(deps.appToken);
+      const until = Math.max(now() + 60_000, (expiresAt ?? now() + 3_600_000) - 300_000);
+      cached = { token, until };
+      return token;
+    }
     const url = `${base(deps.loginEndpoint)}/${encodeURIComponent(deps.tenantId)}/oauth2/v2.0/token`;
     const body = new URLSearchParams({
       grant_type: 'client_credentials',

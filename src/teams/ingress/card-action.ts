@@ -35,8 +35,11 @@ export function cardAnswer(card: unknown): WebhookAnswer {
   };
 }
 
-/** The card for a refresh: with Stop and Cancel when `live`; undefined when this replica has none. */
-export type RefreshCard = (runId: string, live: boolean) => unknown;
+/**
+ * The card for a refresh of `run`'s status card (built from the relay's record of it, so any
+ * replica can answer): with Stop and Cancel when `live`.
+ */
+export type RefreshCard = (run: RunRecord, live: boolean) => unknown;
 
 export type CardPress =
   { kind: 'trigger'; trigger: Trigger } | { kind: 'answer'; answer: WebhookAnswer };
@@ -75,7 +78,7 @@ export async function fromCardAction(
   const { actor } = person;
   const may = run.requester.id === actor.id || actor.admin === true;
   if (verb === CARD_VERBS.refresh) {
-    const card = refreshCard?.(runId, may);
+    const card = refreshCard?.(run, may);
     return {
       kind: 'answer',
       answer:

@@ -36,7 +36,7 @@ export interface TeamsIngressDeps extends TeamsPeopleRules {
   allowedTenants: readonly string[];
   sink: TriggerSink;
   runs: { get(runId: string): Promise<RunRecord | undefined> };
-  /** The status card a refresh is answered with (with Stop and Cancel when `live`). */
+  /** The status card a refresh is answered with, from the run's record (Stop and Cancel when `live`). */
   refreshCard?: RefreshCard;
   /** Told each conversation's serviceUrl, once its token held (replies go there). */
   heard(conversationId: string, serviceUrl: string): void;
