@@ -54,7 +54,7 @@ export function createServiceLane(agent: AgentService, options: ServiceLaneOptio
       slots.give();
     }
   }
-  const { getConversation, getTimeline } = agent;
+  const { getConversation, getTimeline, getArtifact } = agent;
   return {
     createRun: (request, o) => inLane(() => agent.createRun(request, o)),
     listRuns: (query, o) => inLane(() => agent.listRuns(query, o)),
@@ -70,6 +70,10 @@ export function createServiceLane(agent: AgentService, options: ServiceLaneOptio
       : {}),
     ...(getTimeline
       ? { getTimeline: (runId, o) => inLane(() => getTimeline.call(agent, runId, o)) }
+      : {}),
+    // A plan's Markdown (the whole plan, a click away) is read through the lane too.
+    ...(getArtifact
+      ? { getArtifact: (uid, o) => inLane(() => getArtifact.call(agent, uid, o)) }
       : {}),
   };
 }
