@@ -171,6 +171,29 @@ function workSamples(platform: GalleryPlatform): GallerySample[] {
     model: { type: 'review', run: plan, review: plan.review },
   });
   if (platform === 'slack') {
+    const child = run(platform, 'BLOCKED', {
+      run_id: 'e5d4c3b2-0000-4000-8000-000000000064',
+      title: 'Deploy the login fix to production',
+      session_link: 'https://agents.example.com/sessions/s_91d0',
+    });
+    samples.push({
+      name: name('sub-run-approval'),
+      platform,
+      caption: 'A sub-run the run started waits for approval: Approve / Reject go to it',
+      model: {
+        type: 'review',
+        run: child,
+        review: {
+          kind: 'action',
+          version: 1,
+          subRun: {
+            runId: child.runId,
+            sessionLink: 'https://agents.example.com/sessions/s_91d0',
+            says: 'Waiting for approval to run the production deploy workflow',
+          },
+        },
+      },
+    });
     samples.push(
       {
         name: name('stopped'),
