@@ -3,8 +3,8 @@
  * the fake Slack Web API and the fake GitHub REST API in one process (as `npm run demo`), and
  * people's requests sent through the real endpoints, signed as each platform signs them. Each
  * conversation is a Slack thread or a GitHub issue from the first message to the last, as it
- * reads when everything has been delivered: success, failure, cancel, BLOCKED, and a
- * follow-up that answers a BLOCKED run. Nothing here is written by hand but the people's words.
+ * reads when everything has been delivered: success, failure, cancel, BLOCKED, a follow-up
+ * that answers a BLOCKED run, and a plan reviewed (changes asked for, the revision approved). Nothing here is written by hand but the people's words.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,9 +19,17 @@ import { startFakeSlackApi, type FakeSlackApi } from '../src/fakes/slack-web-api
 import * as send from '../src/demo/platform-requests.js';
 import type { DemoIssue } from '../src/demo/platform-requests.js';
 import { byBot, slackButton } from '../src/demo/view.js';
+import { CHANGES_CALLBACK_ID, REVIEW_ACTION_IDS } from '../src/slack/api/action-ids.js';
 
-export type Outcome = 'success' | 'failure' | 'cancel' | 'blocked' | 'followup';
-export const OUTCOMES: readonly Outcome[] = ['success', 'failure', 'cancel', 'blocked', 'followup'];
+export type Outcome = 'success' | 'failure' | 'cancel' | 'blocked' | 'followup' | 'plan';
+export const OUTCOMES: readonly Outcome[] = [
+  'success',
+  'failure',
+  'cancel',
+  'blocked',
+  'followup',
+  'plan',
+];
 
 export interface ConversationMessage {
   /** `agent-relay`, or the person's name. */
@@ -77,6 +85,10 @@ const ASKS: Record<Outcome, { prompt: string; caption: string }> = {
     prompt: 'rename the invoices module, keeping the imports working',
     caption: 'A BLOCKED request, answered with a follow-up',
   },
+  plan: {
+    prompt: 'mode=plan move the session store from Redis to Postgres',
+    caption: 'Plan first: the plan, a change asked for, the revised plan, approval, the outcome',
+  },
 };
 
 /**
@@ -106,6 +118,8 @@ const SERVICE_TIMINGS = {
   slowRunMs: 15_000 * SERVICE_SPEED,
 };
 const ANSWER = 'Call it billing-core, and keep the old name as an alias.';
+/** What the reviewer asks to change in the first plan. */
+const CHANGES = 'Keep reading from Redis for a week after the switch, so we can roll back.';
 
 /** The GitHub issue each conversation happens on, as a team would have written it. */
 const ISSUES: Record<Outcome, { title: string; body: string }> = {
@@ -129,6 +143,10 @@ const ISSUES: Record<Outcome, { title: string; body: string }> = {
     title: 'invoices module is really billing',
     body: 'Rename it without breaking the imports of the other services.',
   },
+  plan: {
+    title: 'Sessions should live in Postgres, not Redis',
+    body: 'Redis is the last thing we run only for sessions. Move them to Postgres; nobody may be signed out by the move.',
+  },
 };
 
 interface Rig {
@@ -151,8 +169,11 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T 
 }
 
 /** The run a request started: the newest with its prompt (each platform asks the same). */
-const runOf = (rig: Rig, prompt: string, before: ReadonlySet<string>) =>
-  rig.emulator.runs.all().find((r) => r.prompt.includes(prompt) && !before.has(r.run_id));
+const runOf = (rig: Rig, prompt: string, before: ReadonlySet<string>) => {
+  // The options before a prompt (`mode=plan …`) are the relay's, not the agent's.
+  const words = prompt.replace(/^(?:\S+=\S+\s+)+/, '');
+  return rig.emulator.runs.all().find((r) => r.prompt.includes(words) && !before.has(r.run_id));
+};
 const knownRuns = (rig: Rig) => new Set(rig.emulator.runs.all().map((r) => r.run_id));
 
 /** Until the run is in `state` (or ended), its news recorded, and nothing left to deliver. */
@@ -216,8 +237,9 @@ async function slackConversation(rig: Rig, outcome: Outcome, n: number): Promise
   await settled(
     rig,
     run.run_id,
-    outcome === 'blocked' || outcome === 'followup' ? blockedOrEnded : ended,
+    outcome === 'blocked' || outcome === 'followup' || outcome === 'plan' ? blockedOrEnded : ended,
   );
+  if (outcome === 'plan') await reviewOnSlack(rig, run.run_id, rootTs);
   if (outcome === 'followup') {
     const saidTs = rig.slack.seedMessage({
       channel: CHANNEL,
@@ -286,8 +308,25 @@ async function githubConversation(rig: Rig, outcome: Outcome, n: number): Promis
   await settled(
     rig,
     run.run_id,
-    outcome === 'blocked' || outcome === 'followup' ? blockedOrEnded : ended,
+    outcome === 'blocked' || outcome === 'followup' || outcome === 'plan' ? blockedOrEnded : ended,
   );
+  if (outcome === 'plan') {
+    // A reply while the plan waits asks for changes; `approve` carries the revised plan out.
+    await comment(`@agent-relay ${CHANGES}`);
+    await waitFor('the changes to reach the service', () =>
+      rig.emulator.followups.find((f) => f.runId === run.run_id),
+    );
+    await waitFor('the revised plan', () =>
+      rig.github
+        .commentsOn(issue.owner, issue.repo, issue.number)
+        .some((c) => c.body.includes('revised plan is ready'))
+        ? true
+        : undefined,
+    );
+    await settled(rig, run.run_id, blockedOrEnded);
+    await comment('@agent-relay approve');
+    await settled(rig, run.run_id, ended);
+  }
   if (outcome === 'followup') {
     await comment(`@agent-relay ${ANSWER}`);
     await waitFor('the follow-up to reach the service', () =>
@@ -323,6 +362,52 @@ async function githubConversation(rig: Rig, outcome: Outcome, n: number): Promis
     titles: [run.title, record?.title ?? ''].filter((t) => t !== ''),
     runIds: [run.run_id],
   };
+}
+
+/** The newest plan message of the thread with its Approve button (version `version`). */
+function planMessage(rig: Rig, rootTs: string, version: number) {
+  for (const m of rig.slack.thread(CHANNEL, rootTs)) {
+    if (!byBot(m)) continue;
+    const approve = slackButton(m, REVIEW_ACTION_IDS.approve);
+    if (approve?.value.endsWith(`:${version}`)) return { message: m, approve };
+  }
+  return undefined;
+}
+
+/** Slack's review: Request changes (the form), then Approve and implement on the revision. */
+async function reviewOnSlack(rig: Rig, runId: string, rootTs: string): Promise<void> {
+  const first = await waitFor('the plan', () => planMessage(rig, rootTs, 1));
+  const opened = rig.slack.okCallsTo('views.open').length;
+  await send.slackButton(rig.slackTo, {
+    channel: CHANNEL,
+    user: ALICE,
+    messageTs: first.message.ts,
+    threadTs: rootTs,
+    actionId: REVIEW_ACTION_IDS.changes,
+    value: first.approve.value,
+  });
+  const form = await waitFor('the changes form', () => rig.slack.okCallsTo('views.open')[opened]);
+  const view = form.params.view as { private_metadata: string };
+  await send.slackFormSubmit(rig.slackTo, {
+    user: ALICE,
+    callbackId: CHANGES_CALLBACK_ID,
+    values: { changes: CHANGES },
+    privateMetadata: view.private_metadata,
+  });
+  const revised = await waitFor('the revised plan', () => planMessage(rig, rootTs, 2));
+  await settled(rig, runId, blockedOrEnded);
+  await send.slackButton(rig.slackTo, {
+    channel: CHANNEL,
+    user: ALICE,
+    messageTs: revised.message.ts,
+    threadTs: rootTs,
+    actionId: REVIEW_ACTION_IDS.approve,
+    value: revised.approve.value,
+  });
+  await waitFor('the approval to reach the service', () =>
+    rig.emulator.followups.filter((f) => f.runId === runId).length >= 2 ? true : undefined,
+  );
+  await settled(rig, runId, ended);
 }
 
 /** Record every conversation (about ten seconds): Slack's, then GitHub's. */

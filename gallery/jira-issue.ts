@@ -10,6 +10,7 @@ import { runOutcomeMessage, runStatusMessage } from '../src/core/message/render-
 import { toRunView } from '../src/core/message/run-view.js';
 import { renderJiraMessage, type AdfDoc } from '../src/jira/index.js';
 import { GALLERY_NOW } from './samples.js';
+import { planMarkdown, planReview, planned } from './plan-review.js';
 
 export interface JiraIssuePage {
   name: string;
@@ -163,6 +164,33 @@ export function jiraIssuePages(): JiraIssuePage[] {
     { status_message: { message: 'Waiting for an answer' } },
     'Should a failed night **page** someone, or only log it?',
   );
+  const steps = [
+    'Add a test where the bucket answers 503 twice, then accepts the upload.',
+    'Retry the upload in `src/export/upload.ts` three times with backoff.',
+    'Log each retry with the export id.',
+  ];
+  const changes = 'Give up after 10 minutes in all, so the morning reports are not late.';
+  const planUrl = 'https://agents.example.com/sessions/s_9b2c#plan';
+  const title = item('BLOCKED').title;
+  const waitingPlan = { status_message: { message: 'The plan is ready for review' } };
+  const planDone = view('SUCCEEDED', { run_time: 'PT6M05S', ...pr });
+  const review = planReview({
+    first: planned(
+      view('BLOCKED', { run_time: 'PT1M50S', ...waitingPlan }),
+      1,
+      planMarkdown(title, steps),
+      planUrl,
+    ),
+    revised: planned(
+      view('BLOCKED', { run_time: 'PT2M35S', ...waitingPlan }),
+      2,
+      planMarkdown(title, steps, changes),
+      planUrl,
+    ),
+    done: planDone,
+    person: alice,
+    changes,
+  });
   return [
     pageOf(
       'jira-issue',
@@ -176,6 +204,18 @@ export function jiraIssuePages(): JiraIssuePage[] {
       renderJiraMessage(runStatusMessage(waiting), o),
       renderJiraMessage(runOutcomeMessage(waiting), o),
     ]),
+    pageOf(
+      'jira-issue-plan',
+      'Plan first: the plan, changes asked for, the revised plan, approval, the outcome',
+      [
+        renderJiraMessage(runStatusMessage(planDone), o),
+        renderJiraMessage(review.first, o),
+        renderJiraMessage(review.changesAsked, o),
+        renderJiraMessage(review.revised, o),
+        renderJiraMessage(review.approved, o),
+        renderJiraMessage(review.outcome, o),
+      ],
+    ),
   ];
 }
 

@@ -19,8 +19,15 @@ import type { Activity } from '../src/linear/api/activity-content.js';
 import { createStepActions } from '../src/linear/notify/step-actions.js';
 import { renderActivity } from '../src/linear/render/render-activity.js';
 import { GALLERY_NOW } from './samples.js';
+import { planMarkdown, planReview, planned } from './plan-review.js';
 
-const markdown = new Marked({ gfm: true, breaks: false, async: false });
+// Raw HTML in a body is shown as text (as Linear does); code spans keep their `<` as typed.
+const markdown = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: { html: ({ text }) => escapeHtml(text) },
+});
 
 export interface LinearSessionEntry {
   /** The person's prompt (what Linear shows of their message), or an activity of the relay. */
@@ -132,9 +139,8 @@ function entryHtml(entry: LinearSessionEntry): string {
       '</div>',
     ].join('');
   }
-  // The bodies come from the relay's renderer (Markdown, what is not ours escaped); raw HTML
-  // in them is shown as text.
-  const body = markdown.parse(c.body.replace(/</g, '&lt;')) as string;
+  // The bodies come from the relay's renderer (Markdown, what is not ours escaped).
+  const body = markdown.parse(c.body) as string;
   return [
     `<div class="entry ${c.type}${activity.ephemeral ? ' ephemeral' : ''}">`,
     '<div class="icon">⟡</div>',
@@ -225,6 +231,32 @@ export function linearSessionPages(): LinearSessionPage[] {
       }),
     ),
   ]);
+  const changes = 'Keep the old callback URL working for a week; the mobile app still uses it.';
+  const planUrl = 'https://agents.example.com/sessions/s_8f2c#plan';
+  const steps = [
+    'Add a test that signs in through SSO and expects the dashboard.',
+    'Save the session before the callback checks the `state` cookie.',
+    'Check the cookie once, in `src/auth/callback.ts`.',
+  ];
+  const waitingPlan = { status_message: { message: 'The plan is ready for review' } };
+  const title = item('BLOCKED').title;
+  const review = planReview({
+    first: planned(
+      view('BLOCKED', { run_time: 'PT1M40S', ...waitingPlan }),
+      1,
+      planMarkdown(title, steps),
+      planUrl,
+    ),
+    revised: planned(
+      view('BLOCKED', { run_time: 'PT2M30S', ...waitingPlan }),
+      2,
+      planMarkdown(title, steps, changes),
+      planUrl,
+    ),
+    done: view('SUCCEEDED', { run_time: 'PT5M50S' }),
+    person: ada,
+    changes,
+  });
   // Linear replaces an ephemeral activity with the next one: only a last one stays in view.
   const entries = (activities: Activity[]) =>
     activities
@@ -239,6 +271,17 @@ export function linearSessionPages(): LinearSessionPage[] {
     pageOf('linear-session-error', 'A run that failed: its error says what to do', [
       ...entries(failed),
     ]),
+    pageOf(
+      'linear-session-plan',
+      'Plan first: the plan, changes asked for, the revised plan, approval, the outcome',
+      [
+        ...entries(activitiesOf([runStatusMessage(starting), review.first])),
+        { prompt: changes },
+        ...entries(activitiesOf([review.changesAsked, review.revised])),
+        { prompt: 'approve' },
+        ...entries(activitiesOf([review.approved, review.outcome])),
+      ],
+    ),
   ];
 }
 

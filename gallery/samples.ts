@@ -108,6 +108,43 @@ const working = {
   },
 } as const;
 
+/** The plan a run in plan mode wrote, as an agent writes one. */
+const PLAN_MARKDOWN = [
+  '# Plan: Fix the login redirect loop',
+  '',
+  'The loop comes from the SSO callback: it sends people back to `/login` when the session cookie is set on the wrong domain.',
+  '',
+  '1. Add a test that signs in through SSO and expects the dashboard.',
+  '2. Set the session cookie on the parent domain in `src/auth/callback.ts`.',
+  '3. Drop the second redirect in `src/auth/guard.ts` once the cookie is read.',
+  '4. Note the change in `docs/auth.md`.',
+  '',
+  '## Risks',
+  '',
+  '- Sessions issued before the change keep their old cookie until they expire (8 hours).',
+].join('\n');
+
+/** A run in plan mode waiting for its plan to be approved (the first version). */
+function planned(platform: GalleryPlatform) {
+  return {
+    ...run(platform, 'BLOCKED', {
+      run_time: 'PT2M40S',
+      status_message: {
+        message: 'The plan is ready for review. Approve it to carry it out, or ask for changes.',
+      },
+    }),
+    review: {
+      kind: 'plan' as const,
+      version: 1,
+      plan: {
+        title: 'Fix the login redirect loop',
+        markdown: PLAN_MARKDOWN,
+        url: `${SESSION}#plan`,
+      },
+    },
+  };
+}
+
 /** Pictures of a run at work and stopped, and its GitHub check run. */
 function workSamples(platform: GalleryPlatform): GallerySample[] {
   const name = (what: string) => `${platform}-${what}`;
@@ -123,7 +160,40 @@ function workSamples(platform: GalleryPlatform): GallerySample[] {
       model: runStatusMessage(progress),
     },
   ];
+  const plan = planned(platform);
+  samples.push({
+    name: name('plan-review'),
+    platform,
+    caption:
+      platform === 'slack'
+        ? 'Plan first: the plan in the thread, with its answers (the rest a click away)'
+        : 'Plan first: the plan in a reply, with the answers to type',
+    model: { type: 'review', run: plan, review: plan.review },
+  });
   if (platform === 'slack') {
+    const child = run(platform, 'BLOCKED', {
+      run_id: 'e5d4c3b2-0000-4000-8000-000000000064',
+      title: 'Deploy the login fix to production',
+      session_link: 'https://agents.example.com/sessions/s_91d0',
+    });
+    samples.push({
+      name: name('sub-run-approval'),
+      platform,
+      caption: 'A sub-run the run started waits for approval: Approve / Reject go to it',
+      model: {
+        type: 'review',
+        run: child,
+        review: {
+          kind: 'action',
+          version: 1,
+          subRun: {
+            runId: child.runId,
+            sessionLink: 'https://agents.example.com/sessions/s_91d0',
+            says: 'Waiting for approval to run the production deploy workflow',
+          },
+        },
+      },
+    });
     samples.push(
       {
         name: name('stopped'),
@@ -150,6 +220,19 @@ function workSamples(platform: GalleryPlatform): GallerySample[] {
         platform,
         caption: "The run's check run on the pull request while the agent works",
         model: runStatusMessage(progress),
+        checkRun: true,
+      },
+      {
+        name: name('status-plan'),
+        platform,
+        caption: 'Plan first: the status comment holds the plan while it waits',
+        model: runStatusMessage(plan),
+      },
+      {
+        name: name('check-run-plan'),
+        platform,
+        caption: "Plan first: the check run waits for action, with the plan's buttons",
+        model: runStatusMessage(plan),
         checkRun: true,
       },
       {

@@ -14,6 +14,7 @@ import { runOutcomeMessage } from '../src/core/message/render-model.js';
 import { toRunView } from '../src/core/message/run-view.js';
 import { renderStatusCard, renderTeamsMessage, type OutgoingActivity } from '../src/teams/index.js';
 import { GALLERY_NOW } from './samples.js';
+import { planMarkdown, planReview, planned } from './plan-review.js';
 
 export interface TeamsThreadPage {
   name: string;
@@ -223,6 +224,32 @@ export function teamsThreadPages(): TeamsThreadPage[] {
     agentMessage: 'Should a failed night **page** someone, or only log it?',
   };
   const words = 'add retries to the nightly export upload';
+  const steps = [
+    'Add a test where the bucket answers 503 twice, then accepts the upload.',
+    'Retry the upload in `src/export/upload.ts` three times with backoff.',
+    'Log each retry with the export id.',
+  ];
+  const changes = 'Give up after 10 minutes in all, so the morning reports are not late.';
+  const planUrl = 'https://agents.example.com/sessions/s_7d1e#plan';
+  const waitingPlan = { status_message: { message: 'The plan is ready for review' } };
+  const title = item('BLOCKED').title;
+  const review = planReview({
+    first: planned(
+      view('BLOCKED', { run_time: 'PT1M50S', ...waitingPlan }),
+      1,
+      planMarkdown(title, steps),
+      planUrl,
+    ),
+    revised: planned(
+      view('BLOCKED', { run_time: 'PT2M35S', ...waitingPlan }),
+      2,
+      planMarkdown(title, steps, changes),
+      planUrl,
+    ),
+    done: view('SUCCEEDED', { run_time: 'PT6M05S', ...PR, ...USAGE }),
+    person: alice,
+    changes,
+  });
   return [
     pageOf('teams-working', 'While it works: the card as Alice sees it, with Stop and Cancel', [
       mention(words),
@@ -238,6 +265,21 @@ export function teamsThreadPages(): TeamsThreadPage[] {
       card(waiting, false),
       reply(renderTeamsMessage(runOutcomeMessage(waiting), O)),
     ]),
+    pageOf(
+      'teams-plan',
+      'Plan first: the plan, changes asked for, the revised plan, approval, the outcome',
+      [
+        mention(`mode=plan ${words}`),
+        card(view('SUCCEEDED', { run_time: 'PT6M05S', ...PR, ...USAGE }), false),
+        reply(renderTeamsMessage(review.first, O)),
+        mention(`changes ${changes}`),
+        reply(renderTeamsMessage(review.changesAsked, O)),
+        reply(renderTeamsMessage(review.revised, O)),
+        mention('approve'),
+        reply(renderTeamsMessage(review.approved, O)),
+        reply(renderTeamsMessage(review.outcome, O)),
+      ],
+    ),
   ];
 }
 

@@ -101,6 +101,36 @@ export function slackButton(
   return postSlack(to, form.toString(), 'application/x-www-form-urlencoded');
 }
 
+/** A person sends a form (a modal's `view_submission`): each block's one text input. */
+export function slackFormSubmit(
+  to: SlackSender,
+  c: { user: string; callbackId: string; values: Record<string, string>; privateMetadata: string },
+): Promise<number> {
+  const values = Object.fromEntries(
+    Object.entries(c.values).map(([block, value]) => [
+      block,
+      { value: { type: 'plain_text_input', value } },
+    ]),
+  );
+  const payload = {
+    type: 'view_submission',
+    team: { id: to.teamId },
+    user: { id: c.user, team_id: to.teamId },
+    api_app_id: 'ADEMO',
+    trigger_id: `trig.${randomUUID()}`,
+    view: {
+      id: `V${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`,
+      team_id: to.teamId,
+      type: 'modal',
+      callback_id: c.callbackId,
+      private_metadata: c.privateMetadata,
+      state: { values },
+    },
+  };
+  const form = new URLSearchParams({ payload: JSON.stringify(payload) });
+  return postSlack(to, form.toString(), 'application/x-www-form-urlencoded');
+}
+
 export interface GitHubSender {
   url: string;
   secret: string;

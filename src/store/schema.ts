@@ -3,7 +3,7 @@
  * (`bigint` columns; PostgreSQL returns them as strings, so row mapping converts with
  * `Number`), booleans are 0/1 integers, and structured values are JSON stored as TEXT.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** Epoch milliseconds. PostgreSQL's `bigint` arrives as a string; see row-mapping.ts. */
 type Millis = number;
@@ -200,6 +200,11 @@ export interface BlockedDescendantsTable {
   ancestor_run_id: string;
   blocked: Flag;
   updated_at: Millis;
+  /** The episode's number, binding its answers (migration 018). */
+  version: ColumnType<number, number | undefined, number>;
+  /** What was decided on the episode's question (null: nothing yet). */
+  review_status: string | null;
+  decided_by: string | null;
 }
 
 /** The platform ids of reactions the relay added (migration 012). */

@@ -49,6 +49,7 @@ describe('gallery', () => {
       'notice',
       'factory_choice',
       'run_brief',
+      'review',
     ];
     expect([...kinds('slack')].sort()).toEqual([...all, 'run_choice'].sort());
     // A run choice answers a slash command: Slack only.

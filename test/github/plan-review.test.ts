@@ -115,3 +115,33 @@ describe('GitHub: plan first', () => {
     expect(r.emulator.runs.get(run!.run_id)?.state).toBe('SUCCEEDED');
   });
 });
+
+describe('GitHub: a sub-run waiting for approval', () => {
+  it('is asked about in the run’s thread; a typed `approve <sub-run id>` goes to the sub-run', async () => {
+    const r = await start();
+    r.github.setPullRequest('octo-org', 'widgets', PR, {
+      head: 'feature',
+      base: 'main',
+      sha: 'a1b2c3d4e5f6',
+    });
+    await comment(r, '@agent-relay ship the release');
+    const parentId = await waitUntil(() => r.emulator.runs.all()[0]?.run_id, { timeoutMs: 10_000 });
+    r.emulator.setState(parentId, 'INPROGRESS');
+    const child = r.emulator.createRunDirect(
+      { prompt: 'deploy to production', parent_run_id: parentId },
+      { state: 'BLOCKED', manual: true },
+    );
+    const asked = await commentWith(r, 'A sub-run this run started is waiting for approval');
+    // The typed answer names the sub-run: a bare `approve` would answer the thread's own run.
+    expect(asked.body).toContain(`@agent-relay approve ${child.run_id}`);
+
+    await comment(r, `@agent-relay approve ${child.run_id}`);
+    const sent = await waitUntil(() => r.emulator.followups[0], { timeoutMs: 10_000 });
+    expect(sent.runId).toBe(child.run_id);
+    await commentWith(r, 'approved the sub-run');
+    // Answered once: again, it says so and sends nothing.
+    await comment(r, `@agent-relay approve ${child.run_id}`);
+    await commentWith(r, 'already answered');
+    expect(r.emulator.followups).toHaveLength(1);
+  }, 30_000);
+});

@@ -22,6 +22,32 @@ export function describeBlockedDescendantsContract(createHarness: HarnessFactory
       await repo.leave([], 50);
     });
 
+    it('numbers each episode and takes one answer per episode, while it lasts', async () => {
+      const repo = db.store.blockedDescendants;
+      const child = id('child');
+      expect(await repo.get(child)).toBeUndefined();
+      await repo.enter(child, 'run-1', 10);
+      expect(await repo.get(child)).toEqual({
+        runId: child,
+        ancestorRunId: 'run-1',
+        blocked: true,
+        version: 1,
+      });
+      expect(await repo.answer(child, 2, 'approved', 'alice')).toBe(false); // not this episode
+      expect(await repo.answer(child, 1, 'approved', 'alice')).toBe(true);
+      expect(await repo.answer(child, 1, 'rejected', 'bob')).toBe(false); // already answered
+      expect(await repo.get(child)).toMatchObject({ status: 'approved', decidedBy: 'alice' });
+      await repo.leave([child], 20);
+      // A new episode: a new number, nothing answered yet; an ended one takes no answer.
+      expect(await repo.answer(child, 1, 'approved', 'alice')).toBe(false);
+      await repo.enter(child, 'run-1', 30);
+      const next = await repo.get(child);
+      expect(next).toMatchObject({ version: 2, blocked: true });
+      expect(next?.status).toBeUndefined();
+      await repo.leave([child], 40);
+      expect(await repo.answer(child, 2, 'approved', 'alice')).toBe(false);
+    });
+
     it('retention drops an old record once its episode ended or its run is no longer tracked', async () => {
       const { store } = db;
       const repo = store.blockedDescendants;

@@ -101,6 +101,7 @@ describe('openStore', () => {
       { name: '015-runs-requester-backfill' },
       { name: '016-linear-sessions' },
       { name: '017-run-reviews' },
+      { name: '018-blocked-descendant-answers' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'blocked_descendants',

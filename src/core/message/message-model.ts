@@ -83,6 +83,11 @@ export interface ReviewView {
   kind: 'plan' | 'cap' | 'action';
   /** An action: what the run waits to have approved ("Run command: git push"). */
   action?: { what: string };
+  /**
+   * The run waiting is a sub-run the thread's run started (an orchestration child): the
+   * answers go to it, by its id, and its session is where else it can be answered.
+   */
+  subRun?: { runId: string; sessionLink?: string; says?: string };
   version: number;
   /** A plan: its title, its Markdown as the agent wrote it (bounded) and its link. */
   plan?: { title?: string; markdown?: string; url?: string };

@@ -36,6 +36,8 @@ export function reviewHeadline(review: ReviewView): string {
       ? 'The revised plan is ready for review'
       : 'The plan is ready for review';
   }
+  if (review.kind === 'action' && review.subRun !== undefined)
+    return 'A sub-run this run started is waiting for approval';
   if (review.kind === 'action') return 'Waiting for your approval';
   return 'Stopped at its spending cap';
 }
@@ -60,6 +62,10 @@ export function typedAnswers(review: ReviewView, invocation: string): string {
       `${say('changes <what to change>')} (or any reply with what to change) for a revised plan, ` +
       `or ${say('cancel')}.`
     );
+  }
+  if (review.kind === 'action' && review.subRun !== undefined) {
+    // The thread's run is the parent: the answer names the sub-run.
+    return `Reply ${say(`approve ${review.subRun.runId}`)} to let it go ahead, or answer it in its session.`;
   }
   if (review.kind === 'action') {
     return `Reply ${say('approve')} to let it go ahead, or reply with what it should do instead.`;

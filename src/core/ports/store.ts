@@ -174,7 +174,25 @@ export interface RunStore extends StoreTx {
     enter(runId: string, ancestorRunId: string, at: number): Promise<boolean>;
     /** These descendants are no longer BLOCKED: their next BLOCKED state is a new episode. */
     leave(runIds: readonly string[], at: number): Promise<void>;
+    /** A descendant's record: its ancestor, its episode's number and what was answered. */
+    get(runId: string): Promise<BlockedDescendantRecord | undefined>;
+    /**
+     * Record the answer to episode `version` of `runId`: true only when that episode is
+     * still blocked and unanswered (a stale or repeated answer changes nothing).
+     */
+    answer(runId: string, version: number, status: string, decidedBy: string): Promise<boolean>;
   };
+}
+
+/** A blocked descendant of a tracked run (see `blockedDescendants`). */
+export interface BlockedDescendantRecord {
+  runId: string;
+  ancestorRunId: string;
+  blocked: boolean;
+  version: number;
+  /** `approved` / `rejected` once answered; absent while nothing was. */
+  status?: string;
+  decidedBy?: string;
 }
 
 /** The work queues and the leases the replicas share: what the workers claim. */

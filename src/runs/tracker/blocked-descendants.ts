@@ -12,6 +12,7 @@ import type { RunItem } from '../../core/run.js';
 import type { MessageModel, PersonView } from '../../core/message/message-model.js';
 import type { Logger, RunRecord, Store } from '../../core/ports/index.js';
 import { stateView } from '../../core/message/state-view.js';
+import { toRunView } from '../../core/message/run-view.js';
 import type { CycleStats } from './types.js';
 
 /** The tracked runs a descendant may belong to, nearest first. */
@@ -22,24 +23,35 @@ function ancestorsOf(item: RunItem): string[] {
   return [...new Set(ids)];
 }
 
-function blockedNotice(child: RunItem, parent: RunRecord): MessageModel {
-  const asks = child.status_message?.message?.trim();
-  const text =
-    `A sub-run this run started is waiting for approval: “${child.title}”.` +
-    (asks ? ` It says: “${asks}”.` : '') +
-    ' Open its session to answer it; this run may wait until then.';
-  const mention: PersonView = {
+/**
+ * What the thread is told: the sub-run waits for approval, with Approve / Reject bound to the
+ * sub-run's id and this episode (`version`), and its session, where it can be answered too.
+ */
+function blockedQuestion(
+  child: RunItem,
+  parent: RunRecord,
+  version: number,
+  now: number,
+): MessageModel {
+  const says = child.status_message?.message?.trim();
+  const link = child.session_link ?? undefined;
+  const requester: PersonView = {
     platform: parent.platform,
     id: parent.requester.id,
     ...(parent.requester.name ? { name: parent.requester.name } : {}),
   };
-  const link = child.session_link ?? undefined;
   return {
-    type: 'notice',
-    tone: 'warning',
-    text,
-    mention,
-    ...(link ? { link: { label: 'Open the sub-run’s session', url: link } } : {}),
+    type: 'review',
+    run: toRunView({ run: child, record: { requester }, now }),
+    review: {
+      kind: 'action',
+      version,
+      subRun: {
+        runId: child.run_id,
+        ...(link ? { sessionLink: link } : {}),
+        ...(says ? { says } : {}),
+      },
+    },
   };
 }
 
@@ -79,11 +91,12 @@ export function createDescendantWatch(deps: {
       if (!parent || tracked.has(child.run_id)) continue;
       const told = await store.transaction(async (tx) => {
         if (!(await store.blockedDescendants.enter(child.run_id, parent.runId, now))) return false;
+        const episode = await store.blockedDescendants.get(child.run_id);
         await tx.outbox.enqueue(
           {
             kind: 'post',
             destination: { threadKey: parent.threadKey },
-            message: blockedNotice(child, parent),
+            message: blockedQuestion(child, parent, episode?.version ?? 1, now),
           },
           now,
         );

@@ -6,7 +6,7 @@
  * the place's `approve` setting: the requester and admins (default), admins, or anyone.
  */
 import type { ReviewAnswer } from '../../core/trigger.js';
-import type { ReviewRecord, RunRecord } from '../../core/ports/index.js';
+import type { BlockedDescendantRecord, ReviewRecord, RunRecord } from '../../core/ports/index.js';
 import { APPROVE_VALUES, type ApproveSetting } from '../../core/command/option-values.js';
 import { notice } from '../../core/message/render-model.js';
 import { viewOf } from '../../core/message/run-view.js';
@@ -131,6 +131,10 @@ export async function answerReview(
   const run = request.runId
     ? await deps.store.runs.get(request.runId)
     : await currentRun(deps, job.threadKey);
+  if (run === undefined && request.runId !== undefined) {
+    const child = await deps.store.blockedDescendants.get(request.runId);
+    if (child !== undefined) return answerSubRun(deps, job, request, child);
+  }
   // A run of another place is not answered from here (nor said to exist).
   if (run === undefined || settingsScopeOf(run.threadKey) !== job.trigger.settingsScope) {
     return replyPrivately(job, notice('info', NOTHING_WAITS));
@@ -253,4 +257,66 @@ async function showPlan(
     review: { kind: 'plan', version: review.version, plan },
     full: true,
   });
+}
+
+/**
+ * An answer to a sub-run a tracked run started (an orchestration child waiting for approval):
+ * Approve / Reject go to the sub-run itself, by its id, bound to its BLOCKED episode; who may
+ * answer is decided as for the run that started it, in that run's place.
+ */
+async function answerSubRun(
+  deps: RunsDeps,
+  job: TriggerJob,
+  request: ReviewRequest,
+  child: BlockedDescendantRecord,
+): Promise<Effects> {
+  const parent = await deps.store.runs.get(child.ancestorRunId);
+  if (parent === undefined || settingsScopeOf(parent.threadKey) !== job.trigger.settingsScope) {
+    return replyPrivately(job, notice('info', NOTHING_WAITS));
+  }
+  const review: ReviewRecord = {
+    kind: 'action',
+    version: child.version,
+    status: !child.blocked
+      ? 'closed'
+      : child.status === 'approved' || child.status === 'rejected'
+        ? child.status
+        : 'open',
+    ...(child.decidedBy === undefined ? {} : { decidedBy: child.decidedBy }),
+  };
+  const stale = staleness(review, request, 'The sub-run');
+  if (stale !== undefined) {
+    job.log.info({ runId: child.runId, answer: request.answer }, 'stale answer ignored');
+    return replyPrivately(job, notice('info', stale));
+  }
+  const allowed = await mayAnswer(deps, job, parent);
+  if (!allowed.ok) {
+    job.log.info({ runId: child.runId, answer: request.answer }, 'answer refused: not allowed');
+    return replyPrivately(job, notice('warning', refusal(allowed.setting)));
+  }
+  const approve = request.answer === 'approve';
+  const decidedBy = job.trigger.actor.name ?? job.trigger.actor.id;
+  await deps.agent.sendFollowup(child.runId, {
+    message: approve ? APPROVED_ACTION_MESSAGE : REJECTED_ACTION_MESSAGE,
+  });
+  job.log.info(
+    { runId: child.runId, parentRunId: parent.runId, answer: request.answer },
+    'sub-run question answered',
+  );
+  return then(
+    async () => {
+      await deps.store.blockedDescendants.answer(
+        child.runId,
+        child.version,
+        approve ? 'approved' : 'rejected',
+        decidedBy,
+      );
+    },
+    tellThread(
+      job,
+      approve
+        ? 'approved the sub-run; it goes ahead.'
+        : 'did not approve the sub-run; it was asked to find another way.',
+    ),
+  );
 }

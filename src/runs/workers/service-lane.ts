@@ -71,6 +71,7 @@ export function createServiceLane(agent: AgentService, options: ServiceLaneOptio
     ...(getTimeline
       ? { getTimeline: (runId, o) => inLane(() => getTimeline.call(agent, runId, o)) }
       : {}),
+    // A plan's Markdown (the whole plan, a click away) is read through the lane too.
     ...(getArtifact
       ? { getArtifact: (uid, o) => inLane(() => getArtifact.call(agent, uid, o)) }
       : {}),

@@ -100,6 +100,10 @@ export function renderReview(model: ReviewModel): Rendered {
     if (said) blocks.push(section(agentMrkdwn(said)));
     blocks.push(section(`It wants to: ${code(truncatePlain(oneLine(review.action.what), 300))}`));
   }
+  const sub = review.kind === 'action' ? review.subRun : undefined;
+  if (sub?.says)
+    blocks.push(section(`It says: ${escapeMrkdwn(truncatePlain(oneLine(sub.says), 500))}`));
+  if (sub?.sessionLink) blocks.push(context([link(sub.sessionLink, 'Open the sub-run’s session')]));
   blocks.push(...plan);
   if (url !== undefined) blocks.push(context([link(url, 'Open the plan')]));
   if (!model.full)

@@ -21,6 +21,7 @@ import { blockedDescendantsMigration } from './014-blocked-descendants.js';
 import { runsRequesterBackfillMigration } from './015-runs-requester-backfill.js';
 import { linearSessionsMigration } from './016-linear-sessions.js';
 import { runReviewsMigration } from './017-run-reviews.js';
+import { blockedDescendantAnswersMigration } from './018-blocked-descendant-answers.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
   return {
@@ -43,6 +44,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
         '015-runs-requester-backfill': runsRequesterBackfillMigration(),
         '016-linear-sessions': linearSessionsMigration(),
         '017-run-reviews': runReviewsMigration(),
+        '018-blocked-descendant-answers': blockedDescendantAnswersMigration(),
       }),
   };
 }

@@ -1,4 +1,8 @@
-/** Descendants of tracked runs in a BLOCKED episode, told once per episode (migration 014). */
+/**
+ * Descendants of tracked runs in a BLOCKED episode, told once per episode (migration 014),
+ * each episode numbered so the answers to its question are bound to it (migration 018).
+ */
+import { sql } from 'kysely';
 import type { Store } from '../../core/ports/index.js';
 import type { RepoContext } from './repo-context.js';
 
@@ -9,11 +13,26 @@ export function createBlockedDescendantsRepo(ctx: RepoContext): Store['blockedDe
       const row = await ctx
         .db()
         .insertInto('blocked_descendants')
-        .values({ run_id: runId, ancestor_run_id: ancestorRunId, blocked: 1, updated_at: at })
+        .values({
+          run_id: runId,
+          ancestor_run_id: ancestorRunId,
+          blocked: 1,
+          updated_at: at,
+          version: 1,
+          review_status: null,
+          decided_by: null,
+        })
         .onConflict((oc) =>
           oc
             .column('run_id')
-            .doUpdateSet({ ancestor_run_id: ancestorRunId, blocked: 1, updated_at: at })
+            .doUpdateSet({
+              ancestor_run_id: ancestorRunId,
+              blocked: 1,
+              updated_at: at,
+              version: sql<number>`blocked_descendants.version + 1`,
+              review_status: null,
+              decided_by: null,
+            })
             .where('blocked_descendants.blocked', '=', 0),
         )
         .returning('run_id')
@@ -29,6 +48,35 @@ export function createBlockedDescendantsRepo(ctx: RepoContext): Store['blockedDe
         .where('run_id', 'in', [...runIds])
         .where('blocked', '=', 1)
         .execute();
+    },
+    async get(runId) {
+      const row = await ctx
+        .db()
+        .selectFrom('blocked_descendants')
+        .selectAll()
+        .where('run_id', '=', runId)
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      return {
+        runId: row.run_id,
+        ancestorRunId: row.ancestor_run_id,
+        blocked: Number(row.blocked) === 1,
+        version: Number(row.version),
+        ...(row.review_status === null ? {} : { status: row.review_status }),
+        ...(row.decided_by === null ? {} : { decidedBy: row.decided_by }),
+      };
+    },
+    async answer(runId, version, status, decidedBy) {
+      const result = await ctx
+        .db()
+        .updateTable('blocked_descendants')
+        .set({ review_status: status, decided_by: decidedBy })
+        .where('run_id', '=', runId)
+        .where('version', '=', version)
+        .where('blocked', '=', 1)
+        .where('review_status', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
   };
 }

@@ -91,6 +91,33 @@ describe('a plan in Slack', () => {
   });
 });
 
+describe('a sub-run waiting for approval, in Slack', () => {
+  it('says so, with what it says and its session; Approve / Reject bound to the sub-run', () => {
+    const { text, blocks } = renderSlackMessage({
+      type: 'review',
+      run: blocked(),
+      review: {
+        kind: 'action',
+        version: 2,
+        subRun: {
+          runId: 'run_7f3a9c',
+          sessionLink: 'https://agents.example.com/sessions/s_1',
+          says: 'May I deploy to <!channel> production?',
+        },
+      },
+    });
+    expect(text).toContain('A sub-run this run started is waiting for approval');
+    const json = JSON.stringify(blocks);
+    expect(json).toContain('It says: May I deploy to');
+    expect(json).not.toContain('<!channel>');
+    expect(json).toContain('https://agents.example.com/sessions/s_1');
+    expect(buttons(blocks).map((b) => [b.action_id, b.value])).toEqual([
+      [REVIEW_ACTION_IDS.approve, 'run_7f3a9c:2'],
+      [REVIEW_ACTION_IDS.reject, 'run_7f3a9c:2'],
+    ]);
+  });
+});
+
 describe("a plan on a pull request's check run", () => {
   it('completed with action_required: Approve & implement and Cancel, bound to the version', () => {
     const run: RunView = {
