@@ -36,6 +36,9 @@ describe('the requester backfill (SQLite)', () => {
       drop table linear_sessions;
       alter table runs drop column review;
       alter table runs drop column cap_micro_usd;
+      alter table blocked_descendants drop column decided_by;
+      alter table blocked_descendants drop column review_status;
+      alter table blocked_descendants drop column version;
     `);
     const before = await temp.open();
     // Reopened, the backfill ran: a cost reported after the upgrade counts for the person.
