@@ -2,7 +2,7 @@
  * Opens the store named by a database URL, runs the migrations, and wires the repositories.
  */
 import { Kysely, sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import type { Dialect } from 'kysely';
 import type { Logger, Store, StoreTx } from '../core/ports/index.js';
 import { parseDatabaseUrl } from './database-url.js';
@@ -80,13 +80,39 @@ function createTx(ctx: RepoContext): StoreTx {
   };
 }
 
+/** A migration run that failed inside our transaction: thrown to roll it back, then read. */
+class MigrationRunFailed extends Error {
+  constructor(readonly result: MigrationResultSet) {
+    super('migration failed');
+  }
+}
+
 async function migrateToLatest(
   db: Kysely<Database>,
   kind: DatabaseKind,
   logger: Logger,
 ): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider(kind) });
-  const { error, results } = await migrator.migrateToLatest();
+  const migrate = (on: Kysely<Database>) =>
+    new Migrator({ db: on, provider: migrationProvider(kind) }).migrateToLatest();
+  // PostgreSQL: inside one transaction of ours, so that Kysely's session-level migration lock is
+  // taken and released on one server connection. Behind a transaction-mode pooler (PgBouncer)
+  // each transaction gets whichever server connection is free: taken outside a transaction,
+  // the lock could stay held on a connection its release never reached, and the next replica's
+  // start would wait for it. A failed migration undoes the whole run, as Kysely's own does.
+  const { error, results } =
+    kind === 'postgres'
+      ? await db
+          .transaction()
+          .execute(async (trx) => {
+            const result = await migrate(trx);
+            if (result.error !== undefined) throw new MigrationRunFailed(result);
+            return result;
+          })
+          .catch((err: unknown) => {
+            if (err instanceof MigrationRunFailed) return err.result;
+            throw err;
+          })
+      : await migrate(db);
   // One line at info (a first start applies every migration; a line each would bury the
   // start-up report), each migration at debug.
   const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
