@@ -80,6 +80,9 @@ function createTx(ctx: RepoContext): StoreTx {
   };
 }
 
+/** The transaction-level advisory lock replicas' start-up migrations take one at a time. */
+const MIGRATION_LOCK_KEY = 7_408_531_266;
+
 /** A migration run that failed inside our transaction: thrown to roll it back, then read. */
 class MigrationRunFailed extends Error {
   constructor(readonly result: MigrationResultSet) {
@@ -104,6 +107,9 @@ async function migrateToLatest(
       ? await db
           .transaction()
           .execute(async (trx) => {
+            // Replicas starting together wait here, before Kysely creates its tables: a
+            // concurrent create would abort this transaction.
+            await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`.execute(trx);
             const result = await migrate(trx);
             if (result.error !== undefined) throw new MigrationRunFailed(result);
             return result;
