@@ -40,9 +40,10 @@ export interface ReplicaWorld {
    */
   start(name: string, options?: { clockSkewMs?: number }): Promise<Replica>;
   /**
-   * SIGKILL a replica's process group. Platform deliveries are held at the gates for 300 ms
-   * first, as crash-world.ts does, so the kill does not fall between a platform's answer and
-   * the replica recording it (crash-mid-post.test.ts covers that window on its own).
+   * SIGKILL a replica's process group. Platform calls are held at the gates for 300 ms first,
+   * as crash-world.ts does, so the kill does not fall between a platform's answer and the
+   * replica recording it (crash-mid-post.test.ts covers that window on its own); the other
+   * replicas' calls held meanwhile go through after the kill.
    */
   kill(name: string): Promise<void>;
   /** Which replica's process holds the tracking lease now (by its log), if any. */
@@ -106,10 +107,12 @@ export async function startReplicaWorld(
       await new Promise((resolve) => setTimeout(resolve, 300));
       replica.child.signalGroup('SIGKILL');
       await replica.child.exited;
-      for (const gate of [slackGate, githubGate]) {
-        gate.dropHeld();
-        gate.thaw();
-      }
+      // The killed replica's held calls end with its connections (the gate lets go of a call
+      // whose caller hung up once its event loop has seen it); the others' go through: one
+      // replica's crash is no platform outage for the rest (a failed `users.info` refuses,
+      // for the moment, every trigger waiting on it: docs/security.md).
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      for (const gate of [slackGate, githubGate]) gate.thaw();
     },
     async trackingHolder() {
       const now = Date.now();
