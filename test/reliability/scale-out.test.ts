@@ -77,10 +77,34 @@ function trackerRequests(w: ReplicaWorld): number {
     .reduce((sum, [, n]) => sum + n, 0);
 }
 
-async function measure(w: ReplicaWorld, ms: number): Promise<number> {
-  const before = trackerRequests(w);
+/** Tracker cycles each live replica has run holding the lease (its /metrics), by name. */
+async function trackerCycles(w: ReplicaWorld): Promise<Map<string, number>> {
+  const cycles = new Map<string, number>();
+  for (const r of w.replicas.values()) {
+    const text = await (await fetch(`${r.url}/metrics`)).text();
+    const counts = [
+      ...text.matchAll(/^agent_relay_tracker_cycle_seconds_count(?:\{[^}]*\})? (\d+)$/gm),
+    ];
+    cycles.set(
+      r.name,
+      counts.reduce((n, m) => n + Number(m[1]), 0),
+    );
+  }
+  return cycles;
+}
+
+/** Service requests in a window, and each replica's tracker cycles in it. */
+async function measure(
+  w: ReplicaWorld,
+  ms: number,
+): Promise<{ requests: number; cycles: Map<string, number> }> {
+  const [requests, cycles] = [trackerRequests(w), await trackerCycles(w)];
   await new Promise((resolve) => setTimeout(resolve, ms));
-  return trackerRequests(w) - before;
+  const after = await trackerCycles(w);
+  return {
+    requests: trackerRequests(w) - requests,
+    cycles: new Map([...after].map(([name, n]) => [name, n - (cycles.get(name) ?? 0)])),
+  };
 }
 
 /**
@@ -110,7 +134,7 @@ it.skipIf(!server)(
       pendingMs: 50,
       claimedMs: 50,
       runMs: 1_200,
-      // `[pending]` probe runs stay PENDING this long: live while the cost is measured.
+      // `[pending]` probe runs stay PENDING this long, until the test holds them there.
       slowRunMs: 18_000,
     }));
 
@@ -123,16 +147,31 @@ it.skipIf(!server)(
     }));
     await Promise.all(probes.map((p, k) => deliver(w, p, k)));
     await waitUntil(() => w.statusPosts().length >= 6, { timeoutMs: 10_000 });
+    // Held PENDING until both windows are measured, however long the other two take to start.
+    const probeRuns = w.emulator.runs.all().map((r) => r.run_id);
+    expect(probeRuns).toHaveLength(6);
+    for (const id of probeRuns) expect(w.emulator.setState(id, 'PENDING')?.state).toBe('PENDING');
     const window = 25 * POLL_INTERVAL_MS;
     const withOne = await measure(w, window);
     // r2's clock runs two minutes ahead: leases are decided by the database's clock, so it
     // neither steals the others' claims nor the tracking lease.
     await Promise.all([w.start('r2', { clockSkewMs: 2 * 60_000 }), w.start('r3')]);
     const withThree = await measure(w, window);
-    expect(withOne).toBeGreaterThan(5);
+    for (const id of probeRuns) w.emulator.advance(id);
+    // Counted per tracker cycle, so how much CPU the machine leaves the replicas does not
+    // matter: with three, one replica tracks (the others stand by) at one replica's cost per
+    // cycle. A cycle counts when it ends, after its requests: a window's edge may split one.
+    const cyclesOne = withOne.cycles.get('r1') ?? 0;
+    expect(withOne.requests).toBeGreaterThan(5);
+    expect(cyclesOne).toBeGreaterThan(5);
+    const tracking = [...withThree.cycles].filter(([, n]) => n > 0);
+    expect(tracking, JSON.stringify([...withThree.cycles])).toHaveLength(1);
+    const cyclesThree = tracking[0]![1];
+    const perCycleOne = (withOne.requests + 1) / cyclesOne;
     expect(
-      withThree / withOne,
-      `1 replica: ${withOne}, 3 replicas: ${withThree}`,
+      (withThree.requests - 1) / cyclesThree / perCycleOne,
+      `requests / tracker cycles: 1 replica ${withOne.requests}/${cyclesOne}, ` +
+        `3 replicas ${withThree.requests}/${cyclesThree}`,
     ).toBeLessThanOrEqual(1.1);
 
     // 2. The workload, spread over the three; the tracking replica is killed mid-flight.
