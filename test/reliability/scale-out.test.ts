@@ -7,10 +7,11 @@
  * runs end SUCCEEDED, FAILED or BLOCKED. Then: exactly one run
  * per trigger, one status message per run showing its final state, one final notice per run
  * (and one queued), and the tracker's service requests with three replicas within 1.1x of
- * one replica's. The replicas reach PostgreSQL through a real PgBouncer in transaction mode
- * (Debian's package; `.ci/run` installs it), as in production behind one: leases, claims and
- * the tracker must not rely on a session. Without pgbouncer it runs against PostgreSQL
- * directly, with a warning. Skipped, with a warning, only where PostgreSQL cannot be started.
+ * one replica's, per tracker cycle. The replicas reach PostgreSQL through a real PgBouncer in
+ * transaction mode (Debian's package; `.ci/run` installs it), as in production behind one:
+ * leases, claims and the tracker must not rely on a session. Without pgbouncer (or with
+ * TEST_PGBOUNCER=0) it runs against PostgreSQL directly, with a warning. Skipped, with a
+ * warning, only where PostgreSQL cannot be started.
  */
 import { afterAll, expect, it } from 'vitest';
 import { isEndedState } from '../../src/agent/schemas.js';
@@ -25,12 +26,14 @@ const server: PostgresServer | undefined = await startPostgres().catch((err: unk
   return undefined;
 });
 if (!server) console.warn('scale-out test skipped: no TEST_POSTGRES_URL and no initdb on PATH');
-// TEST_PGBOUNCER=1: the replicas reach PostgreSQL through a real PgBouncer in transaction mode.
-// Not by default: through it, some triggers have not become runs after 90 s (docs/operating.md).
-const bouncer =
-  server && process.env.TEST_PGBOUNCER === '1' ? await startPgBouncer(server.url) : undefined;
-if (server && process.env.TEST_PGBOUNCER === '1' && !bouncer)
-  console.warn('scale-out test runs without PgBouncer: pgbouncer is not installed');
+// Through PgBouncer wherever it is installed; TEST_PGBOUNCER=0 runs straight to PostgreSQL.
+const throughBouncer = server !== undefined && process.env.TEST_PGBOUNCER !== '0';
+const bouncer = throughBouncer ? await startPgBouncer(server.url) : undefined;
+if (throughBouncer && !bouncer)
+  console.warn(
+    'scale-out test runs straight to PostgreSQL, not through PgBouncer: pgbouncer is not ' +
+      'installed (apt-get install pgbouncer)',
+  );
 
 let world: ReplicaWorld | undefined;
 afterAll(async () => {
