@@ -50,7 +50,7 @@ const NOT_OURS: Record<string, string> = {
   CLIENT_SECRET: "the Teams developer CLI's output file",
   TENANT_ID: "the Teams developer CLI's output file",
   AZURE_POD_IDENTITY_AUTHORITY_HOST: "MSAL's, where it finds a managed identity's endpoint",
-  TEST_PGBOUNCER: 'the scale-out test, run through PgBouncer',
+  TEST_PGBOUNCER: 'the scale-out test: 0 runs it straight to PostgreSQL, not through PgBouncer',
 };
 
 const scripts = Object.keys(
