@@ -256,5 +256,5 @@ it.skipIf(!server)(
       expect(text, p.trigger.token).toMatch(p.label);
     }
   },
-  90_000,
+  120_000,
 );
