@@ -15,6 +15,7 @@ import { waitUntil } from '../helpers/wait-until.js';
 import { relayPerTest, startRelay } from '../helpers/relay.js';
 import type { Relay } from '../helpers/relay.js';
 import { REFUSALS_PER_PLACE } from '../../src/core/place.js';
+import { ACCESS_ATTEMPTS } from '../../src/runs/use-cases/check-access.js';
 
 const start = relayPerTest();
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
@@ -154,7 +155,7 @@ describe('GitHub: repository access, not author_association', () => {
     expect(r.emulator.runs.count()).toBe(1);
   });
 
-  it('when GitHub cannot say (5xx), the request is refused with a try-again note, then works', async () => {
+  it('when GitHub cannot say (5xx) once, the trigger is tried again quietly and the run starts', async () => {
     const r = await start();
     // Every request of the first check fails (Octokit's one quick retry included).
     r.github.failNext({
@@ -162,6 +163,23 @@ describe('GitHub: repository access, not author_association', () => {
       path: /\/collaborators\/alice\/permission$/,
       status: 502,
       times: 2,
+    });
+    await send(r, comment('alice', 'MEMBER', '@agent-relay fix the flaky test'));
+    await waitUntil(() => r.emulator.runs.count() === 1, { timeoutMs: 8_000 });
+    expect(commentsTo(r, 'alice').map((c) => c.body)).not.toContainEqual(
+      expect.stringContaining("couldn't check your access"),
+    );
+    expect(r.logs.text()).toContain('could not check repository access');
+  });
+
+  it('when GitHub cannot say (5xx) at every attempt, the request is refused with a try-again note, then works', async () => {
+    const r = await start();
+    // Every request of every attempt fails (Octokit's one quick retry included).
+    r.github.failNext({
+      method: 'GET',
+      path: /\/collaborators\/alice\/permission$/,
+      status: 502,
+      times: 2 * ACCESS_ATTEMPTS,
     });
     await send(r, comment('alice', 'MEMBER', '@agent-relay fix the flaky test'));
     const note = await waitUntil(() => commentsTo(r, 'alice')[0], { timeoutMs: 8_000 });

@@ -21,6 +21,7 @@ import {
 import { waitUntil } from '../helpers/wait-until.js';
 import { relayPerTest } from '../helpers/relay.js';
 import type { Relay } from '../helpers/relay.js';
+import { ACCESS_ATTEMPTS } from '../../src/runs/use-cases/check-access.js';
 
 const start = relayPerTest();
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
@@ -164,7 +165,7 @@ describe('guests', () => {
 
   it('when Slack does not say who someone is, they are told privately to try again and nothing is done', async () => {
     const r = await start();
-    r.slack.failNext('users.info', { status: 503 }, 5);
+    r.slack.failNext('users.info', { status: 503 }, 5 * ACCESS_ATTEMPTS);
     expect((await r.postSlack(mention({ user: 'UCAROL01' }))).status).toBe(200);
     await waitUntil(() => ephemeralsTo(r, 'UCAROL01').length === 1, { timeoutMs: 5_000 });
     expect(String(ephemeralsTo(r, 'UCAROL01')[0]?.params.text)).toMatch(
@@ -173,6 +174,14 @@ describe('guests', () => {
     await settle();
     expect(r.rows()).toMatchObject({ runs: 0 });
     expect(serviceWrites(r)).toEqual({});
+  });
+
+  it('when Slack fails to say who someone is once, the trigger is tried again quietly and the run starts', async () => {
+    const r = await start();
+    r.slack.failNext('users.info', { status: 503 }, 1);
+    expect((await r.postSlack(mention({ user: 'UCAROL01' }))).status).toBe(200);
+    await waitUntil(() => r.emulator.runs.count() === 1, { timeoutMs: 8_000 });
+    expect(ephemeralsTo(r, 'UCAROL01')).toEqual([]);
   });
 
   it('control: SLACK_ALLOW_GUESTS=1 lets them in', async () => {

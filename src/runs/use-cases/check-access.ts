@@ -8,8 +8,9 @@
  * - refused: one polite note per person and thread per hour (remembered in the store, so
  *   every replica knows), privately where the platform can, in the outbox's low lane, behind
  *   everyone else's notices;
- * - unknown (the platform did not answer): nothing is done and the person is asked to try
- *   again; never allowed.
+ * - unknown (the platform did not answer): the trigger is tried again quietly, as the inbox
+ *   retries (a platform's passing hiccup loses nothing); after ACCESS_ATTEMPTS attempts nothing
+ *   is done and the person is asked to try again; never allowed.
  */
 import { refusalCapOf } from '../../core/place.js';
 import type { PlaceAccessVerdict } from '../../core/ports/index.js';
@@ -24,6 +25,21 @@ import {
   type Effects,
   type TriggerJob,
 } from './trigger-job.js';
+
+/** Attempts at a trigger whose asker the platform could not tell us about, before giving up. */
+export const ACCESS_ATTEMPTS = 3;
+
+/** The platform did not say who the asker is; the inbox tries the trigger again later. */
+export class AccessUnknown extends Error {
+  override readonly name = 'AccessUnknown';
+}
+
+/** Tried again while attempts are left; then the person is asked to try again. */
+function unknownAccess(job: TriggerJob, reason: string, text: string): Effects {
+  if (job.item.attempts + 1 < ACCESS_ATTEMPTS) throw new AccessUnknown(reason);
+  job.log.warn({ actor: job.trigger.actor.id, reason }, 'access unknown; request not done');
+  return tryAgain(job, text);
+}
 
 /** A person refused in a thread is told again at most after this long. */
 export const REFUSAL_WINDOW_MS = 60 * 60_000;
@@ -52,9 +68,9 @@ export async function checkAccess(
     return undefined;
   }
   if (verdict.kind === 'unknown') {
-    job.log.warn({ actor: login, reason: verdict.reason }, 'access unknown; request not done');
-    return tryAgain(
+    return unknownAccess(
       job,
+      verdict.reason,
       "I couldn't check your access to this repository with GitHub just now, so I did " +
         'nothing. Please try again in a minute.',
     );
@@ -140,9 +156,9 @@ async function checkPlaceAccess(
     return noEffects;
   }
   if (verdict.kind === 'unknown') {
-    job.log.warn({ actor: person, reason: verdict.reason }, 'access unknown; request not done');
-    return tryAgain(
+    return unknownAccess(
       job,
+      verdict.reason,
       verdict.message ??
         "I couldn't check your access to this project just now, so I did nothing. Please " +
           'try again in a minute.',

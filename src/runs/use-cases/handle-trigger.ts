@@ -7,6 +7,7 @@
 import type { InboxItem } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
 import { requestAnswer } from './acknowledge.js';
+import { AccessUnknown } from './check-access.js';
 import { routeTrigger } from './route-command.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { decideFailure } from './service-failure.js';
@@ -51,7 +52,10 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
           ...(err.serviceCode ? { serviceCode: err.serviceCode } : {}),
           ...(err.provider ? { provider: err.provider } : {}),
         }
-      : { err, action: decision.action },
+      : // The platform could not say who asks: a condition, not a bug (no stack trace).
+        err instanceof AccessUnknown
+        ? { error: decision.error, action: decision.action }
+        : { err, action: decision.action },
     'trigger failed',
   );
   await deps.store.transaction(async (tx) => {

@@ -5,6 +5,7 @@
 import type { MessageModel, PersonView } from '../../core/message/message-model.js';
 import type { InboxItem } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
+import { AccessUnknown } from './check-access.js';
 import { refusalFor } from './refusal-notice.js';
 
 export type FailureDecision =
@@ -105,6 +106,10 @@ export function decideFailure(input: {
         : 'The Agent Run Service did not accept the request';
     const detail = err.detail ?? err.serviceCode ?? (err.status ? `HTTP ${err.status}` : err.code);
     return { action: 'complete', message: notice('error', `${what}: ${detail}`, mention), error };
+  }
+  if (err instanceof AccessUnknown) {
+    // check-access.ts throws it only while attempts are left: quietly, nothing was done yet.
+    return { action: 'retry', at: now + (input.retryDelaysMs[item.attempts] ?? 5_000), error };
   }
   if (item.attempts + 1 < BUG_ATTEMPTS) {
     const delay = input.retryDelaysMs[item.attempts] ?? 5_000;
