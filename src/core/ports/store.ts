@@ -159,6 +159,12 @@ export interface StoreTx {
     ): Promise<void>;
     unset(scope: string, key: OptionKey): Promise<void>;
   };
+  /**
+   * The Linear sessions' memory (also `PlatformStateStore.linearSessions`): in a transaction,
+   * a run's change and its session's working state are committed together, and the session
+   * keeper's claim with the keep-alive it queues.
+   */
+  linearSessions: LinearSessions;
 }
 
 /** The runs' records: what the use cases and the tracker read and write. */
