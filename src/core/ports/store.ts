@@ -280,7 +280,7 @@ export interface PlatformStateStore {
   };
   /** The platform ids of the reactions the relay added (migration 012). */
   reactionIds: ReactionIds;
-  /** What the Linear notifier remembers of each agent session, for every replica (migration 016). */
+  /** What is remembered of each Linear agent session, for every replica (migration 016). */
   linearSessions: LinearSessions;
   /** One-time values already used (the OAuth `state` of an install). */
   usedOnce: UsedOnceRepo;
