@@ -164,6 +164,7 @@ export async function startService(
       agent,
       notifiers: platforms.notifiers,
       capabilities: platforms.capabilities,
+      ...(platforms.keepAliveMs === undefined ? {} : { keepAliveMs: platforms.keepAliveMs }),
       ...(platforms.access ? { repoAccess: platforms.access } : {}),
       catalogue,
       clock,

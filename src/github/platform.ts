@@ -72,6 +72,7 @@ export const githubPlatform: PlatformDefinition = {
     agentSessions: false,
     checkRuns: true,
     install: false,
+    sessionKeepAlive: false,
   },
   create: createGitHub,
 };

@@ -236,6 +236,7 @@ export const jiraPlatform: PlatformDefinition = {
     agentSessions: false,
     checkRuns: false,
     install: true,
+    sessionKeepAlive: false,
   },
   create: createJira,
 };

@@ -28,4 +28,4 @@ export {
   LINEAR_SCOPES,
   type LinearOAuthRoutes,
 } from './install/oauth-routes.js';
-export { currentRunWorks, linearPlatform } from './platform.js';
+export { linearPlatform } from './platform.js';

@@ -1,13 +1,11 @@
 /**
- * Linear as a platform: its notifier (agent activities; a keep-alive timer stopped at
- * shutdown), its access answer (who administers a workspace, asked by the runs for a `config`
+ * Linear as a platform: its notifier (agent activities, and the keep-alives the runs' session
+ * keeper queues every `keepAliveMs` of quiet), its access answer (who administers a workspace, asked by the runs for a `config`
  * change), the
  * webhook route, whose refused sessions are told why through the outbox, and, when on, the
  * OAuth install.
  */
-import { stateView } from '../core/message/state-view.js';
 import { decodeThreadKey } from '../core/thread-key.js';
-import type { Store } from '../core/ports/index.js';
 import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platform/contract.js';
 import { webhookRoute } from '../platform/webhook-endpoint.js';
 import { createTokenCipher } from '../platform/token-cipher.js';
@@ -22,23 +20,7 @@ import {
   LINEAR_INSTALL_PATH,
   LINEAR_REDIRECT_PATH,
 } from './install/oauth-routes.js';
-import { createLinearNotifier } from './notify/notifier.js';
-
-/**
- * Whether the thread's current run is working (live, neither waiting nor ended), by the
- * store's record of it: the last word on it, even when the message that said so to Linear
- * has not been delivered.
- */
-export async function currentRunWorks(
-  store: Pick<Store, 'threads' | 'runs'>,
-  threadKey: string,
-): Promise<boolean> {
-  const thread = await store.threads.get(await store.threads.resolve(threadKey));
-  const run = thread?.currentRunId ? await store.runs.get(thread.currentRunId) : undefined;
-  if (!run) return false;
-  const state = stateView(run.state);
-  return state.live && !state.blocked && !state.ended;
-}
+import { createLinearNotifier, DEFAULT_KEEP_ALIVE_MS } from './notify/notifier.js';
 
 const ADMIN_NEED = 'administer this Linear workspace';
 
@@ -73,14 +55,13 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
       : {}),
     logger,
     clock,
-    ...(o.linearKeepAliveMs === undefined ? {} : { keepAliveMs: o.linearKeepAliveMs }),
     sessions: deps.store.linearSessions,
-    runWorks: (threadKey: string) => currentRunWorks(deps.store, threadKey),
   });
 
   return {
     name: 'linear',
     notifier,
+    keepAliveMs: o.linearKeepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     access: {
       // Who may act was decided by the ingress (workspaces, teams); who may change a team's
       // defaults is a workspace admin, asked of Linear now, after the acknowledgement.
@@ -141,9 +122,7 @@ function createLinear(deps: PlatformDeps): PlatformModule | undefined {
     },
     async start() {},
     async stop() {},
-    async close() {
-      notifier.close();
-    },
+    async close() {},
   };
 }
 
@@ -156,6 +135,7 @@ export const linearPlatform: PlatformDefinition = {
     agentSessions: true,
     checkRuns: false,
     install: true,
+    sessionKeepAlive: true,
   },
   create: createLinear,
 };

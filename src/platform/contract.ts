@@ -88,6 +88,11 @@ export interface PlatformModule {
   /** Delivers the outbox's notifications to the platform. */
   readonly notifier: Notifier;
   /**
+   * With `sessionKeepAlive`: how long a working run's agent session may stay quiet before the
+   * runs' session keeper queues a keep-alive (the notifier's `keepAlive` writes it).
+   */
+  readonly keepAliveMs?: number;
+  /**
    * A person's access to a place, asked by the runs after the acknowledgement (GitHub:
    * repository permission, `check`; Jira: a project's permissions, Linear: a workspace's
    * admins, `checkPlace`).

@@ -23,6 +23,11 @@ export type EngineDeps = Pick<
     options: EngineOptions;
     /** This process among the replicas sharing the store (the tracking lease's holder name). */
     replicaId?: string;
+    /**
+     * How long a working run's agent session may stay quiet before a keep-alive (platforms
+     * with `sessionKeepAlive`; tracker/session-keeper.ts); absent: none.
+     */
+    keepAliveMs?: number;
   };
 
 export interface Engine {
@@ -154,6 +159,7 @@ export function createEngine(deps: EngineDeps): Engine {
         readsPerMinute: options.progressReadsPerMinute,
         intervalMs: options.progressIntervalMs,
       },
+      ...(deps.keepAliveMs === undefined ? {} : { keepAliveMs: deps.keepAliveMs }),
     },
   });
 

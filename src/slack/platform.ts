@@ -177,6 +177,7 @@ export const slackPlatform: PlatformDefinition = {
     agentSessions: true,
     checkRuns: false,
     install: true,
+    sessionKeepAlive: false,
   },
   create: createSlack,
 };

@@ -77,6 +77,7 @@ function createTx(ctx: RepoContext): StoreTx {
     settings: createSettingsRepo(ctx),
     startMessages: createStartMessagesRepo(ctx),
     refusals: createRefusalsRepo(ctx),
+    linearSessions: createLinearSessionsRepo(ctx),
   };
 }
 
@@ -212,7 +213,6 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     homeViewers: createHomeViewersRepo(ctx),
     blockedDescendants: createBlockedDescendantsRepo(ctx),
     reactionIds: createReactionIdsRepo(ctx),
-    linearSessions: createLinearSessionsRepo(ctx),
     transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),

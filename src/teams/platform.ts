@@ -101,6 +101,7 @@ export const teamsPlatform: PlatformDefinition = {
     agentSessions: false,
     checkRuns: false,
     install: false,
+    sessionKeepAlive: false,
   },
   create: createTeams,
 };

@@ -1,11 +1,11 @@
 /**
  * The Linear notifier against the fake Linear API: what each message becomes, a retried post
- * that does not write twice, keep-alive thoughts on a quiet live run, and failures as the
- * outbox's DeliveryErrors.
+ * that does not write twice, the keep-alive thought the runs queued (written once, counted as
+ * a write), and failures as the outbox's DeliveryErrors.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runOutcomeMessage, runStatusMessage } from '../../src/core/message/render-model.js';
-import { DeliveryError } from '../../src/core/ports/index.js';
+import { createMemoryLinearSessions, DeliveryError } from '../../src/core/ports/index.js';
 import type { RunItem } from '../../src/core/run.js';
 import { starting, to, view } from './notifier-messages.js';
 import { startFakeLinear, type FakeLinear } from '../../src/fakes/linear-graphql-api.js';
@@ -15,7 +15,6 @@ import { captureLogs } from '../helpers/log-capture.js';
 let linear: FakeLinear | undefined;
 let notifier: LinearNotifier | undefined;
 afterEach(async () => {
-  notifier?.close();
   await linear?.close();
   linear = notifier = undefined;
 });
@@ -32,14 +31,15 @@ async function setUp(token?: string) {
   });
   let now = 1_000_000;
   const clock = { now: () => now };
+  const sessions = createMemoryLinearSessions();
   notifier = createLinearNotifier({
     apiUrl: linear.url,
     token: token ?? linear.workspaces[0]!.token,
     logger: captureLogs().logger,
     clock,
-    keepAliveMs: 20 * 60_000,
+    sessions,
   });
-  return { linear, notifier, advance: (ms: number) => (now += ms) };
+  return { linear, notifier, sessions, now: () => now, advance: (ms: number) => (now += ms) };
 }
 
 describe('the Linear notifier', () => {
@@ -86,8 +86,8 @@ describe('the Linear notifier', () => {
     expect(failed!.content.body).toContain('reply here to try again');
   });
 
-  it('keeps a quiet live session from going stale, and lets an ended one rest', async () => {
-    const { linear, notifier, advance } = await setUp();
+  it('writes the keep-alive the runs queued once, and counts it as a write to the session', async () => {
+    const { linear, notifier, sessions, now, advance } = await setUp();
     const posted = await notifier.post(to, starting);
     await notifier.update(posted.ref, runStatusMessage(view('INPROGRESS')));
     expect(linear.sessions.get('s1')!.externalUrls).toEqual([
@@ -95,18 +95,27 @@ describe('the Linear notifier', () => {
     ]);
     const count = () => linear.activitiesOf('s1').length;
     const before = count();
-    advance(10 * 60_000);
-    expect(await notifier.keepAlive()).toBe(0);
-    advance(11 * 60_000);
-    expect(await notifier.keepAlive()).toBe(1);
+    // The session keeper found the session quiet, claimed its keep-alive and queued it.
+    await sessions.setWorking(to.threadKey, true, now());
+    const quietSince = now();
+    advance(21 * 60_000);
+    expect(await sessions.claimKeepAlive(to.threadKey, quietSince, now(), now() + 60_000)).toBe(
+      true,
+    );
+    advance(1_000);
+    await notifier.keepAlive(to.threadKey, { key: 'n7.1' });
     expect(linear.activitiesOf('s1').at(-1)!.content).toEqual({
       type: 'thought',
       body: 'Still working on it…',
     });
+    // Written: the next keep-alive is no longer held back, and the quiet period starts anew.
+    expect(await sessions.keepAliveUntil(to.threadKey)).toBe(0);
+    expect(await sessions.quiet(now() + 1, 10)).toEqual([
+      { threadKey: to.threadKey, lastWrittenAt: now() },
+    ]);
+    // A retried delivery (the first may have landed unrecorded) writes nothing more.
+    await notifier.keepAlive(to.threadKey, { key: 'n7.1', mayExist: { since: 0 } });
     expect(count()).toBe(before + 1);
-    await notifier.update(posted.ref, runStatusMessage(view('SUCCEEDED')));
-    advance(60 * 60_000);
-    expect(await notifier.keepAlive()).toBe(0);
   });
 
   it('turns a 5xx into a retryable DeliveryError and a refused token into a permanent one', async () => {
@@ -115,14 +124,12 @@ describe('the Linear notifier', () => {
     const down = await notifier.post(to, starting).catch((e: unknown) => e);
     expect(down).toBeInstanceOf(DeliveryError);
     expect(down).toMatchObject({ code: 'unavailable', retryable: true });
-    notifier.close();
     const stranger = createLinearNotifier({
       apiUrl: linear.url,
       token: 'lin_oauth_dummy_unknown',
       logger: captureLogs().logger,
     });
     const refused = await stranger.post(to, starting).catch((e: unknown) => e);
-    stranger.close();
     expect(refused).toMatchObject({ code: 'forbidden', retryable: false });
   });
 
@@ -134,7 +141,6 @@ describe('the Linear notifier', () => {
       logger: captureLogs().logger,
     });
     const refused = await other.post(to, starting).catch((e: unknown) => e);
-    other.close();
     expect(refused).toMatchObject({ code: 'not_found', retryable: false });
     expect(linear.activitiesOf('s1')).toEqual([]);
   });

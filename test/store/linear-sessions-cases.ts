@@ -88,24 +88,6 @@ export function linearSessionsCases(
     expect(await memory.keepAliveUntil(a)).toBe(0);
   });
 
-  it('a keep-alive that failed is tried again, unless something was written since', async () => {
-    const memory = first();
-    const [a, b] = [key(), key()];
-    await memory.setWorking(a, true, 1_000);
-    await memory.setWorking(b, true, 1_000);
-    expect(await memory.claimKeepAlive(a, 1_000, 5_000, 15_000)).toBe(true);
-    expect(await memory.claimKeepAlive(b, 1_000, 5_000, 15_000)).toBe(true);
-    await memory.written(b, 6_000);
-    await memory.keepAliveFailed(a, 5_000, 1_000);
-    await memory.keepAliveFailed(b, 5_000, 1_000);
-    expect(await memory.keepAliveUntil(a)).toBe(0);
-    expect(await memory.keepAliveUntil(b)).toBe(0);
-    expect(mine([a, b], await memory.quiet(7_000, 10))).toEqual([
-      { threadKey: a, lastWrittenAt: 1_000 },
-      { threadKey: b, lastWrittenAt: 6_000 },
-    ]);
-  });
-
   it('the Stop mark is taken once, by one of two replicas', async () => {
     const memory = first();
     const other = await second();

@@ -1,9 +1,10 @@
 /**
- * What the Linear notifier remembers of each agent session (by its thread key), in the store
- * so that every replica decides from the same facts, whichever of them delivers a message:
- * whether the session's run is working (live, neither blocked nor ended) and when the relay
- * last wrote to the session (the keep-alive reads both), the keep-alive one replica claimed,
- * and whether a Stop was just answered there (the run's next BLOCKED outcome is not written).
+ * What is remembered of each Linear agent session (by its thread key), in the store so that
+ * every replica decides from the same facts, whichever of them delivers a message: whether
+ * the session's run is working (live, neither blocked nor ended; written with the run's
+ * change, runs/session-work.ts) and when the relay last wrote to the session (the session
+ * keeper reads both), the keep-alive it claimed and queued, not yet written, and whether a
+ * Stop was just answered there (the run's next BLOCKED outcome is not written).
  */
 
 /** A working session nothing was written to for a while. */
@@ -14,8 +15,8 @@ export interface QuietLinearSession {
 
 export interface LinearSessions {
   /**
-   * The session's run is working, or not, as a status delivered at `at` says. A working run
-   * counts as written at `at`: the quiet period starts afresh.
+   * The session's run is working, or not, as of `at`. A working run counts as written at
+   * `at`: the quiet period starts afresh.
    */
   setWorking(threadKey: string, working: boolean, at: number): Promise<void>;
   /** The relay wrote to the session at `at` (a time older than the one kept changes nothing). */
@@ -33,15 +34,9 @@ export interface LinearSessions {
     at: number,
     until: number,
   ): Promise<boolean>;
-  /** The claimed keep-alive was written: the claim ends. */
+  /** The claimed keep-alive was written: the claim ends (the next one is no longer held back). */
   keepAliveDone(threadKey: string): Promise<void>;
-  /**
-   * The keep-alive claimed at `claimedAt` was not written: the claim ends, and the session's
-   * last write goes back to `lastWrittenAt` (so the next sweep tries again) unless something
-   * was written since the claim.
-   */
-  keepAliveFailed(threadKey: string, claimedAt: number, lastWrittenAt: number): Promise<void>;
-  /** Until when a claimed keep-alive may still be on its way to Linear (0: none). */
+  /** Until when a claimed keep-alive may still be on its way to Linear and holds the next back (0: none). */
   keepAliveUntil(threadKey: string): Promise<number>;
   /** A Stop was answered in the session. */
   markStopped(threadKey: string, at: number): Promise<void>;
@@ -97,13 +92,6 @@ export function createMemoryLinearSessions(): LinearSessions {
     keepAliveDone(threadKey) {
       const row = sessions.get(threadKey);
       if (row) row.keepAliveUntil = 0;
-      return Promise.resolve();
-    },
-    keepAliveFailed(threadKey, claimedAt, lastWrittenAt) {
-      const row = sessions.get(threadKey);
-      if (!row) return Promise.resolve();
-      row.keepAliveUntil = 0;
-      if (row.lastWrittenAt === claimedAt) row.lastWrittenAt = lastWrittenAt;
       return Promise.resolve();
     },
     keepAliveUntil(threadKey) {

@@ -65,6 +65,12 @@ export interface Notifier {
    * without sessions is no error.
    */
   setSessionStatus?(threadKey: string, status: SessionStatus): Promise<void>;
+  /**
+   * Platforms with `sessionKeepAlive` (Linear): write the short "still working" line the
+   * session keeper decided on (runs/tracker/session-keeper.ts), marked with `key` like a post,
+   * so a retried delivery writes it once.
+   */
+  keepAlive?(threadKey: string, options?: PostOptions): Promise<void>;
   fetchPullRequestRefs?(
     threadKey: string,
   ): Promise<{ headRef: string; baseRef: string } | undefined>;

@@ -16,6 +16,12 @@ export interface PlatformCapabilities {
   checkRuns: boolean;
   /** An install flow (OAuth) for more than one workspace or organisation. */
   install: boolean;
+  /**
+   * The platform marks a quiet agent session stale (Linear: after 30 minutes), so the runs'
+   * session keeper writes a keep-alive into a working run's session that has been quiet for
+   * the platform's interval (runs/tracker/session-keeper.ts).
+   */
+  sessionKeepAlive: boolean;
 }
 
 /** What a platform the runs were told nothing about can do: nothing optional. */
@@ -26,4 +32,5 @@ export const NO_CAPABILITIES: PlatformCapabilities = {
   agentSessions: false,
   checkRuns: false,
   install: false,
+  sessionKeepAlive: false,
 };

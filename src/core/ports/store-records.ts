@@ -116,7 +116,7 @@ export interface InboxItem {
  */
 export type SessionStatus = 'processing' | 'suspended' | 'active' | 'closed';
 
-export type OutboxKind = 'post' | 'status' | 'react' | 'session';
+export type OutboxKind = 'post' | 'status' | 'react' | 'session' | 'keep_alive';
 export interface OutboxPayload {
   kind: OutboxKind;
   destination: Destination;
@@ -129,7 +129,11 @@ export interface OutboxPayload {
    * before the run existed) is posted or edited (`StoreTx.startMessages`).
    */
   requestId?: string;
-  /** For 'session': the status the thread's agent session is set to (Slack agent sessions). */
+  /**
+   * For 'session': the status the thread's agent session is set to (Slack agent sessions).
+   * A 'keep_alive' (a quiet working session's "still working" line) carries only its
+   * destination.
+   */
   session?: SessionStatus;
   /** For 'react'. */
   target?: MessageRef;

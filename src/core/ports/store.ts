@@ -159,6 +159,12 @@ export interface StoreTx {
     ): Promise<void>;
     unset(scope: string, key: OptionKey): Promise<void>;
   };
+  /**
+   * The Linear sessions' memory (also `PlatformStateStore.linearSessions`): in a transaction,
+   * a run's change and its session's working state are committed together, and the session
+   * keeper's claim with the keep-alive it queues.
+   */
+  linearSessions: LinearSessions;
 }
 
 /** The runs' records: what the use cases and the tracker read and write. */
@@ -274,7 +280,7 @@ export interface PlatformStateStore {
   };
   /** The platform ids of the reactions the relay added (migration 012). */
   reactionIds: ReactionIds;
-  /** What the Linear notifier remembers of each agent session, for every replica (migration 016). */
+  /** What is remembered of each Linear agent session, for every replica (migration 016). */
   linearSessions: LinearSessions;
   /** One-time values already used (the OAuth `state` of an install). */
   usedOnce: UsedOnceRepo;

@@ -6,15 +6,16 @@
  * is live and its issue was delegated to the app, the issue moves to its team's first started
  * state (never further). Reactions have no Linear counterpart and are skipped.
  *
- * A live run that has been quiet for `keepAliveMs` gets a short thought (keep-alive.ts), so
- * Linear does not mark the session stale (it does after 30 minutes without activity).
+ * A working run's session that has been quiet for a while gets a short thought, so Linear
+ * does not mark it stale (it does after 30 minutes without activity): the runs' session keeper
+ * decides and queues it (runs/tracker/session-keeper.ts), and `keepAlive` only writes it.
  *
- * Any replica may deliver any message of a session, so what decides later deliveries lives in
- * `sessions` (the store's, shared by the replicas): whether the session's run is working, when
- * the relay last wrote there, the keep-alive one replica claimed, and the mark a Stop's answer
- * leaves. What only avoids repeating a harmless call (the external link, the issue's move to
- * its started state) and what shapes the look of one replica's writes (the last progress
- * thought, the step actions' pace) stays in this process.
+ * Any replica may deliver any message of a session, so what it records of its deliveries lives
+ * in `sessions` (the store's, shared by the replicas): when the relay last wrote there (the
+ * keeper's quiet period starts from it), that a queued keep-alive was written, and the mark a
+ * Stop's answer leaves. What only avoids repeating a harmless call (the external link, the
+ * issue's move to its started state) and what shapes the look of one replica's writes (the
+ * last progress thought, the step actions' pace) stays in this process.
  */
 import type { MessageModel } from '../../core/message/message-model.js';
 import {
@@ -47,11 +48,12 @@ import {
   startDelegatedIssue,
 } from '../api/requests.js';
 import { progress, renderActivity } from '../render/render-activity.js';
-import { createKeepAlive } from './keep-alive.js';
 import { createStepActions } from './step-actions.js';
 
-/** Well before Linear's 30 minutes. */
+/** How long a working session may stay quiet before a keep-alive: well before Linear's 30 minutes. */
 export const DEFAULT_KEEP_ALIVE_MS = 20 * 60_000;
+const KEEP_ALIVE_THOUGHT = 'Still working on it…';
+
 export interface LinearNotifierDeps {
   apiUrl: string;
   /** The one workspace's token; with OAuth, for workspaces that have no installation. */
@@ -65,7 +67,6 @@ export interface LinearNotifierDeps {
   renewToken?: (organizationId: string, rejected: string) => Promise<string | undefined>;
   logger: Logger;
   clock?: Clock;
-  keepAliveMs?: number;
   /** `action` activities per session per minute from the run's steps (0: none). */
   actionsPerMinute?: number;
   /**
@@ -73,18 +74,11 @@ export interface LinearNotifierDeps {
    * when absent.
    */
   sessions?: LinearSessions;
-  /**
-   * Whether the session's run is still working by the store's record: a quiet session whose
-   * run is not (its last messages not delivered, say) gets no keep-alive.
-   */
-  runWorks?: (threadKey: string) => Promise<boolean>;
 }
 
 export interface LinearNotifier extends Notifier {
-  /** Post a keep-alive thought in every live session quiet for `keepAliveMs`; the count. */
-  keepAlive(): Promise<number>;
-  /** Stop the keep-alive timer. */
-  close(): void;
+  /** Write the "still working" thought the session keeper queued. */
+  keepAlive(threadKey: string, options?: PostOptions): Promise<void>;
   /** One activity outside the outbox (the ingress's refusals). */
   tell(organizationId: string, sessionId: string, activity: Activity): Promise<void>;
   /** Whether a person is an admin of the workspace; false when it cannot be told. */
@@ -145,17 +139,7 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
       gql: await clientFor(address.organization),
     };
   }
-  const keepAliveMs = deps.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const sessions = deps.sessions ?? createMemoryLinearSessions();
-  const keepAlive = createKeepAlive({
-    sessions,
-    clock,
-    log,
-    keepAliveMs,
-    placeOf,
-    ...(deps.runWorks ? { runWorks: deps.runWorks } : {}),
-  });
-  const setWorking = keepAlive.setWorking;
   const linked = new Map<string, string>();
   const started = new Set<string>();
   /** The last progress thought per session: the same words twice in a row say nothing new. */
@@ -190,7 +174,6 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
     if (message.type !== 'run_status') return;
     const { session, gql } = place;
     const { run } = message;
-    await setWorking(place.threadKey, run.state.live && !run.state.blocked && !run.state.ended);
     if (run.sessionLink && linked.get(session) !== run.sessionLink) {
       await setSessionLink(gql, session, run.sessionLink);
       linked.set(session, run.sessionLink);
@@ -216,8 +199,6 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
    */
   async function afterStop(threadKey: string, message: MessageModel): Promise<boolean> {
     if (message.type === 'notice' && message.closing) {
-      // The Stop ends the turn: no keep-alive after its answer, nor before it lands.
-      await setWorking(threadKey, false);
       await sessions.markStopped(threadKey, clock.now());
       return false;
     }
@@ -234,9 +215,6 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
       const activity = renderActivity(message);
       const id = options?.key ? activityIdFor(options.key) : undefined;
       if (message.type === 'run_status') await onStatus(place, message);
-      // An outcome says the run waits or ended: no keep-alive after it, whatever came first.
-      if (message.type === 'run_outcome' || (message.type === 'review' && !message.full))
-        await setWorking(place.threadKey, false);
       if (await afterStop(place.threadKey, message))
         return { ref: { threadKey: to.threadKey, id: `session:${session}` } };
       if (activity === undefined)
@@ -268,7 +246,18 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
     async react(): Promise<void> {
       // Linear shows the session's state itself; there is nothing to react on.
     },
-    keepAlive: () => keepAlive.sweep(),
+    async keepAlive(threadKey, options) {
+      const place = await placeOf(threadKey);
+      const id = options?.key ? activityIdFor(options.key) : undefined;
+      const landed =
+        id !== undefined &&
+        options?.mayExist !== undefined &&
+        (await activityExists(place.gql, id));
+      if (!landed)
+        await write(place, { content: { type: 'thought', body: KEEP_ALIVE_THOUGHT } }, id);
+      // The next keep-alive of the session is no longer held back by this one.
+      await sessions.keepAliveDone(threadKey);
+    },
     async tell(organizationId, sessionId, activity) {
       await createActivity(await clientFor(organizationId), sessionId, activity);
     },
@@ -281,14 +270,6 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
         return false;
       }
     },
-    close() {
-      clearInterval(timer);
-    },
   };
-  const timer = setInterval(
-    () => void notifier.keepAlive(),
-    Math.max(1_000, Math.min(60_000, keepAliveMs / 4)),
-  );
-  timer.unref();
   return notifier;
 }

@@ -3,7 +3,15 @@
  * calls for in ONE transaction, from a list item (batch) or a fetched detail (both modes).
  */
 import type { RunItem } from '../../core/run.js';
-import type { AgentService, Clock, Logger, RunRecord, Store } from '../../core/ports/index.js';
+import type {
+  AgentService,
+  Clock,
+  Logger,
+  PlatformCapabilities,
+  RunRecord,
+  Store,
+} from '../../core/ports/index.js';
+import type { Platform } from '../../core/trigger.js';
 import { isServiceError } from '../../core/ports/index.js';
 import { RelayError } from '../../core/relay-error.js';
 import { logStateChange, observeRun, type TrackingIntervals } from '../run-changes.js';
@@ -13,6 +21,7 @@ import { finalAgentMessage, pendingAction } from '../../core/message/progress.js
 import { isBlockedState, isEndedState } from '../../core/run.js';
 import { planToReview } from '../plan-review.js';
 import { readPlan, type PlanContent } from '../read-plan.js';
+import { followRunWork } from '../session-work.js';
 
 export class RateLimited extends RelayError<'rate_limited'> {
   override readonly name = 'RateLimited';
@@ -36,6 +45,8 @@ export function createRunObserver(deps: {
   progress?: Pick<ProgressPoller, 'progressOf' | 'noteItem'>;
   /** Called once a written patch is committed, with the record it was decided from. */
   onUsage?: (record: RunRecord, patch: Partial<RunRecord>) => void;
+  /** What each platform can do (a run's agent session follows its work where it is kept alive). */
+  capabilities?: Partial<Record<Platform, PlatformCapabilities>>;
 }): RunObserver {
   const { store, agent, clock, log, intervals } = deps;
 
@@ -105,6 +116,7 @@ export function createRunObserver(deps: {
           ...(waitingAction ? { waitingAction } : {}),
         });
         if (!(await tx.runs.compareAndUpdate(runId, record, observation.patch))) return 'moved';
+        await followRunWork(tx, deps.capabilities, record, observation.patch.state, now);
         for (const payload of observation.notifications) await tx.outbox.enqueue(payload, now);
         if (observation.changed) stats.changed += 1;
         return {

@@ -3,7 +3,8 @@
  * notifications in one transaction (so a crash neither loses nor repeats one). Batch mode
  * (tracker-batch.ts) lists what changed since a high-water mark once per cycle for all runs;
  * per-run mode fetches every due run's detail with a per-run backoff (the baseline, and the
- * fallback for a service without `updated_after`). A 429 slows the whole tracker down.
+ * fallback for a service without `updated_after`). A 429 slows the whole tracker down. Beside
+ * the cycle, on the same lease: the progress poller and the session keeper (keep-alives).
  */
 import { countUsage, refreshBudgetGauge } from './count-usage.js';
 import { noticeBudgetReached } from './budget-crossing.js';
@@ -15,6 +16,7 @@ import { forEachLimit } from '../workers/for-each-limit.js';
 import { createBatchCycle } from './batch-cycle.js';
 import { createRunObserver, RateLimited } from './observe.js';
 import { createProgressPoller, type ProgressPoller } from './progress-poller.js';
+import { createSessionKeeper, type SessionKeeper } from './session-keeper.js';
 import { emptyCycleStats } from './types.js';
 import type { CycleStats, RunObserver, TrackerDeps } from './types.js';
 
@@ -48,12 +50,23 @@ export function createTracker(deps: TrackerDeps): Tracker {
           ...(deps.notifyOutbox ? { notifyOutbox: deps.notifyOutbox } : {}),
         })
       : undefined;
+  const keeper: SessionKeeper | undefined =
+    options.keepAliveMs === undefined
+      ? undefined
+      : createSessionKeeper({
+          store,
+          clock,
+          log: log.child({ part: 'keep-alive' }),
+          keepAliveMs: options.keepAliveMs,
+          ...(deps.notifyOutbox ? { notifyOutbox: deps.notifyOutbox } : {}),
+        });
   const observer: RunObserver = createRunObserver({
     store,
     agent,
     clock,
     log,
     intervals,
+    ...(deps.capabilities ? { capabilities: deps.capabilities } : {}),
     onLook: (runId) => nudged.delete(runId),
     ...(progress ? { progress } : {}),
     onUsage: (record, patch) => {
@@ -125,7 +138,9 @@ export function createTracker(deps: TrackerDeps): Tracker {
   let running = false;
   let loop: Promise<void> | undefined;
   let progressLoop: Promise<void> | undefined;
-  const progressWaiter = createWaiter();
+  /** The waiters of the loops beside the cycle (progress, keep-alives), woken at stop. */
+  const sideWaiters: ReturnType<typeof createWaiter>[] = [];
+  let keeperLoop: Promise<void> | undefined;
   let cycle: Promise<CycleStats> | undefined;
 
   /**
@@ -231,20 +246,27 @@ export function createTracker(deps: TrackerDeps): Tracker {
   }
 
   /**
-   * Progress reads in a loop of their own, so they never delay a cycle's state changes; only
-   * while this replica holds the tracking lease (the cycle keeps it).
+   * Progress reads and keep-alive sweeps, each in a loop of its own, so they never delay a
+   * cycle's state changes: `round` every `everyMs`, only while this replica holds the tracking
+   * lease (the cycle keeps it).
    */
-  async function runProgress(poller: ProgressPoller, everyMs: number): Promise<void> {
+  async function whileHeld(
+    round: () => Promise<unknown>,
+    everyMs: number,
+    failed: string,
+  ): Promise<void> {
+    const waiter = createWaiter();
+    sideWaiters.push(waiter);
     while (running) {
       try {
         await deps.gate?.clear();
         if (!running) break;
-        if (!deps.lease || heldEpoch !== undefined) await poller.tick();
+        if (!deps.lease || heldEpoch !== undefined) await round();
       } catch (err) {
-        log.warn({ err }, 'progress round failed');
+        log.warn({ err }, failed);
       }
       if (!running) break;
-      await progressWaiter.wait(everyMs);
+      await waiter.wait(everyMs);
     }
   }
 
@@ -255,15 +277,21 @@ export function createTracker(deps: TrackerDeps): Tracker {
       loop = run();
       if (progress && options.progress) {
         const everyMs = Math.max(250, Math.min(5_000, 60_000 / options.progress.readsPerMinute));
-        progressLoop = runProgress(progress, everyMs);
+        progressLoop = whileHeld(() => progress.tick(), everyMs, 'progress round failed');
+      }
+      if (keeper && options.keepAliveMs !== undefined) {
+        // Several sweeps per quiet period, so a keep-alive comes well before the session is stale.
+        const everyMs = Math.max(1_000, Math.min(60_000, options.keepAliveMs / 4));
+        keeperLoop = whileHeld(() => keeper.sweep(), everyMs, 'keep-alive sweep failed');
       }
     },
     async stop() {
       running = false;
       waiter.wake();
-      progressWaiter.wake();
+      for (const side of sideWaiters) side.wake();
       await loop;
       await progressLoop;
+      await keeperLoop;
       await cycle?.catch(() => undefined);
       // Hand the lease over now rather than when it runs out.
       if (deps.lease && heldEpoch !== undefined) {

@@ -76,6 +76,11 @@ export interface TrackerDeps {
     perRunLimit?: number;
     /** Progress of running runs on their status messages (progress-poller.ts); absent: off. */
     progress?: ProgressOptions;
+    /**
+     * How long a working run's agent session may stay quiet before the session keeper queues a
+     * keep-alive (platforms with `sessionKeepAlive`, session-keeper.ts); absent: no keep-alives.
+     */
+    keepAliveMs?: number;
   };
 }
 

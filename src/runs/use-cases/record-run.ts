@@ -9,6 +9,7 @@ import type { OutboxPayload, RunRecord } from '../../core/ports/index.js';
 import { runStatusMessage } from '../../core/message/render-model.js';
 import { withOurReactions } from '../../core/message/our-reactions.js';
 import { observeRun } from '../run-changes.js';
+import { followRunWork } from '../session-work.js';
 import { freshItem, viewOf } from '../../core/message/run-view.js';
 import type { RunsDeps } from '../runs-deps.js';
 import type { Effects, TriggerJob } from './trigger-job.js';
@@ -73,6 +74,13 @@ export function recordNewRun(deps: RunsDeps, job: TriggerJob, run: AcceptedRun):
       observed.push(...observation.notifications.filter((n) => n.kind !== 'status'));
     }
     await tx.runs.insert(record);
+    await followRunWork(
+      tx,
+      deps.capabilities,
+      { threadKey: record.threadKey, platform: record.platform },
+      record.state,
+      now,
+    );
     // A slash command's thread does not exist yet: the outbox creates it with the status
     // message. Otherwise the run becomes its thread's current run.
     if (!trigger.anchorsNewThread) {

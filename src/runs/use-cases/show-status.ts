@@ -8,6 +8,7 @@ import { usageFor } from '../../core/command/help-text.js';
 import { notice, runBriefMessage, runChoiceMessage } from '../../core/message/render-model.js';
 import { viewOf } from '../../core/message/run-view.js';
 import { logStateChange, observeRun } from '../run-changes.js';
+import { followRunWork } from '../session-work.js';
 import { handleOn, type RunsDeps } from '../runs-deps.js';
 import { resolveRunTarget } from './current-run.js';
 import { NOT_HERE, visibilityOf } from './list-runs.js';
@@ -72,6 +73,7 @@ export async function showStatus(
         (await tx.runs.compareAndUpdate(target.runId, current, observation.patch))
       ) {
         logStateChange(job.log, current, item.state, at);
+        await followRunWork(tx, deps.capabilities, current, observation.patch.state, at);
         for (const payload of observation.notifications) await tx.outbox.enqueue(payload, at);
       }
     }

@@ -21,6 +21,7 @@ import { steeringRefused } from './steering.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { invocationFor } from './show-status.js';
 import { writeRunChecked } from './write-run.js';
+import { turnEnded } from '../session-work.js';
 import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
 const REQUESTER_STOP = (named: string) =>
@@ -140,9 +141,12 @@ export async function stopRun(
     const told = replyPrivately(job, notice('warning', REQUESTER_STOP(named)));
     return fromSession && restore ? both(told, restore) : told;
   }
+  // Written before the answer is queued: the run's row, then its session's turn, which ends
+  // here (no keep-alive follows the answer; session-keeper.ts).
   const tracked: Effects = async (tx, now) => {
     if (record) {
       await writeRunChecked(tx, runId, () => ({ tracked: true, nextCheckAt: now, updatedAt: now }));
+      await turnEnded(tx, deps.capabilities, record, now);
     }
   };
   const inThread = (text: string): Effects =>
@@ -159,8 +163,8 @@ export async function stopRun(
     if (record) job.afterCommit.push(() => deps.nudgeTracker(runId));
     return both(
       session(job, threadKey, 'suspended'),
-      inThread('stopped the agent. Reply in this thread to continue.'),
       tracked,
+      inThread('stopped the agent. Reply in this thread to continue.'),
     );
   }
   if (answer === 'unknown') {
@@ -181,12 +185,12 @@ export async function stopRun(
     if (record) job.afterCommit.push(() => deps.nudgeTracker(runId));
     return both(
       session(job, threadKey, 'closed'),
+      tracked,
       inThread(
         answer === 'no_interrupt'
           ? 'stopped the run: this Agent Run Service cannot interrupt an agent, so the run was cancelled.'
           : 'stopped the run: it could not be interrupted (the agent had not started, or it was waiting for input), so it was cancelled.',
       ),
-      tracked,
     );
   }
   const texts: Record<Exclude<typeof result, 'cancelled'>, string> = {

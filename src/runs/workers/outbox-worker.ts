@@ -133,6 +133,12 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         await notifier.setSessionStatus?.(threadKey, payload.session);
         return;
       }
+      case 'keep_alive': {
+        // Decided by the session keeper (tracker/session-keeper.ts); here only written.
+        if (!notifier.keepAlive) throw new ParkNow(`no keep-alives on ${notifier.platform}`);
+        await notifier.keepAlive(payload.destination.threadKey, postOptions);
+        return;
+      }
       case 'post': {
         if (!payload.message) throw new ParkNow('post without message');
         // A run anchored in a new thread after this was queued: follow it there.

@@ -28,6 +28,8 @@ export interface Platforms {
   notifiers: Partial<Record<Platform, Notifier>>;
   /** What every platform of the list can do, on or not. */
   capabilities: Partial<Record<Platform, PlatformCapabilities>>;
+  /** The shortest keep-alive interval of the platforms on that keep sessions alive. */
+  keepAliveMs?: number;
   /** A person's access to a place, for the runs to ask (the platforms that have one). */
   access?: PlatformAccess;
   /** People and places for the console, asked of the platform a thread or person belongs to. */
@@ -70,10 +72,14 @@ export function createPlatforms(
               }
             : {}),
         };
+  const keepAlives = definitions
+    .filter((d) => d.capabilities.sessionKeepAlive)
+    .flatMap((d) => byName.get(d.name)?.keepAliveMs ?? []);
   return {
     modules,
     notifiers: Object.fromEntries(modules.map((m) => [m.name, m.notifier])),
     capabilities: Object.fromEntries(definitions.map((d) => [d.name, d.capabilities])),
+    ...(keepAlives.length > 0 ? { keepAliveMs: Math.min(...keepAlives) } : {}),
     ...(access ? { access } : {}),
     directory: {
       async isGuest(tenant, user) {

@@ -1,5 +1,5 @@
 /**
- * What the Linear notifier remembers of each agent session (migration 016). Every decision
+ * What is remembered of each Linear agent session (migration 016). Every decision
  * that two replicas could both take is one conditional statement: the keep-alive claim
  * compares the last write it read, and taking the Stop mark clears it only where it is set.
  */
@@ -81,22 +81,6 @@ export function createLinearSessionsRepo(ctx: RepoContext): LinearSessions {
         .db()
         .updateTable('linear_sessions')
         .set({ keep_alive_until: 0 })
-        .where('thread_key', '=', threadKey)
-        .execute();
-    },
-    async keepAliveFailed(threadKey, claimedAt, lastWrittenAt) {
-      await ctx
-        .db()
-        .updateTable('linear_sessions')
-        .set((eb) => ({
-          keep_alive_until: 0,
-          last_written_at: eb
-            .case()
-            .when('last_written_at', '=', claimedAt)
-            .then(lastWrittenAt)
-            .else(eb.ref('last_written_at'))
-            .end(),
-        }))
         .where('thread_key', '=', threadKey)
         .execute();
     },

@@ -50,7 +50,7 @@ const triggerSchema = z.looseObject({
 });
 
 const payloadSchema = z.looseObject({
-  kind: z.enum(['post', 'status', 'react', 'session']),
+  kind: z.enum(['post', 'status', 'react', 'session', 'keep_alive']),
   destination: z.looseObject({ threadKey: z.string() }),
 });
 
