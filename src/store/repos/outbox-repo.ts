@@ -4,7 +4,7 @@ import { compiledOnce } from './compiled-once.js';
 import type { OutboxItem, Store, StoreTx } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
-import { toOutboxItem } from './row-mapping.js';
+import { toOutboxItem, truthy } from './row-mapping.js';
 import type { OutboxTable } from '../schema.js';
 
 export function createOutboxRepo(ctx: RepoContext): StoreTx['outbox'] {
@@ -126,8 +126,48 @@ function claimStatements(ctx: RepoContext) {
   };
 }
 
+/**
+ * Whether a claim of this shape could take anything: a due notification not leased by a live
+ * claim, without the per-thread order (so never fewer than the claim would take). Most claims
+ * find nothing (a lane looks again after each delivery), and a claim is a write through a
+ * correlated subquery, many times dearer than this read (speed-mechanisms.md).
+ */
+function probeStatements(ctx: RepoContext) {
+  const byShape = new Map<string, (v: Record<ClaimValue, unknown>) => CompiledQuery>();
+  return (prefixLength: number | undefined, lane: Lane) => {
+    const shape = `${prefixLength ?? ''}:${lane ?? ''}`;
+    let statement = byShape.get(shape);
+    if (statement) return statement;
+    const names: ClaimValue[] = ['now'];
+    if (prefixLength !== undefined) names.push('prefix');
+    if (lane !== undefined) names.push('low_priority');
+    statement = compiledOnce<ClaimValue>(names, (v) => {
+      const now = v.now as number;
+      let due = ctx
+        .db()
+        .selectFrom('outbox')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]));
+      if (prefixLength !== undefined) {
+        due = due.where(
+          sql<string>`substr(thread_key, 1, ${sql.lit(prefixLength)})`,
+          '=',
+          v.prefix as string,
+        );
+      }
+      if (lane !== undefined) due = due.where('low_priority', '=', v.low_priority as number);
+      return ctx.db().selectNoFrom(({ exists }) => exists(due).as('any'));
+    });
+    byShape.set(shape, statement);
+    return statement;
+  };
+}
+
 export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
   const claimStatement = claimStatements(ctx);
+  const probeStatement = probeStatements(ctx);
   const markDelivered = compiledOnce(['id', 'now'], (v) =>
     ctx
       .db()
@@ -140,18 +180,20 @@ export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
       if (limit <= 0) return [];
       const prefix = filter?.threadKeyPrefix;
       const lane = filter?.lane;
-      const { rows } = await ctx.db().executeQuery<Selectable<OutboxTable>>(
-        claimStatement(
-          prefix?.length,
-          lane,
-        )({
-          now,
-          lease_until: now + leaseMs,
-          limit,
-          prefix,
-          low_priority: lane === 'low' ? 1 : 0,
-        }),
-      );
+      const values = {
+        now,
+        lease_until: now + leaseMs,
+        limit,
+        prefix,
+        low_priority: lane === 'low' ? 1 : 0,
+      };
+      const probe = await ctx
+        .db()
+        .executeQuery<{ any: unknown }>(probeStatement(prefix?.length, lane)(values));
+      if (!truthy(probe.rows[0]?.any)) return [];
+      const { rows } = await ctx
+        .db()
+        .executeQuery<Selectable<OutboxTable>>(claimStatement(prefix?.length, lane)(values));
       const items: OutboxItem[] = [];
       for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
         try {
