@@ -44,6 +44,7 @@ function jobOf(requestId: string): TriggerJob {
     log: createRecordingLogger(),
     afterCommit: [],
     whenSettled: [],
+    settingsRead: new Map(),
   };
 }
 

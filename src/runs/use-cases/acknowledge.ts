@@ -57,6 +57,8 @@ export async function acknowledgeStart(
     );
     return true;
   });
+  // Recorded now, or by an earlier attempt of this request.
+  job.acknowledged = true;
   if (queued) {
     job.log.debug({}, 'acknowledged: 👀 and "Starting…" queued');
     deps.notifyOutbox(job.trigger.platform);

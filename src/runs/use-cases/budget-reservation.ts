@@ -17,7 +17,7 @@ import {
   placeThreadPrefix,
 } from '../../core/place.js';
 import type { RunsDeps } from '../runs-deps.js';
-import type { TriggerJob } from './trigger-job.js';
+import { settingsOf, type TriggerJob } from './trigger-job.js';
 
 /**
  * How long a start hold lasts when its request never says it is done (a crashed process): a
@@ -43,24 +43,27 @@ export interface SpentScope extends BudgetScope {
 
 async function budgetSetting(
   deps: Pick<RunsDeps, 'store'>,
+  job: Pick<TriggerJob, 'settingsRead'>,
   scope: string,
 ): Promise<number | undefined> {
-  const setting = (await deps.store.settings.list(scope)).find((s) => s.key === 'budget');
+  const setting = (await settingsOf(deps, job, scope)).find((s) => s.key === 'budget');
   return budgetOfSetting(setting?.value);
 }
 
 /**
  * The budgets work in `threadKey` counts against: the requester's own (`requesterId`, the
  * person whose run it is) first, then the place's (`placeScope`). Empty when neither has one.
+ * The settings are the trigger's (read once per trigger, trigger-job.ts).
  */
 export async function budgetsOf(
   deps: Pick<RunsDeps, 'store'>,
+  job: Pick<TriggerJob, 'settingsRead'>,
   input: { threadKey: string; placeScope: string; requesterId: string },
 ): Promise<BudgetScope[]> {
   const scopes: BudgetScope[] = [];
   const person = personScope(input.threadKey, input.requesterId);
   if (person !== undefined) {
-    const budgetUsd = await budgetSetting(deps, person.scope);
+    const budgetUsd = await budgetSetting(deps, job, person.scope);
     if (budgetUsd !== undefined) {
       scopes.push({
         kind: 'person',
@@ -71,7 +74,7 @@ export async function budgetsOf(
       });
     }
   }
-  const placeUsd = await budgetSetting(deps, input.placeScope);
+  const placeUsd = await budgetSetting(deps, job, input.placeScope);
   if (placeUsd !== undefined) {
     scopes.push({
       kind: 'place',

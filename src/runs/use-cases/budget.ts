@@ -131,7 +131,7 @@ export function overBudgetNotice(input: {
  * the place's) until its cost is known (budget-reservation.ts).
  */
 export async function checkBudget(deps: RunsDeps, job: TriggerJob): Promise<Effects | undefined> {
-  const scopes = await budgetsOf(deps, {
+  const scopes = await budgetsOf(deps, job, {
     threadKey: job.threadKey,
     placeScope: job.trigger.settingsScope,
     requesterId: job.trigger.actor.id,
@@ -160,7 +160,7 @@ export async function checkFollowupBudget(
   job: TriggerJob,
   run: Pick<RunRecord, 'runId' | 'threadKey' | 'requester'>,
 ): Promise<Effects | undefined> {
-  const scopes = await budgetsOf(deps, {
+  const scopes = await budgetsOf(deps, job, {
     threadKey: run.threadKey,
     placeScope: job.trigger.settingsScope,
     requesterId: run.requester.id,

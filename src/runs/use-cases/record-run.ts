@@ -97,7 +97,8 @@ export function recordNewRun(deps: RunsDeps, job: TriggerJob, run: AcceptedRun):
     const destination = { threadKey: job.threadKey };
     const payloads: OutboxPayload[] = [];
     // 👀 went out at pickup when the request was acknowledged (acknowledge.ts).
-    const acknowledged = (await tx.startMessages.get(job.requestId)) !== undefined;
+    const acknowledged =
+      job.acknowledged === true || (await tx.startMessages.get(job.requestId)) !== undefined;
     if (trigger.triggerMessage && !acknowledged) {
       payloads.push({
         kind: 'react',

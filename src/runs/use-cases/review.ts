@@ -80,7 +80,7 @@ function staleness(
 
 /** The place's `approve` setting (default: the requester, and admins). */
 async function approveSetting(deps: RunsDeps, job: TriggerJob): Promise<ApproveSetting> {
-  const value = (await loadDefaults(deps.store, job.trigger.settingsScope)).approve;
+  const value = (await loadDefaults(deps, job, job.trigger.settingsScope)).approve;
   return (APPROVE_VALUES as readonly string[]).includes(value ?? '')
     ? (value as ApproveSetting)
     : 'requester';

@@ -55,13 +55,13 @@ async function prompt(
       return followUp(deps, job, run, { prompt: input.prompt, inline: input.options });
     }
   }
-  const defaults = await loadDefaults(deps.store, trigger.settingsScope);
+  const defaults = await loadDefaults(deps, job, trigger.settingsScope);
   const inline: RunOptions = { ...input.options };
   if (!inline.factory && trigger.factoryAlias) inline.factory = trigger.factoryAlias;
   const alias = inline.factory ?? defaults.factory;
   if (alias) return dispatchFactory(deps, job, { alias, prompt: input.prompt, inline, defaults });
   const scope = personalScopeOf(job.threadKey, trigger.actor.id);
-  const personal = scope === undefined ? {} : await loadDefaults(deps.store, scope);
+  const personal = scope === undefined ? {} : await loadDefaults(deps, job, scope);
   return startRun(deps, job, { prompt: input.prompt, inline, defaults, personal });
 }
 
@@ -74,7 +74,7 @@ export async function routeCommand(
     case 'run':
       return prompt(deps, job, command);
     case 'factory': {
-      const defaults = await loadDefaults(deps.store, job.trigger.settingsScope);
+      const defaults = await loadDefaults(deps, job, job.trigger.settingsScope);
       const inline: RunOptions = { ...command.options, factory: command.alias };
       return dispatchFactory(deps, job, {
         alias: command.alias,

@@ -17,6 +17,6 @@ export async function steeringRefused(
   requester: string,
 ): Promise<boolean> {
   if (job.trigger.actor.id === requester) return false;
-  const settings = await loadDefaults(deps.store, job.trigger.settingsScope);
+  const settings = await loadDefaults(deps, job, job.trigger.settingsScope);
   return settings.steer === 'requester';
 }

@@ -11,6 +11,7 @@ import type {
   Logger,
   OutboxPayload,
   PlatformCapabilities,
+  SettingRecord,
   StoreTx,
 } from '../../core/ports/index.js';
 import { NO_CAPABILITIES } from '../../core/ports/index.js';
@@ -43,6 +44,27 @@ export interface TriggerJob {
    * when it will be tried again). What it held until then is given back (a budget's hold).
    */
   whenSettled: (() => Promise<void>)[];
+  /**
+   * The settings of each scope asked for while this trigger is handled, read once: a start
+   * asks for the place's and the person's defaults and then for their budgets.
+   */
+  settingsRead: Map<string, Promise<SettingRecord[]>>;
+  /** Its start message is recorded (acknowledge.ts): no need to read it to know. */
+  acknowledged?: boolean;
+}
+
+/** A scope's settings as this trigger first read them (one read per scope and trigger). */
+export function settingsOf(
+  deps: Pick<RunsDeps, 'store'>,
+  job: Pick<TriggerJob, 'settingsRead'>,
+  scope: string,
+): Promise<SettingRecord[]> {
+  let read = job.settingsRead.get(scope);
+  if (read === undefined) {
+    read = deps.store.settings.list(scope);
+    job.settingsRead.set(scope, read);
+  }
+  return read;
 }
 
 export type Effects = (tx: StoreTx, now: number) => Promise<void>;
@@ -108,6 +130,7 @@ export async function prepareJob(deps: RunsDeps, item: InboxItem): Promise<Trigg
     mayHaveRunBefore: item.attempts > 0 || now - item.createdAt >= deps.options.leaseMs,
     afterCommit: [],
     whenSettled: [],
+    settingsRead: new Map(),
     log: deps.logger.child({
       deliveryId: item.deliveryId,
       threadKey,

@@ -96,7 +96,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   const { store, clock, logger, metrics, options } = deps;
   const log = logger.child({ component: 'outbox' });
 
-  async function deliverOnce(item: OutboxItem, ilog: Logger): Promise<void> {
+  async function deliverOnce(item: OutboxItem, ilog: () => Logger): Promise<void> {
     const { payload } = item;
     const platform = platformOf(payload.destination.threadKey) ?? platformOf(item.threadKey);
     const notifier = platform ? deps.notifiers[platform] : undefined;
@@ -177,7 +177,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
           } catch (err) {
             // The status message was deleted: post a new one (below) and keep that.
             if (!(err instanceof DeliveryError && err.code === 'not_found')) throw err;
-            ilog.info(
+            ilog().info(
               { runId: run?.runId, requestId },
               'status message is gone; posting a new one',
             );
@@ -207,11 +207,9 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     adoptStatusMessage(store, clock.now(), run, ref, newKey);
 
   async function deliver(item: OutboxItem): Promise<void> {
-    const ilog = log.child({
-      outboxId: item.id,
-      threadKey: item.threadKey,
-      kind: item.payload.kind,
-    });
+    // The item's logger is made only for a line to write: most deliveries write none.
+    const ilog = () =>
+      log.child({ outboxId: item.id, threadKey: item.threadKey, kind: item.payload.kind });
     try {
       await deliverOnce(item, ilog);
       const now = clock.now();
@@ -231,9 +229,12 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       if (permanent || item.attempts + 1 >= options.maxAttempts) {
         // A platform's refusal (no access, gone) is an expected condition: one line, no stack.
         if (err instanceof DeliveryError) {
-          ilog.warn({ error, code: err.code, attempts: item.attempts + 1 }, 'notification parked');
+          ilog().warn(
+            { error, code: err.code, attempts: item.attempts + 1 },
+            'notification parked',
+          );
         } else {
-          ilog.error({ err, attempts: item.attempts + 1 }, 'notification parked');
+          ilog().error({ err, attempts: item.attempts + 1 }, 'notification parked');
         }
         await store.outboxQueue.park(item.id, error, now);
         return;
@@ -244,7 +245,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         random: deps.random,
       });
       const retryAfter = err instanceof DeliveryError ? (err.retryAfterMs ?? 0) : 0;
-      ilog.warn(
+      ilog().warn(
         err instanceof DeliveryError
           ? { error, code: err.code, attempts: item.attempts + 1 }
           : { err, attempts: item.attempts + 1 },

@@ -81,6 +81,9 @@ const Clicker = z.object({
     .min(1),
 });
 
+/** People whose tab openings are remembered between two reads of the source, at most. */
+const MAX_REMEMBERED = 10_000;
+
 export function createSlackHome(deps: SlackHomeDeps): SlackHome {
   const log = deps.logger.child({ component: 'slack-home' });
   const minRefreshMs = deps.minRefreshMs ?? 5_000;
@@ -94,10 +97,25 @@ export function createSlackHome(deps: SlackHomeDeps): SlackHome {
   });
   /** `team:user` -> when the tab was last opened (when the source keeps no record of it). */
   const watched = new Map<string, number>();
-  const openedAt = async (team: string, user: string): Promise<number | undefined> =>
-    deps.source.homeOpenedAt
-      ? deps.source.homeOpenedAt(team, user)
-      : watched.get(`${team}:${user}`);
+  /**
+   * The source's answer per person, asked again once `minRefreshMs` has passed: every status
+   * edit of a run asks, and a tab opened through another replica is at most that late to be
+   * noticed here (this replica's own openings are in `watched` at once).
+   */
+  const stored = new Map<string, { at: number | undefined; readAt: number }>();
+  const openedAt = async (team: string, user: string): Promise<number | undefined> => {
+    const key = `${team}:${user}`;
+    const local = watched.get(key);
+    if (!deps.source.homeOpenedAt) return local;
+    const now = deps.clock.now();
+    let read = stored.get(key);
+    if (read === undefined || now - read.readAt >= minRefreshMs) {
+      read = { at: await deps.source.homeOpenedAt(team, user), readAt: now };
+      if (stored.size >= MAX_REMEMBERED) stored.clear();
+      stored.set(key, read);
+    }
+    return read.at === undefined || (local !== undefined && local > read.at) ? local : read.at;
+  };
   const showChannels = new Set<string>();
   const lastPublish = new Map<string, number>();
   const timers = new Map<string, NodeJS.Timeout>();

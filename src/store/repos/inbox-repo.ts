@@ -1,7 +1,7 @@
 import type { InboxItem, Store, StoreTx } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
-import { toInboxItem } from './row-mapping.js';
+import { toInboxItem, truthy } from './row-mapping.js';
 import { compiledOnce } from './compiled-once.js';
 import type { CompiledQuery, Selectable } from 'kysely';
 import type { Trigger } from '../../core/trigger.js';
@@ -176,10 +176,37 @@ export function createInboxQueue(ctx: RepoContext): Store['inboxQueue'] {
       .returningAll();
   });
 
+  // Whether anything could be claimed at all: what either arm of the claim starts from,
+  // without the per-thread order (so never fewer than the claim would take). Most claims find
+  // nothing (the worker looks again after every trigger it finishes), and a claim is a write
+  // through correlated subqueries, many times dearer than this read (speed-mechanisms.md).
+  const anyClaimable = compiledOnce(['now'], (v) =>
+    ctx.db().selectNoFrom(({ or, exists, selectFrom }) =>
+      or([
+        exists(
+          selectFrom('inbox')
+            .select('id')
+            .where('status', '=', 'pending')
+            .where('next_attempt_at', '<=', v.now as number),
+        ),
+        exists(
+          selectFrom('inbox')
+            .select('id')
+            .where('status', '=', 'processing')
+            .where((eb) =>
+              eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', v.now as number)]),
+            ),
+        ),
+      ]).as('any'),
+    ),
+  );
+
   return {
     async claim(now, leaseMs, limit) {
       if (limit <= 0) return [];
       const db = ctx.db();
+      const probe = await db.executeQuery<{ any: unknown }>(anyClaimable({ now }));
+      if (!truthy(probe.rows[0]?.any)) return [];
       const { rows } = await db.executeQuery<Selectable<InboxTable>>(
         claimStatement({ now, lease_until: now + leaseMs, limit }),
       );

@@ -4,7 +4,7 @@ import { compiledOnce } from './compiled-once.js';
 import type { OutboxItem, Store, StoreTx } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
-import { toOutboxItem } from './row-mapping.js';
+import { toOutboxItem, truthy } from './row-mapping.js';
 import type { OutboxTable } from '../schema.js';
 
 export function createOutboxRepo(ctx: RepoContext): StoreTx['outbox'] {
@@ -46,88 +46,125 @@ export function createOutboxRepo(ctx: RepoContext): StoreTx['outbox'] {
 
 type ClaimValue = 'now' | 'lease_until' | 'limit' | 'prefix' | 'low_priority';
 type Lane = 'normal' | 'low' | undefined;
+type Statement = (v: Record<ClaimValue, unknown>) => CompiledQuery;
 
 /**
- * The claim statement, built and compiled once per thread-key prefix length and lane (each
- * outbox lane claims many times a second; building Kysely's query tree each time cost more
- * than SQLite).
+ * A statement built and compiled once per thread-key prefix length and lane (each outbox lane
+ * claims many times a second; building Kysely's query tree each time cost more than SQLite).
  */
-function claimStatements(ctx: RepoContext) {
-  const byShape = new Map<string, (v: Record<ClaimValue, unknown>) => CompiledQuery>();
-  return (prefixLength: number | undefined, lane: Lane) => {
+function perShape(
+  base: readonly ClaimValue[],
+  build: (
+    prefixLength: number | undefined,
+    lane: Lane,
+    v: Readonly<Record<ClaimValue, unknown>>,
+  ) => { compile(): CompiledQuery },
+): (prefixLength: number | undefined, lane: Lane) => Statement {
+  const byShape = new Map<string, Statement>();
+  return (prefixLength, lane) => {
     const shape = `${prefixLength ?? ''}:${lane ?? ''}`;
     let statement = byShape.get(shape);
     if (statement) return statement;
-    const names: ClaimValue[] = ['now', 'lease_until', 'limit'];
+    const names = [...base];
     if (prefixLength !== undefined) names.push('prefix');
     if (lane !== undefined) names.push('low_priority');
-    statement = compiledOnce<ClaimValue>(names, (v) => {
-      const now = v.now as number;
-      // Per thread only the oldest pending notification is a candidate (order per thread is
-      // kept), and only when it is due and not leased by a live claim.
-      let heads = ctx
-        .db()
-        .selectFrom('outbox as h')
-        .select('h.id')
-        .where('h.status', '=', 'pending')
-        .where('h.next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('h.lease_until', 'is', null), eb('h.lease_until', '<=', now)]))
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('outbox as o')
-                .select('o.id')
-                .whereRef('o.thread_key', '=', 'h.thread_key')
-                // Order is kept per thread within a lane: a refusal never holds up a notice.
-                .whereRef('o.low_priority', '=', 'h.low_priority')
-                .where('o.status', '=', 'pending')
-                .where((eb) =>
-                  eb.or([eb('o.id', '<', eb.ref('h.id')), eb('o.lease_until', '>', now)]),
-                ),
-            ),
-          ),
-        )
-        // Oldest due first, read in the (status, next_attempt_at) index's order so the LIMIT
-        // stops the scan early; sorting every pending row by id cost milliseconds of a busy
-        // event loop at a backlog of thousands. Per thread the order stays by id: only the
-        // thread's oldest pending notification is a candidate.
-        .orderBy('h.next_attempt_at')
-        .orderBy('h.id')
-        .limit(v.limit as number);
-      if (prefixLength !== undefined) {
-        // A thread's notifications share its key, hence its prefix: order per thread holds.
-        heads = heads.where(
-          sql<string>`substr(h.thread_key, 1, ${sql.lit(prefixLength)})`,
-          '=',
-          v.prefix as string,
-        );
-      }
-      if (lane !== undefined) {
-        heads = heads.where('h.low_priority', '=', v.low_priority as number);
-      }
-      if (ctx.kind === 'postgres') heads = heads.forUpdate().skipLocked();
-      return (
-        ctx
-          .db()
-          .updateTable('outbox')
-          // A lease that ran out means a claim that never finished (another replica died):
-          // count it as an attempt, so the next delivery checks what that one may have posted.
-          .set({
-            lease_until: v.lease_until as number,
-            attempts: sql<number>`case when lease_until is null then attempts else attempts + 1 end`,
-            updated_at: now,
-          })
-          .where('id', 'in', heads)
-          .returningAll()
-      );
-    });
+    statement = compiledOnce<ClaimValue>(names, (v) => build(prefixLength, lane, v));
     byShape.set(shape, statement);
     return statement;
   };
 }
 
+/** The lane's notifications that are due and not leased by a live claim (`h`). */
+function dueUnleased(
+  ctx: RepoContext,
+  prefixLength: number | undefined,
+  lane: Lane,
+  v: Readonly<Record<ClaimValue, unknown>>,
+) {
+  const now = v.now as number;
+  let heads = ctx
+    .db()
+    .selectFrom('outbox as h')
+    .select('h.id')
+    .where('h.status', '=', 'pending')
+    .where('h.next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('h.lease_until', 'is', null), eb('h.lease_until', '<=', now)]));
+  if (prefixLength !== undefined) {
+    // A thread's notifications share its key, hence its prefix: order per thread holds.
+    heads = heads.where(
+      sql<string>`substr(h.thread_key, 1, ${sql.lit(prefixLength)})`,
+      '=',
+      v.prefix as string,
+    );
+  }
+  if (lane !== undefined) heads = heads.where('h.low_priority', '=', v.low_priority as number);
+  return heads;
+}
+
+/** The claim statement of a lane. */
+function claimStatements(ctx: RepoContext) {
+  return perShape(['now', 'lease_until', 'limit'], (prefixLength, lane, v) => {
+    const now = v.now as number;
+    // Per thread only the oldest pending notification is a candidate (order per thread is
+    // kept), and only when it is due and not leased by a live claim.
+    let heads = dueUnleased(ctx, prefixLength, lane, v)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('outbox as o')
+              .select('o.id')
+              .whereRef('o.thread_key', '=', 'h.thread_key')
+              // Order is kept per thread within a lane: a refusal never holds up a notice.
+              .whereRef('o.low_priority', '=', 'h.low_priority')
+              .where('o.status', '=', 'pending')
+              .where((eb) =>
+                eb.or([eb('o.id', '<', eb.ref('h.id')), eb('o.lease_until', '>', now)]),
+              ),
+          ),
+        ),
+      )
+      // Oldest due first, read in the (status, next_attempt_at) index's order so the LIMIT
+      // stops the scan early; sorting every pending row by id cost milliseconds of a busy
+      // event loop at a backlog of thousands. Per thread the order stays by id: only the
+      // thread's oldest pending notification is a candidate.
+      .orderBy('h.next_attempt_at')
+      .orderBy('h.id')
+      .limit(v.limit as number);
+    if (ctx.kind === 'postgres') heads = heads.forUpdate().skipLocked();
+    return (
+      ctx
+        .db()
+        .updateTable('outbox')
+        // A lease that ran out means a claim that never finished (another replica died):
+        // count it as an attempt, so the next delivery checks what that one may have posted.
+        .set({
+          lease_until: v.lease_until as number,
+          attempts: sql<number>`case when lease_until is null then attempts else attempts + 1 end`,
+          updated_at: now,
+        })
+        .where('id', 'in', heads)
+        .returningAll()
+    );
+  });
+}
+
+/**
+ * Whether a claim of this shape could take anything: a due notification not leased by a live
+ * claim, without the per-thread order (so never fewer than the claim would take). Most claims
+ * find nothing (a lane looks again after each delivery), and a claim is a write through a
+ * correlated subquery, many times dearer than this read (speed-mechanisms.md).
+ */
+function probeStatements(ctx: RepoContext) {
+  return perShape(['now'], (prefixLength, lane, v) =>
+    ctx
+      .db()
+      .selectNoFrom(({ exists }) => exists(dueUnleased(ctx, prefixLength, lane, v)).as('any')),
+  );
+}
+
 export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
   const claimStatement = claimStatements(ctx);
+  const probeStatement = probeStatements(ctx);
   const markDelivered = compiledOnce(['id', 'now'], (v) =>
     ctx
       .db()
@@ -140,18 +177,20 @@ export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
       if (limit <= 0) return [];
       const prefix = filter?.threadKeyPrefix;
       const lane = filter?.lane;
-      const { rows } = await ctx.db().executeQuery<Selectable<OutboxTable>>(
-        claimStatement(
-          prefix?.length,
-          lane,
-        )({
-          now,
-          lease_until: now + leaseMs,
-          limit,
-          prefix,
-          low_priority: lane === 'low' ? 1 : 0,
-        }),
-      );
+      const values = {
+        now,
+        lease_until: now + leaseMs,
+        limit,
+        prefix,
+        low_priority: lane === 'low' ? 1 : 0,
+      };
+      const probe = await ctx
+        .db()
+        .executeQuery<{ any: unknown }>(probeStatement(prefix?.length, lane)(values));
+      if (!truthy(probe.rows[0]?.any)) return [];
+      const { rows } = await ctx
+        .db()
+        .executeQuery<Selectable<OutboxTable>>(claimStatement(prefix?.length, lane)(values));
       const items: OutboxItem[] = [];
       for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
         try {

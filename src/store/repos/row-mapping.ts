@@ -107,6 +107,11 @@ function optional<K extends string, V>(key: K, value: V | null | undefined): { [
 /** PostgreSQL returns `bigint` as a string; SQLite as a number. */
 const num = (value: number | string): number => Number(value);
 
+/** A boolean as SQLite (0 or 1) or PostgreSQL (true or false) answers it. */
+export function truthy(value: unknown): boolean {
+  return value === true || Number(value) > 0;
+}
+
 export function toThread(row: Selectable<ThreadsTable>): ThreadRecord {
   return {
     threadKey: row.thread_key,

@@ -57,3 +57,56 @@ it('a replica that did not see the tab opened refreshes it when it sees a run ch
   expect(publishes()).toEqual(['UALICE01', 'UALICE01']);
   await Promise.all([received!.stop(), other!.stop()]);
 });
+
+it('a replica asks the database who opened the tab at most once per person per refresh interval', async () => {
+  temp = await createSqliteHarness();
+  const stores: OpenedStore[] = [await temp.open(), await temp.open()];
+  const apiUrl: { url?: string } = {};
+  let now = Date.parse('2030-01-01T00:00:00.000Z');
+  const clock = { now: () => now };
+  const reads: string[] = [];
+  const [received, other] = stores.map((store, i) => {
+    const source = createSlackHomeSource({ store, clock });
+    return createSlackHome({
+      source:
+        i === 0
+          ? source
+          : {
+              ...source,
+              homeOpenedAt: (team, user) => {
+                reads.push(user);
+                return source.homeOpenedAt!(team, user);
+              },
+            },
+      tokens: fixedBotToken('xoxb-test-token'),
+      get apiUrl() {
+        return apiUrl.url;
+      },
+      logger: createRecordingLogger(),
+      clock,
+      minRefreshMs: 5_000,
+    });
+  });
+  h = await startIngress({ home: received! });
+  apiUrl.url = h.api.url;
+  const publishes = () => h!.api.okCallsTo('views.publish').map((c) => c.params.user_id);
+  const key = 'slack:T0000001:CGENERAL1:1700000001.000100';
+
+  // Alice has not opened the tab: the other replica asks once, and not again for a while.
+  other!.runChanged(key, 'UALICE01');
+  await waitUntil(() => reads.length === 1);
+  await postSlack(h.url, eventCallback(appHomeOpenedEvent({ user: 'UALICE01' })));
+  await waitUntil(() => publishes().length === 1);
+  now += 4_000;
+  other!.runChanged(key, 'UALICE01');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(reads).toEqual(['UALICE01']);
+  expect(publishes()).toEqual(['UALICE01']);
+
+  // Once the interval has passed it asks again, sees the opening and refreshes her tab.
+  now += 1_000;
+  other!.runChanged(key, 'UALICE01');
+  await waitUntil(() => publishes().length === 2, { timeoutMs: 3_000 });
+  expect(reads).toEqual(['UALICE01', 'UALICE01']);
+  await Promise.all([received!.stop(), other!.stop()]);
+});
