@@ -31,6 +31,10 @@ export interface JiraWorld {
     body: unknown,
     options?: Parameters<FakeJira['webhooks']['send']>[1],
   ): Promise<{ status: number; answer: Record<string, unknown> }>;
+  /** Send, signed, the webhook of a comment `author` wrote on the issue. */
+  comment(
+    ...args: Parameters<FakeJira['webhooks']['commentCreated']>
+  ): Promise<{ status: number; answer: Record<string, unknown> }>;
   /** Wait until one of the relay's comments on the issue says what `accept` likes. */
   waitForComment(
     issueKey: string,
@@ -89,7 +93,7 @@ export async function startJiraWorld(
     throw err;
   });
   const webhookUrl = `${relay.service.url}/jira/webhooks`;
-  return {
+  const world: JiraWorld = {
     relay,
     jira,
     emulator,
@@ -98,6 +102,9 @@ export async function startJiraWorld(
     async send(body, sendOptions) {
       const res = await jira.webhooks.send(body, sendOptions, webhookUrl);
       return { status: res.status, answer: (await res.json()) as Record<string, unknown> };
+    },
+    comment(issue, author, text) {
+      return world.send(jira.webhooks.commentCreated(issue, author, text));
     },
     async waitForComment(issueKey, accept, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
@@ -116,4 +123,5 @@ export async function startJiraWorld(
       await Promise.all([emulator.close(), jira.close()]);
     },
   };
+  return world;
 }

@@ -7,7 +7,11 @@ import type { Clock } from '../../src/core/ports/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { startFakeLinear } from '../../src/fakes/linear-graphql-api.js';
-import type { FakeLinear, FakeLinearActivity } from '../../src/fakes/linear-graphql-api.js';
+import type {
+  FakeLinear,
+  FakeLinearActivity,
+  FakeLinearSession,
+} from '../../src/fakes/linear-graphql-api.js';
 import { captureLogs } from './log-capture.js';
 import type { LogCapture } from './log-capture.js';
 import { QUICK_TIMINGS, startRelayService } from './relay.js';
@@ -30,6 +34,23 @@ export interface LinearWorld {
     accept: (a: FakeLinearActivity) => boolean,
     timeoutMs?: number,
   ): Promise<FakeLinearActivity>;
+  /**
+   * A person's prompt in the session (`options` as the fake's `prompt`), then the first
+   * activity after it that `accept` likes (default: a response).
+   */
+  answerTo(
+    sessionId: string,
+    body: string,
+    options?: Parameters<FakeLinear['prompt']>[2],
+    accept?: (a: FakeLinearActivity) => boolean,
+  ): Promise<FakeLinearActivity>;
+  /** A session opened on an issue titled `title`, once the relay answered it (a response). */
+  answeredSession(title: string): Promise<FakeLinearSession>;
+  /**
+   * `config <words>` from the fake's default person (Ada, an admin of the workspace) in a
+   * session of its own, opened for it and answered first: the answer to the `config`.
+   */
+  configureTeam(words: string): Promise<FakeLinearActivity>;
   close(): Promise<void>;
 }
 
@@ -97,7 +118,7 @@ export async function startLinearWorld(
   });
   const webhookUrl = `${relay.service.url}/linear/webhooks`;
   linear.setWebhook(webhookUrl, LINEAR_WEBHOOK_SECRET);
-  return {
+  const world: LinearWorld = {
     relay,
     linear,
     emulator,
@@ -117,11 +138,29 @@ export async function startLinearWorld(
         await new Promise((r) => setTimeout(r, 20));
       }
     },
+    async answerTo(sessionId, body, promptOptions, accept = (a) => a.content.type === 'response') {
+      const before = linear.activitiesOf(sessionId).length;
+      await linear.prompt(sessionId, body, promptOptions);
+      return world.waitForActivity(
+        sessionId,
+        (a) => linear.activitiesOf(sessionId).indexOf(a) >= before && accept(a),
+      );
+    },
+    async answeredSession(title) {
+      const { session } = await linear.openSession({ title });
+      await world.waitForActivity(session.id, (a) => a.content.type === 'response');
+      return session;
+    },
+    async configureTeam(words) {
+      const session = await world.answeredSession('settings');
+      return world.answerTo(session.id, `config ${words}`);
+    },
     async close() {
       await relay.close();
       await Promise.all([emulator.close(), linear.close()]);
     },
   };
+  return world;
 }
 
 /** Walk the browser's way: /linear/install -> Linear's consent page -> our redirect. */
