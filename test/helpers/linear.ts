@@ -4,7 +4,6 @@
  * the fake Linear GraphQL API, which sends it signed webhooks.
  */
 import type { Clock } from '../../src/core/ports/index.js';
-import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { startFakeLinear } from '../../src/fakes/linear-graphql-api.js';
 import type {
@@ -14,9 +13,9 @@ import type {
 } from '../../src/fakes/linear-graphql-api.js';
 import { captureLogs } from './log-capture.js';
 import type { LogCapture } from './log-capture.js';
-import { QUICK_TIMINGS, startRelayService } from './relay.js';
+import { startRelayService } from './relay.js';
 import type { RelayService } from './relay.js';
-import { SECRETS } from './secrets.js';
+import { WORLD_ENGINE_OPTIONS, pollFor, startWorldEmulator, worldEnv } from './platform-world.js';
 
 export const LINEAR_WEBHOOK_SECRET = 'linear-webhook-secret-dummy-0a1b2c';
 /** 32 bytes of dummy key, base64. */
@@ -70,20 +69,13 @@ export async function startLinearWorld(
   } = {},
 ): Promise<LinearWorld> {
   const logs = captureLogs({ test: 'linear' });
-  const emulator = await startEmulator({
-    apiKey: SECRETS.agentApiKey,
-    timings: QUICK_TIMINGS,
-    tickMs: 10,
-  });
+  const emulator = await startWorldEmulator();
   const linearClock = options.linearClock ?? options.clock;
   const linear = await startFakeLinear(linearClock ? { clock: () => linearClock.now() } : {});
   const ws = linear.workspaces[options.workspace ?? 0]!;
   const relay = await startRelayService(
     {
-      AGENT_API_URL: emulator.baseUrl,
-      AGENT_API_KEY: SECRETS.agentApiKey,
-      POLL_INTERVAL_MS: '100',
-      SHUTDOWN_TIMEOUT_MS: '2000',
+      ...worldEnv(emulator),
       LINEAR_WEBHOOK_SECRET,
       ...(options.oauthOrganizations
         ? {
@@ -94,15 +86,13 @@ export async function startLinearWorld(
           }
         : { LINEAR_ACCESS_TOKEN: ws.token }),
       LINEAR_API_URL: linear.url,
-      LOG_LEVEL: 'debug',
       ...options.env,
     },
     {
       logger: logs.logger,
       ...(options.clock ? { clock: options.clock } : {}),
       engineOptions: {
-        workerPollMs: 20,
-        inboxRetryDelaysMs: [300, 300, 300, 300],
+        ...WORLD_ENGINE_OPTIONS,
         ...(options.progressIntervalMs === undefined
           ? {}
           : { progressIntervalMs: options.progressIntervalMs }),
@@ -124,20 +114,15 @@ export async function startLinearWorld(
     emulator,
     logs,
     webhookUrl,
-    async waitForActivity(sessionId, accept, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = linear.activitiesOf(sessionId).find(accept);
-        if (found) return found;
-        if (Date.now() > deadline) {
-          const seen = linear
-            .activitiesOf(sessionId)
-            .map((a) => `${a.content.type}: ${a.content.body ?? ''}`);
-          throw new Error(`no such activity within ${timeoutMs} ms; saw:\n${seen.join('\n')}`);
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
+    waitForActivity: (sessionId, accept, timeoutMs = 10_000) =>
+      pollFor(
+        () => linear.activitiesOf(sessionId).find(accept),
+        'activity',
+        () =>
+          linear.activitiesOf(sessionId).map((a) => `${a.content.type}: ${a.content.body ?? ''}`),
+        timeoutMs,
+        '\n',
+      ),
     async answerTo(sessionId, body, promptOptions, accept = (a) => a.content.type === 'response') {
       const before = linear.activitiesOf(sessionId).length;
       await linear.prompt(sessionId, body, promptOptions);
