@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { StartupError } from '../src/service/agent-key-check.js';
 import { loadConfig } from '../src/config/load.js';
-import type { Logger } from '../src/core/ports/index.js';
 import { FAST_TIMINGS, startEmulator } from '../src/emulator/index.js';
 import type { Emulator } from '../src/emulator/index.js';
 import { startService } from '../src/main.js';
 import { openStore } from '../src/store/index.js';
+import { createRecordingLogger } from './helpers/test-logger.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'relay-main-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,20 +31,6 @@ function config(extra: Record<string, string> = {}) {
   });
 }
 
-function recordingLogger() {
-  const lines: { level: string; obj: Record<string, unknown>; msg?: string }[] = [];
-  const at = (level: string) => (obj: object, msg?: string) =>
-    void lines.push({ level, obj: obj as Record<string, unknown>, msg });
-  const logger: Logger = {
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    child: () => logger,
-  };
-  return { logger, lines };
-}
-
 async function start(cfg = config(), opts: Parameters<typeof startService>[1] = {}) {
   const service = await startService(cfg, opts);
   running.push(service);
@@ -53,7 +39,8 @@ async function start(cfg = config(), opts: Parameters<typeof startService>[1] = 
 
 describe('startService', () => {
   it('binds port 0, embeds the emulator, and is ready', async () => {
-    const { logger, lines } = recordingLogger();
+    const logger = createRecordingLogger();
+    const { lines } = logger;
     const service = await start(config(), { logger });
     expect(service.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(service.port).toBeGreaterThan(0);
@@ -229,7 +216,8 @@ describe('startService with AGENT_API_URL', () => {
       route: 'GET /agent/runs',
       errorCode: 'insufficient_credits',
     });
-    const { logger, lines } = recordingLogger();
+    const logger = createRecordingLogger();
+    const { lines } = logger;
     const service = await start(config({ AGENT_API_URL: emulator.baseUrl, AGENT_API_KEY: 'k' }), {
       logger,
     });
@@ -241,7 +229,8 @@ describe('startService with AGENT_API_URL', () => {
 
   it('an unreachable service is a warning, not a failure', async () => {
     const port = await closedPort();
-    const { logger, lines } = recordingLogger();
+    const logger = createRecordingLogger();
+    const { lines } = logger;
     const service = await start(
       config({ AGENT_API_URL: `http://127.0.0.1:${port}/api/v1`, AGENT_API_KEY: 'k' }),
       { logger },

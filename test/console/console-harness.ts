@@ -2,6 +2,7 @@
  * Starting the relay with its console for tests: the embedded emulator, a SQLite file, the
  * fake Slack Web API (for delivering notifications) and the fake sign-in providers.
  */
+import { afterAll, beforeAll } from 'vitest';
 import type { RunningService } from '../../src/main.js';
 import { startFakeIdentityProviders } from '../../src/fakes/identity-providers.js';
 import type { FakeIdentityProviders } from '../../src/fakes/identity-providers.js';
@@ -11,6 +12,7 @@ import type { Clock, RunRecord } from '../../src/core/ports/index.js';
 import { startRelayService } from '../helpers/relay.js';
 import { TEST_SIGNING_SECRET } from '../helpers/slack.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import type { RecordingLogger } from '../helpers/test-logger.js';
 
 export const CLIENTS = {
@@ -24,6 +26,15 @@ export interface ConsoleHarness {
   slack: FakeSlackApi;
   /** Everything the service logged. */
   logger: RecordingLogger;
+  /** GET a path of the service (redirects not followed), with a session cookie if given. */
+  get(path: string, cookie?: string, headers?: Record<string, string>): Promise<Response>;
+  /** POST a form (URL-encoded, or its fields) to a path of the service, as `get` does. */
+  post(
+    path: string,
+    form: string | Record<string, string>,
+    cookie?: string,
+    headers?: Record<string, string>,
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -67,12 +78,72 @@ export async function startConsoleHarness(
     idp,
     slack,
     logger,
+    get: (path, cookie, headers = {}) =>
+      fetch(`${service.url}${path}`, {
+        redirect: 'manual',
+        headers: { ...(cookie ? { cookie } : {}), ...headers },
+      }),
+    post: (path, form, cookie, headers = {}) =>
+      fetch(`${service.url}${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(cookie ? { cookie } : {}),
+          ...headers,
+        },
+        body: typeof form === 'string' ? form : new URLSearchParams(form).toString(),
+      }),
     async close() {
       await close();
       await slack.close();
       await idp.close();
     },
   };
+}
+
+/**
+ * At a test file's top level: one console harness for all the file's tests, started before
+ * them and closed after them. The returned object reads that harness.
+ */
+export function consolePerFile(): ConsoleHarness {
+  let current: ConsoleHarness | undefined;
+  beforeAll(async () => {
+    current = await startConsoleHarness();
+  });
+  afterAll(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return new Proxy({} as ConsoleHarness, {
+    get(_target, key) {
+      if (current === undefined) throw new Error('the console runs only while the file runs');
+      return Reflect.get(current, key) as unknown;
+    },
+  });
+}
+
+/**
+ * A notification to `threadKey` that Slack refuses (`channel_not_found`), parked in the
+ * outbox: its id, once the outbox has parked it.
+ */
+export async function parkNotification(
+  h: ConsoleHarness,
+  threadKey: string,
+  text: string,
+): Promise<number> {
+  const store = h.service.store;
+  h.slack.failNext('chat.postMessage', { error: 'channel_not_found' });
+  const id = await store.outbox.enqueue(
+    { kind: 'post', destination: { threadKey }, message: { type: 'notice', tone: 'info', text } },
+    Date.now(),
+  );
+  h.service.engine.outbox.wake();
+  await waitUntil(
+    async () => (await store.outboxQueue.list({ status: 'parked' })).some((n) => n.id === id),
+    { timeoutMs: 15_000 },
+  );
+  return id;
 }
 
 /** A run record as the start-run flow writes it (for listing and filtering). */

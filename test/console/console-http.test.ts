@@ -4,88 +4,50 @@
  * (allowed and refused), CSRF on the actions, Retry/Discard logged and counted, the state
  * history, and the queue gauges.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isLoopbackPeer } from '../../src/console/local-admin.js';
 import type { IncomingMessage } from 'node:http';
 import {
   CLIENTS,
   cookieOf,
   csrfOf,
+  parkNotification,
   runRecord,
   signInLocally,
   startConsoleHarness,
+  consolePerFile,
 } from './console-harness.js';
-import type { ConsoleHarness } from './console-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { postSlack, slashCommandBody } from '../helpers/slack.js';
 
-let h: ConsoleHarness;
-let base: string;
-beforeAll(async () => {
-  h = await startConsoleHarness();
-  base = h.service.url;
-});
-afterAll(() => h.close());
-
-const get = (path: string, cookie?: string, headers: Record<string, string> = {}) =>
-  fetch(`${base}${path}`, {
-    redirect: 'manual',
-    headers: { ...(cookie ? { cookie } : {}), ...headers },
-  });
-const post = (path: string, form: Record<string, string>, cookie?: string, headers = {}) =>
-  fetch(`${base}${path}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      ...(cookie ? { cookie } : {}),
-      ...headers,
-    },
-    body: new URLSearchParams(form).toString(),
-  });
+const h = consolePerFile();
 
 /** Follow a sign-in through the fake provider: the provider's redirect, then our callback. */
 async function signInWith(provider: 'slack' | 'github'): Promise<Response> {
-  const start = await get(`/console/signin/${provider}?next=/console/queues`);
+  const start = await h.get(`/console/signin/${provider}?next=/console/queues`);
   expect(start.status).toBe(303);
   const stateCookie = cookieOf(start, 'relay_console_signin')!;
   const atProvider = await fetch(start.headers.get('location')!, { redirect: 'manual' });
   expect(atProvider.status).toBe(302);
   const back = new URL(atProvider.headers.get('location')!);
-  return get(back.pathname + back.search, stateCookie);
+  return h.get(back.pathname + back.search, stateCookie);
 }
 
-async function parkedNotification(text: string): Promise<number> {
-  const store = h.service.store;
-  h.slack.failNext('chat.postMessage', { error: 'channel_not_found' });
-  const id = await store.outbox.enqueue(
-    {
-      kind: 'post',
-      destination: { threadKey: 'slack:T0000001:C0HTTP:1700000000.000100' },
-      message: { type: 'notice', tone: 'info', text },
-    },
-    Date.now(),
-  );
-  h.service.engine.outbox.wake();
-  await waitUntil(
-    async () => (await store.outboxQueue.list({ status: 'parked' })).some((n) => n.id === id),
-    { timeoutMs: 15_000 },
-  );
-  return id;
-}
+const parkedNotification = (text: string) =>
+  parkNotification(h, 'slack:T0000001:C0HTTP:1700000000.000100', text);
 
 describe('the console without a session', () => {
   it('sends pages to sign-in and refuses the event stream and the actions', async () => {
-    const page = await get('/console/runs/anything');
+    const page = await h.get('/console/runs/anything');
     expect(page.status).toBe(303);
     expect(page.headers.get('location')).toBe('/console/signin?next=%2Fconsole%2Fruns%2Fanything');
-    expect((await get('/console/events')).status).toBe(401);
+    expect((await h.get('/console/events')).status).toBe(401);
     expect(
-      (await post('/console/actions', { kind: 'notification', id: '1', action: 'retry' })).status,
+      (await h.post('/console/actions', { kind: 'notification', id: '1', action: 'retry' })).status,
     ).toBe(401);
     const forged = 'relay_console=eyJzZXNzaW9uIjp7fX0.forged';
-    expect((await get('/console', forged)).status).toBe(303);
-    const signin = await get('/console/signin');
+    expect((await h.get('/console', forged)).status).toBe(303);
+    const signin = await h.get('/console/signin');
     expect(signin.status).toBe(200);
     const text = await signin.text();
     expect(text).toContain('Sign in with Slack');
@@ -118,7 +80,7 @@ describe('the local admin link', () => {
     expect(first.status).toBe(303);
     const cookie = cookieOf(first)!;
     expect(first.headers.getSetCookie().join('\n')).toMatch(/HttpOnly; SameSite=Lax/);
-    expect((await get('/console', cookie)).status).toBe(200);
+    expect((await h.get('/console', cookie)).status).toBe(200);
 
     const again = await fetch(link, { redirect: 'manual' });
     expect(again.status).toBe(403);
@@ -148,7 +110,7 @@ describe('Sign in with Slack and with GitHub', () => {
     const ok = await signInWith('slack');
     expect(ok.status).toBe(303);
     expect(ok.headers.get('location')).toBe('/console/queues');
-    const page = await get('/console/queues', cookieOf(ok));
+    const page = await h.get('/console/queues', cookieOf(ok));
     expect(await page.text()).toContain('Olivia (slack)');
 
     h.idp.signInAs.slack = { team: 'T0OTHER', user: 'U0MALLORY', name: 'Mallory' };
@@ -169,11 +131,11 @@ describe('Sign in with Slack and with GitHub', () => {
   });
 
   it('refuses a callback that this browser did not start', async () => {
-    const start = await get('/console/signin/slack');
+    const start = await h.get('/console/signin/slack');
     const atProvider = await fetch(start.headers.get('location')!, { redirect: 'manual' });
     const back = new URL(atProvider.headers.get('location')!);
     // No sign-in cookie: a code planted from another site.
-    const planted = await get(back.pathname + back.search);
+    const planted = await h.get(back.pathname + back.search);
     expect(planted.status).toBe(400);
     expect(cookieOf(planted)).toBeUndefined();
   });
@@ -186,18 +148,18 @@ describe('Retry and Discard', () => {
       return cookieOf(await signInWith('slack'))!;
     })();
     const id = await parkedNotification('needs a retry');
-    const page = await (await get('/console/queues', cookie)).text();
+    const page = await (await h.get('/console/queues', cookie)).text();
     expect(page).toContain(`data-notification="${id}"`);
     const csrf = csrfOf(page);
     const form = { kind: 'notification', id: String(id), action: 'retry', back: '/console/queues' };
 
-    expect((await post('/console/actions', form, cookie)).status).toBe(403);
-    expect((await post('/console/actions', { ...form, csrf: 'x'.repeat(43) }, cookie)).status).toBe(
-      403,
-    );
+    expect((await h.post('/console/actions', form, cookie)).status).toBe(403);
+    expect(
+      (await h.post('/console/actions', { ...form, csrf: 'x'.repeat(43) }, cookie)).status,
+    ).toBe(403);
     expect(
       (
-        await post('/console/actions', { ...form, csrf }, cookie, {
+        await h.post('/console/actions', { ...form, csrf }, cookie, {
           origin: 'https://evil.example',
         })
       ).status,
@@ -206,7 +168,9 @@ describe('Retry and Discard', () => {
       (await h.service.store.outboxQueue.list({ status: 'parked' })).some((n) => n.id === id),
     ).toBe(true);
 
-    const done = await post('/console/actions', { ...form, csrf }, cookie, { origin: base });
+    const done = await h.post('/console/actions', { ...form, csrf }, cookie, {
+      origin: h.service.url,
+    });
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe('/console/queues');
     await waitUntil(
@@ -231,7 +195,7 @@ describe('Retry and Discard', () => {
     });
     // The refused attempts changed nothing and were logged as refusals.
     expect(h.logger.lines.filter((l) => l.msg?.includes('CSRF check failed')).length).toBe(3);
-    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const metrics = await (await fetch(`${h.service.url}/metrics`)).text();
     expect(metrics).toMatch(
       /agent_relay_console_actions_total\{kind="retry_notification",outcome="done"\} 1/,
     );
@@ -241,17 +205,17 @@ describe('Retry and Discard', () => {
     const cookie = await signInWith('slack').then((r) => cookieOf(r)!);
     const id = await parkedNotification('to be discarded');
     await waitUntil(async () =>
-      /^agent_relay_outbox_parked 1$/m.test(await (await fetch(`${base}/metrics`)).text()),
+      /^agent_relay_outbox_parked 1$/m.test(await (await fetch(`${h.service.url}/metrics`)).text()),
     );
-    const csrf = csrfOf(await (await get('/console/queues', cookie)).text());
+    const csrf = csrfOf(await (await h.get('/console/queues', cookie)).text());
     const form = { kind: 'notification', id: String(id), action: 'discard', csrf };
-    expect((await post('/console/actions', form, cookie)).status).toBe(303);
+    expect((await h.post('/console/actions', form, cookie)).status).toBe(303);
     expect((await h.service.store.outboxQueue.list()).some((n) => n.id === id)).toBe(false);
-    expect((await post('/console/actions', form, cookie)).status).toBe(303);
+    expect((await h.post('/console/actions', form, cookie)).status).toBe(303);
     // The gauges share one store read per half second (one scrape reads four of them).
     let metrics = '';
     await waitUntil(async () => {
-      metrics = await (await fetch(`${base}/metrics`)).text();
+      metrics = await (await fetch(`${h.service.url}/metrics`)).text();
       return /^agent_relay_outbox_parked 0$/m.test(metrics);
     });
     expect(metrics).toMatch(/kind="discard_notification",outcome="gone"\} 1/);
@@ -282,10 +246,10 @@ describe('Retry and Discard', () => {
     await store.inbox.fail(item!.id, 'the service was unavailable', Date.now());
     expect(await store.runs.listByThread(threadKey, 5)).toEqual([]);
 
-    const page = await (await get('/console/queues', cookie)).text();
+    const page = await (await h.get('/console/queues', cookie)).text();
     expect(page).toContain(`data-trigger="${item!.id}" data-status="failed"`);
     const form = { kind: 'trigger', id: String(item!.id), action: 'retry', csrf: csrfOf(page) };
-    expect((await post('/console/actions', form, cookie)).status).toBe(303);
+    expect((await h.post('/console/actions', form, cookie)).status).toBe(303);
     const [run] = await waitUntil(
       async () => {
         const runs = await store.runs.listByThread(threadKey, 5);
@@ -301,7 +265,7 @@ describe('Retry and Discard', () => {
     const other = await startConsoleHarness();
     try {
       const foreign = await signInLocally(other.service);
-      expect((await get('/console', foreign)).status).toBe(303);
+      expect((await h.get('/console', foreign)).status).toBe(303);
     } finally {
       await other.close();
     }
@@ -330,7 +294,7 @@ describe('a run page', () => {
       'INPROGRESS',
       'SUCCEEDED',
     ]);
-    const page = await (await get(`/console/runs/${run.runId}`, cookie)).text();
+    const page = await (await h.get(`/console/runs/${run.runId}`, cookie)).text();
     expect(page).toContain(`${h.idp.url}/acme/app/issues/12`);
     expect(page.match(/data-state="(\w+)"/g)).toEqual([
       'data-state="SUCCEEDED"',
@@ -349,9 +313,9 @@ describe('a run page', () => {
     expect(history).toMatch(
       /<time datetime="[^"]+" title="[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d<\/time>/,
     );
-    const filtered = await (await get('/console?platform=github&person=alice', cookie)).text();
+    const filtered = await (await h.get('/console?platform=github&person=alice', cookie)).text();
     expect(filtered).toContain('data-run="run-history-1"');
-    const none = await (await get('/console?platform=slack&place=github:acme', cookie)).text();
+    const none = await (await h.get('/console?platform=slack&place=github:acme', cookie)).text();
     expect(none).not.toContain('data-run="run-history-1"');
   });
 });
@@ -400,7 +364,7 @@ describe('parked notifications by cause and place', () => {
         'busy 2',
       ),
     ];
-    const page = await (await get('/console/queues', cookie)).text();
+    const page = await (await h.get('/console/queues', cookie)).text();
     const groupOf = (id: number) => {
       const at = page.indexOf(`data-notification="${id}"`);
       const start = page.lastIndexOf('<section class="card group"', at);
@@ -417,7 +381,7 @@ describe('parked notifications by cause and place', () => {
 
     // Retry a whole group: both go back, and the page says so.
     const csrf = csrfOf(page);
-    const retried = await post(
+    const retried = await h.post(
       '/console/actions',
       {
         kind: 'notification',
@@ -431,7 +395,7 @@ describe('parked notifications by cause and place', () => {
     expect(retried.status).toBe(303);
     const afterRetry = retried.headers.get('location')!;
     expect(afterRetry).toBe('/console/queues?did=retry-notification&n=2&of=2');
-    expect(await (await get(afterRetry, cookie)).text()).toContain(
+    expect(await (await h.get(afterRetry, cookie)).text()).toContain(
       'Put 2 parked notifications back in their threads&#39; queues, due now.',
     );
 
@@ -441,7 +405,7 @@ describe('parked notifications by cause and place', () => {
     expect(await store.operator!.retry('notification', gone[4]!, Date.now() + 3_600_000)).toBe(
       true,
     );
-    const confirm = await get(ask, cookie);
+    const confirm = await h.get(ask, cookie);
     expect(confirm.status).toBe(200);
     const asked = (await confirm.text()).replace(/\s+/g, ' ');
     expect(asked).toContain('Discard 4 parked notifications?');
@@ -461,9 +425,9 @@ describe('parked notifications by cause and place', () => {
       csrf,
       back: '/console/queues',
     };
-    const discarded = await post('/console/actions', form, cookie);
+    const discarded = await h.post('/console/actions', form, cookie);
     expect(discarded.status).toBe(303);
-    const told = (await (await get(discarded.headers.get('location')!, cookie)).text()).replace(
+    const told = (await (await h.get(discarded.headers.get('location')!, cookie)).text()).replace(
       /\s+/g,
       ' ',
     );
@@ -472,14 +436,14 @@ describe('parked notifications by cause and place', () => {
     expect(left.filter((n) => gone.slice(0, 4).includes(n.id))).toEqual([]);
     expect(left.find((n) => n.id === gone[4])?.status).toBe('pending');
     // Again: nothing left to do, and it says so rather than claiming a deletion.
-    const again = await post('/console/actions', form, cookie);
-    expect(await (await get(again.headers.get('location')!, cookie)).text()).toContain(
+    const again = await h.post('/console/actions', form, cookie);
+    expect(await (await h.get(again.headers.get('location')!, cookie)).text()).toContain(
       'Nothing was discarded. All 4 were no longer parked',
     );
     // A viewer cannot even open the confirmation.
     h.idp.signInAs.slack = { team: 'T0000001', user: 'U0VIEWER', name: 'Vic' };
     const viewer = await signInWith('slack').then((r) => cookieOf(r)!);
-    expect((await get(ask, viewer)).status).toBe(403);
+    expect((await h.get(ask, viewer)).status).toBe(403);
     for (const id of [gone[4]!, ...limited]) await store.operator!.discard('notification', id);
   });
 });
@@ -490,7 +454,7 @@ describe("a slash command's run page", () => {
     const cookie = await signInWith('slack').then((r) => cookieOf(r)!);
     const store = h.service.store;
     const command = slashCommandBody({ text: 'sweep the stale branches', channel: 'C0SLASH01' });
-    expect((await postSlack(`${base}/slack/events`, command)).status).toBe(200);
+    expect((await postSlack(`${h.service.url}/slack/events`, command)).status).toBe(200);
     // Once the run has ended, its thread is the status message's (the reply thread).
     const run = await waitUntil(
       async () => {
@@ -506,7 +470,9 @@ describe("a slash command's run page", () => {
     expect(own?.trigger.text).toContain('sweep the stale branches');
     // What made it go missing: the trigger's key is not among the run's thread's keys.
     expect(await store.operator!.aliasesOf(run.threadKey)).not.toContain(own!.threadKey);
-    const page = await (await get(`/console/runs/${encodeURIComponent(run.runId)}`, cookie)).text();
+    const page = await (
+      await h.get(`/console/runs/${encodeURIComponent(run.runId)}`, cookie)
+    ).text();
     const triggers = page.slice(page.indexOf('Triggers of this run'));
     expect(triggers).toContain(`data-trigger="${own!.id}"`);
     expect(triggers).toContain('sweep the stale branches');
@@ -527,13 +493,13 @@ describe('paging the runs', () => {
           }),
         );
     });
-    const first = await (await get('/console?place=github:paging', cookie)).text();
+    const first = await (await h.get('/console?place=github:paging', cookie)).text();
     const ids = (page: string) => [...page.matchAll(/data-run="([^"]+)"/g)].map((m) => m[1]);
     expect(ids(first)).toHaveLength(100);
     expect(ids(first)[0]).toBe('page-100');
     const href = /<a href="([^"]+)" id="older">/.exec(first)?.[1]?.replace(/&amp;/g, '&');
     expect(href).toBe(`/console?place=github%3Apaging&before=${start + 1}`);
-    const second = await (await get(href!, cookie)).text();
+    const second = await (await h.get(href!, cookie)).text();
     expect(ids(second)).toEqual(['page-0']);
     expect(second).not.toContain('id="older"');
   });

@@ -7,44 +7,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitUntil } from '../helpers/wait-until.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   cookieOf,
   csrfOf,
+  parkNotification,
   runRecord,
   signInLocally,
   startConsoleHarness,
+  consolePerFile,
 } from './console-harness.js';
 import type { ConsoleHarness } from './console-harness.js';
 
-let h: ConsoleHarness;
-let base: string;
+const h = consolePerFile();
 /** The local admin's session (an operator). */
 let admin: string;
 beforeAll(async () => {
-  h = await startConsoleHarness();
-  base = h.service.url;
   admin = await signInLocally(h.service);
 });
-afterAll(() => h.close());
-
-const get = (path: string, cookie?: string, headers: Record<string, string> = {}) =>
-  fetch(`${base}${path}`, {
-    redirect: 'manual',
-    headers: { ...(cookie ? { cookie } : {}), ...headers },
-  });
-const post = (path: string, form: string, cookie?: string, headers: Record<string, string> = {}) =>
-  fetch(`${base}${path}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      ...(cookie ? { cookie } : {}),
-      ...headers,
-    },
-    body: form,
-  });
 
 describe('the one-time admin link', () => {
   it('is refused when the request came through any proxy, and still works directly', async () => {
@@ -95,7 +75,7 @@ describe('the one-time admin link', () => {
 
 describe('malformed console input', () => {
   it('a run id that does not decode gets 400, not 500', async () => {
-    const res = await get('/console/runs/%E0%A4%A', admin);
+    const res = await h.get('/console/runs/%E0%A4%A', admin);
     expect(res.status).toBe(400);
     expect(await res.text()).not.toMatch(/at .*\.ts:\d+|Error:/);
   });
@@ -106,7 +86,7 @@ describe('malformed console input', () => {
     ['another site', '//evil.example/console'],
     ['a backslash', '/console\\..\\evil'],
   ])('a back= value with %s gets 400, and nothing is done', async (_what, back) => {
-    const page = await (await get('/console/queues', admin)).text();
+    const page = await (await h.get('/console/queues', admin)).text();
     const form = new URLSearchParams({
       kind: 'notification',
       id: '999999',
@@ -114,7 +94,7 @@ describe('malformed console input', () => {
       csrf: csrfOf(page),
       back,
     });
-    const res = await post('/console/actions', form.toString(), admin);
+    const res = await h.post('/console/actions', form.toString(), admin);
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
   });
@@ -136,24 +116,8 @@ async function signInWith(
   });
 }
 
-async function parked(text: string): Promise<number> {
-  const store = h.service.store;
-  h.slack.failNext('chat.postMessage', { error: 'channel_not_found' });
-  const id = await store.outbox.enqueue(
-    {
-      kind: 'post',
-      destination: { threadKey: 'slack:T0000001:C0SECRET:1700000000.000900' },
-      message: { type: 'notice', tone: 'info', text },
-    },
-    Date.now(),
-  );
-  h.service.engine.outbox.wake();
-  await waitUntil(
-    async () => (await store.outboxQueue.list({ status: 'parked' })).some((n) => n.id === id),
-    { timeoutMs: 15_000 },
-  );
-  return id;
-}
+const parked = (text: string) =>
+  parkNotification(h, 'slack:T0000001:C0SECRET:1700000000.000900', text);
 
 describe('roles', () => {
   it('a workspace member is a viewer: public-channel runs only, no queues, no actions', async () => {
@@ -174,14 +138,14 @@ describe('roles', () => {
     expect(signedIn.status).toBe(303);
     const viewer = cookieOf(signedIn)!;
 
-    const list = await (await get('/console', viewer)).text();
+    const list = await (await h.get('/console', viewer)).text();
     expect(list).toContain('data-run="run-public-1"');
     expect(list).not.toContain('run-secret-1');
     expect(list).not.toContain('acquisition data room');
     expect(list).not.toContain('/console/queues');
-    expect((await get('/console/runs/run-secret-1', viewer)).status).toBe(404);
-    expect((await get('/console/runs/run-public-1', viewer)).status).toBe(200);
-    const queues = await get('/console/queues', viewer);
+    expect((await h.get('/console/runs/run-secret-1', viewer)).status).toBe(404);
+    expect((await h.get('/console/runs/run-public-1', viewer)).status).toBe(200);
+    const queues = await h.get('/console/queues', viewer);
     expect(queues.status).toBe(403);
     expect(await queues.text()).not.toContain('secret channel');
 
@@ -193,16 +157,16 @@ describe('roles', () => {
       action: 'discard',
       csrf,
     });
-    const act = await post('/console/actions', form.toString(), viewer);
+    const act = await h.post('/console/actions', form.toString(), viewer);
     expect(act.status).toBe(403);
     expect(
       (await h.service.store.outboxQueue.list({ status: 'parked' })).some((n) => n.id === id),
     ).toBe(true);
 
     // The operator sees it all and may act.
-    const all = await (await get('/console', admin)).text();
+    const all = await (await h.get('/console', admin)).text();
     expect(all).toContain('data-run="run-secret-1"');
-    expect(await (await get('/console/queues', admin)).text()).toContain(
+    expect(await (await h.get('/console/queues', admin)).text()).toContain(
       `data-action="discard-notification-${id}"`,
     );
   });
@@ -229,15 +193,15 @@ describe('roles', () => {
     await h.service.store.settings.set('slack:T0000001:C0VAULT', 'budget', '10', 'U0ADMIN', now);
     h.idp.signInAs.slack = { team: 'T0000001', user: 'U0VIEWER2', name: 'Vic Viewer' };
     const viewer = cookieOf(await signInWith('slack'))!;
-    const seen = await (await get('/console/places', viewer)).text();
+    const seen = await (await h.get('/console/places', viewer)).text();
     expect(seen).toContain('data-place="slack:T0000001:C0OPENSPEND"');
     expect(seen).not.toContain('C0VAULT');
     expect(seen).not.toContain('$9');
-    const all = await (await get('/console/places', admin)).text();
+    const all = await (await h.get('/console/places', admin)).text();
     expect(all).toContain('data-place="slack:T0000001:C0VAULT"');
     expect(all).toContain('90 %');
     // Sorted by cost, the runs list keeps the viewer rule too.
-    const runs = await (await get('/console?sort=cost', viewer)).text();
+    const runs = await (await h.get('/console?sort=cost', viewer)).text();
     expect(runs).toContain('data-run="run-spend-open"');
     expect(runs).not.toContain('run-spend-vault');
   });
@@ -263,12 +227,12 @@ describe('roles', () => {
     );
     h.idp.signInAs.slack = { team: 'T0000001', user: 'U0VIEWER3', name: 'Val Viewer' };
     const slackViewer = cookieOf(await signInWith('slack'))!;
-    const list = await (await get('/console', slackViewer)).text();
+    const list = await (await h.get('/console', slackViewer)).text();
     expect(list).toContain('data-run="run-own-open"');
     expect(list).not.toContain('run-other-workspace');
     expect(list).not.toContain('other workspace plans');
-    expect((await get('/console/runs/run-other-workspace', slackViewer)).status).toBe(404);
-    const places = await (await get('/console/places', slackViewer)).text();
+    expect((await h.get('/console/runs/run-other-workspace', slackViewer)).status).toBe(404);
+    const places = await (await h.get('/console/places', slackViewer)).text();
     expect(places).not.toContain('T0OTHER01');
 
     h.idp.signInAs.github = {
@@ -278,12 +242,12 @@ describe('roles', () => {
       orgs: ['acme'],
     };
     const githubViewer = cookieOf(await signInWith('github'))!;
-    const seen = await (await get('/console', githubViewer)).text();
+    const seen = await (await h.get('/console', githubViewer)).text();
     expect(seen).not.toContain('run-own-open');
-    expect((await get('/console/runs/run-own-open', githubViewer)).status).toBe(404);
-    expect(await (await get('/console/places', githubViewer)).text()).not.toContain('C0OWNOPEN');
+    expect((await h.get('/console/runs/run-own-open', githubViewer)).status).toBe(404);
+    expect(await (await h.get('/console/places', githubViewer)).text()).not.toContain('C0OWNOPEN');
     // The operator still sees every tenant.
-    expect(await (await get('/console', admin)).text()).toContain('run-other-workspace');
+    expect(await (await h.get('/console', admin)).text()).toContain('run-other-workspace');
   });
 
   it('a guest of an allowed workspace is never let in', async () => {
@@ -317,14 +281,14 @@ describe('sessions', () => {
   it('sign-out ends the session on the server: the same cookie no longer works', async () => {
     h.idp.signInAs.slack = { team: 'T0000001', user: 'U0OLIVIA', name: 'Olivia' };
     const cookie = cookieOf(await signInWith('slack'))!;
-    const page = await (await get('/console', cookie)).text();
-    const out = await post(
+    const page = await (await h.get('/console', cookie)).text();
+    const out = await h.post(
       '/console/signout',
       new URLSearchParams({ csrf: csrfOf(page) }).toString(),
       cookie,
     );
     expect(out.status).toBe(303);
-    const replay = await get('/console', cookie);
+    const replay = await h.get('/console', cookie);
     expect(replay.status).toBe(303);
     expect(replay.headers.get('location')).toMatch(/^\/console\/signin/);
   });
@@ -361,14 +325,14 @@ describe('sessions', () => {
 
   it('a sign-in state is good once: a second code brought back with it is refused', async () => {
     h.idp.signInAs.slack = { team: 'T0000001', user: 'U0OLIVIA', name: 'Olivia' };
-    const start = await get('/console/signin/slack');
+    const start = await h.get('/console/signin/slack');
     const stateCookie = cookieOf(start, 'relay_console_signin')!;
     const authorize = start.headers.get('location')!;
     const callback = async () => {
       const back = new URL(
         (await fetch(authorize, { redirect: 'manual' })).headers.get('location')!,
       );
-      return get(back.pathname + back.search, stateCookie);
+      return h.get(back.pathname + back.search, stateCookie);
     };
     expect((await callback()).status).toBe(303);
     const again = await callback();
@@ -379,7 +343,7 @@ describe('sessions', () => {
 
 describe('the console body bound', () => {
   it('a 200 KiB form is refused with 413 before it is read', async () => {
-    const res = await post('/console/actions', `csrf=${'x'.repeat(200 * 1024)}`, admin);
+    const res = await h.post('/console/actions', `csrf=${'x'.repeat(200 * 1024)}`, admin);
     expect(res.status).toBe(413);
   });
 });

@@ -10,31 +10,6 @@ import { CONFIG_VARIABLES, loadConfig } from '../../src/config/load.js';
 import { createApi } from './helpers.js';
 
 describe('runEmulatorCli', () => {
-  it('prints the base URL first, serves with the given key, and stops on its signal', async () => {
-    const out: string[] = [];
-    const err: string[] = [];
-    let stop!: () => void;
-    const stopSignal = new Promise<void>((resolve) => (stop = resolve));
-    let ready!: (e: Emulator) => void;
-    const readyP = new Promise<Emulator>((resolve) => (ready = resolve));
-    const done = runEmulatorCli(['--port', '0', '--api-key', 'k1', '--fast'], {
-      out: (l) => out.push(l),
-      err: (l) => err.push(l),
-      stopSignal,
-      onReady: ready,
-    });
-    const emu = await readyP;
-    expect(out[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
-    expect(out[0]).toBe(emu.baseUrl);
-    expect((await createApi(emu.baseUrl, 'k1')('GET', '/agent/runs')).status).toBe(200);
-    expect((await createApi(emu.baseUrl, 'dev-key')('GET', '/agent/runs')).status).toBe(401);
-    expect(err.some((l) => /GET \/api\/v1\/agent\/runs 200/.test(l))).toBe(true);
-    expect(err.join('\n')).not.toContain('k1');
-    stop();
-    await done;
-    await expect(fetch(emu.baseUrl + '/agent/runs')).rejects.toThrow();
-  });
-
   /** Starts the CLI with `argv` and hands back its output and the emulator once it is ready. */
   async function started(argv: string[]) {
     const out: string[] = [];
@@ -52,6 +27,18 @@ describe('runEmulatorCli', () => {
     const emu = await readyP;
     return { out, err, emu, stop: () => (stop(), done) };
   }
+
+  it('prints the base URL first, serves with the given key, and stops on its signal', async () => {
+    const { out, err, emu, stop } = await started(['--port', '0', '--api-key', 'k1', '--fast']);
+    expect(out[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    expect(out[0]).toBe(emu.baseUrl);
+    expect((await createApi(emu.baseUrl, 'k1')('GET', '/agent/runs')).status).toBe(200);
+    expect((await createApi(emu.baseUrl, 'dev-key')('GET', '/agent/runs')).status).toBe(401);
+    expect(err.some((l) => /GET \/api\/v1\/agent\/runs 200/.test(l))).toBe(true);
+    expect(err.join('\n')).not.toContain('k1');
+    await stop();
+    await expect(fetch(emu.baseUrl + '/agent/runs')).rejects.toThrow();
+  });
 
   /** The words a POSIX shell makes of `command` (printf stands in for its program). */
   function shellWords(command: string): string[] {

@@ -30,10 +30,10 @@ export const TEST_TIMINGS = {
 
 export async function startTestEmulator(
   options: EmulatorOptions = {},
-): Promise<{ emu: Emulator; clock: ManualClock; api: Api }> {
+): Promise<{ emu: Emulator; clock: ManualClock; api: Api; close(): Promise<void> }> {
   const clock = manualClock();
   const emu = await startEmulator({ clock, tickMs: 60_000, timings: TEST_TIMINGS, ...options });
-  return { emu, clock, api: createApi(emu.baseUrl, emu.apiKey) };
+  return { emu, clock, api: createApi(emu.baseUrl, emu.apiKey), close: () => emu.close() };
 }
 
 export interface TestEmulator {

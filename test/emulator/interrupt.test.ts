@@ -4,8 +4,8 @@ import { isServiceError } from '../../src/core/ports/index.js';
 import {
   INTERRUPT_REFUSALS,
   InterruptAcceptedSchema,
-  PublishedErrorSchema,
 } from '../contract/published-schemas/interrupt.js';
+import { PublishedError } from '../contract/published-schemas/problem-error.js';
 import { createRun, emulatorPerTest, getState, TEST_TIMINGS } from './helpers.js';
 
 const ctx = emulatorPerTest();
@@ -17,7 +17,7 @@ const END = TO_RUNNING + TEST_TIMINGS.runMs;
 function problem(res: { status: number; headers: Headers; body: unknown }, status: number) {
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
-  return PublishedErrorSchema.parse(res.body);
+  return PublishedError.parse(res.body);
 }
 
 describe('POST /agent/runs/:id/interrupt', () => {

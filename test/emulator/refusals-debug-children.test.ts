@@ -8,11 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { createApi } from './helpers.js';
 import { emulatorPerTest } from './helpers.js';
-import {
-  PUBLISHED_PROBLEM_TYPE_BASE,
-  PublishedError,
-  publishedCodeOf,
-} from '../contract/published-schemas/problem-error.js';
+import { ERROR_TYPE_BASE } from '../contract/published-schemas/error.js';
+import { PublishedError, publishedCodeOf } from '../contract/published-schemas/problem-error.js';
 import { PublishedRunDebugFields } from '../contract/published-schemas/run-debug-window.js';
 
 const t = emulatorPerTest();
@@ -38,7 +35,7 @@ describe('refusals with their error codes', () => {
     expect(res.status).toBe(403);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     const problem = PublishedError.parse(res.body);
-    expect(problem.type).toBe(PUBLISHED_PROBLEM_TYPE_BASE + code);
+    expect(problem.type).toBe(ERROR_TYPE_BASE + code);
     expect(publishedCodeOf(problem.type)).toBe(code);
     expect(problem.retryable).toBe(false);
     expect(t.emu.runs.count()).toBe(0);

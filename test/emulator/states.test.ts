@@ -1,19 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 import { createApi, createRun, getState, startTestEmulator, TEST_TIMINGS } from './helpers.js';
 
-let emu: Emulator | undefined;
-afterEach(async () => {
-  await emu?.close();
-  emu = undefined;
-});
+const start = worldPerTest(startTestEmulator);
+const startRealTime = worldPerTest(startEmulator);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('state progression on the clock', () => {
   it('moves QUEUED -> PENDING -> CLAIMED -> INPROGRESS -> SUCCEEDED at the configured times', async () => {
-    const t = await startTestEmulator();
-    emu = t.emu;
+    const t = await start();
     const t0 = t.clock.now();
     const id = await createRun(t.api, { prompt: 'Add a changelog entry' });
     const seen: { state: string; updated: string; started: unknown }[] = [];
@@ -53,8 +50,7 @@ describe('state progression on the clock', () => {
   });
 
   it('applies every due transition at its own time after a clock jump', async () => {
-    const t = await startTestEmulator();
-    emu = t.emu;
+    const t = await start();
     const t0 = t.clock.now();
     const id = await createRun(t.api, { prompt: 'jump' });
     t.clock.advance(60_000);
@@ -63,7 +59,7 @@ describe('state progression on the clock', () => {
   });
 
   it('advances on its own in real time with small timings', async () => {
-    emu = await startEmulator({
+    const emu = await startRealTime({
       tickMs: 5,
       timings: { queuedMs: 20, pendingMs: 20, claimedMs: 20, runMs: 20 },
     });
@@ -92,8 +88,7 @@ describe('scripted outcomes', () => {
     ['[error]', 'ERROR', 'internal_error'],
     ['[FAIL] in capitals', 'FAILED', undefined],
   ])('%s ends %s with a status_message', async (marker, state, code) => {
-    const t = await startTestEmulator();
-    emu = t.emu;
+    const t = await start();
     const id = await createRun(t.api, { prompt: `Refactor ${marker}` });
     t.clock.advance(end);
     const run = (await t.api('GET', `/agent/runs/${id}`)).body;
@@ -105,8 +100,7 @@ describe('scripted outcomes', () => {
   });
 
   it('[block] waits in BLOCKED with a question until a follow-up', async () => {
-    const t = await startTestEmulator();
-    emu = t.emu;
+    const t = await start();
     const id = await createRun(t.api, { prompt: 'Migrate the DB [block]' });
     t.clock.advance(end + 60_000);
     const run = (await t.api('GET', `/agent/runs/${id}`)).body;
@@ -115,8 +109,7 @@ describe('scripted outcomes', () => {
   });
 
   it('[slow] stays INPROGRESS for slowRunMs', async () => {
-    const t = await startTestEmulator();
-    emu = t.emu;
+    const t = await start();
     const id = await createRun(t.api, { prompt: 'Big job [slow]' });
     t.clock.advance(end + 5000);
     expect(await getState(t.api, id)).toBe('INPROGRESS');
@@ -125,8 +118,7 @@ describe('scripted outcomes', () => {
   });
 
   it('[pending] holds PENDING for slowRunMs', async () => {
-    const t = await startTestEmulator();
-    emu = t.emu;
+    const t = await start();
     const id = await createRun(t.api, { prompt: 'Wait [pending]' });
     t.clock.advance(TEST_TIMINGS.queuedMs + TEST_TIMINGS.slowRunMs - 1);
     expect(await getState(t.api, id)).toBe('PENDING');
@@ -137,8 +129,7 @@ describe('scripted outcomes', () => {
 
 describe('forcing states', () => {
   it('advance() steps the script now and keeps going; setState() holds', async () => {
-    const t = await startTestEmulator();
-    emu = t.emu;
+    const t = await start();
     const t0 = t.clock.now();
     const id = await createRun(t.api, { prompt: 'force' });
     t.clock.advance(10);
@@ -154,8 +145,7 @@ describe('forcing states', () => {
   });
 
   it('keeps an unknown future state as-is', async () => {
-    const t = await startTestEmulator();
-    emu = t.emu;
+    const t = await start();
     const id = await createRun(t.api, { prompt: 'future' });
     t.emu.setState(id, 'THINKING_HARD');
     t.clock.advance(600_000);
@@ -163,8 +153,7 @@ describe('forcing states', () => {
   });
 
   it('drives states over the admin surface', async () => {
-    const t = await startTestEmulator();
-    emu = t.emu;
+    const t = await start();
     const admin = createApi(t.emu.url + '/_emulator', t.emu.apiKey);
     const id = await createRun(t.api, { prompt: 'admin' });
     expect((await admin('POST', `/runs/${id}/advance`)).body.state).toBe('PENDING');
@@ -184,10 +173,9 @@ describe('forcing states', () => {
 
 describe('phrases that script a run as markers do', () => {
   it('a prompt or follow-up with the words ends as the marker says; others as usual', async () => {
-    const t = await startTestEmulator({
+    const t = await start({
       phrases: { 'migrate the billing tables': '[fail]', 'rename the invoices': '[block]' },
     });
-    emu = t.emu;
     const failing = await createRun(t.api, { prompt: 'Migrate the billing tables to v2' });
     const waiting = await createRun(t.api, { prompt: 'Rename the invoices module' });
     const plain = await createRun(t.api, { prompt: 'Tidy the CI config' });

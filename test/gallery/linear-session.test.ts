@@ -1,28 +1,15 @@
 /**
- * The Linear pictures of the gallery (docs/gallery/linear/): the pages are regenerated from
- * the relay's own Linear renderer and compared with the checked-in ones, and each picture
- * must have been taken of its page as it is now (by hash; no browser needed).
+ * The Linear pictures of the gallery (docs/gallery/linear/), checked as every platform's are
+ * (platform-pages.ts), and what only Linear's pages must show.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { linearSessionIndex, linearSessionPages } from '../../gallery/linear-session.js';
-import { linearPictureHashes } from '../../gallery/pictures.js';
+import { itMatchesItsPages } from './platform-pages.js';
 
-const DIR = join(import.meta.dirname, '..', '..', 'docs', 'gallery', 'linear');
 const pages = linearSessionPages();
 
 describe('gallery: what Linear shows', () => {
-  it.each(pages.map((p) => [p.name, p] as const))('%s matches its page', async (name, page) => {
-    await expect(page.html).toMatchFileSnapshot(join(DIR, `${name}.html`));
-  });
-
-  it('the index lists every picture, and each was taken of its page as it is now', async () => {
-    await expect(linearSessionIndex(pages)).toMatchFileSnapshot(join(DIR, 'README.md'));
-    const recorded = JSON.parse(readFileSync(join(DIR, 'pictures.json'), 'utf8')) as unknown;
-    expect(recorded).toEqual(linearPictureHashes(pages));
-    for (const page of pages) expect(existsSync(join(DIR, `${page.name}.png`))).toBe(true);
-  });
+  itMatchesItsPages('linear', pages, linearSessionIndex);
 
   it('a session reads thought → actions → elicitation → reply → response; a failure ends in an error', () => {
     const kinds = (name: string) =>

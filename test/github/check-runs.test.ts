@@ -15,7 +15,7 @@ import {
   type FakeCheckRun,
 } from '../../src/fakes/github-rest-api.js';
 import { startFakeGitHub } from '../../src/fakes/github-rest-api.js';
-import { fixtureText, type Payload } from './fixtures.js';
+import { commentEvent } from './fixtures.js';
 import { TEST_GITHUB_SECRET, postGitHub } from '../helpers/github.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import {
@@ -34,24 +34,9 @@ const WITH_CHECKS = { ...DEFAULT_INSTALLATION_PERMISSIONS, checks: 'write' };
 const start = relayPerTest({ github: { permissions: WITH_CHECKS } });
 const PR = 7;
 
-let n = 0;
-function prComment(text: string, login = 'alice', association = 'MEMBER') {
-  const payload = JSON.parse(fixtureText('issue-comment-on-pr')) as Payload;
-  n += 1;
-  payload.comment.id = 800_000 + n;
-  payload.comment.body = text;
-  payload.comment.user.login = login;
-  payload.comment.author_association = association;
-  payload.comment.html_url = `https://github.com/octo-org/widgets/pull/${PR}#issuecomment-${800_000 + n}`;
-  return { body: JSON.stringify(payload), deliveryId: `checks-${n}-${Date.now()}` };
-}
-
 async function ask(r: Pick<Relay, 'githubWebhooks'>, text: string): Promise<void> {
-  const c = prComment(text);
-  const res = await postGitHub(r.githubWebhooks, c.body, {
-    event: 'issue_comment',
-    deliveryId: c.deliveryId,
-  });
+  const c = commentEvent('pull', PR, 'alice', 'MEMBER', text);
+  const res = await postGitHub(r.githubWebhooks, c.body, c.delivery);
   expect([200, 202]).toContain(res.status);
 }
 
@@ -93,26 +78,9 @@ const stateIs = (r: Relay, runId: string, state: string) =>
     message: `run ${state}`,
   });
 
-function click(r: Relay, check: FakeCheckRun, login: string, identifier: string) {
-  return r.github.sendCheckRunEvent(check, {
-    url: r.githubWebhooks,
-    secret: TEST_GITHUB_SECRET,
-    action: 'requested_action',
-    identifier,
-    login,
-    installationId: INSTALLATION_ID,
-  });
-}
-
-function rerun(r: Relay, check: FakeCheckRun, login = 'alice') {
-  return r.github.sendCheckRunEvent(check, {
-    url: r.githubWebhooks,
-    secret: TEST_GITHUB_SECRET,
-    action: 'rerequested',
-    login,
-    installationId: INSTALLATION_ID,
-  });
-}
+const click = (r: Relay, check: FakeCheckRun, login: string, identifier: string) =>
+  r.checkRunEvent(check, login, identifier);
+const rerun = (r: Relay, check: FakeCheckRun, login = 'alice') => r.checkRunEvent(check, login);
 
 describe('GitHub check runs', () => {
   it('is created in_progress on the head commit, named after the run, and succeeds with it', async () => {

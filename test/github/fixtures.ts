@@ -49,3 +49,34 @@ export function fixture(name: FixtureName, change?: Change): Payload {
   change?.(payload);
   return payload;
 }
+
+let comments = 0;
+
+/**
+ * A comment by `login` (its `association` with the repository) saying `text` on issue or pull
+ * request `number` of octo-org/widgets, as GitHub sends it: a comment id and a delivery of its
+ * own each call.
+ */
+export function commentEvent(
+  on: 'issues' | 'pull',
+  number: number,
+  login: string,
+  association: string,
+  text: string,
+): { body: string; delivery: { event: string; deliveryId: string } } {
+  comments += 1;
+  const id = 800_000 + comments;
+  const payload = fixture(on === 'pull' ? 'issue-comment-on-pr' : 'issue-comment-created', (p) => {
+    p.comment.id = id;
+    p.comment.body = text;
+    p.comment.user.login = login;
+    p.comment.author_association = association;
+    p.issue.number = number;
+    p.issue.html_url = `https://github.com/octo-org/widgets/${on}/${number}`;
+    p.comment.html_url = `${p.issue.html_url}#issuecomment-${id}`;
+  });
+  return {
+    body: JSON.stringify(payload),
+    delivery: { event: 'issue_comment', deliveryId: `comment-${id}-${Date.now()}` },
+  };
+}

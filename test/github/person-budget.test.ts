@@ -5,25 +5,15 @@
  * nothing is stored.
  */
 import { describe, expect, it } from 'vitest';
-import { fixtureText, type Payload } from './fixtures.js';
+import { commentEvent } from './fixtures.js';
 import { postGitHub } from '../helpers/github.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { relayPerTest, type Relay } from '../helpers/relay.js';
 
 const start = relayPerTest();
-let n = 0;
-
 async function comment(r: Relay, text: string, login: string): Promise<void> {
-  const payload = JSON.parse(fixtureText('issue-comment-on-pr')) as Payload;
-  n += 1;
-  payload.comment.id = 810_000 + n;
-  payload.comment.body = text;
-  payload.comment.user.login = login;
-  payload.comment.author_association = 'MEMBER';
-  const res = await postGitHub(r.githubWebhooks, JSON.stringify(payload), {
-    event: 'issue_comment',
-    deliveryId: `person-budget-${n}-${Date.now()}`,
-  });
+  const c = commentEvent('pull', 7, login, 'MEMBER', text);
+  const res = await postGitHub(r.githubWebhooks, c.body, c.delivery);
   expect([200, 202]).toContain(res.status);
 }
 

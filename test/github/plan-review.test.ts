@@ -10,42 +10,24 @@ import {
   DEFAULT_INSTALLATION_PERMISSIONS,
   type FakeCheckRun,
 } from '../../src/fakes/github-rest-api.js';
-import { fixtureText, type Payload } from './fixtures.js';
-import { TEST_GITHUB_SECRET, postGitHub } from '../helpers/github.js';
+import { commentEvent } from './fixtures.js';
+import { postGitHub } from '../helpers/github.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { relayPerTest, INSTALLATION_ID, type Relay } from '../helpers/relay.js';
+import { relayPerTest, type Relay } from '../helpers/relay.js';
 
 const start = relayPerTest({
   github: { permissions: { ...DEFAULT_INSTALLATION_PERMISSIONS, checks: 'write' } },
 });
 const PR = 7;
 
-let n = 0;
 async function comment(r: Relay, text: string, login = 'alice'): Promise<void> {
-  const payload = JSON.parse(fixtureText('issue-comment-on-pr')) as Payload;
-  n += 1;
-  payload.comment.id = 900_000 + n;
-  payload.comment.body = text;
-  payload.comment.user.login = login;
-  payload.comment.author_association = 'MEMBER';
-  payload.comment.html_url = `https://github.com/octo-org/widgets/pull/${PR}#issuecomment-${900_000 + n}`;
-  const res = await postGitHub(r.githubWebhooks, JSON.stringify(payload), {
-    event: 'issue_comment',
-    deliveryId: `plan-${n}-${Date.now()}`,
-  });
+  const c = commentEvent('pull', PR, login, 'MEMBER', text);
+  const res = await postGitHub(r.githubWebhooks, c.body, c.delivery);
   expect([200, 202]).toContain(res.status);
 }
 
-function click(r: Relay, check: FakeCheckRun, login: string, identifier: string) {
-  return r.github.sendCheckRunEvent(check, {
-    url: r.githubWebhooks,
-    secret: TEST_GITHUB_SECRET,
-    action: 'requested_action',
-    identifier,
-    login,
-    installationId: INSTALLATION_ID,
-  });
-}
+const click = (r: Relay, check: FakeCheckRun, login: string, identifier: string) =>
+  r.checkRunEvent(check, login, identifier);
 
 /** The newest check run once it is completed with this conclusion, other than `not`. */
 const concluded = (r: Relay, conclusion: string, not?: number) =>

@@ -3,7 +3,6 @@
  * config `loadConfig` parsed), on loopback and a temp SQLite file, pointed at the emulator and
  * the fake Jira site, which sends it signed webhooks.
  */
-import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator, EmulatorTimings } from '../../src/emulator/index.js';
 import {
   FAKE_JIRA_EMAIL,
@@ -16,9 +15,9 @@ import {
 import { plainText, type AdfDoc } from '../../src/jira/index.js';
 import { captureLogs } from './log-capture.js';
 import type { LogCapture } from './log-capture.js';
-import { QUICK_TIMINGS, startRelayService } from './relay.js';
+import { startRelayService } from './relay.js';
 import type { RelayService } from './relay.js';
-import { SECRETS } from './secrets.js';
+import { WORLD_ENGINE_OPTIONS, pollFor, startWorldEmulator, worldEnv } from './platform-world.js';
 
 export interface JiraWorld {
   relay: RelayService;
@@ -30,6 +29,10 @@ export interface JiraWorld {
   send(
     body: unknown,
     options?: Parameters<FakeJira['webhooks']['send']>[1],
+  ): Promise<{ status: number; answer: Record<string, unknown> }>;
+  /** Send, signed, the webhook of a comment `author` wrote on the issue. */
+  comment(
+    ...args: Parameters<FakeJira['webhooks']['commentCreated']>
   ): Promise<{ status: number; answer: Record<string, unknown> }>;
   /** Wait until one of the relay's comments on the issue says what `accept` likes. */
   waitForComment(
@@ -56,11 +59,7 @@ export async function startJiraWorld(
   } = {},
 ): Promise<JiraWorld> {
   const logs = captureLogs({ test: 'jira' });
-  const emulator = await startEmulator({
-    apiKey: SECRETS.agentApiKey,
-    timings: { ...QUICK_TIMINGS, ...options.timings },
-    tickMs: 10,
-  });
+  const emulator = await startWorldEmulator(options.timings);
   const jira = await startFakeJira(
     options.deploymentType === undefined ? {} : { deploymentType: options.deploymentType },
   );
@@ -68,28 +67,24 @@ export async function startJiraWorld(
     jira.failNext({ path: /\/myself$/, status: options.failMyself });
   const relay = await startRelayService(
     {
-      AGENT_API_URL: emulator.baseUrl,
-      AGENT_API_KEY: SECRETS.agentApiKey,
-      POLL_INTERVAL_MS: '100',
-      SHUTDOWN_TIMEOUT_MS: '2000',
+      ...worldEnv(emulator),
       JIRA_BASE_URL: jira.url,
       JIRA_EMAIL: FAKE_JIRA_EMAIL,
       JIRA_API_TOKEN: FAKE_JIRA_TOKEN,
       JIRA_WEBHOOK_SECRET: FAKE_JIRA_WEBHOOK_SECRET,
       JIRA_ALLOWED_PROJECTS: 'PROJ',
-      LOG_LEVEL: 'debug',
       ...options.env,
     },
     {
       logger: logs.logger,
-      engineOptions: { workerPollMs: 20, inboxRetryDelaysMs: [300, 300, 300, 300] },
+      engineOptions: WORLD_ENGINE_OPTIONS,
     },
   ).catch(async (err: unknown) => {
     await Promise.all([emulator.close(), jira.close()]);
     throw err;
   });
   const webhookUrl = `${relay.service.url}/jira/webhooks`;
-  return {
+  const world: JiraWorld = {
     relay,
     jira,
     emulator,
@@ -99,21 +94,20 @@ export async function startJiraWorld(
       const res = await jira.webhooks.send(body, sendOptions, webhookUrl);
       return { status: res.status, answer: (await res.json()) as Record<string, unknown> };
     },
-    async waitForComment(issueKey, accept, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = jira.model.relayComments(issueKey).find((c) => accept(commentText(c), c));
-        if (found) return found;
-        if (Date.now() > deadline) {
-          const seen = jira.model.relayComments(issueKey).map(commentText);
-          throw new Error(`no such comment within ${timeoutMs} ms; saw:\n${seen.join('\n---\n')}`);
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
+    comment(issue, author, text) {
+      return world.send(jira.webhooks.commentCreated(issue, author, text));
     },
+    waitForComment: (issueKey, accept, timeoutMs = 10_000) =>
+      pollFor(
+        () => jira.model.relayComments(issueKey).find((c) => accept(commentText(c), c)),
+        'comment',
+        () => jira.model.relayComments(issueKey).map(commentText),
+        timeoutMs,
+      ),
     async close() {
       await relay.close();
       await Promise.all([emulator.close(), jira.close()]);
     },
   };
+  return world;
 }

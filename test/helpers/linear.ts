@@ -4,15 +4,18 @@
  * the fake Linear GraphQL API, which sends it signed webhooks.
  */
 import type { Clock } from '../../src/core/ports/index.js';
-import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { startFakeLinear } from '../../src/fakes/linear-graphql-api.js';
-import type { FakeLinear, FakeLinearActivity } from '../../src/fakes/linear-graphql-api.js';
+import type {
+  FakeLinear,
+  FakeLinearActivity,
+  FakeLinearSession,
+} from '../../src/fakes/linear-graphql-api.js';
 import { captureLogs } from './log-capture.js';
 import type { LogCapture } from './log-capture.js';
-import { QUICK_TIMINGS, startRelayService } from './relay.js';
+import { startRelayService } from './relay.js';
 import type { RelayService } from './relay.js';
-import { SECRETS } from './secrets.js';
+import { WORLD_ENGINE_OPTIONS, pollFor, startWorldEmulator, worldEnv } from './platform-world.js';
 
 export const LINEAR_WEBHOOK_SECRET = 'linear-webhook-secret-dummy-0a1b2c';
 /** 32 bytes of dummy key, base64. */
@@ -30,6 +33,23 @@ export interface LinearWorld {
     accept: (a: FakeLinearActivity) => boolean,
     timeoutMs?: number,
   ): Promise<FakeLinearActivity>;
+  /**
+   * A person's prompt in the session (`options` as the fake's `prompt`), then the first
+   * activity after it that `accept` likes (default: a response).
+   */
+  answerTo(
+    sessionId: string,
+    body: string,
+    options?: Parameters<FakeLinear['prompt']>[2],
+    accept?: (a: FakeLinearActivity) => boolean,
+  ): Promise<FakeLinearActivity>;
+  /** A session opened on an issue titled `title`, once the relay answered it (a response). */
+  answeredSession(title: string): Promise<FakeLinearSession>;
+  /**
+   * `config <words>` from the fake's default person (Ada, an admin of the workspace) in a
+   * session of its own, opened for it and answered first: the answer to the `config`.
+   */
+  configureTeam(words: string): Promise<FakeLinearActivity>;
   close(): Promise<void>;
 }
 
@@ -49,20 +69,13 @@ export async function startLinearWorld(
   } = {},
 ): Promise<LinearWorld> {
   const logs = captureLogs({ test: 'linear' });
-  const emulator = await startEmulator({
-    apiKey: SECRETS.agentApiKey,
-    timings: QUICK_TIMINGS,
-    tickMs: 10,
-  });
+  const emulator = await startWorldEmulator();
   const linearClock = options.linearClock ?? options.clock;
   const linear = await startFakeLinear(linearClock ? { clock: () => linearClock.now() } : {});
   const ws = linear.workspaces[options.workspace ?? 0]!;
   const relay = await startRelayService(
     {
-      AGENT_API_URL: emulator.baseUrl,
-      AGENT_API_KEY: SECRETS.agentApiKey,
-      POLL_INTERVAL_MS: '100',
-      SHUTDOWN_TIMEOUT_MS: '2000',
+      ...worldEnv(emulator),
       LINEAR_WEBHOOK_SECRET,
       ...(options.oauthOrganizations
         ? {
@@ -73,15 +86,13 @@ export async function startLinearWorld(
           }
         : { LINEAR_ACCESS_TOKEN: ws.token }),
       LINEAR_API_URL: linear.url,
-      LOG_LEVEL: 'debug',
       ...options.env,
     },
     {
       logger: logs.logger,
       ...(options.clock ? { clock: options.clock } : {}),
       engineOptions: {
-        workerPollMs: 20,
-        inboxRetryDelaysMs: [300, 300, 300, 300],
+        ...WORLD_ENGINE_OPTIONS,
         ...(options.progressIntervalMs === undefined
           ? {}
           : { progressIntervalMs: options.progressIntervalMs }),
@@ -97,31 +108,44 @@ export async function startLinearWorld(
   });
   const webhookUrl = `${relay.service.url}/linear/webhooks`;
   linear.setWebhook(webhookUrl, LINEAR_WEBHOOK_SECRET);
-  return {
+  const world: LinearWorld = {
     relay,
     linear,
     emulator,
     logs,
     webhookUrl,
-    async waitForActivity(sessionId, accept, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = linear.activitiesOf(sessionId).find(accept);
-        if (found) return found;
-        if (Date.now() > deadline) {
-          const seen = linear
-            .activitiesOf(sessionId)
-            .map((a) => `${a.content.type}: ${a.content.body ?? ''}`);
-          throw new Error(`no such activity within ${timeoutMs} ms; saw:\n${seen.join('\n')}`);
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
+    waitForActivity: (sessionId, accept, timeoutMs = 10_000) =>
+      pollFor(
+        () => linear.activitiesOf(sessionId).find(accept),
+        'activity',
+        () =>
+          linear.activitiesOf(sessionId).map((a) => `${a.content.type}: ${a.content.body ?? ''}`),
+        timeoutMs,
+        '\n',
+      ),
+    async answerTo(sessionId, body, promptOptions, accept = (a) => a.content.type === 'response') {
+      const before = linear.activitiesOf(sessionId).length;
+      await linear.prompt(sessionId, body, promptOptions);
+      return world.waitForActivity(
+        sessionId,
+        (a) => linear.activitiesOf(sessionId).indexOf(a) >= before && accept(a),
+      );
+    },
+    async answeredSession(title) {
+      const { session } = await linear.openSession({ title });
+      await world.waitForActivity(session.id, (a) => a.content.type === 'response');
+      return session;
+    },
+    async configureTeam(words) {
+      const session = await world.answeredSession('settings');
+      return world.answerTo(session.id, `config ${words}`);
     },
     async close() {
       await relay.close();
       await Promise.all([emulator.close(), linear.close()]);
     },
   };
+  return world;
 }
 
 /** Walk the browser's way: /linear/install -> Linear's consent page -> our redirect. */

@@ -26,10 +26,14 @@ import { startService } from '../../src/main.js';
 import type { RunningService, StartServiceOptions } from '../../src/main.js';
 import type { EngineOptions } from '../../src/runs/runs-deps.js';
 import { startFakeGitHub } from '../../src/fakes/github-rest-api.js';
-import type { FakeGitHub, FakeGitHubOptions } from '../../src/fakes/github-rest-api.js';
+import type {
+  FakeCheckRun,
+  FakeGitHub,
+  FakeGitHubOptions,
+} from '../../src/fakes/github-rest-api.js';
 import { postGitHub } from './github.js';
 import type { PostGitHubOptions } from './github.js';
-import { postSlack } from './slack.js';
+import { eventCallback, messageEvent, postSlack } from './slack.js';
 import type { PostSlackOptions } from './slack.js';
 import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
@@ -78,6 +82,16 @@ export interface Relay {
   githubWebhooks: string;
   postSlack(body: string, options?: PostSlackOptions): Promise<Response>;
   postGitHub(body: string, options: PostGitHubOptions): Promise<Response>;
+  /**
+   * Alice's reply in #general's `thread`, kept in the fake Slack as Slack keeps it and sent as
+   * its `message` event: its ts. Throws unless the relay answers 200.
+   */
+  replyInSlack(thread: string, text: string): Promise<string>;
+  /**
+   * The check run event GitHub sends when `login` presses the button `identifier` of `check`
+   * (`requested_action`), or, with no `identifier`, re-runs it (`rerequested`).
+   */
+  checkRunEvent(check: FakeCheckRun, login: string, identifier?: string): Promise<Response>;
   /** Rows per table, read through a second connection. */
   rows(): Record<'inbox' | 'outbox' | 'runs' | 'threads', number>;
   close(): Promise<void>;
@@ -247,6 +261,28 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     githubWebhooks,
     postSlack: (body, o) => postSlack(slackEvents, body, o),
     postGitHub: (body, o) => postGitHub(githubWebhooks, body, o),
+    checkRunEvent: (check, login, identifier) =>
+      github.sendCheckRunEvent(check, {
+        url: githubWebhooks,
+        secret: SECRETS.githubWebhookSecret,
+        ...(identifier === undefined
+          ? { action: 'rerequested' }
+          : { action: 'requested_action', identifier }),
+        login,
+        installationId: INSTALLATION_ID,
+      }),
+    async replyInSlack(thread, text) {
+      const ts = slack.seedMessage({
+        channel: 'CGENERAL1',
+        user: 'UALICE01',
+        text,
+        thread_ts: thread,
+      });
+      const event = messageEvent({ text, ts, thread_ts: thread });
+      const res = await postSlack(slackEvents, eventCallback(event));
+      if (res.status !== 200) throw new Error(`a Slack reply was answered ${res.status}`);
+      return ts;
+    },
     rows: () => countRows(databasePath),
     async close() {
       if (closed) return;

@@ -4,7 +4,6 @@
  * the fake Bot Connector, which signs the activities it sends. The key source and the login
  * endpoint are the fake's, through the platforms' test-only overrides.
  */
-import { startEmulator } from '../../src/emulator/index.js';
 import type { Emulator, EmulatorTimings } from '../../src/emulator/index.js';
 import {
   FAKE_TEAMS_APP_ID,
@@ -20,9 +19,9 @@ import {
 export { shownText };
 import { captureLogs } from './log-capture.js';
 import type { LogCapture } from './log-capture.js';
-import { QUICK_TIMINGS, startRelayService } from './relay.js';
+import { startRelayService } from './relay.js';
 import type { RelayService } from './relay.js';
-import { SECRETS } from './secrets.js';
+import { WORLD_ENGINE_OPTIONS, pollFor, startWorldEmulator, worldEnv } from './platform-world.js';
 
 export interface TeamsWorld {
   relay: RelayService;
@@ -52,27 +51,19 @@ export async function startTeamsWorld(
   options: { env?: Record<string, string>; timings?: Partial<EmulatorTimings> } = {},
 ): Promise<TeamsWorld> {
   const logs = captureLogs({ test: 'teams' });
-  const emulator = await startEmulator({
-    apiKey: SECRETS.agentApiKey,
-    timings: { ...QUICK_TIMINGS, ...options.timings },
-    tickMs: 10,
-  });
+  const emulator = await startWorldEmulator(options.timings);
   const teams = await startFakeTeams();
   const env = {
-    AGENT_API_URL: emulator.baseUrl,
-    AGENT_API_KEY: SECRETS.agentApiKey,
-    POLL_INTERVAL_MS: '100',
-    SHUTDOWN_TIMEOUT_MS: '2000',
+    ...worldEnv(emulator),
     TEAMS_APP_ID: FAKE_TEAMS_APP_ID,
     TEAMS_APP_PASSWORD: FAKE_TEAMS_APP_PASSWORD,
     TEAMS_TENANT_ID: FAKE_TEAMS_TENANT,
     TEAMS_ALLOWED_TENANTS: FAKE_TEAMS_TENANT,
-    LOG_LEVEL: 'debug',
     ...options.env,
   };
   const serviceOptions = {
     logger: logs.logger,
-    engineOptions: { workerPollMs: 20, inboxRetryDelaysMs: [300, 300, 300, 300] },
+    engineOptions: WORLD_ENGINE_OPTIONS,
     platforms: {
       teamsOpenIdMetadataUrl: teams.openIdMetadataUrl,
       teamsLoginEndpoint: teams.url,
@@ -98,18 +89,13 @@ export async function startTeamsWorld(
         answer: text ? (JSON.parse(text) as Record<string, unknown>) : {},
       };
     },
-    async waitFor(conversationId, accept, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = teams.inConversation(conversationId).find((a) => accept(shownText(a), a));
-        if (found) return found;
-        if (Date.now() > deadline) {
-          const seen = teams.inConversation(conversationId).map((a) => shownText(a));
-          throw new Error(`no such activity within ${timeoutMs} ms; saw:\n${seen.join('\n---\n')}`);
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
+    waitFor: (conversationId, accept, timeoutMs = 10_000) =>
+      pollFor(
+        () => teams.inConversation(conversationId).find((a) => accept(shownText(a), a)),
+        'activity',
+        () => teams.inConversation(conversationId).map((a) => shownText(a)),
+        timeoutMs,
+      ),
     async startReplica() {
       const replica = await startRelayService(env, serviceOptions, relay.databasePath);
       replicas.push(replica);

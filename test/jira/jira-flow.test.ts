@@ -5,15 +5,12 @@
  * words, the PR and the cost; a BLOCKED run asks there and a reply follows up; Stop interrupts
  * and Cancel ends; `status` answers in a comment.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PEOPLE, RELAY_ACCOUNT_ID } from '../../src/fakes/jira-rest-api.js';
-import { commentText, startJiraWorld, type JiraWorld } from '../helpers/jira.js';
+import { commentText, startJiraWorld } from '../helpers/jira.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let world: JiraWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const startWorld = worldPerTest(startJiraWorld);
 
 /** Whether an ADF body holds a real mention (a mention node) of the account. */
 const mentions = (body: unknown, accountId: string) =>
@@ -21,7 +18,7 @@ const mentions = (body: unknown, accountId: string) =>
 
 describe('a run on a Jira issue', () => {
   it('a label starts it: one status comment through every state, then the outcome for the requester', async () => {
-    world = await startJiraWorld({ env: { JIRA_START_TRANSITION: 'In Progress' } });
+    const world = await startWorld({ env: { JIRA_START_TRANSITION: 'In Progress' } });
     const { jira } = world;
     const issue = jira.model.addIssue('PROJ', {
       summary: 'Fix the login page',
@@ -50,15 +47,13 @@ describe('a run on a Jira issue', () => {
   });
 
   it('an assignment to the relay starts it, and a later mention follows up on it', async () => {
-    world = await startJiraWorld();
+    const world = await startWorld();
     const { jira } = world;
     const issue = jira.model.addIssue('PROJ', { summary: 'Tidy the README' });
     await world.send(jira.webhooks.assigned(issue, PEOPLE.alice, RELAY_ACCOUNT_ID));
     await world.waitForComment(issue.key, (t) => /Run succeeded/.test(t));
     expect(world.emulator.runs.count()).toBe(1);
-    const reply = await world.send(
-      jira.webhooks.commentCreated(issue, PEOPLE.bob, '@agent-relay also fix the typos'),
-    );
+    const reply = await world.comment(issue, PEOPLE.bob, '@agent-relay also fix the typos');
     expect(reply.answer).toMatchObject({ result: 'accepted' });
     // No reactions on Jira: the follow-up is confirmed in a comment.
     await world.waitForComment(issue.key, (t) =>
@@ -74,7 +69,7 @@ describe('a run on a Jira issue', () => {
   });
 
   it('an issue created with the label, or assigned to the relay, starts a run once', async () => {
-    world = await startJiraWorld();
+    const world = await startWorld();
     const { jira } = world;
     const labelled = jira.model.addIssue('PROJ', { summary: 'Born labelled', labels: ['agent'] });
     const assigned = jira.model.addIssue('PROJ', {
@@ -94,52 +89,46 @@ describe('a run on a Jira issue', () => {
   });
 
   it('a BLOCKED run asks in the issue, and the answer continues it', async () => {
-    world = await startJiraWorld();
+    const world = await startWorld();
     const { jira } = world;
     const issue = jira.model.addIssue('PROJ');
-    await world.send(
-      jira.webhooks.commentCreated(issue, PEOPLE.alice, '@agent-relay decide the schema [block]'),
-    );
+    await world.comment(issue, PEOPLE.alice, '@agent-relay decide the schema [block]');
     const question = await world.waitForComment(issue.key, (t) =>
       /waiting for your answer/.test(t),
     );
     expect(mentions(question.body, PEOPLE.alice)).toBe(true);
     expect(commentText(question)).toMatch(/answer with @agent-relay <answer>/);
-    await world.send(jira.webhooks.commentCreated(issue, PEOPLE.alice, '@agent-relay use JSON'));
+    await world.comment(issue, PEOPLE.alice, '@agent-relay use JSON');
     await world.waitForComment(issue.key, (t) => /Run succeeded/.test(t));
     expect(world.emulator.followups[0]!.message).toContain('use JSON');
     expect(world.emulator.runs.count()).toBe(1);
   });
 
   it('stop interrupts a working run; cancel ends it; status answers in a comment', async () => {
-    world = await startJiraWorld({ timings: { slowRunMs: 30_000 } });
+    const world = await startWorld({ timings: { slowRunMs: 30_000 } });
     const { jira, emulator } = world;
     const issue = jira.model.addIssue('PROJ');
-    await world.send(
-      jira.webhooks.commentCreated(issue, PEOPLE.bob, '@agent-relay long job [slow]'),
-    );
+    await world.comment(issue, PEOPLE.bob, '@agent-relay long job [slow]');
     await world.waitForComment(issue.key, (t) => /is working on/.test(t));
-    await world.send(jira.webhooks.commentCreated(issue, PEOPLE.bob, '@agent-relay stop'));
+    await world.comment(issue, PEOPLE.bob, '@agent-relay stop');
     for (let i = 0; emulator.runs.all()[0]!.state !== 'BLOCKED'; i++) {
       expect(i).toBeLessThan(500);
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(emulator.requests.get('POST /agent/runs/:id/interrupt')).toBe(1);
-    await world.send(jira.webhooks.commentCreated(issue, PEOPLE.bob, '@agent-relay status'));
+    await world.comment(issue, PEOPLE.bob, '@agent-relay status');
     await world.waitForComment(issue.key, (t) => /Its status comment/.test(t));
-    await world.send(jira.webhooks.commentCreated(issue, PEOPLE.bob, '@agent-relay cancel'));
+    await world.comment(issue, PEOPLE.bob, '@agent-relay cancel');
     await world.waitForComment(issue.key, (t) => /Run was cancelled/.test(t));
     expect(emulator.runs.all()[0]!.state).toBe('CANCELLED');
     const card = jira.model.relayComments(issue.key)[0]!;
     expect(commentText(card)).toMatch(/stopped \(cancelled\)/);
   });
   it('a failed run: the status comment says so, and the requester is told in a new comment', async () => {
-    world = await startJiraWorld();
+    const world = await startWorld();
     const { jira } = world;
     const issue = jira.model.addIssue('PROJ', { summary: 'Migrate the billing tables' });
-    await world.send(
-      jira.webhooks.commentCreated(issue, PEOPLE.bob, '@agent-relay migrate it [fail]'),
-    );
+    await world.comment(issue, PEOPLE.bob, '@agent-relay migrate it [fail]');
     const outcome = await world.waitForComment(issue.key, (t) => /Run failed/.test(t));
     expect(mentions(outcome.body, PEOPLE.bob)).toBe(true);
     const card = jira.model.relayComments(issue.key)[0]!;

@@ -4,25 +4,22 @@
  * (other sites, projects not allowed, the relay's own comments, comments that do not address
  * it, other changes), and a redelivery taken once, by its identifier or by its signed body.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PEOPLE, RELAY_ACCOUNT_ID, signJira } from '../../src/fakes/jira-rest-api.js';
 import { countRows } from '../helpers/relay.js';
 import { startJiraWorld, type JiraWorld } from '../helpers/jira.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
 /** What the relay asks the site at start: what kind of site it is, and whose token it holds. */
 const START_REQUESTS = ['/rest/api/2/serverInfo', '/rest/api/3/myself'];
 
-let world: JiraWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const startWorld = worldPerTest(startJiraWorld);
 
 const inbox = (w: JiraWorld) => countRows(w.relay.databasePath).inbox;
 
 describe('POST /jira/webhooks', () => {
   it('answers 401 to a wrong, missing or tampered signature and stores nothing', async () => {
-    world = await startJiraWorld();
+    const world = await startWorld();
     const issue = world.jira.model.addIssue('PROJ');
     const body = world.jira.webhooks.labelAdded(issue, PEOPLE.alice, 'agent');
     const forged = await world.send(body, { secret: 'not-the-secret-at-all-0000' });
@@ -44,7 +41,7 @@ describe('POST /jira/webhooks', () => {
   });
 
   it('answers 400 without the delivery identifier or to a signed body that is not JSON', async () => {
-    world = await startJiraWorld();
+    const world = await startWorld();
     const secret = 'jira-webhook-secret-dummy-0123';
     const noId = await fetch(world.webhookUrl, {
       method: 'POST',
@@ -68,7 +65,7 @@ describe('POST /jira/webhooks', () => {
   });
 
   it('answers and forgets other sites, projects not allowed, its own words and other changes', async () => {
-    world = await startJiraWorld();
+    const world = await startWorld();
     const { model, webhooks } = world.jira;
     const issue = model.addIssue('PROJ');
     const other = model.addIssue('OPS');
@@ -98,7 +95,7 @@ describe('POST /jira/webhooks', () => {
   });
 
   it('answers odd but signed bodies without crashing and keeps nothing', async () => {
-    world = await startJiraWorld();
+    const world = await startWorld();
     const { model, webhooks } = world.jira;
     const issue = model.addIssue('PROJ');
     const badKey = webhooks.labelAdded(issue, PEOPLE.alice, 'agent');
@@ -128,7 +125,7 @@ describe('POST /jira/webhooks', () => {
   });
 
   it('takes a redelivery once, by its identifier or by its signed body', async () => {
-    world = await startJiraWorld({ timings: { runMs: 60_000 } });
+    const world = await startWorld({ timings: { runMs: 60_000 } });
     const issue = world.jira.model.addIssue('PROJ');
     const body = world.jira.webhooks.commentCreated(issue, PEOPLE.bob, '@agent-relay fix it');
     const first = await world.send(body, { identifier: 'w-10' });
@@ -142,14 +139,12 @@ describe('POST /jira/webhooks', () => {
   });
 
   it('a real mention of the relay’s account addresses it as its handle does', async () => {
-    world = await startJiraWorld({ timings: { runMs: 60_000 } });
+    const world = await startWorld({ timings: { runMs: 60_000 } });
     const issue = world.jira.model.addIssue('PROJ');
-    const res = await world.send(
-      world.jira.webhooks.commentCreated(
-        issue,
-        PEOPLE.bob,
-        `[~accountid:${RELAY_ACCOUNT_ID}] please look at {{src/a.ts}}`,
-      ),
+    const res = await world.comment(
+      issue,
+      PEOPLE.bob,
+      `[~accountid:${RELAY_ACCOUNT_ID}] please look at {{src/a.ts}}`,
     );
     expect(res.answer).toMatchObject({ result: 'accepted' });
     const status = await world.waitForComment(issue.key, (t) => /please look at/.test(t));
@@ -159,10 +154,12 @@ describe('POST /jira/webhooks', () => {
 
 describe('Jira at start', () => {
   it('asks the site for the relay’s account, and a refused token ends the start-up', async () => {
-    world = await startJiraWorld();
-    expect(world.jira.requests.map((r) => r.path)).toEqual(START_REQUESTS);
-    await world.close();
-    world = undefined;
+    const first = await startJiraWorld();
+    try {
+      expect(first.jira.requests.map((r) => r.path)).toEqual(START_REQUESTS);
+    } finally {
+      await first.close();
+    }
     await expect(
       startJiraWorld({ env: { JIRA_API_TOKEN: 'jira-token-dummy-wrong' } }),
     ).rejects.toMatchObject({
@@ -171,11 +168,9 @@ describe('Jira at start', () => {
   });
 
   it('reads no comment while its own account is unknown (Jira did not answer at start)', async () => {
-    world = await startJiraWorld({ failMyself: 503 });
+    const world = await startWorld({ failMyself: 503 });
     const issue = world.jira.model.addIssue('PROJ');
-    const res = await world.send(
-      world.jira.webhooks.commentCreated(issue, PEOPLE.bob, '@agent-relay fix it'),
-    );
+    const res = await world.comment(issue, PEOPLE.bob, '@agent-relay fix it');
     expect(res.answer).toMatchObject({ result: 'ignored', reason: 'own_account_unknown' });
     // A label needs no account to be told apart: it still starts a run.
     const label = await world.send(world.jira.webhooks.labelAdded(issue, PEOPLE.alice, 'agent'));
@@ -183,7 +178,7 @@ describe('Jira at start', () => {
   });
 
   it('with JIRA_ACCOUNT_ID it asks only what kind of site it is', async () => {
-    world = await startJiraWorld({ env: { JIRA_ACCOUNT_ID: '712020:5f1e6e3a-relay-0001' } });
+    const world = await startWorld({ env: { JIRA_ACCOUNT_ID: '712020:5f1e6e3a-relay-0001' } });
     expect(world.jira.requests.map((r) => r.path)).toEqual(['/rest/api/2/serverInfo']);
   });
 

@@ -3,27 +3,24 @@
  * write (not GitHub's), and a person's own budget, set by a project admin who mentions them
  * (`config user=[~accountid:…] budget=…`), is kept by their account id for that project.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PEOPLE } from '../../src/fakes/jira-rest-api.js';
-import { commentText, startJiraWorld, type JiraWorld } from '../helpers/jira.js';
+import { commentText, startJiraWorld } from '../helpers/jira.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let world: JiraWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const startWorld = worldPerTest(startJiraWorld);
 
 describe('the handle a Jira notice tells people to write', () => {
   it('is JIRA_BOT_HANDLE in the status, the help and the budget notices', async () => {
-    world = await startJiraWorld({ env: { JIRA_BOT_HANDLE: 'robo' } });
+    const world = await startWorld({ env: { JIRA_BOT_HANDLE: 'robo' } });
     const { jira } = world;
     const issue = jira.model.addIssue('PROJ');
-    await world.send(jira.webhooks.commentCreated(issue, PEOPLE.bob, '@robo help'));
+    await world.comment(issue, PEOPLE.bob, '@robo help');
     const help = await world.waitForComment(issue.key, (t) => /How to use/.test(t));
     expect(commentText(help)).toContain('@robo');
-    await world.send(jira.webhooks.commentCreated(issue, PEOPLE.alice, '@robo config budget=0'));
+    await world.comment(issue, PEOPLE.alice, '@robo config budget=0');
     await world.waitForComment(issue.key, (t) => /budget = 0 ✏️/.test(t));
-    await world.send(jira.webhooks.commentCreated(issue, PEOPLE.bob, '@robo fix it'));
+    await world.comment(issue, PEOPLE.bob, '@robo fix it');
     const refused = await world.waitForComment(issue.key, (t) => /has spent/.test(t));
     expect(commentText(refused)).toContain('@robo config budget=');
     for (const c of jira.model.relayComments(issue.key))
@@ -34,29 +31,23 @@ describe('the handle a Jira notice tells people to write', () => {
 
 describe("a person's own budget on Jira", () => {
   it('a project admin sets it by mention; that person’s runs stop, others’ go on', async () => {
-    world = await startJiraWorld();
+    const world = await startWorld();
     const { jira } = world;
     const issue = jira.model.addIssue('PROJ');
     // A name typed as text is no account id: the admin is told how to name the person.
-    await world.send(
-      jira.webhooks.commentCreated(issue, PEOPLE.alice, '@agent-relay config user=@bob budget=0'),
-    );
+    await world.comment(issue, PEOPLE.alice, '@agent-relay config user=@bob budget=0');
     await world.waitForComment(issue.key, (t) => /real mention/.test(t));
     // Only a project admin sets someone's budget.
-    await world.send(
-      jira.webhooks.commentCreated(
-        issue,
-        PEOPLE.bob,
-        `@agent-relay config user=[~accountid:${PEOPLE.alice}] budget=0`,
-      ),
+    await world.comment(
+      issue,
+      PEOPLE.bob,
+      `@agent-relay config user=[~accountid:${PEOPLE.alice}] budget=0`,
     );
     await world.waitForComment(issue.key, (t) => /Only an admin of this project/.test(t));
-    await world.send(
-      jira.webhooks.commentCreated(
-        issue,
-        PEOPLE.alice,
-        `@agent-relay config user=[~accountid:${PEOPLE.bob}] budget=0`,
-      ),
+    await world.comment(
+      issue,
+      PEOPLE.alice,
+      `@agent-relay config user=[~accountid:${PEOPLE.bob}] budget=0`,
     );
     await world.waitForComment(issue.key, (t) => /budget = 0 ✏️/.test(t));
     const settings = await world.relay.service.store.settings.list(

@@ -3,18 +3,15 @@
  * session opened. The relay's thought is queued when the trigger is picked up, before the
  * service is asked anything, so a slow create does not delay it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+import { describe, expect, it } from 'vitest';
+import { startLinearWorld } from '../helpers/linear.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let world: LinearWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const startWorld = worldPerTest(startLinearWorld);
 
 describe('the first activity in a Linear session', () => {
   it('comes within 3 s while the service holds the create for 10 s', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     world.emulator.faults.setLatency(10_000);
     const { session } = await world.linear.openSession({ title: 'Slow service' });
     const first = await world.waitForActivity(session.id, () => true, 5_000);

@@ -3,18 +3,15 @@
  * progress loop, delivered through the outbox with the status) become `action` activities in
  * the session, each step once, before the response.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+import { describe, expect, it } from 'vitest';
+import { startLinearWorld } from '../helpers/linear.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let world: LinearWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const startWorld = worldPerTest(startLinearWorld);
 
 describe('Linear: the agent’s steps as actions', () => {
   it('each finished step once, with its parameter and result, then the response', async () => {
-    world = await startLinearWorld({
+    const world = await startWorld({
       progressIntervalMs: 100,
       env: { PROGRESS_READS_PER_MINUTE: '600' },
     });

@@ -3,29 +3,20 @@
  * with `config budget=` in one of the team's agent sessions, it refuses a new run in the
  * team's next session, in words that name a team and say how it is raised there.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+import { describe, expect, it } from 'vitest';
+import { startLinearWorld } from '../helpers/linear.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let world: LinearWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const startWorld = worldPerTest(startLinearWorld);
 
 describe('Linear: a budget per team', () => {
   it('is set in a session, and a new run in the team is refused in its words', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear } = world;
-    const { session } = await linear.openSession({ title: 'First issue' });
-    await world.waitForActivity(session.id, (a) => a.content.type === 'response');
+    const session = await world.answeredSession('First issue');
     expect(world.emulator.runs.count()).toBe(1);
 
-    const before = linear.activitiesOf(session.id).length;
-    await linear.prompt(session.id, 'config budget=0');
-    const answer = await world.waitForActivity(
-      session.id,
-      (a) => linear.activitiesOf(session.id).indexOf(a) >= before && a.content.type === 'response',
-    );
+    const answer = await world.answerTo(session.id, 'config budget=0');
     expect(answer.content.body).toContain('`budget` = `0`');
 
     const next = await linear.openSession({ title: 'Second issue' });
@@ -42,19 +33,19 @@ describe('Linear: a budget per team', () => {
   }, 30_000);
 
   it("is changed only by an admin of the Linear workspace; anyone may read the team's defaults", async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear } = world;
-    const { session } = await linear.openSession({ title: 'An issue' });
-    await world.waitForActivity(session.id, (a) => a.content.type === 'response');
-    const after = (n: number) => (a: { content: { type: string } }) =>
-      linear.activitiesOf(session.id).indexOf(a as never) >= n;
+    const session = await world.answeredSession('An issue');
 
     // Bob is a member, not an admin: his change is refused and nothing is set. Linear is asked
     // who he is only after the webhook was answered: nothing delays the acknowledgement.
-    let before = linear.activitiesOf(session.id).length;
+    const before = linear.activitiesOf(session.id).length;
     await linear.prompt(session.id, 'config budget=0', { user: { id: 'user-bob', name: 'Bob' } });
     const acknowledged = performance.now();
-    const refused = await world.waitForActivity(session.id, after(before));
+    const refused = await world.waitForActivity(
+      session.id,
+      (a) => linear.activitiesOf(session.id).indexOf(a) >= before,
+    );
     expect(refused.content.body).toContain('Only an admin of this Linear workspace');
     const asked = linear.requests.find(
       (r) => r.operation === 'UserAdmin' && r.variables.id === 'user-bob',
@@ -62,35 +53,23 @@ describe('Linear: a budget per team', () => {
     expect(asked?.at).toBeGreaterThanOrEqual(acknowledged);
 
     // He may still read the defaults: none are set.
-    before = linear.activitiesOf(session.id).length;
-    await linear.prompt(session.id, 'config', { user: { id: 'user-bob', name: 'Bob' } });
-    const shown = await world.waitForActivity(
-      session.id,
-      (a) => after(before)(a) && a.content.type === 'response',
-    );
+    const shown = await world.answerTo(session.id, 'config', {
+      user: { id: 'user-bob', name: 'Bob' },
+    });
     expect(shown.content.body).not.toContain('budget');
 
     // A new run in the team still starts: the refused budget was never set.
-    const next = await linear.openSession({ title: 'Another issue' });
-    await world.waitForActivity(next.session.id, (a) => a.content.type === 'response');
+    await world.answeredSession('Another issue');
     expect(world.emulator.runs.count()).toBe(2);
   }, 30_000);
 
   it('`config user=` names no one here: refused, and the team budget is not touched', async () => {
-    world = await startLinearWorld();
-    const { linear } = world;
-    const { session } = await linear.openSession({ title: 'An issue' });
-    await world.waitForActivity(session.id, (a) => a.content.type === 'response');
-    const before = linear.activitiesOf(session.id).length;
+    const world = await startWorld();
+    const session = await world.answeredSession('An issue');
     // Ada is an admin: she means Bob's budget, which Linear does not have.
-    await linear.prompt(session.id, 'config user=@bob budget=0');
-    const answer = await world.waitForActivity(
-      session.id,
-      (a) => linear.activitiesOf(session.id).indexOf(a) >= before,
-    );
+    const answer = await world.answerTo(session.id, 'config user=@bob budget=0', {}, () => true);
     expect(answer.content.body).toContain('People have no budgets of their own here');
-    const next = await linear.openSession({ title: 'Second issue' });
-    await world.waitForActivity(next.session.id, (a) => a.content.type === 'response');
+    await world.answeredSession('Second issue');
     expect(world.emulator.runs.count()).toBe(2);
   }, 30_000);
 });

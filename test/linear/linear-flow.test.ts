@@ -3,18 +3,14 @@
  * delegating an issue (or mentioning the app) starts a run, and the run's life comes back as
  * agent activities in that session.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { leakedSecrets } from '../helpers/secrets.js';
 import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let world: LinearWorld | undefined;
-afterEach(async () => {
-  const w = world;
-  world = undefined;
-  if (!w) return;
+const startWorld = worldPerTest(startLinearWorld, (w) => {
   expect(leakedSecrets(w.logs.text())).toEqual([]);
   expect(w.logs.text()).not.toContain(w.linear.workspaces[0]!.token);
-  await w.close();
 });
 
 const types = (w: LinearWorld, session: string) =>
@@ -22,7 +18,7 @@ const types = (w: LinearWorld, session: string) =>
 
 describe('Linear: delegate an issue to the agent', () => {
   it('thinks at once, runs, moves the issue to started, and answers with the links', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear } = world;
     const { session, sent } = await linear.openSession({
       title: 'Fix the flaky login test',
@@ -64,7 +60,7 @@ describe('Linear: delegate an issue to the agent', () => {
   });
 
   it('asks with an elicitation when BLOCKED, follows up on the answer, and errors with advice on failure', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear } = world;
     const { session } = await linear.openSession({ title: 'Decide the schema [block]' });
     const asked = await world.waitForActivity(session.id, (a) => a.content.type === 'elicitation');
@@ -82,7 +78,7 @@ describe('Linear: delegate an issue to the agent', () => {
   });
 
   it('a mention in a comment starts a run without touching the issue state', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear } = world;
     const { session } = await linear.openSession({
       how: 'mention',
@@ -97,7 +93,7 @@ describe('Linear: delegate an issue to the agent', () => {
   });
 
   it('Stop interrupts a working run, ends the turn with a response, and a reply continues it', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear, emulator } = world;
     const { session } = await linear.openSession({ title: 'Long job [slow]' });
     await world.waitForActivity(session.id, (a) => a.content.body === 'Running…');
@@ -135,7 +131,7 @@ describe('Linear: delegate an issue to the agent', () => {
   });
 
   it('Stop on a run that waits for input cancels it and ends with a response', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear, emulator } = world;
     const { session } = await linear.openSession({ title: 'Decide the schema [block]' });
     await world.waitForActivity(session.id, (a) => a.content.type === 'elicitation');
@@ -156,12 +152,10 @@ describe('Linear: delegate an issue to the agent', () => {
   });
 
   it('a message after the run ended follows up on it; list answers in the session with the runs of its team', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear } = world;
-    const { session } = await linear.openSession({ title: 'Tidy the logs' });
-    await world.waitForActivity(session.id, (a) => a.content.type === 'response');
-    const other = await linear.openSession({ title: 'Another issue' });
-    await world.waitForActivity(other.session.id, (a) => a.content.type === 'response');
+    const session = await world.answeredSession('Tidy the logs');
+    await world.answeredSession('Another issue');
 
     await linear.prompt(session.id, 'Also remove the debug lines');
     await world.waitForActivity(
@@ -174,12 +168,7 @@ describe('Linear: delegate an issue to the agent', () => {
     expect(world.emulator.followups).toHaveLength(1);
     expect(world.emulator.followups[0]!.message).toContain('Also remove the debug lines');
 
-    const before = linear.activitiesOf(session.id).length;
-    await linear.prompt(session.id, 'list');
-    const listed = await world.waitForActivity(
-      session.id,
-      (a) => linear.activitiesOf(session.id).indexOf(a) >= before && a.content.type === 'response',
-    );
+    const listed = await world.answerTo(session.id, 'list');
     // Both runs of the team, the place of these sessions.
     expect(listed.content.body).toContain('Tidy the logs');
     expect(listed.content.body).toContain('Another issue');

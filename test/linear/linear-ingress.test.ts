@@ -4,15 +4,12 @@
  * and a team outside LINEAR_ALLOWED_TEAMS told so in its session.
  */
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countRows } from '../helpers/relay.js';
-import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+import { startLinearWorld } from '../helpers/linear.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let world: LinearWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const startWorld = worldPerTest(startLinearWorld);
 
 async function quiet(ms: number): Promise<void> {
   await new Promise((r) => setTimeout(r, ms));
@@ -20,7 +17,7 @@ async function quiet(ms: number): Promise<void> {
 
 describe('POST /linear/webhooks', () => {
   it('answers 401 to a wrong or missing signature and stores nothing', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear } = world;
     const { session } = await linear.openSession({ title: 'first' });
     await world.waitForActivity(session.id, () => true);
@@ -48,7 +45,7 @@ describe('POST /linear/webhooks', () => {
   });
 
   it('answers 401 to a webhookTimestamp more than 60 s away, or none', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear } = world;
     const { session } = await linear.openSession({ title: 'first' });
     await world.waitForActivity(session.id, () => true);
@@ -71,7 +68,7 @@ describe('POST /linear/webhooks', () => {
   });
 
   it('takes a redelivery (the same Linear-Delivery) once: one run, one thought', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear } = world;
     const { session, sent } = await linear.openSession({ title: 'once' });
     const again = await linear.send(sent.body, {}, { deliveryId: sent.deliveryId });
@@ -86,7 +83,7 @@ describe('POST /linear/webhooks', () => {
   });
 
   it('takes a signed body sent again under new Linear-Delivery ids once: one run, one follow-up', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear } = world;
     const { session, sent } = await linear.openSession({ title: 'once [slow]' });
     for (const deliveryId of ['replay-a', 'replay-b']) {
@@ -106,7 +103,7 @@ describe('POST /linear/webhooks', () => {
   });
 
   it('answers 400 to a body that is not JSON or not an agent session event, and ignores other events', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear } = world;
     const notJson = await linear.send('{nope');
     expect(notJson.status).toBe(400);
@@ -133,7 +130,7 @@ describe('POST /linear/webhooks', () => {
   });
 
   it('tells a session of a team outside LINEAR_ALLOWED_TEAMS, and starts nothing', async () => {
-    world = await startLinearWorld({ env: { LINEAR_ALLOWED_TEAMS: 'DESIGN' } });
+    const world = await startWorld({ env: { LINEAR_ALLOWED_TEAMS: 'DESIGN' } });
     const { linear } = world;
     const { session, sent } = await linear.openSession({ title: 'not here' });
     expect(sent.answer).toMatchObject({ ok: true, result: 'refused', detail: 'queued' });
@@ -157,9 +154,8 @@ describe('POST /linear/webhooks', () => {
   });
 
   it('lets a listed team in by its key', async () => {
-    world = await startLinearWorld({ env: { LINEAR_ALLOWED_TEAMS: 'DESIGN,ENG' } });
-    const { session } = await world.linear.openSession({ title: 'welcome' });
-    await world.waitForActivity(session.id, (a) => a.content.type === 'response');
+    const world = await startWorld({ env: { LINEAR_ALLOWED_TEAMS: 'DESIGN,ENG' } });
+    await world.answeredSession('welcome');
     expect(world.emulator.runs.count()).toBe(1);
   });
 });

@@ -4,15 +4,12 @@
  * starts nothing and is told nothing, even with a valid signature; a team is matched within
  * its workspace, so another workspace's team of the same key does not pass.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countRows } from '../helpers/relay.js';
 import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let world: LinearWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const startWorld = worldPerTest(startLinearWorld);
 
 const quiet = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -28,7 +25,7 @@ async function install(w: LinearWorld, workspace: number): Promise<number> {
 
 describe('Linear: the workspace of every webhook', () => {
   it("one workspace: another workspace's signed event, with a team of an allowed key, starts nothing", async () => {
-    world = await startLinearWorld({ env: { LINEAR_ALLOWED_TEAMS: 'ENG' } });
+    const world = await startWorld({ env: { LINEAR_ALLOWED_TEAMS: 'ENG' } });
     const { linear } = world;
     // Globex names its team ENG too, and asks for a model of its own choosing.
     linear.workspaces[1]!.team.key = 'ENG';
@@ -44,13 +41,12 @@ describe('Linear: the workspace of every webhook', () => {
     expect(linear.activitiesOf(session.id)).toEqual([]);
     expect(world.logs.text()).toContain('a workspace the relay does not serve');
     // The token's own workspace is served as before.
-    const own = await linear.openSession({ title: 'ours' });
-    await world.waitForActivity(own.session.id, (a) => a.content.type === 'response');
+    await world.answeredSession('ours');
     expect(world.emulator.runs.count()).toBe(1);
   });
 
   it('one workspace: LINEAR_ALLOWED_ORGANIZATIONS is checked on every event', async () => {
-    world = await startLinearWorld({ env: { LINEAR_ALLOWED_ORGANIZATIONS: 'org-elsewhere' } });
+    const world = await startWorld({ env: { LINEAR_ALLOWED_ORGANIZATIONS: 'org-elsewhere' } });
     const { sent } = await world.linear.openSession({ title: 'not on the list' });
     expect(sent.answer).toMatchObject({ result: 'refused' });
     await quiet(300);
@@ -59,7 +55,7 @@ describe('Linear: the workspace of every webhook', () => {
   });
 
   it('OAuth: a workspace that installed nothing, or was taken off the list, starts nothing', async () => {
-    world = await startLinearWorld({ oauthOrganizations: ['org-acme'] });
+    const world = await startWorld({ oauthOrganizations: ['org-acme'] });
     expect(await install(world, 0)).toBe(200);
     expect(await install(world, 1)).toBe(403);
     const { linear } = world;
@@ -68,13 +64,12 @@ describe('Linear: the workspace of every webhook', () => {
     await quiet(300);
     expect(world.emulator.runs.count()).toBe(0);
     expect(countRows(world.relay.databasePath).inbox).toBe(0);
-    const own = await linear.openSession({ title: 'ours' });
-    await world.waitForActivity(own.session.id, (a) => a.content.type === 'response');
+    await world.answeredSession('ours');
     expect(world.emulator.runs.count()).toBe(1);
   });
 
   it('matches an allowed team within its workspace: `org-acme/ENG` lets Acme in and not Globex', async () => {
-    world = await startLinearWorld({
+    const world = await startWorld({
       oauthOrganizations: ['org-acme', 'org-globex'],
       env: { LINEAR_ALLOWED_TEAMS: 'org-acme/ENG' },
     });
@@ -84,13 +79,12 @@ describe('Linear: the workspace of every webhook', () => {
     linear.workspaces[1]!.team.key = 'ENG';
     const globex = await linear.openSession({ workspace: 1, title: 'same key, other workspace' });
     expect(globex.sent.answer).toMatchObject({ result: 'refused' });
-    const acme = await linear.openSession({ title: 'ours' });
-    await world.waitForActivity(acme.session.id, (a) => a.content.type === 'response');
+    await world.answeredSession('ours');
     expect(world.emulator.runs.count()).toBe(1);
   });
 
   it('answers 503 when Linear cannot say whose workspace it is, and stores nothing', async () => {
-    world = await startLinearWorld({ oauthOrganizations: ['org-acme'] });
+    const world = await startWorld({ oauthOrganizations: ['org-acme'] });
     expect(await install(world, 0)).toBe(200);
     world.linear.failNext(500, 10);
     const { sent } = await world.linear.openSession({ title: 'later' });

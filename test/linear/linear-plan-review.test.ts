@@ -4,26 +4,19 @@
  * an elicitation; a reply asks for changes and brings the revised plan; someone who may not
  * approve is refused; `approve` carries the plan out, and the session ends with the outcome.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+import { describe, expect, it } from 'vitest';
+import { startLinearWorld } from '../helpers/linear.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let world: LinearWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const startWorld = worldPerTest(startLinearWorld);
 
 describe('Linear: plan first', () => {
   it('plan -> shown -> a reply asks for changes -> revised plan -> approve -> implementation -> outcome', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear, emulator } = world;
-    const settings = await linear.openSession({ title: 'settings' });
-    await world.waitForActivity(settings.session.id, (a) => a.content.type === 'response');
     // Ada administers the workspace: the team's runs plan first.
-    await linear.prompt(settings.session.id, 'config mode=plan');
-    await world.waitForActivity(settings.session.id, (a) =>
-      (a.content.body ?? '').includes('mode'),
-    );
+    const set = await world.configureTeam('mode=plan');
+    expect(set.content.body).toContain('mode');
 
     const { session } = await linear.openSession({ title: 'Fix the flaky login test' });
     const plan = await world.waitForActivity(

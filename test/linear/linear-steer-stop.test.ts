@@ -2,34 +2,27 @@
  * `config steer=requester` on Linear: a Stop is steering, so in a team that set it only the
  * person who started the run stops it; anyone else's Stop leaves the run working.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+import { describe, expect, it } from 'vitest';
+import { startLinearWorld } from '../helpers/linear.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let world: LinearWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const startWorld = worldPerTest(startLinearWorld);
 
 describe('Linear: Stop under config steer=requester', () => {
   it("someone else's Stop is refused and the run goes on; the requester's stops it", async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { linear, emulator } = world;
-    const first = await linear.openSession({ title: 'settings' });
-    await world.waitForActivity(first.session.id, (a) => a.content.type === 'response');
     // Ada is an admin of the workspace: she keeps the team's runs to their requesters.
-    await linear.prompt(first.session.id, 'config steer=requester');
-    await world.waitForActivity(first.session.id, (a) => (a.content.body ?? '').includes('steer'));
+    const set = await world.configureTeam('steer=requester');
+    expect(set.content.body).toContain('steer');
 
     const { session } = await linear.openSession({ title: 'Long job [slow]' });
     await world.waitForActivity(session.id, (a) => a.content.body === 'Running…');
-    const before = linear.activitiesOf(session.id).length;
-    await linear.prompt(session.id, '', { signal: 'stop', user: { id: 'user-bob' } });
-    const told = await world.waitForActivity(
+    const told = await world.answerTo(
       session.id,
-      (a) =>
-        linear.activitiesOf(session.id).indexOf(a) >= before &&
-        (a.content.body ?? '').includes('steer=requester'),
+      '',
+      { signal: 'stop', user: { id: 'user-bob' } },
+      (a) => (a.content.body ?? '').includes('steer=requester'),
     );
     expect(told.content.body).toContain('goes on');
     expect(emulator.requests.get('POST /agent/runs/:id/interrupt') ?? 0).toBe(0);

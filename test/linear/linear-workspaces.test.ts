@@ -5,20 +5,16 @@
  */
 import { request as httpRequest } from 'node:http';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { installLinear as install, startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+import { describe, expect, it } from 'vitest';
+import { installLinear as install, startLinearWorld } from '../helpers/linear.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let world: LinearWorld | undefined;
-afterEach(async () => {
-  const w = world;
-  world = undefined;
-  if (!w) return;
+const startWorld = worldPerTest(startLinearWorld, (w) => {
   for (const ws of w.linear.workspaces) expect(w.logs.text()).not.toContain(ws.token);
   for (const g of w.linear.oauthGrants) {
     expect(w.logs.text()).not.toContain(g.accessToken);
     expect(w.logs.text()).not.toContain(g.refreshToken);
   }
-  await w.close();
 });
 
 function sealedTokens(path: string): { team_id: string; sealed: string }[] {
@@ -34,7 +30,7 @@ function sealedTokens(path: string): { team_id: string; sealed: string }[] {
 
 describe('Linear in many workspaces (OAuth install)', () => {
   it('asks for an app actor with the agent scopes, and keeps each token sealed', async () => {
-    world = await startLinearWorld({ oauthOrganizations: ['org-acme', 'org-globex'] });
+    const world = await startWorld({ oauthOrganizations: ['org-acme', 'org-globex'] });
     const done = await install(world, 0);
     expect(done.status).toBe(200);
     expect(await done.text()).toContain('installed in this Linear workspace');
@@ -59,7 +55,7 @@ describe('Linear in many workspaces (OAuth install)', () => {
   });
 
   it('refuses an organization that is not allowed, and keeps nothing of it', async () => {
-    world = await startLinearWorld({ oauthOrganizations: ['org-acme'] });
+    const world = await startWorld({ oauthOrganizations: ['org-acme'] });
     const refused = await install(world, 1);
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain('LINEAR_ALLOWED_ORGANIZATIONS');
@@ -71,7 +67,7 @@ describe('Linear in many workspaces (OAuth install)', () => {
   });
 
   it('keeps two workspaces apart: each answered with its own token, each list its own runs', async () => {
-    world = await startLinearWorld({ oauthOrganizations: ['org-acme', 'org-globex'] });
+    const world = await startWorld({ oauthOrganizations: ['org-acme', 'org-globex'] });
     expect((await install(world, 0)).status).toBe(200);
     expect((await install(world, 1)).status).toBe(200);
     const { linear } = world;
@@ -88,19 +84,13 @@ describe('Linear in many workspaces (OAuth install)', () => {
       const ws = owner === 'org-acme' ? acmeWs! : globexWs!;
       expect(linear.ownerOf(r.authorization)).toBe(ws);
     }
-    const before = linear.activitiesOf(acme.session.id).length;
-    await linear.prompt(acme.session.id, 'list');
-    const listed = await world.waitForActivity(
-      acme.session.id,
-      (a) =>
-        linear.activitiesOf(acme.session.id).indexOf(a) >= before && a.content.type === 'response',
-    );
+    const listed = await world.answerTo(acme.session.id, 'list');
     expect(listed.content.body).toContain('Acme task');
     expect(listed.content.body).not.toContain('Globex task');
   });
 
   it('finishes only in the browser that started the install (its state cookie)', async () => {
-    world = await startLinearWorld({ oauthOrganizations: ['org-acme'] });
+    const world = await startWorld({ oauthOrganizations: ['org-acme'] });
     const elsewhere = await install(world, 0, { cookie: 'linear_oauth_state=someone-elses' });
     expect(elsewhere.status).toBe(400);
     const without = await install(world, 0, { cookie: '' });
@@ -110,7 +100,7 @@ describe('Linear in many workspaces (OAuth install)', () => {
   });
 
   it("a later install with a person's token (not actor=app) is refused and the app's token stays", async () => {
-    world = await startLinearWorld({ oauthOrganizations: ['org-acme'] });
+    const world = await startWorld({ oauthOrganizations: ['org-acme'] });
     expect((await install(world, 0)).status).toBe(200);
     const before = sealedTokens(world.relay.databasePath);
     const asPerson = await install(world, 0, { actor: 'user' });
@@ -120,7 +110,7 @@ describe('Linear in many workspaces (OAuth install)', () => {
   });
 
   it('takes redirect_uri from CONSOLE_PUBLIC_URL, never from the Host header', async () => {
-    world = await startLinearWorld({
+    const world = await startWorld({
       oauthOrganizations: ['org-acme'],
       env: { CONSOLE_PUBLIC_URL: 'https://relay.example.test/' },
     });
@@ -136,7 +126,7 @@ describe('Linear in many workspaces (OAuth install)', () => {
   });
 
   it('without CONSOLE_PUBLIC_URL, an install reached under another Host does not start', async () => {
-    world = await startLinearWorld({ oauthOrganizations: ['org-acme'] });
+    const world = await startWorld({ oauthOrganizations: ['org-acme'] });
     // fetch will not send another Host: a plain request does.
     const url = new URL(`${world.relay.service.url}/linear/install`);
     const answer = await new Promise<{ status: number; location?: string; body: string }>(

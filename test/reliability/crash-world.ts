@@ -88,6 +88,15 @@ export async function startCrashWorld(
   });
   const children: Child[] = [];
   let current: { child: Child; url: string } | undefined;
+  /** Kill the relay at once; what the gates held is dropped (never delivered), and they open. */
+  const killAndOpen = async (child: Child) => {
+    child.signalGroup('SIGKILL');
+    await child.exited;
+    for (const gate of [slackGate, githubGate, agentGate]) {
+      gate.dropHeld();
+      gate.thaw();
+    }
+  };
 
   const world: CrashWorld = {
     emulator,
@@ -108,23 +117,13 @@ export async function startCrashWorld(
       slackGate.freeze();
       githubGate.freeze();
       await new Promise((resolve) => setTimeout(resolve, 300));
-      c.child.signalGroup('SIGKILL');
-      await c.child.exited;
-      for (const gate of [slackGate, githubGate, agentGate]) {
-        gate.dropHeld();
-        gate.thaw();
-      }
+      await killAndOpen(c.child);
     },
     async killAnywhere() {
       const c = current;
       current = undefined;
       if (!c) return;
-      c.child.signalGroup('SIGKILL');
-      await c.child.exited;
-      for (const gate of [slackGate, githubGate, agentGate]) {
-        gate.dropHeld();
-        gate.thaw();
-      }
+      await killAndOpen(c.child);
     },
     async stop() {
       const c = current;

@@ -9,8 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixtureText } from '../github/fixtures.js';
-import type { Payload } from '../github/fixtures.js';
+import { commentEvent } from '../github/fixtures.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { relayPerTest, startRelay } from '../helpers/relay.js';
 import type { Relay } from '../helpers/relay.js';
@@ -20,28 +19,9 @@ import { ACCESS_ATTEMPTS } from '../../src/runs/use-cases/check-access.js';
 const start = relayPerTest();
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
-let n = 0;
 /** A comment on octo-org/widgets (issue 42 unless `issue`) by `login`, addressed to the bot. */
-function comment(
-  login: string,
-  association: string,
-  text: string,
-  issue = 42,
-): { body: string; delivery: { event: string; deliveryId: string } } {
-  const payload = JSON.parse(fixtureText('issue-comment-created')) as Payload;
-  n += 1;
-  payload.comment.id = 800_000 + n;
-  payload.comment.body = text;
-  payload.comment.author_association = association;
-  payload.comment.user.login = login;
-  payload.issue.number = issue;
-  payload.issue.html_url = `https://github.com/octo-org/widgets/issues/${issue}`;
-  payload.comment.html_url = `${payload.issue.html_url}#issuecomment-${800_000 + n}`;
-  return {
-    body: JSON.stringify(payload),
-    delivery: { event: 'issue_comment', deliveryId: `access-${n}-${Date.now()}` },
-  };
-}
+const comment = (login: string, association: string, text: string, issue = 42) =>
+  commentEvent('issues', issue, login, association, text);
 
 async function send(r: Relay, c: ReturnType<typeof comment>): Promise<Record<string, unknown>> {
   const res = await r.postGitHub(c.body, c.delivery);

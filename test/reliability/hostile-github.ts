@@ -38,6 +38,14 @@ export function validGitHubBody(
   return JSON.stringify(payload);
 }
 
+/** A case's `send`: the body `make` makes when the case runs, posted as a signed issue_comment. */
+const signedGitHub =
+  (make: () => string | Buffer) =>
+  (url: string): Promise<Response> => {
+    const body = make();
+    return post(url, ghHeaders('issue_comment', body), body);
+  };
+
 export const GITHUB_CASES: HostileCase[] = [
   {
     name: 'bad signature',
@@ -86,10 +94,7 @@ export const GITHUB_CASES: HostileCase[] = [
   {
     name: 'malformed JSON (signed)',
     status: [400],
-    send: (url) => {
-      const body = '{"action":"created","comment":{';
-      return post(url, ghHeaders('issue_comment', body), body);
-    },
+    send: signedGitHub(() => '{"action":"created","comment":{'),
   },
   {
     name: 'wrong content type (signed payload as text/plain)',
@@ -108,10 +113,9 @@ export const GITHUB_CASES: HostileCase[] = [
   {
     name: 'a body over the 2 MiB limit of /github/webhooks',
     status: [413],
-    send: (url) => {
-      const body = validGitHubBody(`@agent-relay ${'x'.repeat(GITHUB_BODY_LIMIT_BYTES + 1)}`);
-      return post(url, ghHeaders('issue_comment', body), body);
-    },
+    send: signedGitHub(() =>
+      validGitHubBody(`@agent-relay ${'x'.repeat(GITHUB_BODY_LIMIT_BYTES + 1)}`),
+    ),
   },
   {
     name: 'invalid UTF-8 (signed over the raw bytes)',

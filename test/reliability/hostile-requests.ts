@@ -36,6 +36,14 @@ function slackHeaders(body: string | Buffer, ts = nowSec(), contentType = 'appli
 export const post = (url: string, headers: Record<string, string>, body: string | Buffer) =>
   fetch(url, { method: 'POST', headers, body });
 
+/** A case's `send`: the body `make` makes when the case runs, posted signed as Slack signs. */
+const signedSlack =
+  (make: () => string | Buffer) =>
+  (url: string): Promise<Response> => {
+    const body = make();
+    return post(url, slackHeaders(body), body);
+  };
+
 /** Raw bytes that are not UTF-8, inside an otherwise valid JSON body. */
 export function invalidUtf8(json: string): Buffer {
   const [head, tail] = json.split('fix the', 2);
@@ -100,10 +108,7 @@ export const SLACK_CASES: HostileCase[] = [
   {
     name: 'malformed JSON (signed)',
     status: [400],
-    send: (url) => {
-      const body = '{"type":"event_callback","event":{"type":"app_mention",';
-      return post(url, slackHeaders(body), body);
-    },
+    send: signedSlack(() => '{"type":"event_callback","event":{"type":"app_mention",'),
   },
   {
     name: 'wrong content type (signed event as text/plain)',
@@ -129,10 +134,7 @@ export const SLACK_CASES: HostileCase[] = [
   {
     name: 'a 5 MiB body',
     status: [413],
-    send: (url) => {
-      const body = validSlackBody(`<@UBOT0001> ${'x'.repeat(FIVE_MIB)}`);
-      return post(url, slackHeaders(body), body);
-    },
+    send: signedSlack(() => validSlackBody(`<@UBOT0001> ${'x'.repeat(FIVE_MIB)}`)),
   },
   {
     name: 'invalid UTF-8 (signed over the raw bytes)',
@@ -145,34 +147,31 @@ export const SLACK_CASES: HostileCase[] = [
   {
     name: 'unknown event type',
     status: [200],
-    send: (url) => {
-      const body = eventCallback({
+    send: signedSlack(() =>
+      eventCallback({
         type: 'pin_added',
         user: 'UALICE01',
         channel_id: 'CGENERAL1',
         event_ts: '1.2',
-      });
-      return post(url, slackHeaders(body), body);
-    },
+      }),
+    ),
   },
   {
     name: 'unknown envelope type',
     status: [200, 400],
-    send: (url) => {
-      const body = JSON.stringify({ type: 'mystery_callback', team_id: 'T0000001', token: 'x' });
-      return post(url, slackHeaders(body), body);
-    },
+    send: signedSlack(() =>
+      JSON.stringify({ type: 'mystery_callback', team_id: 'T0000001', token: 'x' }),
+    ),
   },
   {
     name: 'app_mention missing required fields (user, channel, ts)',
     status: [200],
-    send: (url) => {
-      const body = eventCallback({
+    send: signedSlack(() =>
+      eventCallback({
         type: 'app_mention',
         text: '<@UBOT0001> fix it',
         event_ts: '1.2',
-      });
-      return post(url, slackHeaders(body), body);
-    },
+      }),
+    ),
   },
 ];

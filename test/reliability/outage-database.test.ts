@@ -25,11 +25,17 @@ import { relayPerTest } from '../helpers/relay.js';
 
 const startRelay = relayPerTest();
 
+/** A relay whose database another process holds locked for `ms`, from now. */
+async function startLocked(ms: number) {
+  const r = await startRelay();
+  const locker = lockDatabase(r.databasePath, ms);
+  await locker.held;
+  return { r, locker };
+}
+
 describe('the database is locked by another process for a moment', () => {
   it('requests wait for the lock; each trigger is stored and carried out once', async () => {
-    const r = await startRelay();
-    const locker = lockDatabase(r.databasePath, 1_500);
-    await locker.held;
+    const { r, locker } = await startLocked(1_500);
     const slack = eventCallback(
       appMentionEvent({ ts: '1700004001.000100', text: '<@UBOT0001> fix it' }),
     );
@@ -49,9 +55,7 @@ describe('the database is locked by another process for a moment', () => {
 
 describe('the database is locked for longer than the platforms wait', () => {
   it('each platform gets a clear error in time, /readyz says 503, nothing lands; then it recovers', async () => {
-    const r = await startRelay();
-    const locker = lockDatabase(r.databasePath, 15_000);
-    await locker.held;
+    const { r, locker } = await startLocked(15_000);
     const slack = eventCallback(
       appMentionEvent({ ts: '1700005001.000100', text: '<@UBOT0001> fix' }),
     );

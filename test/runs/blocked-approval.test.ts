@@ -5,9 +5,10 @@
  * have approved, with the answers, and the card keeps the service's status line, on GitHub and
  * on Linear alike.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixtureText, type Payload } from '../github/fixtures.js';
-import { startLinearWorld, type LinearWorld } from '../helpers/linear.js';
+import { startLinearWorld } from '../helpers/linear.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 import { relayPerTest } from '../helpers/relay.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
@@ -15,11 +16,7 @@ const start = relayPerTest();
 const WORDS = 'I will force-push it now';
 const WAITS_FOR = 'Waiting for approval to run';
 
-let world: LinearWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const startWorld = worldPerTest(startLinearWorld);
 
 describe('a run waiting for an approval', () => {
   it('on GitHub: the outcome does not quote the words before the action; the card says what it waits for', async () => {
@@ -44,7 +41,7 @@ describe('a run waiting for an approval', () => {
   });
 
   it('on Linear: the elicitation is the status line, not the words before the action', async () => {
-    world = await startLinearWorld();
+    const world = await startWorld();
     const { session } = await world.linear.openSession({
       description: 'Rebase the branch and push it. [approval]',
     });

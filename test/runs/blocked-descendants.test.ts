@@ -16,13 +16,19 @@ const start = relayPerTest();
 const ROOT = '1700005001.000100';
 const WAITING = /sub-run this run started is waiting for approval/;
 
+/** A relay whose run asked for at ROOT ("ship the release") is working: the relay, that run. */
+async function releaseRunning() {
+  const r = await start();
+  const mention = appMentionEvent({ ts: ROOT, text: '<@UBOT0001> ship the release' });
+  expect((await r.postSlack(eventCallback(mention))).status).toBe(200);
+  const parentId = await waitUntil(() => r.emulator.runs.all()[0]?.run_id, { timeoutMs: 10_000 });
+  r.emulator.setState(parentId, 'INPROGRESS');
+  return { r, parentId };
+}
+
 describe('a blocked orchestration child of a running run', () => {
   it('is said in the parent thread once per BLOCKED episode, with its session link', async () => {
-    const r = await start();
-    const mention = appMentionEvent({ ts: ROOT, text: '<@UBOT0001> ship the release' });
-    expect((await r.postSlack(eventCallback(mention))).status).toBe(200);
-    const parentId = await waitUntil(() => r.emulator.runs.all()[0]?.run_id, { timeoutMs: 10_000 });
-    r.emulator.setState(parentId, 'INPROGRESS');
+    const { r, parentId } = await releaseRunning();
     await waitUntil(() => r.slack.messages.some((m) => /Running/.test(m.text)), {
       timeoutMs: 10_000,
     });
@@ -54,11 +60,7 @@ describe('a blocked orchestration child of a running run', () => {
   }, 30_000);
 
   it('Approve / Reject answer the sub-run by its id, bound to its episode (Slack, end to end)', async () => {
-    const r = await start();
-    const mention = appMentionEvent({ ts: ROOT, text: '<@UBOT0001> ship the release' });
-    expect((await r.postSlack(eventCallback(mention))).status).toBe(200);
-    const parentId = await waitUntil(() => r.emulator.runs.all()[0]?.run_id, { timeoutMs: 10_000 });
-    r.emulator.setState(parentId, 'INPROGRESS');
+    const { r, parentId } = await releaseRunning();
     const child = r.emulator.createRunDirect(
       { prompt: 'deploy to production', parent_run_id: parentId },
       { state: 'BLOCKED', manual: true },
@@ -128,11 +130,7 @@ describe('a blocked orchestration child of a running run', () => {
   }, 40_000);
 
   it('a blocked run that descends from no tracked run is not said anywhere', async () => {
-    const r = await start();
-    const mention = appMentionEvent({ ts: ROOT, text: '<@UBOT0001> ship the release' });
-    expect((await r.postSlack(eventCallback(mention))).status).toBe(200);
-    const parentId = await waitUntil(() => r.emulator.runs.all()[0]?.run_id, { timeoutMs: 10_000 });
-    r.emulator.setState(parentId, 'INPROGRESS');
+    const { r } = await releaseRunning();
     const stranger = r.emulator.createRunDirect({ prompt: 'someone else’s orchestration' });
     r.emulator.createRunDirect(
       { prompt: 'their child', parent_run_id: stranger.run_id },

@@ -57,6 +57,21 @@ async function slash(r: Relay, text: string, user = 'UALICE01'): Promise<void> {
   await res.arrayBuffer();
 }
 
+/**
+ * `/agent <text>` from Alice, refused in private: the reply that matches `said`, once a while
+ * later nothing was posted in public and nothing created.
+ */
+async function refusedPrivately(r: Relay, text: string, said: RegExp): Promise<string> {
+  await slash(r, text);
+  const reply = await waitUntil(() => ephemerals(r).find((t) => said.test(t)), {
+    timeoutMs: 8_000,
+  });
+  await settle();
+  expect(publicPosts(r)).toEqual([]);
+  expect(creates(r)).toBe(0);
+  return reply;
+}
+
 const ephemerals = (r: Relay) =>
   r.slack.okCallsTo('chat.postEphemeral').map((c) => String(c.params.text));
 const publicPosts = (r: Relay) =>
@@ -91,43 +106,33 @@ describe('Slack: env= and model= by name', () => {
 
   it('an unknown environment: a private reply with the close names; nothing public, no run', async () => {
     const r = await relayWithCatalogue();
-    await slash(r, 'env=paymnts fix the refund rounding');
-    const reply = await waitUntil(() => ephemerals(r).find((t) => /No environment/.test(t)), {
-      timeoutMs: 8_000,
-    });
+    const reply = await refusedPrivately(
+      r,
+      'env=paymnts fix the refund rounding',
+      /No environment/,
+    );
     expect(reply).toContain('`paymnts`');
     expect(reply).toContain('Payments (env-payments)');
-    await settle();
-    expect(publicPosts(r)).toEqual([]);
     expect(r.slack.okCallsTo('reactions.add')).toEqual([]);
-    expect(creates(r)).toBe(0);
     expect(r.emulator.runs.count()).toBe(0);
   });
 
   it('an ambiguous prefix lists the candidates and starts nothing', async () => {
     const r = await relayWithCatalogue();
-    await slash(r, 'env=web fix the header');
-    const reply = await waitUntil(() => ephemerals(r).find((t) => /more than one/.test(t)), {
-      timeoutMs: 8_000,
-    });
+    const reply = await refusedPrivately(r, 'env=web fix the header', /more than one/);
     expect(reply).toContain('Web App (env-web-app)');
     expect(reply).toContain('Web API (env-web-api)');
     expect(reply).not.toContain('Payments');
-    await settle();
-    expect(publicPosts(r)).toEqual([]);
-    expect(creates(r)).toBe(0);
   });
 
   it('a model the service marks unavailable is refused with its reason', async () => {
     const r = await relayWithCatalogue();
-    await slash(r, 'model=old-one summarise the incident');
-    const reply = await waitUntil(() => ephemerals(r).find((t) => /cannot be used/.test(t)), {
-      timeoutMs: 8_000,
-    });
+    const reply = await refusedPrivately(
+      r,
+      'model=old-one summarise the incident',
+      /cannot be used/,
+    );
     expect(reply).toContain('PROVIDER_OUTAGE');
-    await settle();
-    expect(publicPosts(r)).toEqual([]);
-    expect(creates(r)).toBe(0);
   });
 
   it('with the catalogue down, the value is sent as given and the outage is logged', async () => {
@@ -186,15 +191,9 @@ describe('Slack: channel defaults are checked when set', () => {
     // The next process talks to a service where that environment no longer exists.
     const r = await start({ databasePath, env: ADMIN });
     r.emulator.catalogue.set({ ...CATALOGUE, environments: CATALOGUE.environments.slice(0, 2) });
-    await slash(r, 'fix the refund rounding');
-    const reply = await waitUntil(() => ephemerals(r).find((t) => /No environment/.test(t)), {
-      timeoutMs: 8_000,
-    });
+    const reply = await refusedPrivately(r, 'fix the refund rounding', /No environment/);
     expect(reply).toContain('`env-payments` (the default here)');
     expect(reply).toContain('config env=');
-    await settle();
-    expect(publicPosts(r)).toEqual([]);
-    expect(creates(r)).toBe(0);
   });
 });
 

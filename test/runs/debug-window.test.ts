@@ -4,7 +4,7 @@
  * The person is told where their message went, and the old failure is not announced again.
  */
 import { describe, expect, it } from 'vitest';
-import { appMentionEvent, eventCallback, messageEvent } from '../helpers/slack.js';
+import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import { relayPerTest } from '../helpers/relay.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
@@ -28,14 +28,7 @@ describe('follow-up in the debug window of a setup failure', () => {
     await waitUntil(() => outcomes().length === 1, { timeoutMs: 10_000 });
     expect(outcomes()[0]?.text).toMatch(/fail/i);
 
-    const reply = r.slack.seedMessage({
-      channel: 'CGENERAL1',
-      user: 'UALICE01',
-      text: 'why did npm ci fail?',
-      thread_ts: ROOT,
-    });
-    const followup = messageEvent({ text: 'why did npm ci fail?', ts: reply, thread_ts: ROOT });
-    expect((await r.postSlack(eventCallback(followup))).status).toBe(200);
+    const reply = await r.replyInSlack(ROOT, 'why did npm ci fail?');
 
     const told = await waitUntil(
       () => r.slack.messages.find((m) => m.thread_ts === ROOT && DEBUG_NOTICE.test(m.text)),
@@ -59,14 +52,7 @@ describe('follow-up in the debug window of a setup failure', () => {
     const runId = await waitUntil(() => r.emulator.runs.all()[0]?.run_id, { timeoutMs: 10_000 });
     r.emulator.failSetup(runId, 200);
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const reply = r.slack.seedMessage({
-      channel: 'CGENERAL1',
-      user: 'UALICE01',
-      text: 'try again',
-      thread_ts: ROOT,
-    });
-    const followup = messageEvent({ text: 'try again', ts: reply, thread_ts: ROOT });
-    expect((await r.postSlack(eventCallback(followup))).status).toBe(200);
+    await r.replyInSlack(ROOT, 'try again');
     await waitUntil(() => r.emulator.runs.get(runId)?.state !== 'FAILED', { timeoutMs: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(r.slack.messages.some((m) => DEBUG_NOTICE.test(m.text))).toBe(false);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentClient, type AgentClient } from '../../src/agent/index.js';
-import type { Metrics, Random, Store, TriggerSink } from '../../src/core/ports/index.js';
+import type { Metrics, Random, RunRecord, Store, TriggerSink } from '../../src/core/ports/index.js';
 import type { Trigger } from '../../src/core/trigger.js';
 import {
   FAST_TIMINGS,
@@ -147,6 +147,39 @@ export function githubComment(overrides: Partial<Trigger> = {}): Trigger {
     triggerMessage: { threadKey, id: `issue:${id}` },
     settingsScope: 'github:octo/widgets',
     ...overrides,
+  };
+}
+
+/**
+ * The next create's answer is lost after the service made the run, and so is the client's own
+ * search for it: the outcome stays unknown until the inbox retries.
+ */
+export function loseCreateAnswer(emulator: Emulator): void {
+  emulator.faults.dropNext(1, { afterProcessing: true, route: 'POST /agent/runs' });
+  emulator.faults.failNext(1, 503, { route: 'GET /agent/runs', retryAfterSeconds: 0 });
+}
+
+/**
+ * A Slack run the tracker follows, as start-run records it: working, due at `at`, checked
+ * every `checkIntervalMs`; `over` sets the rest (its thread, title, state).
+ */
+export function trackedRecord(
+  runId: string,
+  at: number,
+  over: Partial<RunRecord> & Pick<RunRecord, 'threadKey' | 'title' | 'checkIntervalMs'>,
+): RunRecord {
+  return {
+    runId,
+    platform: 'slack',
+    requestId: `slack:seed-${runId}`,
+    requester: { id: 'U1' },
+    state: 'INPROGRESS',
+    applied: [],
+    nextCheckAt: at,
+    tracked: true,
+    createdAt: at,
+    updatedAt: at,
+    ...over,
   };
 }
 

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { headlineRank } from '../../src/core/message/headline-order.js';
 import { blockText } from '../helpers/repetition.js';
-import { appMentionEvent, eventCallback, messageEvent } from '../helpers/slack.js';
+import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import { relayPerTest } from '../helpers/relay.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { validGitHubBody } from '../reliability/hostile-github.js';
@@ -114,15 +114,7 @@ describe('Slack: the status message shows what the agent is doing', () => {
     await waitUntil(() => r.emulator.runs.all().find((x) => x.state === 'INPROGRESS'), {
       timeoutMs: 10_000,
     });
-    const ts = '1700009001.000200';
-    r.slack.seedMessage({
-      channel: 'CGENERAL1',
-      user: 'UALICE01',
-      text: 'also the docs',
-      thread_ts: ROOT,
-      ts,
-    });
-    await r.postSlack(eventCallback(messageEvent({ text: 'also the docs', ts, thread_ts: ROOT })));
+    await r.replyInSlack(ROOT, 'also the docs');
     const said = await waitUntil(
       () => r.slack.messages.find((m) => m.thread_ts === ROOT && /Your message:/.test(m.text)),
       { timeoutMs: 10_000, message: 'where the follow-up went' },

@@ -5,7 +5,7 @@
  * authorization link reaches the requester alone (never a public message, never the log).
  */
 import { describe, expect, it } from 'vitest';
-import { appMentionEvent, eventCallback, messageEvent } from '../helpers/slack.js';
+import { appMentionEvent, eventCallback } from '../helpers/slack.js';
 import { relayPerTest } from '../helpers/relay.js';
 import type { Relay } from '../helpers/relay.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -32,6 +32,18 @@ function githubBodies(r: Relay): string {
 async function mention(r: Relay, ts: string): Promise<void> {
   const body = eventCallback(appMentionEvent({ ts, text: `<@UBOT0001> fix the flaky test` }));
   expect((await r.postSlack(body)).status).toBe(200);
+}
+
+/** A relay whose next create the service refuses: Linear needs authorizing, at AUTH_URL. */
+async function startRefusingForLinear(): Promise<Relay> {
+  const r = await start();
+  r.emulator.faults.failNext(1, 401, {
+    route: CREATE,
+    errorCode: 'external_authentication_required',
+    provider: 'linear',
+    authUrl: AUTH_URL,
+  });
+  return r;
 }
 
 /** The log line of the failed trigger. */
@@ -74,14 +86,7 @@ describe('403 with an error code: the person reads what happened and what to do'
       route: 'POST /agent/runs/:id/followups',
       errorCode: 'budget_exceeded',
     });
-    const reply = r.slack.seedMessage({
-      channel: 'CGENERAL1',
-      user: 'UALICE01',
-      text: 'one more thing',
-      thread_ts: root,
-    });
-    const followup = messageEvent({ text: 'one more thing', ts: reply, thread_ts: root });
-    expect((await r.postSlack(eventCallback(followup))).status).toBe(200);
+    await r.replyInSlack(root, 'one more thing');
     await waitUntil(() => /spending limit/.test(ephemeralsFor(r, 'UALICE01')), {
       timeoutMs: 10_000,
     });
@@ -100,13 +105,7 @@ describe('403 with an error code: the person reads what happened and what to do'
 
 describe('401 external_authentication_required: the link goes to the requester alone', () => {
   it('Slack: the thread says what to do; the link arrives privately to the requester', async () => {
-    const r = await start();
-    r.emulator.faults.failNext(1, 401, {
-      route: CREATE,
-      errorCode: 'external_authentication_required',
-      provider: 'linear',
-      authUrl: AUTH_URL,
-    });
+    const r = await startRefusingForLinear();
     await mention(r, '1700003003.000100');
     await waitUntil(() => ephemeralsFor(r, 'UALICE01').includes(AUTH_URL), { timeoutMs: 10_000 });
     await waitUntil(() => /authorize Linear/.test(publicSlack(r)), { timeoutMs: 10_000 });
@@ -124,13 +123,7 @@ describe('401 external_authentication_required: the link goes to the requester a
   }, 20_000);
 
   it('GitHub: the comment says the link was not posted publicly, and never holds it', async () => {
-    const r = await start();
-    r.emulator.faults.failNext(1, 401, {
-      route: CREATE,
-      errorCode: 'external_authentication_required',
-      provider: 'linear',
-      authUrl: AUTH_URL,
-    });
+    const r = await startRefusingForLinear();
     const res = await r.postGitHub(validGitHubBody(), {
       event: 'issue_comment',
       deliveryId: 'refusal-gh-1',

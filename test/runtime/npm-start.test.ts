@@ -13,6 +13,19 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** `agent-relay start` as the container runs it: the CLI under node, not through npm. */
+const CLI_START: [string, string[]] = [
+  process.execPath,
+  ['--import', 'tsx', 'src/cli.ts', 'start'],
+];
+
+/** A child started here, killed when the file is done if it has not stopped by then. */
+function kept(...args: Parameters<typeof startChild>): Child {
+  const child = startChild(...args);
+  children.push(child);
+  return child;
+}
+
 /** The drain's bound: requests, then workers, each for at most SHUTDOWN_TIMEOUT_MS. */
 const SHUTDOWN_TIMEOUT_MS = 5_000;
 const DRAIN_MS = 2 * SHUTDOWN_TIMEOUT_MS;
@@ -26,8 +39,7 @@ const env = (name: string) =>
 
 describe.concurrent('npm start (child process)', () => {
   it('starts on the embedded defaults, answers /healthz, /readyz, /metrics, and drains on SIGTERM', async () => {
-    const child = startChild('npm', ['start', '--silent'], env('npm'));
-    children.push(child);
+    const child = kept('npm', ['start', '--silent'], env('npm'));
     const started = await child.waitForLine((l) => typeof l.url === 'string');
     const url = started.url as string;
     expect(started.msg).toContain(`agent-relay is listening on ${url}`);
@@ -70,8 +82,7 @@ describe.concurrent('npm start (child process)', () => {
   });
 
   it('exits 0 after a Ctrl-C (SIGINT to the whole group: npm and the relay)', async () => {
-    const child = startChild('npm', ['start', '--silent'], env('ctrl-c'));
-    children.push(child);
+    const child = kept('npm', ['start', '--silent'], env('ctrl-c'));
     const started = await child.waitForLine((l) => typeof l.url === 'string');
     child.signalGroup('SIGINT');
     expect(await child.exited).toEqual({ code: 0, signal: null });
@@ -81,12 +92,7 @@ describe.concurrent('npm start (child process)', () => {
   });
 
   it('the CLI itself exits 0 on SIGTERM (what the container runs)', async () => {
-    const child = startChild(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', 'start'],
-      env('cli'),
-    );
-    children.push(child);
+    const child = kept(...CLI_START, env('cli'));
     await child.waitForLine((l) => typeof l.url === 'string');
     child.process.kill('SIGTERM');
     expect(await child.exited).toEqual({ code: 0, signal: null });
@@ -94,12 +100,7 @@ describe.concurrent('npm start (child process)', () => {
   });
 
   it('takes copies of one signal (the terminal and npm each pass it on) as one request to drain', async () => {
-    const child = startChild(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', 'start'],
-      env('copies'),
-    );
-    children.push(child);
+    const child = kept(...CLI_START, env('copies'));
     await child.waitForLine((l) => typeof l.url === 'string');
     child.process.kill('SIGTERM');
     // The copies come a moment later, once the first has started the drain.
@@ -117,8 +118,7 @@ describe.concurrent('npm start (child process)', () => {
     const port = await freePort();
     const script =
       'node --import tsx src/cli.ts start | head -c 200 > /dev/null; echo "node exit ${PIPESTATUS[0]}"';
-    const child = startChild('bash', ['-c', script], { ...env('epipe'), PORT: String(port) });
-    children.push(child);
+    const child = kept('bash', ['-c', script], { ...env('epipe'), PORT: String(port) });
     await until(
       async () =>
         (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok === true,
@@ -138,16 +138,14 @@ describe.concurrent('npm start (child process)', () => {
   });
 
   it('a configuration error lists every problem and exits 1 without a stack trace', async () => {
-    const child = startChild(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', 'start'],
+    const child = kept(
+      ...CLI_START,
       cleanEnv({
         PORT: 'x',
         AGENT_API_URL: 'http://127.0.0.1:9/api/v1',
         SLACK_BOT_TOKEN: 'xoxb-hush-77',
       }),
     );
-    children.push(child);
     expect((await child.exited).code).toBe(1);
     const err = child.stderr();
     expect(err).toContain('Invalid configuration (3 problems)');

@@ -2,28 +2,7 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, reply } from '../../src/service/http-server.js';
 import type { HttpRequestInfo, HttpServer, Route } from '../../src/service/http-server.js';
-import type { Logger } from '../../src/core/ports/index.js';
-
-interface Line {
-  level: string;
-  obj: Record<string, unknown>;
-  msg?: string;
-}
-function recordingLogger(lines: Line[]): Logger {
-  const at =
-    (level: string) =>
-    (obj: object, msg?: string): void => {
-      lines.push({ level, obj: obj as Record<string, unknown>, msg });
-    };
-  const logger: Logger = {
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    child: () => logger,
-  };
-  return logger;
-}
+import { createRecordingLogger, type LogLine } from '../helpers/test-logger.js';
 
 const servers: HttpServer[] = [];
 afterEach(async () => {
@@ -31,11 +10,11 @@ afterEach(async () => {
 });
 
 async function start(routes: Route[], bodyLimitBytes?: number) {
-  const lines: Line[] = [];
+  const lines: LogLine[] = [];
   const requests: HttpRequestInfo[] = [];
   const server = createServer({
     routes,
-    logger: recordingLogger(lines),
+    logger: createRecordingLogger(lines),
     bodyLimitBytes,
     onRequest: (info) => requests.push(info),
   });

@@ -3,25 +3,16 @@
  * engine over SQLite, the emulator, the fake Web API). The status message (the card) holds
  * the detail; every other message of the thread says something the card does not.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CANCEL_ACTION_ID } from '../../src/slack/render/render-blocks.js';
 import type { FakeMessage } from '../../src/fakes/slack-web-api.js';
-import {
-  appMentionEvent,
-  blockActionsBody,
-  eventCallback,
-  messageEvent,
-  slashCommandBody,
-} from '../helpers/slack.js';
+import { blockActionsBody, slashCommandBody } from '../helpers/slack.js';
 import { blockText, hasActions, repetitions } from '../helpers/repetition.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startFlow, type Flow } from './flow-harness.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let flow: Flow | undefined;
-afterEach(async () => {
-  await flow?.close();
-  flow = undefined;
-});
+const start = worldPerTest(startFlow);
 
 const isCard = (m: FakeMessage) => JSON.stringify(m.blocks ?? []).includes('"type":"header"');
 
@@ -59,17 +50,6 @@ function expectSaidOnce(f: Flow, root: string): void {
   expect(found).toEqual([]);
 }
 
-async function mention(f: Flow, text: string): Promise<string> {
-  const ts = f.api.seedMessage({ channel: 'CGENERAL1', user: 'UALICE01', text });
-  await f.post(eventCallback(appMentionEvent({ text, ts })));
-  return ts;
-}
-
-async function reply(f: Flow, root: string, text: string): Promise<void> {
-  const ts = f.api.seedMessage({ channel: 'CGENERAL1', user: 'UALICE01', text, thread_ts: root });
-  await f.post(eventCallback(messageEvent({ text, ts, thread_ts: root })));
-}
-
 const told = (f: Flow, root: string, n: number) =>
   waitUntil(() => (outcomes(f, root).length >= n ? outcomes(f, root) : undefined), {
     timeoutMs: 10_000,
@@ -78,8 +58,8 @@ const told = (f: Flow, root: string, n: number) =>
 
 describe('Slack conversations say each thing once', () => {
   it('BLOCKED, answered in the thread, then done: the card has the question, the lines point at it', async () => {
-    const f = (flow = await startFlow());
-    const root = await mention(f, '<@UBOT0001> migrate the db [block]');
+    const f = await start();
+    const root = await f.mention('<@UBOT0001> migrate the db [block]');
     const [asked] = await told(f, root, 1);
     expect(asked?.text).toContain('<@UALICE01>');
     expect(asked?.text).toContain('Waiting for your input');
@@ -89,7 +69,7 @@ describe('Slack conversations say each thing once', () => {
     // The line carries the agent's own question, as the agent asked it.
     expect(blockText(asked?.blocks)).toContain('Should I keep the old function');
 
-    await reply(f, root, 'use the main branch');
+    await f.reply(root, 'use the main branch');
     const [, routed, done] = await told(f, root, 3);
     // The follow-up's acknowledgement says where it went.
     expect(routed?.text).toContain('resumed the run');
@@ -104,19 +84,19 @@ describe('Slack conversations say each thing once', () => {
   });
 
   it('a failure, then a follow-up that succeeds', async () => {
-    const f = (flow = await startFlow());
-    const root = await mention(f, '<@UBOT0001> fix the flaky test [fail]');
+    const f = await start();
+    const root = await f.mention('<@UBOT0001> fix the flaky test [fail]');
     const [failed] = await told(f, root, 1);
     expect(failed?.text).toContain('Failed');
     expect(blockText(failed?.blocks)).not.toContain('tests it wrote keep failing');
-    await reply(f, root, 'try once more with the fixture');
+    await f.reply(root, 'try once more with the fixture');
     await told(f, root, 3);
     expectSaidOnce(f, root);
     expectNoVainRemovals(f);
   });
 
   it('a slash-command run cancelled with its button', async () => {
-    const f = (flow = await startFlow());
+    const f = await start();
     await f.post(slashCommandBody({ text: 'rewrite everything [slow]' }));
     const card = await waitUntil(() => {
       const m = f.botMessages().find(isCard);

@@ -4,32 +4,20 @@
  * the create call; a slash command's private answers travel through its `response_url`, also
  * in a channel the bot is not in, and its HTTP answer carries the acknowledgement.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { appMentionEvent, eventCallback, postSlack, slashCommandBody } from '../helpers/slack.js';
+import { describe, expect, it } from 'vitest';
+import { postSlack, slashCommandBody } from '../helpers/slack.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import type { Flow } from './flow-harness.js';
 import { startFlow } from './flow-harness.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let flow: Flow | undefined;
-afterEach(async () => {
-  await flow?.close();
-  flow = undefined;
-});
+const start = worldPerTest(startFlow);
 
 describe('the first sign of a new run', () => {
   it('a mention: 👀 and "Starting…" reach Slack before the service sees the create', async () => {
-    const f = (flow = await startFlow({ gateService: true }));
+    const f = await start({ gateService: true });
     const gate = f.gate!;
     gate.freeze();
-    const ts = f.api.seedMessage({
-      channel: 'CGENERAL1',
-      user: 'UALICE01',
-      text: '<@UBOT0001> model=m-fast tidy the changelog',
-    });
-    const res = await f.post(
-      eventCallback(appMentionEvent({ text: '<@UBOT0001> model=m-fast tidy the changelog', ts })),
-    );
-    expect(res.status).toBe(200);
+    const ts = await f.mention('<@UBOT0001> model=m-fast tidy the changelog');
 
     const starting = await waitUntil(() => f.botMessages().find((m) => m.thread_ts === ts));
     await waitUntil(() => f.api.message('CGENERAL1', ts)?.reactions.includes('eyes'));
@@ -51,7 +39,7 @@ describe('the first sign of a new run', () => {
 
 describe('slash commands answer through their response_url', () => {
   it('`/agent help` in a channel the bot is not in: the help reaches the caller', async () => {
-    const f = (flow = await startFlow());
+    const f = await start();
     f.api.removeBotFrom('CPRIVATE1');
     const responseUrl = f.api.responseUrl({ channel: 'CPRIVATE1', user: 'UALICE01' });
     const res = await f.post(slashCommandBody({ text: 'help', channel: 'CPRIVATE1', responseUrl }));
@@ -69,7 +57,7 @@ describe('slash commands answer through their response_url', () => {
   });
 
   it('a usage error goes through the response_url too', async () => {
-    const f = (flow = await startFlow());
+    const f = await start();
     const responseUrl = f.api.responseUrl({ channel: 'CGENERAL1', user: 'UALICE01' });
     await f.post(slashCommandBody({ text: 'colour=blue paint it', responseUrl }));
     const answer = await waitUntil(() => f.api.responses[0]);
@@ -79,7 +67,7 @@ describe('slash commands answer through their response_url', () => {
   });
 
   it('a prompt: the HTTP answer acknowledges privately; the status message is public', async () => {
-    const f = (flow = await startFlow());
+    const f = await start();
     const responseUrl = f.api.responseUrl({ channel: 'CGENERAL1', user: 'UALICE01' });
     const res = await f.post(slashCommandBody({ text: 'write the release notes', responseUrl }));
     expect(res.status).toBe(200);
@@ -92,7 +80,7 @@ describe('slash commands answer through their response_url', () => {
   });
 
   it('a response_url Slack refuses (used up): the answer falls back to chat.postEphemeral', async () => {
-    const f = (flow = await startFlow());
+    const f = await start();
     const responseUrl = f.api.responseUrl({ channel: 'CGENERAL1', user: 'UALICE01' });
     // Use the URL up (Slack allows 5 posts).
     for (let i = 0; i < 5; i++) {
@@ -104,7 +92,7 @@ describe('slash commands answer through their response_url', () => {
   });
 
   it('a response_url outside Slack is never posted to', async () => {
-    const f = (flow = await startFlow());
+    const f = await start();
     const responseUrl = 'https://example.invalid/steal';
     await f.post(slashCommandBody({ text: 'help', responseUrl }));
     await waitUntil(() => f.api.okCallsTo('chat.postEphemeral')[0]);
@@ -114,7 +102,7 @@ describe('slash commands answer through their response_url', () => {
 
 describe('the signature still guards the slash command', () => {
   it('a slash command with a bad signature is refused and answers nobody', async () => {
-    const f = (flow = await startFlow());
+    const f = await start();
     const responseUrl = f.api.responseUrl({ channel: 'CGENERAL1', user: 'UALICE01' });
     const res = await postSlack(f.url, slashCommandBody({ text: 'help', responseUrl }), {
       secret: 'not-the-signing-secret',
@@ -127,7 +115,7 @@ describe('the signature still guards the slash command', () => {
 
 describe('a slash command where the bot may not post', () => {
   it('the caller is told privately how to fix it', async () => {
-    const f = (flow = await startFlow());
+    const f = await start();
     f.api.removeBotFrom('CPRIVATE1');
     const responseUrl = f.api.responseUrl({ channel: 'CPRIVATE1', user: 'UALICE01' });
     await f.post(slashCommandBody({ text: 'tidy up', channel: 'CPRIVATE1', responseUrl }));

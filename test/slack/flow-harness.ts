@@ -22,7 +22,13 @@ import { createSlackNotifier } from '../../src/slack/notify/notifier.js';
 import { answerPlace } from '../../src/slack/ingress/access.js';
 import { peopleOf } from './ingress/harness.js';
 import { openStore } from '../../src/store/index.js';
-import { TEST_SIGNING_SECRET, postSlack } from '../helpers/slack.js';
+import {
+  TEST_SIGNING_SECRET,
+  appMentionEvent,
+  eventCallback,
+  messageEvent,
+  postSlack,
+} from '../helpers/slack.js';
 import type { FakeMessage, FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import { startFakeSlackApi } from '../../src/fakes/slack-web-api.js';
 import type { RecordingLogger } from '../helpers/test-logger.js';
@@ -42,6 +48,13 @@ export interface Flow {
   /** With `gateService`: the proxy between the relay and the emulator (hold the service). */
   gate?: Gate;
   post(body: string, headers?: Record<string, string>): Promise<Response>;
+  /**
+   * Alice's message in #general (in `thread` when given), kept in the fake as Slack keeps it
+   * and sent as the app_mention Slack sends; its ts. Throws unless it is answered 200.
+   */
+  mention(text: string, thread?: string): Promise<string>;
+  /** Alice's plain reply in `thread`, kept and sent as `mention` does; its ts. */
+  reply(thread: string, text: string): Promise<string>;
   /** Bot messages posted in a channel (top level and threads), oldest first. */
   botMessages(channel?: string): FakeMessage[];
   close(): Promise<void>;
@@ -133,6 +146,17 @@ export async function startFlow(options: FlowOptions = {}): Promise<Flow> {
   await ingress.start();
   engine.start();
 
+  const post = (body: string, headers?: Record<string, string>) =>
+    postSlack(url, body, headers === undefined ? {} : { headers });
+  const send = async (text: string, thread: string | undefined, kind: 'mention' | 'reply') => {
+    const where = thread === undefined ? {} : { thread_ts: thread };
+    const ts = api.seedMessage({ channel: 'CGENERAL1', user: 'UALICE01', text, ...where });
+    const event = kind === 'mention' ? appMentionEvent : messageEvent;
+    const res = await post(eventCallback(event({ text, ts, ...where })));
+    if (res.status !== 200) throw new Error(`Slack's ${kind} was answered ${res.status}`);
+    return ts;
+  };
+
   return {
     url,
     api,
@@ -142,7 +166,9 @@ export async function startFlow(options: FlowOptions = {}): Promise<Flow> {
     ingress,
     logger,
     ...(gate ? { gate } : {}),
-    post: (body, headers) => postSlack(url, body, headers === undefined ? {} : { headers }),
+    post,
+    mention: (text, thread) => send(text, thread, 'mention'),
+    reply: (thread, text) => send(text, thread, 'reply'),
     botMessages: (channel = 'CGENERAL1') =>
       api.messages.filter((m) => m.channel === channel && m.bot_id === api.identity.bot_id),
     async close() {

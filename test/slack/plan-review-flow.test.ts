@@ -5,25 +5,17 @@
  * Approve and implement carries it out; a stale press on the first plan's button, a repeated
  * press and a press by someone not allowed each do nothing and say so privately.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REVIEW_ACTION_IDS, CHANGES_CALLBACK_ID } from '../../src/slack/api/action-ids.js';
-import {
-  appMentionEvent,
-  blockActionsBody,
-  eventCallback,
-  messageEvent,
-} from '../helpers/slack.js';
+import { appMentionEvent, blockActionsBody, eventCallback } from '../helpers/slack.js';
 import { viewSubmissionBody } from '../helpers/slack-surfaces.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import type { FakeMessage } from '../../src/fakes/slack-web-api.js';
 import type { Flow } from './flow-harness.js';
 import { startFlow } from './flow-harness.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let flow: Flow | undefined;
-afterEach(async () => {
-  await flow?.close();
-  flow = undefined;
-});
+const start = worldPerTest(startFlow);
 
 type Block = { type?: string; elements?: { action_id?: string; value?: string }[] };
 
@@ -47,17 +39,30 @@ function whispersTo(f: Flow, user: string): string[] {
     .map((c) => `${String(c.params.text)} ${JSON.stringify(c.params.blocks ?? [])}`);
 }
 
-async function startPlanRun(f: Flow, words: string): Promise<string> {
-  const ts = f.api.seedMessage({ channel: 'CGENERAL1', user: 'UALICE01', text: words });
-  await f.post(eventCallback(appMentionEvent({ text: words, ts })));
-  return ts;
+/** A press on a button of `message` in `thread`, carrying `value`, by `user` (default: the requester). */
+function press(
+  f: Flow,
+  thread: string,
+  message: FakeMessage,
+  value: string,
+  actionId: string,
+  user?: string,
+): Promise<Response> {
+  return f.post(
+    blockActionsBody({
+      actionId,
+      value,
+      messageTs: message.ts,
+      threadTs: thread,
+      ...(user === undefined ? {} : { user }),
+    }),
+  );
 }
 
 describe('Slack: plan first', () => {
   it('plan -> shown -> Request changes -> revised plan -> Approve -> implementation -> outcome', async () => {
-    const f = (flow = await startFlow());
-    const thread = await startPlanRun(
-      f,
+    const f = await start();
+    const thread = await f.mention(
       '<@UBOT0001> mode=plan Fix the flaky login test and the docs about it',
     );
 
@@ -75,41 +80,18 @@ describe('Slack: plan first', () => {
     expect(firstValue).toBe(`${run!.run_id}:1`);
 
     // The whole plan, a click away, only to the one who asked.
-    await f.post(
-      blockActionsBody({
-        actionId: REVIEW_ACTION_IDS.show,
-        value: firstValue,
-        messageTs: first.ts,
-        threadTs: thread,
-        user: 'UBOB0001',
-      }),
-    );
+    await press(f, thread, first, firstValue, REVIEW_ACTION_IDS.show, 'UBOB0001');
     await waitUntil(() =>
       whispersTo(f, 'UBOB0001').find((w) => w.includes('Callers that rely on the old behaviour')),
     );
 
     // Someone who is neither the requester nor an admin may not answer: told privately.
-    await f.post(
-      blockActionsBody({
-        actionId: REVIEW_ACTION_IDS.approve,
-        value: firstValue,
-        messageTs: first.ts,
-        threadTs: thread,
-        user: 'UBOB0001',
-      }),
-    );
+    await press(f, thread, first, firstValue, REVIEW_ACTION_IDS.approve, 'UBOB0001');
     await waitUntil(() => whispersTo(f, 'UBOB0001').find((w) => w.includes('Only the person')));
     expect(f.emulator.followups).toHaveLength(0);
 
     // Request changes: the button opens a form; its words go to the agent in plan mode.
-    await f.post(
-      blockActionsBody({
-        actionId: REVIEW_ACTION_IDS.changes,
-        value: firstValue,
-        messageTs: first.ts,
-        threadTs: thread,
-      }),
-    );
+    await press(f, thread, first, firstValue, REVIEW_ACTION_IDS.changes);
     const opened = await waitUntil(() => f.api.okCallsTo('views.open')[0]);
     const view = opened.params.view as { callback_id: string; private_metadata: string };
     expect(view.callback_id).toBe(CHANGES_CALLBACK_ID);
@@ -138,26 +120,12 @@ describe('Slack: plan first', () => {
     expect(revisedValue).toBe(`${run!.run_id}:2`);
 
     // A press on the first plan's button is stale: said privately, nothing sent.
-    await f.post(
-      blockActionsBody({
-        actionId: REVIEW_ACTION_IDS.approve,
-        value: firstValue,
-        messageTs: first.ts,
-        threadTs: thread,
-      }),
-    );
+    await press(f, thread, first, firstValue, REVIEW_ACTION_IDS.approve);
     await waitUntil(() => whispersTo(f, 'UALICE01').find((w) => w.includes('earlier plan')));
     expect(f.emulator.followups).toHaveLength(1);
 
     // Approve and implement: the agent is told to carry it out (normal mode), the thread hears.
-    await f.post(
-      blockActionsBody({
-        actionId: REVIEW_ACTION_IDS.approve,
-        value: revisedValue,
-        messageTs: revised.ts,
-        threadTs: thread,
-      }),
-    );
+    await press(f, thread, revised, revisedValue, REVIEW_ACTION_IDS.approve);
     await waitUntil(() => f.emulator.followups[1]);
     expect(f.emulator.followups[1]?.mode).toBe('normal');
     await waitUntil(() =>
@@ -167,14 +135,7 @@ describe('Slack: plan first', () => {
     );
 
     // A repeated press does nothing and says so.
-    await f.post(
-      blockActionsBody({
-        actionId: REVIEW_ACTION_IDS.approve,
-        value: revisedValue,
-        messageTs: revised.ts,
-        threadTs: thread,
-      }),
-    );
+    await press(f, thread, revised, revisedValue, REVIEW_ACTION_IDS.approve);
     await waitUntil(() => whispersTo(f, 'UALICE01').find((w) => w.includes('already answered')));
     expect(f.emulator.followups).toHaveLength(2);
 
@@ -196,7 +157,7 @@ describe('Slack: plan first', () => {
   });
 
   it('a plain reply to a plan asks for changes; `config mode=plan` plans first and `now` skips it', async () => {
-    const f = (flow = await startFlow());
+    const f = await start();
     f.api.people.set('UALICE01', { is_admin: true });
     await f.post(
       eventCallback(
@@ -208,24 +169,14 @@ describe('Slack: plan first', () => {
     );
     await waitUntil(async () => (await f.store.settings.list('slack:T0000001:CGENERAL1')).length);
 
-    const thread = await startPlanRun(f, '<@UBOT0001> Tidy the release notes');
+    const thread = await f.mention('<@UBOT0001> Tidy the release notes');
     const plan = await waitUntil(() => f.botMessages().find(isPlan), { timeoutMs: 10_000 });
     expect(plan.thread_ts).toBe(thread);
     const card = f.botMessages().find((m) => m.thread_ts === thread && m.ts !== plan.ts);
     expect(blocksText(card)).toContain('mode');
 
     // A plain reply in the thread: changes, in plan mode (never carried out by a reply).
-    const reply = f.api.seedMessage({
-      channel: 'CGENERAL1',
-      user: 'UALICE01',
-      text: 'Group them by component',
-      thread_ts: thread,
-    });
-    await f.post(
-      eventCallback(
-        messageEvent({ text: 'Group them by component', ts: reply, thread_ts: thread }),
-      ),
-    );
+    await f.reply(thread, 'Group them by component');
     await waitUntil(() => f.emulator.followups[0]);
     expect(f.emulator.followups[0]).toMatchObject({
       message: 'Group them by component',
@@ -233,7 +184,7 @@ describe('Slack: plan first', () => {
     });
 
     // `now` starts the work at once in the same place, whatever the default.
-    await startPlanRun(f, '<@UBOT0001> now Bump the version');
+    await f.mention('<@UBOT0001> now Bump the version');
     await waitUntil(
       () =>
         f.emulator.runs.all().find((r) => r.prompt.includes('Bump the version'))?.state ===
@@ -243,8 +194,8 @@ describe('Slack: plan first', () => {
   });
 
   it('a run waiting to have an action approved gets Approve / Reject, bound the same way', async () => {
-    const f = (flow = await startFlow());
-    const thread = await startPlanRun(f, '<@UBOT0001> rebase the release branch [approval]');
+    const f = await start();
+    const thread = await f.mention('<@UBOT0001> rebase the release branch [approval]');
     const asked = await waitUntil(
       () => f.botMessages().find((m) => blocksText(m).includes(REVIEW_ACTION_IDS.reject)),
       { timeoutMs: 10_000 },
@@ -256,26 +207,12 @@ describe('Slack: plan first', () => {
     const [run] = f.emulator.runs.all();
     expect(value).toBe(`${run!.run_id}:1`);
 
-    await f.post(
-      blockActionsBody({
-        actionId: REVIEW_ACTION_IDS.approve,
-        value,
-        messageTs: asked.ts,
-        threadTs: thread,
-      }),
-    );
+    await press(f, thread, asked, value, REVIEW_ACTION_IDS.approve);
     await waitUntil(() => f.emulator.followups[0]);
     expect(f.emulator.followups[0]?.message).toContain('Approved');
     await waitUntil(() => f.botMessages().find((m) => m.text.includes('approved it')));
     // Pressed again: already answered, nothing sent.
-    await f.post(
-      blockActionsBody({
-        actionId: REVIEW_ACTION_IDS.reject,
-        value,
-        messageTs: asked.ts,
-        threadTs: thread,
-      }),
-    );
+    await press(f, thread, asked, value, REVIEW_ACTION_IDS.reject);
     await waitUntil(() => whispersTo(f, 'UALICE01').find((w) => w.includes('already answered')));
     expect(f.emulator.followups).toHaveLength(1);
     await waitUntil(() => f.emulator.runs.get(run!.run_id)?.state === 'SUCCEEDED', {

@@ -2,30 +2,21 @@
  * The Slack flows end to end: signed requests into the real Bolt receiver, the runs
  * engine over SQLite, the in-process emulator, and the Slack notifier against a fake Web API.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CANCEL_ACTION_ID } from '../../src/slack/render/render-blocks.js';
 import {
   appMentionEvent,
   blockActionsBody,
   eventCallback,
-  messageEvent,
   slashCommandBody,
 } from '../helpers/slack.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import type { FakeMessage } from '../../src/fakes/slack-web-api.js';
 import type { Flow } from './flow-harness.js';
 import { startFlow } from './flow-harness.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let flow: Flow | undefined;
-afterEach(async () => {
-  await flow?.close();
-  flow = undefined;
-});
-
-async function start(...args: Parameters<typeof startFlow>): Promise<Flow> {
-  flow = await startFlow(...args);
-  return flow;
-}
+const start = worldPerTest(startFlow);
 
 const STATES = [
   'Starting…',
@@ -99,12 +90,7 @@ describe('Slack flow: starting runs', () => {
 
   it('mention at top level: 👀, status in the mention thread, ✅ (alone) when done', async () => {
     const f = await start();
-    const ts = f.api.seedMessage({
-      channel: 'CGENERAL1',
-      user: 'UALICE01',
-      text: '<@UBOT0001> update the README',
-    });
-    await f.post(eventCallback(appMentionEvent({ text: '<@UBOT0001> update the README', ts })));
+    const ts = await f.mention('<@UBOT0001> update the README');
 
     const status = await waitUntil(() => statusMessage(f));
     expect(status.thread_ts).toBe(ts);
@@ -129,15 +115,7 @@ describe('Slack flow: starting runs', () => {
       text: 'Started after the cache change',
       thread_ts: root,
     });
-    const ts = f.api.seedMessage({
-      channel: 'CGENERAL1',
-      user: 'UALICE01',
-      text: '<@UBOT0001> find the cause',
-      thread_ts: root,
-    });
-    await f.post(
-      eventCallback(appMentionEvent({ text: '<@UBOT0001> find the cause', ts, thread_ts: root })),
-    );
+    await f.mention('<@UBOT0001> find the cause', root);
 
     const [run] = await waitUntil(() =>
       f.emulator.runs.all().length > 0 ? f.emulator.runs.all() : undefined,
@@ -177,14 +155,7 @@ describe('Slack flow: starting runs', () => {
 describe('Slack flow: steering', () => {
   it('BLOCKED asks the requester, a plain thread reply reaches the service as a follow-up', async () => {
     const f = await start();
-    const ts = f.api.seedMessage({
-      channel: 'CGENERAL1',
-      user: 'UALICE01',
-      text: '<@UBOT0001> migrate the db [block]',
-    });
-    await f.post(
-      eventCallback(appMentionEvent({ text: '<@UBOT0001> migrate the db [block]', ts })),
-    );
+    const ts = await f.mention('<@UBOT0001> migrate the db [block]');
 
     const ask = await waitUntil(
       () =>
@@ -200,15 +171,7 @@ describe('Slack flow: steering', () => {
       f.api.message('CGENERAL1', ts)?.reactions.includes('double_vertical_bar'),
     );
 
-    const reply = f.api.seedMessage({
-      channel: 'CGENERAL1',
-      user: 'UALICE01',
-      text: 'use the main branch',
-      thread_ts: ts,
-    });
-    await f.post(
-      eventCallback(messageEvent({ text: 'use the main branch', ts: reply, thread_ts: ts })),
-    );
+    const reply = await f.reply(ts, 'use the main branch');
 
     const followup = await waitUntil(() => f.emulator.followups[0]);
     expect(followup.message).toContain('use the main branch');
@@ -291,12 +254,7 @@ describe('Slack flow: answers to the caller', () => {
 describe('Slack flow: private answers to mentions', () => {
   it('a mistake in a mention is answered only to its author, in the thread', async () => {
     const f = await start();
-    const ts = f.api.seedMessage({
-      channel: 'CGENERAL1',
-      user: 'UALICE01',
-      text: '<@UBOT0001> colour=blue paint it',
-    });
-    await f.post(eventCallback(appMentionEvent({ text: '<@UBOT0001> colour=blue paint it', ts })));
+    const ts = await f.mention('<@UBOT0001> colour=blue paint it');
     const answer = await waitUntil(() => f.api.okCallsTo('chat.postEphemeral')[0]);
     expect(answer.params).toMatchObject({ channel: 'CGENERAL1', user: 'UALICE01', thread_ts: ts });
     expect(f.api.okCallsTo('chat.postMessage')).toEqual([]);

@@ -4,18 +4,15 @@
  * requester, privately, to Continue for another $1 or Stop here; Continue lets it go on, and it
  * is stopped again at $2.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REVIEW_ACTION_IDS } from '../../src/slack/api/action-ids.js';
-import { appMentionEvent, blockActionsBody, eventCallback } from '../helpers/slack.js';
+import { blockActionsBody } from '../helpers/slack.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import type { Flow } from './flow-harness.js';
 import { startFlow } from './flow-harness.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let flow: Flow | undefined;
-afterEach(async () => {
-  await flow?.close();
-  flow = undefined;
-});
+const start = worldPerTest(startFlow);
 
 /** The private messages to a person with a Continue button, newest last. */
 function capQuestions(f: Flow, user: string) {
@@ -30,10 +27,9 @@ function capQuestions(f: Flow, user: string) {
 
 describe('Slack: a spending cap per run', () => {
   it('cap=1: interrupted at $1, asked privately, Continue goes on to $2', async () => {
-    const f = (flow = await startFlow({ timings: { runMs: 4_000 } }));
+    const f = await start({ timings: { runMs: 4_000 } });
     const words = '<@UBOT0001> cap=1 Migrate the settings page';
-    const ts = f.api.seedMessage({ channel: 'CGENERAL1', user: 'UALICE01', text: words });
-    await f.post(eventCallback(appMentionEvent({ text: words, ts })));
+    const ts = await f.mention(words);
 
     const run = await waitUntil(() => f.emulator.runs.all().find((r) => r.state === 'INPROGRESS'));
     // The cap is on the card while the run works.

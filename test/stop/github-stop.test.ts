@@ -6,28 +6,14 @@
  * says why, rather than claiming the run does not exist.
  */
 import { describe, expect, it } from 'vitest';
-import { fixtureText, type Payload } from '../github/fixtures.js';
+import { commentEvent } from '../github/fixtures.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { relayPerTest, type Relay } from '../helpers/relay.js';
 
 const start = relayPerTest();
 
-let n = 0;
-function comment(login: string, association: string, text: string) {
-  const payload = JSON.parse(fixtureText('issue-comment-created')) as Payload;
-  n += 1;
-  payload.comment.id = 900_000 + n;
-  payload.comment.body = text;
-  payload.comment.author_association = association;
-  payload.comment.user.login = login;
-  payload.issue.number = 42;
-  payload.issue.html_url = 'https://github.com/octo-org/widgets/issues/42';
-  payload.comment.html_url = `${payload.issue.html_url}#issuecomment-${900_000 + n}`;
-  return {
-    body: JSON.stringify(payload),
-    delivery: { event: 'issue_comment', deliveryId: `stop-${n}-${Date.now()}` },
-  };
-}
+const comment = (login: string, association: string, text: string) =>
+  commentEvent('issues', 42, login, association, text);
 
 async function send(r: Relay, c: ReturnType<typeof comment>): Promise<void> {
   const res = await r.postGitHub(c.body, c.delivery);

@@ -72,6 +72,15 @@ const stopLines = (r: Relay, threadTs: string) =>
 const onlyRun = (r: Relay) =>
   waitUntil(() => r.emulator.runs.all()[0], { timeoutMs: 8_000, message: 'a run' });
 
+/** A relay with one run, asked for by a mention in the channel, once that run is `state`. */
+async function runThat(state: string, text: string) {
+  const r = await start();
+  const root = await mention(r, text);
+  const run = await onlyRun(r);
+  await stateIs(r, run.run_id, state);
+  return { r, root, run };
+}
+
 /** The first time the session left `processing` after the last Stop click. */
 function leftProcessingMs(r: Relay, threadTs: string): number | undefined {
   const s = session(r, threadTs);
@@ -83,10 +92,7 @@ function leftProcessingMs(r: Relay, threadTs: string): number | undefined {
 
 describe('agent sessions follow the run', () => {
   it('processing with the run title and its requester, then active when it succeeded', async () => {
-    const r = await start();
-    const root = await mention(r, 'tidy the changelog');
-    const run = await onlyRun(r);
-    await stateIs(r, run.run_id, 'SUCCEEDED');
+    const { r, root, run } = await runThat('SUCCEEDED', 'tidy the changelog');
     const s = await sessionIs(r, root, 'active');
     expect(s.title).toBe(run.title);
     expect(s.initiator).toBe('UALICE01');
@@ -98,10 +104,7 @@ describe('agent sessions follow the run', () => {
   });
 
   it('suspended while BLOCKED', async () => {
-    const r = await start();
-    const root = await mention(r, 'migrate the db [block]');
-    const run = await onlyRun(r);
-    await stateIs(r, run.run_id, 'BLOCKED');
+    const { r, root } = await runThat('BLOCKED', 'migrate the db [block]');
     await sessionIs(r, root, 'suspended');
   });
 
@@ -140,10 +143,7 @@ describe('agent sessions follow the run', () => {
 
 describe('Stop in the session, at any moment', () => {
   it('while it runs: interrupted, the session leaves processing within 2 s, one line says so, a reply continues', async () => {
-    const r = await start();
-    const root = await mention(r, 'rewrite the parser [slow]');
-    const run = await onlyRun(r);
-    await stateIs(r, run.run_id, 'INPROGRESS');
+    const { r, root, run } = await runThat('INPROGRESS', 'rewrite the parser [slow]');
     await sessionIs(r, root, 'processing');
     expect((await clickStop(r, root)).status).toBe(200);
     await sessionIs(r, root, 'suspended');
@@ -186,10 +186,7 @@ describe('Stop in the session, at any moment', () => {
   });
 
   it('while BLOCKED: nothing to interrupt, so the run is cancelled', async () => {
-    const r = await start();
-    const root = await mention(r, 'migrate the db [block]');
-    const run = await onlyRun(r);
-    await stateIs(r, run.run_id, 'BLOCKED');
+    const { r, root, run } = await runThat('BLOCKED', 'migrate the db [block]');
     await sessionIs(r, root, 'suspended');
     await clickStop(r, root);
     await stateIs(r, run.run_id, 'CANCELLED');
@@ -198,10 +195,7 @@ describe('Stop in the session, at any moment', () => {
   });
 
   it('after it ended: nothing is stopped, the person is told privately, the session shows it ended', async () => {
-    const r = await start();
-    const root = await mention(r, 'a quick one');
-    const run = await onlyRun(r);
-    await stateIs(r, run.run_id, 'SUCCEEDED');
+    const { r, root, run } = await runThat('SUCCEEDED', 'a quick one');
     await sessionIs(r, root, 'active');
     const before = r.slack.agentSessions.get(CHANNEL, root)?.history.length ?? 0;
     await clickStop(r, root);
@@ -216,10 +210,7 @@ describe('Stop in the session, at any moment', () => {
   });
 
   it('from someone who may not stop it: the run goes on, the session is put back, they are told privately', async () => {
-    const r = await start();
-    const root = await mention(r, 'a long job [slow]');
-    const run = await onlyRun(r);
-    await stateIs(r, run.run_id, 'INPROGRESS');
+    const { r, root, run } = await runThat('INPROGRESS', 'a long job [slow]');
     await sessionIs(r, root, 'processing');
     const before = session(r, root)?.history.length ?? 0;
     await clickStop(r, root, 'UBOB0002');
@@ -237,10 +228,7 @@ describe('Stop in the session, at any moment', () => {
 
 describe('Stop and Cancel on the status message, `stop` in words', () => {
   it('the Stop button interrupts; the run stays open (not cancelled)', async () => {
-    const r = await start();
-    const root = await mention(r, 'a long job [slow]');
-    const run = await onlyRun(r);
-    await stateIs(r, run.run_id, 'INPROGRESS');
+    const { r, root, run } = await runThat('INPROGRESS', 'a long job [slow]');
     const card = await waitUntil(() =>
       r.slack.messages.find(
         (m) => m.thread_ts === root && JSON.stringify(m.blocks ?? []).includes(STOP_ACTION_ID),
@@ -256,10 +244,7 @@ describe('Stop and Cancel on the status message, `stop` in words', () => {
   });
 
   it('`stop` in the thread interrupts the thread run', async () => {
-    const r = await start();
-    const root = await mention(r, 'a long job [slow]');
-    const run = await onlyRun(r);
-    await stateIs(r, run.run_id, 'INPROGRESS');
+    const { r, root, run } = await runThat('INPROGRESS', 'a long job [slow]');
     const ts = nextTs();
     r.slack.seedMessage({ channel: CHANNEL, user: 'UALICE01', text: 'stop', ts, thread_ts: root });
     await r.postSlack(

@@ -6,7 +6,7 @@
  * and its Cancel ends, for the requester only (anyone else is refused privately); a 1:1
  * message and the message extension's action start runs too.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   GENERAL_CHANNEL,
   TEAMS_PEOPLE,
@@ -14,12 +14,9 @@ import {
   type TeamsPerson,
 } from '../../src/fakes/teams-connector.js';
 import { shownText, startTeamsWorld, type TeamsWorld } from '../helpers/teams.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let world: TeamsWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const startWorld = worldPerTest(startTeamsWorld);
 
 const threadOf = (activity: Record<string, unknown>) =>
   `${GENERAL_CHANNEL};messageid=${String(activity.id)}`;
@@ -69,7 +66,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 describe('a run in a Teams channel thread', () => {
   it('a mention starts it: one card through every state, then the outcome for the requester', async () => {
-    world = await startTeamsWorld();
+    const world = await startWorld();
     const mention = world.teams.build.channelMention(TEAMS_PEOPLE.alice, 'fix the login loop');
     expect((await world.send(mention)).answer).toMatchObject({ result: 'accepted' });
     const thread = threadOf(mention);
@@ -108,7 +105,7 @@ describe('a run in a Teams channel thread', () => {
   });
 
   it('a BLOCKED run asks in the thread, and a mention there follows up on it', async () => {
-    world = await startTeamsWorld();
+    const world = await startWorld();
     const mention = world.teams.build.channelMention(
       TEAMS_PEOPLE.alice,
       'decide the schema [block]',
@@ -127,7 +124,7 @@ describe('a run in a Teams channel thread', () => {
   });
 
   it("the card's Stop interrupts and its Cancel ends, for the requester; anyone else is refused privately", async () => {
-    world = await startTeamsWorld({ timings: { slowRunMs: 30_000 } });
+    const world = await startWorld({ timings: { slowRunMs: 30_000 } });
     const { teams, emulator } = world;
     const mention = teams.build.channelMention(TEAMS_PEOPLE.bob, 'long job [slow]');
     await world.send(mention);
@@ -174,7 +171,7 @@ describe('a run in a Teams channel thread', () => {
   });
 
   it('a refresh answered by another replica on the same database brings the same card with the buttons', async () => {
-    world = await startTeamsWorld({ timings: { slowRunMs: 30_000 } });
+    const world = await startWorld({ timings: { slowRunMs: 30_000 } });
     const { teams } = world;
     const mention = teams.build.channelMention(TEAMS_PEOPLE.bob, 'long job [slow]');
     await world.send(mention);
@@ -211,12 +208,12 @@ describe('a run in a Teams channel thread', () => {
       teams.build.cardAction(TEAMS_PEOPLE.bob, card, stop.verb, stop.data),
     );
     expect(await pressed.json()).toMatchObject({ value: expect.stringMatching(/Stopping/) });
-    await until(() => world!.emulator.runs.all()[0]!.state === 'BLOCKED', 'the interrupt');
+    await until(() => world.emulator.runs.all()[0]!.state === 'BLOCKED', 'the interrupt');
     expect(world.emulator.requests.get('POST /agent/runs/:id/interrupt')).toBe(1);
   });
 
   it('an admin may cancel anyone’s run from the card', async () => {
-    world = await startTeamsWorld({
+    const world = await startWorld({
       timings: { slowRunMs: 30_000 },
       env: { TEAMS_ADMIN_USERS: TEAMS_PEOPLE.carol.aadObjectId },
     });
@@ -238,7 +235,7 @@ describe('a run in a Teams channel thread', () => {
 
 describe("a place's defaults", () => {
   it('only an admin changes them; anyone allowed sees them', async () => {
-    world = await startTeamsWorld({ env: { TEAMS_ADMIN_USERS: TEAMS_PEOPLE.carol.aadObjectId } });
+    const world = await startWorld({ env: { TEAMS_ADMIN_USERS: TEAMS_PEOPLE.carol.aadObjectId } });
     const { teams } = world;
     const bob = teams.build.channelMention(TEAMS_PEOPLE.bob, 'config steer=requester');
     await world.send(bob);
@@ -251,7 +248,7 @@ describe("a place's defaults", () => {
 
 describe('other ways in', () => {
   it('any message in a 1:1 chat starts a run there', async () => {
-    world = await startTeamsWorld();
+    const world = await startWorld();
     const dm = world.teams.build.personal(TEAMS_PEOPLE.alice, 'add a changelog');
     expect((await world.send(dm)).answer).toMatchObject({ result: 'accepted' });
     const chat = (dm.conversation as { id: string }).id;
@@ -260,7 +257,7 @@ describe('other ways in', () => {
   });
 
   it('"Send to agent-relay" on a message starts a run on it in its thread', async () => {
-    world = await startTeamsWorld();
+    const world = await startWorld();
     const action = world.teams.build.extensionAction(
       TEAMS_PEOPLE.alice,
       { id: '1712000000999', text: 'The export times out after 30 s', author: 'Dana' },

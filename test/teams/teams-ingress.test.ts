@@ -4,7 +4,7 @@
  * key it does not publish, another issuer, another audience, expired, a `serviceurl` claim
  * that is not the body's, a tenant not allowed); a redelivered activity is one trigger.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   FAKE_TEAMS_TENANT,
   GENERAL_CHANNEL,
@@ -13,18 +13,15 @@ import {
 } from '../../src/fakes/teams-connector.js';
 import { countRows } from '../helpers/relay.js';
 import { startTeamsWorld, type TeamsWorld } from '../helpers/teams.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let world: TeamsWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const startWorld = worldPerTest(startTeamsWorld);
 
 const inbox = (w: TeamsWorld) => countRows(w.relay.databasePath).inbox;
 
 describe('POST /teams/messages', () => {
   it('refuses every token the Bot Connector would not have signed, with 401, storing nothing', async () => {
-    world = await startTeamsWorld();
+    const world = await startWorld();
     const activity = world.teams.build.channelMention(TEAMS_PEOPLE.alice, 'fix the login page');
     const cases = [
       [{ unsigned: true }, 'missing_token'],
@@ -61,7 +58,7 @@ describe('POST /teams/messages', () => {
   });
 
   it('takes a signed mention once, however often it is delivered', async () => {
-    world = await startTeamsWorld();
+    const world = await startWorld();
     const activity = world.teams.build.channelMention(TEAMS_PEOPLE.alice, 'tidy the README');
     const first = await world.send(activity);
     expect(first).toMatchObject({ status: 200, answer: { ok: true, result: 'accepted' } });
@@ -74,7 +71,7 @@ describe('POST /teams/messages', () => {
   });
 
   it('answers 400 to a signed body that is not an activity, and ignores guests', async () => {
-    world = await startTeamsWorld();
+    const world = await startWorld();
     const bad = await world.send({ type: 'message', serviceUrl: world.teams.serviceUrl });
     expect(bad.status).toBe(400);
     const guest = await world.send(
@@ -85,7 +82,7 @@ describe('POST /teams/messages', () => {
   });
 
   it('with allowlists, only the people and conversations on them; admins are marked', async () => {
-    world = await startTeamsWorld({
+    const world = await startWorld({
       env: {
         TEAMS_ALLOWED_USERS: TEAMS_PEOPLE.alice.aadObjectId,
         TEAMS_ALLOWED_CHANNELS: GENERAL_CHANNEL,
@@ -101,7 +98,7 @@ describe('POST /teams/messages', () => {
   });
 
   it('a group chat needs the mention; words without it are not for the bot', async () => {
-    world = await startTeamsWorld();
+    const world = await startWorld();
     const plain = world.teams.build.groupChat(TEAMS_PEOPLE.alice, 'lunch?');
     delete (plain as { entities?: unknown }).entities;
     plain.text = 'lunch?';

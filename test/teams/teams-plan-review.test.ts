@@ -3,25 +3,22 @@
  * Cancel): the plan in a reply that mentions the requester, `changes <text>` for a revised
  * plan, `approve` to carry it out; someone else's `approve` is refused and changes nothing.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GENERAL_CHANNEL, TEAMS_PEOPLE } from '../../src/fakes/teams-connector.js';
-import { shownText, startTeamsWorld, type TeamsWorld } from '../helpers/teams.js';
+import { shownText, startTeamsWorld } from '../helpers/teams.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let world: TeamsWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const startWorld = worldPerTest(startTeamsWorld);
 
 describe('Teams: plan first', () => {
   it('plan -> shown -> changes -> revised plan -> approve -> implementation -> outcome', async () => {
-    world = await startTeamsWorld();
+    const world = await startWorld();
     const { teams, emulator } = world;
     const mention = teams.build.channelMention(TEAMS_PEOPLE.alice, 'mode=plan tidy the schema');
     await world.send(mention);
     const thread = `${GENERAL_CHANNEL};messageid=${String(mention.id)}`;
     const inThread = (person: typeof TEAMS_PEOPLE.alice, words: string) =>
-      world!.send(teams.build.channelMention(person, words, { root: String(mention.id) }));
+      world.send(teams.build.channelMention(person, words, { root: String(mention.id) }));
 
     const plan = await world.waitFor(thread, (t) => /📋 The plan is ready for review:/.test(t));
     expect(shownText(plan)).toMatch(/^<at>Alice Park<\/at> /);

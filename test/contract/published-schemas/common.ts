@@ -53,8 +53,8 @@ export const RunExecutionLocation = z.enum(['LOCAL', 'REMOTE']);
 
 export const AgentRunMode = z.enum(['normal', 'plan', 'orchestrate']);
 
-/** PlatformErrorCode: the description's list, then the two the newest SDK adds. */
-export const PLATFORM_ERROR_CODES = [
+/** PlatformErrorCode as the description lists it. */
+export const PUBLISHED_ERROR_CODES = [
   'insufficient_credits',
   'feature_not_available',
   'external_authentication_required',
@@ -71,7 +71,10 @@ export const PLATFORM_ERROR_CODES = [
   'authentication_required',
   'resource_unavailable',
   'internal_error',
-  // SDK additions
+] as const;
+/** PlatformErrorCode: the description's list, then the two the newest SDK adds. */
+export const PLATFORM_ERROR_CODES = [
+  ...PUBLISHED_ERROR_CODES,
   'agent_stream_network_error',
   'agent_stream_failure',
 ] as const;

@@ -5,8 +5,7 @@
  * list, or without one it requires, fails.
  */
 import { z } from 'zod';
-
-const dateTime = z.iso.datetime({ offset: true });
+import { DateTime, RunCreatorInfo, RunState, Scope } from './common.js';
 
 export const PublishedGitHubRepo = z.strictObject({ owner: z.string(), repo: z.string() });
 
@@ -29,41 +28,20 @@ export const PublishedCloudEnvironmentConfig = z.strictObject({
   failure_session_retention_minutes: z.number().int().min(1).max(60).nullable().optional(),
 });
 
-const RunState = z.enum([
-  'QUEUED',
-  'PENDING',
-  'CLAIMED',
-  'INPROGRESS',
-  'SUCCEEDED',
-  'FAILED',
-  'BLOCKED',
-  'ERROR',
-  'CANCELLED',
-]);
-
 export const PublishedEnvironmentLastTask = z.strictObject({
   id: z.string(),
   title: z.string(),
   state: RunState,
-  created_at: dateTime,
-  updated_at: dateTime,
-  started_at: dateTime.nullable().optional(),
-});
-
-const Scope = z.strictObject({ type: z.enum(['User', 'Team']), uid: z.string().optional() });
-const RunCreatorInfo = z.strictObject({
-  type: z.enum(['user', 'service_account']).optional(),
-  uid: z.string().optional(),
-  display_name: z.string().optional(),
-  email: z.string().optional(),
-  photo_url: z.url().optional(),
+  created_at: DateTime,
+  updated_at: DateTime,
+  started_at: DateTime.nullable().optional(),
 });
 
 export const PublishedCloudEnvironment = z.strictObject({
   uid: z.string(),
   config: PublishedCloudEnvironmentConfig,
-  last_updated: dateTime,
-  last_task_run_timestamp: dateTime.nullable().optional(),
+  last_updated: DateTime,
+  last_task_run_timestamp: DateTime.nullable().optional(),
   last_task_created: PublishedEnvironmentLastTask.optional(),
   setup_failed: z.boolean(),
   scope: Scope.optional(),

@@ -3,7 +3,8 @@
  * against. The newest official SDK adds the endpoint (no request body; 202 when the current
  * turn is stopped and the run stays open for follow-ups); the OpenAPI file does not describe it
  * yet, so its answer body is not relied on (the emulator sends the run's id and new state).
- * Refusals are the description's `Error` object (RFC 7807 problem details), field for field.
+ * Refusals are the description's `Error` object (RFC 7807 problem details): `PublishedError`
+ * (problem-error.ts).
  */
 import { z } from 'zod';
 
@@ -12,17 +13,6 @@ export const InterruptAcceptedSchema = z.union([
   z.string(),
   z.looseObject({ run_id: z.string().optional(), state: z.string().optional() }),
 ]);
-
-/** components.schemas.Error */
-export const PublishedErrorSchema = z.looseObject({
-  type: z.url(),
-  title: z.string(),
-  status: z.number().int(),
-  detail: z.string().optional(),
-  instance: z.string().optional(),
-  error: z.string(),
-  retryable: z.boolean().optional(),
-});
 
 /** The statuses the endpoint answers besides 202. */
 export const INTERRUPT_REFUSALS = {

@@ -4,6 +4,7 @@
  * `session_debug_until` and `debug_agent_active` (with the message and code they sit beside).
  */
 import { z } from 'zod';
+import { RunState } from './common.js';
 import { PublishedErrorCode } from './problem-error.js';
 
 export const PublishedRunStatusMessage = z.object({
@@ -17,17 +18,7 @@ export const PublishedRunStatusMessage = z.object({
 /** Only the members of a RunItem that the debug window concerns. */
 export const PublishedRunDebugFields = z.object({
   run_id: z.string(),
-  state: z.enum([
-    'QUEUED',
-    'PENDING',
-    'CLAIMED',
-    'INPROGRESS',
-    'SUCCEEDED',
-    'FAILED',
-    'BLOCKED',
-    'ERROR',
-    'CANCELLED',
-  ]),
+  state: RunState,
   status_message: PublishedRunStatusMessage.optional(),
   debug_agent_available: z.boolean().optional(),
   parent_run_id: z.string().optional(),

@@ -4,13 +4,19 @@
  * The AgentService port can be decorated (recording listings, slimming list items).
  */
 import type { ListRunsQuery } from '../../../src/agent/schemas.js';
-import type { AgentService, OutboxKind, RunRecord, Store } from '../../../src/core/ports/index.js';
+import type { AgentService, OutboxKind, Store } from '../../../src/core/ports/index.js';
 import {
   createTracker,
   type Tracker,
   type TrackerDeps,
 } from '../../../src/runs/tracker/tracker.js';
-import { createSeqRandom, startTestEnv, TEST_OPTIONS, type TestEnv } from '../fixtures.js';
+import {
+  createSeqRandom,
+  startTestEnv,
+  TEST_OPTIONS,
+  trackedRecord,
+  type TestEnv,
+} from '../fixtures.js';
 
 export interface ClockedEnv extends TestEnv {
   /** The shared clock (epoch ms); tests move it. */
@@ -90,23 +96,15 @@ export async function startClockedEnv(): Promise<ClockedEnv> {
     for (const [i, runId] of ids.entries()) {
       const item = base.emulator.runs.get(runId);
       if (!item) throw new Error(`no run ${runId} in the emulator`);
-      const record: RunRecord = {
-        runId,
-        threadKey: `slack:T1:C1:1700003000.${String(i).padStart(6, '0')}`,
-        platform: 'slack',
-        requestId: `slack:seed-${runId}`,
-        requester: { id: 'U1' },
-        title: item.title,
-        state: item.state,
-        serviceUpdatedAt: item.updated_at,
-        applied: [],
-        nextCheckAt: clock.t,
-        checkIntervalMs: 2_000,
-        tracked: true,
-        createdAt: clock.t,
-        updatedAt: clock.t,
-      };
-      await store.runs.insert(record);
+      await store.runs.insert(
+        trackedRecord(runId, clock.t, {
+          threadKey: `slack:T1:C1:1700003000.${String(i).padStart(6, '0')}`,
+          title: item.title,
+          state: item.state,
+          serviceUpdatedAt: item.updated_at,
+          checkIntervalMs: 2_000,
+        }),
+      );
     }
   }
   async function queued(runId: string, kind: OutboxKind, store = base.store): Promise<number> {

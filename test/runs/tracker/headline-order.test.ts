@@ -64,6 +64,19 @@ function githubHeadline(model: MessageModel): string {
   return renderGitHubMarkdown(model).split('\n')[0] ?? '';
 }
 
+/** The tracker's `i`-th look at the run: the service says `state`, a second later each time. */
+function nthLook(record: RunRecord, state: string, i: number) {
+  const item: RunItem = {
+    run_id: 'run-1',
+    title: 'Fix the login loop',
+    prompt: 'p',
+    state,
+    created_at: '2030-01-01T00:00:00.000Z',
+    updated_at: new Date(Date.UTC(2030, 0, 1, 0, 0, i + 1)).toISOString(),
+  };
+  return observeRun({ record, item, now: i * 1_000, intervals: INTERVALS });
+}
+
 describe('headlines only move forward', () => {
   it('any sequence of service states', () => {
     fc.assert(
@@ -72,15 +85,7 @@ describe('headlines only move forward', () => {
         let slack: number[] = [0];
         let github: number[] = [0];
         states.forEach((state, i) => {
-          const item: RunItem = {
-            run_id: 'run-1',
-            title: 'Fix the login loop',
-            prompt: 'p',
-            state,
-            created_at: '2030-01-01T00:00:00.000Z',
-            updated_at: new Date(Date.UTC(2030, 0, 1, 0, 0, i + 1)).toISOString(),
-          };
-          const seen = observeRun({ record, item, now: i * 1_000, intervals: INTERVALS });
+          const seen = nthLook(record, state, i);
           record = { ...record, ...seen.patch };
           for (const n of seen.notifications) {
             if (n.kind !== 'status' || n.message === undefined) continue;
@@ -105,15 +110,7 @@ describe('headlines only move forward', () => {
     let record = startRecord();
     const shown: string[] = [];
     ['CLAIMED', 'QUEUED', 'PENDING', 'INPROGRESS', 'CLAIMED', 'SUCCEEDED'].forEach((state, i) => {
-      const item: RunItem = {
-        run_id: 'run-1',
-        title: 'Fix the login loop',
-        prompt: 'p',
-        state,
-        created_at: '2030-01-01T00:00:00.000Z',
-        updated_at: new Date(Date.UTC(2030, 0, 1, 0, 0, i + 1)).toISOString(),
-      };
-      const seen = observeRun({ record, item, now: i * 1_000, intervals: INTERVALS });
+      const seen = nthLook(record, state, i);
       record = { ...record, ...seen.patch };
       for (const n of seen.notifications) {
         if (n.kind === 'status' && n.message) shown.push(slackHeadline(n.message));

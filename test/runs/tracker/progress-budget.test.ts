@@ -4,20 +4,17 @@
  * stay within PROGRESS_READS_PER_MINUTE, no run is read twice within its interval, a run
  * someone looked at is read every interval, and the others take turns.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentService } from '../../../src/core/ports/index.js';
 import { createProgressPoller } from '../../../src/runs/tracker/progress-poller.js';
-import { startClockedEnv, type ClockedEnv } from './harness.js';
+import { startClockedEnv } from './harness.js';
+import { worldPerTest } from '../../helpers/world-per-test.js';
 
-let env: ClockedEnv | undefined;
-afterEach(async () => {
-  await env?.close();
-  env = undefined;
-});
+const startEnv = worldPerTest(startClockedEnv);
 
 describe('progress reads of 1,000 running runs', () => {
   it('hold their budget, read the looked-at run every interval and the others in turn', async () => {
-    const e = (env = await startClockedEnv());
+    const e = await startEnv();
     const ids = e.emulator.seedRuns(1_000, { state: 'INPROGRESS', manual: true });
     await e.track(ids);
     const reads: { runId: string; at: number }[] = [];

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../../src/core/ports/index.js';
 import {
   createTracker,
   type Tracker,
@@ -13,6 +12,7 @@ import {
   slackMention,
   slackReply,
   testEnvPerTest,
+  trackedRecord,
 } from '../fixtures.js';
 
 let t: number;
@@ -172,21 +172,11 @@ describe('tracker', () => {
     });
     async function track(): Promise<void> {
       for (const [i, runId] of ids.entries()) {
-        const record: RunRecord = {
-          runId,
+        const record = trackedRecord(runId, t, {
           threadKey: `slack:T1:C1:1700001000.${String(i).padStart(6, '0')}`,
-          platform: 'slack',
-          requestId: `slack:seed-${runId}`,
-          requester: { id: 'U1' },
           title: `held ${i}`,
-          state: 'INPROGRESS',
-          applied: [],
-          nextCheckAt: t,
           checkIntervalMs: 50,
-          tracked: true,
-          createdAt: t,
-          updatedAt: t,
-        };
+        });
         if (await env.store.runs.get(runId)) await env.store.runs.update(runId, record);
         else await env.store.runs.insert(record);
       }
@@ -234,21 +224,13 @@ describe('tracker', () => {
   });
 
   it('a run the service no longer knows is dropped from tracking', async () => {
-    await env.store.runs.insert({
-      runId: 'run-gone',
-      threadKey: 'slack:T1:C1:1700002000.000100',
-      platform: 'slack',
-      requestId: 'slack:gone',
-      requester: { id: 'U1' },
-      title: 'gone',
-      state: 'INPROGRESS',
-      applied: [],
-      nextCheckAt: t,
-      checkIntervalMs: 50,
-      tracked: true,
-      createdAt: t,
-      updatedAt: t,
-    });
+    await env.store.runs.insert(
+      trackedRecord('run-gone', t, {
+        threadKey: 'slack:T1:C1:1700002000.000100',
+        title: 'gone',
+        checkIntervalMs: 50,
+      }),
+    );
     await tracker('per-run').runCycle();
     expect((await env.store.runs.get('run-gone'))!.tracked).toBe(false);
   });

@@ -62,17 +62,18 @@ describe('buildPrompt', () => {
 
   it('bounds each part and the whole, never cutting the prompt', () => {
     const long = 'x'.repeat(50_000);
+    const longIssue = {
+      repo: 'o/r',
+      number: 1,
+      title: 't',
+      body: long,
+      url: 'https://x',
+      isPullRequest: false,
+    };
     const out = buildPrompt({
       prompt: 'do it',
       context: {
-        issue: {
-          repo: 'o/r',
-          number: 1,
-          title: 't',
-          body: long,
-          url: 'https://x',
-          isPullRequest: false,
-        },
+        issue: longIssue,
         review: { path: 'a', diffHunk: 'h'.repeat(20_000) + 'LAST' },
       },
       maxChars: 100_000,
@@ -84,14 +85,7 @@ describe('buildPrompt', () => {
     const small = buildPrompt({
       prompt: 'do it',
       context: {
-        issue: {
-          repo: 'o/r',
-          number: 1,
-          title: 't',
-          body: long,
-          url: 'https://x',
-          isPullRequest: false,
-        },
+        issue: longIssue,
       },
       maxChars: 500,
     });

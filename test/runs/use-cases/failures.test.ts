@@ -1,15 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgentClient } from '../../../src/agent/index.js';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
 import type { AgentService } from '../../../src/core/ports/index.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { flushOutbox, handle, slackMention, startTestEnv, type TestEnv } from '../fixtures.js';
+import { worldPerTest } from '../../helpers/world-per-test.js';
 
-let env: TestEnv | undefined;
-afterEach(async () => {
-  await env?.close();
-  env = undefined;
-});
+const start = worldPerTest(startTestEnv);
 
 /** Notices told to the person: posted, or edited into the "Starting…" message. */
 function notices(e: TestEnv): string[] {
@@ -30,7 +27,7 @@ async function drainInbox(e: TestEnv, timeoutMs = 3_000): Promise<void> {
 
 describe('service failures', () => {
   it('503 for a while: told once, the run is created after recovery, exactly one run', async () => {
-    env = await startTestEnv({ options: { inboxRetryDelaysMs: [30, 30, 30, 30, 30] } });
+    const env = await start({ options: { inboxRetryDelaysMs: [30, 30, 30, 30, 30] } });
     env.emulator.faults.failNext(3, 503, { route: 'POST /agent/runs', retryAfterSeconds: 0 });
     const trigger = slackMention({ text: 'survive the outage' });
     await handle(env, trigger);
@@ -46,7 +43,7 @@ describe('service failures', () => {
   });
 
   it('an outage longer than the attempts: a final apology, the item failed, no run', async () => {
-    env = await startTestEnv({ options: { inboxRetryDelaysMs: [10, 10] } });
+    const env = await start({ options: { inboxRetryDelaysMs: [10, 10] } });
     env.emulator.faults.failNext(10, 503, { route: 'POST /agent/runs', retryAfterSeconds: 0 });
     await handle(env, slackMention({ text: 'never gets through' }));
     await drainInbox(env);
@@ -59,7 +56,7 @@ describe('service failures', () => {
   });
 
   it("401: tells that the bot's key is wrong, no retry", async () => {
-    env = await startTestEnv();
+    const env = await start();
     const badKey = createAgentClient({
       baseUrl: env.emulator.baseUrl,
       apiKey: 'wrong-key',
@@ -81,7 +78,7 @@ describe('service failures', () => {
   });
 
   it('a 400 from the service is shown with its detail', async () => {
-    env = await startTestEnv();
+    const env = await start();
     env.emulator.faults.failNext(1, 400, { route: 'POST /agent/runs' });
     await handle(env, slackMention({ text: 'do it' }));
     await flushOutbox(env);
@@ -97,7 +94,7 @@ describe('service failures', () => {
   });
 
   it('a bug in a port does not kill the worker: bounded retries, then an apology', async () => {
-    env = await startTestEnv({ options: { inboxRetryDelaysMs: [5, 5, 5, 5] } });
+    const env = await start({ options: { inboxRetryDelaysMs: [5, 5, 5, 5] } });
     const real = env.agent;
     const broken: AgentService = {
       ...real,
@@ -110,7 +107,7 @@ describe('service failures', () => {
     await engine.sink.accept(slackMention({ text: 'trip the bug' }));
     await waitUntil(async () => {
       await engine.inbox.runOnce();
-      return (await env!.store.inboxQueue.depth()) === 0;
+      return (await env.store.inboxQueue.depth()) === 0;
     });
     await flushOutbox({ engine });
     expect(notices(env).filter((t) => /internal error/.test(t))).toHaveLength(1);
@@ -127,7 +124,7 @@ describe('service failures', () => {
 
 describe('reconciliation on retry', () => {
   it('a create that reached the service before a crash is found, not repeated', async () => {
-    env = await startTestEnv();
+    const env = await start();
     const trigger = slackMention({ text: 'made it before the crash' });
     await env.store.inbox.add(trigger, Date.now());
     // The earlier attempt: claimed, the run created, then the process died before recording.
@@ -149,7 +146,7 @@ describe('reconciliation on retry', () => {
   });
 
   it('an item left processing by a crashed worker is reconciled when its lease runs out', async () => {
-    env = await startTestEnv({ options: { leaseMs: 100 } });
+    const env = await start({ options: { leaseMs: 100 } });
     const trigger = slackMention({ text: 'crash mid-create' });
     await env.store.inbox.add(trigger, Date.now());
     await env.store.inboxQueue.claim(Date.now(), 100, 1);
@@ -157,13 +154,13 @@ describe('reconciliation on retry', () => {
       prompt: 'crash mid-create',
       metadata: { relay_request: `slack:${trigger.deliveryId}` },
     });
-    await waitUntil(async () => (await env!.engine.inbox.runOnce()) > 0, { timeoutMs: 2_000 });
+    await waitUntil(async () => (await env.engine.inbox.runOnce()) > 0, { timeoutMs: 2_000 });
     expect(env.emulator.runs.count()).toBe(1);
     expect(env.emulator.requests.get('POST /agent/runs')).toBe(0);
   });
 
   it('a connection dropped after the service processed the create makes one run', async () => {
-    env = await startTestEnv();
+    const env = await start();
     env.emulator.faults.dropNext(1, { afterProcessing: true, route: 'POST /agent/runs' });
     await handle(env, slackMention({ text: 'lost answer' }));
     await drainInbox(env);

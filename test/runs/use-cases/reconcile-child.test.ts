@@ -3,23 +3,17 @@
  * `relay_request` stamp and is the newest match, but reconciliation records the parent (the
  * run without a parent), and no second run is created.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { handle, slackMention, startTestEnv, type TestEnv } from '../fixtures.js';
+import { handle, loseCreateAnswer, slackMention, startTestEnv } from '../fixtures.js';
+import { worldPerTest } from '../../helpers/world-per-test.js';
 
-let env: TestEnv | undefined;
-afterEach(async () => {
-  await env?.close();
-  env = undefined;
-});
+const start = worldPerTest(startTestEnv);
 
 describe('reconciliation and orchestration children', () => {
   it('records the run the relay created, not its newer child', async () => {
-    env = await startTestEnv({ options: { inboxRetryDelaysMs: [50, 50] } });
-    const e = env;
-    // The create's answer is lost, and so is the client's own search: the inbox retries.
-    e.emulator.faults.dropNext(1, { afterProcessing: true, route: 'POST /agent/runs' });
-    e.emulator.faults.failNext(1, 503, { route: 'GET /agent/runs', retryAfterSeconds: 0 });
+    const e = await start({ options: { inboxRetryDelaysMs: [50, 50] } });
+    loseCreateAnswer(e.emulator);
     await handle(e, slackMention({ text: 'orchestrate the migration [slow]' }));
     expect(e.emulator.runs.count()).toBe(1);
     const parentId = e.emulator.runs.all()[0]!.run_id;

@@ -2,25 +2,18 @@
  * A create whose answer was lost, retried after the run had already ended: reconciliation
  * finds the run and the requester is still told its outcome, exactly once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { flushOutbox, handle, slackMention, startTestEnv, type TestEnv } from '../fixtures.js';
+import { flushOutbox, handle, loseCreateAnswer, slackMention, startTestEnv } from '../fixtures.js';
+import { worldPerTest } from '../../helpers/world-per-test.js';
 
-let env: TestEnv | undefined;
-afterEach(async () => {
-  await env?.close();
-  env = undefined;
-});
+const start = worldPerTest(startTestEnv);
 
 describe('a run found by reconciliation after it ended', () => {
   it('gets one status message, one outcome reply and its reactions', async () => {
     // The retry waits longer than the emulator's run takes to end.
-    env = await startTestEnv({ options: { inboxRetryDelaysMs: [1_000, 1_000] } });
-    const e = env;
-    // The create's answer is lost, and so is the client's own search for the run: the
-    // outcome stays unknown until the inbox retries.
-    e.emulator.faults.dropNext(1, { afterProcessing: true, route: 'POST /agent/runs' });
-    e.emulator.faults.failNext(1, 503, { route: 'GET /agent/runs', retryAfterSeconds: 0 });
+    const e = await start({ options: { inboxRetryDelaysMs: [1_000, 1_000] } });
+    loseCreateAnswer(e.emulator);
     await handle(e, slackMention({ text: 'ends before the retry' }));
     expect(e.emulator.runs.count()).toBe(1);
     expect(await e.store.runs.listTracked(), JSON.stringify(e.logger.lines)).toHaveLength(0);

@@ -19,69 +19,43 @@ function problem(
   });
 }
 
+/** The decision for `err` at the given attempt, on the test's clock and retry schedule. */
+function decide(
+  err: Parameters<typeof decideFailure>[0]['err'],
+  attempts = 0,
+  waitNoticeSent = false,
+) {
+  return decideFailure({ err, item: { attempts, waitNoticeSent }, now, retryDelaysMs: delays });
+}
+
 describe('decideFailure', () => {
   it('tells about a wrong key and completes (no retry)', () => {
-    const d = decideFailure({
-      err: problem('authentication', 401),
-      item: { attempts: 0, waitNoticeSent: false },
-      now,
-      retryDelaysMs: delays,
-    });
+    const d = decide(problem('authentication', 401));
     expect(d.action).toBe('complete');
     expect(d.message).toMatchObject({ type: 'notice', tone: 'error' });
-    const p = decideFailure({
-      err: problem('permission_denied', 403),
-      item: { attempts: 0, waitNoticeSent: false },
-      now,
-      retryDelaysMs: delays,
-    });
+    const p = decide(problem('permission_denied', 403));
     expect(p.action).toBe('complete');
   });
 
   it('retries an unavailable service with the schedule, telling the person once', () => {
-    const first = decideFailure({
-      err: problem('internal_server', 503),
-      item: { attempts: 0, waitNoticeSent: false },
-      now,
-      retryDelaysMs: delays,
-    });
+    const first = decide(problem('internal_server', 503));
     expect(first).toMatchObject({ action: 'retry', at: now + 5_000 });
     expect(first.message).toMatchObject({ type: 'notice', tone: 'warning' });
-    const second = decideFailure({
-      err: problem('internal_server', 503),
-      item: { attempts: 1, waitNoticeSent: true },
-      now,
-      retryDelaysMs: delays,
-    });
+    const second = decide(problem('internal_server', 503), 1, true);
     expect(second).toMatchObject({ action: 'retry', at: now + 15_000 });
     expect(second.message).toBeUndefined();
-    const last = decideFailure({
-      err: problem('internal_server', 503),
-      item: { attempts: 3, waitNoticeSent: true },
-      now,
-      retryDelaysMs: delays,
-    });
+    const last = decide(problem('internal_server', 503), 3, true);
     expect(last.action).toBe('fail');
     expect(last.message).toMatchObject({ tone: 'error' });
   });
 
   it('honours Retry-After when longer than the schedule', () => {
-    const d = decideFailure({
-      err: problem('rate_limit', 429, { retryAfterMs: 90_000 }),
-      item: { attempts: 0, waitNoticeSent: false },
-      now,
-      retryDelaysMs: delays,
-    });
+    const d = decide(problem('rate_limit', 429, { retryAfterMs: 90_000 }));
     expect(d).toMatchObject({ action: 'retry', at: now + 90_000 });
   });
 
   it('shows the service detail of a rejected request', () => {
-    const d = decideFailure({
-      err: problem('bad_request', 400, { detail: 'model_id unknown' }),
-      item: { attempts: 0, waitNoticeSent: false },
-      now,
-      retryDelaysMs: delays,
-    });
+    const d = decide(problem('bad_request', 400, { detail: 'model_id unknown' }));
     expect(d.action).toBe('complete');
     expect(d.message).toMatchObject({ type: 'notice' });
     expect(d.message && d.message.type === 'notice' ? d.message.text : '').toContain(
@@ -91,20 +65,8 @@ describe('decideFailure', () => {
 
   it('retries a bug a bounded number of times, then apologises', () => {
     const bug = new TypeError('x is undefined');
-    expect(
-      decideFailure({
-        err: bug,
-        item: { attempts: 0, waitNoticeSent: false },
-        now,
-        retryDelaysMs: delays,
-      }).action,
-    ).toBe('retry');
-    const last = decideFailure({
-      err: bug,
-      item: { attempts: 2, waitNoticeSent: false },
-      now,
-      retryDelaysMs: delays,
-    });
+    expect(decide(bug).action).toBe('retry');
+    const last = decide(bug, 2);
     expect(last.action).toBe('fail');
   });
 });

@@ -10,40 +10,15 @@
  * the suggested prompts.
  */
 import { describe, expect, it } from 'vitest';
-import { eventCallback, messageEvent } from '../../helpers/slack.js';
-import {
-  appHomeOpenedEvent,
-  assistantContextChangedEvent,
-  assistantThreadStartedEvent,
-} from '../../helpers/slack-surfaces.js';
+import { appHomeOpenedEvent, assistantContextChangedEvent } from '../../helpers/slack-surfaces.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import type { Workspaces } from '../install/workspace-harness.js';
 import { WORKSPACE_ONE, workspacesPerTest } from '../install/workspace-harness.js';
+import { ALICE, PANE, THREAD, paneEvent, paneMessage, threadStarted } from './pane.js';
 
 const ONE = WORKSPACE_ONE;
-const ALICE = 'UALICE01';
-const PANE = 'DPANE0001';
-const THREAD = '1700002000.000100';
-
 const startWorkspaces = workspacesPerTest();
 let w: Workspaces | undefined;
-
-const event = (e: Record<string, unknown>) =>
-  eventCallback(e, { teamId: ONE.team_id, botUserId: ONE.bot_user_id });
-
-function paneMessage(text: string, ts: string) {
-  return event({
-    ...messageEvent({
-      user: ALICE,
-      text,
-      ts,
-      channel: PANE,
-      channel_type: 'im',
-      thread_ts: THREAD,
-    }),
-    team: ONE.team_id,
-  });
-}
 
 describe('the agent pane', () => {
   it('under agent_view, opening the Messages tab sets the suggested prompts there (no thread), and publishes no Home tab', async () => {
@@ -51,7 +26,7 @@ describe('the agent pane', () => {
     await w.install('code-one');
     const api = w.api;
     const opened = appHomeOpenedEvent({ user: ALICE, channel: PANE, tab: 'messages' });
-    expect(await w.post(event(opened))).toMatchObject({ status: 200 });
+    expect(await w.post(paneEvent(opened))).toMatchObject({ status: 200 });
     const prompts = await waitUntil(
       () => api.okCallsTo('assistant.threads.setSuggestedPrompts')[0],
     );
@@ -77,14 +52,7 @@ describe('the agent pane', () => {
       user: 'UCAROL001',
     });
 
-    const started = assistantThreadStartedEvent({
-      user: ALICE,
-      channel: PANE,
-      threadTs: THREAD,
-      contextChannel: 'CGENERAL1',
-      team: ONE.team_id,
-    });
-    expect((await w.post(event(started))).status).toBe(200);
+    expect((await w.post(threadStarted())).status).toBe(200);
     const prompts = await waitUntil(
       () => api.okCallsTo('assistant.threads.setSuggestedPrompts')[0],
     );
@@ -101,7 +69,7 @@ describe('the agent pane', () => {
       contextChannel: 'CINCIDENT',
       team: ONE.team_id,
     });
-    expect((await w.post(event(changed))).status).toBe(200);
+    expect((await w.post(paneEvent(changed))).status).toBe(200);
     await waitUntil(() => greeting?.metadata?.event_payload?.channel_id === 'CINCIDENT');
 
     expect(
@@ -164,17 +132,7 @@ describe('the agent pane', () => {
   it('a question that is not about "this channel" does not carry the channel', async () => {
     w = await startWorkspaces([ONE]);
     await w.install('code-one');
-    await w.post(
-      event(
-        assistantThreadStartedEvent({
-          user: ALICE,
-          channel: PANE,
-          threadTs: THREAD,
-          contextChannel: 'CINCIDENT',
-          team: ONE.team_id,
-        }),
-      ),
-    );
+    await w.post(threadStarted('CINCIDENT'));
     await waitUntil(() => w!.api.okCallsTo('assistant.threads.setSuggestedPrompts')[0]);
     await w.post(paneMessage('Bump the lodash version in the web app', '1700002003.000100'));
     const run = await waitUntil(

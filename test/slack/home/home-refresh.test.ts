@@ -4,7 +4,7 @@
  * through the real Bolt receiver (the `app_home_opened` event) against the fake Web API, with
  * an in-memory HomeSource (the port the service implements over the store).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/core/ports/index.js';
 import type { RunRecord } from '../../../src/core/ports/index.js';
 import { fixedBotToken } from '../../../src/slack/api/bot-tokens.js';
@@ -14,8 +14,8 @@ import { appHomeOpenedEvent } from '../../helpers/slack-surfaces.js';
 import { eventCallback, postSlack } from '../../helpers/slack.js';
 import { createRecordingLogger } from '../../helpers/test-logger.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import type { IngressHarness } from '../ingress/harness.js';
 import { startIngress } from '../ingress/harness.js';
+import { worldPerTest } from '../../helpers/world-per-test.js';
 
 function run(runId: string, requester: string, state: string): RunRecord {
   return {
@@ -48,11 +48,7 @@ const source: HomeSource = {
  */
 const WINDOW_MS = 1_000;
 
-let h: IngressHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const start = worldPerTest(startIngress);
 
 describe('App Home refresh', () => {
   it('publishes once per window however many changes arrive, and only to people who opened it', async () => {
@@ -69,9 +65,9 @@ describe('App Home refresh', () => {
       clock: systemClock,
       minRefreshMs: WINDOW_MS,
     });
-    h = await startIngress({ home });
+    const h = await start({ home });
     apiUrlHolder.url = h.api.url;
-    const publishes = () => h!.api.okCallsTo('views.publish');
+    const publishes = () => h.api.okCallsTo('views.publish');
 
     // The first publish starts once the event arrives, so no earlier than this.
     const openedAt = Date.now();

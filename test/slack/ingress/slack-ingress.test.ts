@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSlackIngress, SlackAuthError } from '../../../src/slack/ingress/slack-ingress.js';
 import {
   TEST_SIGNING_SECRET,
@@ -10,20 +10,11 @@ import {
   slashCommandBody,
 } from '../../helpers/slack.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import type { IngressHarness } from './harness.js';
 import { peopleOf, RecordingSink, startIngress } from './harness.js';
 import { createRecordingLogger } from '../../helpers/test-logger.js';
+import { worldPerTest } from '../../helpers/world-per-test.js';
 
-let h: IngressHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
-
-async function harness(...args: Parameters<typeof startIngress>): Promise<IngressHarness> {
-  h = await startIngress(...args);
-  return h;
-}
+const harness = worldPerTest(startIngress);
 
 const nowSec = () => Math.floor(Date.now() / 1000);
 

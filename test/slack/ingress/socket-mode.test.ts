@@ -21,25 +21,33 @@ afterEach(async () => {
   ingress = ws = api = undefined;
 });
 
+/** The fake Web API, the fake Socket Mode server, and an ingress started on them into `sink`. */
+async function startSocketIngress(
+  sink: RecordingSink,
+): Promise<{ api: FakeSlackApi; ws: FakeSocketMode }> {
+  const fake = (api = await startFakeSlackApi());
+  const socket = (ws = await startFakeSocketMode());
+  fake.socketUrl = socket.url;
+  ingress = createSlackIngress({
+    signingSecret: '',
+    botToken: 'xoxb-socket',
+    appToken: 'xapp-socket',
+    apiUrl: fake.url,
+    commandName: '/agent',
+    allowedChannels: [],
+    allowedUsers: [],
+    sink,
+    logger: createRecordingLogger(),
+    people: peopleOf(fake.url, createRecordingLogger()),
+  });
+  await ingress.start();
+  return { api: fake, ws: socket };
+}
+
 describe('Slack ingress in Socket Mode', () => {
   it('connects with the app token and feeds the same listeners', async () => {
-    api = await startFakeSlackApi();
-    ws = await startFakeSocketMode();
-    api.socketUrl = ws.url;
     const sink = new RecordingSink();
-    ingress = createSlackIngress({
-      signingSecret: '',
-      botToken: 'xoxb-socket',
-      appToken: 'xapp-socket',
-      apiUrl: api.url,
-      commandName: '/agent',
-      allowedChannels: [],
-      allowedUsers: [],
-      sink,
-      logger: createRecordingLogger(),
-      people: peopleOf(api.url, createRecordingLogger()),
-    });
-    await ingress.start();
+    const { api, ws } = await startSocketIngress(sink);
     expect(api.okCallsTo('apps.connections.open')[0]?.token).toBe('xapp-socket');
 
     const body = JSON.parse(
@@ -72,7 +80,7 @@ describe('Slack ingress in Socket Mode', () => {
       accepts_response_payload: true,
     });
 
-    await waitUntil(() => ws?.received.length === 2);
+    await waitUntil(() => ws.received.length === 2);
     expect(ws.received.map((m) => m.envelope_id).sort()).toEqual(['env-1', 'env-2']);
     expect(sink.triggers.map((t) => [t.kind, t.deliveryId, t.text])).toEqual(
       expect.arrayContaining([
@@ -82,9 +90,6 @@ describe('Slack ingress in Socket Mode', () => {
     );
   });
   it('acknowledges an event only after its trigger is stored; a failed store is not acknowledged', async () => {
-    api = await startFakeSlackApi();
-    ws = await startFakeSocketMode();
-    api.socketUrl = ws.url;
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -97,19 +102,7 @@ describe('Slack ingress in Socket Mode', () => {
         return super.accept(trigger);
       }
     })();
-    ingress = createSlackIngress({
-      signingSecret: '',
-      botToken: 'xoxb-socket',
-      appToken: 'xapp-socket',
-      apiUrl: api.url,
-      commandName: '/agent',
-      allowedChannels: [],
-      allowedUsers: [],
-      sink,
-      logger: createRecordingLogger(),
-      people: peopleOf(api.url, createRecordingLogger()),
-    });
-    await ingress.start();
+    const { ws } = await startSocketIngress(sink);
     const envelope = (id: string, eventId: string, ts: string) => ({
       envelope_id: id,
       type: 'events_api',
@@ -125,7 +118,7 @@ describe('Slack ingress in Socket Mode', () => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(ws.received).toEqual([]);
     release();
-    await waitUntil(() => ws?.received.length === 1);
+    await waitUntil(() => ws.received.length === 1);
     expect(ws.received[0]?.envelope_id).toBe('env-held');
     expect(sink.triggers.map((t) => t.deliveryId)).toEqual(['EvHELD1']);
 

@@ -4,16 +4,12 @@
  * app posts carry `bot_id`/`bot_profile`/`app_id`; joins and the like carry a subtype. A
  * person's own words (also with a file, or sent to the channel from a thread) still do.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventCallback, postSlack } from '../../helpers/slack.js';
-import type { IngressHarness } from './harness.js';
 import { startIngress } from './harness.js';
+import { worldPerTest } from '../../helpers/world-per-test.js';
 
-let h: IngressHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const start = worldPerTest(startIngress);
 
 const DM = 'D0SLACKBOT';
 let tsCounter = 0;
@@ -35,7 +31,7 @@ function dm(fields: Record<string, unknown>): Record<string, unknown> {
 
 describe('messages that are not a person’s own words', () => {
   it('Slackbot, workflows, apps and system subtypes start nothing, in a DM or a channel', async () => {
-    h = await startIngress();
+    const h = await start();
     const events = [
       // Slackbot's notice: a plain message from USLACKBOT, no bot_id, no subtype.
       dm({
@@ -85,7 +81,7 @@ describe('messages that are not a person’s own words', () => {
   });
 
   it('a person’s DM, with a file, or broadcast from a thread, still starts a run', async () => {
-    h = await startIngress();
+    const h = await start();
     const events = [
       dm({ user: 'UALICE01', text: 'fix the flaky login test', client_msg_id: 'c-1' }),
       dm({ user: 'UALICE01', subtype: 'file_share', text: 'this log shows it', files: [] }),

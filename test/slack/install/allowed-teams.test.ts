@@ -5,27 +5,14 @@
  * stack, no retry by Slack). A workspace on the list installs and works; an Enterprise Grid
  * organisation id on the list admits the organisation.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
-import {
-  appMentionEvent,
-  blockActionsBody,
-  eventCallback,
-  slashCommandBody,
-} from '../../helpers/slack.js';
+import { blockActionsBody, slashCommandBody } from '../../helpers/slack.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { captureLogs } from '../../helpers/log-capture.js';
-import type { Workspaces } from './workspace-harness.js';
-import { startWorkspaces } from './workspace-harness.js';
+import { WORKSPACE_ONE, WORKSPACE_ORG, mention, workspacesPerTest } from './workspace-harness.js';
 
-const ONE: FakeWorkspace = {
-  team_id: 'TONE00001',
-  team: 'One',
-  code: 'code-one',
-  token: 'xoxb-one-dummy',
-  bot_user_id: 'UBOTONE01',
-  bot_id: 'BBOTONE01',
-};
+const ONE = WORKSPACE_ONE;
 const OUTSIDER: FakeWorkspace = {
   team_id: 'TOUT00009',
   team: 'Outsider',
@@ -34,43 +21,20 @@ const OUTSIDER: FakeWorkspace = {
   bot_user_id: 'UBOTOUT09',
   bot_id: 'BBOTOUT09',
 };
-const ORG: FakeWorkspace = {
-  team_id: 'TORGWS001',
-  team: 'Org workspace',
-  enterprise_id: 'EORG00001',
-  orgWide: true,
-  code: 'code-org',
-  token: 'xoxb-org-dummy',
-  bot_user_id: 'UBOTORG01',
-  bot_id: 'BBOTORG01',
-};
+const ORG = WORKSPACE_ORG;
 
-let w: Workspaces | undefined;
-afterEach(async () => {
-  await w?.close();
-  w = undefined;
-});
+const open = workspacesPerTest();
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 let seq = 0;
 const nextTs = () => `1700002${String(++seq).padStart(3, '0')}.000100`;
 
-function mention(ws: FakeWorkspace, channel: string, text: string) {
-  const event = {
-    ...appMentionEvent({ text: `<@${ws.bot_user_id}> ${text}`, ts: nextTs(), channel }),
-    team: ws.team_id,
-  };
-  return eventCallback(event, {
-    teamId: ws.team_id,
-    botUserId: ws.bot_user_id,
-    ...(ws.enterprise_id ? { enterpriseId: ws.enterprise_id } : {}),
-    ...(ws.orgWide ? { isEnterpriseInstall: true } : {}),
-  });
-}
+const mentionOf = (ws: FakeWorkspace, channel: string, text: string) =>
+  mention(ws, channel, text, nextTs());
 
 describe('SLACK_ALLOWED_TEAMS with OAuth install', () => {
   it('refuses to install a workspace not on the list: a clear page, nothing stored, the token revoked', async () => {
-    w = await startWorkspaces([ONE, OUTSIDER], { SLACK_ALLOWED_TEAMS: 'TONE00001' });
+    const w = await open([ONE, OUTSIDER], { SLACK_ALLOWED_TEAMS: 'TONE00001' });
     const refused = await w.install('code-outsider');
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain('Install refused');
@@ -84,18 +48,18 @@ describe('SLACK_ALLOWED_TEAMS with OAuth install', () => {
   });
 
   it('an Enterprise Grid organisation id on the list admits its org-wide install', async () => {
-    w = await startWorkspaces([ORG], { SLACK_ALLOWED_TEAMS: 'EORG00001' });
+    const w = await open([ORG], { SLACK_ALLOWED_TEAMS: 'EORG00001' });
     expect((await w.install('code-org')).status).toBe(200);
-    await w.post(mention(ORG, 'CORG00001', 'tidy the org docs'));
+    await w.post(mentionOf(ORG, 'CORG00001', 'tidy the org docs'));
     await waitUntil(
-      async () => (await w!.service.store.runs.listRecent('slack:TORGWS001:', 5)).length === 1,
+      async () => (await w.service.store.runs.listRecent('slack:TORGWS001:', 5)).length === 1,
       { timeoutMs: 10_000 },
     );
   });
 
   it('a workspace with no installation, or not on the list, gets 200 and nothing else; one warning, no stack', async () => {
     const logs = captureLogs({ test: 'allowed-teams' });
-    w = await startWorkspaces(
+    const w = await open(
       [ONE, OUTSIDER],
       { SLACK_ALLOWED_TEAMS: 'TONE00001,TLISTED01' },
       { logger: logs.logger },
@@ -104,8 +68,8 @@ describe('SLACK_ALLOWED_TEAMS with OAuth install', () => {
     const listedButNotInstalled = { ...ONE, team_id: 'TLISTED01' };
     const sent = [
       // Slack retries each delivery up to three times when it is not answered 2xx.
-      ...[1, 2, 3].map(() => w!.post(mention(OUTSIDER, 'COUT00001', 'spend their runs'))),
-      ...[1, 2].map(() => w!.post(mention(listedButNotInstalled, 'CLIST0001', 'hello'))),
+      ...[1, 2, 3].map(() => w.post(mentionOf(OUTSIDER, 'COUT00001', 'spend their runs'))),
+      ...[1, 2].map(() => w.post(mentionOf(listedButNotInstalled, 'CLIST0001', 'hello'))),
       w.postForm(slashCommandBody({ text: 'run env=prod do it', team: OUTSIDER.team_id })),
       w.postForm(
         blockActionsBody({
@@ -139,20 +103,16 @@ describe('SLACK_ALLOWED_TEAMS with OAuth install', () => {
     expect(logs.text()).not.toMatch(/"stack"/);
 
     // The listed, installed workspace still works.
-    await w.post(mention(ONE, 'CONE00001', 'fix the build'));
+    await w.post(mentionOf(ONE, 'CONE00001', 'fix the build'));
     await waitUntil(
-      async () => (await w!.service.store.runs.listRecent('slack:TONE00001:', 5)).length === 1,
+      async () => (await w.service.store.runs.listRecent('slack:TONE00001:', 5)).length === 1,
       { timeoutMs: 10_000 },
     );
   });
 
   it('SLACK_ALLOW_ANY_WORKSPACE lets any workspace install, and says so at start-up', async () => {
     const logs = captureLogs({ test: 'allowed-teams' });
-    w = await startWorkspaces(
-      [OUTSIDER],
-      { SLACK_ALLOW_ANY_WORKSPACE: '1' },
-      { logger: logs.logger },
-    );
+    const w = await open([OUTSIDER], { SLACK_ALLOW_ANY_WORKSPACE: '1' }, { logger: logs.logger });
     expect((await w.install('code-outsider')).status).toBe(200);
     const warning = logs.lines().find((l) => String(l.msg).includes('SLACK_ALLOW_ANY_WORKSPACE'));
     expect(warning?.level).toBe(40);

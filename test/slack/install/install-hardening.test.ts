@@ -2,11 +2,10 @@
  * The OAuth install pages attacked: a workspace named to inject markup is echoed as text
  * under a policy that runs no script, and an install `state` (with its cookie) is good once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
 import { captureLogs } from '../../helpers/log-capture.js';
-import type { Workspaces } from './workspace-harness.js';
-import { CLIENT, startWorkspaces } from './workspace-harness.js';
+import { CLIENT, workspacesPerTest } from './workspace-harness.js';
 
 const HOSTILE: FakeWorkspace = {
   team_id: 'THOSTILE1',
@@ -25,11 +24,7 @@ const OTHER: FakeWorkspace = {
   bot_id: 'BBOTOTH01',
 };
 
-let w: Workspaces | undefined;
-afterEach(async () => {
-  await w?.close();
-  w = undefined;
-});
+const open = workspacesPerTest();
 
 function expectHardened(res: Response): void {
   const csp = res.headers.get('content-security-policy') ?? '';
@@ -41,7 +36,7 @@ function expectHardened(res: Response): void {
 
 describe('the install pages', () => {
   it('echo a hostile workspace name as text, under a no-script policy', async () => {
-    w = await startWorkspaces([HOSTILE]);
+    const w = await open([HOSTILE]);
     const page = await fetch(`${w.service.url}/slack/install`);
     expectHardened(page);
     await page.text();
@@ -55,12 +50,12 @@ describe('the install pages', () => {
   });
 
   it('accept an install state once: a replay with another code installs nothing', async () => {
-    w = await startWorkspaces([HOSTILE, OTHER]);
+    const w = await open([HOSTILE, OTHER]);
     const page = await fetch(`${w.service.url}/slack/install`);
     const cookie = page.headers.get('set-cookie')?.split(';')[0] ?? '';
     const state = /[?&;]state=([^"&]+)/.exec(await page.text())?.[1] ?? '';
     const redirect = (code: string) =>
-      fetch(`${w!.service.url}/slack/oauth_redirect?code=${code}&state=${state}`, {
+      fetch(`${w.service.url}/slack/oauth_redirect?code=${code}&state=${state}`, {
         headers: { cookie },
       });
     expect((await redirect('code-hostile')).status).toBe(200);
@@ -74,7 +69,7 @@ describe('the install pages', () => {
 describe('an install at LOG_LEVEL=debug', () => {
   it('logs neither the client secret, the OAuth code, the state nor the token', async () => {
     const logs = captureLogs();
-    w = await startWorkspaces([HOSTILE], {}, { logger: logs.logger });
+    const w = await open([HOSTILE], {}, { logger: logs.logger });
     const page = await fetch(`${w.service.url}/slack/install`);
     const state = /[?&;]state=([^"&]+)/.exec(await page.text())?.[1] ?? '';
     expect((await w.install('code-hostile')).status).toBe(200);

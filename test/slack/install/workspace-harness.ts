@@ -3,13 +3,18 @@
  * whole service (`startRelayService`) on loopback with its embedded emulator, a SQLite file, and
  * the fake Slack Web API that knows several workspaces, each with its own code and token.
  */
-import { afterEach } from 'vitest';
 import type { Logger } from '../../../src/core/ports/index.js';
 import type { FakeSlackApi, FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
 import { startFakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import type { RunningService } from '../../../src/main.js';
 import { startRelayService } from '../../helpers/relay.js';
-import { TEST_SIGNING_SECRET, postSlack } from '../../helpers/slack.js';
+import {
+  TEST_SIGNING_SECRET,
+  appMentionEvent,
+  eventCallback,
+  postSlack,
+} from '../../helpers/slack.js';
+import { worldPerTest } from '../../helpers/world-per-test.js';
 
 export const CLIENT = { id: '1111111111.2222222222', secret: 'client-secret-0123456789abcdef' };
 /** A dummy key (32 bytes of 0x2a), for tests only. */
@@ -38,21 +43,38 @@ export const WORKSPACE_ONE: FakeWorkspace = {
   bot_id: 'BBOTONE01',
 };
 
+/** An Enterprise Grid organisation's workspace, the app installed organisation-wide. */
+export const WORKSPACE_ORG: FakeWorkspace = {
+  team_id: 'TORGWS001',
+  team: 'Org workspace',
+  enterprise_id: 'EORG00001',
+  orgWide: true,
+  code: 'code-org',
+  token: 'xoxb-org-dummy',
+  bot_user_id: 'UBOTORG01',
+  bot_id: 'BBOTORG01',
+};
+
+/** An app_mention of the bot in `channel` of workspace `ws`, as Slack sends it there. */
+export function mention(ws: FakeWorkspace, channel: string, text: string, ts: string) {
+  const event = {
+    ...appMentionEvent({ text: `<@${ws.bot_user_id}> ${text}`, ts, channel }),
+    team: ws.team_id,
+  };
+  return eventCallback(event, {
+    teamId: ws.team_id,
+    botUserId: ws.bot_user_id,
+    ...(ws.enterprise_id ? { enterpriseId: ws.enterprise_id } : {}),
+    ...(ws.orgWide ? { isEnterpriseInstall: true } : {}),
+  });
+}
+
 /**
  * Call at a test file's top level: returns `startWorkspaces`, and what it started in a test
  * is closed after that test.
  */
 export function workspacesPerTest(): typeof startWorkspaces {
-  const started: Workspaces[] = [];
-  afterEach(async () => {
-    const all = started.splice(0);
-    await Promise.all(all.map((w) => w.close()));
-  });
-  return async (...args) => {
-    const w = await startWorkspaces(...args);
-    started.push(w);
-    return w;
-  };
+  return worldPerTest(startWorkspaces);
 }
 
 export async function startWorkspaces(

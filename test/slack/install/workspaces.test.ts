@@ -8,10 +8,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
-import { appMentionEvent, eventCallback } from '../../helpers/slack.js';
+import { eventCallback } from '../../helpers/slack.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import type { Workspaces } from './workspace-harness.js';
-import { WORKSPACE_ONE, workspacesPerTest } from './workspace-harness.js';
+import { WORKSPACE_ONE, WORKSPACE_ORG, mention, workspacesPerTest } from './workspace-harness.js';
 
 const ONE = WORKSPACE_ONE;
 const TWO: FakeWorkspace = {
@@ -22,32 +22,10 @@ const TWO: FakeWorkspace = {
   bot_user_id: 'UBOTTWO02',
   bot_id: 'BBOTTWO02',
 };
-const ORG: FakeWorkspace = {
-  team_id: 'TORGWS001',
-  team: 'Org workspace',
-  enterprise_id: 'EORG00001',
-  orgWide: true,
-  code: 'code-org',
-  token: 'xoxb-org-dummy',
-  bot_user_id: 'UBOTORG01',
-  bot_id: 'BBOTORG01',
-};
+const ORG = WORKSPACE_ORG;
 
 const startWorkspaces = workspacesPerTest();
 let w: Workspaces | undefined;
-
-function mention(ws: FakeWorkspace, channel: string, text: string, ts: string) {
-  const event = {
-    ...appMentionEvent({ text: `<@${ws.bot_user_id}> ${text}`, ts, channel }),
-    team: ws.team_id,
-  };
-  return eventCallback(event, {
-    teamId: ws.team_id,
-    botUserId: ws.bot_user_id,
-    ...(ws.enterprise_id ? { enterpriseId: ws.enterprise_id } : {}),
-    ...(ws.orgWide ? { isEnterpriseInstall: true } : {}),
-  });
-}
 
 function tokensUsedIn(ws: Workspaces, channel: string): string[] {
   return [

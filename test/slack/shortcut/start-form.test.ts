@@ -38,6 +38,25 @@ function slash(text: string): string {
   return body.toString();
 }
 
+/** Alice submits the start form with `values` (and the menus' `selected`) in workspace One. */
+function submitForm(
+  w: Workspaces,
+  privateMetadata: string,
+  values: Record<string, string | null>,
+  selected?: Record<string, string | null>,
+): Promise<Response> {
+  return w.postForm(
+    viewSubmissionBody({
+      team: ONE.team_id,
+      user: ALICE,
+      callbackId: 'agent_relay_start_form',
+      privateMetadata,
+      values,
+      ...(selected === undefined ? {} : { selected }),
+    }),
+  );
+}
+
 describe('Send to agent', () => {
   it('opens the form with the message; submitting starts a run in its thread with the thread as context', async () => {
     w = await startWorkspaces([ONE]);
@@ -80,15 +99,11 @@ describe('Send to agent', () => {
     expect(element(view, 'env')?.type).toBe('static_select');
     expect(element(view, 'env')?.options?.map((o) => o.value)).toContain('env-web-app');
 
-    const bad = await w.postForm(
-      viewSubmissionBody({
-        team: ONE.team_id,
-        user: ALICE,
-        callbackId: 'agent_relay_start_form',
-        privateMetadata: view.private_metadata ?? '',
-        values: { prompt: 'Fix the ARM cache key', skill: 'not a skill' },
-        selected: { model: null, env: null },
-      }),
+    const bad = await submitForm(
+      w,
+      view.private_metadata ?? '',
+      { prompt: 'Fix the ARM cache key', skill: 'not a skill' },
+      { model: null, env: null },
     );
     const errors = (await bad.json()) as {
       response_action: string;
@@ -97,15 +112,11 @@ describe('Send to agent', () => {
     expect(errors.response_action).toBe('errors');
     expect(Object.keys(errors.errors)).toEqual(['skill']);
 
-    const ok = await w.postForm(
-      viewSubmissionBody({
-        team: ONE.team_id,
-        user: ALICE,
-        callbackId: 'agent_relay_start_form',
-        privateMetadata: view.private_metadata ?? '',
-        values: { prompt: 'Fix the ARM cache key', skill: null },
-        selected: { model: 'gpt-5-4-high', env: null },
-      }),
+    const ok = await submitForm(
+      w,
+      view.private_metadata ?? '',
+      { prompt: 'Fix the ARM cache key', skill: null },
+      { model: 'gpt-5-4-high', env: null },
     );
     expect(ok.status).toBe(200);
     expect(await ok.text()).toBe('');
@@ -133,15 +144,12 @@ describe('Send to agent', () => {
   it('a form the relay did not open (bad metadata) is refused on the form, and nothing starts', async () => {
     w = await startWorkspaces([ONE]);
     await w.install('code-one');
-    const res = await w.postForm(
-      viewSubmissionBody({
-        team: ONE.team_id,
-        user: ALICE,
-        callbackId: 'agent_relay_start_form',
-        privateMetadata: '{"channel":"../x"}',
-        values: { prompt: 'do it', model: null, env: null, skill: null },
-      }),
-    );
+    const res = await submitForm(w, '{"channel":"../x"}', {
+      prompt: 'do it',
+      model: null,
+      env: null,
+      skill: null,
+    });
     expect(await res.json()).toMatchObject({
       response_action: 'errors',
       errors: { prompt: expect.stringContaining('could not be read') },
@@ -167,15 +175,12 @@ describe('the slash command alone', () => {
       user: ALICE,
     });
 
-    await w.postForm(
-      viewSubmissionBody({
-        team: ONE.team_id,
-        user: ALICE,
-        callbackId: 'agent_relay_start_form',
-        privateMetadata: view.private_metadata ?? '',
-        values: { prompt: 'Summarise open incidents', model: null, env: null, skill: null },
-      }),
-    );
+    await submitForm(w, view.private_metadata ?? '', {
+      prompt: 'Summarise open incidents',
+      model: null,
+      env: null,
+      skill: null,
+    });
     const status = await waitUntil(() =>
       w!.api.messages.find((m) => m.channel === 'CONE00001' && m.bot_id === ONE.bot_id),
     );
@@ -207,15 +212,12 @@ describe('the start form while the catalogue cannot be read', () => {
     const view = await waitUntil(() => lastOpened(w!));
     expect(element(view, 'env')?.type).toBe('plain_text_input');
     expect(element(view, 'model')?.type).toBe('plain_text_input');
-    await w.postForm(
-      viewSubmissionBody({
-        team: ONE.team_id,
-        user: ALICE,
-        callbackId: 'agent_relay_start_form',
-        privateMetadata: view.private_metadata ?? '',
-        values: { prompt: 'Summarise open incidents', model: null, env: 'env-typed', skill: null },
-      }),
-    );
+    await submitForm(w, view.private_metadata ?? '', {
+      prompt: 'Summarise open incidents',
+      model: null,
+      env: 'env-typed',
+      skill: null,
+    });
     const run = await waitUntil(
       async () => (await w!.service.store.runs.listRecent('slack:TONE00001:', 5))[0],
       { timeoutMs: 10_000 },
