@@ -90,3 +90,16 @@ export function outcomeReaction(state: string): ReactionName | undefined {
   if (view.success) return 'succeeded';
   return state === 'CANCELLED' ? 'cancelled' : 'failed';
 }
+
+/** What the bot is doing about a run, as a sentence's verb: "@agent-relay {words}: {title}". */
+export function headlineWords(state: StateView): string {
+  if (state.success === true) return 'finished';
+  if (state.name === 'CANCELLED') return 'stopped (cancelled)';
+  if (state.success === false) return `could not finish (${state.label.toLowerCase()})`;
+  if (state.blocked) return 'needs an answer';
+  if (state.name === 'INPROGRESS') return 'is working on';
+  if (state.name === 'QUEUED' || state.name === 'PENDING') return 'is waiting for a machine for';
+  if (state.name === 'CLAIMED') return 'is getting ready for';
+  if (state.name === STARTING_STATE) return 'is starting';
+  return `has (${state.label})`;
+}
