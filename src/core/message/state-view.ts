@@ -103,3 +103,16 @@ export function headlineWords(state: StateView): string {
   if (state.name === STARTING_STATE) return 'is starting';
   return `has (${state.label})`;
 }
+
+/** How a run came out: "Run {words}: {title}" (`runTime`: how long it ran). */
+export function outcomeWords(run: { state: StateView; runTime?: string }): string {
+  const { state } = run;
+  const time = run.runTime;
+  if (state.blocked) return 'is waiting for your answer';
+  if (state.success === true) return `succeeded${time ? ` in ${time}` : ''}`;
+  const after = time ? ` after ${time}` : '';
+  if (state.name === 'CANCELLED') return `was cancelled${after}`;
+  if (state.name === 'FAILED') return `failed${after}`;
+  if (state.success === false) return `ended with ${state.label.toLowerCase()}${after}`;
+  return `is now ${state.label}`;
+}

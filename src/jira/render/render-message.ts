@@ -14,7 +14,7 @@ import { ROUTED_WORDS } from '../../core/message/followup-routing.js';
 import { clip } from '../../core/text.js';
 import { STEP_MARK } from '../../core/message/progress.js';
 import { shortRunId } from '../../core/message/short-run-id.js';
-import { headlineWords } from '../../core/message/state-view.js';
+import { headlineWords, outcomeWords } from '../../core/message/state-view.js';
 import { formatCost, labelledUsage } from '../../core/message/usage-text.js';
 import {
   bulletList,
@@ -180,18 +180,6 @@ function renderStatus(run: RunView, o: JiraRenderOptions): AdfBlock[] {
     ),
   );
   return out;
-}
-
-function outcomeWords(run: RunView): string {
-  const { state } = run;
-  const time = run.runTime;
-  if (state.blocked) return 'is waiting for your answer';
-  if (state.success === true) return `succeeded${time ? ` in ${time}` : ''}`;
-  const after = time ? ` after ${time}` : '';
-  if (state.name === 'CANCELLED') return `was cancelled${after}`;
-  if (state.name === 'FAILED') return `failed${after}`;
-  if (state.success === false) return `ended with ${state.label.toLowerCase()}${after}`;
-  return `is now ${state.label}`;
 }
 
 function renderOutcome(

@@ -18,7 +18,7 @@ import { ROUTED_WORDS } from '../../core/message/followup-routing.js';
 import { capWords, reviewHeadline, typedAnswers } from '../../core/message/review-text.js';
 import type { MessageModel, PersonView, RunView } from '../../core/message/message-model.js';
 import { shortRunId } from '../../core/message/short-run-id.js';
-import { headlineWords } from '../../core/message/state-view.js';
+import { headlineWords, outcomeWords } from '../../core/message/state-view.js';
 import { formatCost, labelledUsage } from '../../core/message/usage-text.js';
 import { clip } from '../../core/text.js';
 import type { OutgoingActivity } from '../api/connector-client.js';
@@ -189,18 +189,6 @@ export function renderStatusCard(
         }
       : {}),
   };
-}
-
-function outcomeWords(run: RunView): string {
-  const { state } = run;
-  const time = run.runTime;
-  if (state.blocked) return 'is waiting for your answer';
-  if (state.success === true) return `succeeded${time ? ` in ${time}` : ''}`;
-  const after = time ? ` after ${time}` : '';
-  if (state.name === 'CANCELLED') return `was cancelled${after}`;
-  if (state.name === 'FAILED') return `failed${after}`;
-  if (state.success === false) return `ended with ${state.label.toLowerCase()}${after}`;
-  return `is now ${state.label}`;
 }
 
 /** A Teams person as a real mention (text and entity); anyone else as their name. */
