@@ -3,20 +3,12 @@
  * `response_validation` error naming the failing field paths); anything else is a typed error.
  */
 import type { z } from 'zod';
-import { AgentApiError, type ResponseHeaders, type ValidationIssue } from './errors.js';
-import { errorFromResponse } from './response-error.js';
+import { AgentApiError, type ValidationIssue } from './errors.js';
+import { errorFromResponse, type ResponseErrorContext } from './response-error.js';
 
 const MAX_ISSUES_IN_MESSAGE = 5;
 
-export interface AnswerContext {
-  method: string;
-  route: string;
-  status: number;
-  headers: ResponseHeaders;
-  rawBody: string;
-  now: number;
-  redact: (text: string) => string;
-}
+export type AnswerContext = ResponseErrorContext;
 
 /** The validated body of a 2xx answer; throws the matching AgentApiError otherwise. */
 export function parseAnswer<T>(schema: z.ZodType<T>, ctx: AnswerContext): T {

@@ -21,62 +21,63 @@ export const CONSOLE_VARIABLES = [
     name: 'CONSOLE_PUBLIC_URL',
     schema: httpUrl.optional(),
     meaning:
-      'the address browsers reach agent-relay at (sign-in redirects, Linear install callback; `https://` makes cookies Secure)',
-    default: 'the listening URL',
+      "the address browsers reach agent-relay at: the base of the sign-in redirect URIs and of Linear's install callback (`/linear/oauth_redirect`); `https://` makes the cookies `Secure`",
+    default: "the listening URL (Linear's install: only on `localhost`)",
   },
   {
     name: 'CONSOLE_SESSION_SECRET',
     schema: z.string().min(32, 'must be at least 32 characters').optional(),
     meaning:
-      'key that signs the sign-in state cookie (32+ characters; replicas share one); sessions ' +
-      'themselves are kept in the database',
+      'key that signs the sign-in state cookie, 32+ characters; replicas behind one address must share it. Sessions themselves are kept in the database ([security.md](security.md#console-roles-and-sessions))',
     default: 'random per process (a sign-in under way at a restart must start again)',
     secret: true,
+    fields: ['secret'],
   },
   {
     name: 'CONSOLE_SESSION_HOURS',
     schema: wholeNumber(1, 720).default(12),
     meaning: 'how long a console sign-in lasts',
-    default: '12',
+    default: '`12`',
   },
   {
     name: 'CONSOLE_ADMIN_LINK',
     schema: flag.optional(),
-    meaning: 'print a one-time sign-in link at start-up, accepted from loopback only (`1`/`0`)',
+    meaning:
+      'print a one-time sign-in link at start-up, accepted from this machine (loopback) only (`1`/`0`)',
     default: 'on with the embedded emulator, off otherwise',
   },
   {
     name: 'CONSOLE_ADMIN_LINK_MINUTES',
     schema: wholeNumber(1, 1440).default(15),
-    meaning: 'how long the one-time admin link printed at start-up stays good',
-    default: '15',
+    meaning:
+      'how long the one-time admin link printed at start-up stays good; after that it is refused',
+    default: '`15`',
   },
   {
     name: 'CONSOLE_SLACK_TEAMS',
     schema: idList('Slack team ids (T0123…)', /^[A-Z0-9]{2,}$/).default([]),
     meaning:
-      'Sign in with Slack as a viewer for members of these workspaces (team ids, ' +
-      'comma-separated); guests never',
+      'Sign in with Slack as a **viewer** for members of these workspaces (team ids, comma-separated); guests never',
     default: 'unset',
   },
   {
     name: 'CONSOLE_SLACK_USERS',
     schema: idList('Slack user ids (U0123…)', /^[A-Z0-9]{2,}$/).default([]),
-    meaning: 'Sign in with Slack as an operator for these users (user ids, comma-separated)',
+    meaning: 'Sign in with Slack as an **operator** for these users (user ids, comma-separated)',
     default: 'unset',
   },
   {
     name: 'CONSOLE_GITHUB_ORGS',
     schema: idList('GitHub organizations', /^[A-Za-z0-9-]{1,39}$/).default([]),
-    meaning: 'Sign in with GitHub as a viewer for members of these organizations (comma-separated)',
+    meaning:
+      'Sign in with GitHub as a **viewer** for members of these organizations (comma-separated)',
     default: 'unset',
   },
   {
     name: 'CONSOLE_GITHUB_USERS',
     schema: idList('GitHub logins', /^[A-Za-z0-9-]{1,39}$/).default([]),
     meaning:
-      'Sign in with GitHub as an operator for these account ids (preferred) or logins ' +
-      '(comma-separated; a login is pinned to the account that first signs in with it)',
+      'Sign in with GitHub as an **operator** for these account ids (preferred) or logins (comma-separated; a login is pinned to the account that first signs in with it)',
     default: 'unset',
   },
   {
@@ -91,18 +92,19 @@ export const CONSOLE_VARIABLES = [
     meaning: 'its client secret',
     default: 'unset',
     secret: true,
+    fields: ['secret'],
   },
   {
     name: 'CONSOLE_SLACK_URL',
     schema: httpUrl.default('https://slack.com'),
     meaning: "Slack's sign-in base (`/openid/connect/authorize`, `/api/openid.connect.*`)",
-    default: 'https://slack.com',
+    default: '`https://slack.com`',
   },
   {
     name: 'CONSOLE_GITHUB_URL',
     schema: httpUrl.default('https://github.com'),
-    meaning: "GitHub's web base for `/login/oauth/*` (GitHub Enterprise Server, fakes)",
-    default: 'https://github.com',
+    meaning: "GitHub's web base for `/login/oauth/*` (GitHub Enterprise Server: `https://HOST`)",
+    default: '`https://github.com`',
   },
 ] as const satisfies readonly ConfigVariable[];
 

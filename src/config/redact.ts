@@ -1,29 +1,25 @@
 /**
- * What may be printed of a config: secrets become `***`, a database URL keeps everything but
- * its password. The logger redacts the same field names (logger.ts), so a config logged by
- * mistake still shows no secret.
+ * What may be printed of a config: the fields the secret variables land in (variables.ts)
+ * become `***`, a database URL keeps everything but its password. The logger redacts the same
+ * field names (logger.ts), so a config logged by mistake still shows no secret.
  */
 import type { Config } from './types.js';
+import { VARIABLES } from './variables.js';
 
-/** Field names (in Config, and in anything logged) whose values are secrets. */
-export const SECRET_FIELDS = [
-  'apiKey',
-  'signingSecret',
-  'botToken',
-  'appToken',
-  'clientSecret',
-  'stateSecret',
-  'encryptionKey',
-  'webhookSecret',
-  'previousWebhookSecret',
-  'privateKey',
-  'token',
-  'secret',
-  'password',
-  'metricsToken',
-  'apiToken',
-  'appPassword',
-] as const;
+/** Every field name of `Config`, at any depth (lists excepted). */
+type FieldOf<T> = T extends readonly unknown[]
+  ? never
+  : T extends object
+    ? { [K in keyof T & string]: K | FieldOf<T[K]> }[keyof T & string]
+    : never;
+
+/** A secret entry's `fields`, checked here to be names of `Config`'s fields. */
+function fieldsOf(v: (typeof VARIABLES)[number]): readonly FieldOf<Config>[] {
+  return 'fields' in v ? v.fields : [];
+}
+
+/** The field names (in Config, and in anything logged) whose values are secrets. */
+export const SECRET_FIELDS: readonly string[] = [...new Set(VARIABLES.flatMap(fieldsOf))];
 
 const SECRET_SET: ReadonlySet<string> = new Set(SECRET_FIELDS);
 export const REDACTED = '***';

@@ -4,7 +4,7 @@
  */
 import { consoleConfig } from './console-variables.js';
 import type {
-  ConsoleConfig,
+  Config,
   GitHubAuth,
   GitHubConfig,
   JiraConfig,
@@ -24,16 +24,11 @@ export interface ConfigIssue {
 
 type Raw = Record<string, string | undefined>;
 
-export interface CombinationResult {
-  issues: ConfigIssue[];
-  notes: string[];
-  slack?: SlackConfig;
-  github?: GitHubConfig;
-  linear?: LinearConfig;
-  jira?: JiraConfig;
-  teams?: TeamsConfig;
-  console?: ConsoleConfig;
-}
+/** The problems, the notes, and each platform's part of the `Config` when it is on. */
+export type CombinationResult = { issues: ConfigIssue[]; notes: string[] } & Pick<
+  Config,
+  'slack' | 'github' | 'linear' | 'jira' | 'teams' | 'console'
+>;
 
 const PEM = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+-----END [A-Z ]*PRIVATE KEY-----/;
 

@@ -1,11 +1,12 @@
 /**
  * The typed configuration `loadConfig` returns: what the rest of the service reads instead of
  * the environment. Types only, so the rules, the redaction and the loader can share them
- * without importing one another.
+ * without importing one another; a field that holds one variable's value as it is read has
+ * that variable's type (`Env['NAME']`, from its schema in variables.ts).
  */
-import type { RepoPermission } from '../core/ports/repo-access.js';
+import type { Env } from './schema.js';
 
-export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+export type LogLevel = Env['LOG_LEVEL'];
 
 /** OAuth install in any number of workspaces (the installations live in the database). */
 export interface SlackOAuthConfig {
@@ -55,7 +56,7 @@ export interface GitHubConfig {
   triggerLabel: string;
   allowedAssociations: string[];
   /** GITHUB_MIN_PERMISSION: the least repository access checked with GitHub's API. */
-  minPermission: RepoPermission;
+  minPermission: Env['GITHUB_MIN_PERMISSION'];
 }
 
 /** Linear OAuth install (`actor=app`) in any number of workspaces. */
@@ -142,8 +143,8 @@ export interface JiraOAuthConfig {
 /** Jira: one site with the relay's API token, or an OAuth app on many sites. */
 export type JiraConfig = JiraTokenConfig | (JiraCommonConfig & { oauth: JiraOAuthConfig });
 
-/** The sovereign clouds the Teams SDK names (`TEAMS_CLOUD`). */
-export type TeamsCloud = 'public' | 'usgov' | 'usgovdod' | 'china';
+/** The sovereign clouds the Teams SDK names. */
+export type TeamsCloud = Env['TEAMS_CLOUD'];
 
 /**
  * Where the Teams bot's Bot Connector token comes from: the app's client secret (client
@@ -203,7 +204,7 @@ export interface Config {
   databaseUrl: string;
   agent: { kind: 'emulator'; fast: boolean } | { kind: 'remote'; url: string; apiKey: string };
   pollIntervalMs: number;
-  trackerMode: 'batch' | 'per-run';
+  trackerMode: NonNullable<Env['TRACKER_MODE']>;
   maxPromptChars: number;
   shutdownTimeoutMs: number;
   /** Inbox/outbox claim lease (LEASE_MS). */

@@ -8,6 +8,7 @@
  *   rejected body): permanent `invalid`; anything else: retryable `unknown`.
  */
 import { DeliveryError } from '../core/ports/index.js';
+import type { Logger } from '../core/ports/index.js';
 
 /** Without a usable `Retry-After`, wait a minute after a rate limit (GitHub's and Atlassian's advice). */
 export const FALLBACK_RATE_LIMIT_MS = 60_000;
@@ -59,4 +60,29 @@ export function httpDeliveryError(what: string, failure: HttpFailure): DeliveryE
   if (status === 0 || status === 408 || status >= 500)
     return new DeliveryError('unavailable', say('unavailable'), true, undefined, cause);
   return new DeliveryError('unknown', say('unexpected'), true, undefined, cause);
+}
+
+/**
+ * A notifier's calls to its platform: a failure becomes a `DeliveryError` (by the platform's
+ * own reading, `toError`), and a permanent one is logged as the platform's refusal.
+ */
+export function refusalLoggingCall(
+  platform: string,
+  logger: Logger,
+  toError: (err: unknown, what: string, now: number) => DeliveryError,
+  now: () => number,
+): <T>(threadKey: string, what: string, fn: () => Promise<T>) => Promise<T> {
+  return async (threadKey, what, fn) => {
+    try {
+      return await fn();
+    } catch (err) {
+      const failure = toError(err, what, now());
+      if (!failure.retryable)
+        logger.warn(
+          { threadKey, code: failure.code, what },
+          `${platform} refused the notification`,
+        );
+      throw failure;
+    }
+  };
 }

@@ -29,6 +29,7 @@ const OTHER_FIELDS = [
   'clientSecret',
   'client_secret',
   'jwt',
+  'password',
   // A slash command's response_url lets anyone holding it answer that person.
   'responseUrl',
   'response_url',

@@ -28,17 +28,18 @@ function ordered(view: RunsView, now: number): RunRecord[] {
   return [...view.runs].sort((a, b) => key(b) - key(a));
 }
 
+/** The page's filters as query parameters (those set). */
+function filterQuery(view: RunsView): URLSearchParams {
+  const { state, platform, place, person } = view.filter;
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries({ state, platform, place, person }))
+    if (value) q.set(key, value);
+  return q;
+}
+
 /** A column heading that sorts this page by it (and back). */
 function sortLink(view: RunsView, label: string): Html {
-  const q = new URLSearchParams();
-  const f = view.filter;
-  for (const [key, value] of Object.entries({
-    state: f.state,
-    platform: f.platform,
-    place: f.place,
-    person: f.person,
-  }))
-    if (value) q.set(key, value);
+  const q = filterQuery(view);
   if (view.sort !== 'cost') q.set('sort', 'cost');
   const suffix = q.toString() === '' ? '' : `?${q.toString()}`;
   return html`<a href="/console${suffix}" id="sort-cost"
@@ -48,15 +49,7 @@ function sortLink(view: RunsView, label: string): Html {
 
 function olderLink(view: RunsView): Html {
   if (view.olderThan === undefined && view.nextOffset === undefined) return html``;
-  const q = new URLSearchParams();
-  const f = view.filter;
-  for (const [key, value] of Object.entries({
-    state: f.state,
-    platform: f.platform,
-    place: f.place,
-    person: f.person,
-  }))
-    if (value) q.set(key, value);
+  const q = filterQuery(view);
   if (view.nextOffset !== undefined) {
     q.set('sort', 'cost');
     q.set('offset', String(view.nextOffset));

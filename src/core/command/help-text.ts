@@ -84,6 +84,25 @@ export const USAGE_BY_TOPIC: Record<UsageTopic, UsageLine> = {
 
 export const USAGE: readonly UsageLine[] = Object.values(USAGE_BY_TOPIC);
 
+/**
+ * The short help of the platforms addressed by a mention (GitHub, Jira, Teams): the words
+ * after the mention and what they do, where a run belongs to a `thread` (or an `issue`), and
+ * what `config` changes there.
+ */
+export function shortHelpRows(where: 'thread' | 'issue', config: string): [string, string][] {
+  return [
+    ['<prompt>', `start a run here, or follow up on this ${where}'s run`],
+    ['new <prompt>', `start a fresh run even if this ${where} has one`],
+    ['status [run_id]', "show the run's state, links and settings"],
+    ['stop [run_id]', 'stop what the agent is doing now; reply to continue'],
+    ['cancel [run_id]', 'cancel the run'],
+    ['list [state=…] [name=…] [mine]', 'recent runs'],
+    ['factory <alias> <prompt>', "hand the work to a factory's foreman"],
+    ['config [key=value …]', config],
+    ['help', 'this help'],
+  ];
+}
+
 export const OPTION_DOCS: Record<OptionKey, UsageLine> = {
   model: { form: 'model=<model id>', meaning: 'the model the agent uses' },
   env: { form: 'env=<environment id>', meaning: 'the environment the agent runs in' },

@@ -90,3 +90,29 @@ export function outcomeReaction(state: string): ReactionName | undefined {
   if (view.success) return 'succeeded';
   return state === 'CANCELLED' ? 'cancelled' : 'failed';
 }
+
+/** What the bot is doing about a run, as a sentence's verb: "@agent-relay {words}: {title}". */
+export function headlineWords(state: StateView): string {
+  if (state.success === true) return 'finished';
+  if (state.name === 'CANCELLED') return 'stopped (cancelled)';
+  if (state.success === false) return `could not finish (${state.label.toLowerCase()})`;
+  if (state.blocked) return 'needs an answer';
+  if (state.name === 'INPROGRESS') return 'is working on';
+  if (state.name === 'QUEUED' || state.name === 'PENDING') return 'is waiting for a machine for';
+  if (state.name === 'CLAIMED') return 'is getting ready for';
+  if (state.name === STARTING_STATE) return 'is starting';
+  return `has (${state.label})`;
+}
+
+/** How a run came out: "Run {words}: {title}" (`runTime`: how long it ran). */
+export function outcomeWords(run: { state: StateView; runTime?: string }): string {
+  const { state } = run;
+  const time = run.runTime;
+  if (state.blocked) return 'is waiting for your answer';
+  if (state.success === true) return `succeeded${time ? ` in ${time}` : ''}`;
+  const after = time ? ` after ${time}` : '';
+  if (state.name === 'CANCELLED') return `was cancelled${after}`;
+  if (state.name === 'FAILED') return `failed${after}`;
+  if (state.success === false) return `ended with ${state.label.toLowerCase()}${after}`;
+  return `is now ${state.label}`;
+}

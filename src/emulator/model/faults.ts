@@ -5,7 +5,7 @@
  */
 import { EmulatorProblem, REFUSAL_CODES, codeForStatus } from '../http/problem.js';
 import type { EmulatorProblemCode } from '../http/problem.js';
-import type { DropOptions, FailOptions, FaultControls, FaultSnapshot } from './types.js';
+import type { DropOptions, FailOptions, FaultControls, FaultRule, FaultSnapshot } from './types.js';
 
 export type FaultDecision =
   | { kind: 'fail'; problem: EmulatorProblem; processed: boolean }
@@ -20,19 +20,6 @@ export interface Faults extends FaultControls {
   /** The off-spec patch of a run, if one was set. */
   offSpecPatch(runId: string): Record<string, unknown> | undefined;
   isMetadataFilterUnavailable(): boolean;
-}
-
-interface Rule {
-  kind: 'fail' | 'drop';
-  remaining: number;
-  status?: number;
-  route?: string;
-  retryAfterSeconds?: number;
-  afterProcessing?: boolean;
-  processed?: boolean;
-  errorCode?: string;
-  provider?: string;
-  authUrl?: string;
 }
 
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
@@ -52,13 +39,13 @@ function checkCount(n: number): void {
 }
 
 export function createFaults(): Faults {
-  let rules: Rule[] = [];
+  let rules: FaultRule[] = [];
   let latency = 0;
   let atCapacity = 0;
   let offSpecRuns = new Map<string, Record<string, unknown>>();
   let metadataFilterOff = false;
 
-  function toProblem(rule: Rule): EmulatorProblem {
+  function toProblem(rule: FaultRule): EmulatorProblem {
     const status = rule.status ?? 500;
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
     const retryAfter =

@@ -195,24 +195,27 @@ export interface FaultControls {
   snapshot(): FaultSnapshot;
 }
 
+/** One armed fault: fail or drop the next `remaining` matching requests. */
+export interface FaultRule {
+  kind: 'fail' | 'drop';
+  remaining: number;
+  status?: number;
+  route?: string;
+  retryAfterSeconds?: number;
+  afterProcessing?: boolean;
+  processed?: boolean;
+  errorCode?: string;
+  provider?: string;
+  authUrl?: string;
+}
+
 export interface FaultSnapshot {
   latencyMs: number;
   metadataFilterUnavailable: boolean;
   offSpecRuns: string[];
   /** How many of the next created runs still answer `at_capacity: true`. */
   atCapacityNext: number;
-  rules: {
-    kind: 'fail' | 'drop';
-    remaining: number;
-    status?: number;
-    route?: string;
-    retryAfterSeconds?: number;
-    afterProcessing?: boolean;
-    processed?: boolean;
-    errorCode?: string;
-    provider?: string;
-    authUrl?: string;
-  }[];
+  rules: FaultRule[];
 }
 
 export interface RequestCounters {

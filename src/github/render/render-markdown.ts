@@ -19,6 +19,7 @@ import {
   type RenderContext,
 } from './render-run.js';
 import { GITHUB_COMMENT_LIMIT, splitComment } from './split-comment.js';
+import { shortHelpRows } from '../../core/command/help-text.js';
 
 export interface RenderOptions {
   /** The line command shown in footers and help. Default `/agent`. */
@@ -55,17 +56,7 @@ function paragraph(text: string): string {
 
 function renderHelp(invocation: string, options: OptionKey[], ctx: RenderContext): string {
   const cmd = (words: string): string => codeSpan(`${invocation} ${words}`, { inTable: true });
-  const rows: [string, string][] = [
-    ['<prompt>', "start a run here, or follow up on this thread's run"],
-    ['new <prompt>', 'start a fresh run even if this thread has one'],
-    ['status [run_id]', "show the run's state, links and settings"],
-    ['stop [run_id]', 'stop what the agent is doing now; reply to continue'],
-    ['cancel [run_id]', 'cancel the run'],
-    ['list [state=…] [name=…] [mine]', 'recent runs'],
-    ['factory <alias> <prompt>', "hand the work to a factory's foreman"],
-    ['config [key=value …]', 'show or set the defaults of this repository'],
-    ['help', 'this help'],
-  ];
+  const rows = shortHelpRows('thread', 'show or set the defaults of this repository');
   const out = [
     `#### How to use ${escapeInline(invocation)}`,
     '',

@@ -25,6 +25,7 @@ import type { JiraClient } from '../api/jira-client.js';
 import { decodeJiraMessageId, encodeJiraMessageId, issueUrl } from '../api/message-ref.js';
 import { renderJiraMessage, type JiraRenderOptions } from '../render/render-message.js';
 import { toDeliveryError } from './delivery-error.js';
+import { refusalLoggingCall } from '../../platform/delivery-errors.js';
 import type { JiraSites } from '../sites.js';
 import { startTransition } from './start-transition.js';
 
@@ -74,16 +75,7 @@ export function createJiraNotifier(deps: JiraNotifierDeps): Notifier {
     return { ...served, issueKey };
   }
 
-  async function call<T>(threadKey: string, what: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      const failure = toDeliveryError(err, what, clock.now());
-      if (!failure.retryable)
-        logger.warn({ threadKey, code: failure.code, what }, 'Jira refused the notification');
-      throw failure;
-    }
-  }
+  const call = refusalLoggingCall('Jira', logger, toDeliveryError, () => clock.now());
 
   async function moveOnStart(
     client: JiraClient,

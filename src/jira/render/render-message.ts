@@ -14,7 +14,7 @@ import { ROUTED_WORDS } from '../../core/message/followup-routing.js';
 import { clip } from '../../core/text.js';
 import { STEP_MARK } from '../../core/message/progress.js';
 import { shortRunId } from '../../core/message/short-run-id.js';
-import { STARTING_STATE } from '../../core/message/state-view.js';
+import { headlineWords, outcomeWords } from '../../core/message/state-view.js';
 import { formatCost, labelledUsage } from '../../core/message/usage-text.js';
 import {
   bulletList,
@@ -34,6 +34,7 @@ import {
 } from '../api/adf.js';
 import { markdownToAdf } from './markdown-to-adf.js';
 import { capWords, reviewHeadline, typedAnswers } from '../../core/message/review-text.js';
+import { shortHelpRows } from '../../core/command/help-text.js';
 
 export interface JiraRenderOptions {
   /** The plain-text handle shown in how-to lines (`@agent-relay`). */
@@ -62,19 +63,6 @@ function personNode(person: PersonView | undefined): AdfInline[] {
 /** A person named without notifying them. */
 function personQuiet(person: PersonView | undefined): AdfInline[] {
   return text(person === undefined ? 'unknown' : (person.name ?? person.id));
-}
-
-function headline(run: RunView): string {
-  const { state } = run;
-  if (state.success === true) return 'finished';
-  if (state.name === 'CANCELLED') return 'stopped (cancelled)';
-  if (state.success === false) return `could not finish (${state.label.toLowerCase()})`;
-  if (state.blocked) return 'needs an answer';
-  if (state.name === 'INPROGRESS') return 'is working on';
-  if (state.name === 'QUEUED' || state.name === 'PENDING') return 'is waiting for a machine for';
-  if (state.name === 'CLAIMED') return 'is getting ready for';
-  if (state.name === STARTING_STATE) return 'is starting';
-  return `has (${state.label})`;
 }
 
 function runLinks(run: RunView): AdfInline[][] {
@@ -157,7 +145,7 @@ function renderStatus(run: RunView, o: JiraRenderOptions): AdfBlock[] {
     paragraph(
       text(`${run.state.emoji} `),
       strong(o.botHandle),
-      text(` ${headline(run)}: `),
+      text(` ${headlineWords(run.state)}: `),
       strong(run.title),
       text(' · for '),
       personQuiet(run.requester),
@@ -192,18 +180,6 @@ function renderStatus(run: RunView, o: JiraRenderOptions): AdfBlock[] {
     ),
   );
   return out;
-}
-
-function outcomeWords(run: RunView): string {
-  const { state } = run;
-  const time = run.runTime;
-  if (state.blocked) return 'is waiting for your answer';
-  if (state.success === true) return `succeeded${time ? ` in ${time}` : ''}`;
-  const after = time ? ` after ${time}` : '';
-  if (state.name === 'CANCELLED') return `was cancelled${after}`;
-  if (state.name === 'FAILED') return `failed${after}`;
-  if (state.success === false) return `ended with ${state.label.toLowerCase()}${after}`;
-  return `is now ${state.label}`;
 }
 
 function renderOutcome(
@@ -296,17 +272,10 @@ function renderHelp(
   model: Extract<MessageModel, { type: 'help' }>,
   o: JiraRenderOptions,
 ): AdfBlock[] {
-  const rows: [string, string][] = [
-    ['<prompt>', "start a run here, or follow up on this issue's run"],
-    ['new <prompt>', 'start a fresh run even if this issue has one'],
-    ['status [run_id]', "show the run's state, links and settings"],
-    ['stop [run_id]', 'stop what the agent is doing now; reply to continue'],
-    ['cancel [run_id]', 'cancel the run'],
-    ['list [state=…] [name=…] [mine]', 'recent runs'],
-    ['factory <alias> <prompt>', "hand the work to a factory's foreman"],
-    ['config [key=value …]', "show or set the project's defaults (project admins change them)"],
-    ['help', 'this help'],
-  ];
+  const rows = shortHelpRows(
+    'issue',
+    "show or set the project's defaults (project admins change them)",
+  );
   const out: AdfBlock[] = [
     heading(4, text(`How to use @${o.botHandle}`)),
     bulletList(

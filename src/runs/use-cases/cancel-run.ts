@@ -56,8 +56,31 @@ export async function cancelWithRetries(deps: RunsDeps, runId: string): Promise<
   }
 }
 
+/**
+ * The run named by id: the relay's record, or (with none) the metadata the service stamped on
+ * it, which places it; a private "no such run" reply when the service has none either.
+ */
+export async function namedRun(
+  deps: RunsDeps,
+  job: TriggerJob,
+  runId: string,
+): Promise<
+  | { record: RunRecord | undefined; stamped: { metadata?: Record<string, string> | null } }
+  | { reply: Effects }
+> {
+  const record = await deps.store.runs.get(runId);
+  const stamped = record ? {} : await stampOf(deps, runId);
+  if (stamped !== undefined) return { record, stamped };
+  return {
+    reply: replyPrivately(
+      job,
+      notice('info', `The Agent Run Service has no run ${runId}. Check the id with \`list\`.`),
+    ),
+  };
+}
+
 /** The metadata of a run the relay has no record of; undefined when the service has none. */
-export async function stampOf(
+async function stampOf(
   deps: RunsDeps,
   runId: string,
 ): Promise<{ metadata?: Record<string, string> | null } | undefined> {
@@ -90,15 +113,9 @@ export async function cancelRun(
     return replyPrivately(job, runChoiceMessage('cancel', views));
   }
   const { runId } = target;
-  const record = await deps.store.runs.get(runId);
-  // A run the relay did not record is placed by its own stamp (or nowhere).
-  const stamped = record ? {} : await stampOf(deps, runId);
-  if (stamped === undefined) {
-    return replyPrivately(
-      job,
-      notice('info', `The Agent Run Service has no run ${runId}. Check the id with \`list\`.`),
-    );
-  }
+  const found = await namedRun(deps, job, runId);
+  if ('reply' in found) return found.reply;
+  const { record, stamped } = found;
   if (visibilityOf(deps, job, stamped, record) === 'none') {
     job.log.info({ runId }, 'cancel refused: the run belongs to another place');
     return replyPrivately(job, notice('info', NOT_HERE));

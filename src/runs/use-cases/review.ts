@@ -27,7 +27,7 @@ import { loadDefaults } from './defaults.js';
 import { followUp } from './follow-up.js';
 import { capOf } from './spending-cap.js';
 import { writeRunChecked } from './write-run.js';
-import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
+import { enqueue, inOrder, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
 export interface ReviewRequest {
   answer: ReviewAnswer;
@@ -117,12 +117,6 @@ function tellThread(job: TriggerJob, text: string): Effects {
   });
 }
 
-function then(...effects: Effects[]): Effects {
-  return async (tx, now) => {
-    for (const effect of effects) await effect(tx, now);
-  };
-}
-
 export async function answerReview(
   deps: RunsDeps,
   job: TriggerJob,
@@ -165,7 +159,7 @@ export async function answerReview(
   );
   switch (answer) {
     case 'reject':
-      return then(
+      return inOrder(
         await followUp(deps, job, run, {
           prompt: REJECTED_ACTION_MESSAGE,
           inline: {},
@@ -176,7 +170,7 @@ export async function answerReview(
       );
     case 'approve':
       if (review.kind === 'action')
-        return then(
+        return inOrder(
           await followUp(deps, job, run, {
             prompt: APPROVED_ACTION_MESSAGE,
             inline: {},
@@ -185,7 +179,7 @@ export async function answerReview(
           }),
           tellThread(job, 'approved it; the agent goes ahead.'),
         );
-      return then(
+      return inOrder(
         await followUp(deps, job, run, {
           prompt: APPROVED_PLAN_MESSAGE,
           inline: { mode: 'normal' },
@@ -196,7 +190,7 @@ export async function answerReview(
       );
     case 'changes': {
       const text = request.text?.trim() ?? '';
-      return then(
+      return inOrder(
         await followUp(deps, job, run, {
           prompt: text,
           inline: { mode: 'plan' },
@@ -208,7 +202,7 @@ export async function answerReview(
     }
     case 'cancel': {
       const cancelling = await cancelRun(deps, job, run.runId);
-      return then(async (tx) => {
+      return inOrder(async (tx) => {
         await writeRunChecked(tx, run.runId, (current) =>
           current.review?.version === review.version ? { review: settle('cancelled') } : {},
         );
@@ -217,7 +211,7 @@ export async function answerReview(
     case 'continue': {
       const step = capOf(run) ?? 0;
       const limit = (run.capUsd ?? 0) + step;
-      return then(
+      return inOrder(
         await followUp(deps, job, run, {
           prompt: CONTINUE_MESSAGE,
           inline: {},
@@ -228,7 +222,7 @@ export async function answerReview(
       );
     }
     case 'stop':
-      return then(
+      return inOrder(
         async (tx) => {
           await writeRunChecked(tx, run.runId, (current) =>
             current.review?.version === review.version ? { review: settle('stopped') } : {},
@@ -303,7 +297,7 @@ async function answerSubRun(
     { runId: child.runId, parentRunId: parent.runId, answer: request.answer },
     'sub-run question answered',
   );
-  return then(
+  return inOrder(
     async () => {
       await deps.store.blockedDescendants.answer(
         child.runId,

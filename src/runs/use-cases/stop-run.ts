@@ -15,14 +15,14 @@ import { sessionStatusOf } from '../../core/message/session-status.js';
 import { stateView } from '../../core/message/state-view.js';
 import { usageFor } from '../../core/command/help-text.js';
 import { resolveRunTarget } from './current-run.js';
-import { cancelWithRetries, stampOf } from './cancel-run.js';
+import { cancelWithRetries, namedRun } from './cancel-run.js';
 import { NOT_HERE, visibilityOf } from './list-runs.js';
 import { steeringRefused } from './steering.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { invocationFor } from './show-status.js';
 import { writeRunChecked } from './write-run.js';
 import { turnEnded } from '../session-work.js';
-import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
+import { enqueue, inOrder, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
 const REQUESTER_STOP = (named: string) =>
   `Here only the person who started a run may stop it (\`config steer=requester\`), so ${named} goes on.`;
@@ -74,12 +74,6 @@ function session(job: TriggerJob, threadKey: string, status: SessionStatus): Eff
   return enqueue({ kind: 'session', destination: { threadKey }, session: status });
 }
 
-function both(...effects: Effects[]): Effects {
-  return async (tx, now) => {
-    for (const effect of effects) await effect(tx, now);
-  };
-}
-
 export async function stopRun(
   deps: RunsDeps,
   job: TriggerJob,
@@ -98,17 +92,12 @@ export async function stopRun(
       job,
       notice('info', text, usageFor('stop', invocationFor(deps, job))),
     );
-    return fromSession ? both(told, session(job, job.threadKey, 'active')) : told;
+    return fromSession ? inOrder(told, session(job, job.threadKey, 'active')) : told;
   }
   const { runId } = target;
-  const record = await deps.store.runs.get(runId);
-  const stamped = record ? {} : await stampOf(deps, runId);
-  if (stamped === undefined) {
-    return replyPrivately(
-      job,
-      notice('info', `The Agent Run Service has no run ${runId}. Check the id with \`list\`.`),
-    );
-  }
+  const found = await namedRun(deps, job, runId);
+  if ('reply' in found) return found.reply;
+  const { record, stamped } = found;
   const threadKey = record?.threadKey ?? job.threadKey;
   const restore = record
     ? session(job, threadKey, sessionStatusOf(stateView(record.state)))
@@ -128,7 +117,7 @@ export async function stopRun(
       ),
     );
     // Slack showed the session as stopping: it goes back to what the run is doing.
-    return fromSession && restore ? both(told, restore) : told;
+    return fromSession && restore ? inOrder(told, restore) : told;
   }
   // `config steer=requester` keeps a run to its requester: a Stop is steering too, on every
   // platform (Linear and GitHub let anyone allowed there cancel, so this is the line there).
@@ -139,7 +128,7 @@ export async function stopRun(
   ) {
     job.log.info({ runId }, 'stop refused: steer=requester and not the requester');
     const told = replyPrivately(job, notice('warning', REQUESTER_STOP(named)));
-    return fromSession && restore ? both(told, restore) : told;
+    return fromSession && restore ? inOrder(told, restore) : told;
   }
   // Written before the answer is queued: the run's row, then its session's turn, which ends
   // here (no keep-alive follows the answer; session-keeper.ts).
@@ -161,7 +150,7 @@ export async function stopRun(
     deps.metrics.inc('stops', { platform: job.trigger.platform, outcome: 'interrupted' });
     job.log.info({ runId }, 'run interrupted');
     if (record) job.afterCommit.push(() => deps.nudgeTracker(runId));
-    return both(
+    return inOrder(
       session(job, threadKey, 'suspended'),
       tracked,
       inThread('stopped the agent. Reply in this thread to continue.'),
@@ -183,7 +172,7 @@ export async function stopRun(
         : 'run could not be interrupted; cancel requested',
     );
     if (record) job.afterCommit.push(() => deps.nudgeTracker(runId));
-    return both(
+    return inOrder(
       session(job, threadKey, 'closed'),
       tracked,
       inThread(
@@ -207,5 +196,5 @@ export async function stopRun(
   // The session shows what the run is doing: ended, or (not stopped after all) as it was.
   const status: SessionStatus | undefined =
     result === 'ended' ? (record?.state === 'CANCELLED' ? 'closed' : 'active') : undefined;
-  return both(told, status ? session(job, threadKey, status) : (restore ?? (async () => {})));
+  return inOrder(told, status ? session(job, threadKey, status) : (restore ?? (async () => {})));
 }

@@ -71,6 +71,13 @@ export type Effects = (tx: StoreTx, now: number) => Promise<void>;
 
 export const noEffects: Effects = async () => {};
 
+/** Each of `effects`, one after the other, in the one transaction. */
+export function inOrder(...effects: Effects[]): Effects {
+  return async (tx, now) => {
+    for (const effect of effects) await effect(tx, now);
+  };
+}
+
 export function enqueue(...payloads: OutboxPayload[]): Effects {
   return async (tx, now) => {
     for (const payload of payloads) await tx.outbox.enqueue(payload, now);

@@ -4,39 +4,35 @@
  * workspace seen under an org-wide install belongs to. The installation itself is stored
  * sealed (encrypted by the Slack side before it reaches the store): no token in clear.
  */
-import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { createTable, dropTables } from './ddl.js';
 
 export function slackInstallationsMigration(): Migration {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  type AnyDb = Kysely<any>;
   return {
-    async up(db: AnyDb): Promise<void> {
-      await db.schema
-        .createTable('installations')
-        .addColumn('platform', 'text', (c) => c.notNull())
-        // '' when there is none: part of the key, and NULLs would not be equal in it.
-        .addColumn('enterprise_id', 'text', (c) => c.notNull())
-        .addColumn('team_id', 'text', (c) => c.notNull())
-        .addColumn('is_enterprise_install', 'integer', (c) => c.notNull())
-        .addColumn('sealed', 'text', (c) => c.notNull())
-        .addColumn('installed_by', 'text')
-        .addColumn('created_at', 'bigint', (c) => c.notNull())
-        .addColumn('updated_at', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('installations_pk', ['platform', 'enterprise_id', 'team_id'])
-        .execute();
-      await db.schema
-        .createTable('installation_teams')
-        .addColumn('platform', 'text', (c) => c.notNull())
-        .addColumn('team_id', 'text', (c) => c.notNull())
-        .addColumn('enterprise_id', 'text', (c) => c.notNull())
-        .addColumn('updated_at', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('installation_teams_pk', ['platform', 'team_id'])
-        .execute();
+    async up(db) {
+      await createTable(
+        db,
+        'installations',
+        [
+          'platform text',
+          // '' when there is none: part of the key, and NULLs would not be equal in it.
+          'enterprise_id text',
+          'team_id text',
+          'is_enterprise_install integer',
+          'sealed text',
+          'installed_by text null',
+          'created_at bigint',
+          'updated_at bigint',
+        ],
+        { primaryKey: ['platform', 'enterprise_id', 'team_id'] },
+      );
+      await createTable(
+        db,
+        'installation_teams',
+        ['platform text', 'team_id text', 'enterprise_id text', 'updated_at bigint'],
+        { primaryKey: ['platform', 'team_id'] },
+      );
     },
-    async down(db: AnyDb): Promise<void> {
-      await db.schema.dropTable('installation_teams').execute();
-      await db.schema.dropTable('installations').execute();
-    },
+    down: (db) => dropTables(db, ['installation_teams', 'installations']),
   };
 }

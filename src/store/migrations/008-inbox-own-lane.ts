@@ -4,21 +4,12 @@
  * items, not behind the channel's other such prompts: each prompt becomes its own thread, so
  * they are handled side by side. The flag marks those items for the claim query.
  */
-import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { addColumns, dropColumns } from './ddl.js';
 
 export function inboxOwnLaneMigration(): Migration {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  type AnyDb = Kysely<any>;
   return {
-    async up(db: AnyDb): Promise<void> {
-      await db.schema
-        .alterTable('inbox')
-        .addColumn('own_lane', 'integer', (c) => c.notNull().defaultTo(0))
-        .execute();
-    },
-    async down(db: AnyDb): Promise<void> {
-      await db.schema.alterTable('inbox').dropColumn('own_lane').execute();
-    },
+    up: (db) => addColumns(db, 'inbox', ['own_lane integer default 0']),
+    down: (db) => dropColumns(db, 'inbox', ['own_lane']),
   };
 }

@@ -4,31 +4,24 @@
  * Null: not reported (never 0). And the requester's id as a column of its own, so a person's
  * month is one query.
  */
-import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { addColumns, createIndex, dropColumns } from './ddl.js';
 
 export function runsUsageMigration(): Migration {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  type AnyDb = Kysely<any>;
   return {
-    async up(db: AnyDb): Promise<void> {
-      await db.schema.alterTable('runs').addColumn('cost_micro_usd', 'bigint').execute();
-      await db.schema.alterTable('runs').addColumn('total_tokens', 'bigint').execute();
-      // Who asked, as a plain column: a person's month across places (earlier rows: null).
-      await db.schema.alterTable('runs').addColumn('requester_id', 'text').execute();
+    async up(db) {
+      await addColumns(db, 'runs', [
+        'cost_micro_usd bigint null',
+        'total_tokens bigint null',
+        // Who asked, as a plain column: a person's month across places (earlier rows: null).
+        'requester_id text null',
+      ]);
       // A place's month: the runs of one thread-key prefix created since the month began.
-      await db.schema
-        .createIndex('runs_created_at_idx')
-        .ifNotExists()
-        .on('runs')
-        .column('created_at')
-        .execute();
+      await createIndex(db, 'runs_created_at_idx', 'runs', ['created_at'], { ifNotExists: true });
     },
-    async down(db: AnyDb): Promise<void> {
+    async down(db) {
       await db.schema.dropIndex('runs_created_at_idx').ifExists().execute();
-      await db.schema.alterTable('runs').dropColumn('requester_id').execute();
-      await db.schema.alterTable('runs').dropColumn('total_tokens').execute();
-      await db.schema.alterTable('runs').dropColumn('cost_micro_usd').execute();
+      await dropColumns(db, 'runs', ['requester_id', 'total_tokens', 'cost_micro_usd']);
     },
   };
 }

@@ -4,32 +4,26 @@
  * blocked, not ended), when the relay last wrote to the session, the keep-alive a replica has
  * claimed, and whether a Stop was just answered there. One row per session, by its thread key.
  */
-import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { createIndex, createTable, dropTables } from './ddl.js';
 
 export function linearSessionsMigration(): Migration {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  type AnyDb = Kysely<any>;
   return {
-    async up(db: AnyDb): Promise<void> {
-      await db.schema
-        .createTable('linear_sessions')
-        .addColumn('thread_key', 'text', (c) => c.primaryKey())
-        .addColumn('working', 'integer', (c) => c.notNull())
-        .addColumn('last_written_at', 'bigint', (c) => c.notNull())
-        .addColumn('keep_alive_until', 'bigint', (c) => c.notNull())
-        .addColumn('stopped', 'integer', (c) => c.notNull())
-        .addColumn('updated_at', 'bigint', (c) => c.notNull())
-        .execute();
+    async up(db) {
+      await createTable(db, 'linear_sessions', [
+        'thread_key text key',
+        'working integer',
+        'last_written_at bigint',
+        'keep_alive_until bigint',
+        'stopped integer',
+        'updated_at bigint',
+      ]);
       // The keep-alive sweep reads the working sessions quiet the longest.
-      await db.schema
-        .createIndex('linear_sessions_working')
-        .on('linear_sessions')
-        .columns(['working', 'last_written_at'])
-        .execute();
+      await createIndex(db, 'linear_sessions_working', 'linear_sessions', [
+        'working',
+        'last_written_at',
+      ]);
     },
-    async down(db: AnyDb): Promise<void> {
-      await db.schema.dropTable('linear_sessions').execute();
-    },
+    down: (db) => dropTables(db, ['linear_sessions']),
   };
 }

@@ -3,20 +3,12 @@
  * question it waits on a person for (its plan, or going on past its cap) as JSON, bound to
  * a version so a stale press does nothing. Null: no cap, no question.
  */
-import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { addColumns, dropColumns } from './ddl.js';
 
 export function runReviewsMigration(): Migration {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  type AnyDb = Kysely<any>;
   return {
-    async up(db: AnyDb): Promise<void> {
-      await db.schema.alterTable('runs').addColumn('cap_micro_usd', 'bigint').execute();
-      await db.schema.alterTable('runs').addColumn('review', 'text').execute();
-    },
-    async down(db: AnyDb): Promise<void> {
-      await db.schema.alterTable('runs').dropColumn('review').execute();
-      await db.schema.alterTable('runs').dropColumn('cap_micro_usd').execute();
-    },
+    up: (db) => addColumns(db, 'runs', ['cap_micro_usd bigint null', 'review text null']),
+    down: (db) => dropColumns(db, 'runs', ['review', 'cap_micro_usd']),
   };
 }

@@ -3,28 +3,18 @@
  * Reject): the episode's number binds the answers (`version`, counted from 1 by each
  * episode), and what was decided, by whom (`review_status`, `decided_by`; null: no answer).
  */
-import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { addColumns, dropColumns } from './ddl.js';
 
 export function blockedDescendantAnswersMigration(): Migration {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  type AnyDb = Kysely<any>;
   return {
-    async up(db: AnyDb): Promise<void> {
-      await db.schema
-        .alterTable('blocked_descendants')
-        .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
-        .execute();
-      await db.schema
-        .alterTable('blocked_descendants')
-        .addColumn('review_status', 'text')
-        .execute();
-      await db.schema.alterTable('blocked_descendants').addColumn('decided_by', 'text').execute();
-    },
-    async down(db: AnyDb): Promise<void> {
-      await db.schema.alterTable('blocked_descendants').dropColumn('decided_by').execute();
-      await db.schema.alterTable('blocked_descendants').dropColumn('review_status').execute();
-      await db.schema.alterTable('blocked_descendants').dropColumn('version').execute();
-    },
+    up: (db) =>
+      addColumns(db, 'blocked_descendants', [
+        'version integer default 0',
+        'review_status text null',
+        'decided_by text null',
+      ]),
+    down: (db) =>
+      dropColumns(db, 'blocked_descendants', ['decided_by', 'review_status', 'version']),
   };
 }

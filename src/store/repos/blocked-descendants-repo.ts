@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Store } from '../../core/ports/index.js';
+import { rowWhere } from './repo-context.js';
 import type { RepoContext } from './repo-context.js';
 
 export function createBlockedDescendantsRepo(ctx: RepoContext): Store['blockedDescendants'] {
@@ -50,12 +51,7 @@ export function createBlockedDescendantsRepo(ctx: RepoContext): Store['blockedDe
         .execute();
     },
     async get(runId) {
-      const row = await ctx
-        .db()
-        .selectFrom('blocked_descendants')
-        .selectAll()
-        .where('run_id', '=', runId)
-        .executeTakeFirst();
+      const row = await rowWhere(ctx.db(), 'blocked_descendants', { run_id: runId });
       if (row === undefined) return undefined;
       return {
         runId: row.run_id,

@@ -1,5 +1,6 @@
 import type { InboxItem, Store, StoreTx } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
+import { rowWhere } from './repo-context.js';
 import type { RepoContext } from './repo-context.js';
 import { toInboxItem, truthy } from './row-mapping.js';
 import { compiledOnce } from './compiled-once.js';
@@ -58,12 +59,7 @@ export function createInboxRepo(ctx: RepoContext): StoreTx['inbox'] {
     },
 
     async get(id) {
-      const row = await ctx
-        .db()
-        .selectFrom('inbox')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const row = await rowWhere(ctx.db(), 'inbox', { id });
       return row ? toInboxItem(row) : undefined;
     },
 

@@ -1,5 +1,6 @@
 /** Platform app installations (Slack and Linear OAuth): one row per workspace or organisation. */
 import type { InstallationRecord, InstallationRepo } from '../../core/ports/index.js';
+import { rowWhere } from './repo-context.js';
 import type { RepoContext } from './repo-context.js';
 
 export function createInstallationRepo(ctx: RepoContext): InstallationRepo {
@@ -30,14 +31,11 @@ export function createInstallationRepo(ctx: RepoContext): InstallationRepo {
     },
 
     async get(key) {
-      const row = await ctx
-        .db()
-        .selectFrom('installations')
-        .selectAll()
-        .where('platform', '=', key.platform)
-        .where('enterprise_id', '=', key.enterpriseId)
-        .where('team_id', '=', key.teamId)
-        .executeTakeFirst();
+      const row = await rowWhere(ctx.db(), 'installations', {
+        platform: key.platform,
+        enterprise_id: key.enterpriseId,
+        team_id: key.teamId,
+      });
       if (row === undefined) return undefined;
       const record: InstallationRecord = {
         platform: key.platform,
@@ -91,13 +89,7 @@ export function createInstallationRepo(ctx: RepoContext): InstallationRepo {
     },
 
     async enterpriseOf(platform, teamId) {
-      const row = await ctx
-        .db()
-        .selectFrom('installation_teams')
-        .select('enterprise_id')
-        .where('platform', '=', platform)
-        .where('team_id', '=', teamId)
-        .executeTakeFirst();
+      const row = await rowWhere(ctx.db(), 'installation_teams', { platform, team_id: teamId });
       return row?.enterprise_id;
     },
 

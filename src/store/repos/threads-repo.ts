@@ -1,4 +1,5 @@
 import type { StoreTx } from '../../core/ports/index.js';
+import { rowWhere } from './repo-context.js';
 import type { RepoContext } from './repo-context.js';
 import { toThread } from './row-mapping.js';
 
@@ -9,12 +10,7 @@ export function createThreadsRepo(ctx: RepoContext): StoreTx['threads'] {
   async function resolve(key: string): Promise<string> {
     let current = key;
     for (let hop = 0; hop < MAX_ALIAS_HOPS; hop += 1) {
-      const row = await ctx
-        .db()
-        .selectFrom('thread_aliases')
-        .select('thread_key')
-        .where('alias_key', '=', current)
-        .executeTakeFirst();
+      const row = await rowWhere(ctx.db(), 'thread_aliases', { alias_key: current });
       if (!row || row.thread_key === current) return current;
       current = row.thread_key;
     }
@@ -23,12 +19,7 @@ export function createThreadsRepo(ctx: RepoContext): StoreTx['threads'] {
 
   return {
     async get(threadKey) {
-      const row = await ctx
-        .db()
-        .selectFrom('threads')
-        .selectAll()
-        .where('thread_key', '=', threadKey)
-        .executeTakeFirst();
+      const row = await rowWhere(ctx.db(), 'threads', { thread_key: threadKey });
       return row ? toThread(row) : undefined;
     },
 

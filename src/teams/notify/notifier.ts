@@ -25,6 +25,7 @@ import type { ConnectorClient } from '../api/connector-client.js';
 import type { ShownRuns } from '../api/shown-runs.js';
 import { renderTeamsMessage, type TeamsRenderOptions } from '../render/render-message.js';
 import { toDeliveryError } from './delivery-error.js';
+import { refusalLoggingCall } from '../../platform/delivery-errors.js';
 
 export interface TeamsNotifierDeps {
   client: ConnectorClient;
@@ -52,16 +53,7 @@ export function createTeamsNotifier(deps: TeamsNotifierDeps): Notifier {
   const logger = deps.logger.child({ component: 'teams-notifier' });
   const shown = createShownMemo();
 
-  async function call<T>(threadKey: string, what: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      const failure = toDeliveryError(err, what, clock.now());
-      if (!failure.retryable)
-        logger.warn({ threadKey, code: failure.code, what }, 'Teams refused the notification');
-      throw failure;
-    }
-  }
+  const call = refusalLoggingCall('Teams', logger, toDeliveryError, () => clock.now());
 
   function serviceUrl(conversation: string): string {
     const url = deps.serviceUrlOf(conversation);

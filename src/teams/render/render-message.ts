@@ -18,11 +18,12 @@ import { ROUTED_WORDS } from '../../core/message/followup-routing.js';
 import { capWords, reviewHeadline, typedAnswers } from '../../core/message/review-text.js';
 import type { MessageModel, PersonView, RunView } from '../../core/message/message-model.js';
 import { shortRunId } from '../../core/message/short-run-id.js';
-import { STARTING_STATE } from '../../core/message/state-view.js';
+import { headlineWords, outcomeWords } from '../../core/message/state-view.js';
 import { formatCost, labelledUsage } from '../../core/message/usage-text.js';
 import { clip } from '../../core/text.js';
 import type { OutgoingActivity } from '../api/connector-client.js';
 import { CARD_VERBS } from '../api/activity.js';
+import { shortHelpRows } from '../../core/command/help-text.js';
 
 export interface TeamsRenderOptions {
   /** The bot's name as a mention shows it (`agent-relay`). */
@@ -44,19 +45,6 @@ export function escapeMd(text: string): string {
 const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
 const mdLink = (label: string, url: string) =>
   `[${escapeMd(label)}](${url.replace(/[()\s]/g, encodeURIComponent)})`;
-
-function headline(run: RunView): string {
-  const { state } = run;
-  if (state.success === true) return 'finished';
-  if (state.name === 'CANCELLED') return 'stopped (cancelled)';
-  if (state.success === false) return `could not finish (${state.label.toLowerCase()})`;
-  if (state.blocked) return 'needs an answer';
-  if (state.name === 'INPROGRESS') return 'is working on';
-  if (state.name === 'QUEUED' || state.name === 'PENDING') return 'is waiting for a machine for';
-  if (state.name === 'CLAIMED') return 'is getting ready for';
-  if (state.name === STARTING_STATE) return 'is starting';
-  return `has (${state.label})`;
-}
 
 function runLinks(run: RunView): { label: string; url: string }[] {
   const out: { label: string; url: string }[] = [];
@@ -105,7 +93,7 @@ export function renderStatusCard(
 ): IAdaptiveCard {
   const body: IAdaptiveCard['body'] = [
     block(
-      `${run.state.emoji} **${escapeMd(o.botHandle)}** ${headline(run)}: **${escapeMd(run.title)}**`,
+      `${run.state.emoji} **${escapeMd(o.botHandle)}** ${headlineWords(run.state)}: **${escapeMd(run.title)}**`,
       { size: 'Medium' },
     ),
     block(
@@ -203,18 +191,6 @@ export function renderStatusCard(
   };
 }
 
-function outcomeWords(run: RunView): string {
-  const { state } = run;
-  const time = run.runTime;
-  if (state.blocked) return 'is waiting for your answer';
-  if (state.success === true) return `succeeded${time ? ` in ${time}` : ''}`;
-  const after = time ? ` after ${time}` : '';
-  if (state.name === 'CANCELLED') return `was cancelled${after}`;
-  if (state.name === 'FAILED') return `failed${after}`;
-  if (state.success === false) return `ended with ${state.label.toLowerCase()}${after}`;
-  return `is now ${state.label}`;
-}
-
 /** A Teams person as a real mention (text and entity); anyone else as their name. */
 function mention(person: PersonView | undefined): { text: string; entities: unknown[] } {
   if (person === undefined) return { text: 'someone', entities: [] };
@@ -287,17 +263,7 @@ function renderReview(
 }
 
 function renderHelp(o: TeamsRenderOptions, options: readonly string[]): OutgoingActivity {
-  const rows: [string, string][] = [
-    ['<prompt>', "start a run here, or follow up on this thread's run"],
-    ['new <prompt>', 'start a fresh run even if this thread has one'],
-    ['status [run_id]', "show the run's state, links and settings"],
-    ['stop [run_id]', 'stop what the agent is doing now; reply to continue'],
-    ['cancel [run_id]', 'cancel the run'],
-    ['list [state=…] [name=…] [mine]', 'recent runs'],
-    ['factory <alias> <prompt>', "hand the work to a factory's foreman"],
-    ['config [key=value …]', "show or set this place's defaults (admins change them)"],
-    ['help', 'this help'],
-  ];
+  const rows = shortHelpRows('thread', "show or set this place's defaults (admins change them)");
   const lines = [
     `**How to use @${escapeMd(o.botHandle)}**`,
     rows.map(([w, what]) => `- ${code(`@${o.botHandle} ${w}`)}: ${what}`).join('\n'),
