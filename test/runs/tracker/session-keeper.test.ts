@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { PLATFORM_CAPABILITIES } from '../../helpers/platform-capabilities.js';
 import { createSessionKeeper } from '../../../src/runs/tracker/session-keeper.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 import { createTestLogger, handle, slackMention, slackReply, testEnvPerTest } from '../fixtures.js';
 
 const KEEP_ALIVE_MS = 60_000;
@@ -33,6 +34,9 @@ describe('session keeper: the working state the runs commit', () => {
       keepAliveMs: KEEP_ALIVE_MS,
     });
 
+    // A run still being set up cannot be stopped (the Stop is answered so and its turn goes on).
+    const [created] = await env.store.runs.listByThread(trigger.threadKey, 1);
+    await waitUntil(() => env.emulator.runs.get(created!.runId)?.state === 'INPROGRESS');
     await handle(env, slackReply(trigger.threadKey, { text: 'stop' }));
     const [run] = await env.store.runs.listByThread(trigger.threadKey, 1);
     // The tracker has not looked since: the record still says the run works.
