@@ -73,6 +73,7 @@ export const githubPlatform: PlatformDefinition = {
     checkRuns: true,
     install: false,
     sessionKeepAlive: false,
+    stopAnswerFinal: false,
   },
   create: createGitHub,
 };

@@ -237,6 +237,7 @@ export const jiraPlatform: PlatformDefinition = {
     checkRuns: false,
     install: true,
     sessionKeepAlive: false,
+    stopAnswerFinal: false,
   },
   create: createJira,
 };

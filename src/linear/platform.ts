@@ -136,6 +136,7 @@ export const linearPlatform: PlatformDefinition = {
     checkRuns: false,
     install: true,
     sessionKeepAlive: true,
+    stopAnswerFinal: true,
   },
   create: createLinear,
 };

@@ -4,8 +4,18 @@
  * the transaction that commits the run's change (the tracker's, `status`'s, a new run's) or a
  * Stop's answer, so the keeper reads it from the same records the run's notifications come
  * from.
+ *
+ * Where a Stop's answer is the turn's final activity (`stopAnswerFinal`), the answer leaves a
+ * mark on the session; the run's next outcome takes it, in the transaction that queues it,
+ * and is dropped when it only says the interrupted run waits (BLOCKED). A follow-up takes the
+ * mark too: the run's next question answers it. So the notifier writes what it is given.
  */
-import type { PlatformCapabilities, RunRecord, StoreTx } from '../core/ports/index.js';
+import type {
+  OutboxPayload,
+  PlatformCapabilities,
+  RunRecord,
+  StoreTx,
+} from '../core/ports/index.js';
 import { stateView } from '../core/message/state-view.js';
 import type { Platform } from '../core/trigger.js';
 
@@ -19,6 +29,8 @@ export function works(state: string): boolean {
 
 const keepsAlive = (capabilities: Capabilities, platform: Platform) =>
   capabilities?.[platform]?.sessionKeepAlive === true;
+const stopIsFinal = (capabilities: Capabilities, platform: Platform) =>
+  capabilities?.[platform]?.stopAnswerFinal === true;
 
 /**
  * Where a run's change is committed (in its transaction): its session starts or stops working
@@ -40,7 +52,8 @@ export async function followRunWork(
 
 /**
  * A Stop was answered (in the transaction that queues the answer, after the run's row was
- * written): the turn is over, and no keep-alive follows the answer.
+ * written): the turn is over, no keep-alive follows the answer, and where the answer is the
+ * turn's final activity the session keeps the Stop's mark.
  */
 export async function turnEnded(
   tx: StoreTx,
@@ -50,6 +63,41 @@ export async function turnEnded(
 ): Promise<void> {
   if (keepsAlive(capabilities, run.platform))
     await tx.linearSessions.setWorking(run.threadKey, false, at);
+  if (stopIsFinal(capabilities, run.platform))
+    await tx.linearSessions.markStopped(run.threadKey, at);
+}
+
+/**
+ * Where a run's change is committed with its notifications (in its transaction): what of them
+ * is queued. The first outcome after a Stop's answer takes the Stop's mark, and is not queued
+ * when it only says the interrupted run waits (BLOCKED): the answer stays the turn's final
+ * activity. An outcome that says more (the run ended) is queued.
+ */
+export async function afterStop(
+  tx: StoreTx,
+  capabilities: Capabilities,
+  run: Pick<RunRecord, 'platform'>,
+  notifications: OutboxPayload[],
+  at: number,
+): Promise<OutboxPayload[]> {
+  if (!stopIsFinal(capabilities, run.platform)) return notifications;
+  const outcome = notifications.find((p) => p.kind === 'post' && p.message?.type === 'run_outcome');
+  if (outcome?.message?.type !== 'run_outcome') return notifications;
+  const stopped = await tx.linearSessions.takeStopped(outcome.destination.threadKey, at);
+  return stopped && outcome.message.run.state.blocked
+    ? notifications.filter((p) => p !== outcome)
+    : notifications;
+}
+
+/** A follow-up was sent (in its transaction): a Stop's mark goes, the next outcome answers it. */
+export async function turnStarted(
+  tx: StoreTx,
+  capabilities: Capabilities,
+  run: Pick<RunRecord, 'threadKey' | 'platform'>,
+  at: number,
+): Promise<void> {
+  if (stopIsFinal(capabilities, run.platform))
+    await tx.linearSessions.takeStopped(run.threadKey, at);
 }
 
 /**

@@ -178,6 +178,7 @@ export const slackPlatform: PlatformDefinition = {
     checkRuns: false,
     install: true,
     sessionKeepAlive: false,
+    stopAnswerFinal: false,
   },
   create: createSlack,
 };

@@ -102,6 +102,7 @@ export const teamsPlatform: PlatformDefinition = {
     checkRuns: false,
     install: false,
     sessionKeepAlive: false,
+    stopAnswerFinal: false,
   },
   create: createTeams,
 };

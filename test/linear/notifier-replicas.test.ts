@@ -20,7 +20,7 @@ import { startFakeLinear, type FakeLinear } from '../../src/fakes/linear-graphql
 import { createLinearNotifier } from '../../src/linear/index.js';
 import { openStore, type OpenedStore } from '../../src/store/index.js';
 import { createSessionKeeper } from '../../src/runs/tracker/session-keeper.js';
-import { followRunWork, turnEnded } from '../../src/runs/session-work.js';
+import { afterStop, followRunWork, turnEnded, turnStarted } from '../../src/runs/session-work.js';
 import { createOutboxWorker } from '../../src/runs/workers/outbox-worker.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { PLATFORM_CAPABILITIES } from '../helpers/platform-capabilities.js';
@@ -100,14 +100,16 @@ async function twoReplicas() {
   });
   /**
    * On `on`, the run's change to `state` committed as the runs commit it: the record, its
-   * session's working state and the notifications, in one transaction.
+   * session's working state and the notifications (without the outcome a Stop's answer keeps
+   * back), in one transaction.
    */
   const change = (on: { store: OpenedStore }, state: string, ...queued: MessageModel[]) =>
     on.store.transaction(async (tx) => {
       const record = (await tx.runs.get(RUN))!;
       expect(await tx.runs.compareAndUpdate(RUN, record, { state, updatedAt: now })).toBe(true);
       await followRunWork(tx, PLATFORM_CAPABILITIES, record, state, now);
-      for (const message of queued) await tx.outbox.enqueue(post(message), now);
+      const kept = await afterStop(tx, PLATFORM_CAPABILITIES, record, queued.map(post), now);
+      for (const payload of kept) await tx.outbox.enqueue(payload, now);
     });
   const post = (message: MessageModel): OutboxPayload => ({
     kind: 'post',
@@ -214,6 +216,31 @@ describe('session keepers and Linear notifiers on two replicas sharing a store',
     );
     await deliver();
     expect(activities().at(-1)).toMatchObject({ type: 'elicitation' });
+  });
+
+  it('asks the question after a Stop when a follow-up came before the run was seen waiting', async () => {
+    const { a, b, change, post, deliver, activities } = await twoReplicas();
+    const answer = 'stopped the agent. Reply in this thread to continue.';
+    await a.store.transaction(async (tx: StoreTx) => {
+      const record = (await tx.runs.get(RUN))!;
+      await turnEnded(tx, PLATFORM_CAPABILITIES, record, 1);
+      await tx.outbox.enqueue(post({ ...notice('info', answer), closing: true }), 1);
+    });
+    // The reply's transaction (follow-up.ts) starts a new turn: the Stop's mark goes.
+    await b.store.transaction(async (tx: StoreTx) => {
+      await turnStarted(tx, PLATFORM_CAPABILITIES, (await tx.runs.get(RUN))!, 2);
+    });
+    await change(
+      a,
+      'BLOCKED',
+      runOutcomeMessage(view('BLOCKED', { status_message: { message: 'Which database?' } })),
+    );
+    await deliver();
+    expect(
+      activities()
+        .slice(-2)
+        .map((c) => c.type),
+    ).toEqual(['response', 'elicitation']);
   });
 
   it('never lets a keep-alive follow the run’s last words, when one replica sweeps as the other records the end', async () => {

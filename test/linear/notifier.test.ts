@@ -1,10 +1,15 @@
 /**
  * The Linear notifier against the fake Linear API: what each message becomes, a retried post
  * that does not write twice, the keep-alive thought the runs queued (written once, counted as
- * a write), and failures as the outbox's DeliveryErrors.
+ * a write), what follows a Stop's answer as given (the runs decide what is queued), and
+ * failures as the outbox's DeliveryErrors.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { runOutcomeMessage, runStatusMessage } from '../../src/core/message/render-model.js';
+import {
+  notice,
+  runOutcomeMessage,
+  runStatusMessage,
+} from '../../src/core/message/render-model.js';
 import { createMemoryLinearSessions, DeliveryError } from '../../src/core/ports/index.js';
 import type { RunItem } from '../../src/core/run.js';
 import { starting, to, view } from './notifier-messages.js';
@@ -84,6 +89,20 @@ describe('the Linear notifier', () => {
     expect(failed!.content).toMatchObject({ type: 'error' });
     expect(failed!.content.body).toContain('Machine lost');
     expect(failed!.content.body).toContain('reply here to try again');
+  });
+
+  it('writes the BLOCKED outcome it is given after a Stop’s answer: keeping it back is the runs’ decision', async () => {
+    const { linear, notifier } = await setUp();
+    const answer = 'stopped the agent. Reply in this thread to continue.';
+    await notifier.post(to, { ...notice('info', answer), closing: true });
+    await notifier.post(
+      to,
+      runOutcomeMessage(view('BLOCKED', { status_message: { message: 'Interrupted by user' } })),
+    );
+    expect(linear.activitiesOf('s1').map((a) => a.content.type)).toEqual([
+      'response',
+      'elicitation',
+    ]);
   });
 
   it('writes the keep-alive the runs queued once, and counts it as a write to the session', async () => {

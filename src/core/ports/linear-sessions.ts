@@ -4,7 +4,8 @@
  * the session's run is working (live, neither blocked nor ended; written with the run's
  * change, runs/session-work.ts) and when the relay last wrote to the session (the session
  * keeper reads both), the keep-alive it claimed and queued, not yet written, and whether a
- * Stop was just answered there (the run's next BLOCKED outcome is not written).
+ * Stop was just answered there (the run's next BLOCKED outcome is not queued;
+ * runs/session-work.ts).
  */
 
 /** A working session nothing was written to for a while. */

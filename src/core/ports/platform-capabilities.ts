@@ -22,6 +22,12 @@ export interface PlatformCapabilities {
    * the platform's interval (runs/tracker/session-keeper.ts).
    */
   sessionKeepAlive: boolean;
+  /**
+   * A Stop's answer is the final activity of the session's turn (Linear): the run's next
+   * outcome, when it only says the interrupted run waits (BLOCKED), is not queued
+   * (runs/session-work.ts).
+   */
+  stopAnswerFinal: boolean;
 }
 
 /** What a platform the runs were told nothing about can do: nothing optional. */
@@ -33,4 +39,5 @@ export const NO_CAPABILITIES: PlatformCapabilities = {
   checkRuns: false,
   install: false,
   sessionKeepAlive: false,
+  stopAnswerFinal: false,
 };

@@ -12,8 +12,9 @@
  *
  * Any replica may deliver any message of a session, so what it records of its deliveries lives
  * in `sessions` (the store's, shared by the replicas): when the relay last wrote there (the
- * keeper's quiet period starts from it), that a queued keep-alive was written, and the mark a
- * Stop's answer leaves. What only avoids repeating a harmless call (the external link, the
+ * keeper's quiet period starts from it) and that a queued keep-alive was written. Whether the
+ * BLOCKED outcome that follows a Stop is written is the runs' decision (runs/session-work.ts):
+ * what is queued is written. What only avoids repeating a harmless call (the external link, the
  * issue's move to its started state) and what shapes the look of one replica's writes (the
  * last progress thought, the step actions' pace) stays in this process.
  */
@@ -191,22 +192,6 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
     }
   }
 
-  /**
-   * Whether this message is the BLOCKED outcome of a run whose Stop was just answered: it
-   * only says the run waits (an interrupted turn is BLOCKED), so it is not written and the
-   * stop's response stays the session's final activity. The mark is in `sessions`, since the
-   * replica that answers the Stop need not be the one that delivers the outcome.
-   */
-  async function afterStop(threadKey: string, message: MessageModel): Promise<boolean> {
-    if (message.type === 'notice' && message.closing) {
-      await sessions.markStopped(threadKey, clock.now());
-      return false;
-    }
-    if (message.type !== 'run_outcome' && message.type !== 'followup_sent') return false;
-    const was = await sessions.takeStopped(threadKey, clock.now());
-    return was && message.type === 'run_outcome' && message.run.state.blocked;
-  }
-
   const notifier: LinearNotifier = {
     platform: 'linear',
     async post(to: Destination, message: MessageModel, options?: PostOptions): Promise<PostResult> {
@@ -215,8 +200,6 @@ export function createLinearNotifier(deps: LinearNotifierDeps): LinearNotifier {
       const activity = renderActivity(message);
       const id = options?.key ? activityIdFor(options.key) : undefined;
       if (message.type === 'run_status') await onStatus(place, message);
-      if (await afterStop(place.threadKey, message))
-        return { ref: { threadKey: to.threadKey, id: `session:${session}` } };
       if (activity === undefined)
         return { ref: { threadKey: to.threadKey, id: `session:${session}` } };
       if (id && options?.mayExist && (await activityExists(gql, id))) {

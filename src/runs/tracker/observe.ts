@@ -21,7 +21,7 @@ import { finalAgentMessage, pendingAction } from '../../core/message/progress.js
 import { isBlockedState, isEndedState } from '../../core/run.js';
 import { planToReview } from '../plan-review.js';
 import { readPlan, type PlanContent } from '../read-plan.js';
-import { followRunWork } from '../session-work.js';
+import { afterStop, followRunWork } from '../session-work.js';
 
 export class RateLimited extends RelayError<'rate_limited'> {
   override readonly name = 'RateLimited';
@@ -117,10 +117,17 @@ export function createRunObserver(deps: {
         });
         if (!(await tx.runs.compareAndUpdate(runId, record, observation.patch))) return 'moved';
         await followRunWork(tx, deps.capabilities, record, observation.patch.state, now);
-        for (const payload of observation.notifications) await tx.outbox.enqueue(payload, now);
+        const queued = await afterStop(
+          tx,
+          deps.capabilities,
+          record,
+          observation.notifications,
+          now,
+        );
+        for (const payload of queued) await tx.outbox.enqueue(payload, now);
         if (observation.changed) stats.changed += 1;
         return {
-          queued: observation.notifications.length,
+          queued: queued.length,
           changed: observation.changed ? record : undefined,
           usage: { record, patch: observation.patch },
         };

@@ -2,7 +2,7 @@
  * A message in a thread that has a run steers that run (docs/architecture.md: also after it ended: the
  * service continues the same conversation). Confirmed with an 'accepted' reaction, or a
  * short reply where there is no message to react to. The run's next ended/BLOCKED state is a
- * new episode, so its outcome is told again.
+ * new episode, so its outcome is told again (also after a Stop: runs/session-work.ts).
  */
 import type { FollowupRequest, RunItem } from '../../core/run.js';
 import type { RunOptions } from '../../core/command/command.js';
@@ -21,6 +21,7 @@ import { stateView } from '../../core/message/state-view.js';
 import { NOT_NOTIFIED } from '../run-changes.js';
 import { viewOf } from '../../core/message/run-view.js';
 import type { RunsDeps } from '../runs-deps.js';
+import { turnStarted } from '../session-work.js';
 import {
   enqueue,
   replyPrivately,
@@ -204,6 +205,8 @@ export async function followUp(
       ...input.patch,
       updatedAt: now,
     }));
+    // A new turn: a Stop's answer no longer keeps the run's next question back.
+    await turnStarted(tx, deps.capabilities, run, now);
     await clearEarlier(tx, now);
     await confirm(tx, now);
     await tellMode(tx, now);

@@ -8,7 +8,7 @@ import { usageFor } from '../../core/command/help-text.js';
 import { notice, runBriefMessage, runChoiceMessage } from '../../core/message/render-model.js';
 import { viewOf } from '../../core/message/run-view.js';
 import { logStateChange, observeRun } from '../run-changes.js';
-import { followRunWork } from '../session-work.js';
+import { afterStop, followRunWork } from '../session-work.js';
 import { handleOn, type RunsDeps } from '../runs-deps.js';
 import { resolveRunTarget } from './current-run.js';
 import { NOT_HERE, visibilityOf } from './list-runs.js';
@@ -74,7 +74,14 @@ export async function showStatus(
       ) {
         logStateChange(job.log, current, item.state, at);
         await followRunWork(tx, deps.capabilities, current, observation.patch.state, at);
-        for (const payload of observation.notifications) await tx.outbox.enqueue(payload, at);
+        const queued = await afterStop(
+          tx,
+          deps.capabilities,
+          current,
+          observation.notifications,
+          at,
+        );
+        for (const payload of queued) await tx.outbox.enqueue(payload, at);
       }
     }
     await brief(tx, at);
