@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { OutboxPayload, RunRecord } from '../../src/core/ports/index.js';
 import type { Trigger } from '../../src/core/trigger.js';
 import { openStore } from '../../src/store/index.js';
@@ -56,6 +56,33 @@ export function freshStoreEachTest(createHarness: HarnessFactory): EachTestStore
       return now().store;
     },
   };
+}
+
+/**
+ * Inside a `describe`: a harness from `create`, new before each test (or, with `'all'`, once
+ * before the first) and cleaned up after it. What it returns stands for the current harness.
+ */
+export function harnessPer<H extends StoreHarness>(
+  create: () => Promise<H>,
+  scope: 'each' | 'all' = 'each',
+): H {
+  let current: H | undefined;
+  (scope === 'each' ? beforeEach : beforeAll)(async () => {
+    current = await create();
+  });
+  (scope === 'each' ? afterEach : afterAll)(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+  return new Proxy({} as H, {
+    get(_, key) {
+      if (current === undefined) throw new Error('the harness is only there inside a test');
+      const value: unknown = Reflect.get(current, key);
+      return typeof value === 'function'
+        ? (value as (...a: unknown[]) => unknown).bind(current)
+        : value;
+    },
+  });
 }
 
 export interface SqliteHarness extends StoreHarness {
