@@ -85,6 +85,44 @@ export function harnessPer<H extends StoreHarness>(
   });
 }
 
+/** Two stores on one database, as two replicas see it: `a` and `b`. */
+export interface TwoReplicas {
+  readonly harness: StoreHarness;
+  readonly a: OpenedStore;
+  readonly b: OpenedStore;
+}
+
+/**
+ * Inside a `describe`: before each test a new database from `createHarness` and two stores
+ * opened on it; after it, all closed and the database deleted.
+ */
+export function twoReplicasEachTest(createHarness: HarnessFactory): TwoReplicas {
+  let current: TwoReplicas | undefined;
+  beforeEach(async () => {
+    const harness = await createHarness();
+    current = { harness, a: await harness.open(), b: await harness.open() };
+  });
+  afterEach(async () => {
+    await current?.harness.cleanup();
+    current = undefined;
+  });
+  const now = () => {
+    if (current === undefined) throw new Error('the stores are only open inside a test');
+    return current;
+  };
+  return {
+    get harness() {
+      return now().harness;
+    },
+    get a() {
+      return now().a;
+    },
+    get b() {
+      return now().b;
+    },
+  };
+}
+
 export interface SqliteHarness extends StoreHarness {
   dir: string;
   path: string;
