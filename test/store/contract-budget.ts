@@ -48,6 +48,22 @@ function jobOf(requestId: string): TriggerJob {
   };
 }
 
+/** A budget of $10 on SCOPE, and one ended run of U1's there that cost `costUsd`. */
+async function budgetWithEndedRun(store: OpenedStore, costUsd: number): Promise<void> {
+  await store.settings.set(SCOPE, 'budget', '10', 'U1', NOW);
+  await store.runs.insert(
+    sampleRun({
+      runId: 'r1',
+      requestId: 'q1',
+      createdAt: NOW,
+      costUsd,
+      state: 'SUCCEEDED',
+      notifiedState: 'SUCCEEDED',
+      tracked: false,
+    }),
+  );
+}
+
 export function describeBudgetContract(createHarness: HarnessFactory): void {
   describe('budgets across replicas', () => {
     const two = twoReplicasEachTest(createHarness);
@@ -133,18 +149,7 @@ export function describeBudgetContract(createHarness: HarnessFactory): void {
     });
 
     it('a burst on two replicas lets one request through, then none while its run is of unknown cost', async () => {
-      await two.a.settings.set(SCOPE, 'budget', '10', 'U1', NOW);
-      await two.a.runs.insert(
-        sampleRun({
-          runId: 'r1',
-          requestId: 'q1',
-          createdAt: NOW,
-          costUsd: 1,
-          state: 'SUCCEEDED',
-          notifiedState: 'SUCCEEDED',
-          tracked: false,
-        }),
-      );
+      await budgetWithEndedRun(two.a, 1);
       const jobs = Array.from({ length: 6 }, (_, i) => jobOf(`burst-${i}`));
       const outcomes = await Promise.all(
         jobs.map((job, i) => checkBudget(depsOf(i % 2 === 0 ? two.a : two.b), job)),
@@ -169,18 +174,7 @@ export function describeBudgetContract(createHarness: HarnessFactory): void {
     });
 
     it('at the budget both replicas refuse', async () => {
-      await two.a.settings.set(SCOPE, 'budget', '10', 'U1', NOW);
-      await two.a.runs.insert(
-        sampleRun({
-          runId: 'r1',
-          requestId: 'q1',
-          createdAt: NOW,
-          costUsd: 7,
-          state: 'SUCCEEDED',
-          notifiedState: 'SUCCEEDED',
-          tracked: false,
-        }),
-      );
+      await budgetWithEndedRun(two.a, 7);
       await two.b.runs.update('r1', { costUsd: 10 });
       expect(await checkBudget(depsOf(two.a), jobOf('full-a'))).toBeTypeOf('function');
       expect(await checkBudget(depsOf(two.b), jobOf('full-b'))).toBeTypeOf('function');
