@@ -3,6 +3,7 @@ import { Agent, errors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentApiError, createAgentClient } from '../../src/agent/index.js';
 import { API_KEY, createHarness, NOW, problem, runItem, type Harness } from './client-fixtures.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
 const CREATE = '/api/v1/agent/runs';
 const STAMPED = {
@@ -59,14 +60,7 @@ const ours = runItem({
 });
 const theirs = runItem({ run_id: 'run-theirs', metadata: { relay_request: 'req-other' } });
 
-async function failure(promise: Promise<unknown>): Promise<AgentApiError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AgentApiError);
-  return err as AgentApiError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, AgentApiError);
 
 describe('createRun: never blindly retried', () => {
   it('a 500 is not retried; the run is found by its stamp and returned', async () => {
