@@ -6,11 +6,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { OutboxPayload, RunRecord } from '../../src/core/ports/index.js';
 import type { Trigger } from '../../src/core/trigger.js';
 import { openStore } from '../../src/store/index.js';
 import type { OpenedStore, OpenStoreOptions } from '../../src/store/index.js';
+import { currentPerTest } from '../helpers/world-per-test.js';
 
 export interface StoreHarness {
   kind: 'sqlite' | 'postgres';
@@ -35,27 +35,14 @@ export interface EachTestStore {
  * on it; after it, both closed and the database deleted.
  */
 export function freshStoreEachTest(createHarness: HarnessFactory): EachTestStore {
-  let current: { harness: StoreHarness; store: OpenedStore } | undefined;
-  beforeEach(async () => {
-    const harness = await createHarness();
-    current = { harness, store: await harness.open() };
-  });
-  afterEach(async () => {
-    await current?.harness.cleanup();
-    current = undefined;
-  });
-  const now = () => {
-    if (current === undefined) throw new Error('the store is only open inside a test');
-    return current;
-  };
-  return {
-    get harness() {
-      return now().harness;
+  return currentPerTest(
+    'the store',
+    async () => {
+      const harness = await createHarness();
+      return { harness, store: await harness.open() };
     },
-    get store() {
-      return now().store;
-    },
-  };
+    (current) => current.harness.cleanup(),
+  );
 }
 
 /**
@@ -66,23 +53,7 @@ export function harnessPer<H extends StoreHarness>(
   create: () => Promise<H>,
   scope: 'each' | 'all' = 'each',
 ): H {
-  let current: H | undefined;
-  (scope === 'each' ? beforeEach : beforeAll)(async () => {
-    current = await create();
-  });
-  (scope === 'each' ? afterEach : afterAll)(async () => {
-    await current?.cleanup();
-    current = undefined;
-  });
-  return new Proxy({} as H, {
-    get(_, key) {
-      if (current === undefined) throw new Error('the harness is only there inside a test');
-      const value: unknown = Reflect.get(current, key);
-      return typeof value === 'function'
-        ? (value as (...a: unknown[]) => unknown).bind(current)
-        : value;
-    },
-  });
+  return currentPerTest('the harness', create, (harness) => harness.cleanup(), scope);
 }
 
 /** Two stores on one database, as two replicas see it: `a` and `b`. */
@@ -97,30 +68,14 @@ export interface TwoReplicas {
  * opened on it; after it, all closed and the database deleted.
  */
 export function twoReplicasEachTest(createHarness: HarnessFactory): TwoReplicas {
-  let current: TwoReplicas | undefined;
-  beforeEach(async () => {
-    const harness = await createHarness();
-    current = { harness, a: await harness.open(), b: await harness.open() };
-  });
-  afterEach(async () => {
-    await current?.harness.cleanup();
-    current = undefined;
-  });
-  const now = () => {
-    if (current === undefined) throw new Error('the stores are only open inside a test');
-    return current;
-  };
-  return {
-    get harness() {
-      return now().harness;
+  return currentPerTest(
+    'the stores',
+    async () => {
+      const harness = await createHarness();
+      return { harness, a: await harness.open(), b: await harness.open() };
     },
-    get a() {
-      return now().a;
-    },
-    get b() {
-      return now().b;
-    },
-  };
+    (current) => current.harness.cleanup(),
+  );
 }
 
 export interface SqliteHarness extends StoreHarness {
