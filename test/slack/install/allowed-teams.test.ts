@@ -11,16 +11,14 @@ import { blockActionsBody, slashCommandBody } from '../../helpers/slack.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { captureLogs } from '../../helpers/log-capture.js';
 import {
-  WORKSPACE_ONE,
-  WORKSPACE_ORG,
+  WORKSPACE_ONE as ONE,
+  WORKSPACE_ORG as ORG,
   fakeWorkspace,
   mention,
   workspacesPerTest,
 } from './workspace-harness.js';
 
-const ONE = WORKSPACE_ONE;
 const OUTSIDER = fakeWorkspace('TOUT00009', 'Outsider', 'outsider', 'OUT09');
-const ORG = WORKSPACE_ORG;
 
 const open = workspacesPerTest();
 

@@ -11,16 +11,14 @@ import { eventCallback } from '../../helpers/slack.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import type { Workspaces } from './workspace-harness.js';
 import {
-  WORKSPACE_ONE,
-  WORKSPACE_ORG,
+  WORKSPACE_ONE as ONE,
+  WORKSPACE_ORG as ORG,
   fakeWorkspace,
   mention,
   workspacesPerTest,
 } from './workspace-harness.js';
 
-const ONE = WORKSPACE_ONE;
 const TWO = fakeWorkspace('TTWO00002', 'Two', 'two', 'TWO02');
-const ORG = WORKSPACE_ORG;
 
 const startWorkspaces = workspacesPerTest();
 let w: Workspaces | undefined;
