@@ -35,11 +35,22 @@ export interface EachTestStore {
  * on it; after it, both closed and the database deleted.
  */
 export function freshStoreEachTest(createHarness: HarnessFactory): EachTestStore {
+  return onFreshDatabase('the store', createHarness, async (harness) => ({
+    store: await harness.open(),
+  }));
+}
+
+/** Before each test a new database with the stores `open` opens on it; after it, all closed. */
+function onFreshDatabase<T extends object>(
+  what: string,
+  createHarness: HarnessFactory,
+  open: (harness: StoreHarness) => Promise<T>,
+): T & { readonly harness: StoreHarness } {
   return currentPerTest(
-    'the store',
+    what,
     async () => {
       const harness = await createHarness();
-      return { harness, store: await harness.open() };
+      return { harness, ...(await open(harness)) };
     },
     (current) => current.harness.cleanup(),
   );
@@ -68,14 +79,10 @@ export interface TwoReplicas {
  * opened on it; after it, all closed and the database deleted.
  */
 export function twoReplicasEachTest(createHarness: HarnessFactory): TwoReplicas {
-  return currentPerTest(
-    'the stores',
-    async () => {
-      const harness = await createHarness();
-      return { harness, a: await harness.open(), b: await harness.open() };
-    },
-    (current) => current.harness.cleanup(),
-  );
+  return onFreshDatabase('the stores', createHarness, async (harness) => ({
+    a: await harness.open(),
+    b: await harness.open(),
+  }));
 }
 
 export interface SqliteHarness extends StoreHarness {
