@@ -2,7 +2,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Agent, errors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentApiError, createAgentClient } from '../../src/agent/index.js';
-import { API_KEY, createHarness, NOW, problem, runItem, type Harness } from './client-fixtures.js';
+import {
+  API_KEY,
+  closedPort,
+  createHarness,
+  loopbackClient,
+  NOW,
+  problem,
+  runItem,
+  type Harness,
+} from './client-fixtures.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
 const CREATE = '/api/v1/agent/runs';
 const STAMPED = {
@@ -59,14 +69,7 @@ const ours = runItem({
 });
 const theirs = runItem({ run_id: 'run-theirs', metadata: { relay_request: 'req-other' } });
 
-async function failure(promise: Promise<unknown>): Promise<AgentApiError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AgentApiError);
-  return err as AgentApiError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, AgentApiError);
 
 describe('createRun: never blindly retried', () => {
   it('a 500 is not retried; the run is found by its stamp and returned', async () => {
@@ -230,16 +233,7 @@ describe('createRun: retried only when provably not processed', () => {
 
   it('on a real closed loopback port: retried, then a connection error with a known outcome', async () => {
     setup();
-    const { server, port } = await listen(() => undefined);
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    const dispatcher = new Agent();
-    const sleeps: number[] = [];
-    const client = createAgentClient({
-      baseUrl: `http://127.0.0.1:${port}/api/v1`,
-      apiKey: API_KEY,
-      dispatcher,
-      sleep: async (ms) => void sleeps.push(ms),
-    });
+    const { client, sleeps, dispatcher } = loopbackClient(await closedPort());
     try {
       const err = await failure(client.createRun(STAMPED));
       expect(err).toMatchObject({ code: 'connection' });

@@ -11,6 +11,7 @@ import {
   runItem,
   type Harness,
 } from './client-fixtures.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
 let h: Harness;
 beforeEach(() => {
@@ -27,14 +28,7 @@ function failWith(status: number, body: string, headers: Record<string, string> 
   h.pool.intercept({ method: 'GET', path: RUN_PATH }).reply(status, body, { headers });
 }
 
-async function getRunError(): Promise<AgentApiError> {
-  const err = await h.client.getRun('run-1').then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AgentApiError);
-  return err as AgentApiError;
-}
+const getRunError = () => rejectionOf(h.client.getRun('run-1'), AgentApiError);
 
 describe('agent client: errors by status', () => {
   const table = [

@@ -2,7 +2,8 @@
  * Shared set-up for the agent client tests: an undici MockAgent (no real network) passed as
  * the client's dispatcher, a recorded `sleep`, a fixed clock and real-shaped payloads.
  */
-import { MockAgent, type Interceptable } from 'undici';
+import { createServer } from 'node:net';
+import { Agent, MockAgent, type Interceptable } from 'undici';
 import {
   createAgentClient,
   type AgentClient,
@@ -113,3 +114,33 @@ export function problem(status: number, code: string, extra: Record<string, unkn
 
 export const PROBLEM_HEADERS = { 'content-type': 'application/problem+json' };
 export const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** A loopback port nothing listens on (it was free a moment ago). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/**
+ * A client of a service on loopback `port` over real sockets (its own dispatcher, which the
+ * caller closes), recording its retry sleeps instead of sleeping.
+ */
+export function loopbackClient(
+  port: number,
+  options: Partial<AgentClientOptions> = {},
+): { client: AgentClient; sleeps: number[]; dispatcher: Agent } {
+  const dispatcher = new Agent();
+  const sleeps: number[] = [];
+  const client = createAgentClient({
+    baseUrl: `http://127.0.0.1:${port}/api/v1`,
+    apiKey: API_KEY,
+    dispatcher,
+    sleep: async (ms) => void sleeps.push(ms),
+    ...options,
+  });
+  return { client, sleeps, dispatcher };
+}

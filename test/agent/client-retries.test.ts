@@ -1,9 +1,9 @@
-import { Agent, errors } from 'undici';
-import { createServer } from 'node:net';
+import { errors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentClient } from '../../src/agent/index.js';
 import {
   API_KEY,
+  closedPort,
+  loopbackClient,
   createHarness,
   JSON_HEADERS,
   NOW,
@@ -172,15 +172,8 @@ describe('agent client: retries', () => {
   });
 
   it('a refused connection on a real closed loopback port is a connection error, retried', async () => {
-    const port = await closedPort();
-    const dispatcher = new Agent();
-    const sleeps: number[] = [];
-    const client = createAgentClient({
-      baseUrl: `http://127.0.0.1:${port}/api/v1`,
-      apiKey: API_KEY,
-      dispatcher,
+    const { client, sleeps, dispatcher } = loopbackClient(await closedPort(), {
       random: () => 0,
-      sleep: async (ms) => void sleeps.push(ms),
     });
     try {
       const err = await client.getRun('run-1').catch((e: unknown) => e);
@@ -203,12 +196,3 @@ describe('agent client: retries', () => {
     });
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}

@@ -1,6 +1,7 @@
 /** Jira's variables: what turns it on, what it requires, nothing printed. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, redactedConfig } from '../../src/config/load.js';
+import { loadConfig, redactedConfig } from '../../src/config/load.js';
+import { expectOffUnless, issuesOf } from './config-issues.js';
 
 const SECRET = 'jira-webhook-secret-0123';
 const TOKEN = 'ATATT-dummy-token';
@@ -12,22 +13,9 @@ const BASE = {
   JIRA_ALLOWED_PROJECTS: 'proj, OPS',
 };
 
-function issuesOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as ConfigError).issues.map((i) => `${i.variable}: ${i.message}`);
-  }
-  throw new Error('expected a ConfigError');
-}
-
 describe('Jira configuration', () => {
   it('is off unless JIRA_BASE_URL is set; other JIRA_ variables alone are a note', () => {
-    expect(loadConfig({}).jira).toBeUndefined();
-    const config = loadConfig({ JIRA_API_TOKEN: TOKEN });
-    expect(config.jira).toBeUndefined();
-    expect(config.notes.join('\n')).toContain('JIRA_BASE_URL is not');
+    expectOffUnless('jira', 'JIRA_BASE_URL', { JIRA_API_TOKEN: TOKEN });
   });
 
   it('one site: its host names the threads; defaults for the handle and label', () => {

@@ -1,26 +1,14 @@
 /** Linear's variables: what turns it on, what each way of answering needs, nothing printed. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, redactedConfig } from '../../src/config/load.js';
+import { loadConfig, redactedConfig } from '../../src/config/load.js';
+import { expectOffUnless, issuesOf } from './config-issues.js';
 
 const KEY = Buffer.alloc(32, 9).toString('base64');
 const SECRET = 'linear-webhook-secret-0123';
 
-function issuesOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as ConfigError).issues.map((i) => `${i.variable}: ${i.message}`);
-  }
-  throw new Error('expected a ConfigError');
-}
-
 describe('Linear configuration', () => {
   it('is off unless LINEAR_WEBHOOK_SECRET is set; a token alone is a note', () => {
-    expect(loadConfig({}).linear).toBeUndefined();
-    const config = loadConfig({ LINEAR_ACCESS_TOKEN: 'lin_oauth_x' });
-    expect(config.linear).toBeUndefined();
-    expect(config.notes.join('\n')).toContain('LINEAR_WEBHOOK_SECRET is not');
+    expectOffUnless('linear', 'LINEAR_WEBHOOK_SECRET', { LINEAR_ACCESS_TOKEN: 'lin_oauth_x' });
   });
 
   it('one workspace: the secret and a token; teams and the API as given', () => {

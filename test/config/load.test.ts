@@ -2,23 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, readEnvironment, redactedConfig } from '../../src/config/load.js';
-import type { Config } from '../../src/config/load.js';
+import { loadConfig, readEnvironment, redactedConfig } from '../../src/config/load.js';
+import type { Config, ConfigError } from '../../src/config/load.js';
+import { configIssues } from './config-issues.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'relay-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const PEM = '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\n';
-
-function issuesOf(env: Record<string, string>): { variable: string; message: string }[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as ConfigError).issues;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('loadConfig: defaults', () => {
   it('starts on the embedded defaults with no configuration at all', () => {
@@ -214,7 +205,7 @@ describe('loadConfig: every variable', () => {
 
 describe('loadConfig: problems, all at once', () => {
   it('lists every problem with its variable name', () => {
-    const issues = issuesOf({
+    const issues = configIssues({
       PORT: 'eighty',
       HOST: '',
       DATABASE_URL: 'mysql://db/x',
@@ -295,7 +286,7 @@ describe('loadConfig: problems, all at once', () => {
       'GITHUB_PRIVATE_KEY_PATH',
     ],
   ])('a half-configured combination %j names %s', (env, variable) => {
-    expect(issuesOf(env).map((i) => i.variable)).toContain(variable);
+    expect(configIssues(env).map((i) => i.variable)).toContain(variable);
   });
 
   it('never echoes a secret value in an error', () => {
@@ -319,7 +310,7 @@ describe('loadConfig: problems, all at once', () => {
   });
 
   it('says each distinct problem once', () => {
-    const issues = issuesOf({ SLACK_SIGNING_SECRET: 's', SLACK_APP_TOKEN: 'xapp-1' });
+    const issues = configIssues({ SLACK_SIGNING_SECRET: 's', SLACK_APP_TOKEN: 'xapp-1' });
     expect(issues.filter((i) => i.variable === 'SLACK_BOT_TOKEN')).toHaveLength(2);
     expect(new Set(issues.map((i) => i.message)).size).toBe(issues.length);
   });

@@ -1,6 +1,7 @@
 /** OAuth install (any number of workspaces): which variables turn it on, and what each needs. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, redactedConfig } from '../../src/config/load.js';
+import { loadConfig, redactedConfig } from '../../src/config/load.js';
+import { issuesOf } from './config-issues.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const OAUTH = {
@@ -11,16 +12,6 @@ const OAUTH = {
   SLACK_TOKEN_ENCRYPTION_KEY: KEY,
   SLACK_ALLOW_ANY_WORKSPACE: '1',
 };
-
-function issuesOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as ConfigError).issues.map((i) => `${i.variable}: ${i.message}`);
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('Slack OAuth install', () => {
   it('turns Slack on without a bot token, and keeps one as the fallback when given', () => {

@@ -1,6 +1,7 @@
 /** Teams' variables: what turns it on, what it requires, nothing printed. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, redactedConfig } from '../../src/config/load.js';
+import { loadConfig, redactedConfig } from '../../src/config/load.js';
+import { expectOffUnless, issuesOf } from './config-issues.js';
 
 const APP = '11111111-2222-3333-4444-555555555555';
 const TENANT = 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee';
@@ -13,22 +14,9 @@ const BASE = {
   TEAMS_ALLOWED_TENANTS: TENANT.toUpperCase(),
 };
 
-function issuesOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as ConfigError).issues.map((i) => `${i.variable}: ${i.message}`);
-  }
-  throw new Error('expected a ConfigError');
-}
-
 describe('Teams configuration', () => {
   it('is off unless TEAMS_APP_ID is set; other TEAMS_ variables alone are a note', () => {
-    expect(loadConfig({}).teams).toBeUndefined();
-    const config = loadConfig({ TEAMS_APP_PASSWORD: PASSWORD });
-    expect(config.teams).toBeUndefined();
-    expect(config.notes.join('\n')).toContain('TEAMS_APP_ID is not');
+    expectOffUnless('teams', 'TEAMS_APP_ID', { TEAMS_APP_PASSWORD: PASSWORD });
   });
 
   it('on with its app, secret, tenant and allowed tenants; closed by default', () => {

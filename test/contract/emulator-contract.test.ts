@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentApiError, createAgentClient, type AgentClient } from '../../src/agent/index.js';
 import { isServiceError } from '../../src/core/ports/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
 const TIMINGS = { queuedMs: 100, pendingMs: 100, claimedMs: 100, runMs: 1000, slowRunMs: 10_000 };
 const TO_END = 1300;
@@ -39,13 +40,9 @@ beforeEach(async () => {
 afterEach(() => emu.close());
 
 async function failure(promise: Promise<unknown>): Promise<AgentApiError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AgentApiError);
+  const err = await rejectionOf(promise, AgentApiError);
   expect(isServiceError(err)).toBe(true);
-  return err as AgentApiError;
+  return err;
 }
 
 async function create(prompt: string, extra: Record<string, unknown> = {}): Promise<string> {

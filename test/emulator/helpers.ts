@@ -2,7 +2,7 @@
  * Plain-fetch helpers for driving the emulator over loopback, and a manual clock so state
  * progression is deterministic (requests apply due transitions; the tick is set far away).
  */
-import { afterEach, beforeEach } from 'vitest';
+import { currentPerTest } from '../helpers/world-per-test.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 
 export interface ManualClock {
@@ -47,29 +47,11 @@ export interface TestEmulator {
  * after it. The returned object reads the current test's.
  */
 export function emulatorPerTest(options: EmulatorOptions = {}): TestEmulator {
-  let current: { emu: Emulator; clock: ManualClock; api: Api } | undefined;
-  beforeEach(async () => {
-    current = await startTestEmulator(options);
-  });
-  afterEach(async () => {
-    await current?.emu.close();
-    current = undefined;
-  });
-  const now = () => {
-    if (current === undefined) throw new Error('the emulator runs only inside a test');
-    return current;
-  };
-  return {
-    get emu() {
-      return now().emu;
-    },
-    get clock() {
-      return now().clock;
-    },
-    get api() {
-      return now().api;
-    },
-  };
+  return currentPerTest(
+    'the emulator',
+    () => startTestEmulator(options),
+    (current) => current.emu.close(),
+  );
 }
 
 export interface ApiResponse {

@@ -19,6 +19,7 @@ const record: RunRecord = {
   createdAt: 0,
   updatedAt: 0,
 };
+const intervals = { baseMs: 2_000, maxMs: 30_000, blockedMs: 60_000 };
 const item = (over: Partial<RunItem> = {}): RunItem => ({
   run_id: 'run-1',
   title: 't',
@@ -53,7 +54,6 @@ describe('looksLikeSummary', () => {
 });
 
 describe('observeRun', () => {
-  const intervals = { baseMs: 2_000, maxMs: 30_000, blockedMs: 60_000 };
   const kinds = (i: RunItem, r: RunRecord = record) =>
     observeRun({ record: r, item: i, now: 1, intervals }).notifications.map((n) => n.kind);
 
@@ -75,7 +75,6 @@ describe('observeRun', () => {
 });
 
 describe('reactions on the triggering message', () => {
-  const intervals = { baseMs: 2_000, maxMs: 30_000, blockedMs: 60_000 };
   const triggerMessage = { threadKey: record.threadKey, id: 'C1:1700000000.000100' };
   const reactions = (r: RunRecord, i: RunItem) =>
     observeRun({ record: r, item: i, now: 1, intervals }).notifications.filter(
@@ -99,8 +98,10 @@ describe('reactions on the triggering message', () => {
 });
 
 describe('questions about a run (plan, cap, action)', () => {
-  const intervals = { baseMs: 2_000, maxMs: 30_000, blockedMs: 60_000 };
   const later = '2030-01-01T00:00:11.000Z';
+  /** What the tracker makes of `record` when the service, later, shows the run in `state`. */
+  const observeAfter = (record: RunRecord, state: RunItem['state']) =>
+    observeRun({ record, item: item({ state, updated_at: later }), now: 1, intervals });
   const planArtifact = {
     artifact_type: 'PLAN',
     data: { artifact_uid: 'a-1', document_uid: 'd-1', title: 'The plan' },
@@ -147,31 +148,16 @@ describe('questions about a run (plan, cap, action)', () => {
       state: 'BLOCKED',
       review: { kind: 'plan', version: 2, status: 'open' },
     } as RunRecord;
-    const gone = observeRun({
-      record: waiting,
-      item: item({ state: 'CANCELLED', updated_at: later }),
-      now: 1,
-      intervals,
-    });
+    const gone = observeAfter(waiting, 'CANCELLED');
     expect(gone.patch.review).toEqual({ kind: 'plan', version: 2, status: 'closed' });
     const capped = {
       ...record,
       state: 'INPROGRESS',
       review: { kind: 'cap', version: 1, status: 'open' },
     } as RunRecord;
-    const cancelled = observeRun({
-      record: capped,
-      item: item({ state: 'CANCELLED', updated_at: later }),
-      now: 1,
-      intervals,
-    });
+    const cancelled = observeAfter(capped, 'CANCELLED');
     expect(cancelled.patch.review).toBeUndefined();
-    const stopped = observeRun({
-      record: capped,
-      item: item({ state: 'BLOCKED', updated_at: later }),
-      now: 1,
-      intervals,
-    });
+    const stopped = observeAfter(capped, 'BLOCKED');
     // Its question was asked already: no second reply for the stop.
     expect(stopped.notifications.filter((n) => n.kind === 'post')).toEqual([]);
   });

@@ -15,7 +15,7 @@ import { emptyCycleStats } from '../../src/runs/tracker/types.js';
 import type { CycleStats } from '../../src/runs/tracker/types.js';
 import type { OpenedStore } from '../../src/store/index.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
-import { sampleRun } from './harness.js';
+import { sampleRun, twoReplicasEachTest } from './harness.js';
 import type { HarnessFactory, StoreHarness } from './harness.js';
 
 const INTERVALS = { baseMs: 2_000, maxMs: 30_000, blockedMs: 60_000 };
@@ -59,29 +59,21 @@ async function outcomes(store: OpenedStore, runId: string): Promise<number> {
 
 export function describeReplicaContract(createHarness: HarnessFactory): void {
   describe('replicas: compare-and-set on the run record', () => {
-    let temp: StoreHarness;
-    let a: OpenedStore;
-    let b: OpenedStore;
-    beforeEach(async () => {
-      temp = await createHarness();
-      a = await temp.open();
-      b = await temp.open();
-    });
-    afterEach(() => temp.cleanup());
+    const two = twoReplicasEachTest(createHarness);
 
     it('writes only while the guarded fields still hold what was read', async () => {
-      await a.runs.insert(sampleRun());
-      const seen = (await a.runs.get('run-1'))!;
+      await two.a.runs.insert(sampleRun());
+      const seen = (await two.a.runs.get('run-1'))!;
       expect(
-        await a.runs.compareAndUpdate('run-1', seen, { state: 'RUNNING', updatedAt: 600 }),
+        await two.a.runs.compareAndUpdate('run-1', seen, { state: 'RUNNING', updatedAt: 600 }),
       ).toBe(true);
       // The same read again: state and updatedAt moved, so nothing is written.
-      expect(await b.runs.compareAndUpdate('run-1', seen, { notifiedState: 'X' })).toBe(false);
-      expect(await a.runs.get('run-1')).toMatchObject({ state: 'RUNNING', updatedAt: 600 });
-      expect((await a.runs.get('run-1'))!.notifiedState).toBeUndefined();
+      expect(await two.b.runs.compareAndUpdate('run-1', seen, { notifiedState: 'X' })).toBe(false);
+      expect(await two.a.runs.get('run-1')).toMatchObject({ state: 'RUNNING', updatedAt: 600 });
+      expect((await two.a.runs.get('run-1'))!.notifiedState).toBeUndefined();
 
       // Each guarded field alone makes a stale read lose.
-      const fresh = (await a.runs.get('run-1'))!;
+      const fresh = (await two.a.runs.get('run-1'))!;
       const moves: Partial<RunRecord>[] = [
         { state: 'BLOCKED' },
         { serviceUpdatedAt: '2030-01-01T00:00:01.000Z' },
@@ -90,24 +82,24 @@ export function describeReplicaContract(createHarness: HarnessFactory): void {
         { updatedAt: 700 },
       ];
       for (const move of moves) {
-        const before = (await a.runs.get('run-1'))!;
-        await b.runs.update('run-1', move);
-        expect(await a.runs.compareAndUpdate('run-1', before, { title: 'stale' })).toBe(false);
+        const before = (await two.a.runs.get('run-1'))!;
+        await two.b.runs.update('run-1', move);
+        expect(await two.a.runs.compareAndUpdate('run-1', before, { title: 'stale' })).toBe(false);
       }
-      expect((await a.runs.get('run-1'))!.title).toBe('Fix the flaky test');
+      expect((await two.a.runs.get('run-1'))!.title).toBe('Fix the flaky test');
       expect(fresh.state).toBe('RUNNING');
       // An unknown run, and an empty patch against a current read.
-      expect(await a.runs.compareAndUpdate('nope', seen, { title: 'x' })).toBe(false);
-      const now = (await a.runs.get('run-1'))!;
-      expect(await a.runs.compareAndUpdate('run-1', now, {})).toBe(true);
+      expect(await two.a.runs.compareAndUpdate('nope', seen, { title: 'x' })).toBe(false);
+      const now = (await two.a.runs.get('run-1'))!;
+      expect(await two.a.runs.compareAndUpdate('run-1', now, {})).toBe(true);
     });
 
     it('two trackers deciding from the same read queue the final notice once', async () => {
-      await a.runs.insert(sampleRun({ state: 'RUNNING' }));
+      await two.a.runs.insert(sampleRun({ state: 'RUNNING' }));
       const item = endedItem('run-1');
       // Both read before either writes: the interleaving that queued a notice twice.
-      const readByA = (await a.runs.get('run-1'))!;
-      const readByB = (await b.runs.get('run-1'))!;
+      const readByA = (await two.a.runs.get('run-1'))!;
+      const readByB = (await two.b.runs.get('run-1'))!;
       const decideAndWrite = async (store: OpenedStore, record: RunRecord) =>
         store.transaction(async (tx) => {
           const seen = observeRun({ record, item, now: 1_000, intervals: INTERVALS });
@@ -115,26 +107,26 @@ export function describeReplicaContract(createHarness: HarnessFactory): void {
           for (const payload of seen.notifications) await tx.outbox.enqueue(payload, 1_000);
           return seen.notifications.filter((n) => n.kind === 'post').length;
         });
-      expect(await decideAndWrite(a, readByA)).toBe(1);
-      expect(await decideAndWrite(b, readByB)).toBe(0);
-      expect(await outcomes(a, 'run-1')).toBe(1);
+      expect(await decideAndWrite(two.a, readByA)).toBe(1);
+      expect(await decideAndWrite(two.b, readByB)).toBe(0);
+      expect(await outcomes(two.a, 'run-1')).toBe(1);
 
       // The tracker's own writer reads again after losing, and finds nothing left to tell.
       const stats = emptyStats();
-      await observerOn(b, () => 1_100).apply('run-1', item, stats);
+      await observerOn(two.b, () => 1_100).apply('run-1', item, stats);
       expect(stats.notifications).toBe(0);
-      expect(await outcomes(a, 'run-1')).toBe(1);
-      expect(await a.runs.get('run-1')).toMatchObject({
+      expect(await outcomes(two.a, 'run-1')).toBe(1);
+      expect(await two.a.runs.get('run-1')).toMatchObject({
         notifiedState: 'SUCCEEDED',
         tracked: false,
       });
     });
 
     it('a follow-up written after a tracker read is not overwritten by that tracker', async () => {
-      await a.runs.insert(sampleRun({ state: 'SUCCEEDED', notifiedState: 'SUCCEEDED' }));
-      const trackerRead = (await a.runs.get('run-1'))!;
+      await two.a.runs.insert(sampleRun({ state: 'SUCCEEDED', notifiedState: 'SUCCEEDED' }));
+      const trackerRead = (await two.a.runs.get('run-1'))!;
       // A follow-up opens a new episode in between (another replica's inbox worker).
-      await b.runs.update('run-1', { tracked: true, notifiedState: '', updatedAt: 900 });
+      await two.b.runs.update('run-1', { tracked: true, notifiedState: '', updatedAt: 900 });
       const unchanged = { ...endedItem('run-1'), updated_at: trackerRead.serviceUpdatedAt ?? '' };
       const stale = observeRun({
         record: trackerRead,
@@ -143,8 +135,8 @@ export function describeReplicaContract(createHarness: HarnessFactory): void {
         intervals: INTERVALS,
       });
       expect(stale.patch.tracked).toBe(false);
-      expect(await a.runs.compareAndUpdate('run-1', trackerRead, stale.patch)).toBe(false);
-      expect(await a.runs.get('run-1')).toMatchObject({ tracked: true, notifiedState: '' });
+      expect(await two.a.runs.compareAndUpdate('run-1', trackerRead, stale.patch)).toBe(false);
+      expect(await two.a.runs.get('run-1')).toMatchObject({ tracked: true, notifiedState: '' });
     });
   });
 
@@ -221,42 +213,34 @@ export function describeReplicaContract(createHarness: HarnessFactory): void {
   });
 
   describe('replicas: the named lease', () => {
-    let temp: StoreHarness;
-    let a: OpenedStore;
-    let b: OpenedStore;
-    beforeEach(async () => {
-      temp = await createHarness();
-      a = await temp.open();
-      b = await temp.open();
-    });
-    afterEach(() => temp.cleanup());
+    const two = twoReplicasEachTest(createHarness);
 
     it('one holder at a time; renewed by its holder, taken by another only once it runs out', async () => {
-      expect(await a.leases.acquire('tracker', 'A', 1_000, 500)).toEqual({ epoch: 1 });
-      expect(await b.leases.acquire('tracker', 'B', 1_200, 500)).toBeUndefined();
-      expect(await a.leases.acquire('tracker', 'A', 1_400, 500)).toEqual({ epoch: 1 });
-      expect(await b.leases.holder('tracker', 1_500)).toEqual({
+      expect(await two.a.leases.acquire('tracker', 'A', 1_000, 500)).toEqual({ epoch: 1 });
+      expect(await two.b.leases.acquire('tracker', 'B', 1_200, 500)).toBeUndefined();
+      expect(await two.a.leases.acquire('tracker', 'A', 1_400, 500)).toEqual({ epoch: 1 });
+      expect(await two.b.leases.holder('tracker', 1_500)).toEqual({
         holder: 'A',
         epoch: 1,
         until: 1_900,
       });
       // A dies: nothing renews; B takes over at the end of the lease, never before.
-      expect(await b.leases.acquire('tracker', 'B', 1_899, 500)).toBeUndefined();
-      expect(await b.leases.acquire('tracker', 'B', 1_900, 500)).toEqual({ epoch: 2 });
-      expect(await a.leases.acquire('tracker', 'A', 2_000, 500)).toBeUndefined();
+      expect(await two.b.leases.acquire('tracker', 'B', 1_899, 500)).toBeUndefined();
+      expect(await two.b.leases.acquire('tracker', 'B', 1_900, 500)).toEqual({ epoch: 2 });
+      expect(await two.a.leases.acquire('tracker', 'A', 2_000, 500)).toBeUndefined();
       // A clean stop hands it over at once; the epoch tells A someone held it in between.
-      await b.leases.release('tracker', 'B');
-      await a.leases.release('tracker', 'B'); // releasing another's lease is harmless
-      expect(await a.leases.holder('tracker', 2_100)).toBeUndefined();
-      expect(await a.leases.acquire('tracker', 'A', 2_100, 500)).toEqual({ epoch: 3 });
-      await a.leases.release('tracker', 'B');
-      expect(await b.leases.acquire('tracker', 'B', 2_200, 500)).toBeUndefined();
+      await two.b.leases.release('tracker', 'B');
+      await two.a.leases.release('tracker', 'B'); // releasing another's lease is harmless
+      expect(await two.a.leases.holder('tracker', 2_100)).toBeUndefined();
+      expect(await two.a.leases.acquire('tracker', 'A', 2_100, 500)).toEqual({ epoch: 3 });
+      await two.a.leases.release('tracker', 'B');
+      expect(await two.b.leases.acquire('tracker', 'B', 2_200, 500)).toBeUndefined();
       // Other names are other leases.
-      expect(await b.leases.acquire('other', 'B', 2_200, 500)).toEqual({ epoch: 1 });
+      expect(await two.b.leases.acquire('other', 'B', 2_200, 500)).toEqual({ epoch: 1 });
     });
 
     it('of many replicas asking at once, exactly one gets it', async () => {
-      const stores = [a, b, await temp.open(), await temp.open()];
+      const stores = [two.a, two.b, await two.harness.open(), await two.harness.open()];
       for (let round = 0; round < 5; round += 1) {
         const now = 10_000 * (round + 1);
         const answers = await Promise.all(

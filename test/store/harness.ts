@@ -6,11 +6,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, beforeEach } from 'vitest';
 import type { OutboxPayload, RunRecord } from '../../src/core/ports/index.js';
 import type { Trigger } from '../../src/core/trigger.js';
 import { openStore } from '../../src/store/index.js';
 import type { OpenedStore, OpenStoreOptions } from '../../src/store/index.js';
+import { currentPerTest } from '../helpers/world-per-test.js';
 
 export interface StoreHarness {
   kind: 'sqlite' | 'postgres';
@@ -35,27 +35,54 @@ export interface EachTestStore {
  * on it; after it, both closed and the database deleted.
  */
 export function freshStoreEachTest(createHarness: HarnessFactory): EachTestStore {
-  let current: { harness: StoreHarness; store: OpenedStore } | undefined;
-  beforeEach(async () => {
-    const harness = await createHarness();
-    current = { harness, store: await harness.open() };
-  });
-  afterEach(async () => {
-    await current?.harness.cleanup();
-    current = undefined;
-  });
-  const now = () => {
-    if (current === undefined) throw new Error('the store is only open inside a test');
-    return current;
-  };
-  return {
-    get harness() {
-      return now().harness;
+  return onFreshDatabase('the store', createHarness, async (harness) => ({
+    store: await harness.open(),
+  }));
+}
+
+/** Before each test a new database with the stores `open` opens on it; after it, all closed. */
+function onFreshDatabase<T extends object>(
+  what: string,
+  createHarness: HarnessFactory,
+  open: (harness: StoreHarness) => Promise<T>,
+): T & { readonly harness: StoreHarness } {
+  return currentPerTest(
+    what,
+    async () => {
+      const harness = await createHarness();
+      return { harness, ...(await open(harness)) };
     },
-    get store() {
-      return now().store;
-    },
-  };
+    (current) => current.harness.cleanup(),
+  );
+}
+
+/**
+ * Inside a `describe`: a harness from `create`, new before each test (or, with `'all'`, once
+ * before the first) and cleaned up after it. What it returns stands for the current harness.
+ */
+export function harnessPer<H extends StoreHarness>(
+  create: () => Promise<H>,
+  scope: 'each' | 'all' = 'each',
+): H {
+  return currentPerTest('the harness', create, (harness) => harness.cleanup(), scope);
+}
+
+/** Two stores on one database, as two replicas see it: `a` and `b`. */
+export interface TwoReplicas {
+  readonly harness: StoreHarness;
+  readonly a: OpenedStore;
+  readonly b: OpenedStore;
+}
+
+/**
+ * Inside a `describe`: before each test a new database from `createHarness` and two stores
+ * opened on it; after it, all closed and the database deleted.
+ */
+export function twoReplicasEachTest(createHarness: HarnessFactory): TwoReplicas {
+  return onFreshDatabase('the stores', createHarness, async (harness) => ({
+    a: await harness.open(),
+    b: await harness.open(),
+  }));
 }
 
 export interface SqliteHarness extends StoreHarness {

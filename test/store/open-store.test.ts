@@ -1,15 +1,20 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   openStore,
   parseDatabaseUrl,
   StoreConfigError,
   StoreError,
 } from '../../src/store/index.js';
-import { createSqliteHarness, samplePayload, sampleRun, sampleTrigger } from './harness.js';
-import type { SqliteHarness } from './harness.js';
+import {
+  createSqliteHarness,
+  harnessPer,
+  samplePayload,
+  sampleRun,
+  sampleTrigger,
+} from './harness.js';
 
 describe('parseDatabaseUrl', () => {
   it.each([
@@ -36,11 +41,7 @@ describe('parseDatabaseUrl', () => {
 });
 
 describe('openStore', () => {
-  let temp: SqliteHarness;
-  beforeEach(async () => {
-    temp = await createSqliteHarness();
-  });
-  afterEach(() => temp.cleanup());
+  const temp = harnessPer(createSqliteHarness);
 
   it('creates the parent directory and sets the pragmas', async () => {
     const store = await temp.open();

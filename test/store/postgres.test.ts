@@ -3,7 +3,7 @@
  * from one database. Skipped (with a note) when no PostgreSQL can be started here.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import type { OpenedStore } from '../../src/store/index.js';
 import { describeInboxContract } from './contract-inbox.js';
@@ -21,7 +21,7 @@ import { describeLinearSessionsContract } from './contract-linear-sessions.js';
 import { describeThreadsAndSettingsContract } from './contract-threads-settings.js';
 import { describeTransactionContract } from './contract-transactions.js';
 import { emptyStats, endedItem, observerOn } from './contract-replicas.js';
-import { samplePayload, sampleRun, sampleTrigger } from './harness.js';
+import { harnessPer, samplePayload, sampleRun, sampleTrigger } from './harness.js';
 import type { Clock } from '../../src/core/ports/index.js';
 import { createDatabaseClock } from '../../src/service/database-clock.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
@@ -102,11 +102,7 @@ describe.skipIf(!server)('PostgreSQL store', () => {
   describeBudgetContract(createPostgresHarness);
 
   describe('replicas sharing one database', () => {
-    let harness: StoreHarness;
-    beforeAll(async () => {
-      harness = await createPostgresHarness();
-    });
-    afterAll(() => harness.cleanup());
+    const harness = harnessPer(createPostgresHarness, 'all');
 
     it('migrate concurrently without conflict, and each item is claimed by one replica in thread order', async () => {
       const replicas = await Promise.all([harness.open(), harness.open(), harness.open()]);
@@ -159,11 +155,7 @@ describe.skipIf(!server)('PostgreSQL store', () => {
 
 describe.skipIf(!server)('PostgreSQL: trackers racing for real', () => {
   describe('replicas whose clocks disagree', () => {
-    let harness: StoreHarness;
-    beforeAll(async () => {
-      harness = await createPostgresHarness();
-    });
-    afterAll(() => harness.cleanup());
+    const harness = harnessPer(createPostgresHarness, 'all');
 
     it('a replica whose clock runs minutes ahead takes its time from the database and claims nothing twice', async () => {
       const [a, b] = await Promise.all([harness.open(), harness.open()]);

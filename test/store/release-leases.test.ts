@@ -1,17 +1,12 @@
 /** releaseLeases: at start-up (SQLite, one replica) the claims a dead process left go. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSqliteHarness, samplePayload, sampleTrigger } from './harness.js';
-import type { SqliteHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { createSqliteHarness, harnessPer, samplePayload, sampleTrigger } from './harness.js';
 
 const A = 'slack:T1:C1:1.1';
 const B = 'github:octo/repo:7';
 
 describe('releaseLeases (SQLite)', () => {
-  let temp: SqliteHarness;
-  beforeEach(async () => {
-    temp = await createSqliteHarness();
-  });
-  afterEach(() => temp.cleanup());
+  const temp = harnessPer(createSqliteHarness);
 
   it('frees claimed inbox items and notifications at once, counting the interrupted attempt', async () => {
     const crashed = await temp.open();

@@ -4,16 +4,11 @@
  * that was live across the upgrade and reported its cost afterwards. Damaged rows stay as
  * they were and do not stop the migration.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSqliteHarness, sampleRun } from './harness.js';
-import type { SqliteHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { createSqliteHarness, harnessPer, sampleRun } from './harness.js';
 
 describe('the requester backfill (SQLite)', () => {
-  let temp: SqliteHarness;
-  beforeEach(async () => {
-    temp = await createSqliteHarness();
-  });
-  afterEach(() => temp.cleanup());
+  const temp = harnessPer(createSqliteHarness);
 
   it("fills the requester id of earlier runs, so the person's month counts them", async () => {
     const first = await temp.open();

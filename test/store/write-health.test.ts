@@ -4,20 +4,13 @@
  * test/reliability/outage-database.test.ts).
  */
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/store/index.js';
 import { createWriteHealth } from '../../src/store/write-health.js';
-import { createSqliteHarness, sampleTrigger } from './harness.js';
-import type { SqliteHarness } from './harness.js';
+import { createSqliteHarness, harnessPer, sampleTrigger } from './harness.js';
 
 describe('ping while writes fail (SQLite)', () => {
-  let temp: SqliteHarness;
-  beforeEach(async () => {
-    temp = await createSqliteHarness();
-  });
-  afterEach(async () => {
-    await temp.cleanup();
-  });
+  const temp = harnessPer(createSqliteHarness);
 
   it('fails with code busy after a write hit a held lock, and recovers on the next write', async () => {
     const store = await temp.open({ busyTimeoutMs: 50 });

@@ -4,6 +4,7 @@ import { createGitHubNotifier, type GitHubNotifier } from '../../../src/github/n
 import { startFakeGitHub, type FakeGitHub } from '../../../src/fakes/github-rest-api.js';
 import { SAMPLE_MODELS, sampleRun } from '../models.js';
 import { createRecordingLogger, type RecordingLogger } from '../../helpers/test-logger.js';
+import { rejectionOf } from '../../helpers/rejection.js';
 
 const ISSUE = 'github:octo-org/widgets#42';
 const REVIEW = 'github:octo-org/widgets#7/r2001';
@@ -28,14 +29,7 @@ afterEach(async () => {
   await api.close();
 });
 
-async function failure(promise: Promise<unknown>): Promise<DeliveryError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DeliveryError);
-  return err as DeliveryError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, DeliveryError);
 
 const status = (state: string) => ({ type: 'run_status', run: sampleRun(state) }) as const;
 

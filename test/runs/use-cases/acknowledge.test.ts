@@ -5,12 +5,12 @@
  * or an `at_capacity` create holds back every trigger's call to the service (never a first
  * sign), and creates held by a slow service never hold back other triggers' first signs.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
 import type { Trigger } from '../../../src/core/trigger.js';
 import { AT_CAPACITY_PAUSE_MS } from '../../../src/runs/use-cases/start-run.js';
-import type { Gate } from '../../reliability/gate-proxy.js';
 import { startGatedEngine } from '../gated-service.js';
+import { worldPerTest } from '../../helpers/world-per-test.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import {
   flushOutbox,
@@ -22,14 +22,9 @@ import {
 } from '../fixtures.js';
 import type { RecordingNotifier } from '../recording-notifier.js';
 
-let env: TestEnv | undefined;
-let gate: Gate | undefined;
-afterEach(async () => {
-  await env?.close();
-  await gate?.close();
-  env = undefined;
-  gate = undefined;
-});
+// Registered in this order so that after each test the env closes before its gate.
+const startGated = worldPerTest(startGatedEngine);
+const startEnv = worldPerTest(startTestEnv);
 
 function label(m: MessageModel | undefined): string | undefined {
   if (m?.type === 'run_status') return m.run.state.label;
@@ -47,10 +42,8 @@ describe('acknowledging a new run at pickup', () => {
   ];
   for (const [name, makeTrigger, platformOf] of cases) {
     it(`${name}: 👀 and "Starting…" (naming the settings) before the service sees the create`, async () => {
-      env = await startTestEnv();
-      const gated = await startGatedEngine(env);
-      gate = gated.gate;
-      const engine = gated.engine;
+      const env = await startEnv();
+      const { gate, engine } = await startGated(env);
       const platform = platformOf(env);
       engine.start();
       const trigger = makeTrigger();
@@ -60,7 +53,7 @@ describe('acknowledging a new run at pickup', () => {
         message: '👀 and "Starting…" delivered',
       });
       // The create call is held at the gate: the service has not seen it yet.
-      await waitUntil(() => gate!.held() === 1, { message: 'the create call waits at the gate' });
+      await waitUntil(() => gate.held() === 1, { message: 'the create call waits at the gate' });
       expect(env.emulator.requests.get('POST /agent/runs') ?? 0).toBe(0);
       expect(env.emulator.runs.count()).toBe(0);
       expect(platform.reactions[0]).toEqual({ target: trigger.triggerMessage, reaction: 'seen' });
@@ -78,13 +71,12 @@ describe('acknowledging a new run at pickup', () => {
       }
 
       gate.thaw();
-      await waitUntil(() => env!.emulator.runs.count() === 1, { message: 'run created' });
+      await waitUntil(() => env.emulator.runs.count() === 1, { message: 'run created' });
       const runId = env.emulator.runs.all()[0]!.run_id;
       const ref = platform.posts[0]!.ref;
-      await waitUntil(
-        async () => (await env!.store.runs.get(runId))?.statusMessage?.id === ref.id,
-        { message: 'status message adopted by the run' },
-      );
+      await waitUntil(async () => (await env.store.runs.get(runId))?.statusMessage?.id === ref.id, {
+        message: 'status message adopted by the run',
+      });
       // Still one message and one 👀: "Starting…" was edited in place to the run.
       expect(platform.posts.filter((p) => p.message.type === 'run_status')).toHaveLength(1);
       expect(platform.reactions.filter((r) => r.reaction === 'seen')).toHaveLength(1);
@@ -98,7 +90,7 @@ describe('acknowledging a new run at pickup', () => {
   }
 
   it('a failed create edits "Starting…" to the error in plain words', async () => {
-    env = await startTestEnv();
+    const env = await startEnv();
     env.emulator.faults.failNext(1, 422, { route: 'POST /agent/runs' });
     const trigger = slackMention({ text: 'this will be refused' });
     await handle(env, trigger);
@@ -112,15 +104,15 @@ describe('acknowledging a new run at pickup', () => {
   });
 
   it('retries after an outage acknowledge once: one 👀, one message, one run', async () => {
-    env = await startTestEnv({ options: { inboxRetryDelaysMs: [20, 20, 20] } });
+    const env = await startEnv({ options: { inboxRetryDelaysMs: [20, 20, 20] } });
     env.emulator.faults.failNext(2, 503, { route: 'POST /agent/runs', retryAfterSeconds: 0 });
     const trigger = slackMention({ text: 'survive two failures' });
     await handle(env, trigger);
     await waitUntil(
       async () => {
-        await env!.engine.inbox.runOnce();
-        await flushOutbox(env!);
-        return env!.emulator.runs.count() === 1 && (await env!.store.inboxQueue.depth()) === 0;
+        await env.engine.inbox.runOnce();
+        await flushOutbox(env);
+        return env.emulator.runs.count() === 1 && (await env.store.inboxQueue.depth()) === 0;
       },
       { message: 'run created after retries' },
     );
@@ -140,7 +132,7 @@ describe('acknowledging a new run at pickup', () => {
   it("a 429 from the service holds back every trigger's create for its Retry-After, not its first sign", async () => {
     // The relay's clock stands still unless moved: the pause ends exactly when it says.
     let now = Date.now();
-    env = await startTestEnv({
+    const env = await startEnv({
       options: { inboxRetryDelaysMs: [60_000] },
       deps: { clock: { now: () => now } },
     });
@@ -158,8 +150,8 @@ describe('acknowledging a new run at pickup', () => {
     const second = env.engine.inbox.runOnce();
     await waitUntil(
       async () => {
-        await flushOutbox(env!);
-        return env!.slack.posts.length === shownBefore + 1;
+        await flushOutbox(env);
+        return env.slack.posts.length === shownBefore + 1;
       },
       { message: 'the second trigger\'s "Starting…" delivered during the pause' },
     );
@@ -178,7 +170,7 @@ describe('acknowledging a new run at pickup', () => {
     // The relay's clock stands still unless moved: the pause ends exactly when it says.
     let now = Date.now();
     const clock = { now: () => now };
-    env = await startTestEnv({ deps: { clock } });
+    const env = await startEnv({ deps: { clock } });
     env.emulator.faults.atCapacityNext(1);
     const first = slackMention({ text: 'accepted by a full service' });
     await env.store.inbox.add(first, now);
@@ -203,8 +195,8 @@ describe('acknowledging a new run at pickup', () => {
     const second = env.engine.inbox.runOnce();
     await waitUntil(
       async () => {
-        await flushOutbox(env!);
-        return env!.slack.posts.length === 2;
+        await flushOutbox(env);
+        return env.slack.posts.length === 2;
       },
       { message: 'the second trigger\'s "Starting…" delivered during the pause' },
     );
@@ -221,19 +213,17 @@ describe('acknowledging a new run at pickup', () => {
   });
 
   it('creates held by a slow service never hold back the first signs of the triggers behind them', async () => {
-    env = await startTestEnv({ options: { inboxConcurrency: 16, serviceConcurrency: 2 } });
-    const gated = await startGatedEngine(env);
-    gate = gated.gate;
-    const engine = gated.engine;
+    const env = await startEnv({ options: { inboxConcurrency: 16, serviceConcurrency: 2 } });
+    const { gate, engine } = await startGated(env);
     engine.start();
     const triggers = Array.from({ length: 8 }, (_, i) => slackMention({ text: `task ${i}` }));
     for (const trigger of triggers) await engine.sink.accept(trigger);
 
     // Every trigger's 👀 and "Starting…" arrive while the service lane's two creates are held.
-    await waitUntil(() => env!.slack.posts.length === 8 && env!.slack.reactions.length === 8, {
+    await waitUntil(() => env.slack.posts.length === 8 && env.slack.reactions.length === 8, {
       message: 'eight first signs delivered while the creates are held',
     });
-    await waitUntil(() => gate!.held() === 2, { message: 'two creates held at the gate' });
+    await waitUntil(() => gate.held() === 2, { message: 'two creates held at the gate' });
     // The lane lets no third create through while two are in flight.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(gate.held()).toBe(2);
@@ -243,7 +233,7 @@ describe('acknowledging a new run at pickup', () => {
     );
 
     gate.thaw();
-    await waitUntil(() => env!.emulator.runs.count() === 8, { message: 'eight runs created' });
+    await waitUntil(() => env.emulator.runs.count() === 8, { message: 'eight runs created' });
     await engine.stop();
   });
 });

@@ -3,22 +3,15 @@
  * `<source>:<id>` (the emulator refuses anything else, as the service does), and the factory
  * list is cursor-paginated, so an alias on a later page still resolves.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  flushOutbox,
-  githubComment,
-  handle,
-  slackMention,
-  startTestEnv,
-  type TestEnv,
-} from '../fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { flushOutbox, githubComment, handle, slackMention, startTestEnv } from '../fixtures.js';
+import { worldPerTest } from '../../helpers/world-per-test.js';
 
-let env: TestEnv | undefined;
-afterEach(() => env?.close());
+const startEnv = worldPerTest(startTestEnv);
 
 describe('factory dispatch', () => {
   it('a GitHub issue is the ticket github:owner/repo#N; a Slack message names none', async () => {
-    env = await startTestEnv({
+    const env = await startEnv({
       emulator: { factories: [{ uid: 'f-docs', name: 'Docs Factory', alias: 'docs' }] },
     });
     await handle(
@@ -44,7 +37,7 @@ describe('factory dispatch', () => {
       name: `Docs crew ${i}`,
       alias: `docs-${i}`,
     }));
-    env = await startTestEnv({
+    const env = await startEnv({
       emulator: { factories: [...many, { uid: 'f-last', name: 'Docs Factory', alias: 'docs' }] },
     });
     await handle(env, slackMention({ text: 'factory docs write the FAQ' }));

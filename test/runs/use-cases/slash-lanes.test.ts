@@ -4,24 +4,19 @@
  * hold back the next one's "Starting…". A channel command typed after them (`/agent status`)
  * still waits for them, so it finds the runs they started.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
 import type { Trigger } from '../../../src/core/trigger.js';
-import type { Gate } from '../../reliability/gate-proxy.js';
 import { startGatedEngine } from '../gated-service.js';
+import { worldPerTest } from '../../helpers/world-per-test.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { nextDeliveryId, startTestEnv, type TestEnv } from '../fixtures.js';
+import { nextDeliveryId, startTestEnv } from '../fixtures.js';
 
 const CHANNEL = 'slack:T1:C1:';
 
-let env: TestEnv | undefined;
-let gate: Gate | undefined;
-afterEach(async () => {
-  await env?.close();
-  await gate?.close();
-  env = undefined;
-  gate = undefined;
-});
+// Registered in this order so that after each test the env closes before its gate.
+const startGated = worldPerTest(startGatedEngine);
+const startEnv = worldPerTest(startTestEnv);
 
 /** `/agent <text>` in channel C1, as the Slack ingress builds it (to-trigger-interactive.ts). */
 function slash(text: string, user: string, prompt: boolean): Trigger {
@@ -46,19 +41,17 @@ function isStarting(m: MessageModel): boolean {
 
 describe('slash-command prompts in one channel', () => {
   it('both show "Starting…" while the first create is held; `status` waits for them', async () => {
-    env = await startTestEnv();
-    const gated = await startGatedEngine(env);
-    gate = gated.gate;
-    const engine = gated.engine;
+    const env = await startEnv();
+    const { gate, engine } = await startGated(env);
     const slack = env.slack;
     engine.start();
 
     await engine.sink.accept(slash('first task', 'U1', true));
-    await waitUntil(() => gate!.held() === 1, { message: "the first prompt's create is held" });
+    await waitUntil(() => gate.held() === 1, { message: "the first prompt's create is held" });
     await engine.sink.accept(slash('second task', 'U2', true));
 
     // The first create is still unanswered, and the second prompt got going all the same.
-    await waitUntil(() => gate!.held() === 2, { message: "the second prompt's create is held" });
+    await waitUntil(() => gate.held() === 2, { message: "the second prompt's create is held" });
     await waitUntil(() => slack.posts.filter((p) => isStarting(p.message)).length === 2, {
       message: 'two "Starting…" messages, each its own thread',
     });
@@ -71,14 +64,14 @@ describe('slash-command prompts in one channel', () => {
     // polls every 20 ms: a few passes go by before the gate opens).
     const status = slash('status', 'U1', false);
     await engine.sink.accept(status);
-    await waitUntil(async () => (await env!.store.inboxQueue.depth()) === 3);
+    await waitUntil(async () => (await env.store.inboxQueue.depth()) === 3);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const { triggers } = await env.store.operator!.threadItems([CHANNEL], 10);
     expect(triggers.find((t) => t.deliveryId === status.deliveryId)?.status).toBe('pending');
     expect(gate.held()).toBe(2);
 
     gate.thaw();
-    await waitUntil(() => env!.emulator.runs.count() === 2, { message: 'both runs created' });
+    await waitUntil(() => env.emulator.runs.count() === 2, { message: 'both runs created' });
     const answer = await waitUntil(
       () => slack.posts.find((p) => p.to.privateTo === 'U1' && p.message.type !== 'run_status'),
       { message: 'the status answer' },

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ConsoleSessionRecord } from '../../../src/core/ports/index.js';
 import type { OpenedStore } from '../../../src/store/index.js';
 import { createRetention } from '../../../src/runs/workers/retention.js';
+import type { RetentionDeps } from '../../../src/runs/workers/retention.js';
 import { createRecordingLogger } from '../../helpers/test-logger.js';
 import {
   createSqliteHarness,
@@ -21,6 +22,9 @@ let temp: SqliteHarness;
 let store: OpenedStore;
 let now = 0;
 const clock = { now: () => now };
+/** A retention worker on this test's store and clock, logging to a recording logger. */
+const retentionWith = (options: Omit<RetentionDeps, 'store' | 'clock' | 'logger'>) =>
+  createRetention({ store, clock, logger: createRecordingLogger(), ...options });
 
 beforeEach(async () => {
   temp = await createSqliteHarness();
@@ -81,13 +85,7 @@ it('deletes what finished before the window, in batches, and logs the count', as
 it('runs on its timer until stopped', async () => {
   await finished(2, 0, 'old');
   now = 2 * DAY;
-  const retention = createRetention({
-    store,
-    clock,
-    logger: createRecordingLogger(),
-    keepMs: DAY,
-    intervalMs: 20,
-  });
+  const retention = retentionWith({ keepMs: DAY, intervalMs: 20 });
   retention.start();
   const deadline = Date.now() + 5_000;
   while ((await store.outboxQueue.list()).length > 0 && Date.now() < deadline) {
@@ -124,12 +122,7 @@ it('deletes finished runs and emptied threads after their window; never a tracke
   await store.inbox.add(sampleTrigger({ deliveryId: 'w', threadKey: 'slack:T1:C1:waiting.1' }), 0);
   await thread('slack:T1:C1:recent.1', 80 * DAY);
   await run('recent', 'slack:T1:C1:recent.1', false, 80 * DAY);
-  const retention = createRetention({
-    store,
-    clock,
-    logger: createRecordingLogger(),
-    runsKeepMs: 90 * DAY,
-  });
+  const retention = retentionWith({ runsKeepMs: 90 * DAY });
   now = 100 * DAY;
   expect(await retention.runOnce()).toMatchObject({ runs: 1, threads: 1 });
   expect(await store.runs.get('old')).toBeUndefined();
@@ -156,12 +149,7 @@ it('deletes the console sessions that expired, and keeps the ones still good', a
   });
   await sessions.create(session('a', DAY));
   await sessions.create(session('b', 3 * DAY));
-  const retention = createRetention({
-    store,
-    clock,
-    logger: createRecordingLogger(),
-    keepMs: 7 * DAY,
-  });
+  const retention = retentionWith({ keepMs: 7 * DAY });
   now = 2 * DAY;
   expect(await retention.runOnce()).toMatchObject({ consoleSessions: 1 });
   expect(await sessions.get('a'.repeat(64), 0)).toBeUndefined();

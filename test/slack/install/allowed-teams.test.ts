@@ -10,18 +10,15 @@ import type { FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
 import { blockActionsBody, slashCommandBody } from '../../helpers/slack.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { captureLogs } from '../../helpers/log-capture.js';
-import { WORKSPACE_ONE, WORKSPACE_ORG, mention, workspacesPerTest } from './workspace-harness.js';
+import {
+  WORKSPACE_ONE as ONE,
+  WORKSPACE_ORG as ORG,
+  fakeWorkspace,
+  mention,
+  workspacesPerTest,
+} from './workspace-harness.js';
 
-const ONE = WORKSPACE_ONE;
-const OUTSIDER: FakeWorkspace = {
-  team_id: 'TOUT00009',
-  team: 'Outsider',
-  code: 'code-outsider',
-  token: 'xoxb-outsider-dummy',
-  bot_user_id: 'UBOTOUT09',
-  bot_id: 'BBOTOUT09',
-};
-const ORG = WORKSPACE_ORG;
+const OUTSIDER = fakeWorkspace('TOUT00009', 'Outsider', 'outsider', 'OUT09');
 
 const open = workspacesPerTest();
 

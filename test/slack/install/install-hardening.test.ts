@@ -3,26 +3,16 @@
  * under a policy that runs no script, and an install `state` (with its cookie) is good once.
  */
 import { describe, expect, it } from 'vitest';
-import type { FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
 import { captureLogs } from '../../helpers/log-capture.js';
-import { CLIENT, workspacesPerTest } from './workspace-harness.js';
+import { CLIENT, fakeWorkspace, workspacesPerTest } from './workspace-harness.js';
 
-const HOSTILE: FakeWorkspace = {
-  team_id: 'THOSTILE1',
-  team: '<script>alert(document.cookie)</script><img src=x onerror=alert(1)>',
-  code: 'code-hostile',
-  token: 'xoxb-hostile-dummy',
-  bot_user_id: 'UBOTHOST1',
-  bot_id: 'BBOTHOST1',
-};
-const OTHER: FakeWorkspace = {
-  team_id: 'TOTHER001',
-  team: 'Other',
-  code: 'code-other',
-  token: 'xoxb-other-dummy',
-  bot_user_id: 'UBOTOTH01',
-  bot_id: 'BBOTOTH01',
-};
+const HOSTILE = fakeWorkspace(
+  'THOSTILE1',
+  '<script>alert(document.cookie)</script><img src=x onerror=alert(1)>',
+  'hostile',
+  'HOST1',
+);
+const OTHER = fakeWorkspace('TOTHER001', 'Other', 'other', 'OTH01');
 
 const open = workspacesPerTest();
 

@@ -33,15 +33,28 @@ export interface Workspaces {
   close(): Promise<void>;
 }
 
+/**
+ * A workspace of the fake Slack Web API: its team id and name, and a slug and a bot suffix
+ * that make its install code, its dummy bot token and its bot's ids.
+ */
+export function fakeWorkspace(
+  teamId: string,
+  team: string,
+  slug: string,
+  bot: string,
+): FakeWorkspace {
+  return {
+    team_id: teamId,
+    team,
+    code: `code-${slug}`,
+    token: `xoxb-${slug}-dummy`,
+    bot_user_id: `UBOT${bot}`,
+    bot_id: `BBOT${bot}`,
+  };
+}
+
 /** The workspace most tests install: team One, its bot and its token (dummy values). */
-export const WORKSPACE_ONE: FakeWorkspace = {
-  team_id: 'TONE00001',
-  team: 'One',
-  code: 'code-one',
-  token: 'xoxb-one-dummy',
-  bot_user_id: 'UBOTONE01',
-  bot_id: 'BBOTONE01',
-};
+export const WORKSPACE_ONE = fakeWorkspace('TONE00001', 'One', 'one', 'ONE01');
 
 /** An Enterprise Grid organisation's workspace, the app installed organisation-wide. */
 export const WORKSPACE_ORG: FakeWorkspace = {

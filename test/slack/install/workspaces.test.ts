@@ -7,22 +7,18 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { FakeWorkspace } from '../../../src/fakes/slack-web-api.js';
 import { eventCallback } from '../../helpers/slack.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import type { Workspaces } from './workspace-harness.js';
-import { WORKSPACE_ONE, WORKSPACE_ORG, mention, workspacesPerTest } from './workspace-harness.js';
+import {
+  WORKSPACE_ONE as ONE,
+  WORKSPACE_ORG as ORG,
+  fakeWorkspace,
+  mention,
+  workspacesPerTest,
+} from './workspace-harness.js';
 
-const ONE = WORKSPACE_ONE;
-const TWO: FakeWorkspace = {
-  team_id: 'TTWO00002',
-  team: 'Two',
-  code: 'code-two',
-  token: 'xoxb-two-dummy',
-  bot_user_id: 'UBOTTWO02',
-  bot_id: 'BBOTTWO02',
-};
-const ORG = WORKSPACE_ORG;
+const TWO = fakeWorkspace('TTWO00002', 'Two', 'two', 'TWO02');
 
 const startWorkspaces = workspacesPerTest();
 let w: Workspaces | undefined;

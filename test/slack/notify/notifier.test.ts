@@ -7,6 +7,7 @@ import { createSlackNotifier } from '../../../src/slack/notify/notifier.js';
 import type { FakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import { startFakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import { createRecordingLogger, type LogLine } from '../../helpers/test-logger.js';
+import { rejectionOf } from '../../helpers/rejection.js';
 
 let api: FakeSlackApi;
 let notifier: SlackNotifier;
@@ -27,14 +28,7 @@ const view = (state: string) =>
   toRunView({ run: { run_id: 'run_1', title: 'Fix the build', state }, record: { applied: [] } });
 const hello = notice('info', 'hello');
 
-async function rejection(p: Promise<unknown>): Promise<DeliveryError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DeliveryError);
-  return err as DeliveryError;
-}
+const rejection = (p: Promise<unknown>) => rejectionOf(p, DeliveryError);
 
 describe('Slack notifier: post, update, react', () => {
   it('posts at the channel top level and returns the new thread it anchors', async () => {
