@@ -179,45 +179,36 @@ export function createSignInRoutes(deps: SignInDeps) {
           nonce: parsed.data.nonce,
           redirectUri: redirectUri(provider),
         });
-        const accountId = identity.operator.id.replace(/^github:/, '');
-        if (identity.byLogin && (await deps.pinLogin(identity.byLogin, accountId)) !== accountId) {
+        // Logged with why, answered 403 with what the person can do about it.
+        const notAllowed = (fields: object, why: string, text: string) => {
           deps.logger.warn(
-            { operator: identity.operator.id, login: identity.byLogin },
-            'console: sign-in refused (the login belonged to another GitHub account)',
+            { operator: identity.operator.id, ...fields },
+            `console: sign-in refused (${why})`,
           );
-          return refuse(
-            res,
-            403,
-            'Not allowed',
+          refuse(res, 403, 'Not allowed', text);
+        };
+        const accountId = identity.operator.id.replace(/^github:/, '');
+        if (identity.byLogin && (await deps.pinLogin(identity.byLogin, accountId)) !== accountId)
+          return notAllowed(
+            { login: identity.byLogin },
+            'the login belonged to another GitHub account',
             `The login ${identity.byLogin} was allowed for another GitHub account. Ask the operator to name your account id instead.`,
           );
-        }
         if (identity.role === 'viewer' && identity.slack) {
           const guest = await deps.slackGuest?.(identity.slack.team, identity.slack.user);
-          if (guest !== false) {
-            deps.logger.warn(
-              { operator: identity.operator.id, guest: guest ?? 'unknown' },
-              'console: sign-in refused (a guest, or not known not to be one)',
-            );
-            return refuse(
-              res,
-              403,
-              'Not allowed',
+          if (guest !== false)
+            return notAllowed(
+              { guest: guest ?? 'unknown' },
+              'a guest, or not known not to be one',
               guest
                 ? 'Guests of the workspace cannot use this console.'
                 : 'Your workspace membership could not be checked. Ask the operator to name you in CONSOLE_SLACK_USERS.',
             );
-          }
         }
         if (!identity.allowedBecause || !identity.role || !identity.grounds) {
-          deps.logger.warn(
-            { operator: identity.operator.id, via: provider.name },
-            'console: sign-in refused (not in the allowed workspaces/organizations or users)',
-          );
-          return refuse(
-            res,
-            403,
-            'Not allowed',
+          return notAllowed(
+            { via: provider.name },
+            'not in the allowed workspaces/organizations or users',
             `${identity.operator.name} is not allowed to use this console. Ask its operator to add your workspace, organization or account.`,
           );
         }

@@ -61,6 +61,10 @@ interface Row<M extends string> {
   required: readonly (readonly AllKeys<ArgsOf<M>>[])[];
 }
 
+/** A message call fits with its `target` arguments and one of the ways to give the content. */
+const withContent = <K extends string>(...target: K[]) =>
+  (['text', 'blocks', 'attachments', 'markdown_text'] as const).map((c) => [c, ...target].sort());
+
 export const SLACK_METHOD_ARGUMENTS = {
   'chat.postMessage': {
     args: [
@@ -83,12 +87,7 @@ export const SLACK_METHOD_ARGUMENTS = {
       'unfurl_media',
       'username',
     ],
-    required: [
-      ['channel', 'text'],
-      ['blocks', 'channel'],
-      ['attachments', 'channel'],
-      ['channel', 'markdown_text'],
-    ],
+    required: withContent('channel'),
   },
   'chat.update': {
     args: [
@@ -106,12 +105,7 @@ export const SLACK_METHOD_ARGUMENTS = {
       'token',
       'ts',
     ],
-    required: [
-      ['channel', 'text', 'ts'],
-      ['blocks', 'channel', 'ts'],
-      ['attachments', 'channel', 'ts'],
-      ['channel', 'markdown_text', 'ts'],
-    ],
+    required: withContent('channel', 'ts'),
   },
   'chat.postEphemeral': {
     args: [
@@ -130,12 +124,7 @@ export const SLACK_METHOD_ARGUMENTS = {
       'user',
       'username',
     ],
-    required: [
-      ['channel', 'text', 'user'],
-      ['blocks', 'channel', 'user'],
-      ['attachments', 'channel', 'user'],
-      ['channel', 'markdown_text', 'user'],
-    ],
+    required: withContent('channel', 'user'),
   },
   'reactions.add': {
     args: ['channel', 'name', 'timestamp', 'token'],

@@ -2,10 +2,11 @@
  * The `state` of an OAuth install and the cookie that ties it to the browser that started
  * it: `{expiry}.{nonce}.{HMAC}`, signed with a key of the platform's own, good for ten
  * minutes, and accepted only from the browser holding the same state in its cookie (so a
- * link started by someone else cannot finish an install in your browser).
+ * link started by someone else cannot finish an install in your browser). Also the plain page an
+ * install route answers with, and this relay's root as a browser on loopback reached it.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const STATE_TTL_MS = 10 * 60_000;
 
@@ -16,12 +17,29 @@ export interface OAuthState {
   check(req: IncomingMessage, state: string, now: number): number | undefined;
 }
 
-function cookieOf(req: IncomingMessage, name: string): string | undefined {
+export function cookieOf(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const cut = part.indexOf('=');
     if (cut > 0 && part.slice(0, cut).trim() === name) return part.slice(cut + 1).trim();
   }
   return undefined;
+}
+
+/** A one-paragraph HTML page: what an install route says to the browser. */
+export function installPage(res: ServerResponse, status: number, text: string): void {
+  const body = `<!doctype html><meta charset="utf-8"><title>agent-relay</title><p>${text}</p>`;
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  });
+  res.end(body);
+}
+
+/** This relay's root as the browser reached it, only on loopback (the Host names no one else). */
+export function loopbackRoot(req: IncomingMessage): string | undefined {
+  const host = req.headers.host ?? '';
+  return /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host) ? `http://${host}` : undefined;
 }
 
 function same(a: string, b: string): boolean {

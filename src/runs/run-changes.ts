@@ -15,7 +15,7 @@ import { outcomeReaction, supersededBy } from '../core/message/state-view.js';
 import { forwardState } from '../core/message/headline-order.js';
 import { afterReacting, oursToTakeOff, reactionTarget } from '../core/message/our-reactions.js';
 import type { ProgressView } from '../core/message/progress.js';
-import type { RunView } from '../core/message/message-model.js';
+import type { ReviewView, RunView } from '../core/message/message-model.js';
 import { planFields, planToReview } from './plan-review.js';
 
 /** `notifiedState` value meaning "nothing notified in this episode" (the store keeps ''). */
@@ -177,36 +177,26 @@ export function observeRun(input: {
     state.blocked &&
     input.waitingAction !== undefined &&
     record.notifiedState !== item.state;
-  if (newAction) {
+  // The question is a reply of its own, linked to the status card; the record keeps it open.
+  const ask = (run: RunView, review: ReviewView & { kind: 'action' | 'plan' }) => {
+    const cardUrl = record.statusMessage?.url;
+    const message = { type: 'review' as const, run, review, ...(cardUrl ? { cardUrl } : {}) };
     notifications.push({
       kind: 'post',
       destination,
       runId: record.runId,
-      message: {
-        type: 'review',
-        run: input.agentMessage ? { ...view, agentMessage: input.agentMessage } : view,
-        review: { kind: 'action', version, action: { what: input.waitingAction! } },
-        ...(record.statusMessage?.url ? { cardUrl: record.statusMessage.url } : {}),
-      },
+      message,
       observedAt: now,
     });
-    patch.review = { kind: 'action', version, status: 'open' };
-  }
-  if (newPlan) {
-    notifications.push({
-      kind: 'post',
-      destination,
-      runId: record.runId,
-      message: {
-        type: 'review',
-        run: view,
-        review: { kind: 'plan', version, plan: plan ?? {} },
-        ...(record.statusMessage?.url ? { cardUrl: record.statusMessage.url } : {}),
-      },
-      observedAt: now,
+    patch.review = { kind: review.kind, version, status: 'open' };
+  };
+  if (newAction)
+    ask(input.agentMessage ? { ...view, agentMessage: input.agentMessage } : view, {
+      kind: 'action',
+      version,
+      action: { what: input.waitingAction! },
     });
-    patch.review = { kind: 'plan', version, status: 'open' };
-  }
+  if (newPlan) ask(view, { kind: 'plan', version, plan: plan ?? {} });
   // A run stopped at its cap has its question (cap-reached.ts): no second reply for it.
   const capWaits =
     state.blocked && record.review?.kind === 'cap' && record.review.status === 'open';

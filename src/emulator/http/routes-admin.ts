@@ -70,6 +70,20 @@ export function adminRoutes({ core, faults, requests, startedAt }: AdminDeps): R
     return found;
   };
   const item = (id: string | undefined) => ({ status: 200, json: toRunItem(run(id), core.url()) });
+  /** A POST that changes one run by its body (`absent`: the body taken when none came). */
+  const runChange = <T>(
+    action: string,
+    schema: z.ZodType<T>,
+    change: (runId: string, body: T) => void,
+    absent?: object,
+  ): Route => ({
+    method: 'POST',
+    path: `/runs/:id/${action}`,
+    handle(req) {
+      change(run(req.params.id).runId, parseBody(schema, req.body ?? absent));
+      return item(req.params.id);
+    },
+  });
   return [
     {
       method: 'GET',
@@ -154,33 +168,11 @@ export function adminRoutes({ core, faults, requests, startedAt }: AdminDeps): R
         return { status: 200, json: { run_id: r.runId, history: r.history } };
       },
     },
-    {
-      method: 'POST',
-      path: '/runs/:id/advance',
-      handle(req) {
-        const b = parseBody(AdvanceBody, req.body ?? {});
-        core.advance(run(req.params.id).runId, b.state);
-        return item(req.params.id);
-      },
-    },
-    {
-      method: 'POST',
-      path: '/runs/:id/state',
-      handle(req) {
-        const b = parseBody(StateBody, req.body);
-        core.setState(run(req.params.id).runId, b.state);
-        return item(req.params.id);
-      },
-    },
-    {
-      method: 'POST',
-      path: '/runs/:id/setup-failure',
-      handle(req) {
-        const b = parseBody(SetupFailureBody, req.body);
-        core.failSetup(run(req.params.id).runId, b.debug_window_seconds * 1000);
-        return item(req.params.id);
-      },
-    },
+    runChange('advance', AdvanceBody, (id, b) => core.advance(id, b.state), {}),
+    runChange('state', StateBody, (id, b) => core.setState(id, b.state)),
+    runChange('setup-failure', SetupFailureBody, (id, b) =>
+      core.failSetup(id, b.debug_window_seconds * 1000),
+    ),
     {
       method: 'POST',
       path: '/runs/:id/children',

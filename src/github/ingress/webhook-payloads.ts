@@ -32,26 +32,24 @@ const Common = {
 
 const Label = z.object({ name: z.string() });
 
-const Issue = z.object({
+/** What an issue and a pull request both carry. */
+const Conversation = z.object({
   number: z.number().int().positive(),
   title: z.string(),
   body: text,
   html_url: z.string(),
   user: GitHubUser,
   author_association: z.string().default('NONE'),
+});
+
+const Issue = Conversation.extend({
   /** Present (an object) when the issue is a pull request. */
   pull_request: z.looseObject({}).nullish(),
   labels: z.array(Label).default([]),
 });
 export type IssuePayload = z.infer<typeof Issue>;
 
-const PullRequest = z.object({
-  number: z.number().int().positive(),
-  title: z.string(),
-  body: text,
-  html_url: z.string(),
-  user: GitHubUser,
-  author_association: z.string().default('NONE'),
+const PullRequest = Conversation.extend({
   head: z.object({ ref: z.string() }),
   base: z.object({ ref: z.string() }),
 });

@@ -124,38 +124,34 @@ export async function editComment(
 
 const CreatedReaction = z.object({ id: z.number().int().positive() });
 
+/**
+ * The reactions endpoint of what `id` names (an issue or PR body, a review comment, an issue
+ * comment) as an Octokit route and its parameters, for `verb` and an optional `tail`.
+ */
+function reactions(t: Target, id: GitHubMessageId, verb: string, tail = '') {
+  const where =
+    id.kind === 'issue-body'
+      ? { path: 'issues/{issue_number}', issue_number: id.number }
+      : {
+          path: `${id.kind === 'review' ? 'pulls' : 'issues'}/comments/{comment_id}`,
+          comment_id: id.commentId,
+        };
+  const { path, ...params } = where;
+  const route = `${verb} /repos/{owner}/{repo}/${path}/reactions${tail}`;
+  return [
+    route,
+    { owner: t.owner, repo: t.repo, ...params, request: { signal: t.signal } },
+  ] as const;
+}
+
 /** Add a reaction; GitHub answers with the reaction (the existing one if it was there). */
 export async function addReaction(
   t: Target,
   id: GitHubMessageId,
   content: GitHubReaction,
 ): Promise<{ reactionId: number }> {
-  const { octokit, owner, repo } = t;
-  const request = { signal: t.signal };
-  const created =
-    id.kind === 'issue-body'
-      ? await octokit.rest.reactions.createForIssue({
-          owner,
-          repo,
-          issue_number: id.number,
-          content,
-          request,
-        })
-      : id.kind === 'review'
-        ? await octokit.rest.reactions.createForPullRequestReviewComment({
-            owner,
-            repo,
-            comment_id: id.commentId,
-            content,
-            request,
-          })
-        : await octokit.rest.reactions.createForIssueComment({
-            owner,
-            repo,
-            comment_id: id.commentId,
-            content,
-            request,
-          });
+  const [route, params] = reactions(t, id, 'POST');
+  const created = await t.octokit.request(route, { ...params, content });
   return { reactionId: CreatedReaction.parse(created.data).id };
 }
 
@@ -165,34 +161,9 @@ export async function deleteReaction(
   id: GitHubMessageId,
   reactionId: number,
 ): Promise<boolean> {
-  const { octokit, owner, repo } = t;
-  const request = { signal: t.signal };
+  const [route, params] = reactions(t, id, 'DELETE', '/{reaction_id}');
   try {
-    if (id.kind === 'issue-body') {
-      await octokit.rest.reactions.deleteForIssue({
-        owner,
-        repo,
-        issue_number: id.number,
-        reaction_id: reactionId,
-        request,
-      });
-    } else if (id.kind === 'review') {
-      await octokit.rest.reactions.deleteForPullRequestComment({
-        owner,
-        repo,
-        comment_id: id.commentId,
-        reaction_id: reactionId,
-        request,
-      });
-    } else {
-      await octokit.rest.reactions.deleteForIssueComment({
-        owner,
-        repo,
-        comment_id: id.commentId,
-        reaction_id: reactionId,
-        request,
-      });
-    }
+    await t.octokit.request(route, { ...params, reaction_id: reactionId });
     return true;
   } catch (err) {
     if ((err as { status?: unknown }).status === 404) return false;
@@ -220,33 +191,9 @@ export async function removeReactions(
   contents: readonly GitHubReaction[],
   login: string,
 ): Promise<void> {
-  const { octokit, owner, repo } = t;
-  const request = { signal: t.signal };
+  const [route, params] = reactions(t, id, 'GET');
   for (const content of new Set(contents)) {
-    const listed =
-      id.kind === 'issue-body'
-        ? await octokit.rest.reactions.listForIssue({
-            owner,
-            repo,
-            issue_number: id.number,
-            content,
-            request,
-          })
-        : id.kind === 'review'
-          ? await octokit.rest.reactions.listForPullRequestReviewComment({
-              owner,
-              repo,
-              comment_id: id.commentId,
-              content,
-              request,
-            })
-          : await octokit.rest.reactions.listForIssueComment({
-              owner,
-              repo,
-              comment_id: id.commentId,
-              content,
-              request,
-            });
+    const listed = await t.octokit.request(route, { ...params, content });
     const ours = ListedReactions.parse(listed.data).filter(
       (r) => r.content === content && r.user?.login.toLowerCase() === login.toLowerCase(),
     );

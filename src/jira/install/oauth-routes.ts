@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock, Logger } from '../../core/ports/index.js';
-import { createOAuthState } from '../../platform/oauth-state.js';
+import { createOAuthState, installPage as page, loopbackRoot } from '../../platform/oauth-state.js';
 import { createJiraClient, JiraApiError } from '../api/jira-client.js';
 import {
   accessibleSites,
@@ -41,22 +41,9 @@ export interface JiraOAuthDeps {
   logger: Logger;
 }
 
-function page(res: ServerResponse, status: number, text: string): void {
-  const body = `<!doctype html><meta charset="utf-8"><title>agent-relay</title><p>${text}</p>`;
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-  });
-  res.end(body);
-}
-
 /** This relay's root as the browser reached it, only on loopback (development). */
-function rootOf(req: IncomingMessage, publicUrl: string | undefined): string | undefined {
-  if (publicUrl !== undefined) return publicUrl;
-  const host = req.headers.host ?? '';
-  return /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host) ? `http://${host}` : undefined;
-}
+const rootOf = (req: IncomingMessage, publicUrl: string | undefined) =>
+  publicUrl ?? loopbackRoot(req);
 
 export function createJiraOAuthRoutes(deps: JiraOAuthDeps) {
   const log = deps.logger.child({ component: 'jira-oauth' });

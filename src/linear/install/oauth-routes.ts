@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock, Logger } from '../../core/ports/index.js';
+import { cookieOf, installPage as page, loopbackRoot } from '../../platform/oauth-state.js';
 import { createSignedState, equalText, purposeKey } from '../../platform/signed-state.js';
 import { exchangeCode, revokeToken, whoseToken } from '../api/oauth.js';
 import type { LinearInstallations } from './installations.js';
@@ -46,33 +47,13 @@ export interface LinearOAuthRoutes {
   redirect(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
-function page(res: ServerResponse, status: number, text: string): void {
-  const body = `<!doctype html><meta charset="utf-8"><title>agent-relay</title><p>${text}</p>`;
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-  });
-  res.end(body);
-}
-
 /** The cookie that ties an install to the browser that started it. */
 const STATE_COOKIE = 'linear_oauth_state';
 
 /** Loopback only: without a configured address, the Host header names no one else. */
 function loopbackRedirectUri(req: IncomingMessage): string | undefined {
-  const host = req.headers.host ?? '';
-  return /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host)
-    ? `http://${host}${LINEAR_REDIRECT_PATH}`
-    : undefined;
-}
-
-function cookieOf(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const cut = part.indexOf('=');
-    if (cut > 0 && part.slice(0, cut).trim() === name) return part.slice(cut + 1).trim();
-  }
-  return undefined;
+  const root = loopbackRoot(req);
+  return root === undefined ? undefined : `${root}${LINEAR_REDIRECT_PATH}`;
 }
 
 export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoutes {

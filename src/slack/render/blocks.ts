@@ -66,16 +66,20 @@ export function actions(blockId: string, elements: Button[]): KnownBlock {
   return { type: 'actions', block_id: blockId, elements: elements.slice(0, LIMITS.actionElements) };
 }
 
+/** A button's words: one line, cut to what Slack shows. */
+const buttonLabel = (text: string) =>
+  ({
+    type: 'plain_text',
+    text: truncatePlain(oneLine(text), LIMITS.buttonText),
+    emoji: true,
+  }) as const;
+
 /** A link button; `url` must already be a safe http(s) URL of at most 3000 characters. */
 export function urlButton(text: string, url: string, actionId: string): Button {
   return {
     type: 'button',
     action_id: actionId,
-    text: {
-      type: 'plain_text',
-      text: truncatePlain(oneLine(text), LIMITS.buttonText),
-      emoji: true,
-    },
+    text: buttonLabel(text),
     url,
   };
 }
@@ -97,11 +101,7 @@ export function valueButton(
   const button: Button = {
     type: 'button',
     action_id: actionId,
-    text: {
-      type: 'plain_text',
-      text: truncatePlain(oneLine(text), LIMITS.buttonText),
-      emoji: true,
-    },
+    text: buttonLabel(text),
     value: value.slice(0, LIMITS.buttonValue),
   };
   if (options.style !== undefined) button.style = options.style;

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { LinearSessions } from '../../core/ports/index.js';
-import type { RepoContext } from './repo-context.js';
+import { rowWhere, type RepoContext } from './repo-context.js';
 
 export function createLinearSessionsRepo(ctx: RepoContext): LinearSessions {
   /** The later of the kept last write and `at`. */
@@ -85,12 +85,7 @@ export function createLinearSessionsRepo(ctx: RepoContext): LinearSessions {
         .execute();
     },
     async keepAliveUntil(threadKey) {
-      const row = await ctx
-        .db()
-        .selectFrom('linear_sessions')
-        .select('keep_alive_until')
-        .where('thread_key', '=', threadKey)
-        .executeTakeFirst();
+      const row = await rowWhere(ctx.db(), 'linear_sessions', { thread_key: threadKey });
       return row ? Number(row.keep_alive_until) : 0;
     },
     async markStopped(threadKey, at) {

@@ -4,9 +4,10 @@
  * items. Every write is guarded by the item's given-up status, so a stale page cannot touch
  * an item a worker has since taken.
  */
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { OperatorQueries, RunRecord } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
+import type { Database } from '../schema.js';
 import type { RepoContext } from './repo-context.js';
 import { toInboxItem, toOutboxItem, toRun } from './row-mapping.js';
 
@@ -42,6 +43,16 @@ export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
       .executeTakeFirstOrThrow();
     return { n: Number(row.n), oldest: row.oldest === null ? undefined : Number(row.oldest) };
   };
+  /** The newest `limit` items of `table` in `status`. */
+  const newest = async <T extends 'inbox' | 'outbox'>(table: T, status: string, limit: number) =>
+    (await ctx
+      .db()
+      .selectFrom(table as 'inbox' | 'outbox')
+      .selectAll()
+      .where('status', '=', status)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute()) as Selectable<Database[T]>[];
 
   return {
     async listRuns(filter) {
@@ -194,29 +205,9 @@ export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
       };
     },
 
-    async parkedNotifications(limit) {
-      const rows = await ctx
-        .db()
-        .selectFrom('outbox')
-        .selectAll()
-        .where('status', '=', 'parked')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .execute();
-      return readable(rows, toOutboxItem);
-    },
-
-    async failedTriggers(limit) {
-      const rows = await ctx
-        .db()
-        .selectFrom('inbox')
-        .selectAll()
-        .where('status', '=', 'failed')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .execute();
-      return readable(rows, toInboxItem);
-    },
+    parkedNotifications: async (limit) =>
+      readable(await newest('outbox', 'parked', limit), toOutboxItem),
+    failedTriggers: async (limit) => readable(await newest('inbox', 'failed', limit), toInboxItem),
 
     async retry(kind, id, now) {
       const result = await ctx
