@@ -141,6 +141,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
   /** The waiters of the loops beside the cycle (progress, keep-alives), woken at stop. */
   const sideWaiters: ReturnType<typeof createWaiter>[] = [];
   let keeperLoop: Promise<void> | undefined;
+  let renewLoop: Promise<void> | undefined;
   let cycle: Promise<CycleStats> | undefined;
 
   /**
@@ -270,11 +271,33 @@ export function createTracker(deps: TrackerDeps): Tracker {
     }
   }
 
+  /**
+   * The holder renews its lease every third of the lease's length, whatever its cycle is
+   * doing: a cycle slowed by a busy machine, or held back at the gate by a burst (up to 30 s,
+   * longer than the lease), would otherwise let the lease run out while the replica lives, and
+   * the next cycle, here or on another replica, would start afresh with a catch-up listing.
+   * So only a replica that stops or dies lets the lease go.
+   */
+  async function keepLease(ttlMs: number): Promise<void> {
+    const waiter = createWaiter();
+    sideWaiters.push(waiter);
+    while (running) {
+      await waiter.wait(Math.max(100, Math.floor(ttlMs / 3)));
+      if (!running || heldEpoch === undefined) continue;
+      try {
+        await holdLease(clock.now());
+      } catch (err) {
+        log.warn({ err }, 'could not renew the tracking lease');
+      }
+    }
+  }
+
   return {
     start() {
       if (running) return;
       running = true;
       loop = run();
+      if (deps.lease) renewLoop = keepLease(deps.lease.ttlMs);
       if (progress && options.progress) {
         const everyMs = Math.max(250, Math.min(5_000, 60_000 / options.progress.readsPerMinute));
         progressLoop = whileHeld(() => progress.tick(), everyMs, 'progress round failed');
@@ -292,6 +315,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
       await loop;
       await progressLoop;
       await keeperLoop;
+      await renewLoop;
       await cycle?.catch(() => undefined);
       // Hand the lease over now rather than when it runs out.
       if (deps.lease && heldEpoch !== undefined) {

@@ -38,8 +38,9 @@ export interface TrackerDeps {
   budgetWords?: BudgetWords;
   /**
    * Several replicas on one database: the cycle runs only while this replica holds the store
-   * lease named `name` (renewed every cycle, `ttlMs` long), so one tracker works at a time and
-   * another takes over within `ttlMs` of its holder's death. Without it every cycle runs.
+   * lease named `name` (`ttlMs` long, renewed every cycle and every third of `ttlMs` while the
+   * tracker runs), so one tracker works at a time and another takes over within `ttlMs` of
+   * its holder's death. Without it every cycle runs.
    */
   lease?: { name: string; holder: string; ttlMs: number };
   /** Ingress first: each cycle of the loop waits for a burst of requests to end (ingress-gate.ts). */

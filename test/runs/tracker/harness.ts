@@ -34,6 +34,7 @@ export interface ClockedEnv extends TestEnv {
     overrides?: Partial<TrackerDeps['options']>,
     store?: Store,
     lease?: TrackerDeps['lease'],
+    gate?: TrackerDeps['gate'],
   ): Tracker;
   /** Record `ids` as tracked runs, as seen now in the emulator. */
   track(ids: readonly string[], store?: Store): Promise<void>;
@@ -74,10 +75,12 @@ export async function startClockedEnv(): Promise<ClockedEnv> {
     overrides: Partial<TrackerDeps['options']> = {},
     store = base.store,
     lease?: TrackerDeps['lease'],
+    gate?: TrackerDeps['gate'],
   ): Tracker =>
     createTracker({
       store,
       ...(lease ? { lease } : {}),
+      ...(gate ? { gate } : {}),
       agent: port,
       clock,
       random: createSeqRandom(),

@@ -4,7 +4,7 @@
  * holder dies another takes over once the lease runs out, and catches up, telling each change
  * exactly once.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Tracker } from '../../../src/runs/tracker/tracker.js';
 import { startClockedEnv, type ClockedEnv } from './harness.js';
 
@@ -95,5 +95,41 @@ describe('tracking lease', () => {
     expect(await outcomes(one!)).toEqual(['BLOCKED']);
     expect(await outcomes(two!)).toEqual(['SUCCEEDED']);
     expect(await env.store.leases.holder('tracker', env.clock.t)).toMatchObject({ holder: 'A' });
+  });
+
+  it('the holder keeps its lease while its cycles are held back by a burst longer than the lease', async () => {
+    const [id] = env.emulator.seedRuns(1, { state: 'INPROGRESS', manual: true });
+    await env.track([id!]);
+    const ttlMs = 600;
+    let open = (): void => undefined;
+    const burst = new Promise<void>((resolve) => (open = resolve));
+    const a = env.tracker(
+      {},
+      env.store,
+      { name: 'tracker', holder: 'A', ttlMs },
+      { clear: () => burst },
+    );
+    const b = env.tracker({}, env.store, { name: 'tracker', holder: 'B', ttlMs });
+    expect(await a.runCycle()).toMatchObject({ standby: false });
+    a.start(); // its loop now waits at the gate: no cycle renews the lease
+    try {
+      for (let step = 0; step < 5; step += 1) {
+        env.clock.advance(ttlMs / 2);
+        // A renews by itself: its lease runs a whole length past the present.
+        await vi.waitFor(
+          async () =>
+            expect((await env.store.leases.holder('tracker', env.clock.t))?.until).toBe(
+              env.clock.t + ttlMs,
+            ),
+          { timeout: 5_000, interval: 20 },
+        );
+        expect(await b.runCycle()).toMatchObject({ standby: true });
+      }
+    } finally {
+      open();
+      await a.stop();
+    }
+    // A stopped cleanly: B takes the lease at once.
+    expect(await b.runCycle()).toMatchObject({ standby: false });
   });
 });
