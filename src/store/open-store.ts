@@ -197,11 +197,15 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
   const db = new Kysely<Database>({ dialect: withErrorMapping(dialect, kind, health, busy) });
   const transactions = createTransactionRunner(db, logger);
   const ctx: RepoContext = { db: () => transactions.current(), kind, logger };
+  // One set of repositories for the store and every transaction: their executor is the
+  // transaction of the async context they run in (transaction-runner.ts), so a transaction
+  // neither builds them again nor compiles their statements again.
+  const repos = createTx(ctx);
   let closed: Promise<void> | undefined;
   let checkpointer: WalCheckpointer | undefined;
 
   const store: OpenedStore = {
-    ...createTx(ctx),
+    ...repos,
     inboxQueue: createInboxQueue(ctx),
     outboxQueue: createOutboxQueue(ctx),
     operator: createOperatorQueries(ctx),
@@ -213,7 +217,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     homeViewers: createHomeViewersRepo(ctx),
     blockedDescendants: createBlockedDescendantsRepo(ctx),
     reactionIds: createReactionIdsRepo(ctx),
-    transaction: (fn) => transactions.run((trx) => fn(createTx({ ...ctx, db: () => trx }))),
+    transaction: (fn) => transactions.run(() => fn(repos)),
     migrate: () => migrateToLatest(db, kind, logger),
     releaseLeases: createLeaseRelease(ctx),
     pruneFinished: createPruneFinished(ctx),
