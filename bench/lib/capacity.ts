@@ -60,11 +60,32 @@ export interface Ladder {
 
 /** From when each mention was due to when `at` saw its thread (never: Infinity). */
 export function delaysFromDue(accepted: readonly AcceptedSend[], at: Map<string, number>) {
-  const out = accepted.map((a) => {
+  const delays = accepted.map((a) => {
     const t = at.get(a.threadRef);
     return t === undefined ? Number.POSITIVE_INFINITY : Math.max(0, t - a.dueAt);
   });
-  return { summary: summarize(out), delivered: out.filter(Number.isFinite).length };
+  return { delays, summary: summarize(delays), delivered: delays.filter(Number.isFinite).length };
+}
+
+/**
+ * Waits until every thread of `measured` has its first message and its run, polling the fake
+ * Slack and the emulator every `pollMs`, for at most `maxMs`.
+ */
+export async function awaitFirstSigns(
+  ctx: ScenarioContext,
+  measured: ReadonlySet<string>,
+  maxMs: number,
+  pollMs: number,
+): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const signs = await ctx.backends.rpc.call('firstSigns', null);
+    const posts = signs.firstPost.filter(([t]) => measured.has(t)).length;
+    const created = signs.created.filter(([t]) => measured.has(t)).length;
+    if (posts >= measured.size && created >= measured.size) return;
+    if (Date.now() - started > maxMs) return;
+    await sleep(pollMs);
+  }
 }
 
 /** A rate is sustained: no errors, first message p95 ≤ 1 s, acknowledgement p99 under 3 s. */
@@ -148,15 +169,7 @@ export async function measureMentions(
   const accepted = runs.flatMap((r) => r.accepted);
   const sent = runs.reduce((a, r) => a + r.sent, 0);
   const measured = new Set(accepted.map((a) => a.threadRef));
-  const started = Date.now();
-  for (;;) {
-    const signs = await ctx.backends.rpc.call('firstSigns', null);
-    const posts = signs.firstPost.filter(([t]) => measured.has(t)).length;
-    const created = signs.created.filter(([t]) => measured.has(t)).length;
-    if (posts >= measured.size && created >= measured.size) break;
-    if (Date.now() - started > s.drainMs + load.createLatencyMs) break;
-    await sleep(100);
-  }
+  await awaitFirstSigns(ctx, measured, s.drainMs + load.createLatencyMs, 100);
   // The run's own edit (chat.update) follows its create.
   await sleep(s.settleMs);
   const cpuAfter = sum(cpuTimeMs);
