@@ -44,6 +44,9 @@ export interface MentionRun {
 
 export interface LadderRung {
   rate: number;
+  /** Mentions sent, and those whose first message came within the wait (none in older results). */
+  sent?: number;
+  firstMessageDelivered?: number;
   firstMessageP95: number;
   seenP95: number;
   ackP99: number;
@@ -109,6 +112,8 @@ export async function climbLadder(
     const run = await measure(rate);
     const rung: LadderRung = {
       rate,
+      sent: run.sent,
+      firstMessageDelivered: run.firstMessageDelivered,
       firstMessageP95: run.firstMessage.p95,
       seenP95: run.seen.p95,
       ackP99: run.ack.p99,
