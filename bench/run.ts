@@ -54,7 +54,10 @@ function withSeconds(settings: BenchSettings, seconds: number | undefined): Benc
   return { ...settings, firstSign: { ...settings.firstSign, durationMs: seconds * 1000 } };
 }
 
-/** `--rate`, `--create-ms`, `--repeats`, `--rates`, `--seconds`: the floor's load. */
+/**
+ * `--rate`, `--create-ms`, `--repeats`, `--rates`, `--seconds`: the floor's load, and its
+ * ladder (scaleout's capacity climbs the same one).
+ */
 function withFloor(settings: BenchSettings, args: BenchArgs): BenchSettings {
   const f = settings.floor;
   return {

@@ -43,7 +43,10 @@ export interface BenchArgs {
   seconds?: number;
   /** tracking: only these numbers of live runs instead of the settings' (a busy shared machine). */
   sizes?: number[];
-  /** floor: the rate, create latency, repeats and ladder rates instead of the settings'. */
+  /**
+   * floor: the rate, create latency, repeats and ladder rates instead of the settings'; the
+   * ladder rates and create latency are scaleout's capacity ladder's too.
+   */
   rate?: number;
   createMs?: number;
   repeats?: number;
@@ -67,12 +70,13 @@ export const USAGE = `usage: npm run bench -- [${SCENARIOS.join('|')} …] [opti
   --profile            start the service with --cpu-prof (profiles in the results dir)
   --log-level LEVEL    the service's LOG_LEVEL (default info)
   --report             run nothing; render latest.md and the charts from latest.json
-  --seconds N          first-sign: N seconds of load per phase (default 30; quick 2)
+  --seconds N          first-sign: N seconds of load per phase (default 30; quick 2);
+                       floor: N seconds per run and per ladder rate (scaleout's ladder too)
   --sizes N[,N…]       tracking: only these numbers of live runs (default 100,1000,5000)
   --rate N             floor: mentions per second of the CPU comparison (default 30)
-  --create-ms N        floor: the service's create held N ms (default 0)
+  --create-ms N        floor and scaleout's ladder: the service's create held N ms (default 0)
   --repeats N          floor: runs of each subject, in turn (default 3)
-  --rates N[,N…]       floor: the capacity ladder's rates (0: no ladder)
+  --rates N[,N…]       floor and scaleout: the capacity ladder's rates (0: no ladder)
   --baseline DIR       floor: also run the service from the source tree in DIR (an A/B)
   --help               this text`;
 

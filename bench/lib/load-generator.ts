@@ -117,3 +117,25 @@ export async function runOpenLoop(options: LoadOptions): Promise<LoadRun> {
   run.achievedRate = (run.ok * 1000) / elapsed;
   return run;
 }
+
+/**
+ * One open-loop stream spread evenly over `urls`, all at once (rate/k each): the k streams
+ * take request i*k+j in turn, so every request of the whole load is a different one (its own
+ * delivery id and thread) whichever replica it reaches.
+ */
+export async function runSpreadOpenLoop(
+  options: Omit<LoadOptions, 'url'> & { urls: readonly string[] },
+): Promise<LoadRun[]> {
+  const { urls, ...load } = options;
+  const k = urls.length;
+  return Promise.all(
+    urls.map((url, j) =>
+      runOpenLoop({
+        ...load,
+        url,
+        rate: load.rate / k,
+        makeRequest: (i) => load.makeRequest(i * k + j),
+      }),
+    ),
+  );
+}

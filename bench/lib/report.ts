@@ -7,6 +7,7 @@ import type { IngestResult } from '../scenarios/ingest.js';
 import type { PhaseResult } from '../scenarios/ingest-phase.js';
 import type { ScaleoutResult } from '../scenarios/scaleout.js';
 import type { TrackingResult } from '../scenarios/tracking.js';
+import type { Ladder } from './capacity.js';
 import { describeMachine } from './machine.js';
 import { formatNumber, markdownTable, verdict } from './markdown.js';
 import type { Cell } from './markdown.js';
@@ -466,6 +467,21 @@ export function scaleoutTables(r: ScaleoutResult): string {
       ),
     );
   }
+  if (r.capacity && r.capacity.length > 0) {
+    const ladders = r.capacity.map((c) => ({
+      label: c.replicas === 1 ? '1 replica' : `${c.replicas} replicas`,
+      ladder: c,
+    }));
+    tables.push(
+      ladderTable('capacity: replicas', ladders),
+      capacityLine(
+        ladders,
+        r.capacityDurationMs ?? Number.NaN,
+        ', Slack mentions each in its own thread, spread evenly over the replicas; CPU: ' +
+          'the replicas together',
+      ),
+    );
+  }
   const empty = r.history.find((x) => x.finishedRuns === 0);
   tables.push(
     markdownTable(
@@ -500,6 +516,51 @@ export function scaleoutTables(r: ScaleoutResult): string {
 export function targetsSection(results: BenchResults, h = '###'): string {
   const rows = checkTargets(results).map((c) => [c.target, c.measured, verdict(c.met)]);
   return `${h} Targets\n\n${markdownTable(['target', 'measured', 'verdict'], rows)}`;
+}
+
+/** The capacity ladders' rungs, one row each, labelled in the first column. */
+function ladderTable(first: string, ladders: { label: string; ladder: Ladder }[]): string {
+  return markdownTable(
+    [
+      first,
+      'rate/s#',
+      'first message p95 ms#',
+      'first messages#',
+      '👀 p95 ms#',
+      'ack p99 ms#',
+      'CPU ms per mention#',
+      'errors#',
+      'sustained',
+    ],
+    ladders.flatMap(({ label, ladder }) =>
+      ladder.rungs.map((g) => [
+        label,
+        g.rate,
+        ms(g.firstMessageP95),
+        g.sent === undefined ? '–' : `${g.firstMessageDelivered ?? 0}/${g.sent}`,
+        g.seenP95,
+        g.ackP99,
+        formatNumber(g.cpuMsPerMention, 2),
+        g.errors,
+        g.sustained ? 'yes' : 'no',
+      ]),
+    ),
+  );
+}
+
+/** What the ladders' capacity means, up to the figures (`how`: more on the load, or ''). */
+function capacityLine(
+  ladders: { label: string; ladder: Ladder }[],
+  durationMs: number,
+  how: string,
+): string {
+  return (
+    `Capacity (the highest rate with first message p95 ≤ 1 s, no errors, ` +
+    `${formatNumber(durationMs / 1000, 0)} s per rate${how}): ` +
+    ladders.map((l) => `${l.label} **${l.ladder.highest}/s**`).join(', ') +
+    '. "first messages": those that came within the wait after the load, of the mentions sent ' +
+    '(the rest count as never).'
+  );
 }
 
 const FLOOR_SUBJECTS = {
@@ -549,36 +610,8 @@ function floorTables(r: FloorResult): string {
         : '.'),
   ];
   if (r.ladder.length > 0) {
-    parts.push(
-      markdownTable(
-        [
-          'subject',
-          'rate/s#',
-          'first message p95 ms#',
-          '👀 p95 ms#',
-          'ack p99 ms#',
-          'CPU ms per mention#',
-          'errors#',
-          'sustained',
-        ],
-        r.ladder.flatMap((l) =>
-          l.rungs.map((g) => [
-            name(l.subject),
-            g.rate,
-            g.firstMessageP95,
-            g.seenP95,
-            g.ackP99,
-            formatNumber(g.cpuMsPerMention, 2),
-            g.errors,
-            g.sustained ? 'yes' : 'no',
-          ]),
-        ),
-      ),
-      `Capacity (the highest rate with first message p95 ≤ 1 s, no errors, ` +
-        `${formatNumber(r.ladderDurationMs / 1000, 0)} s per rate): ` +
-        r.ladder.map((l) => `${name(l.subject)} **${l.highest}/s**`).join(', ') +
-        '.',
-    );
+    const ladders = r.ladder.map((l) => ({ label: name(l.subject), ladder: l }));
+    parts.push(ladderTable('subject', ladders), capacityLine(ladders, r.ladderDurationMs, ''));
   }
   return parts.join('\n\n');
 }

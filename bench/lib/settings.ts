@@ -45,6 +45,8 @@ export interface BenchSettings {
     ingestReplicas: number[];
     ingestRates: number[];
     ingestDurationMs: number;
+    /** Replica counts whose capacity is measured (floor's ladder, spread over the replicas). */
+    capacityReplicas: number[];
     /** Finished runs (and threads) in the "history" database. */
     historyRuns: number;
     historyIngestRate: number;
@@ -141,6 +143,7 @@ export const FULL: BenchSettings = {
     ingestReplicas: [1, 3],
     ingestRates: [100, 300],
     ingestDurationMs: 8_000,
+    capacityReplicas: [1, 3],
     historyRuns: 1_000_000,
     historyIngestRate: 100,
   },
@@ -210,6 +213,7 @@ export const QUICK: BenchSettings = {
     ingestReplicas: [1, 3],
     ingestRates: [50],
     ingestDurationMs: 1_500,
+    capacityReplicas: [1, 3],
     historyRuns: 10_000,
     historyIngestRate: 50,
   },

@@ -8,10 +8,9 @@
  * runs were created once the service answers, and the backlog when the load ends.
  */
 import { join } from 'node:path';
+import { awaitFirstSigns, delaysFromDue } from '../lib/capacity.js';
 import type { ScenarioContext } from '../lib/context.js';
-import { sleep } from '../lib/context.js';
 import { runOpenLoop } from '../lib/load-generator.js';
-import type { AcceptedSend } from '../lib/load-generator.js';
 import { createPayloadFactory } from '../lib/payloads.js';
 import { scrapeMetrics, startFloorProcess, waitFor200 } from '../lib/processes.js';
 import { startServiceProcess } from '../lib/service-process.js';
@@ -114,20 +113,6 @@ export interface PhaseRun {
 
 export type PhaseRow = Omit<FirstSignRow, 'floor' | 'repeats' | 'ackRatios'>;
 
-function delaysFrom(accepted: readonly AcceptedSend[], at: Map<string, number>) {
-  const delays: number[] = [];
-  let delivered = 0;
-  for (const a of accepted) {
-    const t = at.get(a.threadRef);
-    if (t === undefined) delays.push(Number.POSITIVE_INFINITY);
-    else {
-      delivered += 1;
-      delays.push(Math.max(0, t - a.dueAt));
-    }
-  }
-  return { delays, summary: summarize(delays), delivered };
-}
-
 /**
  * Slack mentions for this run's fake workspace, after a short warm-up of the process at `url`
  * (its own delivery ids, apart from the measured ones).
@@ -211,18 +196,11 @@ async function onePhase(
     const withoutRunAtEnd = load.accepted.length - (await createdCount());
     // Wait for every first message and every run (bounded).
     const started = Date.now();
-    for (;;) {
-      const signs = await ctx.backends.rpc.call('firstSigns', null);
-      const posts = signs.firstPost.filter(([t]) => measured.has(t)).length;
-      const runs = signs.created.filter(([t]) => measured.has(t)).length;
-      if (posts >= measured.size && runs >= measured.size) break;
-      if (Date.now() - started > s.drainMs + createLatencyMs) break;
-      await sleep(250);
-    }
+    await awaitFirstSigns(ctx, measured, s.drainMs + createLatencyMs, 250);
     const waitedMs = Date.now() - started;
     const signs = await ctx.backends.rpc.call('firstSigns', null);
-    const seen = delaysFrom(load.accepted, new Map(signs.seen));
-    const first = delaysFrom(load.accepted, new Map(signs.firstPost));
+    const seen = delaysFromDue(load.accepted, new Map(signs.seen));
+    const first = delaysFromDue(load.accepted, new Map(signs.firstPost));
     const createdAt = signs.created.filter(([t]) => measured.has(t)).map(([, at]) => at);
     const firstDue = Math.min(...load.accepted.map((a) => a.dueAt));
     const from = firstDue + createLatencyMs;

@@ -13,45 +13,23 @@
  *   rate below it is the capacity.
  */
 import { join } from 'node:path';
-import type { BackendUrls } from '../children/backends-api.js';
-import type { ScenarioContext } from '../lib/context.js';
-import { sleep } from '../lib/context.js';
-import { runOpenLoop } from '../lib/load-generator.js';
-import { createPayloadFactory } from '../lib/payloads.js';
 import { pathToFileURL } from 'node:url';
-import {
-  cpuTimeMs,
-  residentBytes,
-  ROOT,
-  startWorkFloorProcess,
-  waitFor200,
-} from '../lib/processes.js';
+import type { BackendUrls } from '../children/backends-api.js';
+import { climbLadder, describeRung, measureMentions, mentionBackends } from '../lib/capacity.js';
+import type { Ladder, MentionRun } from '../lib/capacity.js';
+import type { ScenarioContext } from '../lib/context.js';
+import { ROOT, startWorkFloorProcess, waitFor200 } from '../lib/processes.js';
 import type { ServiceProcess } from '../lib/processes.js';
 import { startServiceProcess } from '../lib/service-process.js';
-import { median, summarize } from '../lib/stats.js';
-import type { Summary } from '../lib/stats.js';
+import { median } from '../lib/stats.js';
 
 export type FloorSubject = 'bare' | 'relay' | 'baseline';
 
-/** The first message's p95 a rate must keep to count as sustained (ms). */
-export const CAPACITY_FIRST_MESSAGE_P95_MS = 1_000;
-
-export interface FloorRun {
+export interface FloorRun extends MentionRun {
   subject: FloorSubject;
   rate: number;
   durationMs: number;
   createLatencyMs: number;
-  sent: number;
-  errors: number;
-  /** CPU time of the subject's process per mention sent (ms), load start to drained. */
-  cpuMsPerMention: number;
-  /** The process's highest resident memory, sampled every 250 ms from the load's start (MB). */
-  rssPeakMb: number;
-  ack: Summary;
-  seen: Summary;
-  firstMessage: Summary;
-  firstMessageDelivered: number;
-  created: number;
 }
 
 export interface FloorRow {
@@ -68,21 +46,8 @@ export interface FloorRow {
   errors: number;
 }
 
-export interface LadderRung {
-  rate: number;
-  firstMessageP95: number;
-  seenP95: number;
-  ackP99: number;
-  errors: number;
-  cpuMsPerMention: number;
-  sustained: boolean;
-}
-
-export interface FloorLadder {
+export interface FloorLadder extends Ladder {
   subject: FloorSubject;
-  rungs: LadderRung[];
-  /** The highest rate sustained (0: not even the first). */
-  highest: number;
 }
 
 export interface FloorResult {
@@ -98,14 +63,6 @@ export interface FloorResult {
   baselineCpuRatio?: number;
   ladder: FloorLadder[];
   ladderDurationMs: number;
-}
-
-function delays(accepted: { threadRef: string; dueAt: number }[], at: Map<string, number>) {
-  const out = accepted.map((a) => {
-    const t = at.get(a.threadRef);
-    return t === undefined ? Number.POSITIVE_INFINITY : Math.max(0, t - a.dueAt);
-  });
-  return { summary: summarize(out), delivered: out.filter(Number.isFinite).length };
 }
 
 async function startSubject(
@@ -156,67 +113,22 @@ export async function floorRun(
   subject: FloorSubject,
   load: { rate: number; durationMs: number; createLatencyMs: number },
 ): Promise<FloorRun> {
-  const s = ctx.settings.floor;
-  const urls = await ctx.backends.rpc.call('start', {
-    timings: { runMs: 60_000 },
-    createLatencyMs: load.createLatencyMs,
-  });
+  const urls = await ctx.backends.rpc.call('start', mentionBackends(load.createLatencyMs));
   serial += 1;
   const proc = await startSubject(ctx, subject, `floor-${subject}-${load.rate}-${serial}`, urls);
   try {
     await waitFor200(proc, '/readyz');
-    const factory = createPayloadFactory({
-      mix: 'slack',
-      botUserId: urls.slackBotUserId,
-      teamId: urls.slackTeamId,
-    });
-    await runOpenLoop({
-      url: proc.url,
-      rate: load.rate,
-      durationMs: s.warmupMs,
-      makeRequest: (i) => factory(500_000 + i),
-    });
-    await sleep(s.warmupMs);
-    const cpuBefore = cpuTimeMs(proc.pid);
-    let rssPeak = residentBytes(proc.pid);
-    const sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, residentBytes(proc.pid));
-    }, 250);
-    const sent = await runOpenLoop({
-      url: proc.url,
-      rate: load.rate,
-      durationMs: load.durationMs,
-      makeRequest: factory,
-    });
-    const measured = new Set(sent.accepted.map((a) => a.threadRef));
-    const started = Date.now();
-    for (;;) {
-      const signs = await ctx.backends.rpc.call('firstSigns', null);
-      const posts = signs.firstPost.filter(([t]) => measured.has(t)).length;
-      const runs = signs.created.filter(([t]) => measured.has(t)).length;
-      if (posts >= measured.size && runs >= measured.size) break;
-      if (Date.now() - started > s.drainMs + load.createLatencyMs) break;
-      await sleep(100);
-    }
-    // The run's own edit (chat.update) follows its create.
-    await sleep(s.settleMs);
-    const cpuAfter = cpuTimeMs(proc.pid);
-    clearInterval(sampler);
-    const signs = await ctx.backends.rpc.call('firstSigns', null);
-    const first = delays(sent.accepted, new Map(signs.firstPost));
-    return {
-      subject,
-      ...load,
-      sent: sent.sent,
-      errors: Object.values(sent.errors).reduce((a, b) => a + b, 0),
-      cpuMsPerMention: (cpuAfter - cpuBefore) / Math.max(1, sent.sent),
-      rssPeakMb: rssPeak / 1024 / 1024,
-      ack: summarize(sent.latency.slack),
-      seen: delays(sent.accepted, new Map(signs.seen)).summary,
-      firstMessage: first.summary,
-      firstMessageDelivered: first.delivered,
-      created: signs.created.filter(([t]) => measured.has(t)).length,
-    };
+    const run = await measureMentions(
+      ctx,
+      {
+        urls: [proc.url],
+        pids: [proc.pid],
+        botUserId: urls.slackBotUserId,
+        teamId: urls.slackTeamId,
+      },
+      load,
+    );
+    return { subject, ...load, ...run };
   } finally {
     await proc.stop();
   }
@@ -238,41 +150,18 @@ function rowOf(subject: FloorSubject, runs: FloorRun[]): FloorRow {
   };
 }
 
-function sustains(run: FloorRun): boolean {
-  return (
-    run.errors === 0 && run.firstMessage.p95 <= CAPACITY_FIRST_MESSAGE_P95_MS && run.ack.p99 < 3_000
-  );
-}
-
 async function climb(
   ctx: ScenarioContext,
   subject: FloorSubject,
   createLatencyMs: number,
 ): Promise<FloorLadder> {
   const { rates, durationMs } = ctx.settings.floor.ladder;
-  const rungs: LadderRung[] = [];
-  let highest = 0;
-  for (const rate of rates) {
-    const run = await floorRun(ctx, subject, { rate, durationMs, createLatencyMs });
-    const sustained = sustains(run);
-    rungs.push({
-      rate,
-      firstMessageP95: run.firstMessage.p95,
-      seenP95: run.seen.p95,
-      ackP99: run.ack.p99,
-      errors: run.errors,
-      cpuMsPerMention: run.cpuMsPerMention,
-      sustained,
-    });
-    ctx.log(
-      `floor ladder ${subject} ${rate}/s: first message p95 ${run.firstMessage.p95.toFixed(0)} ms, ` +
-        `ack p99 ${run.ack.p99.toFixed(0)} ms, CPU ${run.cpuMsPerMention.toFixed(2)} ms per mention` +
-        `${sustained ? '' : ' (not sustained)'}`,
-    );
-    if (!sustained) break;
-    highest = rate;
-  }
-  return { subject, rungs, highest };
+  const ladder = await climbLadder(
+    rates,
+    (rate) => floorRun(ctx, subject, { rate, durationMs, createLatencyMs }),
+    (rung) => ctx.log(`floor ladder ${subject} ${describeRung(rung)}`),
+  );
+  return { subject, ...ladder };
 }
 
 export async function runFloor(ctx: ScenarioContext): Promise<FloorResult> {

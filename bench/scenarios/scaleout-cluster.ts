@@ -3,7 +3,7 @@
  * seeded in the emulator and the database, and replicas of the service on one PostgreSQL.
  */
 import pg from 'pg';
-import type { BackendUrls, SeededRun } from '../children/backends-api.js';
+import type { BackendsApi, BackendUrls, SeededRun } from '../children/backends-api.js';
 import type { ScenarioContext } from '../lib/context.js';
 import { waitFor200 } from '../lib/processes.js';
 import type { ServiceProcess } from '../lib/processes.js';
@@ -22,9 +22,10 @@ export async function startCluster(
   databaseUrl: string,
   count: number,
   tracked: number,
+  options: { backends?: Parameters<BackendsApi['start']>[0]; env?: Record<string, string> } = {},
 ): Promise<Cluster> {
   const { rpc } = ctx.backends;
-  const urls = await rpc.call('start', {});
+  const urls = await rpc.call('start', options.backends ?? {});
   if (tracked > 0) {
     const seeded: SeededRun[] = await rpc.call('seedTracked', {
       n: tracked,
@@ -42,6 +43,7 @@ export async function startCluster(
         databasePath: databaseUrl,
         pollIntervalMs: ctx.settings.scaleout.pollIntervalMs,
         logLevel: ctx.logLevel,
+        ...(options.env ? { env: options.env } : {}),
       }),
     ),
   );

@@ -1,39 +1,75 @@
 /**
- * The scale-out bench's load measurements: triggers spread over the replicas (ingest), and one
- * replica on a database with a long history against an empty one (history).
+ * The scale-out bench's load measurements: triggers spread over the replicas (ingest), Slack
+ * mentions spread over them at rising rates (capacity), and one replica on a database with a
+ * long history against an empty one (history).
  */
 import pg from 'pg';
+import { RUNTIME_NODE_OPTIONS } from '../../src/service/node-options.js';
+import { climbLadder, describeRung, measureMentions, mentionBackends } from '../lib/capacity.js';
 import type { ScenarioContext } from '../lib/context.js';
 import { sleep } from '../lib/context.js';
-import { runOpenLoop } from '../lib/load-generator.js';
+import { runSpreadOpenLoop } from '../lib/load-generator.js';
 import type { LoadRun } from '../lib/load-generator.js';
 import { createPayloadFactory } from '../lib/payloads.js';
 import { summarize } from '../lib/stats.js';
+import { startCluster } from './scaleout-cluster.js';
 import type { Cluster } from './scaleout-cluster.js';
-import type { ScaleoutHistory, ScaleoutIngest } from './scaleout.js';
+import type { ScaleoutCapacity, ScaleoutHistory, ScaleoutIngest } from './scaleout.js';
 
-/** Open-loop load spread evenly over the replicas; merged as one run. */
+/** Open-loop Slack and GitHub triggers spread evenly over the replicas. */
 async function spreadLoad(
   ctx: ScenarioContext,
   cluster: Cluster,
   rate: number,
 ): Promise<LoadRun[]> {
-  const s = ctx.settings.scaleout;
-  const k = cluster.replicas.length;
-  return Promise.all(
-    cluster.replicas.map((r) =>
-      runOpenLoop({
-        url: r.url,
-        rate: rate / k,
-        durationMs: s.ingestDurationMs,
-        makeRequest: createPayloadFactory({
-          mix: 'both',
-          botUserId: cluster.urls.slackBotUserId,
-          teamId: cluster.urls.slackTeamId,
-        }),
-      }),
-    ),
+  return runSpreadOpenLoop({
+    urls: cluster.replicas.map((r) => r.url),
+    rate,
+    durationMs: ctx.settings.scaleout.ingestDurationMs,
+    makeRequest: createPayloadFactory({
+      mix: 'both',
+      botUserId: cluster.urls.slackBotUserId,
+      teamId: cluster.urls.slackTeamId,
+    }),
+  });
+}
+
+/**
+ * The capacity of `replicas` replicas: floor's ladder (each rate on a fresh database, fresh
+ * backends and fresh replicas, run as the container runs them), the mentions spread evenly
+ * over the replicas.
+ */
+export async function measureCapacity(
+  ctx: ScenarioContext,
+  database: () => Promise<string>,
+  replicas: number,
+): Promise<ScaleoutCapacity> {
+  const { ladder, createLatencyMs } = ctx.settings.floor;
+  const measured = await climbLadder(
+    ladder.rates,
+    async (rate) => {
+      const cluster = await startCluster(ctx, await database(), replicas, 0, {
+        backends: mentionBackends(createLatencyMs),
+        env: { NODE_OPTIONS: RUNTIME_NODE_OPTIONS },
+      });
+      try {
+        return await measureMentions(
+          ctx,
+          {
+            urls: cluster.replicas.map((r) => r.url),
+            pids: cluster.replicas.map((r) => r.pid),
+            botUserId: cluster.urls.slackBotUserId,
+            teamId: cluster.urls.slackTeamId,
+          },
+          { rate, durationMs: ladder.durationMs, createLatencyMs },
+        );
+      } finally {
+        await cluster.stop();
+      }
+    },
+    (rung) => ctx.log(`scaleout capacity x${replicas} ${describeRung(rung)}`),
   );
+  return { replicas, ...measured };
 }
 
 export async function measureIngest(

@@ -7,19 +7,22 @@
  *   time until another holds it, and the delay of the first change made after the kill;
  * - ingest: open-loop Slack and GitHub triggers spread over 1 and 3 replicas: answered/s and
  *   acknowledgement latency;
+ * - capacity: floor's ladder (bench/lib/capacity.ts) with 1 and 3 replicas, the mentions spread
+ *   over them: the highest rate sustained with first message p95 ≤ 1 s;
  * - history: one replica on a database holding H finished runs and their threads (seeded with
  *   one INSERT … SELECT generate_series) against an empty one, both tracking the same N live
  *   runs: ingest p99 and the tracker's cycle time.
  * Needs the PostgreSQL server binaries (`initdb`) or TEST_POSTGRES_URL; says so otherwise.
  */
 import { createDatabase, startPostgres } from '../../test/store/postgres-server.js';
+import type { Ladder } from '../lib/capacity.js';
 import type { ScenarioContext } from '../lib/context.js';
 import { sleep } from '../lib/context.js';
 import { summarize } from '../lib/stats.js';
 import type { Summary } from '../lib/stats.js';
 import { leaseHolder, replicaHolding, startCluster } from './scaleout-cluster.js';
 import type { Cluster } from './scaleout-cluster.js';
-import { measureHistory, measureIngest, seedHistory } from './scaleout-load.js';
+import { measureCapacity, measureHistory, measureIngest, seedHistory } from './scaleout-load.js';
 
 export interface ScaleoutTracking {
   replicas: number;
@@ -39,6 +42,10 @@ export interface ScaleoutIngest {
   latency: Summary;
 }
 
+export interface ScaleoutCapacity extends Ladder {
+  replicas: number;
+}
+
 export interface ScaleoutHistory {
   finishedRuns: number;
   seedMs: number;
@@ -54,6 +61,10 @@ export interface ScaleoutResult {
   tracking: ScaleoutTracking[];
   failover?: { takeoverMs: number; leaseMs: number; firstChangeDelayMs: number };
   ingest: ScaleoutIngest[];
+  /** None in results from before it was measured, or with `--rates 0`. */
+  capacity?: ScaleoutCapacity[];
+  /** Each rate's load (ms). */
+  capacityDurationMs?: number;
   history: ScaleoutHistory[];
   skipped?: string;
 }
@@ -65,6 +76,8 @@ export async function runScaleout(ctx: ScenarioContext): Promise<ScaleoutResult>
     perRunMeanIntervalMs: s.perRunMeanIntervalMs,
     tracking: [],
     ingest: [],
+    capacity: [],
+    capacityDurationMs: ctx.settings.floor.ladder.durationMs,
     history: [],
   };
   const server = await startPostgres();
@@ -105,6 +118,13 @@ export async function runScaleout(ctx: ScenarioContext): Promise<ScaleoutResult>
         }
       } finally {
         await cluster.stop();
+      }
+    }
+    if (ctx.settings.floor.ladder.rates.length > 0) {
+      for (const replicas of s.capacityReplicas) {
+        const row = await measureCapacity(ctx, database, replicas);
+        result.capacity?.push(row);
+        ctx.log(`scaleout capacity x${replicas}: ${row.highest}/s`);
       }
     }
     for (const finished of [0, s.historyRuns]) {

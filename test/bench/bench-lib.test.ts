@@ -1,12 +1,23 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { matchReceipts } from '../../bench/children/match-receipts.js';
 import type { SeededRun } from '../../bench/children/backends-api.js';
 import { ArgsError, DEFAULT_SCENARIOS, parseArgs } from '../../bench/lib/args.js';
+import { climbLadder, delaysFromDue, sustains } from '../../bench/lib/capacity.js';
+import type { LadderRung, MentionRun } from '../../bench/lib/capacity.js';
+import { runSpreadOpenLoop } from '../../bench/lib/load-generator.js';
+import { machineInfo } from '../../bench/lib/machine.js';
 import { markdownTable } from '../../bench/lib/markdown.js';
+import { createPayloadFactory } from '../../bench/lib/payloads.js';
+import { scaleoutTables } from '../../bench/lib/report.js';
+import type { BenchResults } from '../../bench/lib/results.js';
 import { median, percentileOfSorted, summarize } from '../../bench/lib/stats.js';
 import { lineChart } from '../../bench/lib/svg-chart.js';
+import { checkTargets } from '../../bench/lib/targets.js';
 import { mergeRuns, msPerMention } from '../../bench/scenarios/first-sign.js';
 import type { PhaseRow, PhaseRun } from '../../bench/scenarios/first-sign.js';
+import type { ScaleoutResult } from '../../bench/scenarios/scaleout.js';
 
 describe('bench stats', () => {
   it('takes nearest-rank percentiles', () => {
@@ -256,5 +267,178 @@ describe('first-sign runs of one latency', () => {
     ).toBeCloseTo(2.5, 10);
     expect(msPerMention({}, { other: 1 }, [minor, major], 100)).toBeUndefined();
     expect(msPerMention({ [minor]: 0.1 }, { [minor]: 0.2 }, [minor], 0)).toBeUndefined();
+  });
+});
+
+describe('the capacity ladder (floor, and scaleout on PostgreSQL)', () => {
+  const mentions = (over: Partial<MentionRun>): MentionRun => ({
+    sent: 100,
+    errors: 0,
+    cpuMsPerMention: 2,
+    rssPeakMb: 90,
+    ack: summarize([5, 10, 20]),
+    seen: summarize([100, 200]),
+    firstMessage: summarize([300, 400]),
+    firstMessageDelivered: 100,
+    created: 100,
+    ...over,
+  });
+
+  it('holds a rate with first message p95 ≤ 1 s, no errors and acknowledgements under 3 s', () => {
+    expect(sustains(mentions({}))).toBe(true);
+    expect(sustains(mentions({ firstMessage: summarize([1_000]) }))).toBe(true);
+    expect(sustains(mentions({ firstMessage: summarize([1_001]) }))).toBe(false);
+    expect(sustains(mentions({ firstMessage: summarize([Number.POSITIVE_INFINITY]) }))).toBe(false);
+    expect(sustains(mentions({ errors: 1 }))).toBe(false);
+    expect(sustains(mentions({ ack: summarize([3_000]) }))).toBe(false);
+  });
+
+  it('climbs up to the first rate missed and reports the one below it', async () => {
+    const tried: number[] = [];
+    const logged: number[] = [];
+    const ladder = await climbLadder(
+      [30, 60, 90, 120, 150],
+      async (rate) => {
+        tried.push(rate);
+        return mentions({ firstMessage: summarize([rate * 10]) });
+      },
+      (rung) => logged.push(rung.rate),
+    );
+    expect(tried).toEqual([30, 60, 90, 120]); // nothing after the first rate missed
+    expect(logged).toEqual(tried);
+    expect(ladder.highest).toBe(90);
+    expect(ladder.rungs.map((g) => g.sustained)).toEqual([true, true, true, false]);
+    expect(ladder.rungs[3]).toMatchObject({ rate: 120, firstMessageP95: 1_200, errors: 0 });
+    const none = await climbLadder(
+      [30],
+      async () => mentions({ errors: 2 }),
+      () => {},
+    );
+    expect(none.highest).toBe(0);
+  });
+
+  it('measures from when a mention was due, a thread never answered as never', () => {
+    const d = delaysFromDue(
+      [
+        { platform: 'slack', threadRef: 'a', dueAt: 1_000 },
+        { platform: 'slack', threadRef: 'b', dueAt: 1_000 },
+        { platform: 'slack', threadRef: 'c', dueAt: 1_000 },
+      ],
+      new Map([
+        ['a', 1_250],
+        ['b', 990], // the fake's clock a little behind: no negative delay
+      ]),
+    );
+    expect(d.delivered).toBe(2);
+    expect(d.summary).toMatchObject({ n: 3, p50: 250, max: Number.POSITIVE_INFINITY });
+    expect(d.summary.mean).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('spreads one stream over several servers, each request a different thread', async () => {
+    const servers = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const seen: string[] = [];
+        const server = createServer((req, res) => {
+          let body = '';
+          req.on('data', (c: Buffer) => (body += c.toString()));
+          req.on('end', () => {
+            seen.push((JSON.parse(body) as { event: { ts: string } }).event.ts);
+            res.end('ok');
+          });
+        });
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        const { port } = server.address() as AddressInfo;
+        return { server, seen, url: `http://127.0.0.1:${port}` };
+      }),
+    );
+    try {
+      const runs = await runSpreadOpenLoop({
+        urls: servers.map((s) => s.url),
+        rate: 300,
+        durationMs: 100,
+        makeRequest: createPayloadFactory({ mix: 'slack', botUserId: 'UBOT', teamId: 'T1' }),
+      });
+      expect(runs.map((r) => r.offeredRate)).toEqual([100, 100, 100]);
+      expect(servers.map((s) => s.seen.length)).toEqual([10, 10, 10]);
+      const threads = runs.flatMap((r) => r.accepted.map((a) => a.threadRef));
+      expect(new Set(threads).size).toBe(30);
+      expect(new Set(servers.flatMap((s) => s.seen))).toEqual(new Set(threads));
+    } finally {
+      for (const s of servers) s.server.close();
+    }
+  });
+});
+
+describe('scaleout capacity in the report and the targets', () => {
+  const rung = (rate: number, sustained: boolean): LadderRung => ({
+    rate,
+    sent: rate * 10,
+    firstMessageDelivered: sustained ? rate * 10 : rate * 10 - 3,
+    firstMessageP95: sustained ? 400 : 1_400,
+    seenP95: 100,
+    ackP99: 20,
+    errors: 0,
+    cpuMsPerMention: 3,
+    sustained,
+  });
+  const scaleout = (capacity?: ScaleoutResult['capacity']): ScaleoutResult => ({
+    pollIntervalMs: 2_000,
+    perRunMeanIntervalMs: 600_000,
+    tracking: [],
+    ingest: [],
+    history: [],
+    ...(capacity ? { capacity, capacityDurationMs: 10_000 } : {}),
+  });
+  const capacity = [
+    { replicas: 1, rungs: [rung(150, true), rung(200, false)], highest: 150 },
+    { replicas: 3, rungs: [rung(150, true), rung(200, true), rung(250, false)], highest: 200 },
+  ];
+  const results = (result: ScaleoutResult, quick = false): BenchResults => ({
+    schema: 2,
+    scenarios: {
+      scaleout: {
+        ranAt: '2026-12-07T00:00:00.000Z',
+        quick,
+        machine: machineInfo(),
+        durationMs: 60_000,
+        result,
+      },
+    },
+  });
+  const target = (r: BenchResults) =>
+    checkTargets(r).find((c) => c.target.startsWith('Capacity (PostgreSQL), one replica'));
+
+  it("shows each replica count's rungs and its capacity", () => {
+    const md = scaleoutTables(scaleout(capacity));
+    expect(md).toMatch(
+      /^\| capacity: replicas \| rate\/s \| first message p95 ms \| first messages \|/m,
+    );
+    expect(md).toMatch(/^\| 1 replica \| 200 \| 1,400 \| 1997\/2000 \|.*\| no \|$/m);
+    expect(md).toMatch(/^\| 3 replicas \| 200 \| 400 \| 2000\/2000 \|.*\| yes \|$/m);
+    expect(md).toContain('10 s per rate');
+    expect(md).toContain('1 replica **150/s**, 3 replicas **200/s**');
+    // A p95 that never came (JSON keeps Infinity as null), and rungs from before the counts.
+    const never = { ...rung(30, false), firstMessageP95: null as unknown as number };
+    const { sent: _s, firstMessageDelivered: _d, ...older } = rung(30, true);
+    const odd = scaleoutTables(scaleout([{ replicas: 3, rungs: [older, never], highest: 30 }]));
+    expect(odd).toMatch(/^\| 3 replicas \| 30 \| 400 \| – \|/m);
+    expect(odd).toMatch(/^\| 3 replicas \| 30 \| never \| 297\/300 \|/m);
+    // Results from before it was measured: no capacity table.
+    expect(scaleoutTables(scaleout())).not.toContain('capacity: replicas');
+  });
+
+  it('judges one replica against 150 mentions/s and reports three', () => {
+    expect(target(results(scaleout(capacity)))).toEqual({
+      target: 'Capacity (PostgreSQL), one replica: ≥ 150 mentions/s with first message p95 ≤ 1 s',
+      measured: '150/s (3 replicas: 200/s, reported only)',
+      met: true,
+    });
+    const low = [{ replicas: 1, rungs: [rung(30, true), rung(60, false)], highest: 30 }];
+    expect(target(results(scaleout(low)))).toMatchObject({ measured: '30/s', met: false });
+    expect(target(results(scaleout(capacity), true))).toMatchObject({
+      measured: 'not measured',
+      met: undefined,
+    });
+    expect(target(results(scaleout()))).toMatchObject({ measured: 'not measured' });
   });
 });
