@@ -14,7 +14,7 @@ import { createAgentClient } from '../../src/agent/index.js';
 import { systemClock, type Store } from '../../src/core/ports/index.js';
 import { FAST_TIMINGS, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { createGitHubIngress } from '../../src/github/ingress/github-ingress.js';
-import { createGitHubNotifier } from '../../src/github/notify/notifier.js';
+import { testGitHubNotifier } from './test-notifier.js';
 import { createOutboxRefusalSink } from '../../src/github/ingress/refusal.js';
 import { createEngine, type Engine } from '../../src/runs/engine.js';
 import { PULL_REQUEST_LOOKUP_MS } from '../../src/runs/use-cases/thread-context.js';
@@ -50,14 +50,7 @@ async function startEnv(): Promise<Env> {
   const api = await startFakeGitHub({ token: 'ghp_flow' });
   api.setPullRequest('octo-org', 'widgets', 7, { head: 'fix/parser', base: 'main' });
   const logger = createRecordingLogger();
-  const notifier = createGitHubNotifier({
-    auth: { kind: 'token', token: 'ghp_flow' },
-    apiUrl: api.url,
-    logger,
-    minWriteIntervalMs: 0,
-    retryBaseMs: 5,
-    render: { commandWord: '/agent', botHandle: 'agent-relay' },
-  });
+  const notifier = testGitHubNotifier(api.url, { kind: 'token', token: 'ghp_flow' }, { logger });
   let n = 0;
   const engine = createEngine({
     store,

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../../src/core/ports/index.js';
-import { createGitHubNotifier, type GitHubNotifier } from '../../../src/github/notify/notifier.js';
+import type { GitHubNotifier } from '../../../src/github/notify/notifier.js';
 import { startFakeGitHub, type FakeGitHub } from '../../../src/fakes/github-rest-api.js';
 import { SAMPLE_MODELS, sampleRun } from '../models.js';
+import { testGitHubNotifier } from '../test-notifier.js';
 import { createRecordingLogger, type RecordingLogger } from '../../helpers/test-logger.js';
 import { rejectionOf } from '../../helpers/rejection.js';
 
@@ -16,14 +17,7 @@ let notifier: GitHubNotifier;
 beforeEach(async () => {
   api = await startFakeGitHub({ token: 'ghp_test_token' });
   logger = createRecordingLogger();
-  notifier = createGitHubNotifier({
-    auth: { kind: 'token', token: 'ghp_test_token' },
-    apiUrl: api.url,
-    logger,
-    minWriteIntervalMs: 0,
-    retryBaseMs: 5,
-    render: { commandWord: '/agent', botHandle: 'agent-relay' },
-  });
+  notifier = testGitHubNotifier(api.url, { kind: 'token', token: 'ghp_test_token' }, { logger });
 });
 afterEach(async () => {
   await api.close();
@@ -125,12 +119,11 @@ describe('GitHub notifier: comments', () => {
   });
 
   it('spaces writes (GitHub’s advice against secondary limits)', async () => {
-    const paced = createGitHubNotifier({
-      auth: { kind: 'token', token: 'ghp_test_token' },
-      apiUrl: api.url,
-      logger,
-      minWriteIntervalMs: 120,
-    });
+    const paced = testGitHubNotifier(
+      api.url,
+      { kind: 'token', token: 'ghp_test_token' },
+      { logger, minWriteIntervalMs: 120 },
+    );
     await Promise.all(
       [1, 2, 3].map((n) =>
         paced.post({ threadKey: `github:octo-org/widgets#${n}` }, status('QUEUED')),
