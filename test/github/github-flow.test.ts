@@ -5,8 +5,7 @@
  * the fake GitHub REST API, which records every comment, edit and reaction.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveOnLoopback } from '../helpers/loopback-server.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -86,19 +85,17 @@ async function startEnv(): Promise<Env> {
     logger,
     onInstallation: (owner, repo, id) => notifier.learnInstallation(owner, repo, id),
   });
-  const server: Server = createServer((req, res) => void ingress.handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const server = await serveOnLoopback((req, res) => void ingress.handle(req, res));
   engine.start();
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/github/webhooks`,
+    url: `${server.url}/github/webhooks`,
     api,
     emulator,
     store,
     engine,
     async close() {
       await engine.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await api.close();
       await emulator.close();
       await store.close();
