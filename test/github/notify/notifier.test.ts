@@ -264,13 +264,19 @@ describe('GitHub notifier: one comment per notification across retries', () => {
     });
   });
 
-  it('answers with the earlier comment instead of posting again', async () => {
+  /** A QUEUED status posted to `threadKey` under `key`, then again as a retry that may find it. */
+  async function postAndRetry(threadKey: string, key: string) {
     const since = Date.now();
-    const first = await notifier.post({ threadKey: ISSUE }, status('QUEUED'), { key: 'a' });
-    const again = await notifier.post({ threadKey: ISSUE }, status('QUEUED'), {
-      key: 'a',
+    const first = await notifier.post({ threadKey }, status('QUEUED'), { key });
+    const again = await notifier.post({ threadKey }, status('QUEUED'), {
+      key,
       mayExist: { since },
     });
+    return { first, again, since };
+  }
+
+  it('answers with the earlier comment instead of posting again', async () => {
+    const { first, again, since } = await postAndRetry(ISSUE, 'a');
     expect(again.ref).toEqual(first.ref);
     expect(api.comments.size).toBe(1);
     // Another notification's mark is not this one's.
@@ -295,12 +301,7 @@ describe('GitHub notifier: one comment per notification across retries', () => {
   });
 
   it('finds a reply in a review thread', async () => {
-    const since = Date.now();
-    const first = await notifier.post({ threadKey: REVIEW }, status('QUEUED'), { key: 'd' });
-    const again = await notifier.post({ threadKey: REVIEW }, status('QUEUED'), {
-      key: 'd',
-      mayExist: { since },
-    });
+    const { first, again } = await postAndRetry(REVIEW, 'd');
     expect(again.ref).toEqual(first.ref);
     expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'POST /repos/octo-org/widgets/pulls/7/comments/2001/replies',
