@@ -7,6 +7,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { countRows } from '../helpers/relay.js';
 import { startLinearWorld } from '../helpers/linear.js';
+import { postRawWebhook } from '../helpers/platform-world.js';
 import { worldPerTest } from '../helpers/world-per-test.js';
 
 const startWorld = worldPerTest(startLinearWorld);
@@ -31,14 +32,9 @@ describe('POST /linear/webhooks', () => {
     const unsigned = await linear.send(body, { 'linear-signature': '' });
     expect(unsigned.status).toBe(401);
     // A body changed after signing does not verify either.
-    const tampered = await fetch(world.webhookUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'linear-delivery': 'd-tampered',
-        'linear-signature': 'a'.repeat(64),
-      },
-      body,
+    const tampered = await postRawWebhook(world, body, {
+      'linear-delivery': 'd-tampered',
+      'linear-signature': 'a'.repeat(64),
     });
     expect(tampered.status).toBe(401);
     expect(countRows(world.relay.databasePath).inbox).toBe(before);
