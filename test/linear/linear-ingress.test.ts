@@ -16,13 +16,18 @@ async function quiet(ms: number): Promise<void> {
   await new Promise((r) => setTimeout(r, ms));
 }
 
+/** A world with a session open and answered: the session, and the inbox's row count then. */
+async function withSession() {
+  const world = await startWorld();
+  const { linear } = world;
+  const { session } = await linear.openSession({ title: 'first' });
+  await world.waitForActivity(session.id, () => true);
+  return { world, linear, session, before: countRows(world.relay.databasePath).inbox };
+}
+
 describe('POST /linear/webhooks', () => {
   it('answers 401 to a wrong or missing signature and stores nothing', async () => {
-    const world = await startWorld();
-    const { linear } = world;
-    const { session } = await linear.openSession({ title: 'first' });
-    await world.waitForActivity(session.id, () => true);
-    const before = countRows(world.relay.databasePath).inbox;
+    const { world, linear, session, before } = await withSession();
     const body = linear.eventBody(session.id, 'prompted', {
       agentActivity: { content: { type: 'prompt', body: 'status' } },
     });
@@ -41,11 +46,7 @@ describe('POST /linear/webhooks', () => {
   });
 
   it('answers 401 to a webhookTimestamp more than 60 s away, or none', async () => {
-    const world = await startWorld();
-    const { linear } = world;
-    const { session } = await linear.openSession({ title: 'first' });
-    await world.waitForActivity(session.id, () => true);
-    const before = countRows(world.relay.databasePath).inbox;
+    const { world, linear, session, before } = await withSession();
     for (const skew of [-61_000, 61_000]) {
       const stale = await linear.send(
         linear.eventBody(session.id, 'prompted', {
