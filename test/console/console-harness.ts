@@ -2,7 +2,7 @@
  * Starting the relay with its console for tests: the embedded emulator, a SQLite file, the
  * fake Slack Web API (for delivering notifications) and the fake sign-in providers.
  */
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { RunningService } from '../../src/main.js';
 import { startFakeIdentityProviders } from '../../src/fakes/identity-providers.js';
 import type { FakeIdentityProviders } from '../../src/fakes/identity-providers.js';
@@ -187,4 +187,36 @@ export async function signInLocally(service: RunningService): Promise<string> {
   const cookie = cookieOf(res);
   if (res.status !== 303 || !cookie) throw new Error(`admin link answered ${res.status}`);
   return cookie;
+}
+
+/** A console harness of its own (`env` over the usual) for the length of `fn`, closed after it. */
+export async function withOtherConsole<T>(
+  env: Record<string, string>,
+  fn: (other: ConsoleHarness) => Promise<T>,
+  options: { clock?: Clock } = {},
+): Promise<T> {
+  const other = await startConsoleHarness(env, options);
+  try {
+    return await fn(other);
+  } finally {
+    await other.close();
+  }
+}
+
+/**
+ * Follow a sign-in with `provider` through the fake provider (asking to land on `next`, when
+ * given): our redirect to it, its redirect back, then our callback's answer.
+ */
+export async function signInThrough(
+  h: ConsoleHarness,
+  provider: 'slack' | 'github',
+  next?: string,
+): Promise<Response> {
+  const start = await h.get(`/console/signin/${provider}${next ? `?next=${next}` : ''}`);
+  expect(start.status).toBe(303);
+  const stateCookie = cookieOf(start, 'relay_console_signin')!;
+  const atProvider = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+  expect(atProvider.status).toBe(302);
+  const back = new URL(atProvider.headers.get('location')!);
+  return h.get(back.pathname + back.search, stateCookie);
 }

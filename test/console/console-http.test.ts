@@ -14,24 +14,18 @@ import {
   parkNotification,
   runRecord,
   signInLocally,
+  signInThrough,
   startConsoleHarness,
   consolePerFile,
+  withOtherConsole,
 } from './console-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { postSlack, slashCommandBody } from '../helpers/slack.js';
 
 const h = consolePerFile();
 
-/** Follow a sign-in through the fake provider: the provider's redirect, then our callback. */
-async function signInWith(provider: 'slack' | 'github'): Promise<Response> {
-  const start = await h.get(`/console/signin/${provider}?next=/console/queues`);
-  expect(start.status).toBe(303);
-  const stateCookie = cookieOf(start, 'relay_console_signin')!;
-  const atProvider = await fetch(start.headers.get('location')!, { redirect: 'manual' });
-  expect(atProvider.status).toBe(302);
-  const back = new URL(atProvider.headers.get('location')!);
-  return h.get(back.pathname + back.search, stateCookie);
-}
+/** A sign-in through the fake provider that asks to land on the queues. */
+const signInWith = (provider: 'slack' | 'github') => signInThrough(h, provider, '/console/queues');
 
 const parkedNotification = (text: string) =>
   parkNotification(h, 'slack:T0000001:C0HTTP:1700000000.000100', text);
@@ -262,13 +256,10 @@ describe('Retry and Discard', () => {
   });
 
   it('refuses a session signed with another key', async () => {
-    const other = await startConsoleHarness();
-    try {
+    await withOtherConsole({}, async (other) => {
       const foreign = await signInLocally(other.service);
       expect((await h.get('/console', foreign)).status).toBe(303);
-    } finally {
-      await other.close();
-    }
+    });
   });
 });
 

@@ -14,8 +14,9 @@ import {
   parkNotification,
   runRecord,
   signInLocally,
-  startConsoleHarness,
+  signInThrough,
   consolePerFile,
+  withOtherConsole,
 } from './console-harness.js';
 import type { ConsoleHarness } from './console-harness.js';
 
@@ -28,8 +29,7 @@ beforeAll(async () => {
 
 describe('the one-time admin link', () => {
   it('is refused when the request came through any proxy, and still works directly', async () => {
-    const other = await startConsoleHarness();
-    try {
+    await withOtherConsole({}, async (other) => {
       const link = other.service.console!.adminLink!;
       for (const [header, value] of [
         ['via', '1.1 proxy.example'],
@@ -50,26 +50,22 @@ describe('the one-time admin link', () => {
       const direct = await fetch(link, { redirect: 'manual' });
       expect(direct.status).toBe(303);
       expect(cookieOf(direct)).toBeDefined();
-    } finally {
-      await other.close();
-    }
+    });
   });
 
   it('is refused once its minutes have passed, even unused', async () => {
     let offset = 0;
-    const other = await startConsoleHarness(
+    await withOtherConsole(
       { CONSOLE_ADMIN_LINK_MINUTES: '15' },
+      async (other) => {
+        offset = 15 * 60_000 + 1_000;
+        const late = await fetch(other.service.console!.adminLink!, { redirect: 'manual' });
+        expect(late.status).toBe(403);
+        expect(cookieOf(late)).toBeUndefined();
+        expect(await late.text()).toContain('expired');
+      },
       { clock: { now: () => Date.now() + offset } },
     );
-    try {
-      offset = 15 * 60_000 + 1_000;
-      const late = await fetch(other.service.console!.adminLink!, { redirect: 'manual' });
-      expect(late.status).toBe(403);
-      expect(cookieOf(late)).toBeUndefined();
-      expect(await late.text()).toContain('expired');
-    } finally {
-      await other.close();
-    }
   });
 });
 
@@ -100,21 +96,9 @@ describe('malformed console input', () => {
   });
 });
 
-/** Follow a sign-in through the fake provider: the provider's redirect, then our callback. */
-async function signInWith(
-  provider: 'slack' | 'github',
-  harness: ConsoleHarness = h,
-): Promise<Response> {
-  const url = harness.service.url;
-  const start = await fetch(`${url}/console/signin/${provider}`, { redirect: 'manual' });
-  const stateCookie = cookieOf(start, 'relay_console_signin')!;
-  const atProvider = await fetch(start.headers.get('location')!, { redirect: 'manual' });
-  const back = new URL(atProvider.headers.get('location')!);
-  return fetch(`${url}${back.pathname}${back.search}`, {
-    redirect: 'manual',
-    headers: { cookie: stateCookie },
-  });
-}
+/** A sign-in through the fake provider, to this file's console or to `harness`. */
+const signInWith = (provider: 'slack' | 'github', harness: ConsoleHarness = h) =>
+  signInThrough(harness, provider);
 
 const parked = (text: string) =>
   parkNotification(h, 'slack:T0000001:C0SECRET:1700000000.000900', text);
@@ -259,8 +243,7 @@ describe('roles', () => {
   });
 
   it('GitHub: an account id in CONSOLE_GITHUB_USERS is an operator; a reclaimed login is not', async () => {
-    const other = await startConsoleHarness({ CONSOLE_GITHUB_USERS: 'trusted-login,424242' });
-    try {
+    await withOtherConsole({ CONSOLE_GITHUB_USERS: 'trusted-login,424242' }, async (other) => {
       other.idp.signInAs.github = { login: 'renamed-since', name: 'By Id', orgs: [], id: 424242 };
       const byId = await signInWith('github', other);
       expect(byId.status).toBe(303);
@@ -271,9 +254,7 @@ describe('roles', () => {
       const squatter = await signInWith('github', other);
       expect(squatter.status).toBe(403);
       expect(cookieOf(squatter)).toBeUndefined();
-    } finally {
-      await other.close();
-    }
+    });
   });
 });
 
@@ -300,24 +281,20 @@ describe('sessions', () => {
       CONSOLE_SESSION_SECRET: 'a-session-secret-shared-by-both-0123456789',
     };
     try {
-      const first = await startConsoleHarness({ ...env, CONSOLE_SLACK_USERS: 'U0OLIVIA' });
-      first.idp.signInAs.slack = { team: 'T0000001', user: 'U0OLIVIA', name: 'Olivia' };
-      const cookie = cookieOf(await signInWith('slack', first))!;
-      expect(
-        (await fetch(`${first.service.url}/console/queues`, { headers: { cookie } })).status,
-      ).toBe(200);
-      await first.close();
-      const second = await startConsoleHarness({ ...env, CONSOLE_SLACK_USERS: 'U0SOMEONE' });
-      try {
-        const res = await fetch(`${second.service.url}/console/queues`, {
-          redirect: 'manual',
-          headers: { cookie },
-        });
+      const cookie = await withOtherConsole(
+        { ...env, CONSOLE_SLACK_USERS: 'U0OLIVIA' },
+        async (first) => {
+          first.idp.signInAs.slack = { team: 'T0000001', user: 'U0OLIVIA', name: 'Olivia' };
+          const signedIn = cookieOf(await signInWith('slack', first))!;
+          expect((await first.get('/console/queues', signedIn)).status).toBe(200);
+          return signedIn;
+        },
+      );
+      await withOtherConsole({ ...env, CONSOLE_SLACK_USERS: 'U0SOMEONE' }, async (second) => {
+        const res = await second.get('/console/queues', cookie);
         expect(res.status).toBe(303);
         expect(res.headers.get('location')).toMatch(/^\/console\/signin/);
-      } finally {
-        await second.close();
-      }
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

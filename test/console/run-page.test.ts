@@ -4,27 +4,20 @@
  * what it marks (not "reaction failed" beside a delivered notification).
  */
 import { describe, expect, it } from 'vitest';
-import type { OutboxItem, RunRecord } from '../../src/core/ports/index.js';
+import type { OutboxItem } from '../../src/core/ports/index.js';
 import { runBody } from '../../src/console/pages/run-page.js';
 import { runsBody } from '../../src/console/pages/runs-page.js';
 import type { PageContext } from '../../src/console/pages/layout.js';
+import { sampleRun } from '../store/harness.js';
 
 const T0 = Date.parse('2030-01-01T10:00:00Z');
-const run: RunRecord = {
-  runId: 'a1b2c3d4-0000-4000-8000-000000000001',
+const run = sampleRun({
   threadKey: 'github:acme/web:issue:7',
-  platform: 'github',
-  requestId: 'github:r1',
   requester: { id: 'alice', name: 'alice' },
-  title: 'Fix the login loop',
   state: 'FAILED',
-  applied: [],
-  nextCheckAt: 0,
-  checkIntervalMs: 1_000,
-  tracked: false,
   createdAt: T0,
   updatedAt: T0 + 60_000,
-};
+});
 const ctx: PageContext = {
   operator: { id: 'local:admin', name: 'local admin', via: 'local' },
   role: 'operator',

@@ -5,32 +5,22 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RunItem } from '../../src/agent/schemas.js';
-import type { RunRecord } from '../../src/core/ports/index.js';
 import { runStatusMessage } from '../../src/core/message/render-model.js';
 import { viewOf } from '../../src/core/message/run-view.js';
 import { runTime } from '../../src/console/pages/run-summary.js';
 import { renderGitHubMarkdown } from '../../src/github/render/render-markdown.js';
 import { renderSlackMessage } from '../../src/slack/render/render-blocks.js';
 import { buildHomeView } from '../../src/slack/home/home-view.js';
+import { sampleRun } from '../store/harness.js';
 
 const T0 = Date.parse('2030-01-01T10:00:00Z');
-const record: RunRecord = {
-  runId: 'a1b2c3d4-0000-4000-8000-000000000001',
-  threadKey: 'slack:T1:C1:1700000000.000100',
-  platform: 'slack',
-  requestId: 'slack:r1',
-  requester: { id: 'U1' },
-  title: 'Fix the login loop',
+// The relay's own clock: created on arrival, touched again after a restart.
+const record = sampleRun({
   state: 'SUCCEEDED',
-  applied: [],
   earlierRunMs: 40_000,
-  nextCheckAt: 0,
-  checkIntervalMs: 1_000,
-  tracked: false,
-  // The relay's own clock: created on arrival, touched again after a restart.
   createdAt: T0,
   updatedAt: T0 + 600_000,
-};
+});
 const detail: RunItem = {
   run_id: record.runId,
   title: record.title,

@@ -1,6 +1,7 @@
 /** The rule of naming an environment or a model: id, name, then an unambiguous prefix. */
 import { describe, expect, it } from 'vitest';
 import { describeNamed, lookupName, MAX_CLOSE_NAMES } from '../../src/core/catalogue-names.js';
+import { eachMapsTo } from '../helpers/cases.js';
 
 const ENVS = [
   { id: 'env-web-app', name: 'Web App' },
@@ -20,22 +21,23 @@ const found = (given: string, entries = ENVS) => {
 };
 
 describe('lookupName', () => {
-  it.each([
-    ['env-payments', 'env-payments'], // the id
-    ['Env_Upper', 'Env_Upper'], // the id, as given
-    ['env_upper', 'Env_Upper'], // the id, any case, `_` as `-`
-    ['payments', 'env-payments'], // the name
-    ['WEB-APP', 'env-web-app'], // the name, spaces as `-`, any case
-    ['web_api', 'env-web-api'],
-    ['pay', 'env-payments'], // a prefix only one has
-    ['env-pay', 'env-payments'], // a prefix of the id
-    ['web', 'ambiguous'],
-    ['web-a', 'ambiguous'],
-    ['nowhere', 'unknown'],
-    ['', 'unknown'],
-  ])('%s -> %s', (given, want) => {
-    expect(found(given)).toBe(want);
-  });
+  eachMapsTo(
+    (given) => found(given),
+    [
+      ['env-payments', 'env-payments'], // the id
+      ['Env_Upper', 'Env_Upper'], // the id, as given
+      ['env_upper', 'Env_Upper'], // the id, any case, `_` as `-`
+      ['payments', 'env-payments'], // the name
+      ['WEB-APP', 'env-web-app'], // the name, spaces as `-`, any case
+      ['web_api', 'env-web-api'],
+      ['pay', 'env-payments'], // a prefix only one has
+      ['env-pay', 'env-payments'], // a prefix of the id
+      ['web', 'ambiguous'],
+      ['web-a', 'ambiguous'],
+      ['nowhere', 'unknown'],
+      ['', 'unknown'],
+    ],
+  );
 
   it('a word of the name when no name or id starts that way', () => {
     expect(found('sonnet', MODELS)).toBe('claude-4-6-sonnet');

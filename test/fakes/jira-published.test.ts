@@ -5,22 +5,14 @@
  * with `errorMessages`, as Jira answers a bad request, and is recorded as a refusal, which fails
  * a test that leaves one (`test/setup/published-fakes.ts`).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  FAKE_JIRA_EMAIL,
-  FAKE_JIRA_TOKEN,
-  startFakeJira,
-  type FakeJira,
-} from '../../src/fakes/jira-rest-api.js';
+import { describe, expect, it } from 'vitest';
+import { FAKE_JIRA_EMAIL, FAKE_JIRA_TOKEN } from '../../src/fakes/jira-rest-api.js';
 import { jiraDescription, jiraRequestProblems } from '../../src/fakes/jira-published.js';
 import { unknownKeywords } from '../../src/fakes/openapi-check.js';
 import { takeRefusals } from '../../src/fakes/published.js';
+import { fakeJiraPerTest } from '../helpers/jira.js';
 
-let jira: FakeJira;
-beforeEach(async () => {
-  jira = await startFakeJira();
-});
-afterEach(() => jira.close());
+const jira = fakeJiraPerTest();
 
 const auth = `Basic ${Buffer.from(`${FAKE_JIRA_EMAIL}:${FAKE_JIRA_TOKEN}`).toString('base64')}`;
 async function call(method: string, path: string, body?: unknown) {

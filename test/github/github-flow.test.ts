@@ -5,8 +5,7 @@
  * the fake GitHub REST API, which records every comment, edit and reaction.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveOnLoopback } from '../helpers/loopback-server.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,7 +13,7 @@ import { createAgentClient } from '../../src/agent/index.js';
 import { systemClock, type Store } from '../../src/core/ports/index.js';
 import { FAST_TIMINGS, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { createGitHubIngress } from '../../src/github/ingress/github-ingress.js';
-import { createGitHubNotifier } from '../../src/github/notify/notifier.js';
+import { testGitHubNotifier } from './test-notifier.js';
 import { createOutboxRefusalSink } from '../../src/github/ingress/refusal.js';
 import { createEngine, type Engine } from '../../src/runs/engine.js';
 import { PULL_REQUEST_LOOKUP_MS } from '../../src/runs/use-cases/thread-context.js';
@@ -50,14 +49,7 @@ async function startEnv(): Promise<Env> {
   const api = await startFakeGitHub({ token: 'ghp_flow' });
   api.setPullRequest('octo-org', 'widgets', 7, { head: 'fix/parser', base: 'main' });
   const logger = createRecordingLogger();
-  const notifier = createGitHubNotifier({
-    auth: { kind: 'token', token: 'ghp_flow' },
-    apiUrl: api.url,
-    logger,
-    minWriteIntervalMs: 0,
-    retryBaseMs: 5,
-    render: { commandWord: '/agent', botHandle: 'agent-relay' },
-  });
+  const notifier = testGitHubNotifier(api.url, { kind: 'token', token: 'ghp_flow' }, { logger });
   let n = 0;
   const engine = createEngine({
     store,
@@ -93,19 +85,17 @@ async function startEnv(): Promise<Env> {
     logger,
     onInstallation: (owner, repo, id) => notifier.learnInstallation(owner, repo, id),
   });
-  const server: Server = createServer((req, res) => void ingress.handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const server = await serveOnLoopback((req, res) => void ingress.handle(req, res));
   engine.start();
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/github/webhooks`,
+    url: `${server.url}/github/webhooks`,
     api,
     emulator,
     store,
     engine,
     async close() {
       await engine.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await api.close();
       await emulator.close();
       await store.close();

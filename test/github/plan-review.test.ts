@@ -20,6 +20,17 @@ const start = relayPerTest({
 });
 const PR = 7;
 
+/** A relay whose fake GitHub has pull request PR (feature into main). */
+async function startWithPr(): Promise<Relay> {
+  const r = await start();
+  r.github.setPullRequest('octo-org', 'widgets', PR, {
+    head: 'feature',
+    base: 'main',
+    sha: 'a1b2c3d4e5f6',
+  });
+  return r;
+}
+
 async function comment(r: Relay, text: string, login = 'alice'): Promise<void> {
   const c = commentEvent('pull', PR, login, 'MEMBER', text);
   const res = await postGitHub(r.githubWebhooks, c.body, c.delivery);
@@ -49,12 +60,7 @@ const commentWith = (r: Relay, words: string) =>
 
 describe('GitHub: plan first', () => {
   it('plan -> shown -> a reply asks for changes -> revised plan -> Approve -> implementation -> outcome', async () => {
-    const r = await start();
-    r.github.setPullRequest('octo-org', 'widgets', PR, {
-      head: 'feature',
-      base: 'main',
-      sha: 'a1b2c3d4e5f6',
-    });
+    const r = await startWithPr();
     r.github.setPermission('octo-org', 'widgets', 'bob', 'write');
     await comment(r, '@agent-relay mode=plan fix the flaky login test');
 
@@ -100,12 +106,7 @@ describe('GitHub: plan first', () => {
 
 describe('GitHub: a sub-run waiting for approval', () => {
   it('is asked about in the run’s thread; a typed `approve <sub-run id>` goes to the sub-run', async () => {
-    const r = await start();
-    r.github.setPullRequest('octo-org', 'widgets', PR, {
-      head: 'feature',
-      base: 'main',
-      sha: 'a1b2c3d4e5f6',
-    });
+    const r = await startWithPr();
     await comment(r, '@agent-relay ship the release');
     const parentId = await waitUntil(() => r.emulator.runs.all()[0]?.run_id, { timeoutMs: 10_000 });
     r.emulator.setState(parentId, 'INPROGRESS');

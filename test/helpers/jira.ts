@@ -14,6 +14,7 @@ import {
 } from '../../src/fakes/jira-rest-api.js';
 import { plainText, type AdfDoc } from '../../src/jira/index.js';
 import { captureLogs } from './log-capture.js';
+import { currentPerTest } from './world-per-test.js';
 import type { LogCapture } from './log-capture.js';
 import { startRelayService } from './relay.js';
 import type { RelayService } from './relay.js';
@@ -110,4 +111,13 @@ export async function startJiraWorld(
     },
   };
   return world;
+}
+
+/** At a file's top level: a fake Jira site new for each test, closed after it. */
+export function fakeJiraPerTest(): FakeJira {
+  return currentPerTest(
+    'the fake Jira',
+    () => startFakeJira(),
+    (jira) => jira.close(),
+  );
 }

@@ -52,3 +52,16 @@ export async function pollFor<T>(
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** POST `body` as JSON to a world's webhook URL with `headers` as given (signed or not). */
+export function postRawWebhook(
+  world: { webhookUrl: string },
+  body: string,
+  headers: Record<string, string>,
+): Promise<Response> {
+  return fetch(world.webhookUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
+}

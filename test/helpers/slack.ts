@@ -3,6 +3,7 @@
  * Slack signs them (src/fakes/sign-requests.ts).
  */
 import { signSlack } from '../../src/fakes/sign-requests.js';
+import type { FakeSlackApi } from '../../src/fakes/slack-web-api.js';
 
 export const TEST_SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
 
@@ -229,4 +230,21 @@ export function blockActionsBody(fields: {
     ],
   };
   return formBody({ payload: JSON.stringify(payload) });
+}
+
+/**
+ * A thread in `channel` of the fake Slack: its root, then its replies, each `[user, text]`
+ * (someone spoke). Their timestamps, the root's first.
+ */
+export function seedThread(
+  api: Pick<FakeSlackApi, 'seedMessage'>,
+  channel: string,
+  [rootUser, rootText]: [string, string],
+  ...replies: [string, string][]
+): [root: string, ...replies: string[]] {
+  const root = api.seedMessage({ channel, user: rootUser, text: rootText });
+  return [
+    root,
+    ...replies.map(([user, text]) => api.seedMessage({ channel, user, text, thread_ts: root })),
+  ];
 }

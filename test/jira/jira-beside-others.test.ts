@@ -4,27 +4,20 @@
  * who is no admin still cannot change a channel's defaults) nor for GitHub's repository check
  * (a read-only collaborator is still refused).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   FAKE_JIRA_EMAIL,
   FAKE_JIRA_TOKEN,
   FAKE_JIRA_WEBHOOK_SECRET,
-  startFakeJira,
-  type FakeJira,
 } from '../../src/fakes/jira-rest-api.js';
 import { fixtureText, type Payload } from '../github/fixtures.js';
 import { relayPerTest } from '../helpers/relay.js';
 import { slashCommandBody } from '../helpers/slack.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { fakeJiraPerTest } from '../helpers/jira.js';
 
 const start = relayPerTest();
-let jira: FakeJira;
-beforeEach(async () => {
-  jira = await startFakeJira();
-});
-afterEach(async () => {
-  await jira.close();
-});
+const jira = fakeJiraPerTest();
 
 const JIRA_ON = () => ({
   JIRA_BASE_URL: jira.url,

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { PEOPLE, RELAY_ACCOUNT_ID, signJira } from '../../src/fakes/jira-rest-api.js';
 import { countRows } from '../helpers/relay.js';
 import { startJiraWorld, type JiraWorld } from '../helpers/jira.js';
+import { postRawWebhook } from '../helpers/platform-world.js';
 import { worldPerTest } from '../helpers/world-per-test.js';
 
 /** What the relay asks the site at start: what kind of site it is, and whose token it holds. */
@@ -26,14 +27,9 @@ describe('POST /jira/webhooks', () => {
     expect(forged).toMatchObject({ status: 401, answer: { ok: false, error: 'bad_signature' } });
     expect((await world.send(body, { unsigned: true })).status).toBe(401);
     const raw = JSON.stringify(body);
-    const tampered = await fetch(world.webhookUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-atlassian-webhook-identifier': 'w-1',
-        'x-hub-signature': signJira(raw, 'jira-webhook-secret-dummy-0123'),
-      },
-      body: raw.replace('"agent"', '"agent "'),
+    const tampered = await postRawWebhook(world, raw.replace('"agent"', '"agent "'), {
+      'x-atlassian-webhook-identifier': 'w-1',
+      'x-hub-signature': signJira(raw, 'jira-webhook-secret-dummy-0123'),
     });
     expect(tampered.status).toBe(401);
     expect(inbox(world)).toBe(0);
@@ -43,20 +39,11 @@ describe('POST /jira/webhooks', () => {
   it('answers 400 without the delivery identifier or to a signed body that is not JSON', async () => {
     const world = await startWorld();
     const secret = 'jira-webhook-secret-dummy-0123';
-    const noId = await fetch(world.webhookUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-hub-signature': signJira('{}', secret) },
-      body: '{}',
-    });
+    const noId = await postRawWebhook(world, '{}', { 'x-hub-signature': signJira('{}', secret) });
     expect(noId.status).toBe(400);
-    const notJson = await fetch(world.webhookUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-atlassian-webhook-identifier': 'w-2',
-        'x-hub-signature': signJira('{nope', secret),
-      },
-      body: '{nope',
+    const notJson = await postRawWebhook(world, '{nope', {
+      'x-atlassian-webhook-identifier': 'w-2',
+      'x-hub-signature': signJira('{nope', secret),
     });
     expect(notJson.status).toBe(400);
     const noIssue = await world.send({ webhookEvent: 'comment_created', comment: { id: '1' } });

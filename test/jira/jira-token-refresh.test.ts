@@ -6,56 +6,76 @@
  * lets lapse after 30 days, are extended when less than a week is left, and registered again
  * where there are none.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   FAKE_JIRA_CLIENT_ID,
   FAKE_JIRA_CLIENT_SECRET,
   startFakeAtlassian,
-  type FakeAtlassian,
 } from '../../src/fakes/atlassian-oauth.js';
 import {
   createJiraInstallations,
   exchangeCode,
   installedSites,
   keepSiteWebhooks,
+  type JiraInstallations,
 } from '../../src/jira/index.js';
 import { createTokenCipher } from '../../src/platform/token-cipher.js';
-import { openStore, type OpenedStore } from '../../src/store/index.js';
 import { captureLogs } from '../helpers/log-capture.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
+import { createSqliteHarness, harnessPer } from '../store/harness.js';
 
-let atlassian: FakeAtlassian | undefined;
-let dir: string | undefined;
-const stores: OpenedStore[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-  await atlassian?.close();
-  atlassian = undefined;
-  if (dir) await rm(dir, { recursive: true, force: true });
-  dir = undefined;
-});
+const sqlite = harnessPer(createSqliteHarness);
+const startAtlassian = worldPerTest(startFakeAtlassian);
+const cipher = createTokenCipher(Buffer.alloc(32, 9).toString('base64'));
+
+/** The fake Atlassian with the site acme.atlassian.net, and the app's OAuth client there. */
+async function acmeSite() {
+  const atlassian = await startAtlassian();
+  const site = atlassian.addSite('acme.atlassian.net');
+  const client = {
+    authUrl: atlassian.url,
+    apiUrl: atlassian.url,
+    clientId: FAKE_JIRA_CLIENT_ID,
+    clientSecret: FAKE_JIRA_CLIENT_SECRET,
+  };
+  return { atlassian, site, client };
+}
+
+/**
+ * A consent to `scope` (URL-encoded) on the fake Atlassian and the code exchanged as the
+ * redirect does; the grant and acme.atlassian.net kept in `installations`. The grant.
+ */
+async function install(
+  { atlassian, site, client }: Awaited<ReturnType<typeof acmeSite>>,
+  installations: JiraInstallations,
+  scope: string,
+  now: number,
+) {
+  const consent = await fetch(
+    `${atlassian.url}/authorize?audience=api.atlassian.com&client_id=${FAKE_JIRA_CLIENT_ID}` +
+      `&scope=${scope}&redirect_uri=${encodeURIComponent('http://127.0.0.1/back')}&state=s&response_type=code`,
+    { redirect: 'manual' },
+  );
+  const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+  const grant = await exchangeCode(client, { code, redirectUri: 'http://127.0.0.1/back', now });
+  if ('error' in grant) throw new Error(grant.error);
+  await installations.saveGrant('account-1', grant, now);
+  await installations.save(
+    'acme.atlassian.net',
+    { cloudId: site.cloudId, url: site.url, accountId: 'account-1' },
+    now,
+  );
+  return grant;
+}
 
 describe('two replicas refreshing one Jira token', () => {
   it('refresh it before it expires, spend the refresh token once, and share the new token', async () => {
-    atlassian = await startFakeAtlassian();
-    const site = atlassian.addSite('acme.atlassian.net');
-    dir = await mkdtemp(join(tmpdir(), 'jira-refresh-'));
-    const databaseUrl = `sqlite:${join(dir, 'relay.db')}`;
+    const acme = await acmeSite();
+    const { atlassian, client } = acme;
     let now = Date.now();
     const clock = { now: () => now };
-    const client = {
-      authUrl: atlassian.url,
-      apiUrl: atlassian.url,
-      clientId: FAKE_JIRA_CLIENT_ID,
-      clientSecret: FAKE_JIRA_CLIENT_SECRET,
-    };
-    const cipher = createTokenCipher(Buffer.alloc(32, 9).toString('base64'));
     const replica = async () => {
-      const store = await openStore({ databaseUrl, checkpointIntervalMs: 0 });
-      await store.migrate();
-      stores.push(store);
+      const store = await sqlite.open({ checkpointIntervalMs: 0 });
       return createJiraInstallations({
         repo: store.installations,
         cipher,
@@ -68,20 +88,7 @@ describe('two replicas refreshing one Jira token', () => {
     const a = await replica();
     const b = await replica();
     // A consent, and the code exchanged as the redirect does.
-    const consent = await fetch(
-      `${atlassian.url}/authorize?audience=api.atlassian.com&client_id=${FAKE_JIRA_CLIENT_ID}` +
-        `&scope=read%3Ajira-work%20offline_access&redirect_uri=${encodeURIComponent('http://127.0.0.1/back')}&state=s&response_type=code`,
-      { redirect: 'manual' },
-    );
-    const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
-    const grant = await exchangeCode(client, { code, redirectUri: 'http://127.0.0.1/back', now });
-    if ('error' in grant) throw new Error(grant.error);
-    await a.saveGrant('account-1', grant, now);
-    await a.save(
-      'acme.atlassian.net',
-      { cloudId: site.cloudId, url: site.url, accountId: 'account-1' },
-      now,
-    );
+    const grant = await install(acme, a, 'read%3Ajira-work%20offline_access', now);
     expect(await b.tokenFor('acme.atlassian.net')).toBe(grant.accessToken);
     expect(atlassian.tokenRequests.map((t) => t.grant_type)).toEqual(['authorization_code']);
 
@@ -116,42 +123,22 @@ describe('two replicas refreshing one Jira token', () => {
 
 describe("the app's webhooks on a site", () => {
   it('are extended when less than a week is left, and registered again when gone', async () => {
-    atlassian = await startFakeAtlassian();
-    const site = atlassian.addSite('acme.atlassian.net');
-    dir = await mkdtemp(join(tmpdir(), 'jira-hooks-'));
-    const store = await openStore({
-      databaseUrl: `sqlite:${join(dir, 'relay.db')}`,
-      checkpointIntervalMs: 0,
-    });
-    await store.migrate();
-    stores.push(store);
+    const acme = await acmeSite();
+    const { atlassian, site, client } = acme;
+    const store = await sqlite.open({ checkpointIntervalMs: 0 });
     let now = Date.now();
-    const client = {
-      authUrl: atlassian.url,
-      apiUrl: atlassian.url,
-      clientId: FAKE_JIRA_CLIENT_ID,
-      clientSecret: FAKE_JIRA_CLIENT_SECRET,
-    };
     const logger = captureLogs().logger;
     const installations = createJiraInstallations({
       repo: store.installations,
-      cipher: createTokenCipher(Buffer.alloc(32, 9).toString('base64')),
+      cipher,
       client,
       logger,
       clock: { now: () => now },
     });
-    const consent = await fetch(
-      `${atlassian.url}/authorize?audience=api.atlassian.com&client_id=${FAKE_JIRA_CLIENT_ID}` +
-        `&scope=manage%3Ajira-webhook%20read%3Ajira-work%20offline_access&redirect_uri=${encodeURIComponent('http://127.0.0.1/back')}&state=s&response_type=code`,
-      { redirect: 'manual' },
-    );
-    const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
-    const grant = await exchangeCode(client, { code, redirectUri: 'http://127.0.0.1/back', now });
-    if ('error' in grant) throw new Error(grant.error);
-    await installations.saveGrant('account-1', grant, now);
-    await installations.save(
-      'acme.atlassian.net',
-      { cloudId: site.cloudId, url: site.url, accountId: 'account-1' },
+    await install(
+      acme,
+      installations,
+      'manage%3Ajira-webhook%20read%3Ajira-work%20offline_access',
       now,
     );
     const served = await installedSites({
@@ -183,7 +170,7 @@ describe("the app's webhooks on a site", () => {
     // A week on, nothing to do; 24 days on, extended (the same webhook).
     const pass = (ms: number) => {
       now += ms;
-      atlassian!.advance(ms);
+      atlassian.advance(ms);
     };
     pass(7 * 24 * 3600_000);
     await keep();

@@ -4,14 +4,9 @@
  * made, the start transition found by name or target status and never into a done status, and
  * Jira's refusals as the outbox's DeliveryError codes.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/core/ports/index.js';
-import {
-  FAKE_JIRA_EMAIL,
-  FAKE_JIRA_TOKEN,
-  startFakeJira,
-  type FakeJira,
-} from '../../src/fakes/jira-rest-api.js';
+import { FAKE_JIRA_EMAIL, FAKE_JIRA_TOKEN } from '../../src/fakes/jira-rest-api.js';
 import {
   createJiraClient,
   createJiraNotifier,
@@ -22,14 +17,9 @@ import {
 import type { Notifier } from '../../src/core/ports/index.js';
 import { sampleRun } from '../github/models.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
+import { fakeJiraPerTest } from '../helpers/jira.js';
 
-let jira: FakeJira;
-beforeEach(async () => {
-  jira = await startFakeJira();
-});
-afterEach(async () => {
-  await jira.close();
-});
+const jira = fakeJiraPerTest();
 
 function notifier(startTransition?: string): Notifier {
   return createJiraNotifier({

@@ -7,6 +7,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { countRows } from '../helpers/relay.js';
 import { startLinearWorld } from '../helpers/linear.js';
+import { postRawWebhook } from '../helpers/platform-world.js';
 import { worldPerTest } from '../helpers/world-per-test.js';
 
 const startWorld = worldPerTest(startLinearWorld);
@@ -15,13 +16,18 @@ async function quiet(ms: number): Promise<void> {
   await new Promise((r) => setTimeout(r, ms));
 }
 
+/** A world with a session open and answered: the session, and the inbox's row count then. */
+async function withSession() {
+  const world = await startWorld();
+  const { linear } = world;
+  const { session } = await linear.openSession({ title: 'first' });
+  await world.waitForActivity(session.id, () => true);
+  return { world, linear, session, before: countRows(world.relay.databasePath).inbox };
+}
+
 describe('POST /linear/webhooks', () => {
   it('answers 401 to a wrong or missing signature and stores nothing', async () => {
-    const world = await startWorld();
-    const { linear } = world;
-    const { session } = await linear.openSession({ title: 'first' });
-    await world.waitForActivity(session.id, () => true);
-    const before = countRows(world.relay.databasePath).inbox;
+    const { world, linear, session, before } = await withSession();
     const body = linear.eventBody(session.id, 'prompted', {
       agentActivity: { content: { type: 'prompt', body: 'status' } },
     });
@@ -31,25 +37,16 @@ describe('POST /linear/webhooks', () => {
     const unsigned = await linear.send(body, { 'linear-signature': '' });
     expect(unsigned.status).toBe(401);
     // A body changed after signing does not verify either.
-    const tampered = await fetch(world.webhookUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'linear-delivery': 'd-tampered',
-        'linear-signature': 'a'.repeat(64),
-      },
-      body,
+    const tampered = await postRawWebhook(world, body, {
+      'linear-delivery': 'd-tampered',
+      'linear-signature': 'a'.repeat(64),
     });
     expect(tampered.status).toBe(401);
     expect(countRows(world.relay.databasePath).inbox).toBe(before);
   });
 
   it('answers 401 to a webhookTimestamp more than 60 s away, or none', async () => {
-    const world = await startWorld();
-    const { linear } = world;
-    const { session } = await linear.openSession({ title: 'first' });
-    await world.waitForActivity(session.id, () => true);
-    const before = countRows(world.relay.databasePath).inbox;
+    const { world, linear, session, before } = await withSession();
     for (const skew of [-61_000, 61_000]) {
       const stale = await linear.send(
         linear.eventBody(session.id, 'prompted', {

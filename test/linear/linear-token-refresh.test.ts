@@ -6,43 +6,26 @@
  * before using a token due to expire, or once Linear refused one, and keeps the new pair; two
  * replicas never spend one refresh token twice.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeLinear, type FakeLinear } from '../../src/fakes/linear-graphql-api.js';
+import { describe, expect, it } from 'vitest';
+import { startFakeLinear } from '../../src/fakes/linear-graphql-api.js';
 import { createLinearInstallations } from '../../src/linear/index.js';
 import { createTokenCipher } from '../../src/platform/token-cipher.js';
-import { openStore, type OpenedStore } from '../../src/store/index.js';
 import { captureLogs } from '../helpers/log-capture.js';
-import {
-  installLinear,
-  LINEAR_TOKEN_KEY,
-  startLinearWorld,
-  type LinearWorld,
-} from '../helpers/linear.js';
+import { installLinear, LINEAR_TOKEN_KEY, startLinearWorld } from '../helpers/linear.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
+import { createSqliteHarness, harnessPer } from '../store/harness.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 
-let world: LinearWorld | undefined;
-let linear: FakeLinear | undefined;
-let dir: string | undefined;
-const stores: OpenedStore[] = [];
-afterEach(async () => {
-  const w = world;
-  world = undefined;
-  if (w) {
-    for (const g of w.linear.oauthGrants) {
-      expect(w.logs.text()).not.toContain(g.accessToken);
-      expect(w.logs.text()).not.toContain(g.refreshToken);
-    }
-    await w.close();
+// No token the relay held ever reaches its log.
+const startWorld = worldPerTest(startLinearWorld, (w) => {
+  for (const g of w.linear.oauthGrants) {
+    expect(w.logs.text()).not.toContain(g.accessToken);
+    expect(w.logs.text()).not.toContain(g.refreshToken);
   }
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-  await linear?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-  linear = dir = undefined;
 });
+const startLinear = worldPerTest(startFakeLinear);
+const sqlite = harnessPer(createSqliteHarness);
 
 /**
  * The system's time plus an offset a test moves. The relay's clock starts a day and more in
@@ -56,7 +39,7 @@ function movableClock(start = 0) {
 describe('a Linear install after its access token expired', () => {
   it('refreshes the token before using it, and a run still posts its activities', async () => {
     const clock = movableClock(-2 * DAY_MS - 60_000);
-    world = await startLinearWorld({ oauthOrganizations: ['org-acme'], clock });
+    const world = await startWorld({ oauthOrganizations: ['org-acme'], clock });
     expect((await installLinear(world, 0)).status).toBe(200);
     const { linear: fake } = world;
     const [first] = fake.oauthGrants;
@@ -87,7 +70,7 @@ describe('a Linear install after its access token expired', () => {
   it('refreshes once Linear refuses a token it thought still good, and posts again', async () => {
     // Linear's clock is a day ahead of the relay's: the relay sees no expiry coming.
     const linearClock = movableClock();
-    world = await startLinearWorld({
+    const world = await startWorld({
       oauthOrganizations: ['org-acme'],
       clock: { now: () => Date.now() },
       linearClock,
@@ -109,25 +92,21 @@ describe('a Linear install after its access token expired', () => {
 
 describe('two replicas refreshing one workspace token', () => {
   it('spend its refresh token once, and both use the new access token', async () => {
-    linear = await startFakeLinear();
-    dir = await mkdtemp(join(tmpdir(), 'linear-refresh-'));
-    const databaseUrl = `sqlite:${join(dir, 'relay.db')}`;
+    const linear = await startLinear();
     let now = Date.now();
     const clock = { now: () => now };
     const cipher = createTokenCipher(LINEAR_TOKEN_KEY);
     const replica = async () => {
-      const store = await openStore({ databaseUrl, checkpointIntervalMs: 0 });
-      await store.migrate();
-      stores.push(store);
+      const store = await sqlite.open({ checkpointIntervalMs: 0 });
       return createLinearInstallations({
         repo: store.installations,
         cipher,
         logger: captureLogs().logger,
         clock,
         client: {
-          apiUrl: linear!.url,
-          clientId: linear!.oauthClient.id,
-          clientSecret: linear!.oauthClient.secret,
+          apiUrl: linear.url,
+          clientId: linear.oauthClient.id,
+          clientSecret: linear.oauthClient.secret,
         },
         leases: store.leases,
       });

@@ -4,10 +4,7 @@
  * session. The keep-alive comes from the shared records (once, by one of them, never after
  * the run's last words), and a Stop answered on one keeps the other from asking after it.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   notice,
   runOutcomeMessage,
@@ -15,57 +12,38 @@ import {
 } from '../../src/core/message/render-model.js';
 import type { MessageModel } from '../../src/core/message/message-model.js';
 import { noopMetrics, type OutboxPayload, type StoreTx } from '../../src/core/ports/index.js';
-import { starting, to, view } from './notifier-messages.js';
-import { startFakeLinear, type FakeLinear } from '../../src/fakes/linear-graphql-api.js';
+import { startLinearWithSession, starting, to, view } from './notifier-messages.js';
 import { createLinearNotifier } from '../../src/linear/index.js';
-import { openStore, type OpenedStore } from '../../src/store/index.js';
+import type { OpenedStore } from '../../src/store/index.js';
 import { createSessionKeeper } from '../../src/runs/tracker/session-keeper.js';
 import { afterStop, followRunWork, turnEnded, turnStarted } from '../../src/runs/session-work.js';
 import { createOutboxWorker } from '../../src/runs/workers/outbox-worker.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { PLATFORM_CAPABILITIES } from '../helpers/platform-capabilities.js';
-import { sampleRun } from '../store/harness.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
+import { createSqliteHarness, harnessPer, sampleRun } from '../store/harness.js';
 
 const KEEP_ALIVE_MS = 20 * 60_000;
 const STILL_WORKING = { type: 'thought' as const, body: 'Still working on it…' };
 const RUN = 'r1';
 
-let linear: FakeLinear | undefined;
-let dir: string | undefined;
-const stores: OpenedStore[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-  await linear?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-  linear = dir = undefined;
-});
+const startLinear = worldPerTest(startLinearWithSession);
+const sqlite = harnessPer(createSqliteHarness);
 
 /**
  * Replicas A and B: each its own store connection on one database file, one clock. Run `r1`
  * is the session's current run, recorded as starting to work.
  */
 async function twoReplicas() {
-  linear = await startFakeLinear();
-  linear.sessions.set('s1', {
-    id: 's1',
-    organizationId: 'org-acme',
-    issueId: 'i1',
-    creatorId: 'user-ada',
-    externalUrls: [],
-    createdAt: 0,
-  });
-  dir = await mkdtemp(join(tmpdir(), 'linear-replicas-'));
-  const databaseUrl = `sqlite:${join(dir, 'relay.db')}`;
+  const linear = await startLinear();
   let now = 1_000_000;
   const clock = { now: () => now };
   const replica = async () => {
-    const store = await openStore({ databaseUrl, checkpointIntervalMs: 0 });
-    await store.migrate();
-    stores.push(store);
+    const store = await sqlite.open({ checkpointIntervalMs: 0 });
     const { logger } = captureLogs();
     const notifier = createLinearNotifier({
-      apiUrl: linear!.url,
-      token: linear!.workspaces[0]!.token,
+      apiUrl: linear.url,
+      token: linear.workspaces[0]!.token,
       logger,
       clock,
       sessions: store.linearSessions,
@@ -122,7 +100,7 @@ async function twoReplicas() {
   };
   const sweep = (...on: { keeper: { sweep(): Promise<number> } }[]) =>
     Promise.all(on.map((r) => r.keeper.sweep()));
-  const activities = () => linear!.activitiesOf('s1').map((x) => x.content);
+  const activities = () => linear.activitiesOf('s1').map((x) => x.content);
   await change(a, 'INPROGRESS', starting, runStatusMessage(view('INPROGRESS')));
   await deliver();
   return {

@@ -4,7 +4,7 @@
  * a write), what follows a Stop's answer as given (the runs decide what is queued), and
  * failures as the outbox's DeliveryErrors.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   notice,
   runOutcomeMessage,
@@ -12,32 +12,19 @@ import {
 } from '../../src/core/message/render-model.js';
 import { createMemoryLinearSessions, DeliveryError } from '../../src/core/ports/index.js';
 import type { RunItem } from '../../src/core/run.js';
-import { starting, to, view } from './notifier-messages.js';
-import { startFakeLinear, type FakeLinear } from '../../src/fakes/linear-graphql-api.js';
-import { createLinearNotifier, type LinearNotifier } from '../../src/linear/index.js';
+import { startLinearWithSession, starting, to, view } from './notifier-messages.js';
+import { createLinearNotifier } from '../../src/linear/index.js';
 import { captureLogs } from '../helpers/log-capture.js';
+import { worldPerTest } from '../helpers/world-per-test.js';
 
-let linear: FakeLinear | undefined;
-let notifier: LinearNotifier | undefined;
-afterEach(async () => {
-  await linear?.close();
-  linear = notifier = undefined;
-});
+const startLinear = worldPerTest(startLinearWithSession);
 
 async function setUp(token?: string) {
-  linear = await startFakeLinear();
-  linear.sessions.set('s1', {
-    id: 's1',
-    organizationId: 'org-acme',
-    issueId: 'i1',
-    creatorId: 'user-ada',
-    externalUrls: [],
-    createdAt: 0,
-  });
+  const linear = await startLinear();
   let now = 1_000_000;
   const clock = { now: () => now };
   const sessions = createMemoryLinearSessions();
-  notifier = createLinearNotifier({
+  const notifier = createLinearNotifier({
     apiUrl: linear.url,
     token: token ?? linear.workspaces[0]!.token,
     logger: captureLogs().logger,

@@ -39,6 +39,16 @@ function serviceWrites(r: Relay): Record<string, number> {
 const commentsTo = (r: Relay, login: string) =>
   [...r.github.comments.values()].filter((c) => c.body.includes(`@${login} `));
 
+/** GitHub answers 502 to the next `times` reads of alice's permission on the repository. */
+function permissionLookupFails(r: Relay, times: number): void {
+  r.github.failNext({
+    method: 'GET',
+    path: /\/collaborators\/alice\/permission$/,
+    status: 502,
+    times,
+  });
+}
+
 describe('GitHub: repository access, not author_association', () => {
   it("a read-only collaborator cannot cancel a member's run; the member can", async () => {
     const r = await start();
@@ -138,12 +148,7 @@ describe('GitHub: repository access, not author_association', () => {
   it('when GitHub cannot say (5xx) once, the trigger is tried again quietly and the run starts', async () => {
     const r = await start();
     // Every request of the first check fails (Octokit's one quick retry included).
-    r.github.failNext({
-      method: 'GET',
-      path: /\/collaborators\/alice\/permission$/,
-      status: 502,
-      times: 2,
-    });
+    permissionLookupFails(r, 2);
     await send(r, comment('alice', 'MEMBER', '@agent-relay fix the flaky test'));
     await waitUntil(() => r.emulator.runs.count() === 1, { timeoutMs: 8_000 });
     expect(commentsTo(r, 'alice').map((c) => c.body)).not.toContainEqual(
@@ -155,12 +160,7 @@ describe('GitHub: repository access, not author_association', () => {
   it('when GitHub cannot say (5xx) at every attempt, the request is refused with a try-again note, then works', async () => {
     const r = await start();
     // Every request of every attempt fails (Octokit's one quick retry included).
-    r.github.failNext({
-      method: 'GET',
-      path: /\/collaborators\/alice\/permission$/,
-      status: 502,
-      times: 2 * ACCESS_ATTEMPTS,
-    });
+    permissionLookupFails(r, 2 * ACCESS_ATTEMPTS);
     await send(r, comment('alice', 'MEMBER', '@agent-relay fix the flaky test'));
     const note = await waitUntil(() => commentsTo(r, 'alice')[0], { timeoutMs: 8_000 });
     expect(note.body).toContain("couldn't check your access");

@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { validGitHubBody } from './hostile-github.js';
-import { appMentionEvent, eventCallback } from '../helpers/slack.js';
+import { appMentionEvent, eventCallback, seedThread } from '../helpers/slack.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { validSlackBody } from './hostile-requests.js';
 import { relayPerTest } from '../helpers/relay.js';
@@ -96,17 +96,12 @@ describe('request bodies', () => {
 describe('debug logging', () => {
   it('never logs the text of a thread read from Slack, nor the prompt it sends', async () => {
     const relay = await start();
-    const root = relay.slack.seedMessage({
-      channel: 'CPRIVATE1',
-      user: 'UBOB0001',
-      text: 'the merger closes on friday: codename bluefin-4471',
-    });
-    relay.slack.seedMessage({
-      channel: 'CPRIVATE1',
-      user: 'UBOB0001',
-      thread_ts: root,
-      text: 'do not share: salary bands revision-9913',
-    });
+    const [root] = seedThread(
+      relay.slack,
+      'CPRIVATE1',
+      ['UBOB0001', 'the merger closes on friday: codename bluefin-4471'],
+      ['UBOB0001', 'do not share: salary bands revision-9913'],
+    );
     const body = eventCallback(
       appMentionEvent({
         text: '<@UBOT0001> summarise this for the board',

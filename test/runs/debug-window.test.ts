@@ -12,13 +12,22 @@ const start = relayPerTest();
 const ROOT = '1700004001.000100';
 const DEBUG_NOTICE = /went to the debugging session/;
 
+/**
+ * A relay with a run started by a mention in thread ROOT whose environment setup fails, its
+ * session kept open for debugging for `debugMs`: the relay and the run's id.
+ */
+async function setupFailsFor(debugMs: number) {
+  const r = await start();
+  const mention = appMentionEvent({ ts: ROOT, text: '<@UBOT0001> build the app [slow]' });
+  expect((await r.postSlack(eventCallback(mention))).status).toBe(200);
+  const runId = await waitUntil(() => r.emulator.runs.all()[0]?.run_id, { timeoutMs: 10_000 });
+  r.emulator.failSetup(runId, debugMs);
+  return { r, runId };
+}
+
 describe('follow-up in the debug window of a setup failure', () => {
   it('Slack: says the message went to the debugging session; the failure is not re-posted', async () => {
-    const r = await start();
-    const mention = appMentionEvent({ ts: ROOT, text: '<@UBOT0001> build the app [slow]' });
-    expect((await r.postSlack(eventCallback(mention))).status).toBe(200);
-    const runId = await waitUntil(() => r.emulator.runs.all()[0]?.run_id, { timeoutMs: 10_000 });
-    r.emulator.failSetup(runId, 600_000);
+    const { r, runId } = await setupFailsFor(600_000);
 
     // The failure is announced once, in the thread (the outcome reply mentions the requester).
     const outcomes = () =>
@@ -46,11 +55,7 @@ describe('follow-up in the debug window of a setup failure', () => {
   }, 25_000);
 
   it('after the window closed, a follow-up continues the run as before', async () => {
-    const r = await start();
-    const mention = appMentionEvent({ ts: ROOT, text: '<@UBOT0001> build the app [slow]' });
-    expect((await r.postSlack(eventCallback(mention))).status).toBe(200);
-    const runId = await waitUntil(() => r.emulator.runs.all()[0]?.run_id, { timeoutMs: 10_000 });
-    r.emulator.failSetup(runId, 200);
+    const { r, runId } = await setupFailsFor(200);
     await new Promise((resolve) => setTimeout(resolve, 400));
     await r.replyInSlack(ROOT, 'try again');
     await waitUntil(() => r.emulator.runs.get(runId)?.state !== 'FAILED', { timeoutMs: 10_000 });

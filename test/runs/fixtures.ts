@@ -106,6 +106,28 @@ export function slackMention(overrides: Partial<Trigger> = {}): Trigger {
   };
 }
 
+/**
+ * `/agent <text>` typed by `user` in `channel` of workspace T1, as the Slack ingress builds it
+ * (to-trigger-interactive.ts): a prompt anchors a thread of its own; a command (status,
+ * cancel, list, config, help) is answered to the asker alone.
+ */
+export function slackSlash(text: string, user = 'U1', channel = 'C1'): Trigger {
+  const prompt = !/^(status|cancel|list|config|help)\b/.test(text);
+  return {
+    platform: 'slack',
+    kind: 'slash_command',
+    threadKey: `slack:T1:${channel}:`,
+    actor: { id: user },
+    text,
+    addressed: true,
+    context: {},
+    deliveryId: nextDeliveryId('cmd-'),
+    receivedAt: new Date().toISOString(),
+    settingsScope: `slack:T1:${channel}`,
+    ...(prompt ? { anchorsNewThread: true } : { replyPrivatelyTo: user }),
+  };
+}
+
 /** A reply in an existing Slack thread (not its root). */
 export function slackReply(threadKey: string, overrides: Partial<Trigger> = {}): Trigger {
   const ts = `1700009${String(++delivery).padStart(3, '0')}.000200`;

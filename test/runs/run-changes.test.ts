@@ -2,23 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { RunItem } from '../../src/core/run.js';
 import type { RunRecord } from '../../src/core/ports/index.js';
 import { hasChanged, looksLikeSummary, observeRun } from '../../src/runs/run-changes.js';
+import { sampleRun } from '../store/harness.js';
 
-const record: RunRecord = {
-  runId: 'run-1',
-  threadKey: 'slack:T1:C1:1700000000.000100',
-  platform: 'slack',
-  requestId: 'slack:r1',
-  requester: { id: 'U1' },
+const record = sampleRun({
   title: 't',
   state: 'INPROGRESS',
   serviceUpdatedAt: '2030-01-01T00:00:10.000Z',
-  applied: [],
-  nextCheckAt: 0,
-  checkIntervalMs: 2_000,
-  tracked: true,
-  createdAt: 0,
-  updatedAt: 0,
-};
+});
 const intervals = { baseMs: 2_000, maxMs: 30_000, blockedMs: 60_000 };
 const item = (over: Partial<RunItem> = {}): RunItem => ({
   run_id: 'run-1',

@@ -49,21 +49,35 @@ async function doctor(env: Record<string, string>) {
   return { code, text: lines.join('\n'), lines };
 }
 
+/** The emulator as the agent service, with the key it accepts. */
+const agentEnv = () => ({ AGENT_API_URL: emulator.baseUrl, AGENT_API_KEY: 'agent-key-ok' });
+
+/** The agent service, Slack and GitHub with credentials the fakes accept. */
+const healthyEnv = () => ({
+  ...agentEnv(),
+  SLACK_SIGNING_SECRET: 'sig',
+  SLACK_BOT_TOKEN: 'xoxb-good-token',
+  SLACK_API_URL: slack.url,
+  GITHUB_WEBHOOK_SECRET: 'wh',
+  GITHUB_TOKEN: 'ghp_good_token',
+  GITHUB_API_URL: github.url,
+});
+
+/** The agent service and Jira on the site at `url`, all but the API token. */
+const jiraEnv = (url: string) => ({
+  ...agentEnv(),
+  JIRA_BASE_URL: url,
+  JIRA_EMAIL: FAKE_JIRA_EMAIL,
+  JIRA_WEBHOOK_SECRET: 'jira-webhook-secret-dummy-0123',
+  JIRA_ALLOWED_PROJECTS: 'PROJ',
+});
+
 const line = (text: string, name: string) =>
   text.split('\n').find((l) => l.includes(` ${name} `)) ?? '';
 
 describe('agent-relay doctor', () => {
   it('reports every dependency as healthy', async () => {
-    const { code, text } = await doctor({
-      AGENT_API_URL: emulator.baseUrl,
-      AGENT_API_KEY: 'agent-key-ok',
-      SLACK_SIGNING_SECRET: 'sig',
-      SLACK_BOT_TOKEN: 'xoxb-good-token',
-      SLACK_API_URL: slack.url,
-      GITHUB_WEBHOOK_SECRET: 'wh',
-      GITHUB_TOKEN: 'ghp_good_token',
-      GITHUB_API_URL: github.url,
-    });
+    const { code, text } = await doctor(healthyEnv());
     expect(line(text, 'configuration')).toMatch(/✔ configuration +valid/);
     expect(line(text, 'database')).toMatch(/✔ database +SQLite at .*doctor\.db: reachable/);
     expect(line(text, 'agent service')).toContain(
@@ -81,14 +95,10 @@ describe('agent-relay doctor', () => {
 
   it('names each rejected credential and exits 1, without printing a secret', async () => {
     const { code, text } = await doctor({
-      AGENT_API_URL: emulator.baseUrl,
+      ...healthyEnv(),
       AGENT_API_KEY: 'agent-key-WRONG',
-      SLACK_SIGNING_SECRET: 'sig',
       SLACK_BOT_TOKEN: 'xoxb-WRONG',
-      SLACK_API_URL: slack.url,
-      GITHUB_WEBHOOK_SECRET: 'wh',
       GITHUB_TOKEN: 'ghp_WRONG',
-      GITHUB_API_URL: github.url,
     });
     expect(line(text, 'agent service')).toContain(
       `✘ agent service  ${emulator.baseUrl} rejected AGENT_API_KEY (401)`,
@@ -106,8 +116,7 @@ describe('agent-relay doctor', () => {
 
   it("with Slack OAuth install (an app for many workspaces), names Slack's limit on history reads", async () => {
     const { text } = await doctor({
-      AGENT_API_URL: emulator.baseUrl,
-      AGENT_API_KEY: 'agent-key-ok',
+      ...agentEnv(),
       SLACK_SIGNING_SECRET: 'sig',
       SLACK_CLIENT_ID: '1.2',
       SLACK_CLIENT_SECRET: 'slack-client-secret-dummy',
@@ -154,8 +163,7 @@ describe('agent-relay doctor', () => {
     try {
       const token = linear.workspaces[0]!.token;
       const base = {
-        AGENT_API_URL: emulator.baseUrl,
-        AGENT_API_KEY: 'agent-key-ok',
+        ...agentEnv(),
         LINEAR_WEBHOOK_SECRET: 'linear-secret-dummy',
         LINEAR_API_URL: linear.url,
       };
@@ -172,10 +180,7 @@ describe('agent-relay doctor', () => {
       expect(bad.code).toBe(1);
 
       // Off: not listed, as in the start-up report.
-      const off = await doctor({
-        AGENT_API_URL: emulator.baseUrl,
-        AGENT_API_KEY: 'agent-key-ok',
-      });
+      const off = await doctor(agentEnv());
       expect(off.code).toBe(0);
       expect(line(off.text, 'linear')).toMatch(/^ {2}– linear +off \(set LINEAR_WEBHOOK_SECRET/);
     } finally {
@@ -186,14 +191,7 @@ describe('agent-relay doctor', () => {
   it('Jira, when on: its account is asked of the site; a rejected token fails, unprinted', async () => {
     const jira = await startFakeJira();
     try {
-      const base = {
-        AGENT_API_URL: emulator.baseUrl,
-        AGENT_API_KEY: 'agent-key-ok',
-        JIRA_BASE_URL: jira.url,
-        JIRA_EMAIL: FAKE_JIRA_EMAIL,
-        JIRA_WEBHOOK_SECRET: 'jira-webhook-secret-dummy-0123',
-        JIRA_ALLOWED_PROJECTS: 'PROJ',
-      };
+      const base = jiraEnv(jira.url);
       const good = await doctor({ ...base, JIRA_API_TOKEN: FAKE_JIRA_TOKEN });
       expect(line(good.text, 'jira')).toMatch(
         new RegExp(
@@ -211,13 +209,8 @@ describe('agent-relay doctor', () => {
     const dataCenter = await startFakeJira({ deploymentType: 'DataCenter' });
     try {
       const found = await doctor({
-        AGENT_API_URL: emulator.baseUrl,
-        AGENT_API_KEY: 'agent-key-ok',
-        JIRA_BASE_URL: dataCenter.url,
-        JIRA_EMAIL: FAKE_JIRA_EMAIL,
+        ...jiraEnv(dataCenter.url),
         JIRA_API_TOKEN: FAKE_JIRA_TOKEN,
-        JIRA_WEBHOOK_SECRET: 'jira-webhook-secret-dummy-0123',
-        JIRA_ALLOWED_PROJECTS: 'PROJ',
       });
       expect(line(found.text, 'jira')).toMatch(/✘ jira .* is a Jira DataCenter site; .*Cloud only/);
       expect(found.code).toBe(1);

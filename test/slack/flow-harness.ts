@@ -4,8 +4,7 @@
  * in-process emulator, and the Slack notifier against the fake Slack Web API.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveOnLoopback } from '../helpers/loopback-server.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentClient } from '../../src/agent/index.js';
@@ -140,9 +139,8 @@ export async function startFlow(options: FlowOptions = {}): Promise<Flow> {
     replyInThreadWithoutMention: true,
     people,
   });
-  const server = createServer((req, res) => void ingress.handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+  const server = await serveOnLoopback((req, res) => void ingress.handle(req, res));
+  const url = `${server.url}/slack/events`;
   await ingress.start();
   engine.start();
 
@@ -174,8 +172,7 @@ export async function startFlow(options: FlowOptions = {}): Promise<Flow> {
     async close() {
       await engine.stop();
       await ingress.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await api.close();
       await gate?.close();
       await emulator.close();

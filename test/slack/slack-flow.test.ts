@@ -8,6 +8,7 @@ import {
   appMentionEvent,
   blockActionsBody,
   eventCallback,
+  seedThread,
   slashCommandBody,
 } from '../helpers/slack.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -104,17 +105,12 @@ describe('Slack flow: starting runs', () => {
 
   it('mention inside a thread without a run: the earlier messages reach the agent', async () => {
     const f = await start();
-    const root = f.api.seedMessage({
-      channel: 'CGENERAL1',
-      user: 'UBOB0001',
-      text: 'The nightly deploy fails on step 4',
-    });
-    f.api.seedMessage({
-      channel: 'CGENERAL1',
-      user: 'UCAROL01',
-      text: 'Started after the cache change',
-      thread_ts: root,
-    });
+    const [root] = seedThread(
+      f.api,
+      'CGENERAL1',
+      ['UBOB0001', 'The nightly deploy fails on step 4'],
+      ['UCAROL01', 'Started after the cache change'],
+    );
     await f.mention('<@UBOT0001> find the cause', root);
 
     const [run] = await waitUntil(() =>

@@ -88,6 +88,11 @@ export function twoReplicasEachTest(createHarness: HarnessFactory): TwoReplicas 
 export interface SqliteHarness extends StoreHarness {
   dir: string;
   path: string;
+  /**
+   * Run `fn` while another connection holds the database's write lock (`begin exclusive`);
+   * the lock is let go when `fn` ends, however it ends.
+   */
+  whileLocked<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export async function createSqliteHarness(): Promise<SqliteHarness> {
@@ -108,6 +113,16 @@ export async function createSqliteHarness(): Promise<SqliteHarness> {
       try {
         raw.exec(sql);
       } finally {
+        raw.close();
+      }
+    },
+    async whileLocked(fn) {
+      const raw = new BetterSqlite3(path);
+      raw.exec('begin exclusive');
+      try {
+        return await fn();
+      } finally {
+        raw.exec('rollback');
         raw.close();
       }
     },

@@ -15,6 +15,7 @@ import {
   sampleRun,
   sampleTrigger,
 } from './harness.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
 describe('parseDatabaseUrl', () => {
   it.each([
@@ -158,16 +159,10 @@ describe('openStore', () => {
 
   it('turns SQLITE_BUSY into a retryable StoreError with code busy, keeping the cause', async () => {
     const store = await temp.open({ busyTimeoutMs: 50 });
-    const raw = new BetterSqlite3(temp.path);
-    raw.exec('begin exclusive');
-    try {
-      const error = await store.inbox.add(sampleTrigger(), 1).then(
-        () => undefined,
-        (err: unknown) => err,
-      );
-      expect(error).toBeInstanceOf(StoreError);
+    await temp.whileLocked(async () => {
+      const error = await rejectionOf(store.inbox.add(sampleTrigger(), 1), StoreError);
       expect(error).toMatchObject({ code: 'busy', retryable: true });
-      expect((error as StoreError).cause).toMatchObject({
+      expect(error.cause).toMatchObject({
         code: expect.stringMatching(/^SQLITE_BUSY/),
       });
       // Transactions wait for the write lock up front and fail the same way.
@@ -176,10 +171,7 @@ describe('openStore', () => {
       ).rejects.toMatchObject({
         code: 'busy',
       });
-    } finally {
-      raw.exec('rollback');
-      raw.close();
-    }
+    });
     // Once the lock is gone the store works again.
     expect(await store.inbox.add(sampleTrigger(), 1)).toBe(true);
     await store.ping();

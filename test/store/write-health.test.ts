@@ -3,10 +3,10 @@
  * whose write lock another process holds, or whose disk is full (the real full disk is in
  * test/reliability/outage-database.test.ts).
  */
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/store/index.js';
 import { createWriteHealth } from '../../src/store/write-health.js';
+import { rejectionOf } from '../helpers/rejection.js';
 import { createSqliteHarness, harnessPer, sampleTrigger } from './harness.js';
 
 describe('ping while writes fail (SQLite)', () => {
@@ -15,20 +15,11 @@ describe('ping while writes fail (SQLite)', () => {
   it('fails with code busy after a write hit a held lock, and recovers on the next write', async () => {
     const store = await temp.open({ busyTimeoutMs: 50 });
     await store.ping();
-    const raw = new BetterSqlite3(temp.path);
-    raw.exec('begin exclusive');
-    try {
+    await temp.whileLocked(async () => {
       await expect(store.inbox.add(sampleTrigger(), 1)).rejects.toMatchObject({ code: 'busy' });
-      const error = await store.ping().then(
-        () => undefined,
-        (err: unknown) => err,
-      );
-      expect(error).toBeInstanceOf(StoreError);
+      const error = await rejectionOf(store.ping(), StoreError);
       expect(error).toMatchObject({ code: 'busy', message: expect.stringMatching(/^busy: /) });
-    } finally {
-      raw.exec('rollback');
-      raw.close();
-    }
+    });
     // Reads alone do not clear it: nothing has shown that a write works again.
     await store.settings.list('s');
     await expect(store.ping()).rejects.toMatchObject({ code: 'busy' });
@@ -39,17 +30,12 @@ describe('ping while writes fail (SQLite)', () => {
 
   it('a failed transaction begin (busy) also counts; a successful write clears it', async () => {
     const store = await temp.open({ busyTimeoutMs: 50 });
-    const raw = new BetterSqlite3(temp.path);
-    raw.exec('begin exclusive');
-    try {
+    await temp.whileLocked(async () => {
       await expect(
         store.transaction((tx) => tx.settings.unset('s', 'model')),
       ).rejects.toMatchObject({ code: 'busy' });
       await expect(store.ping()).rejects.toMatchObject({ code: 'busy' });
-    } finally {
-      raw.exec('rollback');
-      raw.close();
-    }
+    });
     expect(await store.inbox.add(sampleTrigger(), 1)).toBe(true);
     await store.ping();
   });

@@ -1,27 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { deriveTitle } from '../../../src/core/command/derive-title.js';
+import { eachMapsTo } from '../../helpers/cases.js';
 
 describe('deriveTitle', () => {
-  it.each([
-    ['Fix the build', 'Fix the build'],
-    ['  Fix   the\tbuild  \nsecond line', 'Fix the build'],
-    ['\n\n   \nFix it', 'Fix it'],
-    ['```ts\nconst x = 1;\n```', 'const x = 1;'],
-    ['## Fix **the** `parser`', 'Fix the parser'],
-    ['> quoted ask', 'quoted ask'],
-    ['- [ ] first task', 'first task'],
-    ['1. step one', 'step one'],
-    ['See [the docs](https://x.y/z) and ![img](a.png)', 'See the docs and img'],
-    ['ping <@U123|alice> about <https://x.y|the page>', 'ping @alice about the page'],
-    ['<!here> deploy <https://x.y/z>', '@here deploy https://x.y/z'],
-    ['a &amp; b &lt;c&gt;', 'a & b <c>'],
-    ['snake_case_name stays', 'snake_case_name stays'],
-    ['```\n```', ''],
-    ['', ''],
-    ['--- \n***', ''],
-  ])('%j -> %j', (prompt, title) => {
-    expect(deriveTitle(prompt)).toBe(title);
-  });
+  eachMapsTo(
+    (prompt) => deriveTitle(prompt),
+    [
+      ['Fix the build', 'Fix the build'],
+      ['  Fix   the\tbuild  \nsecond line', 'Fix the build'],
+      ['\n\n   \nFix it', 'Fix it'],
+      ['```ts\nconst x = 1;\n```', 'const x = 1;'],
+      ['## Fix **the** `parser`', 'Fix the parser'],
+      ['> quoted ask', 'quoted ask'],
+      ['- [ ] first task', 'first task'],
+      ['1. step one', 'step one'],
+      ['See [the docs](https://x.y/z) and ![img](a.png)', 'See the docs and img'],
+      ['ping <@U123|alice> about <https://x.y|the page>', 'ping @alice about the page'],
+      ['<!here> deploy <https://x.y/z>', '@here deploy https://x.y/z'],
+      ['a &amp; b &lt;c&gt;', 'a & b <c>'],
+      ['snake_case_name stays', 'snake_case_name stays'],
+      ['```\n```', ''],
+      ['', ''],
+      ['--- \n***', ''],
+    ],
+  );
 
   it('cuts at a word boundary with an ellipsis, within max', () => {
     const title = deriveTitle(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkOptionValue } from '../../../src/core/command/option-values.js';
 import { readToken, unwrapQuoted } from '../../../src/core/command/read-token.js';
 import type { OptionKey } from '../../../src/core/message/message-model.js';
+import { eachMapsTo } from '../../helpers/cases.js';
 
 describe('readToken', () => {
   it.each([
@@ -34,7 +35,7 @@ describe('readToken', () => {
 });
 
 describe('unwrapQuoted', () => {
-  it.each([
+  eachMapsTo(unwrapQuoted, [
     ['"a b"', 'a b'],
     ["  ' a '  ", 'a'],
     ['“x”', 'x'],
@@ -43,9 +44,7 @@ describe('unwrapQuoted', () => {
     ['""', ''],
     ['"a', '"a'],
     ['plain', 'plain'],
-  ])('%j -> %j', (text, expected) => {
-    expect(unwrapQuoted(text)).toBe(expected);
-  });
+  ]);
 });
 
 describe('checkOptionValue', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, parseIsoDuration } from '../../../src/core/message/duration.js';
+import { eachMapsTo } from '../../helpers/cases.js';
 
 describe('formatDuration', () => {
-  it.each([
+  eachMapsTo(formatDuration, [
     [0, '0s'],
     [-5, '0s'],
     [Number.NaN, '0s'],
@@ -18,13 +19,11 @@ describe('formatDuration', () => {
     [3_600_000 + 5 * 60_000 + 59_000, '1h 5m'],
     [86_400_000, '1d'],
     [3 * 86_400_000 + 4 * 3_600_000 + 1, '3d 4h'],
-  ])('%d ms -> %s', (ms, text) => {
-    expect(formatDuration(ms)).toBe(text);
-  });
+  ]);
 });
 
 describe('parseIsoDuration', () => {
-  it.each([
+  eachMapsTo(parseIsoDuration, [
     ['PT1M5.5S', 65_500],
     ['PT0S', 0],
     ['PT4M12S', 252_000],
@@ -39,9 +38,7 @@ describe('parseIsoDuration', () => {
     ['pt3s', 3000],
     [' PT3S ', 3000],
     ['PT0.0001S', 0],
-  ])('%s -> %d', (text, ms) => {
-    expect(parseIsoDuration(text)).toBe(ms);
-  });
+  ]);
 
   it.each([
     '',

@@ -3,8 +3,7 @@
  * TriggerSink (dedupes by delivery id like the inbox) and an outbox-backed refusal sink whose
  * outbox records what it was given.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveOnLoopback } from '../../helpers/loopback-server.js';
 import type { OutboxPayload, TriggerSink } from '../../../src/core/ports/index.js';
 import type { Trigger } from '../../../src/core/trigger.js';
 import {
@@ -86,22 +85,16 @@ export async function startIngress(
     onInstallation: (owner, repo, id) => installations.push([owner, repo, id]),
     ...overrides,
   });
-  const server: Server = createServer((req, res) => {
+  const server = await serveOnLoopback((req, res) => {
     if (req.url === '/github/webhooks') void ingress.handle(req, res);
     else res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/github/webhooks`,
+    url: `${server.url}/github/webhooks`,
     sink,
     outbox,
     logger,
     installations,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
 }

@@ -7,13 +7,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runStatusMessage } from '../../../src/core/message/render-model.js';
 import { toRunView } from '../../../src/core/message/run-view.js';
-import { createGitHubNotifier } from '../../../src/github/notify/notifier.js';
+import { testGitHubNotifier } from '../test-notifier.js';
 import {
   DEFAULT_INSTALLATION_PERMISSIONS,
   startFakeGitHub,
   type FakeGitHub,
 } from '../../../src/fakes/github-rest-api.js';
-import { createRecordingLogger } from '../../helpers/test-logger.js';
 
 const APP_ID = 616161;
 const keys = generateKeyPairSync('rsa', {
@@ -36,13 +35,7 @@ async function fake(permissions: Record<string, string>) {
 }
 
 const notifier = (url: string) =>
-  createGitHubNotifier({
-    auth: { kind: 'app', appId: APP_ID, privateKey: keys.privateKey },
-    apiUrl: url,
-    logger: createRecordingLogger(),
-    minWriteIntervalMs: 0,
-    retryBaseMs: 5,
-  });
+  testGitHubNotifier(url, { kind: 'app', appId: APP_ID, privateKey: keys.privateKey });
 
 function status(state: string) {
   return runStatusMessage(

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../../src/core/ports/index.js';
-import { createGitHubNotifier, type GitHubNotifier } from '../../../src/github/notify/notifier.js';
+import type { GitHubNotifier } from '../../../src/github/notify/notifier.js';
 import { startFakeGitHub, type FakeGitHub } from '../../../src/fakes/github-rest-api.js';
 import { SAMPLE_MODELS, sampleRun } from '../models.js';
+import { testGitHubNotifier } from '../test-notifier.js';
 import { createRecordingLogger, type RecordingLogger } from '../../helpers/test-logger.js';
 import { rejectionOf } from '../../helpers/rejection.js';
 
@@ -16,14 +17,7 @@ let notifier: GitHubNotifier;
 beforeEach(async () => {
   api = await startFakeGitHub({ token: 'ghp_test_token' });
   logger = createRecordingLogger();
-  notifier = createGitHubNotifier({
-    auth: { kind: 'token', token: 'ghp_test_token' },
-    apiUrl: api.url,
-    logger,
-    minWriteIntervalMs: 0,
-    retryBaseMs: 5,
-    render: { commandWord: '/agent', botHandle: 'agent-relay' },
-  });
+  notifier = testGitHubNotifier(api.url, { kind: 'token', token: 'ghp_test_token' }, { logger });
 });
 afterEach(async () => {
   await api.close();
@@ -125,12 +119,11 @@ describe('GitHub notifier: comments', () => {
   });
 
   it('spaces writes (GitHub’s advice against secondary limits)', async () => {
-    const paced = createGitHubNotifier({
-      auth: { kind: 'token', token: 'ghp_test_token' },
-      apiUrl: api.url,
-      logger,
-      minWriteIntervalMs: 120,
-    });
+    const paced = testGitHubNotifier(
+      api.url,
+      { kind: 'token', token: 'ghp_test_token' },
+      { logger, minWriteIntervalMs: 120 },
+    );
     await Promise.all(
       [1, 2, 3].map((n) =>
         paced.post({ threadKey: `github:octo-org/widgets#${n}` }, status('QUEUED')),
@@ -271,13 +264,19 @@ describe('GitHub notifier: one comment per notification across retries', () => {
     });
   });
 
-  it('answers with the earlier comment instead of posting again', async () => {
+  /** A QUEUED status posted to `threadKey` under `key`, then again as a retry that may find it. */
+  async function postAndRetry(threadKey: string, key: string) {
     const since = Date.now();
-    const first = await notifier.post({ threadKey: ISSUE }, status('QUEUED'), { key: 'a' });
-    const again = await notifier.post({ threadKey: ISSUE }, status('QUEUED'), {
-      key: 'a',
+    const first = await notifier.post({ threadKey }, status('QUEUED'), { key });
+    const again = await notifier.post({ threadKey }, status('QUEUED'), {
+      key,
       mayExist: { since },
     });
+    return { first, again, since };
+  }
+
+  it('answers with the earlier comment instead of posting again', async () => {
+    const { first, again, since } = await postAndRetry(ISSUE, 'a');
     expect(again.ref).toEqual(first.ref);
     expect(api.comments.size).toBe(1);
     // Another notification's mark is not this one's.
@@ -302,12 +301,7 @@ describe('GitHub notifier: one comment per notification across retries', () => {
   });
 
   it('finds a reply in a review thread', async () => {
-    const since = Date.now();
-    const first = await notifier.post({ threadKey: REVIEW }, status('QUEUED'), { key: 'd' });
-    const again = await notifier.post({ threadKey: REVIEW }, status('QUEUED'), {
-      key: 'd',
-      mayExist: { since },
-    });
+    const { first, again } = await postAndRetry(REVIEW, 'd');
     expect(again.ref).toEqual(first.ref);
     expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'POST /repos/octo-org/widgets/pulls/7/comments/2001/replies',

@@ -8,11 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGitHubNotifier } from '../../../src/github/notify/notifier.js';
+import { testGitHubNotifier } from '../test-notifier.js';
 import type { GitHubAuth } from '../../../src/github/api/github-client.js';
 import { startFakeGitHub, type FakeGitHub } from '../../../src/fakes/github-rest-api.js';
 import { openStore, type OpenedStore } from '../../../src/store/index.js';
-import { createRecordingLogger } from '../../helpers/test-logger.js';
 
 const APP_ID = 515151;
 const ISSUE = 'github:octo-org/widgets#42';
@@ -50,14 +49,7 @@ describe.each(AUTHS)('reactions taken off by recorded id, with $name', ({ fake, 
     open.api = await startFakeGitHub(fake);
     open.api.setInstallation('octo-org', 'widgets', 11);
     const notifier = () =>
-      createGitHubNotifier({
-        auth,
-        apiUrl: open.api!.url,
-        logger: createRecordingLogger(),
-        minWriteIntervalMs: 0,
-        retryBaseMs: 5,
-        reactionIds: open.store!.reactionIds!,
-      });
+      testGitHubNotifier(open.api!.url, auth, { reactionIds: open.store!.reactionIds! });
     return { api: open.api, notifier };
   }
 

@@ -6,11 +6,12 @@ import {
   link,
 } from '../../../src/github/render/markdown-escape.js';
 import { neutraliseMentions } from '../../../src/platform/mentions.js';
+import { eachMapsTo } from '../../helpers/cases.js';
 
 const Z = '\u200b';
 
 describe('escapeInline', () => {
-  it.each([
+  eachMapsTo(escapeInline, [
     ['plain words', 'plain words'],
     ['*bold* _em_ ~~strike~~', '\\*bold\\* \\_em\\_ \\~\\~strike\\~\\~'],
     ['<img src=x onerror=alert(1)>', '&lt;img src=x onerror=alert(1)&gt;'],
@@ -27,9 +28,7 @@ describe('escapeInline', () => {
     ['_it_@everyone', `\\_it\\_@${Z}everyone`],
     ['mail me@example.com', 'mail me@example.com'],
     ['issue #42 stays a link', 'issue #42 stays a link'],
-  ])('%j -> %j', (input, expected) => {
-    expect(escapeInline(input)).toBe(expected);
-  });
+  ]);
 });
 
 describe('other escapes', () => {

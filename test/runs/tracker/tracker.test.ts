@@ -48,6 +48,18 @@ async function cycleUntil(
   );
 }
 
+/** A mention that starts a run: its trigger, the run's id, and a tracker in `mode` for it. */
+async function mentionRun(text: string, mode: TrackerMode = 'batch') {
+  const trigger = slackMention({ text });
+  await handle(env, trigger);
+  const runId = (await env.store.threads.get(trigger.threadKey))!.currentRunId!;
+  return { trigger, runId, tr: tracker(mode) };
+}
+
+/** Cycle `tr` until run `runId` is no longer tracked (it ended and its outcome was told). */
+const untilUntracked = (tr: Tracker, runId: string) =>
+  cycleUntil(tr, async () => (await env.store.runs.get(runId))!.tracked === false);
+
 function outcomes(): string[] {
   return env.slack.posts.flatMap((p) =>
     p.message.type === 'run_outcome' ? [p.message.run.state.name] : [],
@@ -56,11 +68,8 @@ function outcomes(): string[] {
 
 describe('tracker', () => {
   it('edits the status message through the states and tells the outcome once', async () => {
-    const trigger = slackMention({ text: 'quick task' });
-    await handle(env, trigger);
-    const runId = (await env.store.threads.get(trigger.threadKey))!.currentRunId!;
-    const tr = tracker('batch');
-    await cycleUntil(tr, async () => (await env.store.runs.get(runId))!.tracked === false);
+    const { runId, tr } = await mentionRun('quick task');
+    await untilUntracked(tr, runId);
     for (let i = 0; i < 3; i += 1) await tr.runCycle();
     await flushOutbox(env, 50);
 
@@ -87,11 +96,8 @@ describe('tracker', () => {
   it.each(['batch', 'per-run'] as const)(
     'logs each state change at info with the run, its thread and the time since it started (%s)',
     async (mode) => {
-      const trigger = slackMention({ text: 'quick task' });
-      await handle(env, trigger);
-      const runId = (await env.store.threads.get(trigger.threadKey))!.currentRunId!;
-      const tr = tracker(mode);
-      await cycleUntil(tr, async () => (await env.store.runs.get(runId))!.tracked === false);
+      const { trigger, runId, tr } = await mentionRun('quick task', mode);
+      await untilUntracked(tr, runId);
       const created = env.logger.lines.find((l) => l.msg === 'run created');
       expect(created).toMatchObject({
         level: 'info',
@@ -108,10 +114,7 @@ describe('tracker', () => {
   );
 
   it('BLOCKED: told once, kept tracked; a follow-up opens a new episode that is told again', async () => {
-    const trigger = slackMention({ text: 'needs input [block]' });
-    await handle(env, trigger);
-    const runId = (await env.store.threads.get(trigger.threadKey))!.currentRunId!;
-    const tr = tracker('batch');
+    const { trigger, runId, tr } = await mentionRun('needs input [block]');
     await cycleUntil(
       tr,
       async () => (await env.store.runs.get(runId))!.notifiedState === 'BLOCKED',
@@ -135,11 +138,8 @@ describe('tracker', () => {
   });
 
   it('a follow-up on an ended run: the new outcome is told even if no live state was seen', async () => {
-    const trigger = slackMention({ text: 'first pass' });
-    await handle(env, trigger);
-    const runId = (await env.store.threads.get(trigger.threadKey))!.currentRunId!;
-    const tr = tracker('batch');
-    await cycleUntil(tr, async () => (await env.store.runs.get(runId))!.tracked === false);
+    const { trigger, runId, tr } = await mentionRun('first pass');
+    await untilUntracked(tr, runId);
     await handle(env, slackReply(trigger.threadKey, { text: 'now fail please [fail]' }));
     // Let the new execution finish before the tracker looks again.
     await waitUntil(() => env.emulator.runs.get(runId)!.state === 'FAILED');

@@ -21,6 +21,10 @@ const env = testEnvPerTest({
   },
 });
 
+/** A mention in channel C1 by alice, an admin of the workspace. */
+const byAdmin = (text: string) =>
+  handle(env, slackMention({ text, actor: { id: 'U1', name: 'alice', admin: true } }));
+
 function as<T extends MessageModel['type']>(
   m: MessageModel | undefined,
   type: T,
@@ -141,13 +145,7 @@ describe('factories', () => {
   });
 
   it('a channel default factory applies to new runs', async () => {
-    await handle(
-      env,
-      slackMention({
-        text: 'config factory=docs',
-        actor: { id: 'U1', name: 'alice', admin: true },
-      }),
-    );
+    await byAdmin('config factory=docs');
     await handle(env, slackMention({ text: 'document the CLI' }));
     const run = env.emulator.runs.all()[0]!;
     expect(run.agent_config).toMatchObject({ name: 'Docs Factory' });
@@ -170,18 +168,9 @@ describe('factories', () => {
 
 describe('config and help', () => {
   it('sets, shows and unsets channel defaults', async () => {
-    await handle(
-      env,
-      slackMention({
-        text: 'config model=m-1 env=e-1',
-        actor: { id: 'U1', name: 'alice', admin: true },
-      }),
-    );
+    await byAdmin('config model=m-1 env=e-1');
     await handle(env, slackMention({ text: 'config' }));
-    await handle(
-      env,
-      slackMention({ text: 'config model=', actor: { id: 'U1', name: 'alice', admin: true } }),
-    );
+    await byAdmin('config model=');
     const configs = (await replies()).filter((m) => m.type === 'config');
     expect(configs[0]).toMatchObject({ scope: 'slack:T1:C1', changed: ['model', 'env'] });
     expect(as(configs[0], 'config').settings.map((s) => [s.key, s.value, s.updatedBy])).toEqual([

@@ -6,34 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
-import type { Trigger } from '../../../src/core/trigger.js';
 import { startGatedEngine } from '../gated-service.js';
 import { worldPerTest } from '../../helpers/world-per-test.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { nextDeliveryId, startTestEnv } from '../fixtures.js';
+import { slackSlash, startTestEnv } from '../fixtures.js';
 
 const CHANNEL = 'slack:T1:C1:';
 
 // Registered in this order so that after each test the env closes before its gate.
 const startGated = worldPerTest(startGatedEngine);
 const startEnv = worldPerTest(startTestEnv);
-
-/** `/agent <text>` in channel C1, as the Slack ingress builds it (to-trigger-interactive.ts). */
-function slash(text: string, user: string, prompt: boolean): Trigger {
-  return {
-    platform: 'slack',
-    kind: 'slash_command',
-    threadKey: CHANNEL,
-    actor: { id: user },
-    text,
-    addressed: true,
-    context: {},
-    deliveryId: nextDeliveryId('cmd:'),
-    receivedAt: new Date().toISOString(),
-    settingsScope: 'slack:T1:C1',
-    ...(prompt ? { anchorsNewThread: true } : { replyPrivatelyTo: user }),
-  };
-}
 
 function isStarting(m: MessageModel): boolean {
   return m.type === 'run_status' && m.run.state.label === 'Starting…';
@@ -46,9 +28,9 @@ describe('slash-command prompts in one channel', () => {
     const slack = env.slack;
     engine.start();
 
-    await engine.sink.accept(slash('first task', 'U1', true));
+    await engine.sink.accept(slackSlash('first task', 'U1'));
     await waitUntil(() => gate.held() === 1, { message: "the first prompt's create is held" });
-    await engine.sink.accept(slash('second task', 'U2', true));
+    await engine.sink.accept(slackSlash('second task', 'U2'));
 
     // The first create is still unanswered, and the second prompt got going all the same.
     await waitUntil(() => gate.held() === 2, { message: "the second prompt's create is held" });
@@ -62,7 +44,7 @@ describe('slash-command prompts in one channel', () => {
 
     // A channel command typed now waits for both prompts (one per pass of the worker, which
     // polls every 20 ms: a few passes go by before the gate opens).
-    const status = slash('status', 'U1', false);
+    const status = slackSlash('status', 'U1');
     await engine.sink.accept(status);
     await waitUntil(async () => (await env.store.inboxQueue.depth()) === 3);
     await new Promise((resolve) => setTimeout(resolve, 200));

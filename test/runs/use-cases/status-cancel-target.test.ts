@@ -5,39 +5,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
-import type { Trigger } from '../../../src/core/trigger.js';
 import {
   flushOutbox,
   handle,
-  nextDeliveryId,
   slackMention,
   slackReply,
+  slackSlash,
   testEnvPerTest,
 } from '../fixtures.js';
 
 const env = testEnvPerTest();
 
-/** `/agent <text>` in channel C1, as the Slack ingress builds it. */
-function slash(text: string, user = 'U1', channel = 'C1'): Trigger {
-  const prompt = !/^(status|cancel|list|config|help)\b/.test(text);
-  return {
-    platform: 'slack',
-    kind: 'slash_command',
-    threadKey: `slack:T1:${channel}:`,
-    actor: { id: user },
-    text,
-    addressed: true,
-    context: {},
-    deliveryId: nextDeliveryId('cmd-'),
-    receivedAt: new Date().toISOString(),
-    settingsScope: `slack:T1:${channel}`,
-    ...(prompt ? { anchorsNewThread: true } : { replyPrivatelyTo: user }),
-  };
-}
-
 async function startBySlash(text: string, user = 'U1', channel = 'C1'): Promise<string> {
   const before = new Set(env.emulator.runs.all().map((r) => r.run_id));
-  await handle(env, slash(text, user, channel));
+  await handle(env, slackSlash(text, user, channel));
   const run = env.emulator.runs.all().find((r) => !before.has(r.run_id))!;
   env.emulator.setState(run.run_id, 'INPROGRESS');
   await flushOutbox(env);
@@ -53,7 +34,7 @@ describe('status and cancel from a slash command', () => {
     await startBySlash('someone else works', 'U2');
     await startBySlash('work elsewhere', 'U1', 'C2');
     const runId = await startBySlash('fix the flaky test');
-    await handle(env, slash('status'));
+    await handle(env, slackSlash('status'));
     await flushOutbox(env);
     const [answer] = answers();
     expect(answer).toMatchObject({ type: 'run_brief', run: { runId } });
@@ -61,7 +42,7 @@ describe('status and cancel from a slash command', () => {
 
   it('`/agent cancel` cancels that run, with its own acknowledgement', async () => {
     const runId = await startBySlash('fix the flaky test');
-    await handle(env, slash('cancel'));
+    await handle(env, slackSlash('cancel'));
     await flushOutbox(env);
     expect(env.emulator.runs.get(runId)?.state).toMatch(/CANCEL/);
     const [answer] = answers();
@@ -72,7 +53,7 @@ describe('status and cancel from a slash command', () => {
   it('several live runs: the asker chooses, with a button per run', async () => {
     const first = await startBySlash('first task');
     const second = await startBySlash('second task');
-    await handle(env, slash('cancel'));
+    await handle(env, slackSlash('cancel'));
     await flushOutbox(env);
     const [answer] = answers();
     expect(answer).toMatchObject({ type: 'run_choice', action: 'cancel' });
@@ -82,7 +63,7 @@ describe('status and cancel from a slash command', () => {
   });
 
   it('no live run of the asker here: says so privately, with the form that names a run', async () => {
-    await handle(env, slash('status'));
+    await handle(env, slackSlash('status'));
     await flushOutbox(env);
     const [answer] = answers();
     expect(answer).toMatchObject({ type: 'notice' });

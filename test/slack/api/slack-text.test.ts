@@ -9,9 +9,10 @@ import {
 } from '../../../src/slack/render/mrkdwn.js';
 import { mentionsUser, toPlainText, wordsForBot } from '../../../src/slack/api/slack-text.js';
 import { normaliseApiUrl } from '../../../src/slack/api/web-client.js';
+import { eachMapsTo } from '../../helpers/cases.js';
 
 describe('toPlainText', () => {
-  it.each([
+  eachMapsTo(toPlainText, [
     ['<@U123>', '@U123'],
     ['<@U123|alice>', '@alice'],
     ['<#C123|general>', '#general'],
@@ -22,22 +23,21 @@ describe('toPlainText', () => {
     ['<https://x.test/a|the docs>', 'the docs (https://x.test/a)'],
     ['<mailto:a@b.test|a@b.test>', 'a@b.test'],
     ['a &lt;b&gt; &amp;amp; c', 'a <b> &amp; c'],
-  ])('%s -> %s', (input, expected) => {
-    expect(toPlainText(input)).toBe(expected);
-  });
+  ]);
 });
 
 describe('wordsForBot', () => {
-  it.each([
-    ['<@UBOT> fix it', 'fix it'],
-    ['<@UBOT|agent-relay>: fix it', 'fix it'],
-    ['can <@UBOT> fix it?', 'can fix it?'],
-    ['<@UBOT> ask <@UOTHER> first', 'ask @UOTHER first'],
-    ['<@UBOT> run this:\n```\n  indented\n```', 'run this:\n```\n  indented\n```'],
-    ['<@UBOT>', ''],
-  ])('%j -> %j', (input, expected) => {
-    expect(wordsForBot(input, 'UBOT')).toBe(expected);
-  });
+  eachMapsTo(
+    (input) => wordsForBot(input, 'UBOT'),
+    [
+      ['<@UBOT> fix it', 'fix it'],
+      ['<@UBOT|agent-relay>: fix it', 'fix it'],
+      ['can <@UBOT> fix it?', 'can fix it?'],
+      ['<@UBOT> ask <@UOTHER> first', 'ask @UOTHER first'],
+      ['<@UBOT> run this:\n```\n  indented\n```', 'run this:\n```\n  indented\n```'],
+      ['<@UBOT>', ''],
+    ],
+  );
 
   it('strips a leading mention when the bot id is unknown', () => {
     expect(wordsForBot('<@UXYZ> go', undefined)).toBe('go');

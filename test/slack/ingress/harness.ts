@@ -3,8 +3,7 @@
  * Web API, and a recording TriggerSink (an in-memory fake of the port, keyed by delivery id
  * like the inbox).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveOnLoopback } from '../../helpers/loopback-server.js';
 import type { Clock, TriggerSink } from '../../../src/core/ports/index.js';
 import type { Trigger } from '../../../src/core/trigger.js';
 import type { SlackIngress, SlackIngressDeps } from '../../../src/slack/ingress/slack-ingress.js';
@@ -87,25 +86,22 @@ export async function startIngress({
     ...overrides,
   });
   await ingress.start();
-  const server = createServer((req, res) => {
+  const server = await serveOnLoopback((req, res) => {
     if (req.method === 'POST' && req.url?.split('?')[0] === '/slack/events') {
       void ingress.handle(req, res);
       return;
     }
     res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/slack/events`,
+    url: `${server.url}/slack/events`,
     api,
     sink,
     ingress,
     logger,
     async close() {
       await ingress.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await api.close();
     },
   };

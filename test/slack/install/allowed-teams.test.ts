@@ -16,6 +16,7 @@ import {
   fakeWorkspace,
   mention,
   workspacesPerTest,
+  type Workspaces,
 } from './workspace-harness.js';
 
 const OUTSIDER = fakeWorkspace('TOUT00009', 'Outsider', 'outsider', 'OUT09');
@@ -28,6 +29,15 @@ const nextTs = () => `1700002${String(++seq).padStart(3, '0')}.000100`;
 
 const mentionOf = (ws: FakeWorkspace, channel: string, text: string) =>
   mention(ws, channel, text, nextTs());
+
+/** A mention in `channel` of workspace `ws`, and the wait for the one run it starts there. */
+async function mentionStartsRun(w: Workspaces, ws: FakeWorkspace, channel: string, text: string) {
+  await w.post(mentionOf(ws, channel, text));
+  await waitUntil(
+    async () => (await w.service.store.runs.listRecent(`slack:${ws.team_id}:`, 5)).length === 1,
+    { timeoutMs: 10_000 },
+  );
+}
 
 describe('SLACK_ALLOWED_TEAMS with OAuth install', () => {
   it('refuses to install a workspace not on the list: a clear page, nothing stored, the token revoked', async () => {
@@ -47,11 +57,7 @@ describe('SLACK_ALLOWED_TEAMS with OAuth install', () => {
   it('an Enterprise Grid organisation id on the list admits its org-wide install', async () => {
     const w = await open([ORG], { SLACK_ALLOWED_TEAMS: 'EORG00001' });
     expect((await w.install('code-org')).status).toBe(200);
-    await w.post(mentionOf(ORG, 'CORG00001', 'tidy the org docs'));
-    await waitUntil(
-      async () => (await w.service.store.runs.listRecent('slack:TORGWS001:', 5)).length === 1,
-      { timeoutMs: 10_000 },
-    );
+    await mentionStartsRun(w, ORG, 'CORG00001', 'tidy the org docs');
   });
 
   it('a workspace with no installation, or not on the list, gets 200 and nothing else; one warning, no stack', async () => {
@@ -100,11 +106,7 @@ describe('SLACK_ALLOWED_TEAMS with OAuth install', () => {
     expect(logs.text()).not.toMatch(/"stack"/);
 
     // The listed, installed workspace still works.
-    await w.post(mentionOf(ONE, 'CONE00001', 'fix the build'));
-    await waitUntil(
-      async () => (await w.service.store.runs.listRecent('slack:TONE00001:', 5)).length === 1,
-      { timeoutMs: 10_000 },
-    );
+    await mentionStartsRun(w, ONE, 'CONE00001', 'fix the build');
   });
 
   it('SLACK_ALLOW_ANY_WORKSPACE lets any workspace install, and says so at start-up', async () => {

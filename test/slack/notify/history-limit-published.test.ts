@@ -10,8 +10,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeSlackApi, type FakeSlackApi } from '../../../src/fakes/slack-web-api.js';
-import { createSlackNotifier } from '../../../src/slack/notify/notifier.js';
-import { createRecordingLogger, type LogLine } from '../../helpers/test-logger.js';
+import type { LogLine } from '../../helpers/test-logger.js';
+import { notifierLoggingTo, seedThread } from './thread-reads.js';
 
 let api: FakeSlackApi;
 let now = Date.parse('2026-06-01T09:00:00Z');
@@ -23,17 +23,8 @@ afterEach(() => api.close());
 describe("Slack's limit on history reads (apps outside the Marketplace)", () => {
   it('keeps the page Slack gave when it refuses the next, and reads one page of 15 after', async () => {
     const lines: LogLine[] = [];
-    const notifier = createSlackNotifier({
-      botToken: 'xoxb-dummy',
-      apiUrl: api.url,
-      logger: createRecordingLogger(lines),
-    });
-    const root = api.seedMessage({ channel: 'CGENERAL1', user: 'UBOB0001', text: 'm0' });
-    for (let i = 1; i <= 40; i++) {
-      now += 1000;
-      api.seedMessage({ channel: 'CGENERAL1', user: 'UBOB0001', text: `m${i}`, thread_ts: root });
-    }
-    const key = `slack:T0000001:CGENERAL1:${root}`;
+    const notifier = notifierLoggingTo(api, lines);
+    const key = seedThread(api, 40, { tick: () => (now += 1000) });
 
     const first = (await notifier.fetchThreadMessages?.(key)) ?? [];
     const reads = api.callsTo('conversations.replies');

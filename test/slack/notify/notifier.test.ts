@@ -8,6 +8,7 @@ import type { FakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import { startFakeSlackApi } from '../../../src/fakes/slack-web-api.js';
 import { createRecordingLogger, type LogLine } from '../../helpers/test-logger.js';
 import { rejectionOf } from '../../helpers/rejection.js';
+import { notifierLoggingTo, seedThread } from './thread-reads.js';
 
 let api: FakeSlackApi;
 let notifier: SlackNotifier;
@@ -243,15 +244,8 @@ describe('Slack notifier: thread context', () => {
 
   it("under Slack's limit on history reads (apps outside the Marketplace): no context, then one page of 15", async () => {
     const lines: LogLine[] = [];
-    const limited = createSlackNotifier({
-      botToken: 'x',
-      apiUrl: api.url,
-      logger: createRecordingLogger(lines),
-    });
-    const root = api.seedMessage({ channel: 'CGENERAL1', user: 'UBOB0001', text: 'm0' });
-    for (let i = 1; i <= 40; i++)
-      api.seedMessage({ channel: 'CGENERAL1', user: 'UBOB0001', text: `m${i}`, thread_ts: root });
-    const key = `slack:T0000001:CGENERAL1:${root}`;
+    const limited = notifierLoggingTo(api, lines);
+    const key = seedThread(api, 40);
     const before = api.callsTo('conversations.replies').length;
     // Slack answers 429: the run gets no thread context rather than failing, and the log says why.
     api.failNext('conversations.replies', { status: 429, retryAfter: 60 });
@@ -275,17 +269,8 @@ describe('Slack notifier: thread context', () => {
       maxThreadMessages: 3,
       maxThreadChars: 250,
     });
-    const root = api.seedMessage({ channel: 'CGENERAL1', user: 'UBOB0001', text: 'm0' });
-    for (let i = 1; i <= 6; i++) {
-      api.seedMessage({
-        channel: 'CGENERAL1',
-        user: 'UBOB0001',
-        text: `m${i} ${'y'.repeat(100)}`,
-        thread_ts: root,
-      });
-    }
-    const messages =
-      (await bounded.fetchThreadMessages?.(`slack:T0000001:CGENERAL1:${root}`)) ?? [];
+    const key = seedThread(api, 6, { text: (i) => `m${i} ${'y'.repeat(100)}` });
+    const messages = (await bounded.fetchThreadMessages?.(key)) ?? [];
     expect(messages.map((m) => m.text.slice(0, 2))).toEqual(['m5', 'm6']);
     expect(messages.reduce((n, m) => n + m.text.length, 0)).toBeLessThanOrEqual(250);
   });

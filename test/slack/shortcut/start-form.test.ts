@@ -5,7 +5,7 @@
  * opens the same form and its run starts a new thread; bad options are shown on their field.
  */
 import { describe, expect, it } from 'vitest';
-import { slashCommandBody } from '../../helpers/slack.js';
+import { seedThread, slashCommandBody } from '../../helpers/slack.js';
 import { messageActionBody, viewSubmissionBody } from '../../helpers/slack-surfaces.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import type { Workspaces } from '../install/workspace-harness.js';
@@ -62,17 +62,12 @@ describe('Send to agent', () => {
     w = await startWorkspaces([ONE]);
     await w.install('code-one');
     w.api.join('CONE00001', ALICE);
-    const root = w.api.seedMessage({
-      channel: 'CONE00001',
-      text: 'The nightly build fails on ARM since Tuesday',
-      user: 'UBOB00001',
-    });
-    const reply = w.api.seedMessage({
-      channel: 'CONE00001',
-      text: 'Looks like the cache key changed',
-      user: 'UCAROL001',
-      thread_ts: root,
-    });
+    const [root, reply = ''] = seedThread(
+      w.api,
+      'CONE00001',
+      ['UBOB00001', 'The nightly build fails on ARM since Tuesday'],
+      ['UCAROL001', 'Looks like the cache key changed'],
+    );
 
     const res = await w.postForm(
       messageActionBody({
