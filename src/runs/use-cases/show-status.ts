@@ -8,7 +8,7 @@ import { usageFor } from '../../core/command/help-text.js';
 import { notice, runBriefMessage, runChoiceMessage } from '../../core/message/render-model.js';
 import { viewOf } from '../../core/message/run-view.js';
 import { logStateChange, observeRun } from '../run-changes.js';
-import { afterStop, followRunWork } from '../session-work.js';
+import { commitRunChange } from '../session-work.js';
 import { handleOn, type RunsDeps } from '../runs-deps.js';
 import { resolveRunTarget } from './current-run.js';
 import { NOT_HERE, visibilityOf } from './list-runs.js';
@@ -73,15 +73,7 @@ export async function showStatus(
         (await tx.runs.compareAndUpdate(target.runId, current, observation.patch))
       ) {
         logStateChange(job.log, current, item.state, at);
-        await followRunWork(tx, deps.capabilities, current, observation.patch.state, at);
-        const queued = await afterStop(
-          tx,
-          deps.capabilities,
-          current,
-          observation.notifications,
-          at,
-        );
-        for (const payload of queued) await tx.outbox.enqueue(payload, at);
+        await commitRunChange(tx, deps.capabilities, current, observation, at);
       }
     }
     await brief(tx, at);
