@@ -12,7 +12,7 @@ import { viewOf } from '../../core/message/run-view.js';
 import { usageFor } from '../../core/command/help-text.js';
 import { resolveRunTarget } from './current-run.js';
 import type { MayCancel, RunsDeps } from '../runs-deps.js';
-import { NOT_HERE, visibilityOf } from './list-runs.js';
+import { refusedElsewhere } from './list-runs.js';
 import { invocationFor } from './show-status.js';
 import { writeRunChecked } from './write-run.js';
 import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
@@ -116,10 +116,8 @@ export async function cancelRun(
   const found = await namedRun(deps, job, runId);
   if ('reply' in found) return found.reply;
   const { record, stamped } = found;
-  if (visibilityOf(deps, job, stamped, record) === 'none') {
-    job.log.info({ runId }, 'cancel refused: the run belongs to another place');
-    return replyPrivately(job, notice('info', NOT_HERE));
-  }
+  const elsewhere = refusedElsewhere(deps, job, 'cancel', runId, stamped, record);
+  if (elsewhere) return elsewhere;
   const named = record ? `“${record.title}”` : `run ${runId}`;
   if (!deps.mayCancel(job.trigger, record)) {
     job.log.info({ runId }, 'cancel refused: not the requester');

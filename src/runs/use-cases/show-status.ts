@@ -11,7 +11,7 @@ import { logStateChange, observeRun } from '../run-changes.js';
 import { commitRunChange } from '../session-work.js';
 import { handleOn, type RunsDeps } from '../runs-deps.js';
 import { resolveRunTarget } from './current-run.js';
-import { NOT_HERE, visibilityOf } from './list-runs.js';
+import { refusedElsewhere } from './list-runs.js';
 import { replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
 export function invocationFor(deps: RunsDeps, job: TriggerJob): string {
@@ -41,10 +41,8 @@ export async function showStatus(
   const item = await deps.agent.getRun(target.runId);
   const record = await deps.store.runs.get(target.runId);
   // What another place started is not shown here (see list-runs.ts).
-  if (visibilityOf(deps, job, item, record) === 'none') {
-    job.log.info({ runId: target.runId }, 'status refused: the run belongs to another place');
-    return replyPrivately(job, notice('info', NOT_HERE));
-  }
+  const elsewhere = refusedElsewhere(deps, job, 'status', target.runId, item, record);
+  if (elsewhere) return elsewhere;
   const brief = replyPrivately(
     job,
     runBriefMessage(viewOf(record, item, now), record ? (record.statusMessage ?? {}) : undefined),
