@@ -43,6 +43,31 @@ export function consoleDocument(title: string, body: Html, live: boolean): Html 
     </html>`;
 }
 
+/** A table of rows under its column heads, or one row that says why there are none. */
+export function rowsTable(
+  attributes: Html,
+  heads: (Html | string)[],
+  rows: Html[],
+  empty: string,
+): Html {
+  return html`<table ${attributes}>
+    <thead>
+      <tr>
+        ${heads.map((h) => html`<th>${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${
+        rows.length
+          ? rows
+          : html`<tr>
+              <td colspan="${heads.length}" class="empty">${empty}</td>
+            </tr>`
+      }
+    </tbody>
+  </table>`;
+}
+
 export function layout(
   title: string,
   ctx: PageContext,
