@@ -10,7 +10,7 @@ import { viewOf } from '../../core/message/run-view.js';
 import { logStateChange, observeRun } from '../run-changes.js';
 import { commitRunChange } from '../session-work.js';
 import { handleOn, type RunsDeps } from '../runs-deps.js';
-import { resolveRunTarget } from './current-run.js';
+import { resolveRunTarget, type RunTarget } from './current-run.js';
 import { refusedElsewhere } from './list-runs.js';
 import { replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
@@ -19,25 +19,41 @@ export function invocationFor(deps: RunsDeps, job: TriggerJob): string {
   return platform === 'slack' ? deps.options.commandWord : `@${handleOn(deps.options, platform)}`;
 }
 
+/**
+ * `status` or `cancel` with no one run to act on: the asker is offered their live runs here to
+ * choose from, or told there is none (`none`: the words without a thread, and in one).
+ */
+export function noSingleRun(
+  deps: RunsDeps,
+  job: TriggerJob,
+  command: 'status' | 'cancel',
+  target: Exclude<RunTarget, { kind: 'run' }>,
+  none: { threadless: string; inThread: string },
+): Effects {
+  if (target.kind === 'choice') {
+    const now = deps.clock.now();
+    const views = target.runs.map((run) =>
+      viewOf(run, { run_id: run.runId, title: run.title, state: run.state }, now),
+    );
+    return replyPrivately(job, runChoiceMessage(command, views));
+  }
+  const text = target.threadless ? none.threadless : none.inThread;
+  return replyPrivately(job, notice('info', text, usageFor(command, invocationFor(deps, job))));
+}
+
 export async function showStatus(
   deps: RunsDeps,
   job: TriggerJob,
   runIdArg?: string,
 ): Promise<Effects> {
   const target = await resolveRunTarget(deps, job, 'status', runIdArg);
+  if (target.kind !== 'run') {
+    return noSingleRun(deps, job, 'status', target, {
+      threadless: 'You have no live run in this channel. Name the run, or ask in its thread.',
+      inThread: 'There is no run in this thread yet.',
+    });
+  }
   const now = deps.clock.now();
-  if (target.kind === 'none') {
-    const text = target.threadless
-      ? 'You have no live run in this channel. Name the run, or ask in its thread.'
-      : 'There is no run in this thread yet.';
-    return replyPrivately(job, notice('info', text, usageFor('status', invocationFor(deps, job))));
-  }
-  if (target.kind === 'choice') {
-    const views = target.runs.map((run) =>
-      viewOf(run, { run_id: run.runId, title: run.title, state: run.state }, now),
-    );
-    return replyPrivately(job, runChoiceMessage('status', views));
-  }
   const item = await deps.agent.getRun(target.runId);
   const record = await deps.store.runs.get(target.runId);
   // What another place started is not shown here (see list-runs.ts).
