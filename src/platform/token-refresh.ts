@@ -22,6 +22,31 @@ export interface RefreshableGrant {
   expiresAt?: number;
 }
 
+/**
+ * A token endpoint's answer (RFC 6749, section 5.1) read as a grant: the access token, the
+ * refresh token where one came, the expiry from `expires_in`; or the error it gave when the
+ * answer was not `ok` or has no access token.
+ */
+export function grantOfAnswer(
+  ok: boolean,
+  status: number,
+  answer: Record<string, unknown>,
+  now: number,
+): RefreshableGrant | { error: string } {
+  if (!ok || typeof answer.access_token !== 'string')
+    return { error: typeof answer.error === 'string' ? answer.error : `status ${status}` };
+  const expiresIn = answer.expires_in;
+  return {
+    accessToken: answer.access_token,
+    ...(typeof answer.refresh_token === 'string' && answer.refresh_token
+      ? { refreshToken: answer.refresh_token }
+      : {}),
+    ...(typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0
+      ? { expiresAt: now + expiresIn * 1000 }
+      : {}),
+  };
+}
+
 /** A grant as the store holds it: sealed (to replace it by a compare-and-set) and opened. */
 export interface SealedGrant<G extends RefreshableGrant> {
   sealed: string;
