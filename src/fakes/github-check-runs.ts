@@ -78,6 +78,19 @@ type Body = Record<string, unknown>;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+/** What the REST answer and the webhook both say of a check run. */
+function sharedFields(run: FakeCheckRun) {
+  return {
+    id: run.id,
+    head_sha: run.headSha,
+    name: run.name,
+    external_id: run.externalId ?? '',
+    details_url: run.detailsUrl ?? null,
+    status: run.status,
+    conclusion: run.conclusion ?? null,
+  };
+}
+
 export function createCheckRuns() {
   const runs = new Map<number, FakeCheckRun>();
   let nextId = 7_700_000;
@@ -159,13 +172,7 @@ export function createCheckRuns() {
     },
     json(run: FakeCheckRun): Body {
       return {
-        id: run.id,
-        head_sha: run.headSha,
-        name: run.name,
-        external_id: run.externalId ?? '',
-        details_url: run.detailsUrl ?? null,
-        status: run.status,
-        conclusion: run.conclusion ?? null,
+        ...sharedFields(run),
         output: run.output ?? {},
         html_url: `https://github.com/${run.owner}/${run.repo}/runs/${run.id}`,
       };
@@ -201,13 +208,7 @@ export async function sendCheckRunEvent(
   const payload = {
     action: o.action,
     check_run: {
-      id: run.id,
-      name: run.name,
-      head_sha: run.headSha,
-      external_id: run.externalId ?? '',
-      details_url: run.detailsUrl ?? null,
-      status: run.status,
-      conclusion: run.conclusion ?? null,
+      ...sharedFields(run),
       app: { id: 1, slug: 'agent-relay' },
       pull_requests: numbers.map((number) => ({
         number,

@@ -65,24 +65,40 @@ interface Row<M extends string> {
 const withContent = <K extends string>(...target: K[]) =>
   (['text', 'blocks', 'attachments', 'markdown_text'] as const).map((c) => [c, ...target].sort());
 
+/** What every message call takes: its contents, the channel, how to read the text, the token. */
+const MESSAGE_ARGS = [
+  'as_user',
+  'attachments',
+  'blocks',
+  'channel',
+  'link_names',
+  'markdown_text',
+  'parse',
+  'text',
+  'token',
+] as const;
+/** What both reads of a conversation's messages take: the channel and the timeline's pages. */
+const TIMELINE_ARGS = [
+  'channel',
+  'cursor',
+  'include_all_metadata',
+  'inclusive',
+  'latest',
+  'limit',
+  'oldest',
+  'token',
+] as const;
+
 export const SLACK_METHOD_ARGUMENTS = {
   'chat.postMessage': {
     args: [
-      'as_user',
-      'attachments',
-      'blocks',
-      'channel',
+      ...MESSAGE_ARGS,
       'icon_emoji',
       'icon_url',
-      'link_names',
-      'markdown_text',
       'metadata',
       'mrkdwn',
-      'parse',
       'reply_broadcast',
-      'text',
       'thread_ts',
-      'token',
       'unfurl_links',
       'unfurl_media',
       'username',
@@ -90,40 +106,11 @@ export const SLACK_METHOD_ARGUMENTS = {
     required: withContent('channel'),
   },
   'chat.update': {
-    args: [
-      'as_user',
-      'attachments',
-      'blocks',
-      'channel',
-      'file_ids',
-      'link_names',
-      'markdown_text',
-      'metadata',
-      'parse',
-      'reply_broadcast',
-      'text',
-      'token',
-      'ts',
-    ],
+    args: [...MESSAGE_ARGS, 'file_ids', 'metadata', 'reply_broadcast', 'ts'],
     required: withContent('channel', 'ts'),
   },
   'chat.postEphemeral': {
-    args: [
-      'as_user',
-      'attachments',
-      'blocks',
-      'channel',
-      'icon_emoji',
-      'icon_url',
-      'link_names',
-      'markdown_text',
-      'parse',
-      'text',
-      'thread_ts',
-      'token',
-      'user',
-      'username',
-    ],
+    args: [...MESSAGE_ARGS, 'icon_emoji', 'icon_url', 'thread_ts', 'user', 'username'],
     required: withContent('channel', 'user'),
   },
   'reactions.add': {
@@ -139,30 +126,11 @@ export const SLACK_METHOD_ARGUMENTS = {
     ],
   },
   'conversations.replies': {
-    args: [
-      'channel',
-      'cursor',
-      'include_all_metadata',
-      'inclusive',
-      'latest',
-      'limit',
-      'oldest',
-      'token',
-      'ts',
-    ],
+    args: [...TIMELINE_ARGS, 'ts'],
     required: [['channel', 'ts']],
   },
   'conversations.history': {
-    args: [
-      'channel',
-      'cursor',
-      'include_all_metadata',
-      'inclusive',
-      'latest',
-      'limit',
-      'oldest',
-      'token',
-    ],
+    args: TIMELINE_ARGS,
     required: [['channel']],
   },
   'auth.test': {

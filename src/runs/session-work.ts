@@ -89,6 +89,24 @@ export async function afterStop(
     : notifications;
 }
 
+/**
+ * A run's observed change was written (in its transaction, after the run's row): its session
+ * follows the change, and its notifications are queued as a Stop's mark leaves them.
+ * Returns what was queued.
+ */
+export async function commitRunChange(
+  tx: StoreTx,
+  capabilities: Capabilities,
+  before: RunRecord,
+  change: { patch: { state?: string }; notifications: OutboxPayload[] },
+  at: number,
+): Promise<OutboxPayload[]> {
+  await followRunWork(tx, capabilities, before, change.patch.state, at);
+  const queued = await afterStop(tx, capabilities, before, change.notifications, at);
+  for (const payload of queued) await tx.outbox.enqueue(payload, at);
+  return queued;
+}
+
 /** A follow-up was sent (in its transaction): a Stop's mark goes, the next outcome answers it. */
 export async function turnStarted(
   tx: StoreTx,

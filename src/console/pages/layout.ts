@@ -26,12 +26,8 @@ export function content(body: Html, ctx: PageContext): Html {
   return html`${body}<span id="stamp" data-stamp="${ctx.stamp}" hidden></span>`;
 }
 
-export function layout(
-  title: string,
-  ctx: PageContext,
-  section: 'runs' | 'queues' | 'places',
-  body: Html,
-): Html {
+/** A whole console page: its head (title, style sheet, the script of live pages) and body. */
+export function consoleDocument(title: string, body: Html, live: boolean): Html {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -39,36 +35,74 @@ export function layout(
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · agent-relay</title>
         <link rel="stylesheet" href="/console/assets/console.css" />
-        <script src="/console/assets/console.js" defer></script>
+        ${live ? html`<script src="/console/assets/console.js" defer></script>` : ''}
       </head>
       <body>
-        <header>
-          <a class="brand" href="/console">agent-relay</a>
-          <nav>
-            <a href="/console" class="${section === 'runs' ? 'here' : ''}">Runs</a>
-            <a href="/console/places" class="${section === 'places' ? 'here' : ''}">Places</a>
-            ${
-              ctx.role === 'operator'
-                ? html`<a href="/console/queues" class="${section === 'queues' ? 'here' : ''}"
-                    >Queues</a
-                  >`
-                : ''
-            }
-          </nav>
-          <span class="who"
-            ><span><span id="live" class="dot" title="connecting"></span>live</span>
-            <span>${ctx.operator.name} (${ctx.operator.via})</span>
-            ${ctx.role === 'viewer' ? html`<span class="role">viewer</span>` : ''}
-            <form method="post" action="/console/signout">
-              <input type="hidden" name="csrf" value="${ctx.csrf}" /><button type="submit">
-                Sign out
-              </button>
-            </form>
-          </span>
-        </header>
-        <main>${content(body, ctx)}</main>
+        ${body}
       </body>
     </html>`;
+}
+
+/** A table of rows under its column heads, or one row that says why there are none. */
+export function rowsTable(
+  attributes: Html,
+  heads: (Html | string)[],
+  rows: Html[],
+  empty: string,
+): Html {
+  return html`<table ${attributes}>
+    <thead>
+      <tr>
+        ${heads.map((h) => html`<th>${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${
+        rows.length
+          ? rows
+          : html`<tr>
+              <td colspan="${heads.length}" class="empty">${empty}</td>
+            </tr>`
+      }
+    </tbody>
+  </table>`;
+}
+
+export function layout(
+  title: string,
+  ctx: PageContext,
+  section: 'runs' | 'queues' | 'places',
+  body: Html,
+): Html {
+  return consoleDocument(
+    title,
+    html`<header>
+        <a class="brand" href="/console">agent-relay</a>
+        <nav>
+          <a href="/console" class="${section === 'runs' ? 'here' : ''}">Runs</a>
+          <a href="/console/places" class="${section === 'places' ? 'here' : ''}">Places</a>
+          ${
+            ctx.role === 'operator'
+              ? html`<a href="/console/queues" class="${section === 'queues' ? 'here' : ''}"
+                  >Queues</a
+                >`
+              : ''
+          }
+        </nav>
+        <span class="who"
+          ><span><span id="live" class="dot" title="connecting"></span>live</span>
+          <span>${ctx.operator.name} (${ctx.operator.via})</span>
+          ${ctx.role === 'viewer' ? html`<span class="role">viewer</span>` : ''}
+          <form method="post" action="/console/signout">
+            <input type="hidden" name="csrf" value="${ctx.csrf}" /><button type="submit">
+              Sign out
+            </button>
+          </form>
+        </span>
+      </header>
+      <main>${content(body, ctx)}</main>`,
+    true,
+  );
 }
 
 export function stateBadge(state: string): Html {

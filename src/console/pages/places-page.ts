@@ -4,7 +4,7 @@ import { html } from '../html.js';
 import type { Html } from '../html.js';
 import type { PlaceSort, PlaceSpend } from '../place-spend.js';
 import { placeLabelOf } from '../places.js';
-import { layout } from './layout.js';
+import { layout, rowsTable } from './layout.js';
 import type { PageContext } from './layout.js';
 
 export interface PlacesView {
@@ -52,26 +52,12 @@ export function placesBody(view: PlacesView, _ctx: PageContext): Html {
       approximately reported it, against the place's monthly budget.
     </p>
     ${sortLinks(view)}
-    <table class="rows" id="places">
-      <thead>
-        <tr>
-          <th>Place</th>
-          <th>Spend ≈</th>
-          <th>Budget</th>
-          <th>Used</th>
-          <th>Runs</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${
-          rows.length
-            ? rows
-            : html`<tr>
-                <td colspan="5" class="empty">No runs this month.</td>
-              </tr>`
-        }
-      </tbody>
-    </table>`;
+    ${rowsTable(
+      html`class="rows" id="places"`,
+      ['Place', 'Spend ≈', 'Budget', 'Used', 'Runs'],
+      rows,
+      'No runs this month.',
+    )}`;
 }
 
 export function placesPage(view: PlacesView, ctx: PageContext): Html {

@@ -30,75 +30,77 @@ function describeNotification(item: OutboxItem): string {
   return 'reply';
 }
 
-export function notificationsTable(
-  items: OutboxItem[],
+/** What tells a queue's table apart: its rows' kind, what they hold and when they came. */
+interface QueueColumns<T extends InboxItem | OutboxItem> {
+  kind: 'notification' | 'trigger';
+  what: string;
+  describe: (item: T) => Html | string;
+  when: string;
+  /** The status in which an item was given up (Retry/Discard). */
+  givenUp: T['status'];
+}
+
+function queueTable<T extends InboxItem | OutboxItem>(
+  items: T[],
   ctx: PageContext,
   withThread: boolean,
+  c: QueueColumns<T>,
 ): Html {
   if (items.length === 0) return html`<div class="card empty">None.</div>`;
-  return html`<table class="rows notifications">
+  return html`<table class="rows ${c.kind}s">
     <thead>
       <tr>
         <th>#</th>
-        <th>What</th>
+        <th>${c.what}</th>
         ${withThread ? html`<th>Thread</th>` : ''}
         <th>Status</th>
         <th>Attempts</th>
         <th>Error</th>
-        <th>Queued</th>
+        <th>${c.when}</th>
         <th></th>
       </tr>
     </thead>
     <tbody>
       ${items.map(
-        (n) =>
-          html`<tr data-notification="${n.id}" data-status="${n.status}">
-            <td data-label="#">${n.id}</td>
-            <td data-label="What">${describeNotification(n)}</td>
-            ${withThread ? html`<td data-label="Thread" class="small">${n.threadKey}</td>` : ''}
-            <td data-label="Status">${statusBadge(n.status)}</td>
-            <td data-label="Attempts">${n.attempts}</td>
-            <td data-label="Error" class="err">${n.lastError ?? ''}</td>
-            <td data-label="Queued">${time(n.createdAt)}</td>
-            <td>${n.status === 'parked' ? givenUpActions('notification', n.id, ctx) : ''}</td>
+        (item) =>
+          html`<tr data-${c.kind}="${item.id}" data-status="${item.status}">
+            <td data-label="#">${item.id}</td>
+            <td data-label="${c.what}">${c.describe(item)}</td>
+            ${withThread ? html`<td data-label="Thread" class="small">${item.threadKey}</td>` : ''}
+            <td data-label="Status">${statusBadge(item.status)}</td>
+            <td data-label="Attempts">${item.attempts}</td>
+            <td data-label="Error" class="err">${item.lastError ?? ''}</td>
+            <td data-label="${c.when}">${time(item.createdAt)}</td>
+            <td>${item.status === c.givenUp ? givenUpActions(c.kind, item.id, ctx) : ''}</td>
           </tr>`,
       )}
     </tbody>
   </table>`;
 }
 
+export function notificationsTable(
+  items: OutboxItem[],
+  ctx: PageContext,
+  withThread: boolean,
+): Html {
+  return queueTable(items, ctx, withThread, {
+    kind: 'notification',
+    what: 'What',
+    describe: describeNotification,
+    when: 'Queued',
+    givenUp: 'parked',
+  });
+}
+
 export function triggersTable(items: InboxItem[], ctx: PageContext, withThread: boolean): Html {
-  if (items.length === 0) return html`<div class="card empty">None.</div>`;
-  return html`<table class="rows triggers">
-    <thead>
-      <tr>
-        <th>#</th>
-        <th>Trigger</th>
-        ${withThread ? html`<th>Thread</th>` : ''}
-        <th>Status</th>
-        <th>Attempts</th>
-        <th>Error</th>
-        <th>Received</th>
-        <th></th>
-      </tr>
-    </thead>
-    <tbody>
-      ${items.map(
-        (t) =>
-          html`<tr data-trigger="${t.id}" data-status="${t.status}">
-            <td data-label="#">${t.id}</td>
-            <td data-label="Trigger">
-              ${t.trigger.kind} by ${t.trigger.actor.name ?? t.trigger.actor.id}
-              <div class="muted small">${t.trigger.text.slice(0, 140)}</div>
-            </td>
-            ${withThread ? html`<td data-label="Thread" class="small">${t.threadKey}</td>` : ''}
-            <td data-label="Status">${statusBadge(t.status)}</td>
-            <td data-label="Attempts">${t.attempts}</td>
-            <td data-label="Error" class="err">${t.lastError ?? ''}</td>
-            <td data-label="Received">${time(t.createdAt)}</td>
-            <td>${t.status === 'failed' ? givenUpActions('trigger', t.id, ctx) : ''}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return queueTable(items, ctx, withThread, {
+    kind: 'trigger',
+    what: 'Trigger',
+    describe: (t) => html`
+      ${t.trigger.kind} by ${t.trigger.actor.name ?? t.trigger.actor.id}
+      <div class="muted small">${t.trigger.text.slice(0, 140)}</div>
+    `,
+    when: 'Received',
+    givenUp: 'failed',
+  });
 }

@@ -9,7 +9,7 @@ import type {
 import { html } from '../html.js';
 import type { Html } from '../html.js';
 import { placeOf } from '../places.js';
-import { layout, stateBadge, time, timeToSecond } from './layout.js';
+import { layout, rowsTable, stateBadge, time, timeToSecond } from './layout.js';
 import { formatDuration } from '../../core/message/duration.js';
 import { stateView } from '../../core/message/state-view.js';
 import type { PageContext } from './layout.js';
@@ -82,36 +82,22 @@ export function runBody(view: RunView, ctx: PageContext): Html {
       </dl>
     </div>
     <h2>State history</h2>
-    <table class="rows history">
-      <thead>
-        <tr>
-          <th>State</th>
-          <th>Recorded</th>
-          <th>For</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${
-          view.history.length
-            ? shownHistory(view.history).map((h, i, rows) => {
-                // How long the run stayed in this state: until the next one, or until now.
-                const next = rows[i + 1]?.at;
-                const ended = next === undefined && stateView(h.state).ended;
-                const stayed = ended ? '–' : formatDuration(Math.max(0, (next ?? ctx.now) - h.at));
-                return html`<tr>
-                  <td data-label="State">${stateBadge(h.state)}</td>
-                  <td data-label="Recorded">${timeToSecond(h.at)}</td>
-                  <td data-label="For">
-                    ${next === undefined && !ended ? `${stayed} so far` : stayed}
-                  </td>
-                </tr>`;
-              })
-            : html`<tr>
-                <td colspan="3" class="empty">Recorded before history was kept.</td>
-              </tr>`
-        }
-      </tbody>
-    </table>
+    ${rowsTable(
+      html`class="rows history"`,
+      ['State', 'Recorded', 'For'],
+      shownHistory(view.history).map((h, i, rows) => {
+        // How long the run stayed in this state: until the next one, or until now.
+        const next = rows[i + 1]?.at;
+        const ended = next === undefined && stateView(h.state).ended;
+        const stayed = ended ? '–' : formatDuration(Math.max(0, (next ?? ctx.now) - h.at));
+        return html`<tr>
+          <td data-label="State">${stateBadge(h.state)}</td>
+          <td data-label="Recorded">${timeToSecond(h.at)}</td>
+          <td data-label="For">${next === undefined && !ended ? `${stayed} so far` : stayed}</td>
+        </tr>`;
+      }),
+      'Recorded before history was kept.',
+    )}
     ${
       view.otherRuns.length
         ? html`<h2>Other runs in this thread</h2>

@@ -4,7 +4,7 @@ import { KNOWN_STATE_NAMES } from '../../core/message/state-view.js';
 import { html } from '../html.js';
 import type { Html } from '../html.js';
 import { placeOf } from '../places.js';
-import { layout, stateBadge, time } from './layout.js';
+import { layout, rowsTable, stateBadge, time } from './layout.js';
 import type { PageContext } from './layout.js';
 import { costKey, linksOf, requesterIdBeside, runCost, runTime } from './run-summary.js';
 
@@ -112,30 +112,22 @@ export function runsBody(view: RunsView, ctx: PageContext): Html {
   });
   return html`<h1>Runs</h1>
     ${filters(view)}
-    <table class="rows" id="runs">
-      <thead>
-        <tr>
-          <th>State</th>
-          <th>Run</th>
-          <th>Requester</th>
-          <th>Place</th>
-          <th>Links</th>
-          <th>Created</th>
-          <th>Updated</th>
-          <th>Run time</th>
-          <th>${sortLink(view, 'Cost ≈')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${
-          rows.length
-            ? rows
-            : html`<tr>
-                <td colspan="9" class="empty">No runs match.</td>
-              </tr>`
-        }
-      </tbody>
-    </table>
+    ${rowsTable(
+      html`class="rows" id="runs"`,
+      [
+        'State',
+        'Run',
+        'Requester',
+        'Place',
+        'Links',
+        'Created',
+        'Updated',
+        'Run time',
+        sortLink(view, 'Cost ≈'),
+      ],
+      rows,
+      'No runs match.',
+    )}
     ${olderLink(view)}`;
 }
 

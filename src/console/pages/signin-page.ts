@@ -1,20 +1,10 @@
 /** The sign-in page (the only page shown without a session) and plain-words refusals. */
 import { html } from '../html.js';
 import type { Html } from '../html.js';
+import { consoleDocument } from './layout.js';
 
 export function plainPage(title: string, body: Html): Html {
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · agent-relay</title>
-        <link rel="stylesheet" href="/console/assets/console.css" />
-      </head>
-      <body>
-        <main><div class="signin card">${body}</div></main>
-      </body>
-    </html>`;
+  return consoleDocument(title, html`<main><div class="signin card">${body}</div></main>`, false);
 }
 
 export function signinPage(options: {

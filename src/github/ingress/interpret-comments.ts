@@ -4,10 +4,9 @@
  * the run gets the file path, line and diff hunk as context.
  */
 import {
-  actorOf,
+  authoredCandidate,
   baseOf,
   bound,
-  candidate,
   isSelfOrBot,
   issueContext,
   type InterpretOptions,
@@ -22,20 +21,15 @@ export function fromIssueComment(raw: unknown, opts: InterpretOptions): Interpre
   if (isSelfOrBot(comment.user, opts)) return { kind: 'ignore', reason: 'bot_or_self' };
   const base = baseOf(parsed.data, issue.number);
   const isPr = issue.pull_request != null;
-  return candidate(
+  return authoredCandidate(
     base,
     opts,
-    { kind: 'association', value: comment.author_association },
+    comment,
+    'issue_comment',
     {
-      kind: 'issue_comment',
-      actor: actorOf(comment.user, comment.author_association),
-      text: comment.body,
-      addressed: false,
-      context: {
-        issue: issueContext(`${base.owner}/${base.repo}`, issue, isPr, opts.maxBodyChars),
-        comment: { url: comment.html_url, body: bound(comment.body, opts.maxBodyChars) },
-        permalink: comment.html_url,
-      },
+      issue: issueContext(base, issue, isPr, opts.maxBodyChars),
+      comment: { url: comment.html_url, body: bound(comment.body, opts.maxBodyChars) },
+      permalink: comment.html_url,
     },
     { id: { kind: 'issue', commentId: comment.id }, url: comment.html_url },
   );
@@ -48,25 +42,20 @@ export function fromReviewComment(raw: unknown, opts: InterpretOptions): Interpr
   if (isSelfOrBot(comment.user, opts)) return { kind: 'ignore', reason: 'bot_or_self' };
   const base = baseOf(parsed.data, pr.number, comment.in_reply_to_id ?? comment.id);
   const line = comment.line ?? comment.original_line ?? undefined;
-  return candidate(
+  return authoredCandidate(
     base,
     opts,
-    { kind: 'association', value: comment.author_association },
+    comment,
+    'review_comment',
     {
-      kind: 'review_comment',
-      actor: actorOf(comment.user, comment.author_association),
-      text: comment.body,
-      addressed: false,
-      context: {
-        issue: issueContext(`${base.owner}/${base.repo}`, pr, true, opts.maxBodyChars),
-        comment: { url: comment.html_url, body: bound(comment.body, opts.maxBodyChars) },
-        review: {
-          path: comment.path,
-          ...(line === undefined ? {} : { line }),
-          diffHunk: bound(comment.diff_hunk, opts.maxBodyChars),
-        },
-        permalink: comment.html_url,
+      issue: issueContext(base, pr, true, opts.maxBodyChars),
+      comment: { url: comment.html_url, body: bound(comment.body, opts.maxBodyChars) },
+      review: {
+        path: comment.path,
+        ...(line === undefined ? {} : { line }),
+        diffHunk: bound(comment.diff_hunk, opts.maxBodyChars),
       },
+      permalink: comment.html_url,
     },
     { id: { kind: 'review', commentId: comment.id }, url: comment.html_url },
   );

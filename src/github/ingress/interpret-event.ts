@@ -11,33 +11,35 @@ import type { InterpretOptions, Interpretation } from './trigger-candidate.js';
 
 export type { InterpretOptions, Interpretation, Permission } from './trigger-candidate.js';
 
+interface ByAction {
+  actions: string[];
+  /** The event's name in an ignore reason. */
+  name: string;
+  interpret: (payload: unknown, opts: InterpretOptions) => Interpretation;
+}
+
+/** The events read by what they say, with the actions that count. */
+const BY_ACTION = new Map<string, ByAction>([
+  ['issue_comment', { actions: ['created'], name: 'issue_comment', interpret: fromIssueComment }],
+  [
+    'pull_request_review_comment',
+    { actions: ['created'], name: 'review_comment', interpret: fromReviewComment },
+  ],
+  ['issues', { actions: ['opened', 'labeled'], name: 'issues', interpret: fromIssues }],
+  ['pull_request', { actions: ['opened'], name: 'pull_request', interpret: fromPullRequest }],
+]);
+
 /** Interpret one event (`X-GitHub-Event`) with its parsed JSON payload. */
 export function interpretEvent(
   event: string,
   payload: unknown,
   opts: InterpretOptions,
 ): Interpretation {
+  if (event === 'check_run') return fromCheckRun(payload, opts);
+  const byAction = BY_ACTION.get(event);
+  if (byAction === undefined) return { kind: 'ignore', reason: `event ${event}` };
   const action = (payload as { action?: unknown } | null)?.action;
-  switch (event) {
-    case 'issue_comment':
-      return action === 'created'
-        ? fromIssueComment(payload, opts)
-        : { kind: 'ignore', reason: `issue_comment.${String(action)}` };
-    case 'pull_request_review_comment':
-      return action === 'created'
-        ? fromReviewComment(payload, opts)
-        : { kind: 'ignore', reason: `review_comment.${String(action)}` };
-    case 'issues':
-      return action === 'opened' || action === 'labeled'
-        ? fromIssues(payload, opts)
-        : { kind: 'ignore', reason: `issues.${String(action)}` };
-    case 'pull_request':
-      return action === 'opened'
-        ? fromPullRequest(payload, opts)
-        : { kind: 'ignore', reason: `pull_request.${String(action)}` };
-    case 'check_run':
-      return fromCheckRun(payload, opts);
-    default:
-      return { kind: 'ignore', reason: `event ${event}` };
-  }
+  return byAction.actions.includes(action as string)
+    ? byAction.interpret(payload, opts)
+    : { kind: 'ignore', reason: `${byAction.name}.${String(action)}` };
 }

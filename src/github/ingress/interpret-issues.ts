@@ -8,6 +8,7 @@
  */
 import {
   actorOf,
+  authoredCandidate,
   baseOf,
   candidate,
   isSelfOrBot,
@@ -32,12 +33,7 @@ export function fromIssues(raw: unknown, opts: InterpretOptions): Interpretation
   const { issue, sender, action, label } = parsed.data;
   const base = baseOf(parsed.data, issue.number);
   const context = {
-    issue: issueContext(
-      `${base.owner}/${base.repo}`,
-      issue,
-      issue.pull_request != null,
-      opts.maxBodyChars,
-    ),
+    issue: issueContext(base, issue, issue.pull_request != null, opts.maxBodyChars),
     permalink: issue.html_url,
   };
   const message = {
@@ -49,19 +45,7 @@ export function fromIssues(raw: unknown, opts: InterpretOptions): Interpretation
     // The label event that follows starts the run; the body's mention must not start a second.
     if (hasTriggerLabel(issue.labels, opts))
       return { kind: 'ignore', reason: 'label_event_follows' };
-    return candidate(
-      base,
-      opts,
-      { kind: 'association', value: issue.author_association },
-      {
-        kind: 'issue_opened',
-        actor: actorOf(issue.user, issue.author_association),
-        text: issue.body,
-        addressed: false,
-        context,
-      },
-      message,
-    );
+    return authoredCandidate(base, opts, issue, 'issue_opened', context, message);
   }
   if (action !== 'labeled' || label == null) return { kind: 'ignore', reason: `issues.${action}` };
   const factoryAlias = FACTORY_LABEL.exec(label.name)?.[1];
@@ -100,20 +84,12 @@ export function fromPullRequest(raw: unknown, opts: InterpretOptions): Interpret
   if (action !== 'opened') return { kind: 'ignore', reason: `pull_request.${action}` };
   if (isSelfOrBot(pr.user, opts)) return { kind: 'ignore', reason: 'bot_or_self' };
   const base = baseOf(parsed.data, pr.number);
-  return candidate(
+  return authoredCandidate(
     base,
     opts,
-    { kind: 'association', value: pr.author_association },
-    {
-      kind: 'pull_request_opened',
-      actor: actorOf(pr.user, pr.author_association),
-      text: pr.body,
-      addressed: false,
-      context: {
-        issue: issueContext(`${base.owner}/${base.repo}`, pr, true, opts.maxBodyChars),
-        permalink: pr.html_url,
-      },
-    },
+    pr,
+    'pull_request_opened',
+    { issue: issueContext(base, pr, true, opts.maxBodyChars), permalink: pr.html_url },
     { id: { kind: 'issue-body', number: pr.number }, url: pr.html_url },
   );
 }

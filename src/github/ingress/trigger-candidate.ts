@@ -53,13 +53,13 @@ export function isSelfOrBot(user: GitHubUser, opts: InterpretOptions): boolean {
 }
 
 export function issueContext(
-  repo: string,
+  base: Base,
   issue: IssuePayload | PullRequestPayload,
   isPr: boolean,
   max: number,
 ) {
   const context: NonNullable<TriggerContext['issue']> = {
-    repo,
+    repo: `${base.owner}/${base.repo}`,
     number: issue.number,
     title: issue.title,
     body: bound(issue.body, max),
@@ -113,6 +113,30 @@ export function candidate(
     repo: base.repo,
     installationId: base.installationId,
   };
+}
+
+/** A message its author wrote: their association is the permission, the body the words. */
+export function authoredCandidate(
+  base: Base,
+  opts: InterpretOptions,
+  author: { user: GitHubUser; author_association: string; body: string },
+  kind: Trigger['kind'],
+  context: TriggerContext,
+  message: { id: GitHubMessageId; url: string },
+): Interpretation {
+  return candidate(
+    base,
+    opts,
+    { kind: 'association', value: author.author_association },
+    {
+      kind,
+      actor: actorOf(author.user, author.author_association),
+      text: author.body,
+      addressed: false,
+      context,
+    },
+    message,
+  );
 }
 
 export function baseOf(

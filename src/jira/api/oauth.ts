@@ -15,6 +15,7 @@
  * is dropped, never stored (the person who granted it can remove the app from their
  * account's "Connected apps").
  */
+import { grantOfAnswer } from '../../platform/token-refresh.js';
 
 /** The scopes the relay asks for: Jira work, the person's own account, webhooks, refresh. */
 export const JIRA_SCOPES = [
@@ -88,18 +89,8 @@ async function tokenRequest(
   } catch {
     // not JSON: reported below
   }
-  if (!res.ok || typeof answer.access_token !== 'string' || answer.access_token === '')
-    return { error: typeof answer.error === 'string' ? answer.error : `status ${res.status}` };
-  const expiresIn = answer.expires_in;
-  return {
-    accessToken: answer.access_token,
-    ...(typeof answer.refresh_token === 'string' && answer.refresh_token
-      ? { refreshToken: answer.refresh_token }
-      : {}),
-    ...(typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0
-      ? { expiresAt: now + expiresIn * 1000 }
-      : {}),
-  };
+  // An empty access token is no grant either.
+  return grantOfAnswer(res.ok && answer.access_token !== '', res.status, answer, now);
 }
 
 export function exchangeCode(

@@ -7,15 +7,13 @@
  * store (AES-256-GCM with JIRA_TOKEN_ENCRYPTION_KEY, bound to the site or the account).
  *
  * Atlassian's access tokens last an hour and its refresh tokens rotate (each use disables the
- * one used), so a token is refreshed a few minutes before it expires, or when Jira refuses
- * it, and the new pair replaces the old by a compare-and-set on the sealed row. One refresh
- * at a time per site: in this process by sharing the refresh under way, across replicas by
- * a lease in the store; a replica that finds the lease held reads the new pair instead.
+ * one used): platform/token-refresh.ts refreshes an account's, and the new pair replaces the
+ * old by a compare-and-set on the sealed row.
  */
-import { randomUUID } from 'node:crypto';
 import type { Clock, InstallationRepo, Logger, Store } from '../../core/ports/index.js';
 import { systemClock } from '../../core/ports/index.js';
 import type { TokenCipher } from '../../platform/token-cipher.js';
+import { createTokenRefresh } from '../../platform/token-refresh.js';
 import { refreshGrant, type JiraGrant, type JiraOAuthClient } from '../api/oauth.js';
 
 /** What the relay keeps of a site it is installed on. */
@@ -43,12 +41,6 @@ export interface JiraInstallations {
   renew(site: string, rejected: string): Promise<string | undefined>;
 }
 
-/** Refresh this long before the expiry Atlassian gave. */
-export const REFRESH_MARGIN_MS = 5 * 60_000;
-const REFRESH_LEASE_MS = 30_000;
-const WAIT_STEP_MS = 200;
-const WAIT_STEPS = 75;
-
 const siteKey = (site: string) => ({ platform: 'jira' as const, enterpriseId: '', teamId: site });
 const grantKey = (accountId: string) => ({
   platform: 'jira' as const,
@@ -75,8 +67,6 @@ export function createJiraInstallations(deps: {
 }): JiraInstallations {
   const log = deps.logger.child({ component: 'jira-installations' });
   const clock = deps.clock ?? systemClock;
-  const holder = `jira-refresh-${randomUUID()}`;
-  const underWay = new Map<string, Promise<string | undefined>>();
 
   /** A sealed record, opened; undefined when missing or not opening (logged). */
   async function open<T>(
@@ -113,82 +103,40 @@ export function createJiraInstallations(deps: {
       (v) => typeof v.accessToken === 'string',
     );
 
-  const due = (g: JiraGrant, now: number) =>
-    g.refreshToken !== undefined &&
-    g.expiresAt !== undefined &&
-    now >= g.expiresAt - REFRESH_MARGIN_MS;
-
-  /** Under the lease: refresh unless someone already did; the token to use. */
-  async function refreshHeld(account: string, stale: string): Promise<string | undefined> {
-    const current = await read(account);
-    if (!current) return undefined;
-    const grant = current.value;
-    if (grant.accessToken !== stale && !due(grant, clock.now())) return grant.accessToken;
-    if (!grant.refreshToken) return undefined;
-    const now = clock.now();
-    const got = await refreshGrant(deps.client, grant.refreshToken, now);
-    if ('error' in got) {
-      log.error(
-        { accountId: account, error: got.error },
-        "Atlassian refused to refresh the account's token; install the app again",
-      );
-      return undefined;
-    }
-    const next: JiraGrant = {
-      ...got,
-      // Atlassian answers a new refresh token; were one missing, the old one still stands.
-      ...(got.refreshToken ? {} : { refreshToken: grant.refreshToken }),
-    };
-    const sealed = deps.cipher.seal(JSON.stringify(next), `jira-grant:${account}`);
-    if (!(await deps.repo.replaceSealed(grantKey(account), current.sealed, sealed, now)))
-      log.warn({ accountId: account }, 'the Jira grant changed while its token was refreshed');
-    else log.info({ accountId: account }, 'refreshed the Jira token');
-    return got.accessToken;
-  }
-
-  async function refresh(account: string, stale: string): Promise<string | undefined> {
-    const name = `jira-token-refresh:${account}`;
-    for (let step = 0; step < WAIT_STEPS; step += 1) {
-      const current = await read(account);
-      if (!current) return undefined;
-      if (current.value.accessToken !== stale && !due(current.value, clock.now()))
-        return current.value.accessToken;
-      if (!current.value.refreshToken) return undefined;
-      const held = deps.leases
-        ? await deps.leases.acquire(name, holder, clock.now(), REFRESH_LEASE_MS)
-        : { epoch: 0 };
-      if (held) {
-        try {
-          return await refreshHeld(account, stale);
-        } finally {
-          await deps.leases?.release(name, holder);
-        }
+  const tokens = createTokenRefresh<JiraGrant>({
+    platform: 'jira',
+    clock,
+    log,
+    ...(deps.leases ? { leases: deps.leases } : {}),
+    canRefresh: true,
+    read,
+    logKey: (accountId) => ({ accountId }),
+    says: {
+      gaveUp: 'gave up waiting for another replica to refresh the Jira token',
+      failed: 'could not refresh the Jira token',
+    },
+    async refresh(account, current, refreshToken) {
+      const now = clock.now();
+      const got = await refreshGrant(deps.client, refreshToken, now);
+      if ('error' in got) {
+        log.error(
+          { accountId: account, error: got.error },
+          "Atlassian refused to refresh the account's token; install the app again",
+        );
+        return undefined;
       }
-      await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
-    }
-    log.warn(
-      { accountId: account },
-      'gave up waiting for another replica to refresh the Jira token',
-    );
-    return undefined;
-  }
-
-  function renew(account: string, stale: string): Promise<string | undefined> {
-    let pending = underWay.get(account);
-    if (!pending) {
-      pending = refresh(account, stale)
-        .catch((err: unknown) => {
-          log.error(
-            { accountId: account, err: (err as Error).message },
-            'could not refresh the Jira token',
-          );
-          return undefined;
-        })
-        .finally(() => underWay.delete(account));
-      underWay.set(account, pending);
-    }
-    return pending;
-  }
+      const next: JiraGrant = {
+        ...got,
+        // Atlassian answers a new refresh token; were one missing, the old one still stands.
+        ...(got.refreshToken ? {} : { refreshToken }),
+      };
+      const sealed = deps.cipher.seal(JSON.stringify(next), `jira-grant:${account}`);
+      if (!(await deps.repo.replaceSealed(grantKey(account), current.sealed, sealed, now)))
+        log.warn({ accountId: account }, 'the Jira grant changed while its token was refreshed');
+      else log.info({ accountId: account }, 'refreshed the Jira token');
+      return got.accessToken;
+    },
+  });
 
   return {
     async saveGrant(accountId, grant, now) {
@@ -225,17 +173,11 @@ export function createJiraInstallations(deps: {
     },
     async tokenFor(site) {
       const install = (await readSite(site))?.value;
-      const current = install ? await read(install.accountId) : undefined;
-      if (!install || !current) return undefined;
-      if (!due(current.value, clock.now())) return current.value.accessToken;
-      const fresh = await renew(install.accountId, current.value.accessToken);
-      return fresh ?? current.value.accessToken;
+      return install ? tokens.tokenFor(install.accountId) : undefined;
     },
     async renew(site, rejected) {
       const install = (await readSite(site))?.value;
-      if (!install) return undefined;
-      const fresh = await renew(install.accountId, rejected);
-      return fresh === rejected ? undefined : fresh;
+      return install ? tokens.renew(install.accountId, rejected) : undefined;
     },
   };
 }

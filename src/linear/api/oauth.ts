@@ -10,6 +10,7 @@
  * token and no refresh token: both shapes are kept.
  */
 import { request } from 'undici';
+import { grantOfAnswer } from '../../platform/token-refresh.js';
 import { createLinearGraphql } from './graphql-client.js';
 
 /** `https://api.linear.app/graphql` -> `https://api.linear.app/oauth/token`. */
@@ -60,18 +61,7 @@ async function tokenRequest(
   } catch {
     // not JSON: reported below
   }
-  if (res.statusCode !== 200 || typeof body.access_token !== 'string')
-    return { error: typeof body.error === 'string' ? body.error : `status ${res.statusCode}` };
-  const expiresIn = body.expires_in;
-  return {
-    accessToken: body.access_token,
-    ...(typeof body.refresh_token === 'string' && body.refresh_token
-      ? { refreshToken: body.refresh_token }
-      : {}),
-    ...(typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0
-      ? { expiresAt: now + expiresIn * 1000 }
-      : {}),
-  };
+  return grantOfAnswer(res.statusCode === 200, res.statusCode, body, now);
 }
 
 export function exchangeCode(

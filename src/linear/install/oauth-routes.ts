@@ -140,34 +140,27 @@ export function createLinearOAuthRoutes(deps: LinearOAuthDeps): LinearOAuthRoute
           return page(res, 400, 'Linear refused the install. Start again from /linear/install.');
         }
         const who = await whoseToken(deps.apiUrl, exchanged.accessToken);
+        /** Nothing of the grant is kept: its token goes back to Linear, the installer is told. */
+        const giveBack = async (why: string, answer: string) => {
+          const revoked = await revokeToken(deps.apiUrl, exchanged.accessToken).catch(() => false);
+          log.warn({ organizationId: who.organizationId, revoked }, why);
+          return page(res, 403, answer);
+        };
         const allowed = deps.allowedOrganizations;
         if (
           !allowed.includes(who.organizationId) &&
           !(who.urlKey && allowed.includes(who.urlKey))
         ) {
-          // Nothing of it is kept, so the token it was granted goes back to Linear.
-          const revoked = await revokeToken(deps.apiUrl, exchanged.accessToken).catch(() => false);
-          log.warn(
-            { organizationId: who.organizationId, revoked },
+          return giveBack(
             'Linear install from an organization not allowed',
-          );
-          return page(
-            res,
-            403,
             'This Linear workspace may not install agent-relay here. Ask whoever runs it to add the workspace to LINEAR_ALLOWED_ORGANIZATIONS.',
           );
         }
         // Only an app's token is kept: a person's token (an install without `actor=app`) would
         // act as them, and must not replace the workspace's app token either.
         if (!who.app) {
-          const revoked = await revokeToken(deps.apiUrl, exchanged.accessToken).catch(() => false);
-          log.warn(
-            { organizationId: who.organizationId, revoked },
+          return giveBack(
             'Linear install gave a token that is not an app token; not kept',
-          );
-          return page(
-            res,
-            403,
             'Linear gave a token that acts as a person, not as the app; nothing was changed. Start again from /linear/install.',
           );
         }

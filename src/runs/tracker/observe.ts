@@ -21,7 +21,7 @@ import { finalAgentMessage, pendingAction } from '../../core/message/progress.js
 import { isBlockedState, isEndedState } from '../../core/run.js';
 import { planToReview } from '../plan-review.js';
 import { readPlan, type PlanContent } from '../read-plan.js';
-import { afterStop, followRunWork } from '../session-work.js';
+import { commitRunChange } from '../session-work.js';
 
 export class RateLimited extends RelayError<'rate_limited'> {
   override readonly name = 'RateLimited';
@@ -116,15 +116,7 @@ export function createRunObserver(deps: {
           ...(waitingAction ? { waitingAction } : {}),
         });
         if (!(await tx.runs.compareAndUpdate(runId, record, observation.patch))) return 'moved';
-        await followRunWork(tx, deps.capabilities, record, observation.patch.state, now);
-        const queued = await afterStop(
-          tx,
-          deps.capabilities,
-          record,
-          observation.notifications,
-          now,
-        );
-        for (const payload of queued) await tx.outbox.enqueue(payload, now);
+        const queued = await commitRunChange(tx, deps.capabilities, record, observation, now);
         if (observation.changed) stats.changed += 1;
         return {
           queued: queued.length,

@@ -7,13 +7,11 @@ import type { Trigger } from '../../core/trigger.js';
 import { tenantOf } from '../../core/thread-key.js';
 import type { RunRecord } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
-import { notice, runChoiceMessage } from '../../core/message/render-model.js';
-import { viewOf } from '../../core/message/run-view.js';
-import { usageFor } from '../../core/command/help-text.js';
+import { notice } from '../../core/message/render-model.js';
 import { resolveRunTarget } from './current-run.js';
 import type { MayCancel, RunsDeps } from '../runs-deps.js';
-import { NOT_HERE, visibilityOf } from './list-runs.js';
-import { invocationFor } from './show-status.js';
+import { refusedElsewhere } from './list-runs.js';
+import { noSingleRun } from './show-status.js';
 import { writeRunChecked } from './write-run.js';
 import { enqueue, replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
@@ -99,27 +97,19 @@ export async function cancelRun(
   runIdArg?: string,
 ): Promise<Effects> {
   const target = await resolveRunTarget(deps, job, 'cancel', runIdArg);
-  if (target.kind === 'none') {
-    const text = target.threadless
-      ? 'You have no live run in this channel to cancel. Name the run, or ask in its thread.'
-      : 'There is no run in this thread to cancel.';
-    return replyPrivately(job, notice('info', text, usageFor('cancel', invocationFor(deps, job))));
-  }
-  if (target.kind === 'choice') {
-    const now = deps.clock.now();
-    const views = target.runs.map((run) =>
-      viewOf(run, { run_id: run.runId, title: run.title, state: run.state }, now),
-    );
-    return replyPrivately(job, runChoiceMessage('cancel', views));
+  if (target.kind !== 'run') {
+    return noSingleRun(deps, job, 'cancel', target, {
+      threadless:
+        'You have no live run in this channel to cancel. Name the run, or ask in its thread.',
+      inThread: 'There is no run in this thread to cancel.',
+    });
   }
   const { runId } = target;
   const found = await namedRun(deps, job, runId);
   if ('reply' in found) return found.reply;
   const { record, stamped } = found;
-  if (visibilityOf(deps, job, stamped, record) === 'none') {
-    job.log.info({ runId }, 'cancel refused: the run belongs to another place');
-    return replyPrivately(job, notice('info', NOT_HERE));
-  }
+  const elsewhere = refusedElsewhere(deps, job, 'cancel', runId, stamped, record);
+  if (elsewhere) return elsewhere;
   const named = record ? `“${record.title}”` : `run ${runId}`;
   if (!deps.mayCancel(job.trigger, record)) {
     job.log.info({ runId }, 'cancel refused: not the requester');

@@ -10,11 +10,10 @@ import { isServiceError } from '../../core/ports/index.js';
 import { factoryChoice, notice } from '../../core/message/render-model.js';
 import { acknowledgeStart, requestAnswer } from './acknowledge.js';
 import { checkBudget } from './budget.js';
-import { buildPrompt } from './build-prompt.js';
 import { recordNewRun } from './record-run.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { titleFor } from './start-run.js';
-import { gatherContext } from './thread-context.js';
+import { promptFor } from './thread-context.js';
 import type { MessageModel } from '../../core/message/message-model.js';
 import { noEffects, type Effects, type TriggerJob } from './trigger-job.js';
 
@@ -89,13 +88,7 @@ export async function dispatchFactory(
     applied,
     factory: { alias: input.alias },
   });
-  const { context, threadMessages } = await gatherContext(deps, job);
-  const prompt = buildPrompt({
-    prompt: input.prompt,
-    context,
-    ...(threadMessages ? { threadMessages } : {}),
-    maxChars: deps.options.maxPromptChars,
-  });
+  const prompt = await promptFor(deps, job, input.prompt);
   const body: DispatchRequest = { prompt, ...(title ? { title } : {}), ...ticketOf(job) };
   let dispatched;
   try {

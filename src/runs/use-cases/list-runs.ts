@@ -18,7 +18,7 @@
  */
 import type { RunItem } from '../../core/run.js';
 import type { Command } from '../../core/command/command.js';
-import { listMessage } from '../../core/message/render-model.js';
+import { listMessage, notice } from '../../core/message/render-model.js';
 import type { MessageModel } from '../../core/message/message-model.js';
 import { monthNameUtc, monthStartUtc, placeThreadPrefix } from '../../core/place.js';
 import { placeBudget } from './budget.js';
@@ -29,7 +29,13 @@ import type { ListRunsQuery } from '../../core/run.js';
 import { isServiceError, type RunPage } from '../../core/ports/index.js';
 import { viewOf } from '../../core/message/run-view.js';
 import type { RunsDeps } from '../runs-deps.js';
-import { privateDestination, enqueue, type Effects, type TriggerJob } from './trigger-job.js';
+import {
+  privateDestination,
+  enqueue,
+  replyPrivately,
+  type Effects,
+  type TriggerJob,
+} from './trigger-job.js';
 
 export const LIST_SHOWN = 10;
 /** How many recent runs a list looks through for the ones this place may see. */
@@ -121,8 +127,22 @@ export function visibilityOf(
 
 type RunListModel = Extract<MessageModel, { type: 'run_list' }>;
 
-export const NOT_HERE =
+const NOT_HERE =
   'That run was not started here. Ask about it in the channel or repository it was started from.';
+
+/** A run named where the asker may not see it: the private answer that says so. */
+export function refusedElsewhere(
+  deps: RunsDeps,
+  job: TriggerJob,
+  command: string,
+  runId: string,
+  run: Pick<RunItem, 'metadata'>,
+  record: RunRecord | undefined,
+): Effects | undefined {
+  if (visibilityOf(deps, job, run, record) !== 'none') return undefined;
+  job.log.info({ runId }, `${command} refused: the run belongs to another place`);
+  return replyPrivately(job, notice('info', NOT_HERE));
+}
 
 /** The runs carrying our stamp, or undefined when the service cannot filter by metadata. */
 async function stamped(

@@ -17,6 +17,7 @@ import {
   REJECTED_ACTION_MESSAGE,
 } from '../../core/message/review-text.js';
 import { formatUsd } from '../../core/message/usage-text.js';
+import type { RunOptions } from '../../core/command/command.js';
 import { settingsScopeOf, tenantOf } from '../../core/thread-key.js';
 import { planArtifactOf } from '../plan-review.js';
 import { readPlan } from '../read-plan.js';
@@ -157,79 +158,70 @@ export async function answerReview(
     { runId: run.runId, answer: request.answer, version: review.version },
     'question answered',
   );
+  /** The answer goes to the agent as a follow-up settling the question; the thread is told. */
+  const goOn = async (
+    prompt: string,
+    inline: RunOptions,
+    patch: Partial<Omit<RunRecord, 'runId'>>,
+    told: string,
+  ): Promise<Effects> =>
+    inOrder(
+      await followUp(deps, job, run, { prompt, inline, patch, quiet: true }),
+      tellThread(job, told),
+    );
+  /** The question is settled, where it is still the one asked; the agent is sent nothing. */
+  const settleOnly =
+    (status: ReviewRecord['status']): Effects =>
+    async (tx) => {
+      await writeRunChecked(tx, run.runId, (current) =>
+        current.review?.version === review.version ? { review: settle(status) } : {},
+      );
+    };
   switch (answer) {
     case 'reject':
-      return inOrder(
-        await followUp(deps, job, run, {
-          prompt: REJECTED_ACTION_MESSAGE,
-          inline: {},
-          patch: { review: settle('rejected') },
-          quiet: true,
-        }),
-        tellThread(job, 'did not approve it; the agent was asked to find another way.'),
+      return goOn(
+        REJECTED_ACTION_MESSAGE,
+        {},
+        { review: settle('rejected') },
+        'did not approve it; the agent was asked to find another way.',
       );
     case 'approve':
       if (review.kind === 'action')
-        return inOrder(
-          await followUp(deps, job, run, {
-            prompt: APPROVED_ACTION_MESSAGE,
-            inline: {},
-            patch: { review: settle('approved') },
-            quiet: true,
-          }),
-          tellThread(job, 'approved it; the agent goes ahead.'),
+        return goOn(
+          APPROVED_ACTION_MESSAGE,
+          {},
+          { review: settle('approved') },
+          'approved it; the agent goes ahead.',
         );
-      return inOrder(
-        await followUp(deps, job, run, {
-          prompt: APPROVED_PLAN_MESSAGE,
-          inline: { mode: 'normal' },
-          patch: { review: settle('approved') },
-          quiet: true,
-        }),
-        tellThread(job, 'approved the plan; the agent is carrying it out.'),
+      return goOn(
+        APPROVED_PLAN_MESSAGE,
+        { mode: 'normal' },
+        { review: settle('approved') },
+        'approved the plan; the agent is carrying it out.',
       );
     case 'changes': {
       const text = request.text?.trim() ?? '';
-      return inOrder(
-        await followUp(deps, job, run, {
-          prompt: text,
-          inline: { mode: 'plan' },
-          patch: { review: settle('changes') },
-          quiet: true,
-        }),
-        tellThread(job, `asked for changes to the plan: ${text}`),
+      return goOn(
+        text,
+        { mode: 'plan' },
+        { review: settle('changes') },
+        `asked for changes to the plan: ${text}`,
       );
     }
-    case 'cancel': {
-      const cancelling = await cancelRun(deps, job, run.runId);
-      return inOrder(async (tx) => {
-        await writeRunChecked(tx, run.runId, (current) =>
-          current.review?.version === review.version ? { review: settle('cancelled') } : {},
-        );
-      }, cancelling);
-    }
+    case 'cancel':
+      return inOrder(settleOnly('cancelled'), await cancelRun(deps, job, run.runId));
     case 'continue': {
       const step = capOf(run) ?? 0;
       const limit = (run.capUsd ?? 0) + step;
-      return inOrder(
-        await followUp(deps, job, run, {
-          prompt: CONTINUE_MESSAGE,
-          inline: {},
-          patch: { review: settle('continued'), capUsd: limit },
-          quiet: true,
-        }),
-        tellThread(job, `let the run go on, up to ${formatUsd(limit)}.`),
+      return goOn(
+        CONTINUE_MESSAGE,
+        {},
+        { review: settle('continued'), capUsd: limit },
+        `let the run go on, up to ${formatUsd(limit)}.`,
       );
     }
     case 'stop':
-      return inOrder(
-        async (tx) => {
-          await writeRunChecked(tx, run.runId, (current) =>
-            current.review?.version === review.version ? { review: settle('stopped') } : {},
-          );
-        },
-        tellThread(job, 'left the run stopped at its cap.'),
-      );
+      return inOrder(settleOnly('stopped'), tellThread(job, 'left the run stopped at its cap.'));
   }
 }
 

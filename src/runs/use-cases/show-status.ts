@@ -8,15 +8,37 @@ import { usageFor } from '../../core/command/help-text.js';
 import { notice, runBriefMessage, runChoiceMessage } from '../../core/message/render-model.js';
 import { viewOf } from '../../core/message/run-view.js';
 import { logStateChange, observeRun } from '../run-changes.js';
-import { afterStop, followRunWork } from '../session-work.js';
+import { commitRunChange } from '../session-work.js';
 import { handleOn, type RunsDeps } from '../runs-deps.js';
-import { resolveRunTarget } from './current-run.js';
-import { NOT_HERE, visibilityOf } from './list-runs.js';
+import { resolveRunTarget, type RunTarget } from './current-run.js';
+import { refusedElsewhere } from './list-runs.js';
 import { replyPrivately, type Effects, type TriggerJob } from './trigger-job.js';
 
 export function invocationFor(deps: RunsDeps, job: TriggerJob): string {
   const { platform } = job.trigger;
   return platform === 'slack' ? deps.options.commandWord : `@${handleOn(deps.options, platform)}`;
+}
+
+/**
+ * `status` or `cancel` with no one run to act on: the asker is offered their live runs here to
+ * choose from, or told there is none (`none`: the words without a thread, and in one).
+ */
+export function noSingleRun(
+  deps: RunsDeps,
+  job: TriggerJob,
+  command: 'status' | 'cancel',
+  target: Exclude<RunTarget, { kind: 'run' }>,
+  none: { threadless: string; inThread: string },
+): Effects {
+  if (target.kind === 'choice') {
+    const now = deps.clock.now();
+    const views = target.runs.map((run) =>
+      viewOf(run, { run_id: run.runId, title: run.title, state: run.state }, now),
+    );
+    return replyPrivately(job, runChoiceMessage(command, views));
+  }
+  const text = target.threadless ? none.threadless : none.inThread;
+  return replyPrivately(job, notice('info', text, usageFor(command, invocationFor(deps, job))));
 }
 
 export async function showStatus(
@@ -25,26 +47,18 @@ export async function showStatus(
   runIdArg?: string,
 ): Promise<Effects> {
   const target = await resolveRunTarget(deps, job, 'status', runIdArg);
+  if (target.kind !== 'run') {
+    return noSingleRun(deps, job, 'status', target, {
+      threadless: 'You have no live run in this channel. Name the run, or ask in its thread.',
+      inThread: 'There is no run in this thread yet.',
+    });
+  }
   const now = deps.clock.now();
-  if (target.kind === 'none') {
-    const text = target.threadless
-      ? 'You have no live run in this channel. Name the run, or ask in its thread.'
-      : 'There is no run in this thread yet.';
-    return replyPrivately(job, notice('info', text, usageFor('status', invocationFor(deps, job))));
-  }
-  if (target.kind === 'choice') {
-    const views = target.runs.map((run) =>
-      viewOf(run, { run_id: run.runId, title: run.title, state: run.state }, now),
-    );
-    return replyPrivately(job, runChoiceMessage('status', views));
-  }
   const item = await deps.agent.getRun(target.runId);
   const record = await deps.store.runs.get(target.runId);
   // What another place started is not shown here (see list-runs.ts).
-  if (visibilityOf(deps, job, item, record) === 'none') {
-    job.log.info({ runId: target.runId }, 'status refused: the run belongs to another place');
-    return replyPrivately(job, notice('info', NOT_HERE));
-  }
+  const elsewhere = refusedElsewhere(deps, job, 'status', target.runId, item, record);
+  if (elsewhere) return elsewhere;
   const brief = replyPrivately(
     job,
     runBriefMessage(viewOf(record, item, now), record ? (record.statusMessage ?? {}) : undefined),
@@ -73,15 +87,7 @@ export async function showStatus(
         (await tx.runs.compareAndUpdate(target.runId, current, observation.patch))
       ) {
         logStateChange(job.log, current, item.state, at);
-        await followRunWork(tx, deps.capabilities, current, observation.patch.state, at);
-        const queued = await afterStop(
-          tx,
-          deps.capabilities,
-          current,
-          observation.notifications,
-          at,
-        );
-        for (const payload of queued) await tx.outbox.enqueue(payload, at);
+        await commitRunChange(tx, deps.capabilities, current, observation, at);
       }
     }
     await brief(tx, at);

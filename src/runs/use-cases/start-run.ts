@@ -11,14 +11,13 @@ import { deriveTitle } from '../../core/command/derive-title.js';
 import { isRunMode } from '../../core/command/run-modes.js';
 import { stateView } from '../../core/message/state-view.js';
 import { acknowledgeStart, requestAnswer } from './acknowledge.js';
-import { buildPrompt } from './build-prompt.js';
 import { checkBudget } from './budget.js';
 import { looksLikeSummary } from '../run-changes.js';
 import { reconcile } from './reconcile.js';
 import { recordNewRun } from './record-run.js';
 import { runMetadata } from './run-metadata.js';
 import type { RunsDeps } from '../runs-deps.js';
-import { gatherContext } from './thread-context.js';
+import { promptFor } from './thread-context.js';
 import { noEffects, type Effects, type TriggerJob } from './trigger-job.js';
 import { resolveNames } from './catalogue-names.js';
 
@@ -107,13 +106,7 @@ export async function startRun(
     });
   }
 
-  const { context, threadMessages } = await gatherContext(deps, job);
-  const prompt = buildPrompt({
-    prompt: input.prompt,
-    context,
-    ...(threadMessages ? { threadMessages } : {}),
-    maxChars: deps.options.maxPromptChars,
-  });
+  const prompt = await promptFor(deps, job, input.prompt);
   const metadata = runMetadata({
     trigger: job.trigger,
     threadKey: job.threadKey,

@@ -16,7 +16,7 @@ import { stateView } from '../../core/message/state-view.js';
 import { usageFor } from '../../core/command/help-text.js';
 import { resolveRunTarget } from './current-run.js';
 import { cancelWithRetries, namedRun } from './cancel-run.js';
-import { NOT_HERE, visibilityOf } from './list-runs.js';
+import { refusedElsewhere } from './list-runs.js';
 import { steeringRefused } from './steering.js';
 import type { RunsDeps } from '../runs-deps.js';
 import { invocationFor } from './show-status.js';
@@ -102,10 +102,8 @@ export async function stopRun(
   const restore = record
     ? session(job, threadKey, sessionStatusOf(stateView(record.state)))
     : undefined;
-  if (visibilityOf(deps, job, stamped, record) === 'none') {
-    job.log.info({ runId }, 'stop refused: the run belongs to another place');
-    return replyPrivately(job, notice('info', NOT_HERE));
-  }
+  const elsewhere = refusedElsewhere(deps, job, 'stop', runId, stamped, record);
+  if (elsewhere) return elsewhere;
   const named = record ? `“${record.title}”` : `run ${runId}`;
   if (!deps.mayCancel(job.trigger, record)) {
     job.log.info({ runId }, 'stop refused: not the requester');

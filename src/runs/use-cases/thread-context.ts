@@ -5,7 +5,7 @@
  * failure or a slow answer is logged and the run starts without that part.
  */
 import type { TriggerContext } from '../../core/trigger.js';
-import type { ThreadMessage } from './build-prompt.js';
+import { buildPrompt, type ThreadMessage } from './build-prompt.js';
 import type { TriggerJob } from './trigger-job.js';
 import type { RunsDeps } from '../runs-deps.js';
 
@@ -72,14 +72,20 @@ export async function withPullRequestRefs(
   }
 }
 
-/** Everything the prompt is built from: the trigger's context and what was fetched for it. */
-export async function gatherContext(
-  deps: Pick<RunsDeps, 'notifiers'>,
+/** A run's prompt: the words asked, with the trigger's context and what was fetched for it. */
+export async function promptFor(
+  deps: Pick<RunsDeps, 'notifiers' | 'options'>,
   job: TriggerJob,
-): Promise<{ context: TriggerContext; threadMessages?: ThreadMessage[] }> {
+  words: string,
+): Promise<string> {
   const [context, threadMessages] = await Promise.all([
     withPullRequestRefs(deps, job),
     fetchSlackThreadContext(deps, job),
   ]);
-  return threadMessages ? { context, threadMessages } : { context };
+  return buildPrompt({
+    prompt: words,
+    context,
+    ...(threadMessages ? { threadMessages } : {}),
+    maxChars: deps.options.maxPromptChars,
+  });
 }

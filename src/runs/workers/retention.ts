@@ -49,18 +49,22 @@ export function createRetention(deps: RetentionDeps): Retention {
   let running: Promise<unknown> | undefined;
   let stopped = false;
 
-  /** Finished runs and emptied threads, after the queues (a thread waits for its rows). */
-  async function pruneRuns(total: Pruned): Promise<void> {
-    const prune = deps.store.pruneRuns.bind(deps.store);
-    if (deps.runsKeepMs === undefined) return;
-    const before = deps.clock.now() - deps.runsKeepMs;
+  /**
+   * Prune what is older than `keepMs` a batch at a time, adding what each batch deleted to
+   * `total`, until a batch deletes less than a full batch of every kind.
+   */
+  async function inBatches<K extends keyof Pruned>(
+    keepMs: number | undefined,
+    prune: (before: number, limit: number) => Promise<Record<K, number>>,
+    kinds: readonly K[],
+    total: Pruned,
+  ): Promise<void> {
+    if (keepMs === undefined) return;
+    const before = deps.clock.now() - keepMs;
     for (let i = 0; i < MAX_BATCHES && !stopped; i++) {
       const deleted = await prune(before, batch);
-      total.runs += deleted.runs;
-      total.threads += deleted.threads;
-      total.blockedDescendants += deleted.blockedDescendants;
-      const full = [deleted.runs, deleted.threads, deleted.blockedDescendants];
-      if (full.every((n) => n < batch)) break;
+      for (const kind of kinds) total[kind] += deleted[kind];
+      if (kinds.every((kind) => deleted[kind] < batch)) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
@@ -75,8 +79,12 @@ export function createRetention(deps: RetentionDeps): Retention {
       blockedDescendants: 0,
       consoleSessions: 0,
     };
-    await pruneQueues(total);
-    await pruneRuns(total);
+    const { store } = deps;
+    const queues = ['inbox', 'outbox', 'startMessages'] as const;
+    await inBatches(deps.keepMs, store.pruneFinished.bind(store), queues, total);
+    // Finished runs and emptied threads, after the queues (a thread waits for its rows).
+    const runs = ['runs', 'threads', 'blockedDescendants'] as const;
+    await inBatches(deps.runsKeepMs, store.pruneRuns.bind(store), runs, total);
     total.consoleSessions = (await deps.store.consoleSessions?.pruneExpired(deps.clock.now())) ?? 0;
     if (Object.values(total).some((n) => n > 0)) {
       logger.info(
@@ -85,20 +93,6 @@ export function createRetention(deps: RetentionDeps): Retention {
       );
     }
     return total;
-  }
-
-  async function pruneQueues(total: Pruned): Promise<void> {
-    const prune = deps.store.pruneFinished.bind(deps.store);
-    if (deps.keepMs === undefined) return;
-    const before = deps.clock.now() - deps.keepMs;
-    for (let i = 0; i < MAX_BATCHES && !stopped; i++) {
-      const deleted = await prune(before, batch);
-      total.inbox += deleted.inbox;
-      total.outbox += deleted.outbox;
-      total.startMessages += deleted.startMessages;
-      if (deleted.inbox < batch && deleted.outbox < batch && deleted.startMessages < batch) break;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
   }
 
   return {

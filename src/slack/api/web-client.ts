@@ -4,6 +4,7 @@
  * inside the client (the outbox reschedules).
  */
 import { webApi } from '@slack/bolt';
+import { z } from 'zod';
 import type { Logger } from '../../core/ports/index.js';
 import { toBoltLogger } from './slack-logger.js';
 import { createRequestFetch } from './request-fetch.js';
@@ -11,6 +12,12 @@ import { createRequestFetch } from './request-fetch.js';
 export type WebClient = InstanceType<typeof webApi.WebClient>;
 
 export const SLACK_API_URL = 'https://slack.com/api/';
+
+/** A message's metadata, as Slack answers it with the message (`include_all_metadata`). */
+export const MessageMetadata = z.object({
+  event_type: z.string(),
+  event_payload: z.record(z.string(), z.unknown()).optional(),
+});
 
 export interface SlackClientOptions {
   token: string;

@@ -5,7 +5,7 @@
  */
 import type { AssistantConfig } from '@slack/bolt';
 import { z } from 'zod';
-import type { WebClient } from '../api/web-client.js';
+import { MessageMetadata, type WebClient } from '../api/web-client.js';
 
 type ThreadContextStore = NonNullable<AssistantConfig['threadContextStore']>;
 export const CONTEXT_EVENT_TYPE = 'assistant_thread_context';
@@ -19,12 +19,7 @@ const Replies = z.object({
         ts: z.string(),
         text: z.string().optional(),
         blocks: z.array(z.unknown()).optional(),
-        metadata: z
-          .object({
-            event_type: z.string(),
-            event_payload: z.record(z.string(), z.unknown()).optional(),
-          })
-          .optional(),
+        metadata: MessageMetadata.optional(),
       }),
     )
     .default([]),

@@ -3,6 +3,7 @@
  * applies the allowlists, hands it to the sink and then acknowledges. No run logic here, and
  * no call to Slack about the person: the runs ask who they are after the acknowledgement.
  */
+import type { z } from 'zod';
 import type { SlackRoutes } from '../api/routes.js';
 import type { Catalogue, Clock, Logger, TriggerSink } from '../../core/ports/index.js';
 import type { Trigger, TriggerContext } from '../../core/trigger.js';
@@ -188,26 +189,42 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
     await accept(conv.trigger);
   }
 
-  routes.event('app_mention', async ({ body, event, context: auth }) => {
+  /** An event's envelope and payload; undefined, logged at `level`, when not understood. */
+  function parsed<E>(
+    body: unknown,
+    event: unknown,
+    schema: z.ZodType<E>,
+    level: 'warn' | 'debug',
+    said: string,
+  ): { envelope: EventEnvelope; event: E } | undefined {
     const envelope = EventEnvelope.safeParse(body);
-    const mention = AppMentionEvent.safeParse(event);
-    if (!envelope.success || !mention.success) {
-      log.warn({}, 'Slack app_mention payload not understood; ignored');
-      return;
-    }
-    await handleEvent(fromAppMention(envelope.data, mention.data, await context(auth)), auth);
-  });
+    const payload = schema.safeParse(event);
+    if (envelope.success && payload.success)
+      return { envelope: envelope.data, event: payload.data };
+    log[level]({}, said);
+    return undefined;
+  }
 
+  /** An event converted and handled; a payload not understood is logged and ignored. */
+  function onEvent<E>(
+    type: 'app_mention' | 'agent_session_stopped',
+    schema: z.ZodType<E>,
+    convert: (envelope: EventEnvelope, event: E, ctx: ConvertContext) => Conversion,
+  ): void {
+    routes.event(type, async ({ body, event, context: auth }) => {
+      const got = parsed(
+        body,
+        event,
+        schema,
+        'warn',
+        `Slack ${type} payload not understood; ignored`,
+      );
+      if (got) await handleEvent(convert(got.envelope, got.event, await context(auth)), auth);
+    });
+  }
+  onEvent('app_mention', AppMentionEvent, fromAppMention);
   // Stop in a thread's agent session: the runs use case decides who may stop the run.
-  routes.event('agent_session_stopped', async ({ body, event, context: auth }) => {
-    const envelope = EventEnvelope.safeParse(body);
-    const stopped = AgentSessionStoppedEvent.safeParse(event);
-    if (!envelope.success || !stopped.success) {
-      log.warn({}, 'Slack agent_session_stopped payload not understood; ignored');
-      return;
-    }
-    await handleEvent(fromSessionStopped(envelope.data, stopped.data, await context(auth)), auth);
-  });
+  onEvent('agent_session_stopped', AgentSessionStoppedEvent, fromSessionStopped);
 
   /** Whether the log already said that channel messages come in unused. */
   let toldChannelMessages = false;
@@ -218,19 +235,16 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
     auth: EventAuth | undefined,
     extra?: Partial<TriggerContext>,
   ): Promise<void> {
-    const envelope = EventEnvelope.safeParse(body);
-    const message = MessageEvent.safeParse(event);
-    if (!envelope.success || !message.success) {
-      log.debug({}, 'Slack message payload not understood (or an edit/deletion); ignored');
-      return;
-    }
+    const said = 'Slack message payload not understood (or an edit/deletion); ignored';
+    const message = parsed(body, event, MessageEvent, 'debug', said);
+    if (!message) return;
     const ctx = await context(auth);
-    const inChannel = message.data.channel_type !== 'im';
+    const inChannel = message.event.channel_type !== 'im';
     if (inChannel && !deps.replyInThreadWithoutMention && !toldChannelMessages) {
       // Slack counts every event it delivers against its 30,000 an hour per workspace.
       toldChannelMessages = true;
       log.info(
-        { channelType: message.data.channel_type },
+        { channelType: message.event.channel_type },
         'Slack sends channel messages (message.channels / message.groups) that agent-relay ' +
           'ignores while SLACK_REPLY_WITHOUT_MENTION is off; remove those events from the ' +
           "app's Event Subscriptions (they count against Slack's events per hour)",
@@ -240,7 +254,7 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
       // Without our user id a mention cannot be told from a plain reply; Slack will retry.
       throw new BotIdentityUnavailableError('the bot user id is unknown (auth.test failed)');
     }
-    const conv = fromMessage(envelope.data, message.data, ctx);
+    const conv = fromMessage(message.envelope, message.event, ctx);
     if (extra !== undefined && conv.type !== 'ignore')
       conv.trigger = { ...conv.trigger, context: { ...conv.trigger.context, ...extra } };
     await handleEvent(conv, auth);
@@ -249,15 +263,12 @@ export function registerListeners(routes: SlackRoutes, deps: ListenerDeps): List
   // The agent view: the channel the person is looking at, for "this channel" in the pane.
   const viewed = createViewedChannels();
   routes.event('app_context_changed', async ({ body, event, context: auth }) => {
-    const envelope = EventEnvelope.safeParse(body);
-    const changed = AppContextChangedEvent.safeParse(event);
-    if (!envelope.success || !changed.success) {
-      log.debug({}, 'Slack app_context_changed payload not understood; ignored');
-      return;
-    }
+    const said = 'Slack app_context_changed payload not understood; ignored';
+    const changed = parsed(body, event, AppContextChangedEvent, 'debug', said);
+    if (!changed) return;
     const ctx = await context(auth);
-    const team = ctx.teamId ?? envelope.data.team_id;
-    if (team !== undefined) viewed.seen(team, changed.data);
+    const team = ctx.teamId ?? changed.envelope.team_id;
+    if (team !== undefined) viewed.seen(team, changed.event);
   });
 
   routes.event('message', async ({ body, event, context: auth }) => {

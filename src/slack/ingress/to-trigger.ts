@@ -4,7 +4,7 @@
  */
 import { settingsScopeOf } from '../../core/thread-key.js';
 import type { Trigger, TriggerKind } from '../../core/trigger.js';
-import type { Conversion, ConvertContext } from './conversion.js';
+import type { Conversion, ConvertContext, Origin } from './conversion.js';
 import { ignore, replyThread } from './conversion.js';
 import type { AppMentionEvent, EventEnvelope, MessageEvent } from './payloads.js';
 import { messageId, slackThreadKey } from '../api/slack-address.js';
@@ -51,56 +51,22 @@ function messageTrigger(m: MessageLike): Trigger {
   };
 }
 
-/** `app_mention`: in a channel or a thread; the mention is stripped from the words. */
-export function fromAppMention(
-  envelope: EventEnvelope,
-  event: AppMentionEvent,
-  ctx: ConvertContext,
-): Conversion {
-  const notWords = notPersonsWords(event);
-  if (notWords !== undefined) return ignore(notWords);
-  if (event.user === undefined) return ignore('no user');
-  if (event.user === ctx.botUserId) return ignore('own message');
-  if (event.edited !== undefined) return ignore('edited message');
-  // Direct messages arrive as message.im; handling them once there avoids a second trigger.
-  if (event.channel.startsWith('D')) return ignore('direct message (handled as message.im)');
-  const team = ctx.teamId ?? event.team ?? envelopeTeam(envelope);
-  if (team === undefined) return ignore('no team');
-  const trigger = messageTrigger({
-    kind: 'mention',
-    team,
-    channel: event.channel,
-    user: event.user,
-    ts: event.ts,
-    threadTs: event.thread_ts ?? event.ts,
-    text: wordsForBot(event.text, ctx.botUserId),
-    deliveryId: envelope.event_id,
-    now: ctx.now,
-  });
-  const userTeam = event.user_team ?? event.team;
-  const origin = {
-    channel: event.channel,
-    user: event.user,
-    ...replyThread(event.ts, event.thread_ts),
-    ...(userTeam === undefined ? {} : { userTeam }),
-  };
-  return { type: 'trigger', trigger, ...origin };
-}
-
 /**
- * `message` (channels, private channels, DMs). DMs are like mentions. In channels, a message
- * that mentions the bot is left to `app_mention`; a plain reply inside a thread may be a
- * follow-up (`thread_reply`), which the listener confirms against the store.
+ * A person's message: where it came from and what every trigger of it carries, or why it is
+ * ignored (`notMine`: a reason this kind of event is not the bot's to read, checked once the
+ * sender is known).
  */
-export function fromMessage(
+function personsMessage(
   envelope: EventEnvelope,
-  event: MessageEvent,
+  event: AppMentionEvent | MessageEvent,
   ctx: ConvertContext,
-): Conversion {
+  notMine?: string,
+): Conversion | { origin: Origin; base: Omit<MessageLike, 'kind' | 'text'> } {
   const notWords = notPersonsWords(event);
   if (notWords !== undefined) return ignore(notWords);
   if (event.user === undefined) return ignore('no user');
   if (event.user === ctx.botUserId) return ignore('own message');
+  if (notMine !== undefined) return ignore(notMine);
   const team = ctx.teamId ?? event.team ?? envelopeTeam(envelope);
   if (team === undefined) return ignore('no team');
   const userTeam = event.user_team ?? event.team;
@@ -119,6 +85,45 @@ export function fromMessage(
     deliveryId: envelope.event_id,
     now: ctx.now,
   };
+  return { origin, base };
+}
+
+/** `app_mention`: in a channel or a thread; the mention is stripped from the words. */
+export function fromAppMention(
+  envelope: EventEnvelope,
+  event: AppMentionEvent,
+  ctx: ConvertContext,
+): Conversion {
+  // Direct messages arrive as message.im; handling them once there avoids a second trigger.
+  const notMine =
+    event.edited !== undefined
+      ? 'edited message'
+      : event.channel.startsWith('D')
+        ? 'direct message (handled as message.im)'
+        : undefined;
+  const message = personsMessage(envelope, event, ctx, notMine);
+  if ('type' in message) return message;
+  const trigger = messageTrigger({
+    ...message.base,
+    kind: 'mention',
+    text: wordsForBot(event.text, ctx.botUserId),
+  });
+  return { type: 'trigger', trigger, ...message.origin };
+}
+
+/**
+ * `message` (channels, private channels, DMs). DMs are like mentions. In channels, a message
+ * that mentions the bot is left to `app_mention`; a plain reply inside a thread may be a
+ * follow-up (`thread_reply`), which the listener confirms against the store.
+ */
+export function fromMessage(
+  envelope: EventEnvelope,
+  event: MessageEvent,
+  ctx: ConvertContext,
+): Conversion {
+  const message = personsMessage(envelope, event, ctx);
+  if ('type' in message) return message;
+  const { origin, base } = message;
   if (event.channel_type === 'im') {
     const trigger = messageTrigger({
       ...base,

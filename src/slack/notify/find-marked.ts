@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Logger } from '../../core/ports/index.js';
 import { toDeliveryError } from '../api/delivery-errors.js';
 import type { slackAddress } from '../api/slack-address.js';
-import type { WebClient } from '../api/web-client.js';
+import { MessageMetadata, type WebClient } from '../api/web-client.js';
 import type { HistoryLimit } from './history-limit.js';
 
 /** The message metadata type that carries a notification's key (see PostOptions). */
@@ -17,12 +17,7 @@ const MarkedMessages = z.object({
     .array(
       z.object({
         ts: z.string(),
-        metadata: z
-          .object({
-            event_type: z.string(),
-            event_payload: z.record(z.string(), z.unknown()).optional(),
-          })
-          .optional(),
+        metadata: MessageMetadata.optional(),
       }),
     )
     .default([]),
