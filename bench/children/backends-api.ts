@@ -78,5 +78,10 @@ export type BackendsApi = {
   agentRequests(args: { reset: boolean }): Promise<Record<string, number>>;
   firstPosts(args: null): Promise<FirstPosts>;
   firstSigns(args: null): Promise<FirstSigns>;
+  /**
+   * Every call the fakes and the emulator received so far, by kind (`slack chat.update`,
+   * `service POST /agent/runs`): two snapshots give the calls a load made.
+   */
+  outsideCalls(args: null): Promise<Record<string, number>>;
   close(args: null): Promise<null>;
 };

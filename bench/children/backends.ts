@@ -229,6 +229,19 @@ const handlers: BackendsApi = {
     return { seen: [...seen], firstPost: [...firstPost], created };
   },
 
+  async outsideCalls() {
+    const b = need();
+    const counts: Record<string, number> = {};
+    for (const call of b.slack.calls) {
+      const kind = `slack ${call.method}`;
+      counts[kind] = (counts[kind] ?? 0) + 1;
+    }
+    for (const [route, n] of Object.entries(b.emulator.requests.snapshot())) {
+      counts[`service ${route}`] = n;
+    }
+    return counts;
+  },
+
   async close() {
     await closeAll();
     return null;

@@ -40,6 +40,30 @@ export interface MentionRun {
   firstMessage: Summary;
   firstMessageDelivered: number;
   created: number;
+  /**
+   * Calls to Slack and to the Agent Run Service per mention sent over the same time as the CPU,
+   * by kind: what the CPU per mention paid for (none in older results).
+   */
+  outsideCallsPerMention?: Record<string, number>;
+}
+
+/** The calls `after` counts beyond `before`, per mention sent. */
+function callsPerMention(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  sent: number,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [kind, n] of Object.entries(after)) {
+    const made = n - (before[kind] ?? 0);
+    if (made > 0) out[kind] = made / Math.max(1, sent);
+  }
+  return out;
+}
+
+/** All calls per mention, whatever their kind. */
+export function totalCalls(calls: Record<string, number> | undefined): number | undefined {
+  return calls === undefined ? undefined : Object.values(calls).reduce((a, b) => a + b, 0);
 }
 
 export interface LadderRung {
@@ -165,6 +189,7 @@ export async function measureMentions(
   await spread(s.warmupMs, 500_000);
   await sleep(s.warmupMs);
   const sum = (f: (pid: number) => number) => target.pids.reduce((a, pid) => a + f(pid), 0);
+  const callsBefore = await ctx.backends.rpc.call('outsideCalls', null);
   const cpuBefore = sum(cpuTimeMs);
   let rssPeak = sum(residentBytes);
   const sampler = setInterval(() => {
@@ -179,6 +204,7 @@ export async function measureMentions(
   await sleep(s.settleMs);
   const cpuAfter = sum(cpuTimeMs);
   clearInterval(sampler);
+  const callsAfter = await ctx.backends.rpc.call('outsideCalls', null);
   const signs = await ctx.backends.rpc.call('firstSigns', null);
   const first = delaysFromDue(accepted, new Map(signs.firstPost));
   return {
@@ -191,5 +217,6 @@ export async function measureMentions(
     firstMessage: first.summary,
     firstMessageDelivered: first.delivered,
     created: signs.created.filter(([t]) => measured.has(t)).length,
+    outsideCallsPerMention: callsPerMention(callsBefore, callsAfter, sent),
   };
 }

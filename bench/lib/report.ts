@@ -7,6 +7,7 @@ import type { IngestResult } from '../scenarios/ingest.js';
 import type { PhaseResult } from '../scenarios/ingest-phase.js';
 import type { ScaleoutResult } from '../scenarios/scaleout.js';
 import type { TrackingResult } from '../scenarios/tracking.js';
+import { totalCalls } from './capacity.js';
 import type { Ladder } from './capacity.js';
 import { describeMachine } from './machine.js';
 import { formatNumber, markdownTable, verdict } from './markdown.js';
@@ -569,6 +570,15 @@ const FLOOR_SUBJECTS = {
   baseline: 'agent-relay, baseline tree',
 } as const;
 
+/** "chat.update 2.6, reactions.add 1.0, …", most first. */
+function describeCalls(calls: Record<string, number>): string {
+  return Object.entries(calls)
+    .filter(([, n]) => n >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, n]) => `${kind} ${formatNumber(n, 1)}`)
+    .join(', ');
+}
+
 function floorTables(r: FloorResult): string {
   const name = (x: keyof typeof FLOOR_SUBJECTS) => FLOOR_SUBJECTS[x];
   const parts = [
@@ -584,6 +594,7 @@ function floorTables(r: FloorResult): string {
         'first message p95 ms#',
         'ack p99 ms#',
         'errors#',
+        'outside calls per mention#',
       ],
       r.rows.map((row) => [
         name(row.subject),
@@ -596,6 +607,7 @@ function floorTables(r: FloorResult): string {
         row.firstMessageP95,
         row.ackP99,
         row.errors,
+        formatNumber(totalCalls(row.outsideCallsPerMention) ?? Number.NaN, 1),
       ]),
     ),
     `Slack mentions at ${r.rate}/s for ${formatNumber(r.durationMs / 1000, 0)} s, each in its own ` +
@@ -609,6 +621,17 @@ function floorTables(r: FloorResult): string {
         ? `; baseline tree (\`${r.baseline ?? ''}\`) ÷ this tree: ${formatNumber(r.baselineCpuRatio, 2)}×.`
         : '.'),
   ];
+  const calls = r.rows.filter((row) => row.outsideCallsPerMention !== undefined);
+  if (calls.length > 0) {
+    parts.push(
+      'Outside calls per mention over the same time (Slack Web API methods and the Agent Run ' +
+        "Service's routes, as the fakes and the emulator counted them): " +
+        calls
+          .map((row) => `${name(row.subject)}: ${describeCalls(row.outsideCallsPerMention ?? {})}`)
+          .join('; ') +
+        '.',
+    );
+  }
   if (r.ladder.length > 0) {
     const ladders = r.ladder.map((l) => ({ label: name(l.subject), ladder: l }));
     parts.push(ladderTable('subject', ladders), capacityLine(ladders, r.ladderDurationMs, ''));

@@ -44,6 +44,8 @@ export interface FloorRow {
   firstMessageP95: number;
   firstMessageP50: number;
   errors: number;
+  /** Calls to Slack and the service per mention, by kind: medians over the runs. */
+  outsideCallsPerMention?: Record<string, number>;
 }
 
 export interface FloorLadder extends Ladder {
@@ -147,7 +149,13 @@ function rowOf(subject: FloorSubject, runs: FloorRun[]): FloorRow {
     firstMessageP95: median(runs.map((r) => r.firstMessage.p95)),
     firstMessageP50: median(runs.map((r) => r.firstMessage.p50)),
     errors: runs.reduce((a, r) => a + r.errors, 0),
+    outsideCallsPerMention: medianByKind(runs.map((r) => r.outsideCallsPerMention ?? {})),
   };
+}
+
+function medianByKind(samples: Record<string, number>[]): Record<string, number> {
+  const kinds = new Set(samples.flatMap((x) => Object.keys(x)));
+  return Object.fromEntries([...kinds].map((k) => [k, median(samples.map((x) => x[k] ?? 0))]));
 }
 
 async function climb(

@@ -6,23 +6,27 @@
  */
 import type { RunView } from './message-model.js';
 
+// Each status message formats its cost; `toLocaleString` with options builds a new formatter
+// per call, so the two shapes used here are built once.
+const cents = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+const upToCents = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 2,
+});
+
 /** "≈ $1.24"; below a cent "≈ < $0.01". */
 export function formatCost(usd: number): string {
   if (usd > 0 && usd < 0.005) return '≈ < $0.01';
-  const amount = usd.toLocaleString('en-US', {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  });
-  return `≈ $${amount}`;
+  return `≈ $${cents.format(usd)}`;
 }
 
 /** A plain dollar amount for budgets and totals: "$20", "$12.50". */
 export function formatUsd(usd: number): string {
   const whole = Math.round(usd * 100) % 100 === 0;
-  return `$${usd.toLocaleString('en-US', {
-    minimumFractionDigits: whole ? 0 : 2,
-    maximumFractionDigits: 2,
-  })}`;
+  return `$${(whole ? upToCents : cents).format(usd)}`;
 }
 
 /** "812 tokens", "312k tokens", "1.2M tokens". */
