@@ -28,6 +28,12 @@ export interface FakeAgentSessions {
   /** false: every agents.sessions.* call answers `not_authorized` (an app without sessions). */
   supported: boolean;
   /**
+   * When set, every thread already has a session Slack made itself with this title (the person
+   * opened the thread in the agent pane): `setStatus` keeps that title and ignores the one it is
+   * given, as Slack documents ("only used when creating a new session").
+   */
+  slackMadeTitle: string | undefined;
+  /**
    * Someone clicked Stop in the thread's session: Slack sends `agent_session_stopped` to the
    * app's events URL, signed. Answers the app's HTTP response.
    */
@@ -55,6 +61,7 @@ export function createFakeAgentSessions(now: () => number): FakeAgentSessions & 
 
   const self = {
     supported: true,
+    slackMadeTitle: undefined as string | undefined,
     get: (channel: string, threadTs: string) => sessions.get(key(channel, threadTs)),
     all: () => [...sessions.values()],
 
@@ -87,7 +94,11 @@ export function createFakeAgentSessions(now: () => number): FakeAgentSessions & 
         status,
         history: [],
         stops: [],
-        ...(str(p.title) ? { title: str(p.title) } : {}),
+        ...(self.slackMadeTitle !== undefined
+          ? { title: self.slackMadeTitle }
+          : str(p.title)
+            ? { title: str(p.title) }
+            : {}),
         ...(str(p.initiator_user_id) ? { initiator: str(p.initiator_user_id) } : {}),
       };
       session.status = status;

@@ -97,10 +97,21 @@ describe('agent sessions follow the run', () => {
     expect(s.title).toBe(run.title);
     expect(s.initiator).toBe('UALICE01');
     expect(s.history[0]?.status).toBe('processing');
-    // The title is also set on a session Slack made itself.
-    expect(r.slack.okCallsTo('agents.sessions.rename').map((c) => c.params.title)).toContain(
+    // The first setStatus made the session with the title (Slack answered it): no rename.
+    expect(r.slack.callsTo('agents.sessions.rename')).toHaveLength(0);
+  });
+
+  it('a session Slack made itself (opened in the agent pane) is renamed to the run title', async () => {
+    const r = await start();
+    r.slack.agentSessions.slackMadeTitle = 'New chat';
+    const root = await mention(r, 'tidy the changelog');
+    const run = await onlyRun(r);
+    await stateIs(r, run.run_id, 'SUCCEEDED');
+    const s = await sessionIs(r, root, 'active');
+    expect(s.title).toBe(run.title);
+    expect(r.slack.okCallsTo('agents.sessions.rename').map((c) => c.params.title)).toEqual([
       run.title,
-    );
+    ]);
   });
 
   it('suspended while BLOCKED', async () => {

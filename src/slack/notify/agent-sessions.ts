@@ -83,19 +83,22 @@ export function createAgentSessions(deps: {
     return false;
   }
 
+  /** Slack's answer, or undefined when sessions are not available there. */
   async function call(
     threadKey: string,
-    send: (client: WebClient, place: { channel_id: string; thread_ts: string }) => Promise<unknown>,
+    send: (
+      client: WebClient,
+      place: { channel_id: string; thread_ts: string },
+    ) => Promise<{ title?: unknown }>,
     method: string,
-  ): Promise<boolean> {
+  ): Promise<{ title?: unknown } | undefined> {
     const addr = slackAddress(threadKey);
-    if (addr.threadTs === '' || unsupported.has(addr.team)) return false;
+    if (addr.threadTs === '' || unsupported.has(addr.team)) return undefined;
     const client = await deps.clientFor(addr.team);
     try {
-      await send(client, { channel_id: addr.channel, thread_ts: addr.threadTs });
-      return true;
+      return await send(client, { channel_id: addr.channel, thread_ts: addr.threadTs });
     } catch (err) {
-      if (!supported(addr.team, err)) return false;
+      if (!supported(addr.team, err)) return undefined;
       throw toDeliveryError(err, method);
     }
   }
@@ -109,7 +112,7 @@ export function createAgentSessions(deps: {
           'agents.sessions.setStatus',
         );
         const before = shown.get(threadKey);
-        if (done && before) remember(threadKey, { ...before, status });
+        if (done !== undefined && before) remember(threadKey, { ...before, status });
       }),
 
     mirror(threadKey, model) {
@@ -140,10 +143,12 @@ export function createAgentSessions(deps: {
           }),
         'agents.sessions.setStatus',
       );
-      if (!set) return;
+      if (set === undefined) return;
       // A session Slack made before (the person opened the thread in the agent pane) keeps
-      // its own title unless renamed.
-      if (before?.title !== title) {
+      // its own title unless renamed. Slack answers with the session's title: when that is
+      // ours (this call made the session, or it was renamed before), no rename is needed.
+      const current = typeof set.title === 'string' ? set.title : before?.title;
+      if (current !== title) {
         await call(
           threadKey,
           (client, place) => client.agents.sessions.rename({ ...place, title }),
