@@ -116,6 +116,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const outbox = createOutboxWorker({
     store: deps.store,
     notifiers: deps.notifiers,
+    capabilities: deps.capabilities,
     clock: deps.clock,
     random: deps.random,
     // Each worker names its own component (one `component` key per log line).

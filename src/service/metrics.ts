@@ -39,6 +39,8 @@ const COUNTERS: Record<Exclude<CounterName, PlaceCounterName>, string> = {
   stops: 'Stops of runs (interrupted, or cancelled when they could not be)',
   outbox_delivered: 'Notifications delivered to Slack/GitHub',
   outbox_delivery_failures: 'Notification delivery attempts that failed',
+  outbox_superseded:
+    'Status edits not sent because the next notification in the thread edits the same message',
   console_actions: 'Retry/Discard done in the operator console, by kind (action_item) and outcome',
   claiming_paused:
     "Times the service asked to slow down and the triggers' calls to it paused (first signs still go out), by reason (rate_limit: 429, at_capacity)",

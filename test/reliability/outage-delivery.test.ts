@@ -53,8 +53,8 @@ describe('Slack answers 429 and 5xx for a while', () => {
         (m) => m.thread_ts === ts && !isOutcome(m.text) && m.bot_id,
       );
       expect(status).toBeDefined();
-      // Edited in place until it shows the final state.
-      expect(status?.history.length).toBeGreaterThanOrEqual(2);
+      // It shows the final state: the states that piled up during the outage were sent as
+      // their newest only (a moot edit is not sent to a platform that is rate-limiting us).
       expect(status?.history.at(-1)?.text).toMatch(/Succeeded/);
     }
   }, 20_000);
@@ -107,8 +107,8 @@ describe('GitHub answers 429, 5xx and secondary rate limits for a while', () => 
         'status',
         'outcome',
       ]);
+      // The final state (states that piled up during the outage are sent as their newest).
       const status = comments[0];
-      expect(status?.edits.length).toBeGreaterThanOrEqual(1);
       expect(status?.body).toMatch(/Succeeded/);
     }
   }, 20_000);

@@ -64,6 +64,29 @@ export function describeOutboxContract(createHarness: HarnessFactory): void {
       expect(low[0]?.payload.lane).toBe('low');
     });
 
+    it('next: the pending notification behind one in its thread and lane, if any', async () => {
+      const a1 = await db.store.outbox.enqueue(samplePayload(A, 'a1'), 10);
+      await db.store.outbox.enqueue(samplePayload(B, 'b1'), 11);
+      await db.store.outbox.enqueue({ ...samplePayload(A, 'refusal'), lane: 'low' }, 12);
+      const a2 = await db.store.outbox.enqueue(samplePayload(A, 'a2'), 13);
+      const a3 = await db.store.outbox.enqueue(samplePayload(A, 'a3'), 14);
+      const [first] = await db.store.outboxQueue.claim(20, 30_000, 10, {
+        threadKeyPrefix: 'slack:',
+      });
+      expect(first?.id).toBe(a1);
+      // Not the other thread's, nor the low lane's: the one this thread's lane delivers next.
+      const next = await db.store.outboxQueue.next(first!);
+      expect(next).toMatchObject({ id: a2, threadKey: A, status: 'pending' });
+      expect(texts([next!])).toEqual(['a2']);
+      const low = await db.store.outboxQueue.list({ threadKey: A });
+      const refusal = low.find((i) => i.payload.lane === 'low')!;
+      expect(await db.store.outboxQueue.next(refusal)).toBeUndefined();
+      // Delivered ones are behind us: after a2 is delivered, a1's next is a3.
+      await db.store.outboxQueue.delivered(a2, 21);
+      expect((await db.store.outboxQueue.next(first!))?.id).toBe(a3);
+      expect(await db.store.outboxQueue.next({ ...first!, id: a3 })).toBeUndefined();
+    });
+
     it('tells a refusal once per person and thread within the window', async () => {
       const hour = 3_600_000;
       expect(await db.store.refusals.note(B, 'Mallory', 1_000, hour)).toBe(true);

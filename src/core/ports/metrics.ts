@@ -11,6 +11,7 @@ export type CounterName =
   | 'stops'
   | 'outbox_delivery_failures'
   | 'outbox_delivered'
+  | 'outbox_superseded'
   | 'console_actions'
   | 'claiming_paused'
   | 'budget_refusals'

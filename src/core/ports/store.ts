@@ -236,6 +236,11 @@ export interface QueueStore {
     retryLater(id: number, at: number, error: string): Promise<void>;
     /** Give up on a claimed notification; the attempt that failed counts in `attempts`. */
     park(id: number, error: string, now: number): Promise<void>;
+    /**
+     * The pending notification that follows `item` in its thread and lane (the one delivered
+     * next there), if any: a status edit it makes moot is not sent.
+     */
+    next(item: Pick<OutboxItem, 'id' | 'threadKey' | 'payload'>): Promise<OutboxItem | undefined>;
     depth(): Promise<number>;
     /** Delivered, parked and pending rows, for tests and the demo. */
     list(filter?: { threadKey?: string; status?: OutboxStatus }): Promise<OutboxItem[]>;

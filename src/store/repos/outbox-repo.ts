@@ -165,6 +165,18 @@ function probeStatements(ctx: RepoContext) {
 export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
   const claimStatement = claimStatements(ctx);
   const probeStatement = probeStatements(ctx);
+  const nextInThread = compiledOnce(['thread_key', 'low_priority', 'id'], (v) =>
+    ctx
+      .db()
+      .selectFrom('outbox')
+      .selectAll()
+      .where('thread_key', '=', v.thread_key as string)
+      .where('low_priority', '=', v.low_priority as number)
+      .where('status', '=', 'pending')
+      .where('id', '>', v.id as number)
+      .orderBy('id')
+      .limit(1),
+  );
   const markDelivered = compiledOnce(['id', 'now'], (v) =>
     ctx
       .db()
@@ -244,6 +256,18 @@ export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
         }))
         .where('id', '=', id)
         .execute();
+    },
+
+    async next(item) {
+      const row = await ctx.db().executeQuery<Selectable<OutboxTable>>(
+        nextInThread({
+          thread_key: item.threadKey,
+          low_priority: item.payload.lane === 'low' ? 1 : 0,
+          id: item.id,
+        }),
+      );
+      const found = row.rows[0];
+      return found === undefined ? undefined : toOutboxItem(found);
     },
 
     async depth() {

@@ -91,16 +91,38 @@ describe('acknowledging a new run at pickup', () => {
 
   it('a failed create edits "Starting…" to the error in plain words', async () => {
     const env = await startEnv();
+    const { gate, engine } = await startGated(env);
     env.emulator.faults.failNext(1, 422, { route: 'POST /agent/runs' });
-    const trigger = slackMention({ text: 'this will be refused' });
-    await handle(env, trigger);
-    await flushOutbox(env);
+    engine.start();
+    await engine.sink.accept(slackMention({ text: 'this will be refused' }));
+    // "Starting…" goes out while the create waits at the gate; then the service refuses it.
+    await waitUntil(() => env.slack.posts.length === 1 && gate.held() === 1, {
+      message: '"Starting…" delivered, the create held',
+    });
+    gate.thaw();
+    await waitUntil(
+      () => (env.slack.historyOf(env.slack.posts[0]!.ref).length === 2 ? true : undefined),
+      {
+        message: 'the error edited in',
+      },
+    );
+    await engine.stop();
     expect(env.emulator.runs.count()).toBe(0);
     expect(env.slack.posts).toHaveLength(1);
     const history = env.slack.historyOf(env.slack.posts[0]!.ref);
     expect(history.map(label)).toEqual(['Starting…', 'notice']);
     const last = history[1]!;
     expect(last.type === 'notice' && last.text).toMatch(/did not accept the request/);
+  });
+
+  it('an error queued before "Starting…" went out is the first and only words of the card', async () => {
+    const env = await startEnv();
+    env.emulator.faults.failNext(1, 422, { route: 'POST /agent/runs' });
+    await handle(env, slackMention({ text: 'this will be refused' }));
+    await flushOutbox(env);
+    expect(env.slack.posts).toHaveLength(1);
+    const history = env.slack.historyOf(env.slack.posts[0]!.ref);
+    expect(history.map(label)).toEqual(['notice']);
   });
 
   it('retries after an outage acknowledge once: one 👀, one message, one run', async () => {
@@ -120,8 +142,9 @@ describe('acknowledging a new run at pickup', () => {
     expect(env.slack.reactions.filter((r) => r.reaction === 'seen')).toHaveLength(1);
     expect(env.slack.posts).toHaveLength(1);
     const history = env.slack.historyOf(env.slack.posts[0]!.ref);
-    // Starting…, then the one-time "saved, will retry", then the run.
-    expect(history.map(label)[0]).toBe('Starting…');
+    // The one-time "saved, will retry" (queued behind "Starting…" before either went out, so
+    // "Starting…" was moot), then the run.
+    expect(history.map(label)[0]).toBe('notice');
     expect(history.filter((m) => m.type === 'notice')).toHaveLength(1);
     expect(history.at(-1)).toMatchObject({
       type: 'run_status',

@@ -234,13 +234,19 @@ describe('answers meant for one person', () => {
   });
 
   it('a factory that exists: "Starting…" in public once the alias is found', async () => {
-    await handle(env, slackMention({ text: 'factory docs write the docs' }));
+    const trigger = slackMention({ text: 'factory docs write the docs' });
+    await handle(env, trigger);
+    // Queued in public (the thread, nobody's private answer) before the create.
+    const queued = await env.store.outboxQueue.list({ threadKey: trigger.threadKey });
+    const starting = queued.find(
+      (n) =>
+        n.payload.message?.type === 'run_status' && n.payload.message.run.state.name === 'STARTING',
+    );
+    expect(starting?.payload.destination.privateTo).toBeUndefined();
     await flushOutbox(env);
+    // The run was created before the outbox ran, so the public card shows it at once.
     const [status] = env.slack.posts.filter((p) => p.to.privateTo === undefined);
-    expect(env.slack.historyOf(status!.ref)[0]).toMatchObject({
-      type: 'run_status',
-      run: { state: { name: 'STARTING' } },
-    });
+    expect(env.slack.historyOf(status!.ref)[0]).toMatchObject({ type: 'run_status' });
   });
 
   it('on GitHub, which has no private answers, errors stay in the conversation', async () => {

@@ -33,19 +33,24 @@ describe('service failures', () => {
     await handle(env, trigger);
     const item = (await env.store.inboxQueue.depth()) === 1;
     expect(item).toBe(true);
+    // The person is told while the outage lasts.
+    await flushOutbox(env);
     await drainInbox(env);
     expect(env.emulator.runs.count()).toBe(1);
     expect(env.emulator.requests.get('POST /agent/runs')).toBe(4);
     await flushOutbox(env);
     const waits = notices(env).filter((t) => /unavailable right now/.test(t));
     expect(waits).toHaveLength(1);
-    expect(env.slack.posts.filter((p) => p.message.type === 'run_status')).toHaveLength(1);
+    // One card: the wait notice, edited to the run once it exists.
+    expect(env.slack.posts).toHaveLength(1);
+    expect(env.slack.historyOf(env.slack.posts[0]!.ref).at(-1)?.type).toBe('run_status');
   });
 
   it('an outage longer than the attempts: a final apology, the item failed, no run', async () => {
     const env = await start({ options: { inboxRetryDelaysMs: [10, 10] } });
     env.emulator.faults.failNext(10, 503, { route: 'POST /agent/runs', retryAfterSeconds: 0 });
     await handle(env, slackMention({ text: 'never gets through' }));
+    await flushOutbox(env);
     await drainInbox(env);
     expect(env.emulator.runs.count()).toBe(0);
     expect(env.emulator.requests.get('POST /agent/runs')).toBe(3);
@@ -67,10 +72,10 @@ describe('service failures', () => {
     await engine.inbox.runOnce();
     expect(await env.store.inboxQueue.depth()).toBe(0);
     await flushOutbox({ engine });
-    // The "Starting…" message posted at pickup is edited to the error.
+    // The error was queued behind "Starting…" before either went out: the card says the error.
     expect(env.slack.posts).toHaveLength(1);
     const history = env.slack.historyOf(env.slack.posts[0]!.ref);
-    expect(history.map((m) => m.type)).toEqual(['run_status', 'notice']);
+    expect(history.map((m) => m.type)).toEqual(['notice']);
     const last = history.at(-1) as MessageModel;
     expect(last).toMatchObject({ type: 'notice', tone: 'error', mention: { id: 'U1' } });
     expect(last.type === 'notice' && last.text).toMatch(/API key/);

@@ -55,11 +55,11 @@ describe('starting a run', () => {
 
     await flushOutbox(env);
     expect(env.slack.reactions).toEqual([{ target: trigger.triggerMessage, reaction: 'seen' }]);
-    // One message: posted as "Starting…", edited in place to the run.
+    // One message. The run's status was queued before "Starting…" went out, so "Starting…"
+    // is moot: the card is posted once, showing the run.
     expect(env.slack.posts).toHaveLength(1);
     const ref = env.slack.posts[0]!.ref;
     expect(env.slack.historyOf(ref).map((m) => m.type === 'run_status' && m.run.runId)).toEqual([
-      '',
       run.run_id,
     ]);
     expect((await env.store.runs.get(run.run_id))?.statusMessage).toEqual(ref);

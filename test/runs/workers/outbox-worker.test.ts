@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MessageModel } from '../../../src/core/message/message-model.js';
-import type { OutboxPayload, RunRecord, Store } from '../../../src/core/ports/index.js';
+import type {
+  OutboxPayload,
+  PlatformCapabilities,
+  RunRecord,
+  Store,
+} from '../../../src/core/ports/index.js';
+import { NO_CAPABILITIES } from '../../../src/core/ports/index.js';
+import type { Platform } from '../../../src/core/trigger.js';
 import { DeliveryError } from '../../../src/core/ports/index.js';
 import { notice } from '../../../src/core/message/render-model.js';
 import { createOutboxWorker, type OutboxWorker } from '../../../src/runs/workers/outbox-worker.js';
@@ -32,10 +39,12 @@ const KEY = 'slack:T1:C1:1700000000.000100';
 function makeWorker(
   notifiers: { slack?: RecordingNotifier; github?: RecordingNotifier },
   maxAttempts = 3,
+  capabilities?: Partial<Record<Platform, PlatformCapabilities>>,
 ): OutboxWorker {
   return createOutboxWorker({
     store,
     notifiers,
+    ...(capabilities ? { capabilities } : {}),
     clock: { now: () => t },
     random: createSeqRandom(),
     logger,
@@ -224,6 +233,103 @@ describe('outbox worker', () => {
     worker.wake();
     await waitUntil(() => slack.posts.length === 1, { timeoutMs: 2_000 });
     await worker.stop();
+  });
+});
+
+describe('status edits made moot by the next one (status messages edited in place)', () => {
+  const inPlace = { slack: { ...NO_CAPABILITIES, editsInPlace: true } };
+  const status = (state: string, ids: { runId?: string; requestId?: string }): OutboxPayload => ({
+    kind: 'status',
+    destination: { threadKey: KEY },
+    ...ids,
+    message: say(state),
+  });
+
+  beforeEach(() => {
+    worker = makeWorker({ slack, github }, 3, inPlace);
+  });
+
+  it("sends only the newest of a run's statuses queued back to back, as one post", async () => {
+    await store.runs.insert(run());
+    for (const state of ['QUEUED', 'CLAIMED', 'INPROGRESS']) {
+      await store.outbox.enqueue(status(state, { runId: 'run-1' }), t);
+    }
+    await drain();
+    expect(slack.posts.map((p) => p.message)).toEqual([say('INPROGRESS')]);
+    expect(slack.updates).toEqual([]);
+    expect((await store.runs.get('run-1'))!.statusMessage).toEqual(slack.posts[0]!.ref);
+    expect(metrics.counters.get('outbox_superseded')).toBe(2);
+    expect(await store.outboxQueue.depth()).toBe(0);
+  });
+
+  it('a "Starting…" followed by its run\'s first status: the status is the first post', async () => {
+    await store.startMessages.open('slack:Ev1', KEY, t);
+    await store.outbox.enqueue(status('Starting…', { requestId: 'slack:Ev1' }), t);
+    await store.runs.insert(run());
+    await store.outbox.enqueue(status('QUEUED', { runId: 'run-1' }), t);
+    await drain();
+    expect(slack.posts.map((p) => p.message)).toEqual([say('QUEUED')]);
+    expect((await store.runs.get('run-1'))!.statusMessage).toEqual(slack.posts[0]!.ref);
+  });
+
+  it("sends every status when something else comes between, or another run's", async () => {
+    await store.runs.insert(run());
+    await store.runs.insert(run({ runId: 'run-2', requestId: 'slack:Ev2' }));
+    await store.outbox.enqueue(status('QUEUED', { runId: 'run-1' }), t);
+    await store.outbox.enqueue(post('a reply'), t);
+    await store.outbox.enqueue(status('INPROGRESS', { runId: 'run-1' }), t);
+    await store.outbox.enqueue(status('QUEUED', { runId: 'run-2' }), t);
+    // Another request's "Starting…" is not this run's.
+    await store.outbox.enqueue(status('Starting…', { requestId: 'slack:Ev9' }), t);
+    await store.outbox.enqueue(status('INPROGRESS', { runId: 'run-2' }), t);
+    await drain(20);
+    expect(slack.posts.map((p) => p.message)).toEqual([
+      say('QUEUED'),
+      say('a reply'),
+      say('QUEUED'),
+      say('Starting…'),
+    ]);
+    expect(slack.updates.map((u) => u.message)).toEqual([say('INPROGRESS'), say('INPROGRESS')]);
+    expect(metrics.counters.get('outbox_superseded')).toBeUndefined();
+  });
+
+  it('sends a status again after a failed attempt, which may have posted it', async () => {
+    await store.runs.insert(run());
+    await store.outbox.enqueue(status('QUEUED', { runId: 'run-1' }), t);
+    slack.failNext(1, rateLimited(0), 'post');
+    await drain();
+    await store.outbox.enqueue(status('INPROGRESS', { runId: 'run-1' }), t);
+    t += 60_000;
+    await drain();
+    expect(slack.posts.map((p) => p.message)).toEqual([say('QUEUED')]);
+    expect(slack.updates.map((u) => u.message)).toEqual([say('INPROGRESS')]);
+    expect(metrics.counters.get('outbox_superseded')).toBeUndefined();
+  });
+
+  it('a "Starting…" that also says whom to tell privately is sent, not made moot', async () => {
+    await store.startMessages.open('slack:Ev1', KEY, t);
+    await store.outbox.enqueue(
+      {
+        ...status('Starting…', { requestId: 'slack:Ev1' }),
+        destination: { threadKey: KEY, responseUrl: 'https://hooks.slack.com/commands/T1/1/x' },
+      },
+      t,
+    );
+    await store.runs.insert(run());
+    await store.outbox.enqueue(status('QUEUED', { runId: 'run-1' }), t);
+    await drain();
+    expect(slack.posts.map((p) => p.message)).toEqual([say('Starting…')]);
+    expect(slack.updates.map((u) => u.message)).toEqual([say('QUEUED')]);
+  });
+
+  it('without in-place edits (each status its own message) every status is sent', async () => {
+    worker = makeWorker({ slack, github }, 3, { slack: NO_CAPABILITIES });
+    await store.runs.insert(run());
+    await store.outbox.enqueue(status('QUEUED', { runId: 'run-1' }), t);
+    await store.outbox.enqueue(status('INPROGRESS', { runId: 'run-1' }), t);
+    await drain();
+    expect(slack.posts.map((p) => p.message)).toEqual([say('QUEUED')]);
+    expect(slack.updates.map((u) => u.message)).toEqual([say('INPROGRESS')]);
   });
 });
 
