@@ -1,6 +1,7 @@
 /** Markdown tables for the console and docs/performance.md. */
 
-export type Cell = string | number | undefined;
+/** A table cell; null is a figure JSON could not keep (Infinity, NaN) in saved results. */
+export type Cell = string | number | undefined | null;
 
 export function formatNumber(value: number, digits = 1): string {
   if (!Number.isFinite(value)) return '–';
@@ -10,7 +11,7 @@ export function formatNumber(value: number, digits = 1): string {
 }
 
 function cellText(cell: Cell): string {
-  if (cell === undefined) return '–';
+  if (cell === undefined || cell === null) return '–';
   if (typeof cell === 'number') return formatNumber(cell);
   return cell.replaceAll('|', '\\|').replaceAll('\n', ' ');
 }
