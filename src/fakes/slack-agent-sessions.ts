@@ -30,7 +30,9 @@ export interface FakeAgentSessions {
   /**
    * When set, every thread already has a session Slack made itself with this title (the person
    * opened the thread in the agent pane): `setStatus` keeps that title and ignores the one it is
-   * given, as Slack documents ("only used when creating a new session").
+   * given, as Slack documents ("only used when creating a new session":
+   * https://docs.slack.dev/reference/methods/agents.sessions.setStatus). Its answer carries the
+   * session's title, as `AgentsSessionsSetStatusResponse` in `@slack/web-api` has it.
    */
   slackMadeTitle: string | undefined;
   /**

@@ -7,7 +7,6 @@
  */
 import type {
   Clock,
-  Destination,
   Logger,
   Metrics,
   Notifier,
@@ -24,6 +23,7 @@ import type { MessageRef, Platform } from '../../core/trigger.js';
 import { adoptStatusMessage } from '../status-message.js';
 import { backoffDelay } from './backoff.js';
 import type { ClaimGate } from './ingress-gate.js';
+import { isMoot } from './moot-status.js';
 import { createPump, type Pump } from './pump.js';
 
 export interface OutboxWorkerDeps {
@@ -73,12 +73,6 @@ class ParkNow extends RelayError<'park_now'> {
 /** A look for an earlier post starts this long before the notification was queued: our
  * clock and the platform's may differ. */
 const CLOCK_SKEW_MS = 60_000;
-
-function sameDestination(a: Destination, b: Destination): boolean {
-  return (
-    a.threadKey === b.threadKey && a.privateTo === b.privateTo && a.responseUrl === b.responseUrl
-  );
-}
 
 export function notificationKey(item: Pick<OutboxItem, 'id' | 'createdAt'>): string {
   return `${item.id}.${item.createdAt}`;
@@ -212,32 +206,6 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     }
   }
 
-  /**
-   * Whether a status notification is moot: the one queued right behind it in its thread (and
-   * so delivered next) is a status of the same message, which will show the newer state
-   * anyway. A fast create's "Starting…" is followed within milliseconds by the run's first
-   * status, and state changes pile up while the outbox is behind: each would otherwise cost a
-   * post or an edit nobody reads. Only on platforms whose status message is edited in place
-   * (elsewhere each status is a message of its own), and only on a first attempt: after an
-   * interrupted one a message may already exist that the next status must find.
-   */
-  async function moot(item: OutboxItem, platform: Platform | undefined): Promise<boolean> {
-    const { payload } = item;
-    if (payload.kind !== 'status' || item.attempts > 0) return false;
-    if (!platform || deps.capabilities?.[platform]?.editsInPlace !== true) return false;
-    const next = await store.outboxQueue.next(item);
-    if (next?.payload.kind !== 'status' || !next.payload.message) return false;
-    // The same place, said the same way: a slash command's "Starting…" also says whom to tell
-    // privately when the bot may not post there, which the run's own status does not.
-    if (!sameDestination(next.payload.destination, payload.destination)) return false;
-    if (payload.runId !== undefined) return next.payload.runId === payload.runId;
-    if (payload.requestId === undefined) return false;
-    if (next.payload.requestId === payload.requestId) return true;
-    // "Starting…" (by request) followed by the run's own status (by run).
-    if (next.payload.runId === undefined) return false;
-    return (await store.runs.get(next.payload.runId))?.requestId === payload.requestId;
-  }
-
   /** What posting a run's status message means for the run is the runs' (status-message.ts). */
   const adopt = (run: RunRecord, ref: MessageRef, newKey?: string) =>
     adoptStatusMessage(store, clock.now(), run, ref, newKey);
@@ -248,7 +216,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       log.child({ outboxId: item.id, threadKey: item.threadKey, kind: item.payload.kind });
     try {
       const platform = platformOf(item.threadKey);
-      if (await moot(item, platform)) {
+      if (await isMoot(store, deps.capabilities, item, platform)) {
         await store.outboxQueue.delivered(item.id, clock.now());
         metrics.inc('outbox_superseded', { kind: item.payload.kind });
         return;
