@@ -149,7 +149,7 @@ export async function startService(
     });
     if (emulator) cleanup.push(() => emulator.close());
 
-    const platforms = createPlatforms({
+    const platforms = await createPlatforms({
       config,
       store,
       agent,

@@ -1,69 +1,11 @@
 /**
- * GitHub as a platform: its notifier (comments, reactions, check runs), a person's repository
- * access for the runs to ask, and the webhook route, whose refusals are queued on the outbox
- * and whose installation events teach the notifier.
+ * GitHub in the platform list: its name and what it can do, whether it is on or not. Its
+ * module (`module.ts`, and the libraries it uses) is loaded only when the configuration turns
+ * it on.
  */
-import { GITHUB_BODY_LIMIT_BYTES } from '../core/ingress/body-limit.js';
-import { commandWord } from '../platform/command-word.js';
-import type { PlatformDefinition, PlatformDeps, PlatformModule } from '../platform/contract.js';
-import { webhookRoute } from '../platform/webhook-endpoint.js';
-import { createGitHubRepoAccess } from './api/repo-access.js';
-import { createGitHubIngress } from './ingress/github-ingress.js';
-import { createOutboxRefusalSink } from './ingress/refusal.js';
-import { createGitHubNotifier } from './notify/notifier.js';
+import { definePlatform } from '../platform/contract.js';
 
-function createGitHub(deps: PlatformDeps): PlatformModule | undefined {
-  const { config, clock, logger } = deps;
-  const o = deps.overrides ?? {};
-  const word = commandWord(config);
-  const github = config.github;
-  if (!github) return undefined;
-
-  const notifier = createGitHubNotifier({
-    auth: github.auth,
-    apiUrl: github.apiUrl,
-    logger,
-    clock,
-    render: { commandWord: word, botHandle: github.botHandle },
-    reactionIds: deps.store.reactionIds,
-    ...(o.githubMinWriteIntervalMs === undefined
-      ? {}
-      : { minWriteIntervalMs: o.githubMinWriteIntervalMs }),
-  });
-  const access = createGitHubRepoAccess({
-    clients: notifier.clients,
-    minimum: github.minPermission,
-    clock,
-    logger,
-  });
-
-  return {
-    name: 'github',
-    notifier,
-    access,
-    routes({ sink, wakeOutbox }) {
-      const webhooks = createGitHubIngress({
-        secret: github.webhookSecret,
-        previousSecret: github.previousWebhookSecret,
-        botHandle: github.botHandle,
-        triggerLabel: github.triggerLabel,
-        allowedAssociations: github.allowedAssociations,
-        commandWord: word,
-        sink,
-        refusals: createOutboxRefusalSink({ store: deps.store, clock, onQueued: wakeOutbox }),
-        logger,
-        clock,
-        onInstallation: (owner, repo, id) => notifier.learnInstallation(owner, repo, id),
-      });
-      return [webhookRoute('github', GITHUB_BODY_LIMIT_BYTES, webhooks)];
-    },
-    async start() {},
-    async stop() {},
-    async close() {},
-  };
-}
-
-export const githubPlatform: PlatformDefinition = {
+export const githubPlatform = definePlatform({
   name: 'github',
   capabilities: {
     buttons: true,
@@ -75,5 +17,6 @@ export const githubPlatform: PlatformDefinition = {
     sessionKeepAlive: false,
     stopAnswerFinal: false,
   },
-  create: createGitHub,
-};
+  isOn: (config) => config.github !== undefined,
+  load: async () => (await import('./module.js')).createGitHub,
+});

@@ -1,7 +1,8 @@
 /**
  * The platform contract: what a platform (Slack, GitHub, Linear, and the ones to come) gives
  * the service, and what the service gives it. Each platform folder exports one
- * `PlatformDefinition` (its `platform.ts`); `src/service/platforms/list.ts` names them; the
+ * `PlatformDefinition` (its `platform.ts`, light: the module it builds, in `module.ts`, is
+ * imported only when the platform is on); `src/service/platforms/list.ts` names them; the
  * composition root iterates over the ones the configuration turns on and names none.
  */
 import type { Config } from '../config/load.js';
@@ -114,8 +115,37 @@ export interface PlatformDefinition {
   readonly name: Platform;
   /** What it can do, whether it is on or not (the runs and docs/platforms.md read them). */
   readonly capabilities: PlatformCapabilities;
-  /** The platform built from the configuration, or undefined when the configuration leaves it off. */
-  create(deps: PlatformDeps): PlatformModule | undefined;
+  /**
+   * The platform built from the configuration, or undefined when the configuration leaves it
+   * off. Its code, and its SDK with it, is loaded here, only for a platform that is on.
+   */
+  create(deps: PlatformDeps): Promise<PlatformModule | undefined>;
+}
+
+/** What a platform folder's `platform.ts` says of itself; its `module.ts` builds the rest. */
+export interface PlatformDescription {
+  readonly name: Platform;
+  readonly capabilities: PlatformCapabilities;
+  /** Whether the configuration turns the platform on. */
+  isOn(config: Config): boolean;
+  /** Imports the platform's module (the only import of it) and gives its builder. */
+  load(): Promise<(deps: PlatformDeps) => PlatformModule | undefined>;
+}
+
+/**
+ * A definition that stays light: a relay loads the libraries of the platforms it serves and
+ * no others (a Slack-only relay never loads Microsoft's Teams SDK).
+ */
+export function definePlatform(description: PlatformDescription): PlatformDefinition {
+  const { name, capabilities, isOn, load } = description;
+  return {
+    name,
+    capabilities,
+    async create(deps) {
+      if (!isOn(deps.config)) return undefined;
+      return (await load())(deps);
+    },
+  };
 }
 
 /**

@@ -10,7 +10,6 @@ import { checkAgentKey, keyRejectedMessage, StartupError } from './agent-key-che
 import type { Config } from '../config/load.js';
 import type { AgentService, Catalogue, Clock, Logger } from '../core/ports/index.js';
 import { createCachedCatalogue } from '../agent/catalogue-cache.js';
-import { FAST_TIMINGS, startEmulator } from '../emulator/index.js';
 import type { Emulator, EmulatorFactory, EmulatorTimings } from '../emulator/index.js';
 
 export interface ConnectedAgent {
@@ -45,6 +44,8 @@ export async function connectAgent(
     );
   };
   if (config.agent.kind === 'emulator') {
+    // Loaded only here: a relay pointed at the real service never loads the emulator.
+    const { FAST_TIMINGS, startEmulator } = await import('../emulator/index.js');
     const emulator = await startEmulator({
       host: '127.0.0.1',
       port: 0,

@@ -4,8 +4,9 @@
  * cookie headers, and the environment variables that hold them; and in the message text, by
  * shape: token-looking words and OAuth parameters (a library's debug line, a URL).
  */
+import { createRequire } from 'node:module';
 import { pino } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { PrettyOptions } from 'pino-pretty';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { maskUrlPassword, REDACTED, redactSecretsInText, SECRET_FIELDS } from '../config/redact.js';
@@ -134,6 +135,8 @@ export function createLogger(options: LoggerOptions): AppLogger {
   };
   const destination = options.destination ?? stdout();
   if (options.pretty) {
+    // Loaded only for a pretty log (a terminal): the container's JSON log never needs it.
+    const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
     const stream = pretty({
       colorize: options.destination === undefined && process.stdout.isTTY === true,
       sync: true,

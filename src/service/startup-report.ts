@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config/load.js';
 import { maskUrlPassword } from '../config/redact.js';
-import { describeCredential } from '../teams/index.js';
+import { describeCredential } from '../teams/platform.js';
 import { DEFAULT_DATABASE_PATH, parseDatabaseUrl } from '../store/database-url.js';
 
 export interface StartupFacts {

@@ -36,6 +36,7 @@ const page = (name: string) => pages.find((p) => p.name === name)?.text ?? '';
 /** Names in capitals the pages use that are not agent-relay's variables, and what they are. */
 const NOT_OURS: Record<string, string> = {
   NODE_OPTIONS: "Node's own",
+  NODE_COMPILE_CACHE: "Node's own (its compile cache, measured and left out)",
   POSTGRES_PASSWORD: "the PostgreSQL image's, in compose.yaml",
   FC_SEED: "the property tests' replay seed",
   FC_PATH: "the property tests' replay path",

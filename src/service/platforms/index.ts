@@ -41,11 +41,13 @@ export interface Platforms {
   close(): Promise<void>;
 }
 
-export function createPlatforms(
+/** Builds the platforms that are on, loading the code (and the SDK) of those alone. */
+export async function createPlatforms(
   deps: PlatformDeps,
   definitions: readonly PlatformDefinition[] = PLATFORMS,
-): Platforms {
-  const modules = definitions.flatMap((d) => d.create(deps) ?? []);
+): Promise<Platforms> {
+  const built = await Promise.all(definitions.map((d) => d.create(deps)));
+  const modules = built.flatMap((m) => m ?? []);
   const byName = new Map(modules.map((m) => [m.name, m]));
   // GitHub's repository question is answered by one platform; place questions go to the
   // platform of the thread they are asked about.

@@ -1,10 +1,10 @@
 /** Every platform the relay speaks, in the order their routes and start-up lines appear. */
-import { githubPlatform } from '../../github/index.js';
-import { jiraPlatform } from '../../jira/index.js';
-import { linearPlatform } from '../../linear/index.js';
+import { githubPlatform } from '../../github/platform.js';
+import { jiraPlatform } from '../../jira/platform.js';
+import { linearPlatform } from '../../linear/platform.js';
 import type { PlatformDefinition } from '../../platform/contract.js';
-import { slackPlatform } from '../../slack/index.js';
-import { teamsPlatform } from '../../teams/index.js';
+import { slackPlatform } from '../../slack/platform.js';
+import { teamsPlatform } from '../../teams/platform.js';
 
 export const PLATFORMS: readonly PlatformDefinition[] = [
   slackPlatform,
