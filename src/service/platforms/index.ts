@@ -46,8 +46,12 @@ export async function createPlatforms(
   deps: PlatformDeps,
   definitions: readonly PlatformDefinition[] = PLATFORMS,
 ): Promise<Platforms> {
-  const built = await Promise.all(definitions.map((d) => d.create(deps)));
-  const modules = built.flatMap((m) => m ?? []);
+  // One after another, in the list's order, as their start-up lines read.
+  const modules: PlatformModule[] = [];
+  for (const definition of definitions) {
+    const module = await definition.create(deps);
+    if (module) modules.push(module);
+  }
   const byName = new Map(modules.map((m) => [m.name, m]));
   // GitHub's repository question is answered by one platform; place questions go to the
   // platform of the thread they are asked about.
