@@ -10,6 +10,7 @@ import { createTriggerHandler } from './use-cases/handle-trigger.js';
 import { createInboxWorker, type InboxWorker } from './workers/inbox-worker.js';
 import { createIngressGate } from './workers/ingress-gate.js';
 import { createOutboxWorker, type OutboxWorker } from './workers/outbox-worker.js';
+import { createDeferral } from './workers/deferral.js';
 import { createServiceLane } from './workers/service-lane.js';
 import { resolveEngineOptions, type EngineOptions, type RunsDeps } from './runs-deps.js';
 import { createTracker, type Tracker } from './tracker/tracker.js';
@@ -60,12 +61,23 @@ export function createEngine(deps: EngineDeps): Engine {
   // Shared by every trigger in flight: a 429 or `at_capacity` holds back every trigger's calls
   // to the service (not their first signs, queued before the service is asked).
   let pausedUntil = 0;
+  const pausedMs = () => pausedUntil - deps.clock.now();
+  // Up to twice what the lane lets through at once: each in flight with one waiting behind it.
+  const deferral = createDeferral({
+    admitted: 2 * options.serviceConcurrency,
+    paused: () => pausedMs() > 0,
+    lookEveryMs: options.workerPollMs * 4,
+  });
   const runsDeps: RunsDeps = {
     store: deps.store,
     agent: createServiceLane(deps.agent, {
       concurrency: options.serviceConcurrency,
-      pausedMs: () => pausedUntil - deps.clock.now(),
+      pausedMs,
     }),
+    deferral,
+    leftService: () => {
+      if (deferral.leave()) inbox.wake();
+    },
     notifiers: deps.notifiers,
     capabilities: deps.capabilities,
     clock: deps.clock,
@@ -105,6 +117,7 @@ export function createEngine(deps: EngineDeps): Engine {
     // Each worker names its own component (one `component` key per log line).
     logger: deps.logger,
     handle: handleTrigger,
+    deferral,
     ...gated,
     options: {
       leaseMs: options.leaseMs,

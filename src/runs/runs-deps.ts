@@ -2,6 +2,7 @@
  * What the use cases of runs/ are built from. `createEngine` (engine.ts) fills it from
  * `EngineDeps`; each part takes only this and calls the ports, never an adapter.
  */
+import type { Deferral } from './workers/deferral.js';
 import type {
   AgentService,
   Catalogue,
@@ -147,6 +148,13 @@ export interface RunsDeps {
    * every trigger retrying at once.
    */
   slowDown: (ms: number, reason: 'rate_limit' | 'at_capacity') => void;
+  /**
+   * Whether a trigger whose first sign is out steps back to the inbox rather than wait in
+   * hand for the service lane (workers/deferral.ts). Unset: it always waits in hand.
+   */
+  deferral?: Deferral;
+  /** An admitted trigger (deferral.ts) is done with the service. */
+  leftService?: () => void;
 }
 
 /** The words a notice tells people to write: the @-handles and the slash command. */

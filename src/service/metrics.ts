@@ -44,6 +44,8 @@ const COUNTERS: Record<Exclude<CounterName, PlaceCounterName>, string> = {
   console_actions: 'Retry/Discard done in the operator console, by kind (action_item) and outcome',
   claiming_paused:
     "Times the service asked to slow down and the triggers' calls to it paused (first signs still go out), by reason (rate_limit: 429, at_capacity)",
+  triggers_deferred:
+    'Triggers that stepped back to the inbox after their first sign, to wait for room on the service lane',
   budget_refusals:
     'New runs refused because their place reached (or is starting a run near) its monthly budget',
 };

@@ -181,6 +181,62 @@ export function describeInboxContract(createHarness: HarnessFactory): void {
       expect(third).toMatchObject({ deliveryId: 'a1', attempts: 2, waitNoticeSent: true });
     });
 
+    describe('deferred triggers (first sign out, waiting for the service lane)', () => {
+      it('keeps its thread behind it, out of every claim but the deferred one, oldest request first', async () => {
+        const C = 'slack:T1:C2:3.3';
+        await add('a1', A, 10);
+        await add('a2', A, 11);
+        await add('b1', B, 20);
+        await add('c1', C, 5);
+        const claimed = await db.store.inboxQueue.claim(100, 60_000, 10);
+        expect(ids(claimed)).toEqual(['a1', 'b1', 'c1']);
+        const [a1, b1, c1] = claimed;
+        // Deferred in another order than the requests came: b1, then c1, then a1.
+        await db.store.inbox.defer(b1!.id, 110);
+        await db.store.inbox.defer(c1!.id, 120);
+        await db.store.inbox.defer(a1!.id, 130);
+
+        // Nothing for the ordinary claim, however late: a2 stays behind a1, and no lease runs out.
+        expect(await db.store.inboxQueue.claim(1_000_000, 60_000, 10)).toEqual([]);
+        expect(await db.store.inboxQueue.depth()).toBe(4);
+
+        // Taken back by age of request (c1 came first), each a claim with a lease, attempts kept.
+        const back = await db.store.inboxQueue.claimDeferred(200, 60_000, 2);
+        expect(ids(back)).toEqual(['a1', 'c1']);
+        expect(back.map((i) => i.resumed)).toEqual([true, true]);
+        expect(back[0]).toMatchObject({ status: 'processing', attempts: 0, createdAt: 10 });
+        // Their leases are live: not claimable again until they run out.
+        expect(ids(await db.store.inboxQueue.claimDeferred(201, 60_000, 10))).toEqual(['b1']);
+        expect(await db.store.inboxQueue.claimDeferred(202, 60_000, 10)).toEqual([]);
+        expect(await db.store.inboxQueue.claim(60_199, 60_000, 10)).toEqual([]);
+        // A resumed item whose process died comes back through the ordinary claim.
+        expect(ids(await db.store.inboxQueue.claim(60_200, 60_000, 1))).toEqual(['a1']);
+
+        // Finishing a1 lets a2 through (b1's and c1's leases ran out meanwhile).
+        await db.store.inbox.complete(a1!.id, 60_300);
+        expect(ids(await db.store.inboxQueue.claim(60_301, 60_000, 10))).toEqual([
+          'a2',
+          'b1',
+          'c1',
+        ]);
+      });
+
+      it('defers only a claimed item, and a restart leaves a deferred one deferred', async () => {
+        await add('a1', A, 10);
+        await add('b1', B, 10);
+        const [a1] = await db.store.inboxQueue.claim(20, 60_000, 1);
+        // b1 was never claimed: deferring it does nothing.
+        const b1Id = a1!.id + 1;
+        await db.store.inbox.defer(b1Id, 30);
+        expect((await db.store.inbox.get(b1Id))?.status).toBe('pending');
+        await db.store.inbox.defer(a1!.id, 30);
+        expect(await db.store.releaseLeases(40)).toEqual({ inbox: 0, outbox: 0 });
+        expect(await db.store.inbox.get(a1!.id)).toMatchObject({ status: 'deferred', attempts: 0 });
+        expect(await db.store.inboxQueue.claimDeferred(50, 60_000, 0)).toEqual([]);
+        expect(ids(await db.store.inboxQueue.claimDeferred(50, 60_000, 5))).toEqual(['a1']);
+      });
+    });
+
     describe('prompts that start their own thread (queued under the channel key)', () => {
       const CHANNEL = 'slack:T1:C1:';
       async function prompt(deliveryId: string, now = 0): Promise<void> {

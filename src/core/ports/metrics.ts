@@ -14,6 +14,7 @@ export type CounterName =
   | 'outbox_superseded'
   | 'console_actions'
   | 'claiming_paused'
+  | 'triggers_deferred'
   | 'budget_refusals'
   | 'run_cost_usd'
   | 'run_tokens';

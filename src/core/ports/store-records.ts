@@ -87,7 +87,11 @@ export interface ReviewRecord {
   decidedBy?: string;
 }
 
-export type InboxStatus = 'pending' | 'processing' | 'done' | 'failed';
+/**
+ * `deferred`: its first sign is out and it waits, unclaimed, for room on the service lane
+ * (docs/decisions/first-sign-lane.md); it still holds its thread's place.
+ */
+export type InboxStatus = 'pending' | 'processing' | 'deferred' | 'done' | 'failed';
 export interface TrackedBrief {
   runId: string;
   state: string;
@@ -107,6 +111,8 @@ export interface InboxItem {
   waitNoticeSent: boolean;
   lastError?: string;
   createdAt: number;
+  /** Taken from the deferred line (`inboxQueue.claimDeferred`): its create goes ahead now. */
+  resumed?: true;
 }
 
 /**

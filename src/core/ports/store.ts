@@ -120,6 +120,11 @@ export interface StoreTx {
     retryLater(id: number, at: number, error: string, waitNoticeSent?: boolean): Promise<void>;
     /** Give up (a final apology was queued). */
     fail(id: number, error: string, now: number): Promise<void>;
+    /**
+     * Step back from a claimed trigger whose first sign is out, to wait for room on the service
+     * lane without holding a worker: unclaimed, attempts unchanged, its thread's place kept.
+     */
+    defer(id: number, now: number): Promise<void>;
   };
   outbox: {
     enqueue(payload: OutboxPayload, now: number): Promise<number>;
@@ -210,6 +215,11 @@ export interface QueueStore {
      * claim is a lease: a crashed process's items come back after `leaseMs`.
      */
     claim(now: number, leaseMs: number, limit: number): Promise<InboxItem[]>;
+    /**
+     * Claim up to `limit` deferred triggers, the oldest request first, as `claim` does (a
+     * lease); each comes back marked `resumed`.
+     */
+    claimDeferred(now: number, leaseMs: number, limit: number): Promise<InboxItem[]>;
     /**
      * Extend the lease of a claimed trigger that is still being handled (a slow create must
      * not let another worker take it again). False when it is no longer claimed.

@@ -65,6 +65,29 @@ export async function acknowledgeStart(
   }
 }
 
+/** Thrown after the first sign by a trigger that steps back to the inbox (workers/deferral.ts). */
+export class SteppedBack extends Error {
+  constructor() {
+    super('deferred until the service lane has room');
+    this.name = 'SteppedBack';
+  }
+}
+
+/**
+ * After the first sign, before the service is asked: when many calls already wait for the
+ * service lane, the trigger steps back to the inbox (the handler defers it) rather than wait
+ * in hand, so the hand keeps room for newer triggers' first signs.
+ */
+export function awaitServiceTurn(deps: RunsDeps, job: TriggerJob): void {
+  const { deferral } = deps;
+  if (!deferral) return;
+  const holds = job.whenSettled.length > 0;
+  if (deferral.shouldDefer({ item: job.item, mayHaveRunBefore: job.mayHaveRunBefore, holds })) {
+    throw new SteppedBack();
+  }
+  job.admitted = true;
+}
+
 /**
  * A message about this request (the create failed, or waits for the service): it replaces the
  * "Starting…" message when one was queued (that message must not keep saying "Starting…"),

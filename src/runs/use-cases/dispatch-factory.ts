@@ -8,7 +8,7 @@ import { appliedSettings } from '../../core/message/applied-settings.js';
 import type { RunOptions } from '../../core/command/command.js';
 import { isServiceError } from '../../core/ports/index.js';
 import { factoryChoice, notice } from '../../core/message/render-model.js';
-import { acknowledgeStart, requestAnswer } from './acknowledge.js';
+import { acknowledgeStart, awaitServiceTurn, requestAnswer } from './acknowledge.js';
 import { checkBudget } from './budget.js';
 import { recordNewRun } from './record-run.js';
 import type { RunsDeps } from '../runs-deps.js';
@@ -88,6 +88,7 @@ export async function dispatchFactory(
     applied,
     factory: { alias: input.alias },
   });
+  awaitServiceTurn(deps, job);
   const prompt = await promptFor(deps, job, input.prompt);
   const body: DispatchRequest = { prompt, ...(title ? { title } : {}), ...ticketOf(job) };
   let dispatched;

@@ -6,7 +6,7 @@
  */
 import type { InboxItem } from '../../core/ports/index.js';
 import { isServiceError } from '../../core/ports/index.js';
-import { requestAnswer } from './acknowledge.js';
+import { requestAnswer, SteppedBack } from './acknowledge.js';
 import { AccessUnknown } from './check-access.js';
 import { routeTrigger } from './route-command.js';
 import type { RunsDeps } from '../runs-deps.js';
@@ -88,6 +88,18 @@ async function onFailure(deps: RunsDeps, job: TriggerJob, err: unknown): Promise
   return decision.action === 'retry';
 }
 
+/** Back to the inbox, its first sign out, until the service lane has room (deferral.ts). */
+async function deferItem(deps: RunsDeps, job: TriggerJob): Promise<void> {
+  try {
+    await deps.store.inbox.defer(job.item.id, deps.clock.now());
+    deps.metrics.inc('triggers_deferred');
+    job.log.debug({}, 'deferred until the service lane has room');
+  } catch (err) {
+    // Its lease runs out and it is claimed again; its first sign is not queued twice.
+    job.log.error({ err }, 'could not defer a trigger');
+  }
+}
+
 async function settle(job: TriggerJob): Promise<void> {
   for (const settled of job.whenSettled) await settled();
 }
@@ -96,23 +108,37 @@ export function createTriggerHandler(deps: RunsDeps): (item: InboxItem) => Promi
   return async (item) => {
     const job = await prepareJob(deps, item);
     try {
-      const effects = await routeTrigger(deps, job);
-      const now = deps.clock.now();
-      await deps.store.transaction(async (tx) => {
-        await effects(tx, now);
-        await tx.inbox.complete(item.id, now);
-      });
-    } catch (err) {
-      try {
-        if (!(await onFailure(deps, job, err))) await settle(job);
-      } catch (storeErr) {
-        // The store itself failed: the item's lease runs out and it is claimed again.
-        job.log.error({ err: storeErr, cause: err }, 'could not record the failure of a trigger');
-      }
+      await handleJob(deps, job);
+    } finally {
+      // Taken back from the deferred line, or let through to the service: it is done with it.
+      if (item.resumed || job.admitted) deps.leftService?.();
+    }
+  };
+}
+
+async function handleJob(deps: RunsDeps, job: TriggerJob): Promise<void> {
+  const { item } = job;
+  try {
+    const effects = await routeTrigger(deps, job);
+    const now = deps.clock.now();
+    await deps.store.transaction(async (tx) => {
+      await effects(tx, now);
+      await tx.inbox.complete(item.id, now);
+    });
+  } catch (err) {
+    if (err instanceof SteppedBack) {
+      await deferItem(deps, job);
       return;
     }
-    await settle(job);
-    for (const after of job.afterCommit) after();
-    deps.notifyOutbox(job.trigger.platform);
-  };
+    try {
+      if (!(await onFailure(deps, job, err))) await settle(job);
+    } catch (storeErr) {
+      // The store itself failed: the item's lease runs out and it is claimed again.
+      job.log.error({ err: storeErr, cause: err }, 'could not record the failure of a trigger');
+    }
+    return;
+  }
+  await settle(job);
+  for (const after of job.afterCommit) after();
+  deps.notifyOutbox(job.trigger.platform);
 }

@@ -10,7 +10,7 @@ import type { RunOptions } from '../../core/command/command.js';
 import { deriveTitle } from '../../core/command/derive-title.js';
 import { isRunMode } from '../../core/command/run-modes.js';
 import { stateView } from '../../core/message/state-view.js';
-import { acknowledgeStart, requestAnswer } from './acknowledge.js';
+import { acknowledgeStart, awaitServiceTurn, requestAnswer } from './acknowledge.js';
 import { checkBudget } from './budget.js';
 import { looksLikeSummary } from '../run-changes.js';
 import { reconcile } from './reconcile.js';
@@ -90,6 +90,7 @@ export async function startRun(
   const overBudget = await checkBudget(deps, job);
   if (overBudget) return overBudget;
   await acknowledgeStart(deps, job, { title, prompt: input.prompt, applied });
+  awaitServiceTurn(deps, job);
 
   const earlier = await reconcile(deps, job);
   if (earlier.kind === 'recorded') return noEffects;

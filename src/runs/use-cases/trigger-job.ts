@@ -51,6 +51,8 @@ export interface TriggerJob {
   settingsRead: Map<string, Promise<SettingRecord[]>>;
   /** Its start message is recorded (acknowledge.ts): no need to read it to know. */
   acknowledged?: boolean;
+  /** Counted among the triggers waiting for the service until it is done (deferral.ts). */
+  admitted?: boolean;
 }
 
 /** A scope's settings as this trigger first read them (one read per scope and trigger). */
@@ -134,7 +136,10 @@ export async function prepareJob(deps: RunsDeps, item: InboxItem): Promise<Trigg
     reply,
     actor,
     capabilities: deps.capabilities[trigger.platform] ?? NO_CAPABILITIES,
-    mayHaveRunBefore: item.attempts > 0 || now - item.createdAt >= deps.options.leaseMs,
+    // A resumed trigger was deferred before any call to the service, by an attempt that could
+    // not have reached it either (deferral.ts): however long it waited, nothing to look for.
+    mayHaveRunBefore:
+      item.attempts > 0 || (!item.resumed && now - item.createdAt >= deps.options.leaseMs),
     afterCommit: [],
     whenSettled: [],
     settingsRead: new Map(),

@@ -5,6 +5,7 @@
  * longer than the lease on a slow service is not taken for a crashed one.
  */
 import type { Clock, InboxItem, Logger, Store } from '../../core/ports/index.js';
+import type { Deferral } from './deferral.js';
 import type { ClaimGate } from './ingress-gate.js';
 import { createPump, type Pump } from './pump.js';
 
@@ -17,6 +18,8 @@ export interface InboxWorkerDeps {
   handle(item: InboxItem): Promise<void>;
   /** Ingress first: claims wait for a burst of requests to end (ingress-gate.ts). */
   gate?: ClaimGate;
+  /** Deferred triggers are taken back, ahead of new ones, as the service lane makes room. */
+  deferral?: Deferral;
   options: { leaseMs: number; concurrency: number; pollMs: number; drainMs: number };
 }
 
@@ -52,7 +55,15 @@ export function createInboxWorker(deps: InboxWorkerDeps): InboxWorker {
     drainMs: options.drainMs,
     // The depth gauge is read at scrape time (main.ts); counting every open row after each
     // claim would cost the busy loop as much as the claim itself at a backlog of thousands.
-    claim: (limit) => store.inboxQueue.claim(clock.now(), options.leaseMs, limit),
+    claim: async (limit) => {
+      const now = clock.now();
+      const room = Math.min(limit, deps.deferral?.room(now) ?? 0);
+      const resumed =
+        room > 0 ? await store.inboxQueue.claimDeferred(now, options.leaseMs, room) : [];
+      if (room > 0) deps.deferral?.taken(room, resumed.length, now);
+      const fresh = await store.inboxQueue.claim(now, options.leaseMs, limit - resumed.length);
+      return resumed.length === 0 ? fresh : [...resumed, ...fresh];
+    },
     process: (item) => handleRenewing(item),
     ...(deps.gate ? { gate: deps.gate } : {}),
   });

@@ -9,7 +9,7 @@ import type { Trigger } from '../../core/trigger.js';
 import type { InboxTable } from '../schema.js';
 
 /** Statuses of an inbox item that still has to be handled. */
-const OPEN = ['pending', 'processing'];
+const OPEN = ['pending', 'processing', 'deferred'];
 
 /**
  * The statement adding a trigger, compiled once (compiled-once.ts): the ingress adds one for
@@ -85,6 +85,22 @@ export function createInboxRepo(ctx: RepoContext): StoreTx['inbox'] {
           ...(waitNoticeSent === undefined ? {} : { wait_notice_sent: waitNoticeSent ? 1 : 0 }),
         }))
         .where('id', '=', id)
+        .execute();
+    },
+
+    async defer(id, now) {
+      await ctx
+        .db()
+        .updateTable('inbox')
+        // Waiting in the order the requests came (the deferred claim reads this index).
+        .set((eb) => ({
+          status: 'deferred',
+          lease_until: null,
+          next_attempt_at: eb.ref('created_at'),
+          updated_at: now,
+        }))
+        .where('id', '=', id)
+        .where('status', '=', 'processing')
         .execute();
     },
 
@@ -197,6 +213,54 @@ export function createInboxQueue(ctx: RepoContext): Store['inboxQueue'] {
     ),
   );
 
+  // A deferred trigger is its thread's head already (it was claimed as one and kept its place):
+  // the oldest requests first, down the (status, next_attempt_at) index.
+  const claimDeferredStatement = compiledOnce(['now', 'lease_until', 'limit'], (v) => {
+    const db = ctx.db();
+    let oldest = db
+      .selectFrom('inbox')
+      .select('id')
+      .where('status', '=', 'deferred')
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(v.limit as number);
+    if (ctx.kind === 'postgres') oldest = oldest.forUpdate().skipLocked();
+    return db
+      .updateTable('inbox')
+      .set({
+        status: 'processing',
+        lease_until: v.lease_until as number,
+        updated_at: v.now as number,
+      })
+      .where('id', 'in', oldest)
+      .where('status', '=', 'deferred')
+      .returningAll();
+  });
+
+  /** The claimed rows as items, oldest first; an unreadable one is marked failed, not thrown. */
+  async function readClaimed(rows: Selectable<InboxTable>[], now: number): Promise<InboxItem[]> {
+    const db = ctx.db();
+    const items: InboxItem[] = [];
+    for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
+      try {
+        items.push(toInboxItem(row));
+      } catch (err) {
+        if (!(err instanceof StoreError) || err.code !== 'corrupt') throw err;
+        // A damaged row must not crash the worker or block its thread forever.
+        ctx.logger.error(
+          { err, inboxId: row.id, deliveryId: row.delivery_id, threadKey: row.thread_key },
+          'inbox item is unreadable; marked failed',
+        );
+        await db
+          .updateTable('inbox')
+          .set({ status: 'failed', lease_until: null, last_error: err.message, updated_at: now })
+          .where('id', '=', row.id)
+          .execute();
+      }
+    }
+    return items;
+  }
+
   return {
     async claim(now, leaseMs, limit) {
       if (limit <= 0) return [];
@@ -206,26 +270,18 @@ export function createInboxQueue(ctx: RepoContext): Store['inboxQueue'] {
       const { rows } = await db.executeQuery<Selectable<InboxTable>>(
         claimStatement({ now, lease_until: now + leaseMs, limit }),
       );
+      return readClaimed(rows, now);
+    },
 
-      const items: InboxItem[] = [];
-      for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
-        try {
-          items.push(toInboxItem(row));
-        } catch (err) {
-          if (!(err instanceof StoreError) || err.code !== 'corrupt') throw err;
-          // A damaged row must not crash the worker or block its thread forever.
-          ctx.logger.error(
-            { err, inboxId: row.id, deliveryId: row.delivery_id, threadKey: row.thread_key },
-            'inbox item is unreadable; marked failed',
-          );
-          await db
-            .updateTable('inbox')
-            .set({ status: 'failed', lease_until: null, last_error: err.message, updated_at: now })
-            .where('id', '=', row.id)
-            .execute();
-        }
-      }
-      return items;
+    async claimDeferred(now, leaseMs, limit) {
+      if (limit <= 0) return [];
+      const { rows } = await ctx
+        .db()
+        .executeQuery<Selectable<InboxTable>>(
+          claimDeferredStatement({ now, lease_until: now + leaseMs, limit }),
+        );
+      const items = await readClaimed(rows, now);
+      return items.map((item) => ({ ...item, resumed: true as const }));
     },
 
     async renew(id, leaseUntil, now) {

@@ -182,7 +182,8 @@ export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
     },
 
     async queueHealth() {
-      const waiting = await count('inbox', ['pending']);
+      // A deferred trigger (its first sign out, waiting for the service lane) waits too.
+      const waiting = await count('inbox', ['pending', 'deferred']);
       const processing = await count('inbox', ['processing']);
       const failed = await count('inbox', ['failed']);
       const pending = await count('outbox', ['pending']);
@@ -253,7 +254,7 @@ export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
         const counts = await db
           .selectFrom(table)
           .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
-          .where('status', 'in', ['pending', 'processing', 'parked', 'failed'])
+          .where('status', 'in', ['pending', 'processing', 'deferred', 'parked', 'failed'])
           .groupBy('status')
           .orderBy('status')
           .execute();
@@ -263,7 +264,7 @@ export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
             eb.fn.sum<number | string>('attempts').as('tries'),
             eb.fn.max('updated_at').as('at'),
           ])
-          .where('status', 'in', ['pending', 'processing'])
+          .where('status', 'in', ['pending', 'processing', 'deferred'])
           .executeTakeFirstOrThrow();
         const last = await db
           .selectFrom(table)

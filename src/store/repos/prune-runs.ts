@@ -39,7 +39,7 @@ export function createPruneRuns(
 
   const pruneThreads = async (before: number, limit: number) => {
     const db = ctx.db();
-    const open = ['pending', 'processing'];
+    const open = ['pending', 'processing', 'deferred'];
     const emptied = () =>
       db
         .selectFrom('threads as t')

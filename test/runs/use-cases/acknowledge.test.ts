@@ -166,27 +166,28 @@ describe('acknowledging a new run at pickup', () => {
     await flushOutbox(env);
     const shownBefore = env.slack.posts.length;
 
-    // Another thread's trigger is taken in hand: 👀 and "Starting…" go out at once, while its
-    // create waits for the pause the service asked for, not a millisecond less.
+    // Another thread's trigger: 👀 and "Starting…" go out at once, and it steps back to the
+    // inbox (deferred) rather than wait in hand; its create waits for the pause the service
+    // asked for, not a millisecond less.
     const pausedAt = now;
     await env.store.inbox.add(slackMention({ text: 'second, its create must wait' }), now);
-    const second = env.engine.inbox.runOnce();
-    await waitUntil(
-      async () => {
-        await flushOutbox(env);
-        return env.slack.posts.length === shownBefore + 1;
-      },
-      { message: 'the second trigger\'s "Starting…" delivered during the pause' },
-    );
+    expect(await env.engine.inbox.runOnce()).toBe(1);
+    await flushOutbox(env);
+    expect(env.slack.posts).toHaveLength(shownBefore + 1);
     expect(label(env.slack.posts.at(-1)?.message)).toBe('Starting…');
     expect(env.slack.reactions.filter((r) => r.reaction === 'seen')).toHaveLength(2);
+    expect(env.emulator.requests.get('POST /agent/runs')).toBe(1);
     now = pausedAt + 30_000 - 1;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await env.engine.inbox.runOnce()).toBe(0);
     expect(env.emulator.requests.get('POST /agent/runs')).toBe(1);
     now = pausedAt + 30_000;
-    expect(await second).toBe(1);
+    expect(await env.engine.inbox.runOnce()).toBe(1);
     expect(env.emulator.requests.get('POST /agent/runs')).toBe(2);
     expect(env.emulator.runs.count()).toBe(1);
+    // Its "Starting…" became the run's status: no second message, no second 👀.
+    await flushOutbox(env);
+    expect(env.slack.posts).toHaveLength(shownBefore + 1);
+    expect(env.slack.reactions.filter((r) => r.reaction === 'seen')).toHaveLength(2);
   });
 
   it('an at_capacity create: the run is recorded and shown; the next create waits out the pause', async () => {
@@ -212,27 +213,64 @@ describe('acknowledging a new run at pickup', () => {
     });
 
     // Another thread's create waits until the pause has passed, not a millisecond less; its
-    // 👀 and "Starting…" do not wait.
+    // 👀 and "Starting…" do not wait (it is deferred meanwhile, out of hand).
     const pausedAt = now;
     await env.store.inbox.add(slackMention({ text: 'second, must wait' }), now);
-    const second = env.engine.inbox.runOnce();
-    await waitUntil(
-      async () => {
-        await flushOutbox(env);
-        return env.slack.posts.length === 2;
-      },
-      { message: 'the second trigger\'s "Starting…" delivered during the pause' },
-    );
+    expect(await env.engine.inbox.runOnce()).toBe(1);
+    await flushOutbox(env);
+    expect(env.slack.posts).toHaveLength(2);
     now = pausedAt + AT_CAPACITY_PAUSE_MS - 1;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await env.engine.inbox.runOnce()).toBe(0);
     expect(env.emulator.requests.get('POST /agent/runs')).toBe(1);
     now = pausedAt + AT_CAPACITY_PAUSE_MS;
-    expect(await second).toBe(1);
+    expect(await env.engine.inbox.runOnce()).toBe(1);
     expect(env.emulator.runs.count()).toBe(2);
     // That create answered at_capacity: false: no new pause.
     await env.store.inbox.add(slackMention({ text: 'third, goes at once' }), now);
     expect(await env.engine.inbox.runOnce()).toBe(1);
     expect(env.emulator.runs.count()).toBe(3);
+  });
+
+  it('a hand full of triggers waiting on the service steps back: every first sign goes out, the runs come in request order', async () => {
+    // Four in hand, one create at a time and one more waiting for it: twelve mentions, and the
+    // create is held. Held in hand, eight of them would wait in the inbox, first sign and all.
+    const env = await startEnv({ options: { inboxConcurrency: 4, serviceConcurrency: 1 } });
+    const { gate, engine } = await startGated(env);
+    engine.start();
+    const triggers = Array.from({ length: 12 }, (_, i) =>
+      slackMention({ text: `task ${String(i).padStart(2, '0')}` }),
+    );
+    for (const trigger of triggers) await engine.sink.accept(trigger);
+
+    await waitUntil(() => env.slack.posts.length === 12 && env.slack.reactions.length === 12, {
+      message: 'twelve first signs delivered while one create is held',
+    });
+    expect(gate.held()).toBe(1);
+    expect(env.emulator.runs.count()).toBe(0);
+    // Ten stepped back to the inbox; one create is in flight and one waits in the lane.
+    expect(await env.store.operator.queueHealth()).toMatchObject({
+      inbox: { waiting: 10, processing: 2 },
+    });
+
+    gate.thaw();
+    await waitUntil(() => env.emulator.runs.count() === 12, { message: 'twelve runs created' });
+    // First come, first served: the service saw the requests in the order people asked.
+    expect(env.emulator.runs.all().map((r) => r.title)).toEqual(triggers.map((t) => t.text));
+    // Each "Starting…" became its run's status: no message posted twice, no 👀 twice.
+    await waitUntil(
+      async () => {
+        await flushOutbox(env);
+        const records = await Promise.all(
+          env.emulator.runs.all().map((r) => env.store.runs.get(r.run_id)),
+        );
+        return records.every((r) => r?.statusMessage !== undefined);
+      },
+      { message: 'every run recorded with its status message' },
+    );
+    expect(env.slack.posts).toHaveLength(12);
+    expect(env.slack.reactions.filter((r) => r.reaction === 'seen')).toHaveLength(12);
+    expect(await env.store.inboxQueue.depth()).toBe(0);
+    await engine.stop();
   });
 
   it('creates held by a slow service never hold back the first signs of the triggers behind them', async () => {
