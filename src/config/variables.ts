@@ -715,18 +715,16 @@ export const VARIABLES = [
   {
     name: 'PROGRESS_READS_PER_MINUTE',
     schema: wholeNumber(0, 100_000).default(60),
-    // Deprecated, no effect: still accepted (and checked) so existing configurations start.,
     meaning:
       "reads of running runs' progress (the agent's last steps, the set-up events) per minute for all runs together, each run at most every 15 s and not before it has run 15 s; a run someone recently followed up on or asked `status` about goes first ([the budget](agent-api.md#progress-and-the-agents-words)); `0`: status messages show the state only",
     default: '`60`',
   },
   {
     name: 'INGRESS_BURST_PER_SECOND',
-    // Deprecated, no effect: still accepted (and checked) so existing configurations start.
-    schema: wholeNumber(0, 1_000_000).default(40),
+    schema: wholeNumber(0, 1_000_000).default(80),
     meaning:
       "Slack/GitHub requests per second (to `/slack/events` and `/github/webhooks`) above which the workers claim no new work until the burst ends, for at most 30 s, so the acknowledgements keep the CPU; a thread's first message waits that long during a burst; `0`: the workers never wait ([why](decisions/acknowledgement-latency.md))",
-    default: '`40`',
+    default: '`80`',
   },
   {
     name: 'RETENTION_DAYS',
