@@ -190,6 +190,50 @@ describe('acknowledging a new run at pickup', () => {
     expect(env.slack.reactions.filter((r) => r.reaction === 'seen')).toHaveLength(2);
   });
 
+  it('deferred triggers outlive their process: the next one creates each run once, with no second first sign', async () => {
+    const env = await startEnv({ options: { inboxRetryDelaysMs: [60_000] } });
+    // The first create is refused for 30 s: every trigger after it steps back to the inbox.
+    env.emulator.faults.failNext(1, 429, { route: 'POST /agent/runs', retryAfterSeconds: 30 });
+    await env.store.inbox.add(slackMention({ text: 'refused for now' }), Date.now());
+    expect(await env.engine.inbox.runOnce()).toBe(1);
+    const later = Array.from({ length: 5 }, (_, i) => slackMention({ text: `later ${i}` }));
+    for (const trigger of later) await env.store.inbox.add(trigger, Date.now());
+    // Four in hand at a time.
+    expect((await env.engine.inbox.runOnce()) + (await env.engine.inbox.runOnce())).toBe(5);
+    await flushOutbox(env);
+    expect(env.slack.posts).toHaveLength(6);
+    expect(env.slack.reactions.filter((r) => r.reaction === 'seen')).toHaveLength(6);
+    expect(env.emulator.requests.get('POST /agent/runs')).toBe(1);
+    await env.engine.stop();
+
+    // The next process knows nothing of the pause or of the line; it finds the line stored.
+    const next = env.makeEngine(env.store);
+    await waitUntil(
+      async () => {
+        await next.inbox.runOnce();
+        return env.emulator.runs.count() === 5;
+      },
+      { message: 'five runs created by the next process' },
+    );
+    expect(env.emulator.requests.get('POST /agent/runs')).toBe(6);
+    // One each (four side by side, so in any order); the refused one waits for its own retry,
+    // a minute on.
+    expect(
+      env.emulator.runs
+        .all()
+        .map((r) => r.title)
+        .sort(),
+    ).toEqual(later.map((t) => t.text));
+    expect(await env.store.operator.queueHealth()).toMatchObject({
+      inbox: { waiting: 1, processing: 0 },
+    });
+    await flushOutbox(env);
+    // Every "Starting…" became its run's status: nothing posted twice, no 👀 twice.
+    expect(env.slack.posts).toHaveLength(6);
+    expect(env.slack.reactions.filter((r) => r.reaction === 'seen')).toHaveLength(6);
+    await next.stop();
+  });
+
   it('an at_capacity create: the run is recorded and shown; the next create waits out the pause', async () => {
     // The relay's clock stands still unless moved: the pause ends exactly when it says.
     let now = Date.now();
