@@ -2,14 +2,11 @@ import type { InboxItem, Store, StoreTx } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
 import { rowWhere } from './repo-context.js';
 import type { RepoContext } from './repo-context.js';
-import { toInboxItem, truthy } from './row-mapping.js';
+import { OPEN_STATUSES, toInboxItem, truthy } from './row-mapping.js';
 import { compiledOnce } from './compiled-once.js';
 import type { CompiledQuery, Selectable } from 'kysely';
 import type { Trigger } from '../../core/trigger.js';
 import type { InboxTable } from '../schema.js';
-
-/** Statuses of an inbox item that still has to be handled. */
-const OPEN = ['pending', 'processing', 'deferred'];
 
 /**
  * The statement adding a trigger, compiled once (compiled-once.ts): the ingress adds one for
@@ -140,7 +137,7 @@ export function createInboxQueue(ctx: RepoContext): Store['inboxQueue'] {
               selectFrom('inbox as o')
                 .select('o.id')
                 .whereRef('o.thread_key', '=', 'h.thread_key')
-                .where('o.status', 'in', OPEN)
+                .where('o.status', 'in', OPEN_STATUSES)
                 .whereRef('o.id', '<', 'h.id')
                 .where((eb) => eb.or([eb('h.own_lane', '=', 0), eb('o.own_lane', '=', 0)])),
             ),
@@ -300,7 +297,7 @@ export function createInboxQueue(ctx: RepoContext): Store['inboxQueue'] {
         .db()
         .selectFrom('inbox')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('status', 'in', OPEN)
+        .where('status', 'in', OPEN_STATUSES)
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },

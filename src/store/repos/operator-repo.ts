@@ -9,7 +9,7 @@ import type { OperatorQueries, RunRecord } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
 import type { Database } from '../schema.js';
 import type { RepoContext } from './repo-context.js';
-import { toInboxItem, toOutboxItem, toRun } from './row-mapping.js';
+import { OPEN_STATUSES, toInboxItem, toOutboxItem, toRun } from './row-mapping.js';
 
 const TABLE = { notification: 'outbox', trigger: 'inbox' } as const;
 const GIVEN_UP = { notification: 'parked', trigger: 'failed' } as const;
@@ -254,7 +254,7 @@ export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
         const counts = await db
           .selectFrom(table)
           .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
-          .where('status', 'in', ['pending', 'processing', 'deferred', 'parked', 'failed'])
+          .where('status', 'in', [...OPEN_STATUSES, 'parked', 'failed'])
           .groupBy('status')
           .orderBy('status')
           .execute();
@@ -264,7 +264,7 @@ export function createOperatorQueries(ctx: RepoContext): OperatorQueries {
             eb.fn.sum<number | string>('attempts').as('tries'),
             eb.fn.max('updated_at').as('at'),
           ])
-          .where('status', 'in', ['pending', 'processing', 'deferred'])
+          .where('status', 'in', OPEN_STATUSES)
           .executeTakeFirstOrThrow();
         const last = await db
           .selectFrom(table)

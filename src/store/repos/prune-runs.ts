@@ -10,6 +10,7 @@
  * episode, as it would after the episode's end).
  */
 import type { RepoContext } from './repo-context.js';
+import { OPEN_STATUSES } from './row-mapping.js';
 
 export interface PrunedRuns {
   runs: number;
@@ -39,7 +40,6 @@ export function createPruneRuns(
 
   const pruneThreads = async (before: number, limit: number) => {
     const db = ctx.db();
-    const open = ['pending', 'processing', 'deferred'];
     const emptied = () =>
       db
         .selectFrom('threads as t')
@@ -60,7 +60,7 @@ export function createPruneRuns(
               selectFrom('inbox as i')
                 .select('i.id')
                 .whereRef('i.thread_key', '=', 't.thread_key')
-                .where('i.status', 'in', open),
+                .where('i.status', 'in', OPEN_STATUSES),
             ),
           ),
         )
@@ -70,7 +70,7 @@ export function createPruneRuns(
               selectFrom('outbox as o')
                 .select('o.id')
                 .whereRef('o.thread_key', '=', 't.thread_key')
-                .where('o.status', 'in', open),
+                .where('o.status', 'in', OPEN_STATUSES),
             ),
           ),
         )

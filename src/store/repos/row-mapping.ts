@@ -201,6 +201,13 @@ export function runColumns(run: Partial<RunRecord>): Partial<RunsTable> {
   return columns;
 }
 
+/**
+ * Statuses of a queue item (a trigger in the inbox, a notification in the outbox) that still
+ * has to be handled: it holds its thread's place, and the thread is not pruned under it.
+ * (`deferred` is the inbox's alone; `parked` and `failed` are given up, not open.)
+ */
+export const OPEN_STATUSES: readonly string[] = ['pending', 'processing', 'deferred'];
+
 export function toInboxItem(row: Selectable<InboxTable>): InboxItem {
   return {
     id: num(row.id),
