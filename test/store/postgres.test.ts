@@ -150,6 +150,44 @@ describe.skipIf(!server)('PostgreSQL store', () => {
       for (const ids of doneOrder.values()) expect(ids).toEqual([...ids].sort((a, b) => a - b));
       expect(await first!.inboxQueue.depth()).toBe(0);
     });
+
+    it('take deferred triggers back at the same time, each by one replica, each batch oldest request first', async () => {
+      const replicas = await Promise.all([harness.open(), harness.open(), harness.open()]);
+      const [first] = replicas;
+      for (let t = 0; t < 60; t += 1) {
+        await first!.inbox.add(
+          sampleTrigger({ threadKey: `slack:T1:C1:${t}.1`, deliveryId: `d${t}` }),
+          t,
+        );
+      }
+      for (let deferred = 0; deferred < 60;) {
+        const claimed = await first!.inboxQueue.claim(100, 600_000, 60);
+        expect(claimed.length).toBeGreaterThan(0);
+        for (const item of claimed) await first!.inbox.defer(item.id, 200);
+        deferred += claimed.length;
+      }
+
+      const takenBy = new Map<number, number[]>();
+      const batches: number[][] = [];
+      await Promise.all(
+        replicas.map(async (replica, r) => {
+          for (;;) {
+            const items = await replica.inboxQueue.claimDeferred(300, 600_000, 4);
+            if (items.length === 0) return;
+            batches.push(items.map((i) => i.createdAt));
+            for (const item of items) takenBy.set(item.id, [...(takenBy.get(item.id) ?? []), r]);
+          }
+        }),
+      );
+
+      expect([...takenBy.values()].filter((by) => by.length > 1)).toEqual([]);
+      expect(takenBy.size).toBe(60);
+      expect(new Set([...takenBy.values()].map(([r]) => r)).size).toBeGreaterThan(1);
+      for (const batch of batches) expect(batch).toEqual([...batch].sort((a, b) => a - b));
+      expect(await first!.operator.queueHealth()).toMatchObject({
+        inbox: { waiting: 0, processing: 60 },
+      });
+    });
   });
 });
 
