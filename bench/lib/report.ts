@@ -579,7 +579,7 @@ function describeCalls(calls: Record<string, number>): string {
     .join(', ');
 }
 
-function floorTables(r: FloorResult): string {
+export function floorTables(r: FloorResult): string {
   const name = (x: keyof typeof FLOOR_SUBJECTS) => FLOOR_SUBJECTS[x];
   const parts = [
     markdownTable(
@@ -621,6 +621,17 @@ function floorTables(r: FloorResult): string {
         ? `; baseline tree (\`${r.baseline ?? ''}\`) ÷ this tree: ${formatNumber(r.baselineCpuRatio, 2)}×.`
         : '.'),
   ];
+  const unfinished = r.rows.filter((row) => (row.unfinished ?? 0) > 0);
+  if (unfinished.length > 0) {
+    parts.push(
+      '**Not comparable:** ' +
+        unfinished
+          .map((row) => `${row.unfinished} of ${row.runs} runs of ${name(row.subject)}`)
+          .join(', ') +
+        ' closed their window before every mention had its first message and its run (the ' +
+        'drain time ran out), so their CPU per mention leaves out work still to come.',
+    );
+  }
   const calls = r.rows.filter((row) => row.outsideCallsPerMention !== undefined);
   if (calls.length > 0) {
     parts.push(

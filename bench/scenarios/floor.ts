@@ -46,6 +46,12 @@ export interface FloorRow {
   errors: number;
   /** Calls to Slack and the service per mention, by kind: medians over the runs. */
   outsideCallsPerMention?: Record<string, number>;
+  /**
+   * Runs whose window closed before every mention had its first message and its run (the
+   * drain time ran out): their CPU per mention leaves out the work still to come, so it is
+   * not comparable with a subject that finished (none in older results).
+   */
+  unfinished?: number;
 }
 
 export interface FloorLadder extends Ladder {
@@ -150,7 +156,13 @@ function rowOf(subject: FloorSubject, runs: FloorRun[]): FloorRow {
     firstMessageP50: median(runs.map((r) => r.firstMessage.p50)),
     errors: runs.reduce((a, r) => a + r.errors, 0),
     outsideCallsPerMention: medianByKind(runs.map((r) => r.outsideCallsPerMention ?? {})),
+    unfinished: runs.filter(unfinished).length,
   };
+}
+
+/** A run whose window closed with first messages or runs still to come. */
+function unfinished(run: FloorRun): boolean {
+  return run.firstMessageDelivered < run.sent || run.created < run.sent;
 }
 
 function medianByKind(samples: Record<string, number>[]): Record<string, number> {
@@ -190,7 +202,11 @@ export async function runFloor(ctx: ScenarioContext): Promise<FloorResult> {
       ctx.log(
         `floor ${subject} (run ${repeat}/${s.repeats}, ${s.rate}/s, create ${s.createLatencyMs} ms): ` +
           `CPU ${run.cpuMsPerMention.toFixed(2)} ms per mention, 👀 p95 ${run.seen.p95.toFixed(0)} ms, ` +
-          `first message p95 ${run.firstMessage.p95.toFixed(0)} ms, ack p99 ${run.ack.p99.toFixed(1)} ms`,
+          `first message p95 ${run.firstMessage.p95.toFixed(0)} ms, ack p99 ${run.ack.p99.toFixed(1)} ms` +
+          (unfinished(run)
+            ? `; UNFINISHED when its window closed: ${run.created} runs and ` +
+              `${run.firstMessageDelivered} first messages of ${run.sent} (CPU not comparable)`
+            : ''),
       );
     }
   }

@@ -10,7 +10,7 @@ import { runSpreadOpenLoop } from '../../bench/lib/load-generator.js';
 import { machineInfo } from '../../bench/lib/machine.js';
 import { markdownTable } from '../../bench/lib/markdown.js';
 import { createPayloadFactory } from '../../bench/lib/payloads.js';
-import { scaleoutTables } from '../../bench/lib/report.js';
+import { floorTables, scaleoutTables } from '../../bench/lib/report.js';
 import type { BenchResults } from '../../bench/lib/results.js';
 import { median, percentileOfSorted, summarize } from '../../bench/lib/stats.js';
 import { lineChart } from '../../bench/lib/svg-chart.js';
@@ -18,6 +18,7 @@ import { checkTargets } from '../../bench/lib/targets.js';
 import { mergeRuns, msPerMention } from '../../bench/scenarios/first-sign.js';
 import type { PhaseRow, PhaseRun } from '../../bench/scenarios/first-sign.js';
 import type { ScaleoutResult } from '../../bench/scenarios/scaleout.js';
+import type { FloorResult, FloorRow } from '../../bench/scenarios/floor.js';
 
 describe('bench stats', () => {
   it('takes nearest-rank percentiles', () => {
@@ -440,5 +441,64 @@ describe('scaleout capacity in the report and the targets', () => {
       met: undefined,
     });
     expect(target(results(scaleout()))).toMatchObject({ measured: 'not measured' });
+  });
+});
+
+describe('the floor: CPU per mention against the bare app', () => {
+  const row = (subject: FloorRow['subject'], cpu: number, unfinished?: number): FloorRow => ({
+    subject,
+    runs: 3,
+    cpuMsPerMention: cpu,
+    cpuSamples: [cpu, cpu, cpu],
+    rssPeakMb: 100,
+    ackP99: 5,
+    seenP95: 10,
+    firstMessageP95: 20,
+    firstMessageP50: 10,
+    errors: 0,
+    ...(unfinished === undefined ? {} : { unfinished }),
+  });
+  const floor = (relay: FloorRow): FloorResult => ({
+    rate: 60,
+    durationMs: 60_000,
+    createLatencyMs: 10_000,
+    rows: [row('bare', 5), relay],
+    cpuRatio: relay.cpuMsPerMention / 5,
+    ladder: [],
+    ladderDurationMs: 10_000,
+  });
+  const verdict = (r: FloorResult) =>
+    checkTargets({
+      schema: 2,
+      scenarios: {
+        floor: {
+          ranAt: '2026-12-07T00:00:00.000Z',
+          quick: false,
+          machine: machineInfo(),
+          durationMs: 60_000,
+          result: r,
+        },
+      },
+    }).find((c) => c.target.startsWith('CPU per mention'));
+
+  it('judges the ratio when every window closed with all the work done (and older results)', () => {
+    expect(verdict(floor(row('relay', 6, 0)))).toMatchObject({
+      measured: '1.20× at 60/s, create held 10.0 s',
+      met: true,
+    });
+    expect(verdict(floor(row('relay', 10)))).toMatchObject({ met: false });
+    expect(floorTables(floor(row('relay', 6, 0)))).not.toContain('Not comparable');
+  });
+
+  it('gives no verdict when a window closed with runs still to come, and says why', () => {
+    const r = floor(row('relay', 6, 2));
+    expect(verdict(r)).toMatchObject({
+      measured:
+        '1.20× at 60/s, create held 10.0 s (not comparable: a window closed with runs still to come)',
+      met: undefined,
+    });
+    expect(floorTables(r)).toContain(
+      '**Not comparable:** 2 of 3 runs of agent-relay closed their window',
+    );
   });
 });
