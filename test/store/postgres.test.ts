@@ -156,7 +156,7 @@ describe.skipIf(!server)('PostgreSQL store', () => {
       const [first] = replicas;
       for (let t = 0; t < 60; t += 1) {
         await first!.inbox.add(
-          sampleTrigger({ threadKey: `slack:T1:C1:${t}.1`, deliveryId: `d${t}` }),
+          sampleTrigger({ threadKey: `slack:T1:C1:${t}.1`, deliveryId: `deferred-${t}` }),
           t,
         );
       }
