@@ -7,6 +7,7 @@ import { SqliteDialect } from 'kysely';
 import type { Dialect, SqliteDatabase } from 'kysely';
 import { toStoreError } from '../errors.js';
 import { prepareDatabaseFile, restrictDatabaseFiles } from './file-modes.js';
+import { opaqueParameters } from './opaque-parameters.js';
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /**
@@ -19,7 +20,9 @@ const STATEMENT_CACHE_SIZE = 200;
 
 /**
  * Kysely's SQLite driver prepares every statement anew; the queries of this store are few
- * and repeated (claims, tracker lists), so keep the most recent prepared statements.
+ * and repeated (claims, tracker lists), so keep the most recent prepared statements, each
+ * with the parameters its plan depends on made opaque to the planner (opaque-parameters.ts),
+ * or SQLite would prepare it again on every run.
  */
 function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
   const cache = new Map<string, BetterSqlite3.Statement>();
@@ -33,7 +36,7 @@ function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
       if (statement) {
         cache.delete(sqlText); // re-insert: most recently used last
       } else {
-        statement = database.prepare(sqlText);
+        statement = database.prepare(opaqueParameters(sqlText));
         const oldest = cache.size >= STATEMENT_CACHE_SIZE ? cache.keys().next() : undefined;
         if (oldest && !oldest.done) cache.delete(oldest.value);
       }
