@@ -90,7 +90,7 @@ describe.skipIf(!server)('deferred triggers on replicas sharing one PostgreSQL d
     const b = await world.replica(databaseUrl);
     b.engine.start();
     await waitUntil(() => b.gate.held() === 1, {
-      message: "the second replica sends a create of a trigger the first one stepped back",
+      message: 'the second replica sends a create of a trigger the first one stepped back',
     });
     expect(await b.store.operator.queueHealth()).toMatchObject({
       inbox: { waiting: 8, processing: 4 },
