@@ -160,9 +160,13 @@ function rowOf(subject: FloorSubject, runs: FloorRun[]): FloorRow {
   };
 }
 
-/** A run whose window closed with first messages or runs still to come. */
+/**
+ * A run whose window closed with first messages or runs still to come, of the mentions the
+ * subject accepted (a refused one is counted in the errors instead).
+ */
 function unfinished(run: FloorRun): boolean {
-  return run.firstMessageDelivered < run.sent || run.created < run.sent;
+  const accepted = run.firstMessage.n;
+  return run.firstMessageDelivered < accepted || run.created < accepted;
 }
 
 function medianByKind(samples: Record<string, number>[]): Record<string, number> {
@@ -205,7 +209,7 @@ export async function runFloor(ctx: ScenarioContext): Promise<FloorResult> {
           `first message p95 ${run.firstMessage.p95.toFixed(0)} ms, ack p99 ${run.ack.p99.toFixed(1)} ms` +
           (unfinished(run)
             ? `; UNFINISHED when its window closed: ${run.created} runs and ` +
-              `${run.firstMessageDelivered} first messages of ${run.sent} (CPU not comparable)`
+              `${run.firstMessageDelivered} first messages of ${run.firstMessage.n} (CPU not comparable)`
             : ''),
       );
     }
