@@ -270,7 +270,9 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   /**
    * Whether the platform's own lane last found nothing to claim with nothing in flight: the
    * only time its low lane may send. After each delivery the lane claims again (its pump
-   * wakes itself) before this can be true again.
+   * wakes itself) before this can be true again, and a notification queued for the platform
+   * makes it false until the lane has looked (the lane gathers for a moment before it claims,
+   * and a trigger can be done in the inbox within that moment, its notices not yet claimed).
    */
   const idle: Record<Platform, boolean> = {
     slack: false,
@@ -376,6 +378,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       await Promise.all(all.map((lane) => lane.stop()));
     },
     wake: (platform?: Platform) => {
+      for (const p of PLATFORMS) if (platform === undefined || p === platform) idle[p] = false;
       for (const [i, lane] of all.entries())
         if (platform === undefined || PLATFORMS[i % PLATFORMS.length] === platform) lane.wake();
     },

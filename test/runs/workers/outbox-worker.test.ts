@@ -364,6 +364,34 @@ describe('outbox lanes', () => {
     });
   });
 
+  it('a notice queued with a refusal goes first, though its lane has not looked yet', async () => {
+    // The platform's lane gathers for a moment before it claims; the low lane does not, and
+    // must not take that moment as idleness.
+    worker = loopWorker({ slack }, 20);
+    worker.start();
+    // Each outsider in a thread of their own.
+    const refusal = (n: number): OutboxPayload => ({
+      ...post(`outsider ${n}`, `slack:T1:C1:170000100${n}.000100`),
+      lane: 'low',
+    });
+    await store.outbox.enqueue(refusal(1), Date.now());
+    worker.wake('slack');
+    await waitUntil(() => slack.posts.length === 1, { message: 'the first refusal' });
+
+    for (let round = 2; round <= 6; round += 1) {
+      // Past the quiet time a low lane keeps after a look that found nothing.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await store.outbox.enqueue(refusal(round), Date.now());
+      await store.outbox.enqueue(post(`notice ${round}`), Date.now());
+      worker.wake('slack');
+      await waitUntil(() => slack.posts.length === round * 2 - 1, {
+        message: `round ${round}: the notice and the refusal`,
+      });
+      const [first] = slack.posts.slice(-2);
+      expect(first?.message, `round ${round}`).toEqual(say(`notice ${round}`));
+    }
+  });
+
   it('a GitHub notifier that hangs does not hold up Slack deliveries', async () => {
     let release!: () => void;
     const stuck = new Promise<void>((resolve) => (release = resolve));
