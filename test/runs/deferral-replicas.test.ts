@@ -15,7 +15,13 @@ import { worldPerTest } from '../helpers/world-per-test.js';
 import { startGate, type Gate } from '../reliability/gate-proxy.js';
 import { createDatabase, startPostgres, type PostgresServer } from '../store/postgres-server.js';
 import type { EngineOptions } from '../../src/runs/runs-deps.js';
-import { slackMention, startTestEnv, type TestEngine } from './fixtures.js';
+import {
+  awaitEveryRunsCard,
+  createdTitles,
+  slackMention,
+  startTestEnv,
+  type TestEngine,
+} from './fixtures.js';
 
 const server: PostgresServer | undefined = await startPostgres().catch((err: unknown) => {
   console.warn('deferral on replicas skipped: starting PostgreSQL failed', err);
@@ -101,22 +107,9 @@ describe.skipIf(!server)('deferred triggers on replicas sharing one PostgreSQL d
     b.gate.thaw();
     await waitUntil(() => env.emulator.runs.count() === 12, { message: 'twelve runs created' });
     expect(env.emulator.requests.get('POST /agent/runs')).toBe(12);
-    expect(
-      env.emulator.runs
-        .all()
-        .map((r) => r.title)
-        .sort(),
-    ).toEqual(triggers.map((t) => t.text));
+    expect(createdTitles(env)).toEqual(triggers.map((t) => t.text));
     // Each "Starting…" became its run's status, whichever replica created it.
-    await waitUntil(
-      async () => {
-        const records = await Promise.all(
-          env.emulator.runs.all().map((r) => a.store.runs.get(r.run_id)),
-        );
-        return records.every((r) => r?.statusMessage !== undefined);
-      },
-      { message: 'every run recorded with its status message' },
-    );
+    await awaitEveryRunsCard(env, a.store);
     // One card per thread; the runs that ended meanwhile told their outcome once.
     const cards = env.slack.posts.filter((p) => p.message.type === 'run_status');
     expect(new Set(cards.map((p) => p.to.threadKey)).size).toBe(12);

@@ -21,6 +21,7 @@ import { createInboxSink } from '../../src/service/inbox-sink.js';
 import type { EngineOptions } from '../../src/runs/runs-deps.js';
 import { openStore } from '../../src/store/index.js';
 import { createRecordingLogger } from '../helpers/test-logger.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { createRecordingNotifier, type RecordingNotifier } from './recording-notifier.js';
 import { PLATFORM_CAPABILITIES } from '../helpers/platform-capabilities.js';
 
@@ -347,4 +348,34 @@ export async function flushOutbox(env: Pick<TestEnv, 'engine'>, rounds = 20): Pr
   for (let i = 0; i < rounds; i += 1) {
     if ((await env.engine.outbox.runOnce()) === 0) return;
   }
+}
+
+/** The titles of the runs the emulator created, sorted (runs created side by side). */
+export function createdTitles(env: Pick<TestEnv, 'emulator'>): string[] {
+  return env.emulator.runs
+    .all()
+    .map((r) => r.title)
+    .sort();
+}
+
+/**
+ * Waits until every run the emulator created is recorded in `store` with its status message
+ * (each "Starting…" became its run's card). `beforeLook` runs before each look (a flush of an
+ * engine that is not running).
+ */
+export async function awaitEveryRunsCard(
+  env: Pick<TestEnv, 'emulator'>,
+  store: Store,
+  beforeLook: () => Promise<void> = async () => {},
+): Promise<void> {
+  await waitUntil(
+    async () => {
+      await beforeLook();
+      const records = await Promise.all(
+        env.emulator.runs.all().map((r) => store.runs.get(r.run_id)),
+      );
+      return records.every((r) => r?.statusMessage !== undefined);
+    },
+    { message: 'every run recorded with its status message' },
+  );
 }

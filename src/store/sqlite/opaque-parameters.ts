@@ -49,7 +49,7 @@ export function opaqueParameters(sqlText: string): string {
   return out;
 }
 
-/** Whether the text before a placeholder makes it an equality's value, a LIMIT or an OFFSET. */
+/** Whether the text before a placeholder makes it an equality's or IS's value, a LIMIT or an OFFSET. */
 function planLooksAt(before: string): boolean {
   let end = before.length;
   while (end > 0 && /\s/.test(before[end - 1]!)) end -= 1;

@@ -13,6 +13,8 @@ import { startGatedEngine } from '../gated-service.js';
 import { worldPerTest } from '../../helpers/world-per-test.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import {
+  awaitEveryRunsCard,
+  createdTitles,
   flushOutbox,
   githubComment,
   handle,
@@ -218,12 +220,7 @@ describe('acknowledging a new run at pickup', () => {
     expect(env.emulator.requests.get('POST /agent/runs')).toBe(6);
     // One each (four side by side, so in any order); the refused one waits for its own retry,
     // a minute on.
-    expect(
-      env.emulator.runs
-        .all()
-        .map((r) => r.title)
-        .sort(),
-    ).toEqual(later.map((t) => t.text));
+    expect(createdTitles(env)).toEqual(later.map((t) => t.text));
     expect(await env.store.operator.queueHealth()).toMatchObject({
       inbox: { waiting: 1, processing: 0 },
     });
@@ -301,16 +298,7 @@ describe('acknowledging a new run at pickup', () => {
     // First come, first served: the service saw the requests in the order people asked.
     expect(env.emulator.runs.all().map((r) => r.title)).toEqual(triggers.map((t) => t.text));
     // Each "Starting…" became its run's status: no message posted twice, no 👀 twice.
-    await waitUntil(
-      async () => {
-        await flushOutbox(env);
-        const records = await Promise.all(
-          env.emulator.runs.all().map((r) => env.store.runs.get(r.run_id)),
-        );
-        return records.every((r) => r?.statusMessage !== undefined);
-      },
-      { message: 'every run recorded with its status message' },
-    );
+    await awaitEveryRunsCard(env, env.store, () => flushOutbox(env));
     expect(env.slack.posts).toHaveLength(12);
     expect(env.slack.reactions.filter((r) => r.reaction === 'seen')).toHaveLength(12);
     expect(await env.store.inboxQueue.depth()).toBe(0);
