@@ -87,6 +87,27 @@ export function describeOutboxContract(createHarness: HarnessFactory): void {
       expect(await db.store.outboxQueue.next({ ...first!, id: a3 })).toBeUndefined();
     });
 
+    it('a claim reads what is queued behind each item in its thread and lane', async () => {
+      await db.store.outbox.enqueue(samplePayload(A, 'a1'), 10);
+      await db.store.outbox.enqueue(samplePayload(B, 'b1'), 11);
+      await db.store.outbox.enqueue({ ...samplePayload(A, 'refusal'), lane: 'low' }, 12);
+      await db.store.outbox.enqueue(samplePayload(A, 'a2'), 13);
+      const claimed = await db.store.outboxQueue.claim(20, 30_000, 10, { lane: 'normal' });
+      expect(texts(claimed)).toEqual(['a1', 'b1']);
+      // a1's thread has a2 behind it (not the refusal: another lane); b1's thread nothing.
+      expect(claimed[0]?.next).toEqual(samplePayload(A, 'a2'));
+      expect(claimed[1]?.next).toBeNull();
+      const [refusal] = await db.store.outboxQueue.claim(20, 30_000, 10, { lane: 'low' });
+      expect(refusal?.next).toBeNull();
+      // An unreadable notification behind one leaves it unknown, never fails the claim.
+      await db.store.outboxQueue.delivered(claimed[0]!.id, 21);
+      const a3 = await db.store.outbox.enqueue(samplePayload(A, 'a3'), 22);
+      await db.harness.exec(`update outbox set payload = '{not json' where id = ${a3}`);
+      const [a2] = await db.store.outboxQueue.claim(23, 30_000, 10, { lane: 'normal' });
+      expect(texts([a2!])).toEqual(['a2']);
+      expect(a2).not.toHaveProperty('next');
+    });
+
     it('tells a refusal once per person and thread within the window', async () => {
       const hour = 3_600_000;
       expect(await db.store.refusals.note(B, 'Mallory', 1_000, hour)).toBe(true);

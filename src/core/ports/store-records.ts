@@ -132,7 +132,8 @@ export interface OutboxPayload {
   runId?: string;
   /**
    * For 'status' without `runId`: the request whose status message ("Starting…", posted
-   * before the run existed) is posted or edited (`StoreTx.startMessages`).
+   * before the run existed) is posted or edited (`StoreTx.startMessages`). Beside `runId`
+   * (the run's first status): the request it was created for.
    */
   requestId?: string;
   /**
@@ -164,6 +165,12 @@ export interface OutboxItem {
   nextAttemptAt: number;
   lastError?: string;
   createdAt: number;
+  /**
+   * Set on a claimed item only: the payload of the notification queued next behind it in its
+   * thread (and lane) when it was claimed, `null` when there was none. Absent: not known
+   * (`outboxQueue.next` looks).
+   */
+  next?: OutboxPayload | null;
 }
 
 export interface SettingRecord {

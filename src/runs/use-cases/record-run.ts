@@ -120,6 +120,9 @@ export function recordNewRun(deps: RunsDeps, job: TriggerJob, run: AcceptedRun):
       kind: 'status',
       destination,
       runId: run.runId,
+      // Its request too: a "Starting…" queued just before it is then seen to be moot
+      // (moot-status.ts) without reading the run.
+      requestId: job.requestId,
       message: runStatusMessage(viewOf(record, item, now)),
       observedAt: now,
     });

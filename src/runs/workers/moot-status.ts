@@ -30,15 +30,16 @@ export async function isMoot(
   const { payload } = item;
   if (payload.kind !== 'status' || item.attempts > 0) return false;
   if (!platform || capabilities?.[platform]?.editsInPlace !== true) return false;
-  const next = await store.outboxQueue.next(item);
-  if (next?.payload.kind !== 'status' || !next.payload.message) return false;
+  // Its claim read what was queued behind it; an item that was not claimed so, asks.
+  const next = item.next !== undefined ? item.next : (await store.outboxQueue.next(item))?.payload;
+  if (next?.kind !== 'status' || !next.message) return false;
   // The same place, said the same way: a slash command's "Starting…" also says whom to tell
   // privately when the bot may not post there, which the run's own status does not.
-  if (!sameDestination(next.payload.destination, payload.destination)) return false;
-  if (payload.runId !== undefined) return next.payload.runId === payload.runId;
+  if (!sameDestination(next.destination, payload.destination)) return false;
+  if (payload.runId !== undefined) return next.runId === payload.runId;
   if (payload.requestId === undefined) return false;
-  if (next.payload.requestId === payload.requestId) return true;
+  if (next.requestId === payload.requestId) return true;
   // "Starting…" (by request) followed by the run's own status (by run).
-  if (next.payload.runId === undefined) return false;
-  return (await store.runs.get(next.payload.runId))?.requestId === payload.requestId;
+  if (next.runId === undefined) return false;
+  return (await store.runs.get(next.runId))?.requestId === payload.requestId;
 }

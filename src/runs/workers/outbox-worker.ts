@@ -193,9 +193,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
           return;
         }
         if (!requestId) return;
-        await store.transaction(async (tx) => {
-          await tx.startMessages.setMessage(requestId, posted.ref);
-        });
+        await store.startMessages.setMessage(requestId, posted.ref);
         // The create may have answered while this was being posted.
         const created = await store.runs.getByRequest(requestId);
         if (created && !created.statusMessage) {
@@ -335,7 +333,14 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     teams: 0,
   };
   async function lowLaneHeld(platform: Platform): Promise<boolean> {
-    const held = !idle[platform] || (await store.inboxQueue.depth()) > 0;
+    let held = !idle[platform];
+    if (!held && (await store.inboxQueue.depth()) > 0) {
+      held = true;
+      // Triggers wait (their notices come first): the lane's next idle moment, under load
+      // many a second, need not count them again; the next look is after a poll interval,
+      // as after a look that found nothing.
+      lowQuietUntil[platform] = clock.now() + options.pollMs;
+    }
     const now = clock.now();
     if (!held) {
       heldSince[platform] = undefined;

@@ -4,7 +4,7 @@ import { compiledOnce } from './compiled-once.js';
 import type { OutboxItem, Store, StoreTx } from '../../core/ports/index.js';
 import { StoreError } from '../errors.js';
 import type { RepoContext } from './repo-context.js';
-import { toOutboxItem, truthy } from './row-mapping.js';
+import { toOutboxItem, toOutboxPayload, truthy } from './row-mapping.js';
 import type { OutboxTable } from '../schema.js';
 
 export function createOutboxRepo(ctx: RepoContext): StoreTx['outbox'] {
@@ -144,6 +144,21 @@ function claimStatements(ctx: RepoContext) {
         })
         .where('id', 'in', heads)
         .returningAll()
+        // What is queued next behind each claimed notification in its thread and lane: the
+        // delivery asks it of a status (moot-status.ts), and reading it here spares a
+        // statement per delivery (docs/decisions/speed-mechanisms.md).
+        .returning((eb) =>
+          eb
+            .selectFrom('outbox as n')
+            .select('n.payload')
+            .whereRef('n.thread_key', '=', 'outbox.thread_key')
+            .whereRef('n.low_priority', '=', 'outbox.low_priority')
+            .where('n.status', '=', 'pending')
+            .whereRef('n.id', '>', 'outbox.id')
+            .orderBy('n.id')
+            .limit(1)
+            .as('next_payload'),
+        )
     );
   });
 }
@@ -160,6 +175,17 @@ function probeStatements(ctx: RepoContext) {
       .db()
       .selectNoFrom(({ exists }) => exists(dueUnleased(ctx, prefixLength, lane, v)).as('any')),
   );
+}
+
+/** The claimed item with what is queued behind it; one that cannot be read stays unknown. */
+function withNext(item: OutboxItem, nextPayload: string | null | undefined): OutboxItem {
+  if (nextPayload === undefined) return item;
+  if (nextPayload === null) return { ...item, next: null };
+  try {
+    return { ...item, next: toOutboxPayload(nextPayload, `outbox item after ${item.id}`) };
+  } catch {
+    return item;
+  }
 }
 
 export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
@@ -202,11 +228,13 @@ export function createOutboxQueue(ctx: RepoContext): Store['outboxQueue'] {
       if (!truthy(probe.rows[0]?.any)) return [];
       const { rows } = await ctx
         .db()
-        .executeQuery<Selectable<OutboxTable>>(claimStatement(prefix?.length, lane)(values));
+        .executeQuery<Selectable<OutboxTable> & { next_payload: string | null }>(
+          claimStatement(prefix?.length, lane)(values),
+        );
       const items: OutboxItem[] = [];
       for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
         try {
-          items.push(toOutboxItem(row));
+          items.push(withNext(toOutboxItem(row), row.next_payload));
         } catch (err) {
           if (!(err instanceof StoreError) || err.code !== 'corrupt') throw err;
           ctx.logger.error(

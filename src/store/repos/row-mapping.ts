@@ -223,11 +223,16 @@ export function toInboxItem(row: Selectable<InboxTable>): InboxItem {
   };
 }
 
+/** A notification's stored payload; `what` names it in the error when it cannot be read. */
+export function toOutboxPayload(text: string, what: string): OutboxPayload {
+  return readJson(text, payloadSchema, what) as OutboxPayload;
+}
+
 export function toOutboxItem(row: Selectable<OutboxTable>): OutboxItem {
   return {
     id: num(row.id),
     threadKey: row.thread_key,
-    payload: readJson(row.payload, payloadSchema, `outbox item ${row.id} payload`) as OutboxPayload,
+    payload: toOutboxPayload(row.payload, `outbox item ${row.id} payload`),
     status: row.status as OutboxStatus,
     attempts: num(row.attempts),
     nextAttemptAt: num(row.next_attempt_at),
