@@ -94,6 +94,7 @@ async function runScenarios(args: BenchArgs, stamp: string): Promise<BenchResult
     logLevel: args.logLevel,
     ...(args.profile ? { profileDir: join(args.resultsDir, 'profiles', stamp) } : {}),
     ...(args.baseline ? { baseline: args.baseline } : {}),
+    ...(args.postgres ? { postgres: true } : {}),
     log,
   };
   const fresh: BenchResults['scenarios'] = {};

@@ -53,6 +53,8 @@ export interface BenchArgs {
   rates?: number[];
   /** floor: also run the service from this source tree (a same-run A/B against a change). */
   baseline?: string;
+  /** floor: the service's database is PostgreSQL (a fresh one per run) instead of SQLite. */
+  postgres: boolean;
   help: boolean;
 }
 
@@ -78,6 +80,8 @@ export const USAGE = `usage: npm run bench -- [${SCENARIOS.join('|')} …] [opti
   --repeats N          floor: runs of each subject, in turn (default 3)
   --rates N[,N…]       floor and scaleout: the capacity ladder's rates (0: no ladder)
   --baseline DIR       floor: also run the service from the source tree in DIR (an A/B)
+  --postgres           floor: agent-relay on a PostgreSQL database (needs initdb) instead
+                       of SQLite; the bare app keeps its SQLite file
   --help               this text`;
 
 export function parseArgs(argv: readonly string[], defaults: { resultsDir: string }): BenchArgs {
@@ -88,6 +92,7 @@ export function parseArgs(argv: readonly string[], defaults: { resultsDir: strin
     profile: false,
     logLevel: 'info',
     reportOnly: false,
+    postgres: false,
     help: false,
   };
   const value = (i: number, flag: string): string => {
@@ -117,6 +122,9 @@ export function parseArgs(argv: readonly string[], defaults: { resultsDir: strin
         break;
       case '--report':
         args.reportOnly = true;
+        break;
+      case '--postgres':
+        args.postgres = true;
         break;
       case '--seconds': {
         const seconds = Number(take());

@@ -13,6 +13,8 @@ export interface ScenarioContext {
   profileDir?: string;
   /** `--baseline DIR`: another source tree whose service the floor scenario runs too. */
   baseline?: string;
+  /** `--postgres`: the floor scenario runs agent-relay on PostgreSQL. */
+  postgres?: boolean;
   log(line: string): void;
 }
 

@@ -612,7 +612,12 @@ export function floorTables(r: FloorResult): string {
     ),
     `Slack mentions at ${r.rate}/s for ${formatNumber(r.durationMs / 1000, 0)} s, each in its own ` +
       `thread, the service's create held ${formatNumber(r.createLatencyMs / 1000, 1)} s; the ` +
-      `subjects in turn. CPU: the process's user + system time (all threads, from /proc) from ` +
+      `subjects in turn` +
+      (r.database === 'postgresql'
+        ? '; agent-relay on PostgreSQL (a local server, a fresh database per run; the bare ' +
+          'app on its SQLite file), so the ratio is not the target’s'
+        : '') +
+      `. CPU: the process's user + system time (all threads, from /proc) from ` +
       `the load's start until every first message and run arrived (and a second more for the ` +
       `last edits), over the mentions sent; agent-relay runs with its container's node options ` +
       `(each tree its own). RSS peak: sampled every 250 ms over the same time. **agent-relay ÷ bare app: ` +

@@ -11,9 +11,12 @@
  * - Capacity ladder: each subject at rising rates, `ladder.durationMs` each, up to the first
  *   rate whose first message p95 (from when the mention was due) exceeds 1 s: the highest
  *   rate below it is the capacity.
+ * - With `--postgres` the relay (both trees) runs on a PostgreSQL server started for the
+ *   scenario, a fresh database per run; the bare app keeps its SQLite file.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createDatabase, startPostgres } from '../../test/store/postgres-server.js';
 import type { BackendUrls } from '../children/backends-api.js';
 import { climbLadder, describeRung, measureMentions, mentionBackends } from '../lib/capacity.js';
 import type { Ladder, MentionRun } from '../lib/capacity.js';
@@ -64,6 +67,8 @@ export interface FloorResult {
   createLatencyMs: number;
   /** The source tree of the `baseline` subject, when there was one. */
   baseline?: string;
+  /** The relay's database (`--postgres`); SQLite when absent. */
+  database?: 'postgresql';
   rows: FloorRow[];
   /** The relay's median CPU per mention over the bare app's. */
   cpuRatio: number;
@@ -93,7 +98,9 @@ async function startSubject(
     backends: urls,
     workDir: ctx.workDir,
     name,
-    databasePath: join(ctx.workDir, `${name}.db`),
+    databasePath: postgresUrl
+      ? await createDatabase(postgresUrl, dbName(name))
+      : join(ctx.workDir, `${name}.db`),
     logLevel: ctx.logLevel,
     // Each tree runs with the node options its container would (src/service/node-options.ts).
     env: { NODE_OPTIONS: await nodeOptionsOf(root) },
@@ -114,6 +121,9 @@ async function nodeOptionsOf(root: string): Promise<string> {
 }
 
 let serial = 0;
+/** `--postgres`: the server the relay's databases are made on, for the scenario's length. */
+let postgresUrl: string | undefined;
+const dbName = (name: string) => `bench_${name.replace(/[^a-z0-9]/g, '_')}_${process.pid}`;
 
 /** One subject at one rate: a fresh database and fresh backends. */
 export async function floorRun(
@@ -189,6 +199,19 @@ async function climb(
 }
 
 export async function runFloor(ctx: ScenarioContext): Promise<FloorResult> {
+  if (!ctx.postgres) return measureFloor(ctx);
+  const server = await startPostgres();
+  if (!server) throw new Error('floor --postgres: no PostgreSQL server binaries (initdb)');
+  postgresUrl = server.url;
+  try {
+    return { ...(await measureFloor(ctx)), database: 'postgresql' };
+  } finally {
+    postgresUrl = undefined;
+    await server.stop();
+  }
+}
+
+async function measureFloor(ctx: ScenarioContext): Promise<FloorResult> {
   const s = ctx.settings.floor;
   const subjects: FloorSubject[] = ctx.baseline ? ['bare', 'relay', 'baseline'] : ['bare', 'relay'];
   const load = {

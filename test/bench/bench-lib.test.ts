@@ -75,6 +75,8 @@ describe('bench arguments', () => {
       rates: [30, 60],
       baseline: '/tmp/main',
     });
+    expect(parseArgs(['floor', '--postgres'], defaults).postgres).toBe(true);
+    expect(parseArgs(['floor'], defaults).postgres).toBe(false);
     expect(() => parseArgs(['--rate', '0'], defaults)).toThrow(ArgsError);
     expect(() => parseArgs(['--create-ms', '-1'], defaults)).toThrow(ArgsError);
     expect(() => parseArgs(['--rates', 'fast'], defaults)).toThrow(ArgsError);
@@ -500,5 +502,12 @@ describe('the floor: CPU per mention against the bare app', () => {
     expect(floorTables(r)).toContain(
       '**Not comparable:** 2 of 3 runs of agent-relay closed their window',
     );
+  });
+
+  it('leaves a run on PostgreSQL out of the targets, and its table says so', () => {
+    const r: FloorResult = { ...floor(row('relay', 6, 0)), database: 'postgresql' };
+    expect(verdict(r)).toMatchObject({ measured: 'not measured', met: undefined });
+    expect(floorTables(r)).toContain('agent-relay on PostgreSQL');
+    expect(floorTables(floor(row('relay', 6, 0)))).not.toContain('PostgreSQL');
   });
 });
