@@ -93,6 +93,21 @@ const PLATFORMS = [
  */
 export const GATHER_MS = 10;
 
+/**
+ * Notifications in flight at once in a platform's lane. A delivery spends most of its time
+ * waiting (for the platform's answer, and on PostgreSQL for a few round trips), so the lane
+ * keeps many going: with 8, first messages waited for the lane at 60 mentions a second on
+ * SQLite and at 30 on PostgreSQL (docs/decisions/speed-mechanisms.md). GitHub's client spaces
+ * its writes a second apart, so more in flight there would only wait longer under their leases.
+ */
+export const LANE_CONCURRENCY: Readonly<Record<Platform, number>> = {
+  slack: 32,
+  github: 8,
+  linear: 32,
+  jira: 32,
+  teams: 32,
+};
+
 /** The longest a low lane (refusals) waits for its platform's lane and the inbox to be idle. */
 const LOW_LANE_MAX_HOLD_MS = 30_000;
 
@@ -286,7 +301,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     createPump({
       name: `outbox:${platform}`,
       logger: log,
-      concurrency: options.concurrency ?? 8,
+      concurrency: options.concurrency ?? LANE_CONCURRENCY[platform],
       pollMs: options.pollMs,
       drainMs: options.drainMs,
       gatherMs: options.gatherMs ?? GATHER_MS,

@@ -413,6 +413,37 @@ describe('outbox lanes', () => {
     release();
   });
 
+  it('keeps 32 Slack deliveries in flight at once, and 8 of GitHub (its writes are paced)', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const inFlight = { slack: 0, github: 0 };
+    const holding = (notifier: RecordingNotifier, platform: 'slack' | 'github') => ({
+      ...notifier,
+      async post() {
+        inFlight[platform] += 1;
+        await held;
+        return { ref: { threadKey: KEY, id: `m${inFlight[platform]}` } };
+      },
+    });
+    worker = makeWorker({ slack: holding(slack, 'slack'), github: holding(github, 'github') });
+    // One notification per thread, more than either lane keeps in flight.
+    for (let i = 1; i <= 40; i += 1) {
+      await store.outbox.enqueue(post(`sl ${i}`, `slack:T1:C1:${1700000000 + i}.000100`), t);
+      await store.outbox.enqueue(post(`gh ${i}`, `github:o/r#${i}`), t);
+    }
+    worker.start();
+    await waitUntil(() => inFlight.slack === 32 && inFlight.github === 8, {
+      message: '32 Slack and 8 GitHub deliveries in flight',
+    });
+    // Held there: the lanes take no more until one of theirs is done.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(inFlight).toEqual({ slack: 32, github: 8 });
+    release();
+    await waitUntil(() => inFlight.slack === 40 && inFlight.github === 40, {
+      message: 'the rest once released',
+    });
+  });
+
   it('a claim filtered by prefix sees only that platform', async () => {
     await store.outbox.enqueue(post('gh', 'github:o/r#1'), t);
     await store.outbox.enqueue(post('sl'), t);
