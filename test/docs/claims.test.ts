@@ -49,6 +49,7 @@ const NOT_OURS: Record<string, string> = {
   SQLITE_DBCONFIG_ENABLE_QPSG:
     "SQLite's C option for a stable query planner, named in a decision record",
   NODE_MODULE_VERSION: "Node's native-module ABI, named in its error",
+  LANE_CONCURRENCY: "the outbox lanes' constant in outbox-worker.ts, named in a decision record",
   CLIENT_ID: "the Teams developer CLI's output file",
   CLIENT_SECRET: "the Teams developer CLI's output file",
   TENANT_ID: "the Teams developer CLI's output file",

@@ -95,10 +95,10 @@ export const GATHER_MS = 10;
 
 /**
  * Notifications in flight at once in a platform's lane. A delivery spends most of its time
- * waiting (for the platform's answer, and on PostgreSQL for a few round trips), so the lane
- * keeps many going: with 8, first messages waited for the lane at 60 mentions a second on
- * SQLite and at 30 on PostgreSQL (docs/decisions/speed-mechanisms.md). GitHub's client spaces
- * its writes a second apart, so more in flight there would only wait longer under their leases.
+ * waiting for the platform's answer, so the lane keeps many going: with 8, first messages
+ * waited for the lane at 60 mentions a second on SQLite (docs/decisions/speed-mechanisms.md).
+ * GitHub's client spaces its writes a second apart, so more in flight there would only wait
+ * longer under their leases. On PostgreSQL the engine sets 8 for every lane (main.ts).
  */
 export const LANE_CONCURRENCY: Readonly<Record<Platform, number>> = {
   slack: 32,

@@ -413,7 +413,11 @@ describe('outbox lanes', () => {
     release();
   });
 
-  it('keeps 32 Slack deliveries in flight at once, and 8 of GitHub (its writes are paced)', async () => {
+  /** Deliveries held until released, counted per platform as they start. */
+  async function inFlightPerLane(concurrency?: number): Promise<{
+    inFlight: { slack: number; github: number };
+    release: () => void;
+  }> {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const inFlight = { slack: 0, github: 0 };
@@ -425,19 +429,51 @@ describe('outbox lanes', () => {
         return { ref: { threadKey: KEY, id: `m${inFlight[platform]}` } };
       },
     });
-    worker = makeWorker({ slack: holding(slack, 'slack'), github: holding(github, 'github') });
+    worker = createOutboxWorker({
+      store,
+      notifiers: { slack: holding(slack, 'slack'), github: holding(github, 'github') },
+      clock: { now: () => t },
+      random: createSeqRandom(),
+      logger,
+      metrics,
+      options: {
+        leaseMs: 10_000,
+        pollMs: 10,
+        maxAttempts: 3,
+        drainMs: 1_000,
+        ...(concurrency ? { concurrency } : {}),
+      },
+    });
     // One notification per thread, more than either lane keeps in flight.
     for (let i = 1; i <= 40; i += 1) {
       await store.outbox.enqueue(post(`sl ${i}`, `slack:T1:C1:${1700000000 + i}.000100`), t);
       await store.outbox.enqueue(post(`gh ${i}`, `github:o/r#${i}`), t);
     }
     worker.start();
+    return { inFlight, release };
+  }
+
+  it('keeps 32 Slack deliveries in flight at once, and 8 of GitHub (its writes are paced)', async () => {
+    const { inFlight, release } = await inFlightPerLane();
     await waitUntil(() => inFlight.slack === 32 && inFlight.github === 8, {
       message: '32 Slack and 8 GitHub deliveries in flight',
     });
     // Held there: the lanes take no more until one of theirs is done.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(inFlight).toEqual({ slack: 32, github: 8 });
+    release();
+    await waitUntil(() => inFlight.slack === 40 && inFlight.github === 40, {
+      message: 'the rest once released',
+    });
+  });
+
+  it('with a concurrency given (the engine on PostgreSQL: 8) every lane keeps that many', async () => {
+    const { inFlight, release } = await inFlightPerLane(8);
+    await waitUntil(() => inFlight.slack === 8 && inFlight.github === 8, {
+      message: '8 deliveries in flight in each lane',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(inFlight).toEqual({ slack: 8, github: 8 });
     release();
     await waitUntil(() => inFlight.slack === 40 && inFlight.github === 40, {
       message: 'the rest once released',
