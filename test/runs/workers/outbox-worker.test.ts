@@ -453,31 +453,30 @@ describe('outbox lanes', () => {
     return { inFlight, release };
   }
 
-  it('keeps 32 Slack deliveries in flight at once, and 8 of GitHub (its writes are paced)', async () => {
-    const { inFlight, release } = await inFlightPerLane();
-    await waitUntil(() => inFlight.slack === 32 && inFlight.github === 8, {
-      message: '32 Slack and 8 GitHub deliveries in flight',
+  /** Each lane holds `held` in flight, takes no more until one is done, then the rest. */
+  async function expectLanesHeldAt(
+    held: { slack: number; github: number },
+    concurrency?: number,
+  ): Promise<void> {
+    const { inFlight, release } = await inFlightPerLane(concurrency);
+    await waitUntil(() => inFlight.slack === held.slack && inFlight.github === held.github, {
+      message: `${held.slack} Slack and ${held.github} GitHub deliveries in flight`,
     });
     // Held there: the lanes take no more until one of theirs is done.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(inFlight).toEqual({ slack: 32, github: 8 });
+    expect(inFlight).toEqual(held);
     release();
     await waitUntil(() => inFlight.slack === 40 && inFlight.github === 40, {
       message: 'the rest once released',
     });
+  }
+
+  it('keeps 32 Slack deliveries in flight at once, and 8 of GitHub (its writes are paced)', async () => {
+    await expectLanesHeldAt({ slack: 32, github: 8 });
   });
 
   it('with a concurrency given (the engine on PostgreSQL: 8) every lane keeps that many', async () => {
-    const { inFlight, release } = await inFlightPerLane(8);
-    await waitUntil(() => inFlight.slack === 8 && inFlight.github === 8, {
-      message: '8 deliveries in flight in each lane',
-    });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(inFlight).toEqual({ slack: 8, github: 8 });
-    release();
-    await waitUntil(() => inFlight.slack === 40 && inFlight.github === 40, {
-      message: 'the rest once released',
-    });
+    await expectLanesHeldAt({ slack: 8, github: 8 }, 8);
   });
 
   it('a claim filtered by prefix sees only that platform', async () => {
