@@ -33,13 +33,10 @@ import { createServer } from './service/http-server.js';
 import { createInboxSink } from './service/inbox-sink.js';
 import type { Route } from './service/http-server.js';
 import { describeStartup, listenFailure } from './service/startup-report.js';
-import { openStore, parseDatabaseUrl } from './store/index.js';
+import { openStore } from './store/index.js';
 import { createConsole, localAdminUrl, platformLookups } from './console/index.js';
 import { queueGauges } from './service/queue-gauges.js';
 import { createDatabaseClock } from './service/database-clock.js';
-
-/** Deliveries in flight per outbox lane on PostgreSQL (runs-deps.ts, `outboxConcurrency`). */
-const POSTGRES_OUTBOX_CONCURRENCY = 8;
 
 export const systemRandom: Random = { id: () => randomUUID(), float: () => Math.random() };
 
@@ -188,12 +185,6 @@ export async function startService(
         leaseMs: config.leaseMs,
         burstPerSecond: config.ingressBurstPerSecond,
         progressReadsPerMinute: config.progressReadsPerMinute,
-        // On PostgreSQL a delivery's statements wait for the same pool of connections as the
-        // acknowledgement's insert: more deliveries in flight there slowed acknowledgements
-        // past their target (docs/decisions/speed-mechanisms.md).
-        ...(parseDatabaseUrl(config.databaseUrl).kind === 'postgres'
-          ? { outboxConcurrency: POSTGRES_OUTBOX_CONCURRENCY }
-          : {}),
         ...options.engineOptions,
       },
     });

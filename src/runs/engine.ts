@@ -138,7 +138,6 @@ export function createEngine(deps: EngineDeps): Engine {
     ...gated,
     options: {
       leaseMs: options.leaseMs,
-      ...(options.outboxConcurrency ? { concurrency: options.outboxConcurrency } : {}),
       pollMs: options.workerPollMs,
       maxAttempts: options.outboxMaxAttempts,
       drainMs: options.drainMs,

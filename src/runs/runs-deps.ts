@@ -42,13 +42,6 @@ export interface EngineOptions {
    * nor may the relay flood it. Default 128.
    */
   serviceConcurrency?: number;
-  /**
-   * Deliveries in flight at once in every platform's outbox lane, in place of each lane's own
-   * (workers/outbox-worker.ts, `LANE_CONCURRENCY`). main.ts sets 8 on PostgreSQL, where every
-   * delivery's statements share the pool with the acknowledgement's insert. 0 (the default):
-   * each lane's own.
-   */
-  outboxConcurrency?: number;
   /** Inbox/outbox claim lease. Default 120 s. */
   leaseMs?: number;
   /** Idle poll of the inbox and outbox workers. Default 250 ms. */
@@ -89,7 +82,6 @@ export function resolveEngineOptions(options: EngineOptions): ResolvedEngineOpti
     ...options,
     inboxConcurrency: options.inboxConcurrency ?? 1024,
     serviceConcurrency: options.serviceConcurrency ?? 128,
-    outboxConcurrency: options.outboxConcurrency ?? 0,
     leaseMs: options.leaseMs ?? 120_000,
     workerPollMs: options.workerPollMs ?? 250,
     maxCheckIntervalMs: options.maxCheckIntervalMs ?? 30_000,

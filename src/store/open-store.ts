@@ -6,7 +6,7 @@ import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import type { Dialect } from 'kysely';
 import type { Logger, Store, StoreTx } from '../core/ports/index.js';
 import { parseDatabaseUrl } from './database-url.js';
-import { withDeadline } from './deadline.js';
+import { currentDeadline, withDeadline } from './deadline.js';
 import { withErrorMapping } from './error-mapping-dialect.js';
 import { StoreError, toStoreError } from './errors.js';
 import {
@@ -48,6 +48,12 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number;
   /** PostgreSQL: connections in this process's pool (default 10). */
   poolSize?: number;
+  /**
+   * PostgreSQL: connections kept apart for work that answers a platform in time (store calls
+   * under `withDeadline`: the acknowledgement's inbox insert, /readyz), so it never queues
+   * behind the workers' statements in the main pool (default 2; 0: one pool for all).
+   */
+  answerPoolSize?: number;
   /**
    * SQLite file: how often a background thread checkpoints the write-ahead log
    * (wal-checkpointer.ts; default 1000). 0: only commits do, past ~40 MB of log.
@@ -145,15 +151,19 @@ async function migrateToLatest(
   }
 }
 
+/** PostgreSQL: connections kept for work under a deadline (`answerPoolSize`). */
+const ANSWER_POOL_SIZE = 2;
+
 async function createDialect(
   options: OpenStoreOptions,
   logger: Logger,
-): Promise<{ dialect: Dialect; kind: DatabaseKind }> {
+): Promise<{ dialect: Dialect; kind: DatabaseKind; answerDialect?: Dialect }> {
   const target = parseDatabaseUrl(options.databaseUrl);
   if (target.kind === 'postgres') {
     // Loaded only when used: `pg` costs a SQLite deployment memory and start-up time.
     const { createPostgresDialect } = await import('./postgres/postgres-dialect.js');
     const { poolSize } = options;
+    const answerPoolSize = options.answerPoolSize ?? ANSWER_POOL_SIZE;
     return {
       dialect: createPostgresDialect({
         url: target.url,
@@ -161,8 +171,18 @@ async function createDialect(
         ...(poolSize ? { poolSize } : {}),
       }),
       kind: 'postgres',
+      ...(answerPoolSize > 0
+        ? {
+            answerDialect: createPostgresDialect({
+              url: target.url,
+              logger,
+              poolSize: answerPoolSize,
+            }),
+          }
+        : {}),
     };
   }
+  // SQLite has one connection: a pool of its own would only wait for the same file lock.
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   return { dialect: createSqliteDialect(target.path, busyTimeoutMs), kind: 'sqlite' };
 }
@@ -175,7 +195,7 @@ export async function openDatabase(
   databaseUrl: string,
   logger: Logger = silentLogger,
 ): Promise<{ db: Kysely<Database>; kind: DatabaseKind }> {
-  const { dialect, kind } = await createDialect({ databaseUrl }, logger);
+  const { dialect, kind } = await createDialect({ databaseUrl, answerPoolSize: 0 }, logger);
   return {
     db: new Kysely<Database>({ dialect: withErrorMapping(dialect, kind, createWriteHealth()) }),
     kind,
@@ -190,12 +210,18 @@ const PING_DEADLINE_MS = 1_000;
 
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
   const logger = (options.logger ?? silentLogger).child({ component: 'store' });
-  const { dialect, kind } = await createDialect(options, logger);
+  const { dialect, kind, answerDialect } = await createDialect(options, logger);
   const health = createWriteHealth();
   const busy =
     kind === 'sqlite' ? { budgetMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS } : undefined;
   const db = new Kysely<Database>({ dialect: withErrorMapping(dialect, kind, health, busy) });
-  const transactions = createTransactionRunner(db, logger);
+  // A platform waiting for its answer (the work under `withDeadline`) takes its connection from
+  // a pool of its own, not from behind the workers' statements (docs/decisions/acknowledgement-latency.md).
+  const answering =
+    answerDialect &&
+    new Kysely<Database>({ dialect: withErrorMapping(answerDialect, kind, health) });
+  const base = answering ? () => (currentDeadline() === undefined ? db : answering) : () => db;
+  const transactions = createTransactionRunner(base, logger);
   const ctx: RepoContext = { db: () => transactions.current(), kind, logger };
   // One set of repositories for the store and every transaction: their executor is the
   // transaction of the async context they run in (transaction-runner.ts), so a transaction
@@ -249,7 +275,9 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenedStore>
     close() {
       // The checkpoint thread's connection closes first, so the service's is the last one
       // and SQLite folds the log back into the file as it closes.
-      closed ??= (checkpointer?.close() ?? Promise.resolve()).then(() => db.destroy());
+      closed ??= (checkpointer?.close() ?? Promise.resolve()).then(() =>
+        Promise.all([db.destroy(), answering?.destroy()]).then(() => undefined),
+      );
       return closed;
     },
   };

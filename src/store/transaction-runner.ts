@@ -27,7 +27,14 @@ export interface TransactionRunner {
   run<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
 }
 
-export function createTransactionRunner(db: Kysely<Database>, logger: Logger): TransactionRunner {
+/**
+ * `base` gives the database outside a transaction for the current async context (on PostgreSQL,
+ * work answering a platform in time has a pool of its own: open-store.ts).
+ */
+export function createTransactionRunner(
+  base: () => Kysely<Database>,
+  logger: Logger,
+): TransactionRunner {
   const storage = new AsyncLocalStorage<Scope>();
 
   const active = (): Scope | undefined => {
@@ -55,13 +62,13 @@ export function createTransactionRunner(db: Kysely<Database>, logger: Logger): T
   }
 
   return {
-    current: () => active()?.trx ?? db,
+    current: () => active()?.trx ?? base(),
 
     async run(fn) {
       const outer = active();
       if (outer) return nested(outer, fn);
 
-      const trx = await db.startTransaction().execute();
+      const trx = await base().startTransaction().execute();
       const scope: Scope = { trx, open: true, savepoints: 0 };
       try {
         const result = await storage.run(scope, () => fn(trx));

@@ -265,6 +265,70 @@ describe.skipIf(!server)('PostgreSQL: trackers racing for real', () => {
   });
 });
 
+describe.skipIf(!server)('work that answers a platform in time (PostgreSQL)', () => {
+  /** A store whose main pool (2 connections) is held by two open transactions until `release`. */
+  async function withMainPoolHeld(options: { answerPoolSize?: number }) {
+    const harness = await createPostgresHarness();
+    const store = await harness.open({ poolSize: 2, ...options });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    const holders = [1, 2].map(() =>
+      store.transaction(async (tx) => {
+        await tx.threads.get('slack:T1:C1:1.000100');
+        started += 1;
+        await released;
+      }),
+    );
+    await expect.poll(() => started).toBe(2);
+    return { harness, store, release, holders };
+  }
+
+  it("takes its connection from a pool of its own, never behind the workers' statements", async () => {
+    const { harness, store, release, holders } = await withMainPoolHeld({});
+    try {
+      // Outside a deadline the insert waits for the main pool...
+      let waitingDone = false;
+      const waiting = store.inbox
+        .add(sampleTrigger({ deliveryId: 'Ev-worker' }), 1)
+        .then(() => (waitingDone = true));
+      // ...while the acknowledgement's insert goes through at once.
+      const added = await store.withDeadline(1_000, () =>
+        store.inbox.add(
+          sampleTrigger({ deliveryId: 'Ev-ack', threadKey: 'slack:T1:C1:2.000100' }),
+          1,
+        ),
+      );
+      expect(added).toBe(true);
+      await expect(store.withDeadline(1_000, () => store.ping())).resolves.toBeUndefined();
+      expect(waitingDone).toBe(false);
+      release();
+      await Promise.all([...holders, waiting]);
+      expect(await store.inboxQueue.depth()).toBe(2);
+    } finally {
+      release();
+      await harness.cleanup();
+    }
+  });
+
+  it('with no pool of its own (answerPoolSize 0) it waits behind them and misses its deadline', async () => {
+    const { harness, store, release, holders } = await withMainPoolHeld({ answerPoolSize: 0 });
+    try {
+      const late = store.withDeadline(300, () =>
+        store.inbox.add(sampleTrigger({ deliveryId: 'Ev-ack' }), 1),
+      );
+      await expect(late).rejects.toMatchObject({ code: 'busy' });
+      release();
+      await Promise.all(holders);
+      // Nothing landed after the caller was told it failed.
+      expect(await store.inboxQueue.depth()).toBe(0);
+    } finally {
+      release();
+      await harness.cleanup();
+    }
+  });
+});
+
 describe('PostgreSQL connection failures', () => {
   it('reports an unreachable server as a retryable StoreError (unavailable) without the password', async () => {
     const attempt = openStore({ databaseUrl: 'postgres://relay:s3cret@127.0.0.1:1/relay' });

@@ -345,7 +345,9 @@ export interface MaintenanceStore {
   /**
    * Run `fn`'s store calls under a deadline: after `ms` it rejects with a retryable `busy`
    * error, and none of its statements starts later (so nothing lands after the caller was
-   * told it failed). For requests that must be answered in time (Slack's 3 s).
+   * told it failed). For requests that must be answered in time (Slack's 3 s). Where the
+   * database has a pool of connections (PostgreSQL), such work takes its connection from a few
+   * kept for it, never from behind the workers' statements.
    */
   withDeadline<T>(ms: number, fn: () => Promise<T>): Promise<T>;
   /**
