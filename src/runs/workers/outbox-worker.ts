@@ -98,7 +98,7 @@ export const GATHER_MS = 10;
  * waiting for the platform's answer, so the lane keeps many going: with 8, first messages
  * waited for the lane at 60 mentions a second on SQLite (docs/decisions/speed-mechanisms.md).
  * GitHub's client spaces its writes a second apart, so more in flight there would only wait
- * longer under their leases. On PostgreSQL the engine sets 8 for every lane (main.ts).
+ * longer under their leases.
  */
 export const LANE_CONCURRENCY: Readonly<Record<Platform, number>> = {
   slack: 32,
@@ -110,6 +110,13 @@ export const LANE_CONCURRENCY: Readonly<Record<Platform, number>> = {
 
 /** The longest a low lane (refusals) waits for its platform's lane and the inbox to be idle. */
 const LOW_LANE_MAX_HOLD_MS = 30_000;
+
+/**
+ * How often the lanes of a platform that is off (no notifier) look: nothing is queued for it
+ * any more, so they only park what was left from when it was on, and need not ask the
+ * database four times a second for that.
+ */
+const OFF_PLATFORM_POLL_MS = 30_000;
 
 export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   const { store, clock, logger, metrics, options } = deps;
@@ -297,12 +304,14 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   // One lane per platform: GitHub spaces its writes a second apart, and a Slack reply (or a
   // Linear session's first activity, due within seconds) must
   // not wait behind a queue of GitHub edits (nor the other way round).
+  const pollMsOf = (platform: Platform) =>
+    deps.notifiers[platform] ? options.pollMs : Math.max(options.pollMs, OFF_PLATFORM_POLL_MS);
   const lanes = PLATFORMS.map((platform) =>
     createPump({
       name: `outbox:${platform}`,
       logger: log,
       concurrency: options.concurrency ?? LANE_CONCURRENCY[platform],
-      pollMs: options.pollMs,
+      pollMs: pollMsOf(platform),
       drainMs: options.drainMs,
       gatherMs: options.gatherMs ?? GATHER_MS,
       ...(deps.gate ? { gate: deps.gate } : {}),
@@ -312,8 +321,11 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
           threadKeyPrefix: `${platform}:`,
           lane: 'normal',
         });
+        // The low lane is woken when the lane empties, not at each look that finds it empty
+        // (an idle relay's lanes look several times a second).
+        const wasIdle = idle[platform];
         idle[platform] = items.length === 0 && busy[platform] === 0;
-        if (idle[platform]) lowLanes[PLATFORMS.indexOf(platform)]?.wake();
+        if (idle[platform] && !wasIdle) lowLanes[PLATFORMS.indexOf(platform)]?.wake();
         return items;
       },
       process: async (item) => {
@@ -373,7 +385,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       concurrency: 1,
       // Woken when a refusal is queued and when the platform's lane empties; the poll is
       // only the fallback (and a look at the inbox's depth), so it is slower.
-      pollMs: options.pollMs * 4,
+      pollMs: pollMsOf(platform) * 4,
       drainMs: options.drainMs,
       ...(deps.gate ? { gate: deps.gate } : {}),
       claim: async (limit) => {
