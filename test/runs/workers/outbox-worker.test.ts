@@ -40,6 +40,7 @@ function makeWorker(
   notifiers: { slack?: RecordingNotifier; github?: RecordingNotifier },
   maxAttempts = 3,
   capabilities?: Partial<Record<Platform, PlatformCapabilities>>,
+  concurrency?: number,
 ): OutboxWorker {
   return createOutboxWorker({
     store,
@@ -56,6 +57,7 @@ function makeWorker(
       drainMs: 1_000,
       retryBaseMs: 1_000,
       maxRetryDelayMs: 60_000,
+      ...(concurrency ? { concurrency } : {}),
     },
   });
 }
@@ -64,6 +66,7 @@ function makeWorker(
 function loopWorker(
   notifiers: { slack?: RecordingNotifier; github?: RecordingNotifier },
   pollMs: number,
+  gatherMs?: number,
 ): OutboxWorker {
   return createOutboxWorker({
     store,
@@ -72,7 +75,13 @@ function loopWorker(
     random: createSeqRandom(),
     logger,
     metrics,
-    options: { leaseMs: 10_000, pollMs, maxAttempts: 3, drainMs: 1_000 },
+    options: {
+      leaseMs: 10_000,
+      pollMs,
+      maxAttempts: 3,
+      drainMs: 1_000,
+      ...(gatherMs === undefined ? {} : { gatherMs }),
+    },
   });
 }
 
@@ -364,15 +373,7 @@ describe('an idle relay asks the database little', () => {
   it("a platform that is off has its lanes look only now and then; an on platform's low lane looks on its own poll", async () => {
     const { looks, depthReads } = countClaims();
     // Only Slack is on. Its lane looks every 10 ms (no gathering after a poll).
-    worker = createOutboxWorker({
-      store,
-      notifiers: { slack },
-      clock: { now: () => Date.now() },
-      random: createSeqRandom(),
-      logger,
-      metrics,
-      options: { leaseMs: 10_000, pollMs: 10, gatherMs: 0, maxAttempts: 3, drainMs: 1_000 },
-    });
+    worker = loopWorker({ slack }, 10, 0);
     worker.start();
     await waitUntil(() => (looks.get('slack:normal') ?? 0) >= 40, {
       message: 'forty looks in the Slack lane',
@@ -485,21 +486,12 @@ describe('outbox lanes', () => {
         return { ref: { threadKey: KEY, id: `m${inFlight[platform]}` } };
       },
     });
-    worker = createOutboxWorker({
-      store,
-      notifiers: { slack: holding(slack, 'slack'), github: holding(github, 'github') },
-      clock: { now: () => t },
-      random: createSeqRandom(),
-      logger,
-      metrics,
-      options: {
-        leaseMs: 10_000,
-        pollMs: 10,
-        maxAttempts: 3,
-        drainMs: 1_000,
-        ...(concurrency ? { concurrency } : {}),
-      },
-    });
+    worker = makeWorker(
+      { slack: holding(slack, 'slack'), github: holding(github, 'github') },
+      3,
+      undefined,
+      concurrency,
+    );
     // One notification per thread, more than either lane keeps in flight.
     for (let i = 1; i <= 40; i += 1) {
       await store.outbox.enqueue(post(`sl ${i}`, `slack:T1:C1:${1700000000 + i}.000100`), t);
