@@ -69,6 +69,9 @@ function outcomes(): string[] {
 describe('tracker', () => {
   it('edits the status message through the states and tells the outcome once', async () => {
     const { runId, tr } = await mentionRun('quick task');
+    // What the trigger queued is delivered before the first cycle: on a slow machine the run
+    // may already have moved on when that cycle looks, and its state would make QUEUED moot.
+    await flushOutbox(env, 50);
     // The outbox keeps up with each cycle, so each state the card shows is delivered.
     await cycleUntil(tr, async () => {
       await flushOutbox(env, 50);
