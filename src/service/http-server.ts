@@ -3,11 +3,14 @@
  * 413 beyond it, checked while reading), gives a client seconds, not minutes, to send its
  * headers and its whole request and hands it to the route (also as `req.rawBody`, which Bolt's receiver reuses),
  * answers 404/405 for what it does not serve, logs every request at debug with its latency,
- * and drains on close: no new requests, in-flight ones finish (bounded).
+ * and drains on close: no new requests, in-flight ones finish (bounded). On Linux it listens
+ * with several sockets on the one port (LISTENERS), so a burst of new connections is accepted
+ * several to a turn of the event loop.
  */
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import { SMALL_BODY_LIMIT_BYTES } from '../core/ingress/body-limit.js';
 import { DEFAULT_SECURITY_HEADERS } from '../core/ingress/security-headers.js';
 import type { Logger, Platform } from '../core/ports/index.js';
@@ -38,6 +41,8 @@ export interface HttpServerOptions {
   onRequest?: (info: HttpRequestInfo) => void;
   /** Epoch ms for latency; default Date.now. */
   now?: () => number;
+  /** Listening sockets sharing the port (Linux only; default LISTENERS). */
+  listeners?: number;
 }
 
 export interface HttpServer {
@@ -57,6 +62,14 @@ export const DEFAULT_BODY_LIMIT = SMALL_BODY_LIMIT_BYTES;
  */
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Listening sockets sharing the port (SO_REUSEPORT; Linux only, where Node supports it).
+ * libuv accepts one connection per turn of the event loop and socket, and under load a turn
+ * takes tens of milliseconds: a burst of new connections (a proxy's, the platform's sender
+ * opening more when answers slow down) waited seconds in one socket's accept queue before the
+ * acknowledgement could even begin (docs/decisions/acknowledgement-latency.md).
+ */
+export const LISTENERS = process.platform === 'linux' ? 8 : 1;
 /** How often Node checks the two timeouts (its default, 30 s, would let them run long). */
 const TIMEOUT_CHECK_MS = 1_000;
 
@@ -73,46 +86,48 @@ export function createServer(options: HttpServerOptions): HttpServer {
   const idle: (() => void)[] = [];
 
   const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
-  const server = createHttpServer(
-    {
-      headersTimeout: Math.min(options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout),
-      requestTimeout,
-      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, requestTimeout),
-    },
-    (req, res) => {
-      const started = now();
-      const method = req.method ?? 'GET';
-      const path = pathOf(req.url);
-      const route = path === undefined ? undefined : match(path);
-      inFlight++;
-      // Every answer carries them; a route's own (the console's policy) replace them.
-      for (const [name, value] of Object.entries(DEFAULT_SECURITY_HEADERS))
-        res.setHeader(name, value);
-      res.on('close', () => {
-        inFlight--;
-        const info = { method, route: route?.path ?? 'unmatched', status: res.statusCode };
-        const durationMs = now() - started;
-        logger.debug({ ...info, path, durationMs }, 'http request');
-        options.onRequest?.({
-          ...info,
-          ...(route?.acknowledges ? { acknowledges: route.acknowledges } : {}),
-          durationMs,
-        });
-        if (inFlight === 0) idle.splice(0).forEach((f) => f());
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const started = now();
+    const method = req.method ?? 'GET';
+    const path = pathOf(req.url);
+    const route = path === undefined ? undefined : match(path);
+    inFlight++;
+    // Every answer carries them; a route's own (the console's policy) replace them.
+    for (const [name, value] of Object.entries(DEFAULT_SECURITY_HEADERS))
+      res.setHeader(name, value);
+    res.on('close', () => {
+      inFlight--;
+      const info = { method, route: route?.path ?? 'unmatched', status: res.statusCode };
+      const durationMs = now() - started;
+      logger.debug({ ...info, path, durationMs }, 'http request');
+      options.onRequest?.({
+        ...info,
+        ...(route?.acknowledges ? { acknowledges: route.acknowledges } : {}),
+        durationMs,
       });
-      if (draining) return reply(res, 503, { error: 'shutting_down' }, { connection: 'close' });
-      if (!route) return reply(res, 404, { error: 'not_found' });
-      if (!route.methods.includes(method))
-        return reply(
-          res,
-          405,
-          { error: 'method_not_allowed' },
-          { allow: route.methods.join(', ') },
-        );
-      void serve(route, req, res);
-    },
-  );
-  server.keepAliveTimeout = 5_000;
+      if (inFlight === 0) idle.splice(0).forEach((f) => f());
+    });
+    if (draining) return reply(res, 503, { error: 'shutting_down' }, { connection: 'close' });
+    if (!route) return reply(res, 404, { error: 'not_found' });
+    if (!route.methods.includes(method))
+      return reply(res, 405, { error: 'method_not_allowed' }, { allow: route.methods.join(', ') });
+    void serve(route, req, res);
+  };
+  const makeServer = (): Server => {
+    const made = createHttpServer(
+      {
+        headersTimeout: Math.min(options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout),
+        requestTimeout,
+        connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, requestTimeout),
+      },
+      handle,
+    );
+    made.keepAliveTimeout = 5_000;
+    return made;
+  };
+  const listeners = options.listeners ?? LISTENERS;
+  const servers = Array.from({ length: listeners }, makeServer);
+  const server = servers[0]!;
 
   async function serve(route: Route, req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
@@ -137,19 +152,25 @@ export function createServer(options: HttpServerOptions): HttpServer {
       return draining;
     },
     inFlight: () => inFlight,
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const bound = (server.address() as AddressInfo).port;
-          resolve({ url: `http://${urlHost(host)}:${bound}`, port: bound });
-        });
-      }),
+    async listen(port, host) {
+      if (servers.length === 1) {
+        const bound = await listenOn(server, { port, host });
+        return { url: `http://${urlHost(host)}:${bound}`, port: bound };
+      }
+      // The port must be free (a plain bind says so even when another process's listeners
+      // share one among themselves); then every listener binds it, sharing it.
+      const probe = createNetServer();
+      const free = await listenOn(probe, { port, host });
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+      for (const each of servers) await listenOn(each, { port: free, host, reusePort: true });
+      return { url: `http://${urlHost(host)}:${free}`, port: free };
+    },
     async close(graceMs) {
       draining = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      const closed = Promise.all(
+        servers.map((each) => new Promise<void>((resolve) => each.close(() => resolve()))),
+      );
+      for (const each of servers) each.closeIdleConnections();
       if (inFlight > 0) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, graceMs);
@@ -159,10 +180,24 @@ export function createServer(options: HttpServerOptions): HttpServer {
           });
         });
       }
-      server.closeAllConnections();
-      if (server.listening) await closed;
+      for (const each of servers) each.closeAllConnections();
+      if (servers.some((each) => each.listening)) await closed;
     },
   };
+}
+
+/** Binds `target` and resolves with the port it got. */
+function listenOn(
+  target: Server | NetServer,
+  where: { port: number; host: string; reusePort?: boolean },
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    target.once('error', reject);
+    target.listen(where, () => {
+      target.off('error', reject);
+      resolve((target.address() as AddressInfo).port);
+    });
+  });
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {

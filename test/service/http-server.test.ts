@@ -148,3 +148,59 @@ describe('createServer', () => {
     expect(await pending).toBeInstanceOf(Error);
   });
 });
+
+describe.skipIf(process.platform !== 'linux')(
+  'listening sockets that share the port (Linux)',
+  () => {
+    const quiet = () => createRecordingLogger([]);
+    /** A request on a connection of its own (no keep-alive): the kernel picks the listener. */
+    const once = (port: number) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.1', port, path: '/echo', method: 'POST', agent: false },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end('hi');
+      });
+
+    it('every listener serves the routes: new connections are spread over them', async () => {
+      const server = createServer({ routes: [echo], logger: quiet(), listeners: 4 });
+      servers.push(server);
+      const { port } = await server.listen(0, '127.0.0.1');
+      let onFirst = 0;
+      server.server.on('connection', () => (onFirst += 1));
+      const statuses = await Promise.all(Array.from({ length: 40 }, () => once(port)));
+      expect(statuses).toEqual(Array.from({ length: 40 }, () => 200));
+      // The first listener got some of them, not all: the other three accept too.
+      expect(onFirst).toBeGreaterThan(0);
+      expect(onFirst).toBeLessThan(40);
+    });
+
+    it('refuses a port that is taken, even by listeners that share theirs', async () => {
+      const first = createServer({ routes: [echo], logger: quiet(), listeners: 4 });
+      servers.push(first);
+      const { port } = await first.listen(0, '127.0.0.1');
+      for (const listeners of [4, 1]) {
+        const second = createServer({ routes: [echo], logger: quiet(), listeners });
+        await expect(second.listen(port, '127.0.0.1')).rejects.toMatchObject({
+          code: 'EADDRINUSE',
+        });
+      }
+      expect(await once(port)).toBe(200);
+    });
+
+    it('closes every listener: the port is free afterwards', async () => {
+      const server = createServer({ routes: [echo], logger: quiet(), listeners: 4 });
+      const { port } = await server.listen(0, '127.0.0.1');
+      await server.close(100);
+      await expect(once(port)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      const again = createServer({ routes: [echo], logger: quiet(), listeners: 1 });
+      servers.push(again);
+      await expect(again.listen(port, '127.0.0.1')).resolves.toMatchObject({ port });
+    });
+  },
+);
