@@ -46,6 +46,7 @@ const NOT_OURS: Record<string, string> = {
   PULL_REQUEST: "an Agent Run Service's artifact type",
   EXTERNAL_REFERENCE: "an Agent Run Service's artifact type",
   SQLITE_FULL: "SQLite's error code",
+  SO_REUSEPORT: 'the socket option the HTTP server listens with on Linux',
   SQLITE_DBCONFIG_ENABLE_QPSG:
     "SQLite's C option for a stable query planner, named in a decision record",
   NODE_MODULE_VERSION: "Node's native-module ABI, named in its error",
