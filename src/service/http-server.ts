@@ -162,7 +162,14 @@ export function createServer(options: HttpServerOptions): HttpServer {
       const probe = createNetServer();
       const free = await listenOn(probe, { port, host });
       await new Promise<void>((resolve) => probe.close(() => resolve()));
-      for (const each of servers) await listenOn(each, { port: free, host, reusePort: true });
+      try {
+        for (const each of servers) await listenOn(each, { port: free, host, reusePort: true });
+      } catch (err) {
+        // Taken in between: leave nothing bound behind the error.
+        const bound = servers.filter((each) => each.listening);
+        await Promise.all(bound.map((each) => new Promise((resolve) => each.close(resolve))));
+        throw err;
+      }
       return { url: `http://${urlHost(host)}:${free}`, port: free };
     },
     async close(graceMs) {
