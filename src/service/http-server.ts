@@ -161,22 +161,20 @@ export function createServer(options: HttpServerOptions): HttpServer {
       // share one among themselves); then every listener binds it, sharing it.
       const probe = createNetServer();
       const free = await listenOn(probe, { port, host });
-      await new Promise<void>((resolve) => probe.close(() => resolve()));
+      await closeListener(probe);
       try {
         for (const each of servers) await listenOn(each, { port: free, host, reusePort: true });
       } catch (err) {
         // Taken in between: leave nothing bound behind the error.
-        const bound = servers.filter((each) => each.listening);
-        await Promise.all(bound.map((each) => new Promise((resolve) => each.close(resolve))));
+        await Promise.all(servers.filter((each) => each.listening).map(closeListener));
         throw err;
       }
       return { url: `http://${urlHost(host)}:${free}`, port: free };
     },
     async close(graceMs) {
       draining = true;
-      const closed = Promise.all(
-        servers.map((each) => new Promise<void>((resolve) => each.close(() => resolve()))),
-      );
+      // Resolves once every listener is closed and its last connection gone.
+      const closed = Promise.all(servers.map(closeListener));
       for (const each of servers) each.closeIdleConnections();
       if (inFlight > 0) {
         await new Promise<void>((resolve) => {
@@ -188,9 +186,14 @@ export function createServer(options: HttpServerOptions): HttpServer {
         });
       }
       for (const each of servers) each.closeAllConnections();
-      if (servers.some((each) => each.listening)) await closed;
+      await closed;
     },
   };
+}
+
+/** Stops `target` listening; resolves when its connections are gone (at once if it never listened). */
+function closeListener(target: Server | NetServer): Promise<void> {
+  return new Promise((resolve) => target.close(() => resolve()));
 }
 
 /** Binds `target` and resolves with the port it got. */
