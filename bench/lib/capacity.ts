@@ -1,8 +1,8 @@
 /**
  * The capacity ladder (floor, and scaleout on PostgreSQL): Slack mentions, each in its own
  * thread, at rising rates, each rate on fresh processes, up to the first rate whose first
- * message p95 (from when the mention was due) exceeds 1 s; the highest rate below it is the
- * capacity. And the measurement of one load of mentions: acknowledgement, 👀 and first
+ * message p95 (from when the mention was due) exceeds 1 s, then rates between the two to narrow
+ * the gap; the highest rate sustained is the capacity. And the measurement of one load of mentions: acknowledgement, 👀 and first
  * message delays, the runs created, and the CPU the processes under test used.
  */
 import type { ScenarioContext } from './context.js';
@@ -124,15 +124,25 @@ export function sustains(run: Pick<MentionRun, 'errors' | 'firstMessage' | 'ack'
   );
 }
 
-/** Each rate in turn, measured by `measure`, up to the first one not sustained. */
+/** Rates tried between the highest sustained and the first missed: each halves the gap. */
+export const LADDER_REFINE_STEPS = 2;
+/** A rate tried between two rungs is a multiple of this. */
+const REFINE_GRAIN = 5;
+
+/**
+ * Each rate in turn, measured by `measure`, up to the first one not sustained; then the gap
+ * between the highest sustained rate and that one is halved `LADDER_REFINE_STEPS` times (a
+ * rate between them, a multiple of 5, measured the same way), so the capacity is reported to
+ * within a quarter of the ladder's step rather than a whole step. The rungs come back in
+ * order of rate.
+ */
 export async function climbLadder(
   rates: readonly number[],
   measure: (rate: number) => Promise<MentionRun>,
   log: (rung: LadderRung) => void,
 ): Promise<Ladder> {
   const rungs: LadderRung[] = [];
-  let highest = 0;
-  for (const rate of rates) {
+  const tryRate = async (rate: number): Promise<LadderRung> => {
     const run = await measure(rate);
     const rung: LadderRung = {
       rate,
@@ -147,10 +157,24 @@ export async function climbLadder(
     };
     rungs.push(rung);
     log(rung);
-    if (!rung.sustained) break;
+    return rung;
+  };
+  let highest = 0;
+  let missed: number | undefined;
+  for (const rate of rates) {
+    if (!(await tryRate(rate)).sustained) {
+      missed = rate;
+      break;
+    }
     highest = rate;
   }
-  return { rungs, highest };
+  for (let step = 0; step < LADDER_REFINE_STEPS && highest > 0 && missed !== undefined; step++) {
+    const between = Math.round((highest + missed) / 2 / REFINE_GRAIN) * REFINE_GRAIN;
+    if (between <= highest || between >= missed) break;
+    if ((await tryRate(between)).sustained) highest = between;
+    else missed = between;
+  }
+  return { rungs: rungs.sort((a, b) => a.rate - b.rate), highest };
 }
 
 /** A rung's log line. */

@@ -559,8 +559,9 @@ function capacityLine(
     `Capacity (the highest rate with first message p95 ≤ 1 s, no errors, ` +
     `${formatNumber(durationMs / 1000, 0)} s per rate${how}): ` +
     ladders.map((l) => `${l.label} **${l.ladder.highest}/s**`).join(', ') +
-    '. "first messages": those that came within the wait after the load, of the mentions sent ' +
-    '(the rest count as never).'
+    '. Past the first rate missed, two rates between it and the highest held (each halving ' +
+    'the gap, a multiple of 5) narrow the figure. "first messages": those that came within ' +
+    'the wait after the load, of the mentions sent (the rest count as never).'
   );
 }
 

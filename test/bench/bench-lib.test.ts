@@ -296,7 +296,7 @@ describe('the capacity ladder (floor, and scaleout on PostgreSQL)', () => {
     expect(sustains(mentions({ ack: summarize([3_000]) }))).toBe(false);
   });
 
-  it('climbs up to the first rate missed and reports the one below it', async () => {
+  it('climbs up to the first rate missed, narrows the gap below it and reports the highest held', async () => {
     const tried: number[] = [];
     const logged: number[] = [];
     const ladder = await climbLadder(
@@ -307,17 +307,34 @@ describe('the capacity ladder (floor, and scaleout on PostgreSQL)', () => {
       },
       (rung) => logged.push(rung.rate),
     );
-    expect(tried).toEqual([30, 60, 90, 120]); // nothing after the first rate missed
+    // Up to the first rate missed, nothing above it; then the gap halved twice: 105 (missed),
+    // then 100 (97.5 to the nearest 5, held: 1,000 ms is within the bound).
+    expect(tried).toEqual([30, 60, 90, 120, 105, 100]);
     expect(logged).toEqual(tried);
-    expect(ladder.highest).toBe(90);
-    expect(ladder.rungs.map((g) => g.sustained)).toEqual([true, true, true, false]);
-    expect(ladder.rungs[3]).toMatchObject({ rate: 120, firstMessageP95: 1_200, errors: 0 });
+    expect(ladder.highest).toBe(100);
+    expect(ladder.rungs.map((g) => g.rate)).toEqual([30, 60, 90, 100, 105, 120]);
+    expect(ladder.rungs.map((g) => g.sustained)).toEqual([true, true, true, true, false, false]);
+    expect(ladder.rungs[5]).toMatchObject({ rate: 120, firstMessageP95: 1_200, errors: 0 });
+    // A gap too narrow to halve on the grain of 5 is left as it is.
+    const close: number[] = [];
+    const near = await climbLadder(
+      [10, 15, 20],
+      async (rate) => {
+        close.push(rate);
+        return mentions({ firstMessage: summarize([rate * 80]) });
+      },
+      () => {},
+    );
+    expect(close).toEqual([10, 15]);
+    expect(near.highest).toBe(10);
+    // Nothing held: no rate below the first is tried, the capacity is 0.
     const none = await climbLadder(
-      [30],
+      [30, 60],
       async () => mentions({ errors: 2 }),
       () => {},
     );
     expect(none.highest).toBe(0);
+    expect(none.rungs.map((g) => g.rate)).toEqual([30]);
   });
 
   it('measures from when a mention was due, a thread never answered as never', () => {
