@@ -721,10 +721,10 @@ export const VARIABLES = [
   },
   {
     name: 'INGRESS_BURST_PER_SECOND',
-    schema: wholeNumber(0, 1_000_000).default(80),
+    schema: wholeNumber(0, 1_000_000).default(150),
     meaning:
       "Slack/GitHub requests per second (to `/slack/events` and `/github/webhooks`) above which the workers claim no new work until the burst ends, for at most 30 s, so the acknowledgements keep the CPU; a thread's first message waits that long during a burst; `0`: the workers never wait ([why](decisions/acknowledgement-latency.md))",
-    default: '`80`',
+    default: '`150`',
   },
   {
     name: 'RETENTION_DAYS',

@@ -24,7 +24,7 @@ describe('loadConfig: defaults', () => {
       maxPromptChars: 20_000,
       shutdownTimeoutMs: 10_000,
       leaseMs: 120_000,
-      ingressBurstPerSecond: 80,
+      ingressBurstPerSecond: 150,
       progressReadsPerMinute: 60,
       retentionDays: 7,
       runRetentionDays: 90,
