@@ -2,8 +2,9 @@
  * The capacity ladder (floor, and scaleout on PostgreSQL): Slack mentions, each in its own
  * thread, at rising rates, each rate on fresh processes, up to the first rate whose first
  * message p95 (from when the mention was due) exceeds 1 s, then rates between the two to narrow
- * the gap; the highest rate sustained is the capacity. And the measurement of one load of mentions: acknowledgement, 👀 and first
- * message delays, the runs created, and the CPU the processes under test used.
+ * the gap; the highest rate sustained is the capacity. And the measurement of one load of
+ * mentions: acknowledgement, 👀 and first message delays, the runs created, and the CPU the
+ * processes under test used.
  */
 import type { ScenarioContext } from './context.js';
 import { sleep } from './context.js';
