@@ -128,12 +128,12 @@ export function sustains(run: Pick<MentionRun, 'errors' | 'firstMessage' | 'ack'
 /** Rates tried between the highest sustained and the first missed: each halves the gap. */
 export const LADDER_REFINE_STEPS = 2;
 /** A rate tried between two rungs is a multiple of this. */
-const REFINE_GRAIN = 5;
+export const REFINE_GRAIN = 5;
 
 /**
  * Each rate in turn, measured by `measure`, up to the first one not sustained; then the gap
  * between the highest sustained rate and that one is halved `LADDER_REFINE_STEPS` times (a
- * rate between them, a multiple of 5, measured the same way), so the capacity is reported to
+ * rate between them, a multiple of `REFINE_GRAIN`, measured the same way), so the capacity is reported to
  * within a quarter of the ladder's step rather than a whole step. The rungs come back in
  * order of rate.
  */

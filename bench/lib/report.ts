@@ -7,7 +7,7 @@ import type { IngestResult } from '../scenarios/ingest.js';
 import type { PhaseResult } from '../scenarios/ingest-phase.js';
 import type { ScaleoutResult } from '../scenarios/scaleout.js';
 import type { TrackingResult } from '../scenarios/tracking.js';
-import { totalCalls } from './capacity.js';
+import { LADDER_REFINE_STEPS, REFINE_GRAIN, totalCalls } from './capacity.js';
 import type { Ladder } from './capacity.js';
 import { describeMachine } from './machine.js';
 import { formatNumber, markdownTable, verdict } from './markdown.js';
@@ -559,9 +559,10 @@ function capacityLine(
     `Capacity (the highest rate with first message p95 ≤ 1 s, no errors, ` +
     `${formatNumber(durationMs / 1000, 0)} s per rate${how}): ` +
     ladders.map((l) => `${l.label} **${l.ladder.highest}/s**`).join(', ') +
-    '. Past the first rate missed, two rates between it and the highest held (each halving ' +
-    'the gap, a multiple of 5) narrow the figure. "first messages": those that came within ' +
-    'the wait after the load, of the mentions sent (the rest count as never).'
+    `. Past the first rate missed, up to ${LADDER_REFINE_STEPS} rates between it and the highest ` +
+    `held (each halving the gap, a multiple of ${REFINE_GRAIN}) narrow the figure. "first ` +
+    'messages": those that came within the wait after the load, of the mentions sent (the rest ' +
+    'count as never).'
   );
 }
 
