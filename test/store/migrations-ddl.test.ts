@@ -45,7 +45,7 @@ describe.each(['sqlite', 'postgres'] as const)('the migrations on %s', (kind) =>
       await migration.down?.(db);
       statements[name] = { up, down: sent.splice(0) };
     }
-    expect(Object.keys(statements)).toHaveLength(18);
+    expect(Object.keys(statements)).toHaveLength(19);
     expect(statements).toMatchSnapshot();
   });
 });

@@ -104,6 +104,7 @@ describe('openStore', () => {
       { name: '016-linear-sessions' },
       { name: '017-run-reviews' },
       { name: '018-blocked-descendant-answers' },
+      { name: '019-open-queue-indexes' },
     ]);
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       'blocked_descendants',

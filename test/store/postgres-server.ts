@@ -23,6 +23,8 @@ export interface PostgresServer {
    */
   halt?(): Promise<void>;
   resume?(): Promise<void>;
+  /** The server's log (what it writes to stderr), for a test that reads the plans it logged. */
+  logFile?: string;
 }
 
 export async function freePort(): Promise<number> {
@@ -73,6 +75,7 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
       halt: () => asServerUser(`pg_ctl -D ${data} -m fast -w stop >/dev/null`, root),
       resume: start,
+      logFile: join(dir, 'log'),
       async stop() {
         await asServerUser(`pg_ctl -D ${data} -m immediate -w stop >/dev/null`, root).catch(
           () => {},

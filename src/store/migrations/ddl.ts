@@ -3,6 +3,7 @@
  * an index a list of columns. Each becomes the one Kysely statement a migration would
  * otherwise chain by hand (test/store/migrations-ddl.test.ts pins what each migration sends).
  */
+import { sql } from 'kysely';
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely } from 'kysely';
 import type { DatabaseKind } from '../schema.js';
 
@@ -67,11 +68,23 @@ export async function createIndex(
   name: string,
   table: string,
   columns: readonly string[],
-  options: { unique?: boolean; ifNotExists?: boolean } = {},
+  options: {
+    unique?: boolean;
+    ifNotExists?: boolean;
+    /** A partial index: only the rows whose `column` holds one of `values`. */
+    where?: { column: string; values: readonly string[] };
+  } = {},
 ): Promise<void> {
   let index = db.schema.createIndex(name);
   if (options.ifNotExists) index = index.ifNotExists();
   index = index.on(table).columns([...columns]);
+  const where = options.where;
+  if (where) {
+    index =
+      where.values.length === 1
+        ? index.where(sql.ref(where.column), '=', where.values[0])
+        : index.where(sql.ref(where.column), 'in', [...where.values]);
+  }
   await (options.unique ? index.unique() : index).execute();
 }
 

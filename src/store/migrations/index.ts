@@ -22,6 +22,7 @@ import { runsRequesterBackfillMigration } from './015-runs-requester-backfill.js
 import { linearSessionsMigration } from './016-linear-sessions.js';
 import { runReviewsMigration } from './017-run-reviews.js';
 import { blockedDescendantAnswersMigration } from './018-blocked-descendant-answers.js';
+import { openQueueIndexesMigration } from './019-open-queue-indexes.js';
 
 export function migrationProvider(kind: DatabaseKind): MigrationProvider {
   return {
@@ -45,6 +46,7 @@ export function migrationProvider(kind: DatabaseKind): MigrationProvider {
         '016-linear-sessions': linearSessionsMigration(),
         '017-run-reviews': runReviewsMigration(),
         '018-blocked-descendant-answers': blockedDescendantAnswersMigration(),
+        '019-open-queue-indexes': openQueueIndexesMigration(kind),
       }),
   };
 }
